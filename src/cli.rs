@@ -1,0 +1,273 @@
+//! The command-line definition (clap derive). Owns flag names, help text and
+//! value parsing of plain types; it must not decide anything or touch files.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  yes / ok (supported, proceed, found, done)
+  1  a \"no\" (refuted, paused, known dead end, nothing found)
+  2  error (bad input, usage, I/O)
+  3  inconclusive";
+
+/// Deterministic decisions for autoresearch loops.
+///
+/// Experiments print `__RESULT__ {"metric": 0.83}` on stdout; arx turns that
+/// into a verdict, classifies failures, checks gates and remembers dead ends.
+#[derive(Debug, Parser)]
+#[command(name = "arx", version, about, long_about = None, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Flags accepted by every command.
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Print machine-readable JSON on stdout instead of the human view.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// Print nothing on stdout; the exit code carries the answer.
+    #[arg(long, short = 'q', global = true)]
+    pub quiet: bool,
+
+    /// When to colour human output.
+    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    pub color: ColorWhen,
+
+    /// Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON).
+    /// Default: arx.toml found from the working directory upward.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    /// State directory. Default: .arx/ at the repository root.
+    #[arg(long, global = true, env = "ARX_STATE_DIR", value_name = "DIR")]
+    pub state_dir: Option<PathBuf>,
+
+    /// The current time (RFC 3339), for reproducible records.
+    #[arg(long, global = true, value_name = "TIME")]
+    pub now: Option<String>,
+}
+
+/// When to colour output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the metrics of the first `__RESULT__ {json}` line as JSON.
+    ///
+    /// Reads FILE or stdin as a stream (bounded memory, any size, invalid
+    /// UTF-8 tolerated). Exit 0 when at least one metric was found, 1 when none.
+    #[command(after_help = "Example:\n  python train.py | arx parse")]
+    Parse {
+        /// Experiment stdout (default: stdin; `-` also means stdin).
+        file: Option<PathBuf>,
+    },
+
+    /// Compute the verdict of an experiment's stdout against a metric spec.
+    ///
+    /// Exit 0 supported, 1 refuted, 3 inconclusive, 2 on an invalid spec.
+    #[command(after_help = "Example:\n  arx measure --metric acc --cmp '>=' --target 0.8 < train.log")]
+    Measure(MeasureArgs),
+
+    /// Print the failure class (H2, H3, H4 or none) of a stderr stream.
+    ///
+    /// H2 missing dependency, H3 missing file or permission, H4 timeout or
+    /// runtime failure, none for empty stderr. Always exits 0 on readable input.
+    #[command(after_help = "Example:\n  arx classify < stderr.log")]
+    Classify {
+        /// The run timed out (always H4).
+        #[arg(long)]
+        timed_out: bool,
+        /// Experiment stderr (default: stdin; `-` also means stdin).
+        file: Option<PathBuf>,
+    },
+
+    /// Approval gates: check one before acting, or show their state.
+    #[command(subcommand)]
+    Gate(GateCommand),
+
+    /// Decide the loop's next step from the latest verdict.
+    ///
+    /// Prints branch (finalize|revise), done and status (supported|exhausted|active).
+    /// Exit 0 when the loop is done, 1 when it should go on.
+    #[command(after_help = "Example:\n  arx decide --iteration 2 --max-iterations 5 --verdict refuted")]
+    Decide {
+        /// Current iteration number.
+        #[arg(long, allow_negative_numbers = true)]
+        iteration: i64,
+        /// Iteration budget.
+        #[arg(long, allow_negative_numbers = true)]
+        max_iterations: i64,
+        /// Verdict of the latest experiment.
+        #[arg(long, value_parser = VERDICTS)]
+        verdict: String,
+    },
+
+    /// Detect a plateau: the last WINDOW verdicts hold no `supported`.
+    ///
+    /// Exit 0 on a plateau, 1 otherwise. Verdicts are read from the arguments,
+    /// or whitespace-separated from stdin when none are given (or `-`).
+    #[command(after_help = "Example:\n  arx plateau --window 3 supported refuted inconclusive refuted")]
+    Plateau {
+        /// How many recent verdicts to look at (at least 1).
+        #[arg(long, default_value_t = 3)]
+        window: i64,
+        /// Verdicts, oldest first: supported, refuted or inconclusive.
+        verdicts: Vec<String>,
+    },
+
+    /// Dead ends: approaches that a deterministic refutation ruled out.
+    #[command(subcommand, name = "deadend")]
+    DeadEnd(DeadEndCommand),
+
+    /// Knowhow: positive learnings worth keeping.
+    #[command(subcommand)]
+    Knowhow(KnowhowCommand),
+
+    /// Print a shell completion script.
+    #[command(after_help = "Example:\n  arx completions bash > ~/.local/share/bash-completion/completions/arx")]
+    Completions {
+        /// Target shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The three verdict words, for flags that take one.
+pub const VERDICTS: [&str; 3] = ["supported", "refuted", "inconclusive"];
+
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    /// Metric key to judge (overrides the spec file).
+    #[arg(long, value_name = "KEY")]
+    pub metric: Option<String>,
+    /// Comparator: >=, <=, >, < or == (overrides the spec file).
+    #[arg(long, value_name = "OP", allow_hyphen_values = true)]
+    pub cmp: Option<String>,
+    /// Target value, a finite number (overrides the spec file).
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    pub target: Option<String>,
+    /// Metric spec file, TOML or JSON: metric_key, comparator, target and an
+    /// optional hypothesis.
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<PathBuf>,
+    /// Exit code of the experiment (default 0, or 124 with --timed-out).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub exit_code: Option<i64>,
+    /// The experiment's stderr, classified into a failure class.
+    #[arg(long, value_name = "FILE", conflicts_with = "failure_class")]
+    pub stderr: Option<PathBuf>,
+    /// Failure class when stderr is not at hand.
+    #[arg(long, value_name = "C", value_parser = ["H2", "H3", "H4", "none"])]
+    pub failure_class: Option<String>,
+    /// The run timed out.
+    #[arg(long)]
+    pub timed_out: bool,
+    /// Experiment stdout (default: stdin; `-` also means stdin).
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GateCommand {
+    /// Check a gate: exit 0 to proceed, 1 paused (prints the pending gate).
+    #[command(after_help = "Example:\n  arx gate check execute || echo 'waiting for approval'")]
+    Check {
+        /// The gate: execute or kg_write.
+        #[arg(value_parser = GATES)]
+        gate: String,
+        /// A person approved this step.
+        #[arg(long)]
+        approved: bool,
+        /// Turn every gate off.
+        #[arg(long)]
+        no_gates: bool,
+    },
+    /// Show which gates are on, and where the setting came from.
+    #[command(after_help = "Example:\n  arx gate show --json")]
+    Show {
+        /// Turn every gate off.
+        #[arg(long)]
+        no_gates: bool,
+    },
+}
+
+/// Gate names.
+pub const GATES: [&str; 2] = ["execute", "kg_write"];
+
+#[derive(Debug, Subcommand)]
+pub enum DeadEndCommand {
+    /// Record a dead end by hand (kept once per approach).
+    #[command(after_help = "Example:\n  arx deadend add 'BM25 alone reaches recall@10 >= 0.8' --reason 'recall 0.61 on eval'")]
+    Add {
+        /// The approach, as a hypothesis statement.
+        statement: String,
+        /// Why it is a dead end.
+        #[arg(long)]
+        reason: String,
+        /// Loop iteration it was found in.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        iteration: i64,
+        /// Strength of the evidence.
+        #[arg(long, default_value = "manual", value_parser = ["deterministic", "exit_code", "llm", "manual"])]
+        evidence_level: String,
+    },
+    /// Exit 1 when STATEMENT is a known dead end, 0 otherwise.
+    #[command(after_help = "Example:\n  arx deadend check \"$HYPOTHESIS\" || exit 0  # skip known dead ends")]
+    Check {
+        /// The approach to look up (case and spacing do not matter).
+        statement: String,
+    },
+    /// List known dead ends.
+    #[command(after_help = "Example:\n  arx deadend list --json")]
+    List,
+    /// Promote a verdict to a dead end: only a deterministic refutation is kept.
+    ///
+    /// Exit 0 when recorded (or already known), 1 when the verdict may not
+    /// promote (nothing is written).
+    #[command(after_help = "Example:\n  arx measure --json ... > v.json; arx deadend promote --verdict v.json --statement \"$H\"")]
+    Promote {
+        /// Verdict record as printed by `arx measure --json` (`-` for stdin).
+        #[arg(long, value_name = "FILE|-")]
+        verdict: String,
+        /// The approach (default: the hypothesis in the verdict record).
+        #[arg(long)]
+        statement: Option<String>,
+        /// Loop iteration.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        iteration: i64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KnowhowCommand {
+    /// Record a positive learning (an identical one is kept once).
+    #[command(after_help = "Example:\n  arx knowhow add 'hybrid retrieval' --content 'BM25+dense with RRF k=60 lifts recall by 6 points'")]
+    Add {
+        /// What the learning is about.
+        statement: String,
+        /// The learning itself.
+        #[arg(long)]
+        content: String,
+        /// Loop iteration it was found in.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        iteration: i64,
+    },
+    /// List knowhow.
+    #[command(after_help = "Example:\n  arx knowhow list --json")]
+    List,
+}

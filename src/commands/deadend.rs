@@ -1,0 +1,233 @@
+//! `arx deadend add|check|list|promote` over `.arx/dead-ends.jsonl`.
+
+use std::io::{self, Write};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::Ctx;
+use crate::cli::DeadEndCommand;
+use crate::error::{Exit, Hinted};
+use crate::io::input::{read_text, Source};
+use crate::io::state::{dead_ends, Appended};
+use crate::kernel::promote::{approach_hash, build_dead_end_record, DeadEndRecord};
+use crate::kernel::verdict::{EvidenceLevel, Verdict, VerdictRecord, DETERMINISTIC};
+use crate::output::{bold, dim, verdict_style, Report};
+
+#[derive(Serialize)]
+struct AddReport {
+    added: bool,
+    record: DeadEndRecord,
+}
+
+impl Report for AddReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        let what = if self.added { "recorded dead end" } else { "already a dead end" };
+        writeln!(
+            out,
+            "{b}{what}{b:#} {d}{}{d:#} {}",
+            self.record.approach_hash, self.record.statement
+        )
+    }
+}
+
+#[derive(Serialize)]
+struct CheckReport {
+    known: bool,
+    approach_hash: String,
+    record: Option<DeadEndRecord>,
+}
+
+impl Report for CheckReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        match &self.record {
+            Some(r) => writeln!(
+                out,
+                "{b}known dead end{b:#} {}: {} (iteration {})",
+                r.approach_hash, r.reason, r.iteration
+            ),
+            None => writeln!(out, "not a known dead end ({})", self.approach_hash),
+        }
+    }
+}
+
+struct ListReport(Vec<DeadEndRecord>);
+
+impl Serialize for ListReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl Report for ListReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let d = dim();
+        if self.0.is_empty() {
+            return writeln!(out, "{d}no dead ends recorded{d:#}");
+        }
+        for r in &self.0 {
+            writeln!(
+                out,
+                "{}  {d}it {:<3} {:<13}{d:#} {}  {d}— {}{d:#}",
+                r.approach_hash,
+                r.iteration,
+                r.evidence_level.as_str(),
+                r.statement,
+                r.reason
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// A verdict record as `arx measure --json` (or the reference host) writes it.
+#[derive(Debug, Deserialize)]
+struct VerdictInput {
+    verdict: Verdict,
+    evidence_level: EvidenceLevel,
+    #[serde(default)]
+    strategy: Option<String>,
+    #[serde(default)]
+    detail: String,
+    #[serde(default)]
+    raw_evidence_ref: Option<String>,
+    #[serde(default)]
+    hypothesis: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PromoteReport {
+    promoted: bool,
+    added: bool,
+    verdict: Verdict,
+    evidence_level: EvidenceLevel,
+    reason: String,
+    record: Option<DeadEndRecord>,
+}
+
+impl Report for PromoteReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, s) = (bold(), verdict_style(self.verdict));
+        match &self.record {
+            Some(r) if self.added => writeln!(
+                out,
+                "{b}promoted{b:#} {} to dead end: {}",
+                r.approach_hash, r.statement
+            ),
+            Some(r) => writeln!(out, "{b}already a dead end{b:#} {}: {}", r.approach_hash, r.statement),
+            None => writeln!(
+                out,
+                "{b}not promoted{b:#}: {} ({s}{}{s:#}, {} evidence)",
+                self.reason,
+                self.verdict,
+                self.evidence_level.as_str()
+            ),
+        }
+    }
+}
+
+fn add_record(ctx: &Ctx, record: DeadEndRecord) -> Result<(bool, DeadEndRecord)> {
+    let registry = dead_ends(&ctx.state_dir()?);
+    let hash = record.approach_hash.clone();
+    let appended = registry.append_unless(record, |existing| {
+        existing.iter().find(|r| r.approach_hash == hash).cloned()
+    })?;
+    Ok(match appended {
+        Appended::Added(r) => (true, r),
+        Appended::Existing(r) => (false, r),
+    })
+}
+
+pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
+    match cmd {
+        DeadEndCommand::Add {
+            statement,
+            reason,
+            iteration,
+            evidence_level,
+        } => {
+            let record = DeadEndRecord {
+                approach_hash: approach_hash(statement),
+                statement: statement.clone(),
+                reason: reason.clone(),
+                iteration: *iteration,
+                evidence_level: evidence_level.parse().map_err(anyhow::Error::msg)?,
+                created_at: Some(ctx.now()?),
+            };
+            let (added, record) = add_record(ctx, record)?;
+            ctx.out.emit(&AddReport { added, record })?;
+            Ok(Exit::Ok)
+        }
+        DeadEndCommand::Check { statement } => {
+            let hash = approach_hash(statement);
+            let record = dead_ends(&ctx.state_dir()?)
+                .read()?
+                .into_iter()
+                .find(|r| r.approach_hash == hash);
+            let known = record.is_some();
+            ctx.out.emit(&CheckReport {
+                known,
+                approach_hash: hash,
+                record,
+            })?;
+            Ok(if known { Exit::No } else { Exit::Ok })
+        }
+        DeadEndCommand::List => {
+            ctx.out.emit(&ListReport(dead_ends(&ctx.state_dir()?).read()?))?;
+            Ok(Exit::Ok)
+        }
+        DeadEndCommand::Promote {
+            verdict,
+            statement,
+            iteration,
+        } => {
+            let source = Source::from_arg(Some(std::path::Path::new(verdict)));
+            let text = read_text(&source, "the verdict record")?;
+            let input: VerdictInput = serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a verdict record", source.describe()))
+                .map_err(|e| {
+                    Hinted::new(
+                        format!("{e:#}"),
+                        "pass the JSON printed by `arx measure --json`",
+                    )
+                })?;
+            let statement = statement.clone().or(input.hypothesis.clone()).ok_or_else(|| {
+                Hinted::new(
+                    "no statement to promote",
+                    "pass --statement, or measure with a spec that has a hypothesis",
+                )
+            })?;
+            let record = VerdictRecord {
+                verdict: input.verdict,
+                strategy: input.strategy.unwrap_or_else(|| DETERMINISTIC.to_string()),
+                evidence_level: input.evidence_level,
+                detail: input.detail,
+                raw_evidence_ref: input.raw_evidence_ref,
+            };
+            let candidate = build_dead_end_record(&statement, *iteration, &record, Some(ctx.now()?));
+            let Some(candidate) = candidate else {
+                ctx.out.emit(&PromoteReport {
+                    promoted: false,
+                    added: false,
+                    verdict: record.verdict,
+                    evidence_level: record.evidence_level,
+                    reason: "only a deterministic refutation may promote a dead end".into(),
+                    record: None,
+                })?;
+                return Ok(Exit::No);
+            };
+            let (added, stored) = add_record(ctx, candidate)?;
+            ctx.out.emit(&PromoteReport {
+                promoted: true,
+                added,
+                verdict: record.verdict,
+                evidence_level: record.evidence_level,
+                reason: record.detail,
+                record: Some(stored),
+            })?;
+            Ok(Exit::Ok)
+        }
+    }
+}

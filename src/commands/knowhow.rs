@@ -1,0 +1,81 @@
+//! `arx knowhow add|list` over `.arx/knowhow.jsonl`.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::Ctx;
+use crate::cli::KnowhowCommand;
+use crate::error::Exit;
+use crate::io::state::{knowhow, Appended};
+use crate::kernel::promote::KnowhowRecord;
+use crate::output::{bold, dim, Report};
+
+#[derive(Serialize)]
+struct AddReport {
+    added: bool,
+    record: KnowhowRecord,
+}
+
+impl Report for AddReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        let what = if self.added { "recorded knowhow" } else { "already known" };
+        writeln!(out, "{b}{what}{b:#}: {}", self.record.statement)
+    }
+}
+
+struct ListReport(Vec<KnowhowRecord>);
+
+impl Serialize for ListReport {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl Report for ListReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let d = dim();
+        if self.0.is_empty() {
+            return writeln!(out, "{d}no knowhow recorded{d:#}");
+        }
+        for r in &self.0 {
+            writeln!(out, "{d}it {:<3}{d:#} {}: {}", r.iteration, r.statement, r.content)?;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
+    match cmd {
+        KnowhowCommand::Add {
+            statement,
+            content,
+            iteration,
+        } => {
+            let record = KnowhowRecord {
+                statement: statement.clone(),
+                content: content.clone(),
+                iteration: *iteration,
+                created_at: Some(ctx.now()?),
+            };
+            let appended = knowhow(&ctx.state_dir()?).append_unless(record, |existing| {
+                existing
+                    .iter()
+                    .find(|r| r.statement == *statement && r.content == *content)
+                    .cloned()
+            })?;
+            let (added, record) = match appended {
+                Appended::Added(r) => (true, r),
+                Appended::Existing(r) => (false, r),
+            };
+            ctx.out.emit(&AddReport { added, record })?;
+            Ok(Exit::Ok)
+        }
+        KnowhowCommand::List => {
+            ctx.out.emit(&ListReport(knowhow(&ctx.state_dir()?).read()?))?;
+            Ok(Exit::Ok)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Commands: glue, one file per subcommand. Each reads input through
+//! [`crate::io`], decides through [`crate::kernel`] and emits a report
+//! through [`crate::output`]; none holds decision logic of its own.
+
+mod classify;
+mod completions;
+mod deadend;
+mod decide;
+mod gate;
+mod knowhow;
+mod measure;
+mod parse;
+mod plateau;
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::error::Exit;
+use crate::io;
+use crate::kernel::verdict::Verdict;
+use crate::output::Output;
+
+/// What every command may need, resolved on demand.
+pub struct Ctx {
+    pub global: GlobalArgs,
+    pub out: Output,
+}
+
+impl Ctx {
+    pub fn cwd(&self) -> Result<PathBuf> {
+        std::env::current_dir().context("cannot determine the working directory")
+    }
+
+    pub fn config(&self) -> Result<io::config::Config> {
+        io::config::load(self.global.config.as_deref(), &self.cwd()?)
+    }
+
+    pub fn state_dir(&self) -> Result<PathBuf> {
+        Ok(io::state::state_dir(
+            self.global.state_dir.as_deref(),
+            &self.cwd()?,
+        ))
+    }
+
+    pub fn now(&self) -> Result<String> {
+        io::clock::now(self.global.now.as_deref())
+    }
+}
+
+/// The exit code of a verdict.
+pub fn verdict_exit(v: Verdict) -> Exit {
+    match v {
+        Verdict::Supported => Exit::Ok,
+        Verdict::Refuted => Exit::No,
+        Verdict::Inconclusive => Exit::Inconclusive,
+    }
+}
+
+/// Run one parsed command line.
+pub fn dispatch(cli: Cli) -> Result<Exit> {
+    let ctx = Ctx {
+        out: Output::new(&cli.global),
+        global: cli.global,
+    };
+    match cli.command {
+        Command::Parse { file } => parse::run(&ctx, file.as_deref()),
+        Command::Measure(args) => measure::run(&ctx, &args),
+        Command::Classify { timed_out, file } => classify::run(&ctx, timed_out, file.as_deref()),
+        Command::Gate(cmd) => gate::run(&ctx, &cmd),
+        Command::Decide {
+            iteration,
+            max_iterations,
+            verdict,
+        } => decide::run(&ctx, iteration, max_iterations, &verdict),
+        Command::Plateau { window, verdicts } => plateau::run(&ctx, window, &verdicts),
+        Command::DeadEnd(cmd) => deadend::run(&ctx, &cmd),
+        Command::Knowhow(cmd) => knowhow::run(&ctx, &cmd),
+        Command::Completions { shell } => completions::run(shell),
+    }
+}

@@ -1,0 +1,175 @@
+//! Configuration: `arx.toml` found from the working directory upward
+//! (stopping at the repository root), or the file named by `--config`,
+//! TOML or a GRD `.planning/config.json`.
+//!
+//! Whatever the source, the settings the kernel needs are presented in the
+//! reference's JSON shape (`research_gates` ...), so the kernel's tolerant
+//! rules apply the same way to both formats.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde_json::{json, Map, Value};
+
+use crate::error::Hinted;
+use crate::output::warn;
+
+/// The configuration file name looked for.
+pub const FILE_NAME: &str = "arx.toml";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Toml,
+    Json,
+}
+
+/// Loaded configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file it came from (`None`: no file, defaults).
+    pub path: Option<PathBuf>,
+    pub format: Option<Format>,
+    /// The settings in the reference's JSON shape.
+    pub grd: Value,
+}
+
+impl Config {
+    fn defaults() -> Self {
+        Config {
+            path: None,
+            format: None,
+            grd: Value::Object(Map::new()),
+        }
+    }
+}
+
+/// The repository root: the nearest ancestor of `start` holding `.git`.
+pub fn repo_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
+/// `arx.toml` from `start` upward, not above the repository root.
+pub fn discover(start: &Path) -> Option<PathBuf> {
+    for dir in start.ancestors() {
+        let candidate = dir.join(FILE_NAME);
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if dir.join(".git").exists() {
+            break;
+        }
+    }
+    None
+}
+
+/// Load `explicit`, or the discovered `arx.toml`, or defaults.
+pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
+    let path = match explicit {
+        Some(p) => p.to_path_buf(),
+        None => match discover(cwd) {
+            Some(p) => p,
+            None => return Ok(Config::defaults()),
+        },
+    };
+    let text = read_config_text(&path)?;
+    let format = detect_format(&path, &text);
+    let grd = match format {
+        Format::Json => parse_json(&path, &text)?,
+        Format::Toml => toml_to_grd(&path, &text)?,
+    };
+    Ok(Config {
+        path: Some(path),
+        format: Some(format),
+        grd,
+    })
+}
+
+fn read_config_text(path: &Path) -> Result<String> {
+    if path.is_dir() {
+        return Err(Hinted::new(
+            format!("config {} is a directory, not a file", path.display()),
+            "pass the file, e.g. --config arx.toml or --config .planning/config.json",
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Hinted::new(
+                format!("config {}: no such file", path.display()),
+                "check the --config path",
+            )
+        } else {
+            anyhow::Error::new(e).context(format!("cannot read config {}", path.display()))
+        }
+    })?;
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("config {} is not valid UTF-8 text", path.display()))
+}
+
+/// By extension, else by the first non-blank character.
+pub fn detect_format(path: &Path, text: &str) -> Format {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => Format::Json,
+        Some(e) if e.eq_ignore_ascii_case("toml") => Format::Toml,
+        _ if text.trim_start().starts_with('{') => Format::Json,
+        _ => Format::Toml,
+    }
+}
+
+fn parse_json(path: &Path, text: &str) -> Result<Value> {
+    let value: Value = serde_json::from_str(text)
+        .with_context(|| format!("config {} is not valid JSON", path.display()))?;
+    if !value.is_object() {
+        anyhow::bail!("config {} must hold a JSON object", path.display());
+    }
+    Ok(value)
+}
+
+/// Parse TOML text into a table, with the file named in errors.
+pub fn parse_toml(path: &Path, text: &str) -> Result<toml::Table> {
+    text.parse::<toml::Table>()
+        .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
+        .with_context(|| format!("config {} is not valid TOML", path.display()))
+}
+
+/// Map arx.toml onto the reference shape: `[gates] execute`, `kg_write`
+/// become `research_gates.experiment_execution`, `kg_write`.
+fn toml_to_grd(path: &Path, text: &str) -> Result<Value> {
+    let table = parse_toml(path, text)?;
+    let mut grd = Map::new();
+    match table.get("gates") {
+        None => {}
+        Some(toml::Value::Table(gates)) => {
+            let mut rg = Map::new();
+            for (key, value) in gates {
+                let grd_key = match key.as_str() {
+                    "execute" => "experiment_execution",
+                    "kg_write" => "kg_write",
+                    other => {
+                        warn(format_args!(
+                            "{}: unknown gate `{other}` in [gates] (gates are execute and kg_write)",
+                            path.display()
+                        ));
+                        continue;
+                    }
+                };
+                if !value.is_bool() {
+                    warn(format_args!(
+                        "{}: gates.{key} = {value} is not a boolean; the gate stays on (only `false` turns it off)",
+                        path.display()
+                    ));
+                }
+                rg.insert(grd_key.to_string(), json!(value));
+            }
+            grd.insert("research_gates".into(), Value::Object(rg));
+        }
+        Some(other) => warn(format_args!(
+            "{}: `gates` should be a table, found {}; gates stay on",
+            path.display(),
+            other.type_str()
+        )),
+    }
+    Ok(Value::Object(grd))
+}

@@ -1,0 +1,130 @@
+//! Reading experiment output as a stream: a file or stdin, in large chunks,
+//! with bounded memory whatever the size. When the consumer is done early
+//! and the input is a pipe, the rest is drained so the writer upstream is
+//! not killed by SIGPIPE.
+
+use std::fs::File;
+use std::io::{ErrorKind, Read};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::error::Hinted;
+
+/// Read size: large enough to amortise system calls, small enough to keep
+/// peak memory a few MiB.
+pub const CHUNK: usize = 1 << 20;
+
+/// Where a stream comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    Stdin,
+    File(PathBuf),
+}
+
+impl Source {
+    /// `None` and `-` mean stdin.
+    pub fn from_arg(arg: Option<&Path>) -> Source {
+        match arg {
+            None => Source::Stdin,
+            Some(p) if p.as_os_str() == "-" => Source::Stdin,
+            Some(p) => Source::File(p.to_path_buf()),
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Source::Stdin => "stdin".to_string(),
+            Source::File(p) => p.display().to_string(),
+        }
+    }
+
+    /// Open for reading; also says whether unread input must be drained.
+    fn open(&self) -> Result<(File, bool)> {
+        match self {
+            Source::File(path) => Ok((open_file(path)?, false)),
+            Source::Stdin => {
+                use std::os::fd::AsFd;
+                let fd = std::io::stdin()
+                    .as_fd()
+                    .try_clone_to_owned()
+                    .context("cannot read stdin")?;
+                let file = File::from(fd);
+                let regular = file.metadata().map(|m| m.is_file()).unwrap_or(false);
+                Ok((file, !regular))
+            }
+        }
+    }
+}
+
+/// Open a file for reading with clear errors for the common mistakes.
+pub fn open_file(path: &Path) -> Result<File> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(Hinted::new(
+                format!("{} is a directory, not a file", path.display()),
+                "pass the log file itself, or pipe it on stdin",
+            ))
+        }
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            return Err(Hinted::new(
+                format!("{}: no such file", path.display()),
+                "check the path; use `-` or omit it to read stdin",
+            ))
+        }
+        _ => {}
+    }
+    File::open(path).with_context(|| format!("cannot open {}", path.display()))
+}
+
+/// Read into `buf`, retrying on EINTR.
+fn read_some(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match file.read(buf) {
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Feed `source` to `consume` chunk by chunk until it returns true (done)
+/// or the input ends. Returns the number of bytes read.
+pub fn stream(source: &Source, mut consume: impl FnMut(&[u8]) -> bool) -> Result<u64> {
+    let (mut file, drain) = source.open()?;
+    let mut buf = vec![0u8; CHUNK];
+    let mut total = 0u64;
+    let read_err = || format!("cannot read {}", source.describe());
+    loop {
+        let n = read_some(&mut file, &mut buf).with_context(read_err)?;
+        if n == 0 {
+            return Ok(total);
+        }
+        total += n as u64;
+        if consume(&buf[..n]) {
+            break;
+        }
+    }
+    if drain {
+        loop {
+            let n = read_some(&mut file, &mut buf).with_context(read_err)?;
+            if n == 0 {
+                break;
+            }
+            total += n as u64;
+        }
+    }
+    Ok(total)
+}
+
+/// Read a small text file (a spec, a config, a verdict record) whole.
+pub fn read_text(source: &Source, what: &str) -> Result<String> {
+    let mut bytes = Vec::new();
+    stream(source, |chunk| {
+        bytes.extend_from_slice(chunk);
+        false
+    })
+    .with_context(|| format!("cannot read {what}"))?;
+    String::from_utf8(bytes).map_err(|_| {
+        anyhow::anyhow!("{what} ({}) is not valid UTF-8 text", source.describe())
+    })
+}

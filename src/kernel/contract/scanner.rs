@@ -1,0 +1,520 @@
+//! Finds the first `__RESULT__ {json}` line in a byte stream, incrementally.
+//!
+//! The contract (same outcome as the reference's `__RESULT__\s*(\{.*\})`,
+//! first match): after a marker, any Unicode whitespace (newlines included)
+//! may precede `{`; the object runs to the last `}` on the line where `{`
+//! stands (only `\n` ends a line). A marker with no `{...}` after it is
+//! skipped and the search goes on; once a marker matches, its JSON decides
+//! and no later marker is looked at.
+//!
+//! The scanner is fed chunks of any size (a chunk may split a marker, a
+//! UTF-8 sequence or the JSON anywhere) and keeps a few bytes of state plus
+//! the parsed metrics, so a 4 GiB log needs no more memory than a 4 KiB one.
+//! Invalid UTF-8 is treated as the reference treats replacement characters:
+//! never whitespace, never part of a marker or of JSON syntax.
+
+use memchr::memmem;
+
+use super::json::{ObjectParser, Step};
+use super::Metrics;
+
+const MARKER: &[u8] = b"__RESULT__";
+const M: usize = MARKER.len();
+
+/// KMP automaton over the marker: `DELTA[state][byte]` is the next state,
+/// where a state counts the marker bytes matched so far.
+static DELTA: [[u8; 256]; M + 1] = build_delta();
+
+/// State after a full match: the longest proper border of the marker (`__`).
+const BORDER: u8 = 2;
+
+const fn build_delta() -> [[u8; 256]; M + 1] {
+    // Prefix function of the marker.
+    let mut pi = [0usize; M];
+    let mut i = 1;
+    while i < M {
+        let mut k = pi[i - 1];
+        while k > 0 && MARKER[i] != MARKER[k] {
+            k = pi[k - 1];
+        }
+        if MARKER[i] == MARKER[k] {
+            k += 1;
+        }
+        pi[i] = k;
+        i += 1;
+    }
+    let mut delta = [[0u8; 256]; M + 1];
+    let mut s = 0;
+    while s <= M {
+        let mut c = 0;
+        while c < 256 {
+            let mut k = if s == M { pi[M - 1] } else { s };
+            loop {
+                if k < M && MARKER[k] as usize == c {
+                    k += 1;
+                    break;
+                }
+                if k == 0 {
+                    break;
+                }
+                k = pi[k - 1];
+            }
+            delta[s][c] = k as u8;
+            c += 1;
+        }
+        s += 1;
+    }
+    delta
+}
+
+/// Unicode whitespace as the reference's regular expressions and string
+/// methods see it: Rust's `White_Space` plus the four information
+/// separators U+001C..U+001F.
+pub fn is_py_whitespace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// Recognises whitespace characters byte by byte.
+#[derive(Debug, Default, Clone, Copy)]
+struct WsDecoder {
+    acc: [u8; 3],
+    len: u8,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Ws {
+    /// A whitespace character ended on this byte.
+    Yes,
+    /// Inside a multi-byte character that may still be whitespace.
+    Pending,
+    /// A non-whitespace character; this byte must be looked at again.
+    No,
+}
+
+impl WsDecoder {
+    fn is_idle(&self) -> bool {
+        self.len == 0
+    }
+
+    fn feed(&mut self, b: u8) -> Ws {
+        if self.len == 0 && b < 0x80 {
+            return if matches!(b, 0x09..=0x0d | 0x1c..=0x20) {
+                Ws::Yes
+            } else {
+                Ws::No
+            };
+        }
+        if self.len as usize == self.acc.len() {
+            self.len = 0;
+            return Ws::No;
+        }
+        self.acc[self.len as usize] = b;
+        self.len += 1;
+        let seq = &self.acc[..self.len as usize];
+        let verdict = match seq {
+            [0xc2] | [0xe1] | [0xe1, 0x9a] | [0xe2] | [0xe2, 0x80] | [0xe2, 0x81] | [0xe3]
+            | [0xe3, 0x80] => Ws::Pending,
+            [0xc2, 0x85 | 0xa0]
+            | [0xe1, 0x9a, 0x80]
+            | [0xe2, 0x80, 0x80..=0x8a | 0xa8 | 0xa9 | 0xaf]
+            | [0xe2, 0x81, 0x9f]
+            | [0xe3, 0x80, 0x80] => Ws::Yes,
+            _ => Ws::No,
+        };
+        if verdict != Ws::Pending {
+            self.len = 0;
+        }
+        verdict
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// The JSON object is still being read.
+    Parsing,
+    /// The object closed; a later `}` on the line would spoil the match.
+    Complete,
+    /// The JSON is bad; the match stands if the line has a `}` anywhere.
+    Failed,
+}
+
+/// The line holding the `{` of a candidate result.
+#[derive(Debug)]
+struct ObjectLine {
+    parser: ObjectParser,
+    phase: Phase,
+    /// Any `}` byte on the line since `{`: the reference's match exists.
+    close_seen: bool,
+    /// Marker tracking for when this line turns out not to match: a later
+    /// marker on it followed only by whitespace may still match on a later line.
+    kmp: u8,
+    marker_then_ws: bool,
+    ws: WsDecoder,
+}
+
+enum LineEnd {
+    /// The result is settled.
+    Settled(Metrics),
+    /// No match at this marker; go on searching (after a marker when true).
+    NoMatch { after_marker: bool },
+}
+
+impl ObjectLine {
+    fn new() -> Self {
+        ObjectLine {
+            parser: ObjectParser::new(),
+            phase: Phase::Parsing,
+            close_seen: false,
+            kmp: 0,
+            marker_then_ws: false,
+            ws: WsDecoder::default(),
+        }
+    }
+
+    fn take_metrics(&mut self) -> Metrics {
+        std::mem::take(&mut self.parser).into_metrics()
+    }
+
+    fn track(&mut self, b: u8) {
+        if self.marker_then_ws {
+            match self.ws.feed(b) {
+                Ws::Yes | Ws::Pending => return,
+                Ws::No => {
+                    self.marker_then_ws = false;
+                    self.ws = WsDecoder::default();
+                }
+            }
+        }
+        self.kmp = DELTA[self.kmp as usize][b as usize];
+        if self.kmp as usize == M {
+            self.kmp = BORDER;
+            self.marker_then_ws = true;
+        }
+    }
+
+    /// Consume bytes from `buf[*i..]` until the line settles or input ends.
+    fn feed(&mut self, buf: &[u8], i: &mut usize) -> Option<LineEnd> {
+        while *i < buf.len() {
+            if self.phase == Phase::Complete {
+                return match memchr::memchr2(b'}', b'\n', &buf[*i..]) {
+                    Some(p) => {
+                        let at = *i + p;
+                        *i = at + 1;
+                        Some(LineEnd::Settled(if buf[at] == b'}' {
+                            Metrics::new()
+                        } else {
+                            self.take_metrics()
+                        }))
+                    }
+                    None => {
+                        *i = buf.len();
+                        None
+                    }
+                };
+            }
+            let b = buf[*i];
+            *i += 1;
+            if b == b'\n' {
+                if self.close_seen {
+                    return Some(LineEnd::Settled(Metrics::new()));
+                }
+                return Some(LineEnd::NoMatch {
+                    after_marker: self.marker_then_ws && self.ws.is_idle(),
+                });
+            }
+            if b == b'}' {
+                self.close_seen = true;
+            } else if !self.close_seen {
+                self.track(b);
+            }
+            match self.phase {
+                Phase::Parsing => match self.parser.feed(b) {
+                    Step::Continue => {}
+                    Step::Complete => self.phase = Phase::Complete,
+                    Step::Error => {
+                        if self.close_seen {
+                            return Some(LineEnd::Settled(Metrics::new()));
+                        }
+                        self.phase = Phase::Failed;
+                    }
+                },
+                Phase::Failed if self.close_seen => {
+                    return Some(LineEnd::Settled(Metrics::new()));
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+enum Mode {
+    Search,
+    AfterMarker(WsDecoder),
+    Object(Box<ObjectLine>),
+    Settled(Metrics),
+}
+
+/// Push-based finder of the first result line. Feed chunks with
+/// [`ResultScanner::feed`]; call [`ResultScanner::finish`] at end of input.
+pub struct ResultScanner {
+    finder: memmem::Finder<'static>,
+    kmp: u8,
+    mode: Mode,
+}
+
+impl Default for ResultScanner {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ResultScanner {
+    pub fn new() -> Self {
+        ResultScanner {
+            finder: memmem::Finder::new(MARKER),
+            kmp: 0,
+            mode: Mode::Search,
+        }
+    }
+
+    /// The metrics, once the first result line is settled.
+    pub fn settled(&self) -> Option<&Metrics> {
+        match &self.mode {
+            Mode::Settled(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Search mode: returns the index just past the next marker, if any.
+    fn search(&mut self, buf: &[u8], mut i: usize) -> Option<usize> {
+        while self.kmp != 0 && i < buf.len() {
+            self.kmp = DELTA[self.kmp as usize][buf[i] as usize];
+            i += 1;
+            if self.kmp as usize == M {
+                self.kmp = BORDER;
+                return Some(i);
+            }
+        }
+        if i >= buf.len() {
+            return None;
+        }
+        match self.finder.find(&buf[i..]) {
+            Some(j) => {
+                self.kmp = BORDER;
+                Some(i + j + M)
+            }
+            None => {
+                let start = buf.len().saturating_sub(M - 1).max(i);
+                self.kmp = buf[start..]
+                    .iter()
+                    .fold(0u8, |s, &b| DELTA[s as usize][b as usize]);
+                None
+            }
+        }
+    }
+
+    /// Feed the next chunk. Returns true once the result is settled (the
+    /// rest of the input cannot change it).
+    pub fn feed(&mut self, buf: &[u8]) -> bool {
+        let mut i = 0;
+        while i < buf.len() {
+            match &mut self.mode {
+                Mode::Settled(_) => return true,
+                Mode::Search => match self.search(buf, i) {
+                    Some(j) => {
+                        i = j;
+                        self.mode = Mode::AfterMarker(WsDecoder::default());
+                    }
+                    None => return false,
+                },
+                Mode::AfterMarker(ws) => {
+                    let b = buf[i];
+                    if ws.is_idle() && b == b'{' {
+                        i += 1;
+                        self.kmp = 0;
+                        self.mode = Mode::Object(Box::new(ObjectLine::new()));
+                        continue;
+                    }
+                    let was_idle = ws.is_idle();
+                    match ws.feed(b) {
+                        Ws::Yes => {
+                            self.kmp = 0;
+                            i += 1;
+                        }
+                        Ws::Pending => i += 1,
+                        Ws::No => {
+                            if !was_idle {
+                                self.kmp = 0;
+                            }
+                            self.mode = Mode::Search;
+                        }
+                    }
+                }
+                Mode::Object(line) => match line.feed(buf, &mut i) {
+                    None => return false,
+                    Some(LineEnd::Settled(m)) => self.mode = Mode::Settled(m),
+                    Some(LineEnd::NoMatch { after_marker }) => {
+                        self.kmp = 0;
+                        self.mode = if after_marker {
+                            Mode::AfterMarker(WsDecoder::default())
+                        } else {
+                            Mode::Search
+                        };
+                    }
+                },
+            }
+        }
+        matches!(self.mode, Mode::Settled(_))
+    }
+
+    /// End of input: the metrics of the first result line (empty when none).
+    pub fn finish(self) -> Metrics {
+        match self.mode {
+            Mode::Settled(m) => m,
+            Mode::Object(mut line) if line.phase == Phase::Complete => line.take_metrics(),
+            _ => Metrics::new(),
+        }
+    }
+}
+
+/// Parse a whole buffer (convenience over [`ResultScanner`]).
+pub fn parse_metrics(stdout: &[u8]) -> Metrics {
+    let mut scanner = ResultScanner::new();
+    scanner.feed(stdout);
+    scanner.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::contract::MAX_DEPTH;
+
+    fn parse(s: &str) -> Vec<(String, f64)> {
+        parse_metrics(s.as_bytes())
+            .iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
+    }
+
+    fn kv(pairs: &[(&str, f64)]) -> Vec<(String, f64)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect()
+    }
+
+    #[test]
+    fn marker_automaton_borders() {
+        assert_eq!(DELTA[0][b'_' as usize], 1);
+        assert_eq!(DELTA[1][b'_' as usize], 2);
+        assert_eq!(DELTA[2][b'_' as usize], 2);
+        assert_eq!(DELTA[2][b'R' as usize], 3);
+        assert_eq!(DELTA[9][b'_' as usize], 10);
+        assert_eq!(DELTA[9][b'x' as usize], 0);
+    }
+
+    #[test]
+    fn overlapping_markers() {
+        assert_eq!(parse("__RESULT__RESULT__ {\"a\":1}"), kv(&[("a", 1.0)]));
+        assert_eq!(parse("__RESULT____RESULT__ {\"a\":1}"), kv(&[("a", 1.0)]));
+    }
+
+    #[test]
+    fn failed_line_falls_back_to_a_trailing_marker() {
+        assert_eq!(
+            parse("__RESULT__ {\"a\": __RESULT__\n{\"b\":1}"),
+            kv(&[("b", 1.0)])
+        );
+        assert_eq!(
+            parse("__RESULT__ {\"a\": 1 __RESULT__ \u{a0} \n {\"b\":2}"),
+            kv(&[("b", 2.0)])
+        );
+        assert_eq!(parse("__RESULT__ {\"a\": 1 __RESULT__ x\n{\"b\":2}"), kv(&[]));
+    }
+
+    #[test]
+    fn whitespace_is_unicode_aware() {
+        assert_eq!(parse("__RESULT__\u{1c}{\"a\": 1}"), kv(&[("a", 1.0)]));
+        assert_eq!(parse("__RESULT__\u{85}{\"a\": 1}"), kv(&[("a", 1.0)]));
+        assert_eq!(parse("__RESULT__\u{3000}{\"a\": 1}"), kv(&[("a", 1.0)]));
+        assert_eq!(parse("__RESULT__\u{200b}{\"a\": 1}"), kv(&[]));
+        assert_eq!(parse("__RESULT__\u{180e}{\"a\": 1}"), kv(&[]));
+    }
+
+    #[test]
+    fn numbers_follow_the_reference() {
+        assert_eq!(parse("__RESULT__ {\"a\": -0}")[0].1.to_bits(), 0f64.to_bits());
+        assert_eq!(
+            parse("__RESULT__ {\"a\": -0.0}")[0].1.to_bits(),
+            (-0f64).to_bits()
+        );
+        assert_eq!(parse("__RESULT__ {\"a\": 1e-999}"), kv(&[("a", 0.0)]));
+        let long = format!("__RESULT__ {{\"a\": 1e{}1}}", "0".repeat(1000));
+        assert_eq!(parse(&long), kv(&[("a", 10.0)]));
+        let int_ok = format!("__RESULT__ {{\"a\": {}, \"b\": 1}}", "1".repeat(4300));
+        assert_eq!(parse(&int_ok), kv(&[("b", 1.0)]));
+        let int_bad = format!("__RESULT__ {{\"a\": {}, \"b\": 1}}", "1".repeat(4301));
+        assert_eq!(parse(&int_bad), kv(&[]));
+        let frac = format!("__RESULT__ {{\"a\": 0.{}}}", "1".repeat(5000));
+        assert_eq!(parse(&frac), kv(&[("a", 0.1111111111111111)]));
+    }
+
+    #[test]
+    fn duplicate_keys_keep_first_position_and_last_value() {
+        assert_eq!(
+            parse("__RESULT__ {\"a\": 1, \"b\": 2, \"a\": 3}"),
+            kv(&[("a", 3.0), ("b", 2.0)])
+        );
+        assert_eq!(
+            parse("__RESULT__ {\"a\": 1, \"b\": 2, \"a\": \"x\"}"),
+            kv(&[("b", 2.0)])
+        );
+    }
+
+    #[test]
+    fn nesting_is_limited() {
+        let ok = format!(
+            "__RESULT__ {{\"a\": 1, \"b\": {}{}}}",
+            "[".repeat(MAX_DEPTH - 1),
+            "]".repeat(MAX_DEPTH - 1)
+        );
+        assert_eq!(parse(&ok), kv(&[("a", 1.0)]));
+        let deep = format!(
+            "__RESULT__ {{\"a\": 1, \"b\": {}{}}}",
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
+        assert_eq!(parse(&deep), kv(&[]));
+    }
+
+    #[test]
+    fn surrogates_in_keys() {
+        assert_eq!(parse("__RESULT__ {\"\\ud83d\\ude00\": 1}"), kv(&[("😀", 1.0)]));
+        assert_eq!(parse("__RESULT__ {\"\\ud800\": 1}"), kv(&[("\u{fffd}", 1.0)]));
+    }
+
+    #[test]
+    fn every_split_point_gives_the_same_answer() {
+        let text = "log __RESULT_ x\n__RESULT__ \u{a0}\n {\"acc\": 0.83, \"s\": \"}\\\"\", \"n\": [1, {\"x\": 2}]}\r\nmore __RESULT__ {\"b\": 1}\n";
+        let whole = parse(text);
+        assert_eq!(whole, kv(&[("acc", 0.83)]));
+        let bytes = text.as_bytes();
+        for cut in 0..=bytes.len() {
+            for cut2 in cut..=bytes.len() {
+                let mut sc = ResultScanner::new();
+                sc.feed(&bytes[..cut]);
+                sc.feed(&bytes[cut..cut2]);
+                sc.feed(&bytes[cut2..]);
+                let got: Vec<(String, f64)> =
+                    sc.finish().iter().map(|(k, v)| (k.to_string(), v)).collect();
+                assert_eq!(got, whole, "cuts at {cut}, {cut2}");
+            }
+        }
+    }
+
+    #[test]
+    fn settles_at_the_end_of_the_result_line() {
+        let mut sc = ResultScanner::new();
+        assert!(!sc.feed(b"__RESULT__ {\"a\": 1}"));
+        assert!(sc.feed(b"\nmore"));
+        assert_eq!(sc.settled().map(|m| m.get("a")), Some(Some(1.0)));
+    }
+}

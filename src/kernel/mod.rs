@@ -1,0 +1,15 @@
+//! Pure decisions: the experiment-result contract, verdicts, failure classes,
+//! gates, loop policy and promotion rules.
+//!
+//! Everything here takes values and returns values. No files, clocks,
+//! environment, processes, git or printing: the host (commands and `io`)
+//! acts, the kernel decides. Parity with the reference kernel is tested
+//! against the conformance fixtures in `fixtures/kernel/`.
+
+pub mod contract;
+pub mod failure;
+pub mod gate;
+pub mod number;
+pub mod policy;
+pub mod promote;
+pub mod verdict;

@@ -1,0 +1,151 @@
+//! The deterministic verdict: an experiment result judged against a metric
+//! spec. Pure; the host gathers the result (exit code, failure class, metrics).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::contract::{compare, Metrics, MetricSpec};
+use super::failure::FailureClass;
+use super::number::fmt_number;
+
+/// The outcome of a hypothesis test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Supported,
+    Refuted,
+    Inconclusive,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Supported => "supported",
+            Verdict::Refuted => "refuted",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Verdict {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "supported" => Ok(Verdict::Supported),
+            "refuted" => Ok(Verdict::Refuted),
+            "inconclusive" => Ok(Verdict::Inconclusive),
+            _ => Err(format!(
+                "unknown verdict {s:?} (expected supported, refuted or inconclusive)"
+            )),
+        }
+    }
+}
+
+/// How strong the evidence behind a verdict or record is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceLevel {
+    Deterministic,
+    ExitCode,
+    Llm,
+    /// Recorded by a person (dead ends added by hand).
+    Manual,
+}
+
+impl EvidenceLevel {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceLevel::Deterministic => "deterministic",
+            EvidenceLevel::ExitCode => "exit_code",
+            EvidenceLevel::Llm => "llm",
+            EvidenceLevel::Manual => "manual",
+        }
+    }
+}
+
+impl FromStr for EvidenceLevel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "deterministic" => Ok(EvidenceLevel::Deterministic),
+            "exit_code" => Ok(EvidenceLevel::ExitCode),
+            "llm" => Ok(EvidenceLevel::Llm),
+            "manual" => Ok(EvidenceLevel::Manual),
+            _ => Err(format!("unknown evidence level {s:?}")),
+        }
+    }
+}
+
+/// What an experiment produced, as the verdict needs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExperimentResult {
+    pub metrics: Metrics,
+    pub exit_code: i64,
+    pub failure_class: FailureClass,
+}
+
+/// The kernel's verdict record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VerdictRecord {
+    pub verdict: Verdict,
+    pub strategy: String,
+    pub evidence_level: EvidenceLevel,
+    pub detail: String,
+    pub raw_evidence_ref: Option<String>,
+}
+
+/// Name of the deterministic strategy.
+pub const DETERMINISTIC: &str = "deterministic";
+
+/// Judge `result` against `spec`: a failed run or a missing metric is
+/// inconclusive, otherwise the comparison decides.
+pub fn measure(spec: &MetricSpec, result: &ExperimentResult) -> VerdictRecord {
+    let record = |verdict, detail| VerdictRecord {
+        verdict,
+        strategy: DETERMINISTIC.to_string(),
+        evidence_level: EvidenceLevel::Deterministic,
+        detail,
+        raw_evidence_ref: None,
+    };
+    if result.exit_code != 0 {
+        return record(
+            Verdict::Inconclusive,
+            format!("experiment run failed ({})", result.failure_class),
+        );
+    }
+    let Some(value) = result.metrics.get(&spec.metric_key) else {
+        return record(
+            Verdict::Inconclusive,
+            format!("metric \"{}\" not reported", spec.metric_key),
+        );
+    };
+    let passed = compare(value, spec.comparator, spec.target);
+    record(
+        if passed {
+            Verdict::Supported
+        } else {
+            Verdict::Refuted
+        },
+        format!(
+            "{}={} {} {} → {}",
+            spec.metric_key,
+            fmt_number(value),
+            spec.comparator,
+            fmt_number(spec.target),
+            if passed { "pass" } else { "fail" }
+        ),
+    )
+}
+
+/// Only a deterministic refutation may promote a dead end.
+pub fn should_promote_dead_end(record: &VerdictRecord) -> bool {
+    record.verdict == Verdict::Refuted && record.evidence_level == EvidenceLevel::Deterministic
+}

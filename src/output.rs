@@ -1,0 +1,83 @@
+//! Rendering reports: JSON on `--json`, a human view otherwise, nothing
+//! under `--quiet`. Every report is one `Serialize` struct; the human view
+//! is drawn from the same struct. Colour goes through `anstream`, which
+//! strips it when stdout is not a terminal or NO_COLOR is set.
+
+use std::io::{self, Write};
+
+use anstyle::{AnsiColor, Style};
+use serde::Serialize;
+
+use crate::cli::{ColorWhen, GlobalArgs};
+use crate::kernel::verdict::Verdict;
+
+/// A report: serializable, with a human rendering.
+pub trait Report: Serialize {
+    /// Write the human view (styled; styles are stripped when not wanted).
+    fn human(&self, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// Where and how reports go.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub json: bool,
+    pub quiet: bool,
+}
+
+impl Output {
+    pub fn new(global: &GlobalArgs) -> Self {
+        let choice = match global.color {
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+        };
+        choice.write_global();
+        Output {
+            json: global.json,
+            quiet: global.quiet,
+        }
+    }
+
+    /// Emit a report on stdout.
+    pub fn emit<R: Report>(&self, report: &R) -> anyhow::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        let mut out = anstream::stdout().lock();
+        if self.json {
+            serde_json::to_writer(&mut out, report)?;
+            writeln!(out)?;
+        } else {
+            report.human(&mut out)?;
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
+/// Print a warning on stderr.
+pub fn warn(message: impl std::fmt::Display) {
+    let mut err = anstream::stderr().lock();
+    let style = Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold();
+    let _ = writeln!(err, "{style}arx: warning:{style:#} {message}");
+}
+
+/// The colour of a verdict word.
+pub fn verdict_style(v: Verdict) -> Style {
+    let color = match v {
+        Verdict::Supported => AnsiColor::Green,
+        Verdict::Refuted => AnsiColor::Red,
+        Verdict::Inconclusive => AnsiColor::Yellow,
+    };
+    Style::new().fg_color(Some(color.into())).bold()
+}
+
+/// Bold text.
+pub fn bold() -> Style {
+    Style::new().bold()
+}
+
+/// Dimmed text.
+pub fn dim() -> Style {
+    Style::new().dimmed()
+}
