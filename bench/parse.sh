@@ -137,14 +137,27 @@ else
     fi
 fi
 
-# --- 4. the log, generated once per size ------------------------------------
+# --- 4. GNU time, for peak RSS ----------------------------------------------
+GNU_TIME=""
+gnu_time_ok() { [[ -x /usr/bin/time ]] && /usr/bin/time -f '%M' -o /dev/null true 2>/dev/null; }
+if ! gnu_time_ok; then
+    note "GNU time not found; trying apt-get install time"
+    apt_install time || true
+fi
+if gnu_time_ok; then
+    GNU_TIME=/usr/bin/time
+else
+    note "WARNING: no GNU time; peak RSS falls back to wait4 (an upper bound)"
+fi
+
+# --- 5. the log, generated once per size ------------------------------------
 LOG="$BENCH_DIR/train-v1-${MIB}MiB.log"
 if [[ ! -f "$LOG" || $(stat -c %s "$LOG") != $((MIB * 1024 * 1024)) ]]; then
     note "generating $LOG"
     "$PY" "$HARNESS" gen "$LOG" "$MIB"
 fi
 
-# --- 5. measure -------------------------------------------------------------
+# --- 6. measure -------------------------------------------------------------
 # Commands are described as JSON for the harness; `stdin` is null (file
 # argument), "file" (`< LOG`) or "pipe" (`cat LOG |`).
 CONFIG="$BENCH_DIR/config.json"
@@ -152,9 +165,9 @@ STATUS="$BENCH_DIR/status.json"
 REF_CODE='import sys, json; from autoresearch_core.contract import parse_metrics_line
 text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
 print(json.dumps(parse_metrics_line(text)))'
-"$PY" - "$CONFIG" "$ARX" "$REF_PY" "$RG" "$LOG" "$REPS" "$STARTUP_RUNS" "$STATUS" "$REF_CODE" <<'PY'
+"$PY" - "$CONFIG" "$ARX" "$REF_PY" "$RG" "$LOG" "$REPS" "$STARTUP_RUNS" "$STATUS" "$REF_CODE" "$GNU_TIME" <<'PY'
 import json, sys
-config, arx, ref_py, rg, log, reps, startup_runs, status, ref_code = sys.argv[1:]
+config, arx, ref_py, rg, log, reps, startup_runs, status, ref_code, gnu_time = sys.argv[1:]
 cmds = [
     {"name": "arx parse LOG", "kind": "arx", "mode": "file", "argv": [arx, "parse", log], "stdin": None},
     {"name": "arx parse < LOG", "kind": "arx", "mode": "redirect", "argv": [arx, "parse"], "stdin": "file"},
@@ -162,11 +175,17 @@ cmds = [
 ]
 if rg:
     cmds.append({"name": "rg -m1 -F __RESULT__ LOG", "kind": "rg", "argv": [rg, "-m1", "-F", "__RESULT__", log], "stdin": None})
+    # Context only (not a target): the same scan through a pipe, the limit for `cat LOG | arx parse`.
+    cmds.append({"name": "cat LOG | rg -m1 -F __RESULT__", "kind": "rg", "context": True,
+                 "argv": [rg, "-m1", "-F", "__RESULT__"], "stdin": "pipe"})
+# Context only: the cost of moving the log through a pipe at all (the pipe-mode floor).
+cmds.append({"name": "cat LOG | dd of=/dev/null bs=1M", "kind": "drain", "context": True,
+             "argv": ["dd", "of=/dev/null", "bs=1M", "status=none"], "stdin": "pipe"})
 if ref_py:
     cmds.append({"name": "reference: python read() + parse_metrics_line", "kind": "ref",
                  "argv": [ref_py, "-c", ref_code, log], "stdin": None})
 json.dump({
-    "log": log, "reps": int(reps), "commands": cmds, "status_file": status,
+    "log": log, "reps": int(reps), "gnu_time": gnu_time, "commands": cmds, "status_file": status,
     "startup": {"runs": int(startup_runs),
                 "commands": [["arx classify < /dev/null", [arx, "classify"]],
                              ["/bin/true (process spawn baseline)", ["/bin/true"]]]},
@@ -181,7 +200,7 @@ REPORT="$BENCH_DIR/last-report.md"
     echo
     echo "Machine: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo) RAM, $(uname -sr)"
     echo "Tools: $("$ARX" --version 2>/dev/null || echo arx)," \
-         "${RG:+$("$RG" --version | head -1),}" \
+         "${RG:+$("$RG" --version 2>/dev/null | sed -n 1p),}" \
          "${REF_PY:+$("$REF_PY" --version) with $REF_PKG}"
     echo
 } > "$REPORT"
@@ -193,14 +212,6 @@ if [[ $rc != 0 ]]; then
     cat "$REPORT"
     note "benchmark failed (exit $rc)"
     exit "$rc"
-fi
-
-# Optional cross-check of the RSS figure with GNU time, which reads the same
-# kernel counter (wait4's ru_maxrss); its %e has only 10 ms resolution.
-if [[ -x /usr/bin/time ]] && /usr/bin/time -f '%M' true >/dev/null 2>&1; then
-    read -r e m < <({ /usr/bin/time -f '%e %M' "$ARX" parse "$LOG" >/dev/null; } 2>&1 | tail -1)
-    echo >> "$REPORT"
-    echo "GNU time cross-check, \`arx parse LOG\`: ${e} s, max RSS ${m} KiB." >> "$REPORT"
 fi
 cat "$REPORT"
 

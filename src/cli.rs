@@ -81,7 +81,9 @@ pub enum Command {
     /// Compute the verdict of an experiment's stdout against a metric spec.
     ///
     /// Exit 0 supported, 1 refuted, 3 inconclusive, 2 on an invalid spec.
-    #[command(after_help = "Example:\n  arx measure --metric acc --cmp '>=' --target 0.8 < train.log")]
+    #[command(
+        after_help = "Example:\n  arx measure --metric acc --cmp '>=' --target 0.8 < train.log"
+    )]
     Measure(MeasureArgs),
 
     /// Print the failure class (H2, H3, H4 or none) of a stderr stream.
@@ -105,7 +107,9 @@ pub enum Command {
     ///
     /// Prints branch (finalize|revise), done and status (supported|exhausted|active).
     /// Exit 0 when the loop is done, 1 when it should go on.
-    #[command(after_help = "Example:\n  arx decide --iteration 2 --max-iterations 5 --verdict refuted")]
+    #[command(
+        after_help = "Example:\n  arx decide --iteration 2 --max-iterations 5 --verdict refuted"
+    )]
     Decide {
         /// Current iteration number.
         #[arg(long, allow_negative_numbers = true)]
@@ -122,10 +126,12 @@ pub enum Command {
     ///
     /// Exit 0 on a plateau, 1 otherwise. Verdicts are read from the arguments,
     /// or whitespace-separated from stdin when none are given (or `-`).
-    #[command(after_help = "Example:\n  arx plateau --window 3 supported refuted inconclusive refuted")]
+    #[command(
+        after_help = "Example:\n  arx plateau --window 3 supported refuted inconclusive refuted"
+    )]
     Plateau {
         /// How many recent verdicts to look at (at least 1).
-        #[arg(long, default_value_t = 3)]
+        #[arg(long, default_value_t = 3, allow_negative_numbers = true)]
         window: i64,
         /// Verdicts, oldest first: supported, refuted or inconclusive.
         verdicts: Vec<String>,
@@ -140,7 +146,9 @@ pub enum Command {
     Knowhow(KnowhowCommand),
 
     /// Print a shell completion script.
-    #[command(after_help = "Example:\n  arx completions bash > ~/.local/share/bash-completion/completions/arx")]
+    #[command(
+        after_help = "Example:\n  arx completions bash > ~/.local/share/bash-completion/completions/arx"
+    )]
     Completions {
         /// Target shell.
         #[arg(value_enum)]
@@ -212,7 +220,9 @@ pub const GATES: [&str; 2] = ["execute", "kg_write"];
 #[derive(Debug, Subcommand)]
 pub enum DeadEndCommand {
     /// Record a dead end by hand (kept once per approach).
-    #[command(after_help = "Example:\n  arx deadend add 'BM25 alone reaches recall@10 >= 0.8' --reason 'recall 0.61 on eval'")]
+    #[command(
+        after_help = "Example:\n  arx deadend add 'BM25 alone reaches recall@10 >= 0.8' --reason 'recall 0.61 on eval'"
+    )]
     Add {
         /// The approach, as a hypothesis statement.
         statement: String,
@@ -227,7 +237,9 @@ pub enum DeadEndCommand {
         evidence_level: String,
     },
     /// Exit 1 when STATEMENT is a known dead end, 0 otherwise.
-    #[command(after_help = "Example:\n  arx deadend check \"$HYPOTHESIS\" || exit 0  # skip known dead ends")]
+    #[command(
+        after_help = "Example:\n  arx deadend check \"$HYPOTHESIS\" || exit 0  # skip known dead ends"
+    )]
     Check {
         /// The approach to look up (case and spacing do not matter).
         statement: String,
@@ -239,7 +251,9 @@ pub enum DeadEndCommand {
     ///
     /// Exit 0 when recorded (or already known), 1 when the verdict may not
     /// promote (nothing is written).
-    #[command(after_help = "Example:\n  arx measure --json ... > v.json; arx deadend promote --verdict v.json --statement \"$H\"")]
+    #[command(
+        after_help = "Example:\n  arx measure --json ... > v.json; arx deadend promote --verdict v.json --statement \"$H\""
+    )]
     Promote {
         /// Verdict record as printed by `arx measure --json` (`-` for stdin).
         #[arg(long, value_name = "FILE|-")]
@@ -256,7 +270,9 @@ pub enum DeadEndCommand {
 #[derive(Debug, Subcommand)]
 pub enum KnowhowCommand {
     /// Record a positive learning (an identical one is kept once).
-    #[command(after_help = "Example:\n  arx knowhow add 'hybrid retrieval' --content 'BM25+dense with RRF k=60 lifts recall by 6 points'")]
+    #[command(
+        after_help = "Example:\n  arx knowhow add 'hybrid retrieval' --content 'BM25+dense with RRF k=60 lifts recall by 6 points'"
+    )]
     Add {
         /// What the learning is about.
         statement: String,
@@ -270,4 +286,18 @@ pub enum KnowhowCommand {
     /// List knowhow.
     #[command(after_help = "Example:\n  arx knowhow list --json")]
     List,
+}
+
+/// Show a clap error (or help/version) and return the exit code: help and
+/// version exit 0; usage errors print `arx: error: ...` and exit 2.
+pub fn usage_error(e: &clap::Error) -> crate::error::Exit {
+    use std::io::Write;
+    if !e.use_stderr() {
+        let _ = e.print();
+        return crate::error::Exit::Ok;
+    }
+    let text = e.render().ansi().to_string();
+    let mut stderr = anstream::stderr().lock();
+    let _ = write!(stderr, "arx: {text}");
+    crate::error::Exit::Error
 }

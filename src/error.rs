@@ -37,7 +37,7 @@ pub struct Hinted {
 }
 
 impl Hinted {
-    pub fn new(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
+    pub fn error(message: impl Into<String>, hint: impl Into<String>) -> anyhow::Error {
         anyhow::Error::new(Hinted {
             message: message.into(),
             hint: hint.into(),

@@ -5,6 +5,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = arx::cli::Cli::parse();
+    let cli = match arx::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return arx::cli::usage_error(&e).into(),
+    };
     arx::run(cli).into()
 }

@@ -13,7 +13,10 @@ use crate::kernel::failure::{FailureClass, FailureScanner};
 use crate::output::{bold, dim, Report};
 
 /// Classify a whole stream (stopping once the class cannot change).
-pub fn classify_source(source: &Source, timed_out: bool) -> Result<(FailureClass, Option<&'static str>, u64)> {
+pub fn classify_source(
+    source: &Source,
+    timed_out: bool,
+) -> Result<(FailureClass, Option<&'static str>, u64)> {
     let mut scanner = FailureScanner::new();
     let bytes = stream(source, |chunk| {
         scanner.feed(chunk);
@@ -34,7 +37,11 @@ struct ClassifyReport {
 impl Report for ClassifyReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let (b, d) = (bold(), dim());
-        write!(out, "{b}{}{b:#} {d}{}", self.failure_class, self.description)?;
+        write!(
+            out,
+            "{b}{}{b:#} {d}{}",
+            self.failure_class, self.description
+        )?;
         if let Some(p) = self.matched {
             write!(out, " (matched {p:?})")?;
         } else if self.timed_out {

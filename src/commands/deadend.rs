@@ -23,7 +23,11 @@ struct AddReport {
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let (b, d) = (bold(), dim());
-        let what = if self.added { "recorded dead end" } else { "already a dead end" };
+        let what = if self.added {
+            "recorded dead end"
+        } else {
+            "already a dead end"
+        };
         writeln!(
             out,
             "{b}{what}{b:#} {d}{}{d:#} {}",
@@ -116,7 +120,11 @@ impl Report for PromoteReport {
                 "{b}promoted{b:#} {} to dead end: {}",
                 r.approach_hash, r.statement
             ),
-            Some(r) => writeln!(out, "{b}already a dead end{b:#} {}: {}", r.approach_hash, r.statement),
+            Some(r) => writeln!(
+                out,
+                "{b}already a dead end{b:#} {}: {}",
+                r.approach_hash, r.statement
+            ),
             None => writeln!(
                 out,
                 "{b}not promoted{b:#}: {} ({s}{}{s:#}, {} evidence)",
@@ -175,7 +183,8 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             Ok(if known { Exit::No } else { Exit::Ok })
         }
         DeadEndCommand::List => {
-            ctx.out.emit(&ListReport(dead_ends(&ctx.state_dir()?).read()?))?;
+            ctx.out
+                .emit(&ListReport(dead_ends(&ctx.state_dir()?).read()?))?;
             Ok(Exit::Ok)
         }
         DeadEndCommand::Promote {
@@ -188,17 +197,20 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             let input: VerdictInput = serde_json::from_str(&text)
                 .with_context(|| format!("{} is not a verdict record", source.describe()))
                 .map_err(|e| {
-                    Hinted::new(
+                    Hinted::error(
                         format!("{e:#}"),
                         "pass the JSON printed by `arx measure --json`",
                     )
                 })?;
-            let statement = statement.clone().or(input.hypothesis.clone()).ok_or_else(|| {
-                Hinted::new(
-                    "no statement to promote",
-                    "pass --statement, or measure with a spec that has a hypothesis",
-                )
-            })?;
+            let statement = statement
+                .clone()
+                .or(input.hypothesis.clone())
+                .ok_or_else(|| {
+                    Hinted::error(
+                        "no statement to promote",
+                        "pass --statement, or measure with a spec that has a hypothesis",
+                    )
+                })?;
             let record = VerdictRecord {
                 verdict: input.verdict,
                 strategy: input.strategy.unwrap_or_else(|| DETERMINISTIC.to_string()),
@@ -206,7 +218,8 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
                 detail: input.detail,
                 raw_evidence_ref: input.raw_evidence_ref,
             };
-            let candidate = build_dead_end_record(&statement, *iteration, &record, Some(ctx.now()?));
+            let candidate =
+                build_dead_end_record(&statement, *iteration, &record, Some(ctx.now()?));
             let Some(candidate) = candidate else {
                 ctx.out.emit(&PromoteReport {
                     promoted: false,

@@ -68,7 +68,10 @@ pub fn run(ctx: &Ctx, cmd: &GateCommand) -> Result<Exit> {
             no_gates,
         } => {
             let gate: Gate = gate.parse().map_err(|e: String| {
-                Hinted::new(e, "use `arx gate check execute` or `arx gate check kg_write`")
+                Hinted::error(
+                    e,
+                    "use `arx gate check execute` or `arx gate check kg_write`",
+                )
             })?;
             let config = ctx.config()?;
             let gates = resolve_gates(&config.grd, *no_gates);

@@ -21,7 +21,11 @@ struct AddReport {
 impl Report for AddReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let b = bold();
-        let what = if self.added { "recorded knowhow" } else { "already known" };
+        let what = if self.added {
+            "recorded knowhow"
+        } else {
+            "already known"
+        };
         writeln!(out, "{b}{what}{b:#}: {}", self.record.statement)
     }
 }
@@ -41,7 +45,11 @@ impl Report for ListReport {
             return writeln!(out, "{d}no knowhow recorded{d:#}");
         }
         for r in &self.0 {
-            writeln!(out, "{d}it {:<3}{d:#} {}: {}", r.iteration, r.statement, r.content)?;
+            writeln!(
+                out,
+                "{d}it {:<3}{d:#} {}: {}",
+                r.iteration, r.statement, r.content
+            )?;
         }
         Ok(())
     }
@@ -74,7 +82,8 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
             Ok(Exit::Ok)
         }
         KnowhowCommand::List => {
-            ctx.out.emit(&ListReport(knowhow(&ctx.state_dir()?).read()?))?;
+            ctx.out
+                .emit(&ListReport(knowhow(&ctx.state_dir()?).read()?))?;
             Ok(Exit::Ok)
         }
     }

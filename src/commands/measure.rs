@@ -67,14 +67,14 @@ pub fn resolve_spec(args: &MeasureArgs) -> Result<(MetricSpec, Option<String>)> 
     let comparator = args.cmp.clone().or(file.comparator);
     let target = match (&args.target, file.target) {
         (Some(text), _) => Some(text.trim().parse::<f64>().map_err(|_| {
-            Hinted::new(
+            Hinted::error(
                 format!("invalid metric spec: target must be a number (got {text:?})"),
                 "pass a finite number, e.g. --target 0.8",
             )
         })?),
         (None, Some(Target::Number(x))) => Some(x),
         (None, Some(Target::Other(v))) => {
-            return Err(Hinted::new(
+            return Err(Hinted::error(
                 format!("invalid metric spec: target must be a number (got {v})"),
                 "write the target as a number, e.g. target = 0.8",
             ))
@@ -89,14 +89,15 @@ pub fn resolve_spec(args: &MeasureArgs) -> Result<(MetricSpec, Option<String>)> 
     .into_iter()
     .filter_map(|(name, absent)| absent.then_some(name))
     .collect();
-    let (Some(metric_key), Some(comparator), Some(target)) = (metric_key, comparator, target) else {
-        return Err(Hinted::new(
+    let (Some(metric_key), Some(comparator), Some(target)) = (metric_key, comparator, target)
+    else {
+        return Err(Hinted::error(
             format!("incomplete metric spec: missing {}", missing.join(", ")),
             "pass --metric KEY --cmp OP --target X, or --spec FILE",
         ));
     };
     let spec = validate_metric_spec(&metric_key, &comparator, target).map_err(|e| {
-        Hinted::new(
+        Hinted::error(
             format!("invalid metric spec: {e}"),
             "a spec needs a non-empty metric key, one of >= <= > < ==, and a finite target",
         )
@@ -126,7 +127,11 @@ impl Report for MeasureReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let s = verdict_style(self.record.verdict);
         let d = dim();
-        write!(out, "{s}{}{s:#}: {}", self.record.verdict, self.record.detail)?;
+        write!(
+            out,
+            "{s}{}{s:#}: {}",
+            self.record.verdict, self.record.detail
+        )?;
         if self.metrics.is_empty() && self.exit_code == 0 {
             write!(out, " {d}(no __RESULT__ metrics found){d:#}")?;
         }

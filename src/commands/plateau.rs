@@ -45,12 +45,15 @@ impl Report for PlateauReport {
 }
 
 pub fn run(ctx: &Ctx, window: i64, args: &[String]) -> Result<Exit> {
-    let window = usize::try_from(window).ok().filter(|w| *w >= 1).ok_or_else(|| {
-        Hinted::new(
-            format!("--window must be at least 1 (got {window})"),
-            "the default window is 3",
-        )
-    })?;
+    let window = usize::try_from(window)
+        .ok()
+        .filter(|w| *w >= 1)
+        .ok_or_else(|| {
+            Hinted::error(
+                format!("--window must be at least 1 (got {window})"),
+                "the default window is 3",
+            )
+        })?;
     let words: Vec<String> = if args.is_empty() || args == ["-"] {
         read_text(&Source::Stdin, "verdicts from stdin")?
             .split_whitespace()
@@ -63,7 +66,7 @@ pub fn run(ctx: &Ctx, window: i64, args: &[String]) -> Result<Exit> {
         .iter()
         .map(|w| w.parse::<Verdict>())
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| Hinted::new(e, "verdicts are supported, refuted or inconclusive"))?;
+        .map_err(|e| Hinted::error(e, "verdicts are supported, refuted or inconclusive"))?;
     let plateau = detect_plateau(&verdicts, window);
     ctx.out.emit(&PlateauReport {
         plateau,

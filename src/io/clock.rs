@@ -9,7 +9,7 @@ use crate::error::Hinted;
 pub fn now(given: Option<&str>) -> Result<String> {
     let ts = match given {
         Some(text) => text.parse::<jiff::Timestamp>().map_err(|e| {
-            Hinted::new(
+            Hinted::error(
                 format!("invalid --now {text:?}: {e}"),
                 "use an RFC 3339 time such as 2026-01-31T12:00:00Z",
             )

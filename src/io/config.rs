@@ -89,14 +89,14 @@ pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
 
 fn read_config_text(path: &Path) -> Result<String> {
     if path.is_dir() {
-        return Err(Hinted::new(
+        return Err(Hinted::error(
             format!("config {} is a directory, not a file", path.display()),
             "pass the file, e.g. --config arx.toml or --config .planning/config.json",
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
-            Hinted::new(
+            Hinted::error(
                 format!("config {}: no such file", path.display()),
                 "check the --config path",
             )

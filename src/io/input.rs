@@ -61,13 +61,13 @@ impl Source {
 pub fn open_file(path: &Path) -> Result<File> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => {
-            return Err(Hinted::new(
+            return Err(Hinted::error(
                 format!("{} is a directory, not a file", path.display()),
                 "pass the log file itself, or pipe it on stdin",
             ))
         }
         Err(e) if e.kind() == ErrorKind::NotFound => {
-            return Err(Hinted::new(
+            return Err(Hinted::error(
                 format!("{}: no such file", path.display()),
                 "check the path; use `-` or omit it to read stdin",
             ))
@@ -124,7 +124,6 @@ pub fn read_text(source: &Source, what: &str) -> Result<String> {
         false
     })
     .with_context(|| format!("cannot read {what}"))?;
-    String::from_utf8(bytes).map_err(|_| {
-        anyhow::anyhow!("{what} ({}) is not valid UTF-8 text", source.describe())
-    })
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{what} ({}) is not valid UTF-8 text", source.describe()))
 }

@@ -35,7 +35,7 @@ pub fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
 /// stands in its way.
 pub fn ensure_dir(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
-        return Err(Hinted::new(
+        return Err(Hinted::error(
             format!("state directory {} is not a directory", dir.display()),
             "move the file away or choose another place with --state-dir",
         ));
@@ -81,7 +81,10 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     /// All readable records (an absent file is empty).
     pub fn read(&self) -> Result<Vec<T>> {
         if self.path.is_dir() {
-            anyhow::bail!("{} is a directory, not a registry file", self.path.display());
+            anyhow::bail!(
+                "{} is a directory, not a registry file",
+                self.path.display()
+            );
         }
         let mut file = match File::open(&self.path) {
             Ok(f) => f,
@@ -107,10 +110,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         file.seek(SeekFrom::Start(0))?;
         file.read_to_end(&mut bytes)
             .with_context(|| format!("cannot read {}", self.path.display()))?;
-        let complete_len = bytes
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let torn_tail = complete_len < bytes.len();
         let mut records = Vec::new();
         for (n, line) in bytes[..complete_len].split(|&b| b == b'\n').enumerate() {
@@ -144,7 +144,10 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
             ensure_dir(dir)?;
         }
         if self.path.is_dir() {
-            anyhow::bail!("{} is a directory, not a registry file", self.path.display());
+            anyhow::bail!(
+                "{} is a directory, not a registry file",
+                self.path.display()
+            );
         }
         let mut file = OpenOptions::new()
             .read(true)

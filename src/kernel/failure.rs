@@ -104,8 +104,14 @@ impl Default for FailureScanner {
 impl FailureScanner {
     pub fn new() -> Self {
         FailureScanner {
-            h2: H2_PHRASES.iter().map(|p| memmem::Finder::new(p.as_bytes())).collect(),
-            h3: H3_PHRASES.iter().map(|p| memmem::Finder::new(p.as_bytes())).collect(),
+            h2: H2_PHRASES
+                .iter()
+                .map(|p| memmem::Finder::new(p.as_bytes()))
+                .collect(),
+            h3: H3_PHRASES
+                .iter()
+                .map(|p| memmem::Finder::new(p.as_bytes()))
+                .collect(),
             window: Vec::new(),
             pending_lead: None,
             total: 0,
@@ -190,8 +196,14 @@ mod tests {
 
     #[test]
     fn unicode_case_rules() {
-        assert_eq!(classify_run_failure("İmportError".as_bytes(), false), FailureClass::H2);
-        assert_eq!(classify_run_failure("ımportError".as_bytes(), false), FailureClass::H2);
+        assert_eq!(
+            classify_run_failure("İmportError".as_bytes(), false),
+            FailureClass::H2
+        );
+        assert_eq!(
+            classify_run_failure("ımportError".as_bytes(), false),
+            FailureClass::H2
+        );
         assert_eq!(
             classify_run_failure("Permiſſion denied".as_bytes(), false),
             FailureClass::H3
@@ -200,7 +212,10 @@ mod tests {
             classify_run_failure("MöduleNötFöundErrör".as_bytes(), false),
             FailureClass::H4
         );
-        assert_eq!(classify_run_failure("not\u{a0}found:".as_bytes(), false), FailureClass::H4);
+        assert_eq!(
+            classify_run_failure("not\u{a0}found:".as_bytes(), false),
+            FailureClass::H4
+        );
     }
 
     #[test]
@@ -224,8 +239,17 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_tolerated() {
-        assert_eq!(classify_run_failure(&[0xff, 0xc4, 0xc5, 0xc4], false), FailureClass::H4);
-        assert_eq!(classify_run_failure(b"\xc4import\xc4error", false), FailureClass::H4);
-        assert_eq!(classify_run_failure(b"\xc4importerror", false), FailureClass::H2);
+        assert_eq!(
+            classify_run_failure(&[0xff, 0xc4, 0xc5, 0xc4], false),
+            FailureClass::H4
+        );
+        assert_eq!(
+            classify_run_failure(b"\xc4import\xc4error", false),
+            FailureClass::H4
+        );
+        assert_eq!(
+            classify_run_failure(b"\xc4importerror", false),
+            FailureClass::H2
+        );
     }
 }

@@ -40,7 +40,11 @@ fn shortest_repr(x: f64) -> String {
             if n <= int_len {
                 format!("{digits}{}.0", "0".repeat((int_len - n) as usize))
             } else {
-                format!("{}.{}", &digits[..int_len as usize], &digits[int_len as usize..])
+                format!(
+                    "{}.{}",
+                    &digits[..int_len as usize],
+                    &digits[int_len as usize..]
+                )
             }
         } else {
             format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))

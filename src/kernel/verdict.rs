@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::contract::{compare, Metrics, MetricSpec};
+use super::contract::{compare, MetricSpec, Metrics};
 use super::failure::FailureClass;
 use super::number::fmt_number;
 

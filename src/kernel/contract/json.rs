@@ -46,11 +46,17 @@ enum State {
     /// After a value: whitespace, `,` or the closer of the container.
     AfterValue,
     /// Inside a string.
-    Str { key: bool, esc: Esc },
+    Str {
+        key: bool,
+        esc: Esc,
+    },
     /// Inside a number.
     Num(NumStage),
     /// Inside `true`, `false` or `null`.
-    Lit { word: &'static [u8], pos: u8 },
+    Lit {
+        word: &'static [u8],
+        pos: u8,
+    },
     Done,
     Failed,
 }
@@ -122,7 +128,11 @@ impl NumAcc {
         if self.digits.is_empty() {
             return if self.negative && !integer { -0.0 } else { 0.0 };
         }
-        let exp = if self.exp_negative { -self.exp } else { self.exp };
+        let exp = if self.exp_negative {
+            -self.exp
+        } else {
+            self.exp
+        };
         let mut text = String::with_capacity(self.digits.len() + 32);
         if self.negative {
             text.push('-');
@@ -263,9 +273,24 @@ impl ObjectParser {
                     });
                 }
             }
-            b't' => self.state = State::Lit { word: b"true", pos: 1 },
-            b'f' => self.state = State::Lit { word: b"false", pos: 1 },
-            b'n' => self.state = State::Lit { word: b"null", pos: 1 },
+            b't' => {
+                self.state = State::Lit {
+                    word: b"true",
+                    pos: 1,
+                }
+            }
+            b'f' => {
+                self.state = State::Lit {
+                    word: b"false",
+                    pos: 1,
+                }
+            }
+            b'n' => {
+                self.state = State::Lit {
+                    word: b"null",
+                    pos: 1,
+                }
+            }
             // NaN, Infinity and anything else: the line is rejected.
             _ => return self.fail(),
         }

@@ -163,10 +163,9 @@ impl fmt::Display for SpecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SpecError::EmptyMetricKey => write!(f, "metric_key must be a non-empty string"),
-            SpecError::Comparator(c) => write!(
-                f,
-                "comparator must be one of >=, <=, >, <, == (got {c:?})"
-            ),
+            SpecError::Comparator(c) => {
+                write!(f, "comparator must be one of >=, <=, >, <, == (got {c:?})")
+            }
             SpecError::TargetNotFinite(t) => write!(f, "target must be a finite number (got {t})"),
         }
     }

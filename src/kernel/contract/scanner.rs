@@ -112,7 +112,13 @@ impl WsDecoder {
         self.len += 1;
         let seq = &self.acc[..self.len as usize];
         let verdict = match seq {
-            [0xc2] | [0xe1] | [0xe1, 0x9a] | [0xe2] | [0xe2, 0x80] | [0xe2, 0x81] | [0xe3]
+            [0xc2]
+            | [0xe1]
+            | [0xe1, 0x9a]
+            | [0xe2]
+            | [0xe2, 0x80]
+            | [0xe2, 0x81]
+            | [0xe3]
             | [0xe3, 0x80] => Ws::Pending,
             [0xc2, 0x85 | 0xa0]
             | [0xe1, 0x9a, 0x80]
@@ -427,7 +433,10 @@ mod tests {
             parse("__RESULT__ {\"a\": 1 __RESULT__ \u{a0} \n {\"b\":2}"),
             kv(&[("b", 2.0)])
         );
-        assert_eq!(parse("__RESULT__ {\"a\": 1 __RESULT__ x\n{\"b\":2}"), kv(&[]));
+        assert_eq!(
+            parse("__RESULT__ {\"a\": 1 __RESULT__ x\n{\"b\":2}"),
+            kv(&[])
+        );
     }
 
     #[test]
@@ -441,7 +450,10 @@ mod tests {
 
     #[test]
     fn numbers_follow_the_reference() {
-        assert_eq!(parse("__RESULT__ {\"a\": -0}")[0].1.to_bits(), 0f64.to_bits());
+        assert_eq!(
+            parse("__RESULT__ {\"a\": -0}")[0].1.to_bits(),
+            0f64.to_bits()
+        );
         assert_eq!(
             parse("__RESULT__ {\"a\": -0.0}")[0].1.to_bits(),
             (-0f64).to_bits()
@@ -487,8 +499,14 @@ mod tests {
 
     #[test]
     fn surrogates_in_keys() {
-        assert_eq!(parse("__RESULT__ {\"\\ud83d\\ude00\": 1}"), kv(&[("😀", 1.0)]));
-        assert_eq!(parse("__RESULT__ {\"\\ud800\": 1}"), kv(&[("\u{fffd}", 1.0)]));
+        assert_eq!(
+            parse("__RESULT__ {\"\\ud83d\\ude00\": 1}"),
+            kv(&[("😀", 1.0)])
+        );
+        assert_eq!(
+            parse("__RESULT__ {\"\\ud800\": 1}"),
+            kv(&[("\u{fffd}", 1.0)])
+        );
     }
 
     #[test]
@@ -503,8 +521,11 @@ mod tests {
                 sc.feed(&bytes[..cut]);
                 sc.feed(&bytes[cut..cut2]);
                 sc.feed(&bytes[cut2..]);
-                let got: Vec<(String, f64)> =
-                    sc.finish().iter().map(|(k, v)| (k.to_string(), v)).collect();
+                let got: Vec<(String, f64)> = sc
+                    .finish()
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect();
                 assert_eq!(got, whole, "cuts at {cut}, {cut2}");
             }
         }

@@ -1,0 +1,362 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[arx] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'arx'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'arx'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand parse 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+            cand measure 'Compute the verdict of an experiment''s stdout against a metric spec'
+            cand classify 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+            cand gate 'Approval gates: check one before acting, or show their state'
+            cand decide 'Decide the loop''s next step from the latest verdict'
+            cand plateau 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+            cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
+            cand knowhow 'Knowhow: positive learnings worth keeping'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;parse'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;measure'= {
+            cand --metric 'Metric key to judge (overrides the spec file)'
+            cand --cmp 'Comparator: >=, <=, >, < or == (overrides the spec file)'
+            cand --target 'Target value, a finite number (overrides the spec file)'
+            cand --spec 'Metric spec file, TOML or JSON: metric_key, comparator, target and an optional hypothesis'
+            cand --exit-code 'Exit code of the experiment (default 0, or 124 with --timed-out)'
+            cand --stderr 'The experiment''s stderr, classified into a failure class'
+            cand --failure-class 'Failure class when stderr is not at hand'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --timed-out 'The run timed out'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;classify'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --timed-out 'The run timed out (always H4)'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;gate'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand check 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
+            cand show 'Show which gates are on, and where the setting came from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;gate;check'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --approved 'A person approved this step'
+            cand --no-gates 'Turn every gate off'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;gate;show'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --no-gates 'Turn every gate off'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;gate;help'= {
+            cand check 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
+            cand show 'Show which gates are on, and where the setting came from'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;gate;help;check'= {
+        }
+        &'arx;gate;help;show'= {
+        }
+        &'arx;gate;help;help'= {
+        }
+        &'arx;decide'= {
+            cand --iteration 'Current iteration number'
+            cand --max-iterations 'Iteration budget'
+            cand --verdict 'Verdict of the latest experiment'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;plateau'= {
+            cand --window 'How many recent verdicts to look at (at least 1)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;deadend'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand add 'Record a dead end by hand (kept once per approach)'
+            cand check 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+            cand list 'List known dead ends'
+            cand promote 'Promote a verdict to a dead end: only a deterministic refutation is kept'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;deadend;add'= {
+            cand --reason 'Why it is a dead end'
+            cand --iteration 'Loop iteration it was found in'
+            cand --evidence-level 'Strength of the evidence'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;deadend;check'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;deadend;list'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;deadend;promote'= {
+            cand --verdict 'Verdict record as printed by `arx measure --json` (`-` for stdin)'
+            cand --statement 'The approach (default: the hypothesis in the verdict record)'
+            cand --iteration 'Loop iteration'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;deadend;help'= {
+            cand add 'Record a dead end by hand (kept once per approach)'
+            cand check 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+            cand list 'List known dead ends'
+            cand promote 'Promote a verdict to a dead end: only a deterministic refutation is kept'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;deadend;help;add'= {
+        }
+        &'arx;deadend;help;check'= {
+        }
+        &'arx;deadend;help;list'= {
+        }
+        &'arx;deadend;help;promote'= {
+        }
+        &'arx;deadend;help;help'= {
+        }
+        &'arx;knowhow'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand add 'Record a positive learning (an identical one is kept once)'
+            cand list 'List knowhow'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;knowhow;add'= {
+            cand --content 'The learning itself'
+            cand --iteration 'Loop iteration it was found in'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;knowhow;list'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;knowhow;help'= {
+            cand add 'Record a positive learning (an identical one is kept once)'
+            cand list 'List knowhow'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;knowhow;help;add'= {
+        }
+        &'arx;knowhow;help;list'= {
+        }
+        &'arx;knowhow;help;help'= {
+        }
+        &'arx;completions'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;help'= {
+            cand parse 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+            cand measure 'Compute the verdict of an experiment''s stdout against a metric spec'
+            cand classify 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+            cand gate 'Approval gates: check one before acting, or show their state'
+            cand decide 'Decide the loop''s next step from the latest verdict'
+            cand plateau 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+            cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
+            cand knowhow 'Knowhow: positive learnings worth keeping'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;help;parse'= {
+        }
+        &'arx;help;measure'= {
+        }
+        &'arx;help;classify'= {
+        }
+        &'arx;help;gate'= {
+            cand check 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
+            cand show 'Show which gates are on, and where the setting came from'
+        }
+        &'arx;help;gate;check'= {
+        }
+        &'arx;help;gate;show'= {
+        }
+        &'arx;help;decide'= {
+        }
+        &'arx;help;plateau'= {
+        }
+        &'arx;help;deadend'= {
+            cand add 'Record a dead end by hand (kept once per approach)'
+            cand check 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+            cand list 'List known dead ends'
+            cand promote 'Promote a verdict to a dead end: only a deterministic refutation is kept'
+        }
+        &'arx;help;deadend;add'= {
+        }
+        &'arx;help;deadend;check'= {
+        }
+        &'arx;help;deadend;list'= {
+        }
+        &'arx;help;deadend;promote'= {
+        }
+        &'arx;help;knowhow'= {
+            cand add 'Record a positive learning (an identical one is kept once)'
+            cand list 'List knowhow'
+        }
+        &'arx;help;knowhow;add'= {
+        }
+        &'arx;help;knowhow;list'= {
+        }
+        &'arx;help;completions'= {
+        }
+        &'arx;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

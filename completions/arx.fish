@@ -1,0 +1,271 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_arx_global_optspecs
+    string join \n json q/quiet color= config= state-dir= now= h/help V/version
+end
+
+function __fish_arx_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_arx_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_arx_using_subcommand
+    set -l cmd (__fish_arx_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c arx -n "__fish_arx_needs_command" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_needs_command" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_needs_command" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_needs_command" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_needs_command" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_needs_command" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_needs_command" -s V -l version -d 'Print version'
+complete -c arx -n "__fish_arx_needs_command" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_needs_command" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_needs_command" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_needs_command" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_needs_command" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_needs_command" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_needs_command" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_needs_command" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand parse" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand parse" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand parse" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand parse" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand parse" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand parse" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand parse" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand measure" -l metric -d 'Metric key to judge (overrides the spec file)' -r
+complete -c arx -n "__fish_arx_using_subcommand measure" -l cmp -d 'Comparator: >=, <=, >, < or == (overrides the spec file)' -r
+complete -c arx -n "__fish_arx_using_subcommand measure" -l target -d 'Target value, a finite number (overrides the spec file)' -r
+complete -c arx -n "__fish_arx_using_subcommand measure" -l spec -d 'Metric spec file, TOML or JSON: metric_key, comparator, target and an optional hypothesis' -r -F
+complete -c arx -n "__fish_arx_using_subcommand measure" -l exit-code -d 'Exit code of the experiment (default 0, or 124 with --timed-out)' -r
+complete -c arx -n "__fish_arx_using_subcommand measure" -l stderr -d 'The experiment\'s stderr, classified into a failure class' -r -F
+complete -c arx -n "__fish_arx_using_subcommand measure" -l failure-class -d 'Failure class when stderr is not at hand' -r -f -a "H2\t''
+H3\t''
+H4\t''
+none\t''"
+complete -c arx -n "__fish_arx_using_subcommand measure" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand measure" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand measure" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand measure" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand measure" -l timed-out -d 'The run timed out'
+complete -c arx -n "__fish_arx_using_subcommand measure" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand measure" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand measure" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand classify" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand classify" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand classify" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand classify" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand classify" -l timed-out -d 'The run timed out (always H4)'
+complete -c arx -n "__fish_arx_using_subcommand classify" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand classify" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand classify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -f -a "show" -d 'Show which gates are on, and where the setting came from'
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l approved -d 'A person approved this step'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l no-gates -d 'Turn every gate off'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l no-gates -d 'Turn every gate off'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from help" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show which gates are on, and where the setting came from'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand decide" -l iteration -d 'Current iteration number' -r
+complete -c arx -n "__fish_arx_using_subcommand decide" -l max-iterations -d 'Iteration budget' -r
+complete -c arx -n "__fish_arx_using_subcommand decide" -l verdict -d 'Verdict of the latest experiment' -r -f -a "supported\t''
+refuted\t''
+inconclusive\t''"
+complete -c arx -n "__fish_arx_using_subcommand decide" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand decide" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand decide" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand decide" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand decide" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand decide" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand decide" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l window -d 'How many recent verdicts to look at (at least 1)' -r
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand plateau" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand plateau" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -f -a "check" -d 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -f -a "list" -d 'List known dead ends'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -f -a "promote" -d 'Promote a verdict to a dead end: only a deterministic refutation is kept'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check list promote help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l reason -d 'Why it is a dead end' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l iteration -d 'Loop iteration it was found in' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l evidence-level -d 'Strength of the evidence' -r -f -a "deterministic\t''
+exit_code\t''
+llm\t''
+manual\t''"
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l verdict -d 'Verdict record as printed by `arx measure --json` (`-` for stdin)' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l statement -d 'The approach (default: the hypothesis in the verdict record)' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l iteration -d 'Loop iteration' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from help" -f -a "check" -d 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from help" -f -a "list" -d 'List known dead ends'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Promote a verdict to a dead end: only a deterministic refutation is kept'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -f -a "list" -d 'List knowhow'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l content -d 'The learning itself' -r
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l iteration -d 'Loop iteration it was found in' -r
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "list" -d 'List knowhow'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand completions" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand completions" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand completions" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "show" -d 'Show which gates are on, and where the setting came from'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "check" -d 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "list" -d 'List known dead ends'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "promote" -d 'Promote a verdict to a dead end: only a deterministic refutation is kept'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "list" -d 'List knowhow'

@@ -1,0 +1,63 @@
+use predicates::prelude::*;
+use predicates::str::contains;
+
+use crate::Sandbox;
+
+#[test]
+fn missing_file_and_directory_inputs() {
+    let sb = Sandbox::new();
+    for cmd in ["parse", "classify"] {
+        sb.arx()
+            .args([cmd, "does-not-exist.log"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(
+                contains("arx: error:")
+                    .and(contains("does-not-exist.log"))
+                    .and(contains("hint:")),
+            );
+        sb.arx()
+            .args([cmd, "."])
+            .assert()
+            .code(2)
+            .stderr(contains("is a directory"));
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_the_arx_prefix() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .arg("frobnicate")
+        .assert()
+        .code(2)
+        .stderr(contains("arx: error:"));
+    sb.arx().args(["parse", "--bogus"]).assert().code(2);
+    sb.arx()
+        .arg("--help")
+        .assert()
+        .code(0)
+        .stdout(contains("Exit codes"));
+    sb.arx().arg("--version").assert().code(0);
+}
+
+#[test]
+fn no_panics_on_odd_input() {
+    let sb = Sandbox::new();
+    let garbage: Vec<u8> = (0..50_000u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
+    for cmd in [
+        &["parse"][..],
+        &["classify"],
+        &["measure", "--metric", "a", "--cmp", "<", "--target", "1"],
+        &["plateau"],
+    ] {
+        sb.arx()
+            .args(cmd)
+            .write_stdin(garbage.clone())
+            .assert()
+            .stderr(contains("panicked").not());
+    }
+}
