@@ -159,11 +159,17 @@ fi
 
 # --- 6. measure -------------------------------------------------------------
 # Commands are described as JSON for the harness; `stdin` is null (file
-# argument), "file" (`< LOG`) or "pipe" (`cat LOG |`).
+# argument), "file" (`< LOG`) or "pipe" (`cat LOG |`). Commands marked
+# "context" are not targets: they show the limits each arx mode runs into
+# ("vs" names the arx mode they are compared with in an info row).
 CONFIG="$BENCH_DIR/config.json"
 STATUS="$BENCH_DIR/status.json"
+# The reference reads the whole input into one str, as its callers do; `-` = stdin.
 REF_CODE='import sys, json; from autoresearch_core.contract import parse_metrics_line
-text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+if sys.argv[1] == "-":
+    sys.stdin.reconfigure(encoding="utf-8", errors="replace"); text = sys.stdin.read()
+else:
+    text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
 print(json.dumps(parse_metrics_line(text)))'
 "$PY" - "$CONFIG" "$ARX" "$REF_PY" "$RG" "$LOG" "$REPS" "$STARTUP_RUNS" "$STATUS" "$REF_CODE" "$GNU_TIME" <<'PY'
 import json, sys
@@ -175,15 +181,25 @@ cmds = [
 ]
 if rg:
     cmds.append({"name": "rg -m1 -F __RESULT__ LOG", "kind": "rg", "argv": [rg, "-m1", "-F", "__RESULT__", log], "stdin": None})
-    # Context only (not a target): the same scan through a pipe, the limit for `cat LOG | arx parse`.
+    # rg maps the file into memory; with read(2), as arx does, it is the read-based limit.
+    cmds.append({"name": "rg --no-mmap -m1 -F __RESULT__ LOG", "kind": "rg", "context": True,
+                 "vs": "file", "ratio": "arx/ctx",
+                 "argv": [rg, "--no-mmap", "-m1", "-F", "__RESULT__", log], "stdin": None})
+    # The same scan through a pipe: the limit for `cat LOG | arx parse`.
     cmds.append({"name": "cat LOG | rg -m1 -F __RESULT__", "kind": "rg", "context": True,
+                 "vs": "pipe", "ratio": "arx/ctx",
                  "argv": [rg, "-m1", "-F", "__RESULT__"], "stdin": "pipe"})
-# Context only: the cost of moving the log through a pipe at all (the pipe-mode floor).
+# Moving the log through a pipe at all, with no scanning: the pipe-mode floor.
 cmds.append({"name": "cat LOG | dd of=/dev/null bs=1M", "kind": "drain", "context": True,
+             "vs": "pipe", "ratio": "arx/ctx",
              "argv": ["dd", "of=/dev/null", "bs=1M", "status=none"], "stdin": "pipe"})
 if ref_py:
     cmds.append({"name": "reference: python read() + parse_metrics_line", "kind": "ref",
                  "argv": [ref_py, "-c", ref_code, log], "stdin": None})
+    # The reference fed the same way as the pipe mode (sys.stdin.read()).
+    cmds.append({"name": "cat LOG | reference (stdin)", "kind": "ref", "context": True,
+                 "vs": "pipe", "ratio": "ctx/arx",
+                 "argv": [ref_py, "-c", ref_code, "-"], "stdin": "pipe"})
 json.dump({
     "log": log, "reps": int(reps), "gnu_time": gnu_time, "commands": cmds, "status_file": status,
     "startup": {"runs": int(startup_runs),
@@ -193,6 +209,12 @@ json.dump({
 }, open(config, "w"), indent=1)
 PY
 
+# The pipe cases need both cores (cat and the reader); anything else running
+# on the machine shows up there first, so the load is recorded in the report.
+LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
+if awk -v l="$LOAD_BEFORE" 'BEGIN { exit !(l > 0.5) }'; then
+    note "WARNING: load average is $LOAD_BEFORE; other work on the machine will skew the figures"
+fi
 note "measuring (${MIB} MiB, ${REPS} runs each, ${STARTUP_RUNS} startup runs)"
 REPORT="$BENCH_DIR/last-report.md"
 {
@@ -208,6 +230,7 @@ set +e
 "$PY" "$HARNESS" run "$CONFIG" >> "$REPORT"
 rc=$?
 set -e
+echo "Load average (1 min) before / after the measurements: $LOAD_BEFORE / $(cut -d' ' -f1 /proc/loadavg)." >> "$REPORT"
 if [[ $rc != 0 ]]; then
     cat "$REPORT"
     note "benchmark failed (exit $rc)"

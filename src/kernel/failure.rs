@@ -80,6 +80,10 @@ pub const H2_PHRASES: [&str; 4] = [
 /// Missing-file and permission phrases (H3), folded to lower case.
 pub const H3_PHRASES: [&str; 3] = ["no such file or directory", "enoent", "permission denied"];
 
+/// The phrases as the reference spells them, for messages.
+const H2_DISPLAY: [&str; 4] = ["command not found", "not found:", "ModuleNotFoundError", "ImportError"];
+const H3_DISPLAY: [&str; 3] = ["No such file or directory", "ENOENT", "permission denied"];
+
 const OVERLAP: usize = 24; // longest phrase length - 1
 
 /// Streaming failure classifier.
@@ -157,12 +161,12 @@ impl FailureScanner {
         }
         let hay = &self.window[..];
         if let Some(i) = self.h2.iter().position(|f| f.find(hay).is_some()) {
-            self.h2_phrase = Some(H2_PHRASES[i]);
+            self.h2_phrase = Some(H2_DISPLAY[i]);
             return;
         }
         if self.h3_phrase.is_none() {
             if let Some(i) = self.h3.iter().position(|f| f.find(hay).is_some()) {
-                self.h3_phrase = Some(H3_PHRASES[i]);
+                self.h3_phrase = Some(H3_DISPLAY[i]);
             }
         }
     }
