@@ -11,7 +11,9 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 fn pairs(m: &Metrics) -> Vec<(String, u64)> {
-    m.iter().map(|(k, v)| (k.to_string(), v.to_bits())).collect()
+    m.iter()
+        .map(|(k, v)| (k.to_string(), v.to_bits()))
+        .collect()
 }
 
 fn scan_in_chunks(bytes: &[u8], cuts: &[usize]) -> Metrics {
@@ -52,10 +54,49 @@ fn model(input: &[u8]) -> Vec<(String, u64)> {
 }
 
 const TOKENS: &[&str] = &[
-    "__RESULT__", "__RESULT__", "__RESULT_", "_", "RESULT__", " ", " ", "\n", "\n", "\r", "\t",
-    "\u{a0}", "\u{1c}", "\u{2028}", "\u{3000}", "\u{200b}", "{", "{", "}", "}", "\"", ":", ",",
-    "1", "-0.5", "2e3", "-0", "01", "\"a\"", "\"b\"", "\"a\": 1", "\"b\": 2.5", "[", "]", "x",
-    "é", "null", "true", "NaN", "\\", "\\\"", "{\"a\": 1}", "{\"b\": [1, {\"c\": 2}]}",
+    "__RESULT__",
+    "__RESULT__",
+    "__RESULT_",
+    "_",
+    "RESULT__",
+    " ",
+    " ",
+    "\n",
+    "\n",
+    "\r",
+    "\t",
+    "\u{a0}",
+    "\u{1c}",
+    "\u{2028}",
+    "\u{3000}",
+    "\u{200b}",
+    "{",
+    "{",
+    "}",
+    "}",
+    "\"",
+    ":",
+    ",",
+    "1",
+    "-0.5",
+    "2e3",
+    "-0",
+    "01",
+    "\"a\"",
+    "\"b\"",
+    "\"a\": 1",
+    "\"b\": 2.5",
+    "[",
+    "]",
+    "x",
+    "é",
+    "null",
+    "true",
+    "NaN",
+    "\\",
+    "\\\"",
+    "{\"a\": 1}",
+    "{\"b\": [1, {\"c\": 2}]}",
 ];
 
 fn tricky_input() -> impl Strategy<Value = String> {

@@ -17,6 +17,10 @@ pub fn now(given: Option<&str>) -> Result<String> {
         None => jiff::Timestamp::now(),
     };
     // Whole seconds: records stay short and stable; --now is kept as given.
-    let ts = if given.is_some() { ts } else { ts.round(jiff::Unit::Second)? };
+    let ts = if given.is_some() {
+        ts
+    } else {
+        ts.round(jiff::Unit::Second)?
+    };
     Ok(ts.to_string())
 }

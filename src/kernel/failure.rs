@@ -81,7 +81,12 @@ pub const H2_PHRASES: [&str; 4] = [
 pub const H3_PHRASES: [&str; 3] = ["no such file or directory", "enoent", "permission denied"];
 
 /// The phrases as the reference spells them, for messages.
-const H2_DISPLAY: [&str; 4] = ["command not found", "not found:", "ModuleNotFoundError", "ImportError"];
+const H2_DISPLAY: [&str; 4] = [
+    "command not found",
+    "not found:",
+    "ModuleNotFoundError",
+    "ImportError",
+];
 const H3_DISPLAY: [&str; 3] = ["No such file or directory", "ENOENT", "permission denied"];
 
 const OVERLAP: usize = 24; // longest phrase length - 1
