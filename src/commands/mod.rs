@@ -77,6 +77,6 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Plateau { window, verdicts } => plateau::run(&ctx, window, &verdicts),
         Command::DeadEnd(cmd) => deadend::run(&ctx, &cmd),
         Command::Knowhow(cmd) => knowhow::run(&ctx, &cmd),
-        Command::Completions { shell } => completions::run(shell),
+        Command::Completions { shell } => completions::run(&ctx, shell),
     }
 }

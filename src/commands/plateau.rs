@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::error::{Exit, Hinted};
-use crate::io::input::{read_text, Source};
+use crate::io::input::{read_text, stdin_is_terminal, Source};
 use crate::kernel::policy::detect_plateau;
 use crate::kernel::verdict::Verdict;
 use crate::output::{bold, Report};
@@ -54,7 +54,14 @@ pub fn run(ctx: &Ctx, window: i64, args: &[String]) -> Result<Exit> {
                 "the default window is 3",
             )
         })?;
-    let words: Vec<String> = if args.is_empty() || args == ["-"] {
+    let from_stdin = args.is_empty() || args == ["-"];
+    if args.is_empty() && stdin_is_terminal() {
+        return Err(Hinted::error(
+            "no verdicts given",
+            "pass verdicts as arguments (oldest first) or pipe them on stdin",
+        ));
+    }
+    let words: Vec<String> = if from_stdin {
         read_text(&Source::Stdin, "verdicts from stdin")?
             .split_whitespace()
             .map(str::to_string)

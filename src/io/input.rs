@@ -50,8 +50,13 @@ impl Source {
                     .try_clone_to_owned()
                     .context("cannot read stdin")?;
                 let file = File::from(fd);
-                let regular = file.metadata().map(|m| m.is_file()).unwrap_or(false);
-                Ok((file, !regular))
+                // Only a pipe or socket has a writer that an early exit would
+                // kill; a file needs no draining and a terminal must not wait.
+                let drain = file.metadata().is_ok_and(|m| {
+                    use std::os::unix::fs::FileTypeExt;
+                    m.file_type().is_fifo() || m.file_type().is_socket()
+                });
+                Ok((file, drain))
             }
         }
     }
@@ -114,6 +119,12 @@ pub fn stream(source: &Source, mut consume: impl FnMut(&[u8]) -> bool) -> Result
         }
     }
     Ok(total)
+}
+
+/// Is stdin an interactive terminal?
+pub fn stdin_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdin().is_terminal()
 }
 
 /// Read a small text file (a spec, a config, a verdict record) whole.
