@@ -17,6 +17,34 @@ pub trait Report: Serialize {
     fn human(&self, out: &mut dyn Write) -> io::Result<()>;
 }
 
+/// One line of a listing.
+pub trait Row: Serialize {
+    fn row(&self, out: &mut dyn Write) -> io::Result<()>;
+}
+
+/// A listing: a JSON array, or one human line per item.
+pub struct Rows<T> {
+    pub items: Vec<T>,
+    /// What to say when there is nothing to list.
+    pub empty: &'static str,
+}
+
+impl<T: Serialize> Serialize for Rows<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.items.serialize(s)
+    }
+}
+
+impl<T: Row> Report for Rows<T> {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.items.is_empty() {
+            let d = dim();
+            return writeln!(out, "{d}{}{d:#}", self.empty);
+        }
+        self.items.iter().try_for_each(|item| item.row(out))
+    }
+}
+
 /// Where and how reports go.
 #[derive(Debug, Clone, Copy)]
 pub struct Output {

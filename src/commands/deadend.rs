@@ -12,7 +12,7 @@ use crate::io::input::{read_text, Source};
 use crate::io::state::{dead_ends, Appended};
 use crate::kernel::promote::{approach_hash, build_dead_end_record, DeadEndRecord};
 use crate::kernel::verdict::{EvidenceLevel, Verdict, VerdictRecord, DETERMINISTIC};
-use crate::output::{bold, dim, verdict_style, Report};
+use crate::output::{bold, dim, verdict_style, Report, Row, Rows};
 
 #[derive(Serialize)]
 struct AddReport {
@@ -57,32 +57,18 @@ impl Report for CheckReport {
     }
 }
 
-struct ListReport(Vec<DeadEndRecord>);
-
-impl Serialize for ListReport {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl Report for ListReport {
-    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+impl Row for DeadEndRecord {
+    fn row(&self, out: &mut dyn Write) -> io::Result<()> {
         let d = dim();
-        if self.0.is_empty() {
-            return writeln!(out, "{d}no dead ends recorded{d:#}");
-        }
-        for r in &self.0 {
-            writeln!(
-                out,
-                "{}  {d}it {:<3} {:<13}{d:#} {}  {d}— {}{d:#}",
-                r.approach_hash,
-                r.iteration,
-                r.evidence_level.as_str(),
-                r.statement,
-                r.reason
-            )?;
-        }
-        Ok(())
+        writeln!(
+            out,
+            "{}  {d}it {:<3} {:<13}{d:#} {}  {d}— {}{d:#}",
+            self.approach_hash,
+            self.iteration,
+            self.evidence_level.as_str(),
+            self.statement,
+            self.reason
+        )
     }
 }
 
@@ -183,8 +169,10 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             Ok(if known { Exit::No } else { Exit::Ok })
         }
         DeadEndCommand::List => {
-            ctx.out
-                .emit(&ListReport(dead_ends(&ctx.state_dir()?).read()?))?;
+            ctx.out.emit(&Rows {
+                items: dead_ends(&ctx.state_dir()?).read()?,
+                empty: "no dead ends recorded",
+            })?;
             Ok(Exit::Ok)
         }
         DeadEndCommand::Promote {

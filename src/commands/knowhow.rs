@@ -10,7 +10,7 @@ use crate::cli::KnowhowCommand;
 use crate::error::Exit;
 use crate::io::state::{knowhow, Appended};
 use crate::kernel::promote::KnowhowRecord;
-use crate::output::{bold, dim, Report};
+use crate::output::{bold, dim, Report, Row, Rows};
 
 #[derive(Serialize)]
 struct AddReport {
@@ -30,28 +30,14 @@ impl Report for AddReport {
     }
 }
 
-struct ListReport(Vec<KnowhowRecord>);
-
-impl Serialize for ListReport {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl Report for ListReport {
-    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+impl Row for KnowhowRecord {
+    fn row(&self, out: &mut dyn Write) -> io::Result<()> {
         let d = dim();
-        if self.0.is_empty() {
-            return writeln!(out, "{d}no knowhow recorded{d:#}");
-        }
-        for r in &self.0 {
-            writeln!(
-                out,
-                "{d}it {:<3}{d:#} {}: {}",
-                r.iteration, r.statement, r.content
-            )?;
-        }
-        Ok(())
+        writeln!(
+            out,
+            "{d}it {:<3}{d:#} {}: {}",
+            self.iteration, self.statement, self.content
+        )
     }
 }
 
@@ -82,8 +68,10 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
             Ok(Exit::Ok)
         }
         KnowhowCommand::List => {
-            ctx.out
-                .emit(&ListReport(knowhow(&ctx.state_dir()?).read()?))?;
+            ctx.out.emit(&Rows {
+                items: knowhow(&ctx.state_dir()?).read()?,
+                empty: "no knowhow recorded",
+            })?;
             Ok(Exit::Ok)
         }
     }
