@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use serde_json::{json, Map, Value};
 
 use crate::error::Hinted;
+use crate::io::input::{read_text, Source};
 use crate::output::warn;
 
 /// The configuration file name looked for.
@@ -94,18 +95,13 @@ fn read_config_text(path: &Path) -> Result<String> {
             "pass the file, e.g. --config arx.toml or --config .planning/config.json",
         ));
     }
-    let bytes = std::fs::read(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Hinted::error(
-                format!("config {}: no such file", path.display()),
-                "check the --config path",
-            )
-        } else {
-            anyhow::Error::new(e).context(format!("cannot read config {}", path.display()))
-        }
-    })?;
-    String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("config {} is not valid UTF-8 text", path.display()))
+    if !path.exists() {
+        return Err(Hinted::error(
+            format!("config {}: no such file", path.display()),
+            "check the --config path",
+        ));
+    }
+    read_text(&Source::File(path.to_path_buf()), "the config")
 }
 
 /// By extension, else by the first non-blank character.

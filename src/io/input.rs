@@ -41,24 +41,25 @@ impl Source {
 
     /// Open for reading; also says whether unread input must be drained.
     fn open(&self) -> Result<(File, bool)> {
-        match self {
-            Source::File(path) => Ok((open_file(path)?, false)),
+        let file = match self {
+            Source::File(path) => open_file(path)?,
             Source::Stdin => {
                 use std::os::fd::AsFd;
                 let fd = std::io::stdin()
                     .as_fd()
                     .try_clone_to_owned()
                     .context("cannot read stdin")?;
-                let file = File::from(fd);
-                // Only a pipe or socket has a writer that an early exit would
-                // kill; a file needs no draining and a terminal must not wait.
-                let drain = file.metadata().is_ok_and(|m| {
-                    use std::os::unix::fs::FileTypeExt;
-                    m.file_type().is_fifo() || m.file_type().is_socket()
-                });
-                Ok((file, drain))
+                File::from(fd)
             }
-        }
+        };
+        // Only a pipe or socket has a writer that an early exit would kill
+        // (stdin, or a path like /dev/fd/63 from `<(cmd)`); a regular file
+        // needs no draining and a terminal must not be waited on.
+        let drain = file.metadata().is_ok_and(|m| {
+            use std::os::unix::fs::FileTypeExt;
+            m.file_type().is_fifo() || m.file_type().is_socket()
+        });
+        Ok((file, drain))
     }
 }
 
@@ -127,14 +128,28 @@ pub fn stdin_is_terminal() -> bool {
     std::io::stdin().is_terminal()
 }
 
-/// Read a small text file (a spec, a config, a verdict record) whole.
+/// Largest small text input (a spec, a config, a verdict record, verdicts).
+pub const MAX_TEXT: usize = 16 << 20;
+
+/// Read a small text input whole (at most [`MAX_TEXT`] bytes).
 pub fn read_text(source: &Source, what: &str) -> Result<String> {
     let mut bytes = Vec::new();
+    let mut too_large = false;
     stream(source, |chunk| {
-        bytes.extend_from_slice(chunk);
-        false
+        too_large = bytes.len() + chunk.len() > MAX_TEXT;
+        if !too_large {
+            bytes.extend_from_slice(chunk);
+        }
+        too_large
     })
     .with_context(|| format!("cannot read {what}"))?;
+    if too_large {
+        anyhow::bail!(
+            "{what} ({}) is larger than {} MiB",
+            source.describe(),
+            MAX_TEXT >> 20
+        );
+    }
     String::from_utf8(bytes)
         .map_err(|_| anyhow::anyhow!("{what} ({}) is not valid UTF-8 text", source.describe()))
 }

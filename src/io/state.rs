@@ -106,6 +106,9 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     }
 
     fn load(&self, file: &mut File) -> Result<Loaded<T>> {
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            anyhow::bail!("{} is not a regular file", self.path.display());
+        }
         let mut bytes = Vec::new();
         file.seek(SeekFrom::Start(0))?;
         file.read_to_end(&mut bytes)

@@ -61,3 +61,46 @@ fn no_panics_on_odd_input() {
             .stderr(contains("panicked").not());
     }
 }
+
+#[test]
+fn endless_inputs_where_a_small_file_belongs_are_refused() {
+    let sb = Sandbox::new();
+    let cases: [&[&str]; 3] = [
+        &["gate", "show", "--config", "/dev/zero"],
+        &[
+            "deadend",
+            "promote",
+            "--verdict",
+            "/dev/zero",
+            "--statement",
+            "x",
+        ],
+        &["measure", "--spec", "/dev/zero"],
+    ];
+    for args in cases {
+        sb.arx()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stderr(contains("larger than"));
+    }
+}
+
+#[test]
+fn a_registry_that_is_not_a_regular_file_is_refused() {
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.path().join(".arx")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", sb.path().join(".arx/dead-ends.jsonl")).unwrap();
+    for args in [
+        &["deadend", "list"][..],
+        &["deadend", "add", "a", "--reason", "r"],
+    ] {
+        sb.arx()
+            .args(args)
+            .timeout(std::time::Duration::from_secs(20))
+            .assert()
+            .code(2)
+            .stderr(contains("not a regular file"));
+    }
+}
