@@ -4,15 +4,15 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::classify::classify_source;
 use super::parse::scan_metrics;
 use super::{verdict_exit, Ctx};
 use crate::cli::MeasureArgs;
 use crate::error::{Exit, Hinted};
-use crate::io::config::{detect_format, parse_toml, Format};
-use crate::io::input::{read_text, Source};
+use crate::io::input::Source;
+use crate::io::spec::{load_spec_file, SpecFile, Target};
 use crate::kernel::contract::{validate_metric_spec, MetricSpec, Metrics};
 use crate::kernel::failure::FailureClass;
 use crate::kernel::promote::approach_hash;
@@ -22,50 +22,25 @@ use crate::output::{dim, verdict_style, Report};
 /// Exit code the reference runner records for a timed-out run.
 pub const TIMEOUT_EXIT_CODE: i64 = 124;
 
-/// A metric spec file (TOML or JSON). Every field may also come from flags.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SpecFile {
-    #[serde(alias = "metric")]
-    pub metric_key: Option<String>,
-    #[serde(alias = "cmp")]
-    pub comparator: Option<String>,
-    pub target: Option<Target>,
-    #[serde(alias = "statement")]
-    pub hypothesis: Option<String>,
-}
-
-/// A target as written in a spec file: a number, or something else to reject.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub enum Target {
-    Number(f64),
-    Other(serde_json::Value),
-}
-
-/// Read a spec file, TOML or JSON.
-pub fn load_spec_file(path: &Path) -> Result<SpecFile> {
-    let source = Source::File(path.to_path_buf());
-    let text = read_text(&source, "the metric spec")?;
-    let what = || format!("invalid metric spec {}", path.display());
-    match detect_format(path, &text) {
-        Format::Json => serde_json::from_str(&text).with_context(what),
-        Format::Toml => {
-            let table = parse_toml(path, &text)?;
-            table.try_into().with_context(what)
-        }
-    }
+/// A metric spec as given on the command line: flags and/or a spec file.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SpecArgs<'a> {
+    pub metric: Option<&'a str>,
+    pub cmp: Option<&'a str>,
+    pub target: Option<&'a str>,
+    pub spec: Option<&'a Path>,
 }
 
 /// Merge the spec file with the flags (flags win) and validate it.
-pub fn resolve_spec(args: &MeasureArgs) -> Result<(MetricSpec, Option<String>)> {
-    let file = match &args.spec {
+/// Returns the spec and the file's hypothesis, if any.
+pub fn resolve_spec(args: SpecArgs<'_>) -> Result<(MetricSpec, Option<String>)> {
+    let file = match args.spec {
         Some(p) => load_spec_file(p)?,
         None => SpecFile::default(),
     };
-    let metric_key = args.metric.clone().or(file.metric_key);
-    let comparator = args.cmp.clone().or(file.comparator);
-    let target = match (&args.target, file.target) {
+    let metric_key = args.metric.map(str::to_string).or(file.metric_key);
+    let comparator = args.cmp.map(str::to_string).or(file.comparator);
+    let target = match (args.target, file.target) {
         (Some(text), _) => Some(text.trim().parse::<f64>().map_err(|_| {
             Hinted::error(
                 format!("invalid metric spec: target must be a number (got {text:?})"),
@@ -140,7 +115,12 @@ impl Report for MeasureReport {
 }
 
 pub fn run(ctx: &Ctx, args: &MeasureArgs) -> Result<Exit> {
-    let (spec, hypothesis) = resolve_spec(args)?;
+    let (spec, hypothesis) = resolve_spec(SpecArgs {
+        metric: args.metric.as_deref(),
+        cmp: args.cmp.as_deref(),
+        target: args.target.as_deref(),
+        spec: args.spec.as_deref(),
+    })?;
     let failure_class = match (&args.failure_class, &args.stderr) {
         (Some(c), _) => c.parse::<FailureClass>().map_err(anyhow::Error::msg)?,
         (None, Some(path)) => {

@@ -5,4 +5,5 @@
 pub mod clock;
 pub mod config;
 pub mod input;
+pub mod spec;
 pub mod state;
