@@ -15,6 +15,12 @@ use crate::kernel::verdict::Verdict;
 pub trait Report: Serialize {
     /// Write the human view (styled; styles are stripped when not wanted).
     fn human(&self, out: &mut dyn Write) -> io::Result<()>;
+
+    /// Does the human view carry styles? Views that are data (JSON, a
+    /// script) say no and are written byte for byte.
+    fn styled(&self) -> bool {
+        true
+    }
 }
 
 /// One line of a listing.
@@ -71,14 +77,22 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
-        let mut out = anstream::stdout().lock();
-        if self.json {
-            serde_json::to_writer(&mut out, report)?;
-            writeln!(out)?;
+        if self.json || !report.styled() {
+            // Data goes out byte for byte (a terminal filter would drop
+            // characters such as U+007F from keys).
+            let mut out = io::stdout().lock();
+            if self.json {
+                serde_json::to_writer(&mut out, report)?;
+                writeln!(out)?;
+            } else {
+                report.human(&mut out)?;
+            }
+            out.flush()?;
         } else {
+            let mut out = anstream::stdout().lock();
             report.human(&mut out)?;
+            out.flush()?;
         }
-        out.flush()?;
         Ok(())
     }
 }

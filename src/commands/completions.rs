@@ -25,6 +25,10 @@ struct CompletionsReport {
 }
 
 impl Report for CompletionsReport {
+    fn styled(&self) -> bool {
+        false
+    }
+
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.script.as_bytes())
     }

@@ -27,6 +27,10 @@ impl serde::Serialize for ParseReport {
 }
 
 impl Report for ParseReport {
+    fn styled(&self) -> bool {
+        false
+    }
+
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         serde_json::to_writer(&mut *out, &self.0)?;
         writeln!(out)

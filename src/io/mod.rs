@@ -5,5 +5,6 @@
 pub mod clock;
 pub mod config;
 pub mod input;
+pub mod process;
 pub mod spec;
 pub mod state;

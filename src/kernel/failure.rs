@@ -15,7 +15,7 @@ use memchr::memmem;
 use serde::{Deserialize, Serialize};
 
 /// A failure class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FailureClass {
     /// Missing dependency.
     H2,
@@ -25,6 +25,7 @@ pub enum FailureClass {
     H4,
     /// No failure (empty stderr).
     #[serde(rename = "none")]
+    #[default]
     None,
 }
 

@@ -12,4 +12,5 @@ pub mod gate;
 pub mod number;
 pub mod policy;
 pub mod promote;
+pub mod stats;
 pub mod verdict;

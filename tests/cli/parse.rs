@@ -134,3 +134,23 @@ fn closed_stdout_is_a_quiet_exit() {
         assert_eq!(String::from_utf8_lossy(&out.stderr), "");
     }
 }
+
+#[test]
+fn keys_are_printed_byte_for_byte() {
+    // U+007F and other characters a terminal filter would drop stay intact.
+    let sb = Sandbox::new();
+    for args in [&["parse"][..], &["parse", "--json"]] {
+        let out = sb
+            .arx()
+            .args(args)
+            .write_stdin("__RESULT__ {\"a\u{7f}\": 1, \"\\u001b[31m\": 2}")
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        let v = json(&out);
+        assert_eq!(v["a\u{7f}"], 1.0);
+        assert_eq!(v["\u{1b}[31m"], 2.0);
+    }
+}

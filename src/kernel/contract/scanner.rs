@@ -184,7 +184,12 @@ impl ObjectLine {
     fn track(&mut self, b: u8) {
         if self.marker_then_ws {
             match self.ws.feed(b) {
-                Ws::Yes | Ws::Pending => return,
+                Ws::Yes | Ws::Pending => {
+                    // Whitespace (or a multi-byte character) breaks any
+                    // partial marker: `__RESULT__ RESULT__` is one marker.
+                    self.kmp = 0;
+                    return;
+                }
                 Ws::No => {
                     self.marker_then_ws = false;
                     self.ws = WsDecoder::default();
@@ -384,6 +389,31 @@ impl ResultScanner {
     }
 }
 
+/// The metrics of a `{json}` object making up the rest of one line, with
+/// the result line's rules (leading whitespace, object to the last `}`).
+/// `None` when there is no valid object or it holds no metric.
+pub fn parse_object_line(rest: &[u8]) -> Option<Metrics> {
+    let text = String::from_utf8_lossy(rest);
+    let body = text.trim_start_matches(is_py_whitespace);
+    let body = body.as_bytes();
+    if body.first() != Some(&b'{') {
+        return None;
+    }
+    let last = memchr::memrchr(b'}', body)?;
+    let mut parser = ObjectParser::new();
+    for (i, &b) in body[1..=last].iter().enumerate() {
+        match parser.feed(b) {
+            Step::Continue => {}
+            Step::Complete if i + 1 == last => {
+                let m = parser.into_metrics();
+                return (!m.is_empty()).then_some(m);
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Parse a whole buffer (convenience over [`ResultScanner`]).
 pub fn parse_metrics(stdout: &[u8]) -> Metrics {
     let mut scanner = ResultScanner::new();
@@ -436,6 +466,24 @@ mod tests {
         assert_eq!(
             parse("__RESULT__ {\"a\": 1 __RESULT__ x\n{\"b\":2}"),
             kv(&[])
+        );
+    }
+
+    #[test]
+    fn a_failed_line_does_not_join_marker_halves_across_whitespace() {
+        assert_eq!(parse("__RESULT__{__RESULT__ RESULT__\n{\"a\":1}"), kv(&[]));
+        assert_eq!(parse("__RESULT__{__RESULT__ _RESULT__\n{\"a\":1}"), kv(&[]));
+        assert_eq!(
+            parse("__RESULT__{__RESULT__\u{a0}RESULT__\n{\"a\":1}"),
+            kv(&[])
+        );
+        assert_eq!(
+            parse_metrics(b"__RESULT__{__RESULT__\xc2RESULT__\n{\"a\":1}").len(),
+            0
+        );
+        assert_eq!(
+            parse("__RESULT__{__RESULT__ RESULT__\n{__RESULT__{\"a\":1}"),
+            kv(&[("a", 1.0)])
         );
     }
 

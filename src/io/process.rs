@@ -1,0 +1,551 @@
+//! Running an experiment: the one place that spawns processes.
+//!
+//! The command runs in its own process group with stdin closed. Its stdout
+//! and stderr are read by two threads that pass them through live, feed the
+//! streaming result scanner and failure classifier, spot `__PROGRESS__`
+//! lines and keep short tails, all in bounded memory. The calling thread
+//! reacts: it reports events, enforces the timeout (SIGTERM to the whole
+//! group, a grace period, then SIGKILL), honours Ctrl-C, and optionally ends
+//! the experiment once its result is in. No decisions are made here.
+
+use std::fs::File;
+use std::io::{ErrorKind, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use memchr::memmem;
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
+
+use crate::kernel::contract::{parse_object_line, Metrics, ResultScanner};
+use crate::kernel::failure::{FailureClass, FailureScanner};
+
+/// Exit code recorded for a run that timed out (as the reference runner does).
+pub const TIMEOUT_EXIT_CODE: i64 = 124;
+/// Exit code recorded when the command cannot be found.
+pub const NOT_FOUND_EXIT_CODE: i64 = 127;
+/// Exit code recorded when the command cannot be executed.
+pub const NOT_EXECUTABLE_EXIT_CODE: i64 = 126;
+
+/// Bytes of stdout and stderr kept for the journal.
+pub const TAIL_BYTES: usize = 4096;
+/// Read size of the output pumps.
+const PUMP_CHUNK: usize = 256 * 1024;
+/// Longest line still inspected for a `__PROGRESS__` record.
+const MAX_PROGRESS_LINE: usize = 64 * 1024;
+
+/// Where a stream of the experiment is passed through to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sink {
+    Stdout,
+    Stderr,
+    Discard,
+}
+
+/// How to run one experiment.
+#[derive(Debug, Clone)]
+pub struct RunSpec {
+    /// Program and arguments (with `shell`, one shell command line).
+    pub argv: Vec<String>,
+    pub shell: bool,
+    pub timeout: Option<Duration>,
+    /// Between SIGTERM and SIGKILL.
+    pub grace: Duration,
+    /// End the experiment this long after its result line arrived.
+    pub stop_after_result: Option<Duration>,
+    pub heartbeat: Duration,
+    pub stdout_to: Sink,
+    pub stderr_to: Sink,
+}
+
+/// What happened while running, reported as it happens.
+#[derive(Debug, Clone)]
+pub enum RunEvent {
+    Started { pid: u32 },
+    Progress(Metrics),
+    Result(Metrics),
+    Heartbeat { elapsed: Duration },
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, Default)]
+pub struct RunOutcome {
+    /// Exit code; a signal `n` is recorded as `-n`, a timeout as 124.
+    pub exit_code: i64,
+    pub signal: Option<i32>,
+    pub timed_out: bool,
+    pub interrupted: bool,
+    /// The experiment was ended after its result came in.
+    pub stopped_on_result: bool,
+    /// The command could not be started (the message says why).
+    pub spawn_error: Option<String>,
+    pub metrics: Metrics,
+    pub failure_class: FailureClass,
+    pub failure_phrase: Option<&'static str>,
+    pub stdout_tail: String,
+    pub stderr_tail: String,
+    pub stdout_bytes: u64,
+    pub stderr_bytes: u64,
+    pub duration: Duration,
+}
+
+/// Keeps the last bytes of a stream.
+#[derive(Debug, Default)]
+struct Tail {
+    buf: Vec<u8>,
+}
+
+impl Tail {
+    fn push(&mut self, chunk: &[u8]) {
+        if chunk.len() >= TAIL_BYTES {
+            self.buf.clear();
+            self.buf
+                .extend_from_slice(&chunk[chunk.len() - TAIL_BYTES..]);
+            return;
+        }
+        let excess = (self.buf.len() + chunk.len()).saturating_sub(TAIL_BYTES);
+        self.buf.drain(..excess);
+        self.buf.extend_from_slice(chunk);
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.buf).into_owned()
+    }
+}
+
+/// Finds complete `__PROGRESS__ {json}` lines in a stream.
+struct ProgressLines {
+    finder: memmem::Finder<'static>,
+    /// The current line, kept only while it holds a marker.
+    line: Vec<u8>,
+    /// The current line has a marker (and is being collected).
+    collecting: bool,
+    /// Partial-marker carry from the previous chunk.
+    carry: Vec<u8>,
+}
+
+const PROGRESS: &[u8] = b"__PROGRESS__";
+
+impl ProgressLines {
+    fn new() -> Self {
+        ProgressLines {
+            finder: memmem::Finder::new(PROGRESS),
+            line: Vec::new(),
+            collecting: false,
+            carry: Vec::new(),
+        }
+    }
+
+    /// Feed a chunk; call `found` with the metrics of each progress line.
+    fn feed(&mut self, chunk: &[u8], found: &mut impl FnMut(Metrics)) {
+        let mut rest = chunk;
+        while !rest.is_empty() {
+            let nl = memchr::memchr(b'\n', rest);
+            let (part, line_ends) = match nl {
+                Some(i) => (&rest[..i], true),
+                None => (rest, false),
+            };
+            if !self.collecting {
+                // Look for a marker, including one split across chunks.
+                let mut window = std::mem::take(&mut self.carry);
+                window.extend_from_slice(part);
+                if let Some(at) = self.finder.find(&window) {
+                    self.collecting = true;
+                    self.line.clear();
+                    self.line.extend_from_slice(&window[at + PROGRESS.len()..]);
+                } else if !line_ends {
+                    let keep = window.len().min(PROGRESS.len() - 1);
+                    self.carry = window[window.len() - keep..].to_vec();
+                }
+            } else if self.line.len() + part.len() <= MAX_PROGRESS_LINE {
+                self.line.extend_from_slice(part);
+            } else {
+                self.collecting = false;
+                self.line.clear();
+            }
+            if line_ends {
+                if self.collecting {
+                    if let Some(m) = parse_object_line(&self.line) {
+                        found(m);
+                    }
+                }
+                self.collecting = false;
+                self.line.clear();
+                self.carry.clear();
+                rest = &rest[nl.unwrap_or(0) + 1..];
+            } else {
+                rest = &[];
+            }
+        }
+    }
+}
+
+enum Msg {
+    Result(Metrics),
+    Progress(Metrics),
+    StdoutDone {
+        metrics: Metrics,
+        tail: String,
+        bytes: u64,
+    },
+    StderrDone {
+        class: (FailureClass, Option<&'static str>),
+        tail: String,
+        bytes: u64,
+    },
+    Exited(std::process::ExitStatus),
+}
+
+/// A raw handle to one of our own standard streams (no line buffering).
+fn sink_file(sink: Sink) -> Option<File> {
+    use std::os::fd::AsFd;
+    let fd = match sink {
+        Sink::Stdout => std::io::stdout().as_fd().try_clone_to_owned().ok()?,
+        Sink::Stderr => std::io::stderr().as_fd().try_clone_to_owned().ok()?,
+        Sink::Discard => return None,
+    };
+    Some(File::from(fd))
+}
+
+fn read_retrying(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
+/// Pass a stream through while `inspect` looks at every chunk.
+fn pump(mut from: impl Read, sink: Sink, mut inspect: impl FnMut(&[u8])) -> (Tail, u64) {
+    let mut out = sink_file(sink);
+    let mut buf = vec![0u8; PUMP_CHUNK];
+    let mut tail = Tail::default();
+    let mut total = 0u64;
+    while let Ok(n) = read_retrying(&mut from, &mut buf) {
+        if n == 0 {
+            break;
+        }
+        let chunk = &buf[..n];
+        total += n as u64;
+        if let Some(f) = out.as_mut() {
+            if f.write_all(chunk).is_err() {
+                // Our own output is gone (closed pipe): keep reading so the
+                // experiment is not killed, stop passing through.
+                out = None;
+            }
+        }
+        inspect(chunk);
+        tail.push(chunk);
+    }
+    (tail, total)
+}
+
+fn build_command(spec: &RunSpec) -> Command {
+    let mut cmd = if spec.shell {
+        let mut c = Command::new("/bin/sh");
+        c.arg("-c").arg(spec.argv.join(" "));
+        c
+    } else {
+        let mut c = Command::new(&spec.argv[0]);
+        c.args(&spec.argv[1..]);
+        c
+    };
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    cmd
+}
+
+/// Send `signal` to the whole process group; false when it is gone.
+fn signal_group(pgid: Pid, signal: Signal) -> bool {
+    killpg(pgid, signal).is_ok()
+}
+
+/// Is anything left in the process group?
+fn group_alive(pgid: Pid) -> bool {
+    killpg(pgid, None).is_ok()
+}
+
+/// Run one experiment. `interrupt` is raised by the caller's signal handler.
+pub fn run(
+    spec: &RunSpec,
+    interrupt: &Arc<AtomicBool>,
+    mut on_event: impl FnMut(&RunEvent),
+) -> Result<RunOutcome> {
+    anyhow::ensure!(!spec.argv.is_empty(), "no command to run");
+    let start = Instant::now();
+    let mut child = match build_command(spec).spawn() {
+        Ok(c) => c,
+        Err(e) => return Ok(spawn_failure(spec, &e, start)),
+    };
+    let pid = child.id();
+    let pgid = Pid::from_raw(pid as i32);
+    on_event(&RunEvent::Started { pid });
+
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let stdout = child.stdout.take().context("no stdout pipe")?;
+    let stderr = child.stderr.take().context("no stderr pipe")?;
+
+    let tx_out = tx.clone();
+    let stdout_to = spec.stdout_to;
+    std::thread::Builder::new()
+        .name("arx-stdout".into())
+        .spawn(move || {
+            let mut scanner = ResultScanner::new();
+            let mut progress = ProgressLines::new();
+            let mut sent = false;
+            let (tail, bytes) = pump(stdout, stdout_to, |chunk| {
+                if !sent && scanner.feed(chunk) {
+                    sent = true;
+                    let m = scanner.settled().cloned().unwrap_or_default();
+                    let _ = tx_out.send(Msg::Result(m));
+                }
+                progress.feed(chunk, &mut |m| {
+                    let _ = tx_out.send(Msg::Progress(m));
+                });
+            });
+            let metrics = scanner.finish();
+            if !sent && !metrics.is_empty() {
+                let _ = tx_out.send(Msg::Result(metrics.clone()));
+            }
+            let _ = tx_out.send(Msg::StdoutDone {
+                metrics,
+                tail: tail.text(),
+                bytes,
+            });
+        })
+        .context("cannot start the stdout reader")?;
+
+    let tx_err = tx.clone();
+    let stderr_to = spec.stderr_to;
+    std::thread::Builder::new()
+        .name("arx-stderr".into())
+        .spawn(move || {
+            let mut scanner = FailureScanner::new();
+            let (tail, bytes) = pump(stderr, stderr_to, |chunk| scanner.feed(chunk));
+            let _ = tx_err.send(Msg::StderrDone {
+                class: scanner.finish(false),
+                tail: tail.text(),
+                bytes,
+            });
+        })
+        .context("cannot start the stderr reader")?;
+
+    let tx_wait = tx;
+    std::thread::Builder::new()
+        .name("arx-wait".into())
+        .spawn(move || {
+            if let Ok(status) = child.wait() {
+                let _ = tx_wait.send(Msg::Exited(status));
+            }
+        })
+        .context("cannot start the process waiter")?;
+
+    let mut out = RunOutcome::default();
+    let mut status = None;
+    let mut stdout_done = false;
+    let mut stderr_done = false;
+    let mut stderr_class = (FailureClass::None, None);
+    let mut kill_at: Option<Instant> = None; // SIGKILL deadline after SIGTERM
+    let mut killed = false;
+    let mut stop_at: Option<Instant> = None; // end after the result
+    let mut linger_until: Option<Instant> = None; // readers after exit
+    let deadline = spec.timeout.map(|t| start + t);
+    let mut next_beat = start + spec.heartbeat;
+    let tick = Duration::from_millis(50);
+
+    let terminate = |kill_at: &mut Option<Instant>| {
+        if kill_at.is_none() {
+            signal_group(pgid, Signal::SIGTERM);
+            *kill_at = Some(Instant::now() + spec.grace);
+        }
+    };
+
+    loop {
+        match rx.recv_timeout(tick) {
+            Ok(Msg::Result(m)) => {
+                on_event(&RunEvent::Result(m));
+                if let Some(g) = spec.stop_after_result {
+                    stop_at.get_or_insert(Instant::now() + g);
+                }
+            }
+            Ok(Msg::Progress(m)) => on_event(&RunEvent::Progress(m)),
+            Ok(Msg::StdoutDone {
+                metrics,
+                tail,
+                bytes,
+            }) => {
+                out.metrics = metrics;
+                out.stdout_tail = tail;
+                out.stdout_bytes = bytes;
+                stdout_done = true;
+            }
+            Ok(Msg::StderrDone { class, tail, bytes }) => {
+                stderr_class = class;
+                out.stderr_tail = tail;
+                out.stderr_bytes = bytes;
+                stderr_done = true;
+            }
+            Ok(Msg::Exited(s)) => {
+                status = Some(s);
+                // Output may still be draining; processes left behind that
+                // hold the pipes open get one grace period, then the group ends.
+                linger_until = Some(Instant::now() + spec.grace);
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        let now = Instant::now();
+        if status.is_some() && stdout_done && stderr_done {
+            break;
+        }
+        if interrupt.load(Ordering::Relaxed) && !out.interrupted {
+            out.interrupted = true;
+            terminate(&mut kill_at);
+        }
+        if let Some(d) = deadline {
+            if now >= d
+                && status.is_none()
+                && !out.timed_out
+                && !out.interrupted
+                && !out.stopped_on_result
+            {
+                out.timed_out = true;
+                terminate(&mut kill_at);
+            }
+        }
+        if let Some(s) = stop_at {
+            if now >= s && status.is_none() && !out.stopped_on_result {
+                out.stopped_on_result = true;
+                terminate(&mut kill_at);
+            }
+        }
+        if let Some(l) = linger_until {
+            if now >= l {
+                terminate(&mut kill_at);
+            }
+        }
+        if let Some(k) = kill_at {
+            if now >= k && !killed {
+                signal_group(pgid, Signal::SIGKILL);
+                killed = true;
+                linger_until = None;
+            }
+        }
+        if killed && status.is_some() {
+            // A process outside the group may still hold a pipe open.
+            collect_readers(
+                &rx,
+                &mut out,
+                &mut stdout_done,
+                &mut stderr_done,
+                &mut stderr_class,
+            );
+            break;
+        }
+        if now >= next_beat {
+            on_event(&RunEvent::Heartbeat {
+                elapsed: now - start,
+            });
+            next_beat = now + spec.heartbeat;
+        }
+    }
+    // Leftovers of the experiment's group do not outlive the run.
+    if group_alive(pgid) {
+        signal_group(pgid, Signal::SIGKILL);
+    }
+    out.duration = start.elapsed();
+    if let Some(s) = status {
+        out.signal = s.signal();
+        out.exit_code = match (s.code(), s.signal()) {
+            (Some(c), _) => i64::from(c),
+            (None, Some(sig)) => -i64::from(sig),
+            (None, None) => -1,
+        };
+    }
+    if out.timed_out {
+        out.exit_code = TIMEOUT_EXIT_CODE;
+    }
+    let (class, phrase) = if out.timed_out {
+        (FailureClass::H4, None)
+    } else if out.stderr_bytes == 0 && stderr_class.0 == FailureClass::None {
+        (FailureClass::None, None)
+    } else {
+        stderr_class
+    };
+    out.failure_class = class;
+    out.failure_phrase = phrase;
+    Ok(out)
+}
+
+/// After SIGKILL with the child reaped: collect what the readers have,
+/// waiting briefly (a process outside the group may hold a pipe open).
+fn collect_readers(
+    rx: &mpsc::Receiver<Msg>,
+    out: &mut RunOutcome,
+    stdout_done: &mut bool,
+    stderr_done: &mut bool,
+    stderr_class: &mut (FailureClass, Option<&'static str>),
+) {
+    let until = Instant::now() + Duration::from_secs(2);
+    while !(*stdout_done && *stderr_done) {
+        let left = until.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Msg::StdoutDone {
+                metrics,
+                tail,
+                bytes,
+            }) => {
+                out.metrics = metrics;
+                out.stdout_tail = tail;
+                out.stdout_bytes = bytes;
+                *stdout_done = true;
+            }
+            Ok(Msg::StderrDone { class, tail, bytes }) => {
+                *stderr_class = class;
+                out.stderr_tail = tail;
+                out.stderr_bytes = bytes;
+                *stderr_done = true;
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+}
+
+/// The outcome of a command that could not be started.
+fn spawn_failure(spec: &RunSpec, e: &std::io::Error, start: Instant) -> RunOutcome {
+    let program = if spec.shell { "/bin/sh" } else { &spec.argv[0] };
+    let (code, class, msg) = match e.kind() {
+        ErrorKind::NotFound => (
+            NOT_FOUND_EXIT_CODE,
+            FailureClass::H2,
+            format!("{program}: command not found"),
+        ),
+        ErrorKind::PermissionDenied => (
+            NOT_EXECUTABLE_EXIT_CODE,
+            FailureClass::H3,
+            format!("{program}: permission denied"),
+        ),
+        _ => (
+            NOT_EXECUTABLE_EXIT_CODE,
+            FailureClass::H4,
+            format!("{program}: cannot run: {e}"),
+        ),
+    };
+    RunOutcome {
+        exit_code: code,
+        failure_class: class,
+        stderr_tail: msg.clone(),
+        stderr_bytes: msg.len() as u64,
+        spawn_error: Some(msg),
+        duration: start.elapsed(),
+        ..RunOutcome::default()
+    }
+}
