@@ -40,6 +40,12 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('plateau', 'plateau', [CompletionResultType]::ParameterValue, 'Detect a plateau: the last WINDOW verdicts hold no `supported`')
             [CompletionResult]::new('deadend', 'deadend', [CompletionResultType]::ParameterValue, 'Dead ends: approaches that a deterministic refutation ruled out')
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -324,6 +330,154 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;knowhow;help;help' {
             break
         }
+        'arx;run' {
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric key to judge (overrides the spec file)')
+            [CompletionResult]::new('--cmp', '--cmp', [CompletionResultType]::ParameterName, 'Comparator: >=, <=, >, < or == (overrides the spec file)')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Target value, a finite number (overrides the spec file)')
+            [CompletionResult]::new('--spec', '--spec', [CompletionResultType]::ParameterName, 'Metric spec file, TOML or JSON (metric_key, comparator, target, hypothesis)')
+            [CompletionResult]::new('--hypothesis', '--hypothesis', [CompletionResultType]::ParameterName, 'The hypothesis this run tests (default: the spec file''s)')
+            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Name of the candidate experiment (for `arx log --candidate`)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A tag for the journal (repeatable)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds)')
+            [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Write an NDJSON event stream to PATH (`-`: stdout; the experiment''s own stdout then goes to stderr)')
+            [CompletionResult]::new('--heartbeat', '--heartbeat', [CompletionResultType]::ParameterName, 'Interval of heartbeat events')
+            [CompletionResult]::new('--iteration', '--iteration', [CompletionResultType]::ParameterName, 'Loop iteration (recorded with a promoted dead end)')
+            [CompletionResult]::new('--repeat', '--repeat', [CompletionResultType]::ParameterName, 'Run N times and judge the mean with a confidence interval')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence level of the interval (with --repeat)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--stop-on-result', '--stop-on-result', [CompletionResultType]::ParameterName, 'End the experiment once its result line is in (after a 1 s grace)')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve the `execute` gate for this run')
+            [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Turn every gate off')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Run even when the hypothesis is a known dead end')
+            [CompletionResult]::new('--promote', '--promote', [CompletionResultType]::ParameterName, 'Record a deterministic refutation in the dead-end registry')
+            [CompletionResult]::new('--shell', '--shell', [CompletionResultType]::ParameterName, 'Run the command through /bin/sh -c')
+            [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Do not write the journal')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;compare' {
+            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Baseline command (run through /bin/sh -c)')
+            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Candidate command (run through /bin/sh -c)')
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric key to compare')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way is better')
+            [CompletionResult]::new('--min-effect', '--min-effect', [CompletionResultType]::ParameterName, 'Smallest improvement that counts')
+            [CompletionResult]::new('--runs', '--runs', [CompletionResultType]::ParameterName, 'Runs of each command')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence level of the interval')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time limit per run')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve the `execute` gate')
+            [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Turn every gate off')
+            [CompletionResult]::new('--no-journal', '--no-journal', [CompletionResultType]::ParameterName, 'Do not write the journal')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;log' {
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most the N most recent runs')
+            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Only runs of this candidate')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;show' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;journal' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;journal;merge' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;journal;verify' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;journal;help' {
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;journal;help;merge' {
+            break
+        }
+        'arx;journal;help;verify' {
+            break
+        }
+        'arx;journal;help;help' {
+            break
+        }
+        'arx;init' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
@@ -345,6 +499,12 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('plateau', 'plateau', [CompletionResultType]::ParameterValue, 'Detect a plateau: the last WINDOW verdicts hold no `supported`')
             [CompletionResult]::new('deadend', 'deadend', [CompletionResultType]::ParameterValue, 'Dead ends: approaches that a deterministic refutation ruled out')
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
+            [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
+            [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -403,6 +563,32 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;knowhow;list' {
+            break
+        }
+        'arx;help;run' {
+            break
+        }
+        'arx;help;compare' {
+            break
+        }
+        'arx;help;log' {
+            break
+        }
+        'arx;help;show' {
+            break
+        }
+        'arx;help;journal' {
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
+            break
+        }
+        'arx;help;journal;merge' {
+            break
+        }
+        'arx;help;journal;verify' {
+            break
+        }
+        'arx;help;init' {
             break
         }
         'arx;help;completions' {

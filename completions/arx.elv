@@ -37,6 +37,12 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand plateau 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
             cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
             cand knowhow 'Knowhow: positive learnings worth keeping'
+            cand run 'Run an experiment: gate, live output, verdict, journal'
+            cand compare 'Compare a baseline and a candidate command over interleaved runs'
+            cand log 'List journaled runs, newest last (`--json`: one record per line)'
+            cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
+            cand journal 'The run journal: merge journals from many machines, verify one'
+            cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -290,6 +296,142 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;knowhow;help;help'= {
         }
+        &'arx;run'= {
+            cand --metric 'Metric key to judge (overrides the spec file)'
+            cand --cmp 'Comparator: >=, <=, >, < or == (overrides the spec file)'
+            cand --target 'Target value, a finite number (overrides the spec file)'
+            cand --spec 'Metric spec file, TOML or JSON (metric_key, comparator, target, hypothesis)'
+            cand --hypothesis 'The hypothesis this run tests (default: the spec file''s)'
+            cand --candidate 'Name of the candidate experiment (for `arx log --candidate`)'
+            cand --tag 'A tag for the journal (repeatable)'
+            cand --timeout 'Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds)'
+            cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
+            cand --events 'Write an NDJSON event stream to PATH (`-`: stdout; the experiment''s own stdout then goes to stderr)'
+            cand --heartbeat 'Interval of heartbeat events'
+            cand --iteration 'Loop iteration (recorded with a promoted dead end)'
+            cand --repeat 'Run N times and judge the mean with a confidence interval'
+            cand --confidence 'Confidence level of the interval (with --repeat)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --stop-on-result 'End the experiment once its result line is in (after a 1 s grace)'
+            cand --approve 'Approve the `execute` gate for this run'
+            cand --no-gates 'Turn every gate off'
+            cand --force 'Run even when the hypothesis is a known dead end'
+            cand --promote 'Record a deterministic refutation in the dead-end registry'
+            cand --shell 'Run the command through /bin/sh -c'
+            cand --no-journal 'Do not write the journal'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;compare'= {
+            cand --baseline 'Baseline command (run through /bin/sh -c)'
+            cand --candidate 'Candidate command (run through /bin/sh -c)'
+            cand --metric 'Metric key to compare'
+            cand --direction 'Which way is better'
+            cand --min-effect 'Smallest improvement that counts'
+            cand --runs 'Runs of each command'
+            cand --confidence 'Confidence level of the interval'
+            cand --timeout 'Time limit per run'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --approve 'Approve the `execute` gate'
+            cand --no-gates 'Turn every gate off'
+            cand --no-journal 'Do not write the journal'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;log'= {
+            cand --limit 'Show at most the N most recent runs'
+            cand --candidate 'Only runs of this candidate'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;show'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;journal'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
+            cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;journal;merge'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;journal;verify'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;journal;help'= {
+            cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
+            cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;journal;help;merge'= {
+        }
+        &'arx;journal;help;verify'= {
+        }
+        &'arx;journal;help;help'= {
+        }
+        &'arx;init'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;completions'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
@@ -310,6 +452,12 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand plateau 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
             cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
             cand knowhow 'Knowhow: positive learnings worth keeping'
+            cand run 'Run an experiment: gate, live output, verdict, journal'
+            cand compare 'Compare a baseline and a candidate command over interleaved runs'
+            cand log 'List journaled runs, newest last (`--json`: one record per line)'
+            cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
+            cand journal 'The run journal: merge journals from many machines, verify one'
+            cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -352,6 +500,24 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;knowhow;add'= {
         }
         &'arx;help;knowhow;list'= {
+        }
+        &'arx;help;run'= {
+        }
+        &'arx;help;compare'= {
+        }
+        &'arx;help;log'= {
+        }
+        &'arx;help;show'= {
+        }
+        &'arx;help;journal'= {
+            cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
+            cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
+        }
+        &'arx;help;journal;merge'= {
+        }
+        &'arx;help;journal;verify'= {
+        }
+        &'arx;help;init'= {
         }
         &'arx;help;completions'= {
         }

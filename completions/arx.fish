@@ -42,6 +42,12 @@ complete -c arx -n "__fish_arx_needs_command" -f -a "decide" -d 'Decide the loop
 complete -c arx -n "__fish_arx_needs_command" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
 complete -c arx -n "__fish_arx_needs_command" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
 complete -c arx -n "__fish_arx_needs_command" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_needs_command" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
+complete -c arx -n "__fish_arx_needs_command" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_needs_command" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
+complete -c arx -n "__fish_arx_needs_command" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_needs_command" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_needs_command" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
 complete -c arx -n "__fish_arx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c arx -n "__fish_arx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand parse" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
@@ -242,6 +248,119 @@ complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "list" -d 'List knowhow'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand run" -l metric -d 'Metric key to judge (overrides the spec file)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l cmp -d 'Comparator: >=, <=, >, < or == (overrides the spec file)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l target -d 'Target value, a finite number (overrides the spec file)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l spec -d 'Metric spec file, TOML or JSON (metric_key, comparator, target, hypothesis)' -r -F
+complete -c arx -n "__fish_arx_using_subcommand run" -l hypothesis -d 'The hypothesis this run tests (default: the spec file\'s)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l candidate -d 'Name of the candidate experiment (for `arx log --candidate`)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l tag -d 'A tag for the journal (repeatable)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l timeout -d 'Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l grace -d 'Time between SIGTERM and SIGKILL when ending the experiment' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l events -d 'Write an NDJSON event stream to PATH (`-`: stdout; the experiment\'s own stdout then goes to stderr)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l heartbeat -d 'Interval of heartbeat events' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l iteration -d 'Loop iteration (recorded with a promoted dead end)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l repeat -d 'Run N times and judge the mean with a confidence interval' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l confidence -d 'Confidence level of the interval (with --repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand run" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand run" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand run" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l stop-on-result -d 'End the experiment once its result line is in (after a 1 s grace)'
+complete -c arx -n "__fish_arx_using_subcommand run" -l approve -d 'Approve the `execute` gate for this run'
+complete -c arx -n "__fish_arx_using_subcommand run" -l no-gates -d 'Turn every gate off'
+complete -c arx -n "__fish_arx_using_subcommand run" -l force -d 'Run even when the hypothesis is a known dead end'
+complete -c arx -n "__fish_arx_using_subcommand run" -l promote -d 'Record a deterministic refutation in the dead-end registry'
+complete -c arx -n "__fish_arx_using_subcommand run" -l shell -d 'Run the command through /bin/sh -c'
+complete -c arx -n "__fish_arx_using_subcommand run" -l no-journal -d 'Do not write the journal'
+complete -c arx -n "__fish_arx_using_subcommand run" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand run" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand compare" -l baseline -d 'Baseline command (run through /bin/sh -c)' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l candidate -d 'Candidate command (run through /bin/sh -c)' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l metric -d 'Metric key to compare' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l direction -d 'Which way is better' -r -f -a "max\t''
+min\t''"
+complete -c arx -n "__fish_arx_using_subcommand compare" -l min-effect -d 'Smallest improvement that counts' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l runs -d 'Runs of each command' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l confidence -d 'Confidence level of the interval' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l timeout -d 'Time limit per run' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand compare" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand compare" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand compare" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l approve -d 'Approve the `execute` gate'
+complete -c arx -n "__fish_arx_using_subcommand compare" -l no-gates -d 'Turn every gate off'
+complete -c arx -n "__fish_arx_using_subcommand compare" -l no-journal -d 'Do not write the journal'
+complete -c arx -n "__fish_arx_using_subcommand compare" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand compare" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand log" -l limit -d 'Show at most the N most recent runs' -r
+complete -c arx -n "__fish_arx_using_subcommand log" -l candidate -d 'Only runs of this candidate' -r
+complete -c arx -n "__fish_arx_using_subcommand log" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand log" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand log" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand log" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand log" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand log" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand log" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand show" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand init" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand init" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand init" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand init" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand init" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand completions" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -251,16 +370,22 @@ complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The curr
 complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "show" -d 'Show which gates are on, and where the setting came from'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
@@ -269,3 +394,5 @@ complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "promote" -d 'Promote a verdict to a dead end: only a deterministic refutation is kept'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "list" -d 'List knowhow'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'

@@ -145,6 +145,54 @@ pub enum Command {
     #[command(subcommand)]
     Knowhow(KnowhowCommand),
 
+    /// Run an experiment: gate, live output, verdict, journal.
+    ///
+    /// Exit 0 supported, 1 refuted (or paused at the gate, or a known dead
+    /// end), 3 inconclusive, 2 on bad input. Without a metric spec the run is
+    /// journaled and the exit code says whether it succeeded (0) or not (3).
+    #[command(
+        after_help = "Examples:\n  arx run --metric acc --cmp '>=' --target 0.8 --timeout 2h -- python train.py\n  arx run --spec spec.toml --repeat 5 --approve -- ./bench.sh"
+    )]
+    Run(Box<RunArgs>),
+
+    /// Compare a baseline and a candidate command over interleaved runs.
+    ///
+    /// Runs A B A B ... so drift hits both, then Welch's t-test on the
+    /// candidate's improvement. Exit 0 supported (better by at least
+    /// --min-effect), 1 refuted, 3 inconclusive.
+    #[command(
+        after_help = "Example:\n  arx compare --baseline 'python train.py' --candidate 'python train.py --lr 1e-3' --metric acc --direction max --runs 8"
+    )]
+    Compare(Box<CompareArgs>),
+
+    /// List journaled runs, newest last (`--json`: one record per line).
+    #[command(after_help = "Example:\n  arx log --limit 20 --candidate hybrid")]
+    Log {
+        /// Show at most the N most recent runs.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
+        /// Only runs of this candidate.
+        #[arg(long, value_name = "NAME")]
+        candidate: Option<String>,
+    },
+
+    /// Show one journaled run in full (a unique prefix of its id is enough).
+    #[command(after_help = "Example:\n  arx show 0193a7c2")]
+    Show {
+        /// Run id or a unique prefix of it.
+        run_id: String,
+    },
+
+    /// The run journal: merge journals from many machines, verify one.
+    #[command(subcommand)]
+    Journal(JournalCommand),
+
+    /// Set up arx in this repository: .arx/, arx.toml and .gitattributes.
+    #[command(
+        after_help = "Example:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl"
+    )]
+    Init,
+
     /// Print a shell completion script.
     #[command(
         after_help = "Example:\n  arx completions bash > ~/.local/share/bash-completion/completions/arx"
@@ -188,6 +236,137 @@ pub struct MeasureArgs {
     pub timed_out: bool,
     /// Experiment stdout (default: stdin; `-` also means stdin).
     pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Metric key to judge (overrides the spec file).
+    #[arg(long, value_name = "KEY")]
+    pub metric: Option<String>,
+    /// Comparator: >=, <=, >, < or == (overrides the spec file).
+    #[arg(long, value_name = "OP", allow_hyphen_values = true)]
+    pub cmp: Option<String>,
+    /// Target value, a finite number (overrides the spec file).
+    #[arg(long, value_name = "X", allow_hyphen_values = true)]
+    pub target: Option<String>,
+    /// Metric spec file, TOML or JSON (metric_key, comparator, target, hypothesis).
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<PathBuf>,
+    /// The hypothesis this run tests (default: the spec file's).
+    #[arg(long, value_name = "TEXT")]
+    pub hypothesis: Option<String>,
+    /// Name of the candidate experiment (for `arx log --candidate`).
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
+    /// A tag for the journal (repeatable).
+    #[arg(long = "tag", value_name = "T")]
+    pub tags: Vec<String>,
+    /// Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds).
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Time between SIGTERM and SIGKILL when ending the experiment.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    pub grace: String,
+    /// End the experiment once its result line is in (after a 1 s grace).
+    #[arg(long)]
+    pub stop_on_result: bool,
+    /// Write an NDJSON event stream to PATH (`-`: stdout; the experiment's
+    /// own stdout then goes to stderr).
+    #[arg(long, value_name = "PATH|-")]
+    pub events: Option<String>,
+    /// Interval of heartbeat events.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    pub heartbeat: String,
+    /// Approve the `execute` gate for this run.
+    #[arg(long)]
+    pub approve: bool,
+    /// Turn every gate off.
+    #[arg(long)]
+    pub no_gates: bool,
+    /// Run even when the hypothesis is a known dead end.
+    #[arg(long)]
+    pub force: bool,
+    /// Record a deterministic refutation in the dead-end registry.
+    #[arg(long)]
+    pub promote: bool,
+    /// Loop iteration (recorded with a promoted dead end).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub iteration: i64,
+    /// Run the command through /bin/sh -c.
+    #[arg(long)]
+    pub shell: bool,
+    /// Run N times and judge the mean with a confidence interval.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repeat: u32,
+    /// Confidence level of the interval (with --repeat).
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    pub confidence: f64,
+    /// Do not write the journal.
+    #[arg(long)]
+    pub no_journal: bool,
+    /// The experiment command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Baseline command (run through /bin/sh -c).
+    #[arg(long, value_name = "CMD")]
+    pub baseline: String,
+    /// Candidate command (run through /bin/sh -c).
+    #[arg(long, value_name = "CMD")]
+    pub candidate: String,
+    /// Metric key to compare.
+    #[arg(long, value_name = "KEY")]
+    pub metric: String,
+    /// Which way is better.
+    #[arg(long, value_parser = ["max", "min"])]
+    pub direction: String,
+    /// Smallest improvement that counts.
+    #[arg(
+        long,
+        value_name = "E",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub min_effect: f64,
+    /// Runs of each command.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub runs: u32,
+    /// Confidence level of the interval.
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    pub confidence: f64,
+    /// Time limit per run.
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Approve the `execute` gate.
+    #[arg(long)]
+    pub approve: bool,
+    /// Turn every gate off.
+    #[arg(long)]
+    pub no_gates: bool,
+    /// Do not write the journal.
+    #[arg(long)]
+    pub no_journal: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum JournalCommand {
+    /// Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id.
+    #[command(after_help = "Example:\n  arx journal merge artifacts/*/journal.jsonl")]
+    Merge {
+        /// Journal files to merge in (none: deduplicate this journal in place).
+        files: Vec<PathBuf>,
+    },
+    /// Check the journal: readable records, duplicate and conflicting run ids.
+    ///
+    /// Exit 0 when sound, 1 when a run id conflicts or is missing.
+    #[command(after_help = "Example:\n  arx journal verify")]
+    Verify {
+        /// Journal file (default: the state directory's journal.jsonl).
+        file: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

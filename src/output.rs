@@ -123,3 +123,42 @@ pub fn bold() -> Style {
 pub fn dim() -> Style {
     Style::new().dimmed()
 }
+
+/// The one progress indicator: a spinner on stderr, drawn only when stderr
+/// is a terminal and output is not quiet or JSON; hidden otherwise, so
+/// every call is cheap and safe.
+#[derive(Clone, Debug)]
+pub struct Spinner {
+    bar: indicatif::ProgressBar,
+}
+
+impl Spinner {
+    pub fn new(visible: bool) -> Self {
+        use std::io::IsTerminal;
+        let bar = if visible && io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new_spinner();
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{spinner} {elapsed_precise} {msg}")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+            );
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Spinner { bar }
+    }
+
+    pub fn set_message(&self, msg: impl Into<std::borrow::Cow<'static, str>>) {
+        self.bar.set_message(msg);
+    }
+
+    /// Run `f` (which writes to the terminal) with the spinner cleared.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -3,14 +3,20 @@
 //! through [`crate::output`]; none holds decision logic of its own.
 
 mod classify;
+mod compare;
 mod completions;
 mod deadend;
 mod decide;
 mod gate;
+mod init;
+mod journal;
 mod knowhow;
+mod log;
 mod measure;
 mod parse;
 mod plateau;
+mod run;
+mod show;
 
 use std::path::PathBuf;
 
@@ -77,6 +83,12 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Plateau { window, verdicts } => plateau::run(&ctx, window, &verdicts),
         Command::DeadEnd(cmd) => deadend::run(&ctx, &cmd),
         Command::Knowhow(cmd) => knowhow::run(&ctx, &cmd),
+        Command::Run(args) => run::run(&ctx, &args),
+        Command::Compare(args) => compare::run(&ctx, &args),
+        Command::Log { limit, candidate } => log::run(&ctx, limit, candidate.as_deref()),
+        Command::Show { run_id } => show::run(&ctx, &run_id),
+        Command::Journal(cmd) => journal::run(&ctx, &cmd),
+        Command::Init => init::run(&ctx),
         Command::Completions { shell } => completions::run(&ctx, shell),
     }
 }

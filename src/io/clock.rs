@@ -2,25 +2,65 @@
 //! records are reproducible in tests.
 
 use anyhow::Result;
+use jiff::Timestamp;
 
 use crate::error::Hinted;
 
-/// `--now` when given (validated), else the system clock, as RFC 3339 UTC.
-pub fn now(given: Option<&str>) -> Result<String> {
-    let ts = match given {
-        Some(text) => text.parse::<jiff::Timestamp>().map_err(|e| {
+/// `--now` when given (validated), else the system clock.
+pub fn timestamp(given: Option<&str>) -> Result<Timestamp> {
+    match given {
+        Some(text) => text.parse::<Timestamp>().map_err(|e| {
             Hinted::error(
                 format!("invalid --now {text:?}: {e}"),
                 "use an RFC 3339 time such as 2026-01-31T12:00:00Z",
             )
-        })?,
-        None => jiff::Timestamp::now(),
-    };
-    // Whole seconds: records stay short and stable; --now is kept as given.
+        }),
+        None => Ok(Timestamp::now()),
+    }
+}
+
+/// `--now` when given, else the system clock rounded to whole seconds, as
+/// RFC 3339 UTC (for registry records).
+pub fn now(given: Option<&str>) -> Result<String> {
+    let ts = timestamp(given)?;
     let ts = if given.is_some() {
         ts
     } else {
         ts.round(jiff::Unit::Second)?
     };
     Ok(ts.to_string())
+}
+
+/// RFC 3339 UTC with exactly three fractional digits, so that journal
+/// times sort correctly as text.
+pub fn millis(ts: Timestamp) -> String {
+    ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// Parse a duration flag: `90s`, `15m`, `2h`, `1h30m`, `500ms`, ISO 8601
+/// (`PT1M`), or a bare number of seconds (`30`, `1.5`). Negative values are
+/// refused; zero is allowed here and judged by the caller.
+pub fn parse_duration(text: &str, flag: &str) -> Result<std::time::Duration> {
+    let bad = |why: String| {
+        Hinted::error(
+            format!("invalid {flag} {text:?}: {why}"),
+            "use a duration such as 30s, 15m, 2h or 1h30m",
+        )
+    };
+    let trimmed = text.trim();
+    if let Ok(secs) = trimmed.parse::<f64>() {
+        if !secs.is_finite() || secs < 0.0 {
+            return Err(bad(
+                "must be a finite, non-negative number of seconds".into()
+            ));
+        }
+        return std::time::Duration::try_from_secs_f64(secs).map_err(|e| bad(e.to_string()));
+    }
+    let d: jiff::SignedDuration = trimmed
+        .parse()
+        .map_err(|e: jiff::Error| bad(e.to_string()))?;
+    if d.is_negative() {
+        return Err(bad("must not be negative".into()));
+    }
+    Ok(d.unsigned_abs())
 }

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod git;
 pub mod input;
 pub mod process;
 pub mod spec;

@@ -23,6 +23,7 @@ use nix::unistd::Pid;
 
 use crate::kernel::contract::{parse_object_line, Metrics, ResultScanner};
 use crate::kernel::failure::{FailureClass, FailureScanner};
+use crate::output::Spinner;
 
 /// Exit code recorded for a run that timed out (as the reference runner does).
 pub const TIMEOUT_EXIT_CODE: i64 = 124;
@@ -60,6 +61,8 @@ pub struct RunSpec {
     pub heartbeat: Duration,
     pub stdout_to: Sink,
     pub stderr_to: Sink,
+    /// Cleared while output is passed through to the terminal.
+    pub spinner: Spinner,
 }
 
 /// What happened while running, reported as it happens.
@@ -221,7 +224,12 @@ fn read_retrying(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 /// Pass a stream through while `inspect` looks at every chunk.
-fn pump(mut from: impl Read, sink: Sink, mut inspect: impl FnMut(&[u8])) -> (Tail, u64) {
+fn pump(
+    mut from: impl Read,
+    sink: Sink,
+    spinner: &Spinner,
+    mut inspect: impl FnMut(&[u8]),
+) -> (Tail, u64) {
     let mut out = sink_file(sink);
     let mut buf = vec![0u8; PUMP_CHUNK];
     let mut tail = Tail::default();
@@ -233,7 +241,7 @@ fn pump(mut from: impl Read, sink: Sink, mut inspect: impl FnMut(&[u8])) -> (Tai
         let chunk = &buf[..n];
         total += n as u64;
         if let Some(f) = out.as_mut() {
-            if f.write_all(chunk).is_err() {
+            if spinner.suspend(|| f.write_all(chunk)).is_err() {
                 // Our own output is gone (closed pipe): keep reading so the
                 // experiment is not killed, stop passing through.
                 out = None;
@@ -294,13 +302,14 @@ pub fn run(
 
     let tx_out = tx.clone();
     let stdout_to = spec.stdout_to;
+    let spinner = spec.spinner.clone();
     std::thread::Builder::new()
         .name("arx-stdout".into())
         .spawn(move || {
             let mut scanner = ResultScanner::new();
             let mut progress = ProgressLines::new();
             let mut sent = false;
-            let (tail, bytes) = pump(stdout, stdout_to, |chunk| {
+            let (tail, bytes) = pump(stdout, stdout_to, &spinner, |chunk| {
                 if !sent && scanner.feed(chunk) {
                     sent = true;
                     let m = scanner.settled().cloned().unwrap_or_default();
@@ -324,11 +333,12 @@ pub fn run(
 
     let tx_err = tx.clone();
     let stderr_to = spec.stderr_to;
+    let spinner = spec.spinner.clone();
     std::thread::Builder::new()
         .name("arx-stderr".into())
         .spawn(move || {
             let mut scanner = FailureScanner::new();
-            let (tail, bytes) = pump(stderr, stderr_to, |chunk| scanner.feed(chunk));
+            let (tail, bytes) = pump(stderr, stderr_to, &spinner, |chunk| scanner.feed(chunk));
             let _ = tx_err.send(Msg::StderrDone {
                 class: scanner.finish(false),
                 tail: tail.text(),

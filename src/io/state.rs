@@ -5,7 +5,11 @@
 //! written with one `write` call and synced; a crash can leave at most a
 //! torn last line, which readers skip with a warning and the next writer
 //! trims (restoring the file to its last complete version). Readers take a
-//! shared lock and never fail on a bad line: they skip it and warn.
+//! shared lock and never fail on a bad line: they skip it and warn. A whole
+//! registry is replaced only by [`Registry::rewrite`] (a journal merge):
+//! under the same lock, through a synced temporary file renamed over it, so
+//! a reader sees the old file or the new one. Writers check, once they hold
+//! the lock, that it is still on the file the path names.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -52,6 +56,8 @@ pub struct Loaded<T> {
     pub complete_len: u64,
     /// The file ends in a partial line.
     pub torn_tail: bool,
+    /// Line numbers (1-based) of lines that were not readable records.
+    pub skipped: Vec<usize>,
 }
 
 /// An append-only JSONL file of `T` records.
@@ -80,21 +86,21 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
 
     /// All readable records (an absent file is empty).
     pub fn read(&self) -> Result<Vec<T>> {
-        if self.path.is_dir() {
-            anyhow::bail!(
-                "{} is a directory, not a registry file",
-                self.path.display()
-            );
-        }
-        let mut file = match File::open(&self.path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(e) => {
-                return Err(e).with_context(|| format!("cannot open {}", self.path.display()))
-            }
+        Ok(self.read_loaded()?.records)
+    }
+
+    /// All readable records with what was wrong with the file (an absent
+    /// file is empty); bad lines and a torn last line are skipped with a
+    /// warning.
+    pub fn read_loaded(&self) -> Result<Loaded<T>> {
+        let Some(mut file) = self.open_shared()? else {
+            return Ok(Loaded {
+                records: Vec::new(),
+                complete_len: 0,
+                torn_tail: false,
+                skipped: Vec::new(),
+            });
         };
-        file.lock_shared()
-            .with_context(|| format!("cannot lock {}", self.path.display()))?;
         let loaded = self.load(&mut file)?;
         if loaded.torn_tail {
             warn(format_args!(
@@ -102,7 +108,41 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
                 self.path.display()
             ));
         }
-        Ok(loaded.records)
+        Ok(loaded)
+    }
+
+    /// The file's bytes, read under a shared lock (`None`: no such file).
+    pub fn read_bytes(&self) -> Result<Option<Vec<u8>>> {
+        let Some(mut file) = self.open_shared()? else {
+            return Ok(None);
+        };
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            anyhow::bail!("{} is not a regular file", self.path.display());
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read {}", self.path.display()))?;
+        Ok(Some(bytes))
+    }
+
+    /// Open for reading under a shared lock (`None`: no such file).
+    fn open_shared(&self) -> Result<Option<File>> {
+        if self.path.is_dir() {
+            anyhow::bail!(
+                "{} is a directory, not a registry file",
+                self.path.display()
+            );
+        }
+        let file = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot open {}", self.path.display()))
+            }
+        };
+        file.lock_shared()
+            .with_context(|| format!("cannot lock {}", self.path.display()))?;
+        Ok(Some(file))
     }
 
     fn load(&self, file: &mut File) -> Result<Loaded<T>> {
@@ -116,33 +156,34 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         let complete_len = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         let torn_tail = complete_len < bytes.len();
         let mut records = Vec::new();
+        let mut skipped = Vec::new();
         for (n, line) in bytes[..complete_len].split(|&b| b == b'\n').enumerate() {
             if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
             match serde_json::from_slice::<T>(line) {
                 Ok(r) => records.push(r),
-                Err(e) => warn(format_args!(
-                    "{}:{}: skipped an unreadable record ({e})",
-                    self.path.display(),
-                    n + 1
-                )),
+                Err(e) => {
+                    skipped.push(n + 1);
+                    warn(format_args!(
+                        "{}:{}: skipped an unreadable record ({e})",
+                        self.path.display(),
+                        n + 1
+                    ))
+                }
             }
         }
         Ok(Loaded {
             records,
             complete_len: complete_len as u64,
             torn_tail,
+            skipped,
         })
     }
 
-    /// Append `record` unless `existing` finds its equal among the current
-    /// records; both happen under one exclusive lock.
-    pub fn append_unless(
-        &self,
-        record: T,
-        existing: impl Fn(&[T]) -> Option<T>,
-    ) -> Result<Appended<T>> {
+    /// Open for appending under an exclusive lock, with a torn last line
+    /// (an interrupted write) trimmed away. Returns the file and its length.
+    fn open_for_append(&self) -> Result<(File, u64)> {
         if let Some(dir) = self.path.parent() {
             ensure_dir(dir)?;
         }
@@ -152,37 +193,200 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
                 self.path.display()
             );
         }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(&self.path)
-            .with_context(|| format!("cannot open {} for writing", self.path.display()))?;
-        file.lock()
-            .with_context(|| format!("cannot lock {}", self.path.display()))?;
-        let loaded = self.load(&mut file)?;
-        if loaded.torn_tail {
-            file.set_len(loaded.complete_len)
+        let mut file =
+            self.lock_current(OpenOptions::new().read(true).append(true).create(true))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            anyhow::bail!("{} is not a regular file", self.path.display());
+        }
+        let len = file.metadata()?.len();
+        let complete = complete_len(&mut file, len)
+            .with_context(|| format!("cannot read {}", self.path.display()))?;
+        if complete < len {
+            file.set_len(complete)
                 .with_context(|| format!("cannot repair {}", self.path.display()))?;
             warn(format_args!(
                 "{}: removed a torn last line left by an interrupted write",
                 self.path.display()
             ));
         }
-        if let Some(found) = existing(&loaded.records) {
-            return Ok(Appended::Existing(found));
+        Ok((file, complete))
+    }
+
+    /// Open the file with `options` and take its exclusive lock, making sure
+    /// the lock is on the file the path names once it is held: a
+    /// [`Registry::rewrite`] may have renamed a new file over it meanwhile.
+    fn lock_current(&self, options: &OpenOptions) -> Result<File> {
+        const TRIES: usize = 100;
+        for _ in 0..TRIES {
+            let file = options
+                .open(&self.path)
+                .with_context(|| format!("cannot open {} for writing", self.path.display()))?;
+            file.lock()
+                .with_context(|| format!("cannot lock {}", self.path.display()))?;
+            if same_file(&file, &self.path) {
+                return Ok(file);
+            }
         }
-        let mut line = serde_json::to_vec(&record)?;
+        anyhow::bail!(
+            "cannot lock {}: it keeps being replaced",
+            self.path.display()
+        )
+    }
+
+    /// Replace the records atomically, under the exclusive lock: `update`
+    /// gets the current records (bad lines and a torn last line skipped,
+    /// with warnings) and returns the new ones, or `None` to leave the file
+    /// as it is. The new content goes to `<name>.tmp-<pid>` beside the file,
+    /// is synced and renamed over it, so readers see the old file or the new
+    /// one, never a mix. Returns whether the file was rewritten.
+    pub fn rewrite(&self, update: impl FnOnce(&Loaded<T>) -> Option<Vec<T>>) -> Result<bool> {
+        let dir = match self.path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        ensure_dir(&dir)?;
+        if self.path.is_dir() {
+            anyhow::bail!(
+                "{} is a directory, not a registry file",
+                self.path.display()
+            );
+        }
+        let mut file = self.lock_current(OpenOptions::new().read(true).write(true).create(true))?;
+        let loaded = self.load(&mut file)?;
+        if loaded.torn_tail {
+            warn(format_args!(
+                "{}: dropped a torn last line left by an interrupted write",
+                self.path.display()
+            ));
+        }
+        let Some(records) = update(&loaded) else {
+            return Ok(false);
+        };
+        let name = self
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "registry".into());
+        let tmp = dir.join(format!("{name}.tmp-{}", std::process::id()));
+        let written = self.write_all_to(&tmp, &records, &file);
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e).with_context(|| format!("cannot replace {}", self.path.display()));
+        }
+        // Make the rename itself durable. Best effort: some file systems
+        // refuse to sync a directory, and the data is already on disk.
+        if let Ok(d) = File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        drop(file);
+        Ok(true)
+    }
+
+    /// Write `records` to a new file at `tmp` (permissions copied from
+    /// `like`) and sync it.
+    fn write_all_to(&self, tmp: &Path, records: &[T], like: &File) -> Result<()> {
+        let mut out = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(tmp)
+            .with_context(|| format!("cannot create {}", tmp.display()))?;
+        if let Ok(meta) = like.metadata() {
+            let _ = out.set_permissions(meta.permissions());
+        }
+        let mut buf = std::io::BufWriter::new(&mut out);
+        for record in records {
+            serde_json::to_writer(&mut buf, record)?;
+            buf.write_all(b"\n")
+                .with_context(|| format!("cannot write {}", tmp.display()))?;
+        }
+        buf.flush()
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        drop(buf);
+        out.sync_all()
+            .with_context(|| format!("cannot write {}", tmp.display()))
+    }
+
+    /// Write one record line to a locked file; on failure, restore `len`.
+    fn write_line(&self, file: &mut File, len: u64, record: &T) -> Result<()> {
+        let mut line = serde_json::to_vec(record)?;
         line.push(b'\n');
         let written = file.write_all(&line).and_then(|()| file.sync_data());
         if let Err(e) = written {
             // Leave the file as it was: drop whatever part of the line got in.
-            let _ = file.set_len(loaded.complete_len);
+            let _ = file.set_len(len);
             return Err(e).with_context(|| format!("cannot write {}", self.path.display()));
         }
+        Ok(())
+    }
+
+    /// Can records be appended? (Creates the directory and file if needed.)
+    pub fn check_writable(&self) -> Result<()> {
+        self.open_for_append().map(drop)
+    }
+
+    /// Append `record` without reading the registry (for large journals).
+    pub fn append(&self, record: &T) -> Result<()> {
+        let (mut file, len) = self.open_for_append()?;
+        self.write_line(&mut file, len, record)
+    }
+
+    /// Append `record` unless `existing` finds its equal among the current
+    /// records; both happen under one exclusive lock.
+    pub fn append_unless(
+        &self,
+        record: T,
+        existing: impl Fn(&[T]) -> Option<T>,
+    ) -> Result<Appended<T>> {
+        let (mut file, len) = self.open_for_append()?;
+        let loaded = self.load(&mut file)?;
+        if let Some(found) = existing(&loaded.records) {
+            return Ok(Appended::Existing(found));
+        }
+        self.write_line(&mut file, len, &record)?;
         Ok(Appended::Added(record))
     }
 }
+
+/// Does `path` still name the open `file` (same device and inode)?
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
+}
+
+/// Length of `file` up to the end of its last complete line, reading
+/// backwards from the end in blocks (a registry may be large).
+fn complete_len(file: &mut File, len: u64) -> std::io::Result<u64> {
+    const BLOCK: u64 = 64 * 1024;
+    let mut end = len;
+    let mut buf = vec![0u8; BLOCK as usize];
+    while end > 0 {
+        let start = end.saturating_sub(BLOCK);
+        let n = (end - start) as usize;
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(&mut buf[..n])?;
+        if let Some(i) = buf[..n].iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// The run journal of a state directory.
+pub fn journal(dir: &Path) -> Registry<crate::kernel::journal::RunRecord> {
+    Registry::new(dir.join(JOURNAL_FILE))
+}
+
+/// File name of the run journal inside the state directory.
+pub const JOURNAL_FILE: &str = "journal.jsonl";
 
 /// The dead-end registry of a state directory.
 pub fn dead_ends(dir: &Path) -> Registry<crate::kernel::promote::DeadEndRecord> {

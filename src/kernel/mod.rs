@@ -9,6 +9,7 @@
 pub mod contract;
 pub mod failure;
 pub mod gate;
+pub mod journal;
 pub mod number;
 pub mod policy;
 pub mod promote;

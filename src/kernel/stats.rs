@@ -39,7 +39,7 @@ const MAD_SCALE: f64 = 0.6745;
 const SHOWN_DIGITS: usize = 4;
 
 /// Descriptive statistics of a sample.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub n: usize,
     pub mean: f64,

@@ -10,6 +10,7 @@ mod knowhow;
 mod measure;
 mod parse;
 mod plateau;
+mod run;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,500 @@
+use std::process::Command as StdCommand;
+use std::time::{Duration, Instant};
+
+use predicates::str::contains;
+
+use crate::{json, Sandbox};
+
+const SPEC: [&str; 6] = ["--metric", "acc", "--cmp", ">=", "--target", "0.8"];
+
+fn journal(sb: &Sandbox) -> Vec<serde_json::Value> {
+    sb.read(".arx/journal.jsonl")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("complete journal line"))
+        .collect()
+}
+
+fn pid_alive(pid: i32) -> bool {
+    // Signal 0 probes for existence; a zombie does not count as running.
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    !stat.is_empty() && !stat.contains(") Z ")
+}
+
+#[test]
+fn verdicts_exit_codes_and_journal() {
+    let sb = Sandbox::new();
+    let cases = [
+        ("echo '__RESULT__ {\"acc\": 0.9}'", 0, "supported"),
+        ("echo '__RESULT__ {\"acc\": 0.5}'", 1, "refuted"),
+        ("echo 'no result'", 3, "inconclusive"),
+        (
+            "echo '__RESULT__ {\"acc\": 0.9}'; echo 'ModuleNotFoundError: x' >&2; exit 1",
+            3,
+            "inconclusive",
+        ),
+    ];
+    for (script, code, verdict) in cases {
+        sb.arx()
+            .args([
+                "run",
+                "--approve",
+                "--candidate",
+                "c1",
+                "--tag",
+                "t1",
+                "--tag",
+                "t2",
+            ])
+            .args(SPEC)
+            .args(["--", "sh", "-c", script])
+            .assert()
+            .code(code)
+            .stdout(contains(verdict));
+    }
+    let recs = journal(&sb);
+    assert_eq!(recs.len(), 4);
+    assert_eq!(recs[0]["verdict"]["verdict"], "supported");
+    assert_eq!(recs[0]["candidate"], "c1");
+    assert_eq!(recs[0]["tags"], serde_json::json!(["t1", "t2"]));
+    assert_eq!(recs[0]["command"][0], "sh");
+    assert_eq!(recs[3]["failure_class"], "H2");
+    assert_eq!(recs[3]["exit_code"], 1);
+    assert!(recs[3]["stderr_tail"]
+        .as_str()
+        .unwrap()
+        .contains("ModuleNotFoundError"));
+    let mut ids: Vec<_> = recs
+        .iter()
+        .map(|r| r["run_id"].as_str().unwrap().to_string())
+        .collect();
+    ids.dedup();
+    assert_eq!(ids.len(), 4);
+}
+
+#[test]
+fn output_is_passed_through_and_json_keeps_stdout_clean() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--",
+            "sh",
+            "-c",
+            "echo hello; echo oops >&2",
+        ])
+        .assert()
+        .code(0)
+        .stdout(contains("hello"))
+        .stderr(contains("oops"));
+    let out = sb
+        .arx()
+        .args(["run", "--approve", "--json"])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo hello; echo '__RESULT__ {\"acc\": 0.9}'",
+        ])
+        .assert()
+        .code(0)
+        .stderr(contains("hello"))
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    assert_eq!(v["verdict"]["verdict"], "supported");
+    assert_eq!(v["metrics"]["acc"], 0.9);
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--quiet",
+            "--",
+            "sh",
+            "-c",
+            "echo hello",
+        ])
+        .assert()
+        .code(0)
+        .stdout("");
+}
+
+#[test]
+fn the_execute_gate_pauses_without_approval() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--", "sh", "-c", "touch ran"])
+        .assert()
+        .code(1)
+        .stdout(contains("paused"));
+    assert!(!sb.path().join("ran").exists());
+    sb.write("arx.toml", "[gates]\nexecute = false\n");
+    sb.arx()
+        .args(["run", "--", "sh", "-c", "touch ran"])
+        .assert()
+        .code(0);
+    assert!(sb.path().join("ran").exists());
+}
+
+#[test]
+fn known_dead_ends_are_refused_unless_forced() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "deadend",
+            "add",
+            "Tiny model is enough",
+            "--reason",
+            "acc 0.4",
+        ])
+        .assert()
+        .code(0);
+    sb.arx()
+        .args(["run", "--approve", "--hypothesis", "tiny MODEL is enough"])
+        .args(["--", "sh", "-c", "touch ran"])
+        .assert()
+        .code(1)
+        .stdout(contains("known dead end"));
+    assert!(!sb.path().join("ran").exists());
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--force",
+            "--hypothesis",
+            "tiny MODEL is enough",
+        ])
+        .args(["--", "sh", "-c", "touch ran"])
+        .assert()
+        .code(0)
+        .stderr(contains("known dead end"));
+    assert!(sb.path().join("ran").exists());
+}
+
+#[test]
+fn promote_records_a_deterministic_refutation() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--promote",
+            "--hypothesis",
+            "BM25 is enough",
+        ])
+        .args(SPEC)
+        .args(["--", "sh", "-c", "echo '__RESULT__ {\"acc\": 0.5}'"])
+        .assert()
+        .code(1);
+    let text = sb.read(".arx/dead-ends.jsonl");
+    assert!(text.contains("BM25 is enough"));
+    assert!(text.contains("acc=0.5 >= 0.8"));
+    // A supported run promotes nothing.
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--promote",
+            "--hypothesis",
+            "hybrid is enough",
+        ])
+        .args(SPEC)
+        .args(["--", "sh", "-c", "echo '__RESULT__ {\"acc\": 0.9}'"])
+        .assert()
+        .code(0);
+    assert!(!sb.read(".arx/dead-ends.jsonl").contains("hybrid"));
+}
+
+#[test]
+fn a_missing_command_is_h2_with_a_clear_message() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--approve"])
+        .args(SPEC)
+        .args(["--", "no-such-command-xyz", "--flag"])
+        .assert()
+        .code(3)
+        .stderr(contains("no-such-command-xyz: command not found"));
+    let recs = journal(&sb);
+    assert_eq!(recs[0]["failure_class"], "H2");
+    assert_eq!(recs[0]["exit_code"], 127);
+}
+
+#[test]
+fn timeout_kills_the_whole_group() {
+    let sb = Sandbox::new();
+    let started = Instant::now();
+    sb.arx()
+        .args(["run", "--approve", "--timeout", "1s", "--grace", "1s"])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "sleep 300 & echo $! > child.pid; trap '' TERM; sleep 300",
+        ])
+        .assert()
+        .code(3)
+        .stdout(contains("timed out"));
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let pid: i32 = sb.read("child.pid").trim().parse().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        !pid_alive(pid),
+        "background child {pid} survived the timeout"
+    );
+    let recs = journal(&sb);
+    assert_eq!(recs[0]["timed_out"], true);
+    assert_eq!(recs[0]["exit_code"], 124);
+    assert_eq!(recs[0]["failure_class"], "H4");
+}
+
+#[test]
+fn children_left_behind_are_ended_with_the_run() {
+    let sb = Sandbox::new();
+    let started = Instant::now();
+    sb.arx()
+        .args(["run", "--approve", "--grace", "1s", "--"])
+        .args([
+            "sh",
+            "-c",
+            "(sleep 300; echo late) & echo $! > child.pid; echo '__RESULT__ {\"acc\": 1}'",
+        ])
+        .assert()
+        .code(0);
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let pid: i32 = sb.read("child.pid").trim().parse().unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!pid_alive(pid));
+}
+
+#[test]
+fn stop_on_result_ends_a_long_experiment() {
+    let sb = Sandbox::new();
+    let started = Instant::now();
+    sb.arx()
+        .args(["run", "--approve", "--stop-on-result", "--grace", "1s"])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo '__RESULT__ {\"acc\": 0.9}'; sleep 300",
+        ])
+        .assert()
+        .code(0);
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn a_result_line_split_across_writes_and_binary_output() {
+    let sb = Sandbox::new();
+    let script = "head -c 100000 /dev/urandom; printf '\\n__RESU'; sleep 0.3; printf 'LT__ {\"a'; sleep 0.3; printf 'cc\": 0.95}\\n'; head -c 1000 /dev/urandom";
+    let out = sb
+        .arx()
+        .args(["run", "--approve", "--json"])
+        .args(SPEC)
+        .args(["--", "sh", "-c", script])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(json(&out)["metrics"]["acc"], 0.95);
+}
+
+#[test]
+fn lots_of_output_keeps_only_tails() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--approve", "--quiet"])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "yes 'line of output' | head -c 50000000; echo; echo '__RESULT__ {\"acc\": 0.9}'",
+        ])
+        .assert()
+        .code(0);
+    let recs = journal(&sb);
+    assert!(recs[0]["stdout_tail"].as_str().unwrap().len() <= 4096);
+    assert!(recs[0]["stdout_tail"]
+        .as_str()
+        .unwrap()
+        .contains("__RESULT__"));
+}
+
+#[test]
+fn events_stream_ndjson() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--events",
+            "events.ndjson",
+            "--heartbeat",
+            "200ms",
+        ])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo '__PROGRESS__ {\"loss\": 0.7}'; sleep 0.5; echo '__RESULT__ {\"acc\": 0.9}'",
+        ])
+        .assert()
+        .code(0);
+    let events: Vec<serde_json::Value> = sb
+        .read("events.ndjson")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.first(), Some(&"started"));
+    assert_eq!(kinds.last(), Some(&"finished"));
+    assert!(kinds.contains(&"progress"));
+    assert!(kinds.contains(&"result"));
+    assert!(kinds.contains(&"heartbeat"));
+    let progress = events.iter().find(|e| e["event"] == "progress").unwrap();
+    assert_eq!(progress["metrics"]["loss"], 0.7);
+    let finished = events.last().unwrap();
+    assert_eq!(finished["verdict"]["verdict"], "supported");
+    let ids: Vec<&str> = events
+        .iter()
+        .map(|e| e["run_id"].as_str().unwrap())
+        .collect();
+    assert!(ids.iter().all(|i| *i == ids[0]));
+
+    // `--events -` puts events on stdout and the experiment's stdout on stderr.
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--approve",
+            "--events",
+            "-",
+            "--",
+            "sh",
+            "-c",
+            "echo hello",
+        ])
+        .assert()
+        .code(0)
+        .stderr(contains("hello"))
+        .get_output()
+        .stdout
+        .clone();
+    let first = String::from_utf8(out).unwrap();
+    let first: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    assert_eq!(first["event"], "started");
+}
+
+#[test]
+fn repeat_judges_the_mean_with_a_confidence_interval() {
+    let sb = Sandbox::new();
+    sb.write("vals", "0.91\n0.90\n0.92\n0.89\n0.93\n");
+    let script = "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; v=$(sed -n ${n}p vals); echo \"__RESULT__ {\\\"acc\\\": $v}\"";
+    let out = sb
+        .arx()
+        .args(["run", "--approve", "--json", "--repeat", "5"])
+        .args(SPEC)
+        .args(["--", "sh", "-c", script])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    assert_eq!(v["verdict"]["strategy"], "confidence_interval");
+    assert_eq!(
+        v["samples"],
+        serde_json::json!([0.91, 0.90, 0.92, 0.89, 0.93])
+    );
+    assert_eq!(v["attempts"].as_array().unwrap().len(), 5);
+    assert_eq!(v["summary"]["n"], 5);
+    let (lo, hi) = (
+        v["interval"][0].as_f64().unwrap(),
+        v["interval"][1].as_f64().unwrap(),
+    );
+    assert!(lo > 0.8 && lo < 0.91 && hi > 0.91);
+}
+
+#[test]
+fn bad_flags_exit_2_before_anything_runs() {
+    let sb = Sandbox::new();
+    let cases: [&[&str]; 7] = [
+        &["--timeout", "0"],
+        &["--timeout", "soon"],
+        &["--timeout", "-5s"],
+        &["--grace", "x"],
+        &["--repeat", "0"],
+        &["--confidence", "1.5"],
+        &["--metric", "acc"],
+    ];
+    for args in cases {
+        sb.arx()
+            .args(["run", "--approve"])
+            .args(args)
+            .args(["--", "sh", "-c", "touch ran"])
+            .assert()
+            .code(2)
+            .stderr(contains("arx: error:"));
+    }
+    assert!(!sb.path().join("ran").exists());
+    sb.arx().args(["run", "--approve"]).assert().code(2);
+}
+
+#[test]
+fn an_unwritable_state_dir_fails_before_running() {
+    let sb = Sandbox::new();
+    sb.write(".arx", "a file, not a directory");
+    sb.arx()
+        .args(["run", "--approve", "--", "sh", "-c", "touch ran"])
+        .assert()
+        .code(2)
+        .stderr(contains("not a directory"));
+    assert!(!sb.path().join("ran").exists());
+    assert_eq!(sb.read(".arx"), "a file, not a directory");
+}
+
+#[test]
+fn ctrl_c_ends_the_experiment_and_is_journaled() {
+    let sb = Sandbox::new();
+    let bin = assert_cmd::cargo::cargo_bin("arx");
+    let mut child = StdCommand::new(bin)
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .args(["run", "--approve", "--grace", "1s", "--quiet", "--"])
+        .args(["sh", "-c", "echo $$ > exp.pid; sleep 300"])
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while sb.read("exp.pid").trim().is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let exp: i32 = sb.read("exp.pid").trim().parse().unwrap();
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let status = child.wait().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        status.signal(),
+        Some(2),
+        "arx re-raises SIGINT after journaling"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!pid_alive(exp));
+    let recs = journal(&sb);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["interrupted"], true);
+}
