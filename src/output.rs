@@ -97,6 +97,34 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Emit a listing: under `--json` one JSON document per item and line
+    /// (NDJSON, so that long listings stream into `jq` and friends), else
+    /// the report's human view.
+    pub fn emit_lines<R: Report, T: Serialize>(
+        &self,
+        report: &R,
+        items: &[T],
+    ) -> anyhow::Result<()> {
+        if !self.json {
+            return self.emit(report);
+        }
+        if self.quiet {
+            return Ok(());
+        }
+        let mut out = io::BufWriter::new(io::stdout().lock());
+        for item in items {
+            // Serialized apart from writing, so a closed pipe surfaces as
+            // the I/O error it is (a quiet exit), not as a JSON error.
+            let mut line = serde_json::to_vec(item)?;
+            line.push(b'\n');
+            out.write_all(&line)?;
+        }
+        out.flush()?;
+        Ok(())
+    }
+}
+
 /// Print a warning on stderr.
 pub fn warn(message: impl std::fmt::Display) {
     let mut err = anstream::stderr().lock();

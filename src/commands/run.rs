@@ -130,6 +130,41 @@ fn confirm(question: &str) -> bool {
     matches!(answer.trim(), "y" | "Y" | "yes" | "Yes" | "YES")
 }
 
+/// The `execute` gate before running `what`: proceed when it is off,
+/// approved, or confirmed at an interactive prompt; otherwise report the
+/// pause and return false.
+pub(super) fn pass_execute_gate(
+    ctx: &Ctx,
+    approve: bool,
+    no_gates: bool,
+    what: &str,
+) -> Result<bool> {
+    let config = ctx.config()?;
+    let gates = resolve_gates(&config.grd, no_gates);
+    let check = check_gate(&gates, Gate::Execute, approve);
+    if check.proceed || confirm(&format!("Run `{what}`?")) {
+        return Ok(true);
+    }
+    ctx.out.emit(&Refusal {
+        proceed: false,
+        reason: "paused",
+        pending_gate: check.pending_gate,
+        approach_hash: None,
+        detail: "pending gate execute (approve with --approve, or turn it off in arx.toml)".into(),
+    })?;
+    Ok(false)
+}
+
+/// Install the Ctrl-C / SIGTERM flag the runner polls.
+pub(super) fn interrupt_flag() -> Result<Arc<AtomicBool>> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&interrupt))
+            .context("cannot install the signal handler")?;
+    }
+    Ok(interrupt)
+}
+
 #[derive(Serialize)]
 struct Refusal {
     proceed: bool,
@@ -292,18 +327,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     let state = ctx.state_dir()?;
 
     // The gate, then the dead-end registry: both before anything runs.
-    let config = ctx.config()?;
-    let gates = resolve_gates(&config.grd, args.no_gates);
-    let check = check_gate(&gates, Gate::Execute, args.approve);
-    if !check.proceed && !confirm(&format!("Run `{}`?", plan.run.argv.join(" "))) {
-        ctx.out.emit(&Refusal {
-            proceed: false,
-            reason: "paused",
-            pending_gate: check.pending_gate,
-            approach_hash: None,
-            detail: "pending gate execute (approve with --approve, or turn it off in arx.toml)"
-                .into(),
-        })?;
+    if !pass_execute_gate(ctx, args.approve, args.no_gates, &plan.run.argv.join(" "))? {
         return Ok(Exit::No);
     }
     let hash = plan.hypothesis.as_deref().map(approach_hash);
@@ -340,11 +364,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
             .context("cannot write the run journal")?;
     }
 
-    let interrupt = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        signal_hook::flag::register(sig, Arc::clone(&interrupt))
-            .context("cannot install the signal handler")?;
-    }
+    let interrupt = interrupt_flag()?;
 
     let run_id = uuid::Uuid::now_v7().to_string();
     let start = timestamp(ctx.global.now.as_deref())?;
@@ -371,58 +391,31 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     }
     plan.run.spinner.finish();
     let elapsed = wall.elapsed();
-    let last = outcomes.last().cloned().unwrap_or_default();
     let interrupted = outcomes.iter().any(|o| o.interrupted);
 
     let (verdict, samples, summary, interval, more_runs) = judge(&plan, &outcomes);
-    let end = start
-        .checked_add(jiff::SignedDuration::try_from(elapsed).unwrap_or_default())
-        .unwrap_or(start);
-    let record = RunRecord {
-        run_id: run_id.clone(),
-        started_at: millis(start),
-        ended_at: millis(end),
-        duration_ms: elapsed.as_millis() as u64,
-        command: plan.run.argv.clone(),
-        shell: plan.run.shell,
-        cwd: cwd.display().to_string(),
-        host: nix::unistd::gethostname()
-            .ok()
-            .map(|h| h.to_string_lossy().into_owned()),
-        git,
-        hypothesis: plan.hypothesis.clone(),
-        approach_hash: hash,
-        candidate: args.candidate.clone(),
-        tags: args.tags.clone(),
-        spec: plan.spec.clone(),
-        metrics: last.metrics.clone(),
-        exit_code: last.exit_code,
-        timed_out: last.timed_out,
-        interrupted,
-        stopped_on_result: last.stopped_on_result,
-        failure_class: last.failure_class,
-        verdict: verdict.clone(),
-        stdout_tail: last.stdout_tail.clone(),
-        stderr_tail: last.stderr_tail.clone(),
-        attempts: if plan.repeat > 1 {
-            outcomes
-                .iter()
-                .map(|o| Attempt {
-                    exit_code: o.exit_code,
-                    timed_out: o.timed_out,
-                    failure_class: o.failure_class,
-                    metrics: o.metrics.clone(),
-                    duration_ms: o.duration.as_millis() as u64,
-                })
-                .collect()
-        } else {
-            Vec::new()
+    let mut record = outcome_record(
+        &Origin {
+            run_id: run_id.clone(),
+            start,
+            elapsed,
+            cwd: &cwd,
+            git,
         },
-        samples,
-        summary,
-        interval,
-        more_runs,
-    };
+        &plan.run,
+        &outcomes,
+        plan.repeat > 1,
+    );
+    record.hypothesis = plan.hypothesis.clone();
+    record.approach_hash = hash;
+    record.candidate = args.candidate.clone();
+    record.tags = args.tags.clone();
+    record.spec = plan.spec.clone();
+    record.verdict = verdict;
+    record.samples = samples;
+    record.summary = summary;
+    record.interval = interval;
+    record.more_runs = more_runs;
     events.emit(
         "finished",
         elapsed,
@@ -455,6 +448,75 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         None if record.exit_code == 0 => Exit::Ok,
         None => Exit::Inconclusive,
     })
+}
+
+/// Where and when an invocation ran.
+pub(super) struct Origin<'a> {
+    pub run_id: String,
+    pub start: jiff::Timestamp,
+    pub elapsed: Duration,
+    pub cwd: &'a std::path::Path,
+    pub git: Option<crate::kernel::journal::GitState>,
+}
+
+/// A journal record of the attempts of one command; the caller adds the
+/// spec, verdict and labels.
+pub(super) fn outcome_record(
+    origin: &Origin<'_>,
+    run: &RunSpec,
+    outcomes: &[RunOutcome],
+    keep_attempts: bool,
+) -> RunRecord {
+    let last = outcomes.last().cloned().unwrap_or_default();
+    let end = origin
+        .start
+        .checked_add(jiff::SignedDuration::try_from(origin.elapsed).unwrap_or_default())
+        .unwrap_or(origin.start);
+    RunRecord {
+        run_id: origin.run_id.clone(),
+        started_at: millis(origin.start),
+        ended_at: millis(end),
+        duration_ms: origin.elapsed.as_millis() as u64,
+        command: run.argv.clone(),
+        shell: run.shell,
+        cwd: origin.cwd.display().to_string(),
+        host: nix::unistd::gethostname()
+            .ok()
+            .map(|h| h.to_string_lossy().into_owned()),
+        git: origin.git.clone(),
+        hypothesis: None,
+        approach_hash: None,
+        candidate: None,
+        tags: Vec::new(),
+        spec: None,
+        metrics: last.metrics,
+        exit_code: last.exit_code,
+        timed_out: last.timed_out,
+        interrupted: outcomes.iter().any(|o| o.interrupted),
+        stopped_on_result: last.stopped_on_result,
+        failure_class: last.failure_class,
+        verdict: None,
+        stdout_tail: last.stdout_tail,
+        stderr_tail: last.stderr_tail,
+        attempts: if keep_attempts {
+            outcomes
+                .iter()
+                .map(|o| Attempt {
+                    exit_code: o.exit_code,
+                    timed_out: o.timed_out,
+                    failure_class: o.failure_class,
+                    metrics: o.metrics.clone(),
+                    duration_ms: o.duration.as_millis() as u64,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        samples: Vec::new(),
+        summary: None,
+        interval: None,
+        more_runs: None,
+    }
 }
 
 type Judgement = (

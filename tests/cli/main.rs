@@ -1,6 +1,7 @@
 //! Integration tests: the real binary, one file per command.
 
 mod classify;
+mod compare;
 mod completions;
 mod deadend;
 mod decide;
