@@ -120,14 +120,17 @@ impl Tail {
     }
 }
 
-/// Finds complete `__PROGRESS__ {json}` lines in a stream.
+/// Finds complete `__PROGRESS__ {json}` lines in a stream. Chunks without
+/// a marker cost one SIMD search; only lines holding a marker are copied.
 struct ProgressLines {
     finder: memmem::Finder<'static>,
-    /// The current line, kept only while it holds a marker.
+    /// The rest of the current line after a marker, while collecting.
     line: Vec<u8>,
-    /// The current line has a marker (and is being collected).
     collecting: bool,
-    /// Partial-marker carry from the previous chunk.
+    /// The line grew too long to be a progress record; skip to its end.
+    overflow: bool,
+    /// Bytes after the last newline of the previous chunk that may begin a
+    /// marker (fewer than the marker's length).
     carry: Vec<u8>,
 }
 
@@ -139,51 +142,91 @@ impl ProgressLines {
             finder: memmem::Finder::new(PROGRESS),
             line: Vec::new(),
             collecting: false,
+            overflow: false,
             carry: Vec::new(),
         }
     }
 
-    /// Feed a chunk; call `found` with the metrics of each progress line.
-    fn feed(&mut self, chunk: &[u8], found: &mut impl FnMut(Metrics)) {
-        let mut rest = chunk;
-        while !rest.is_empty() {
-            let nl = memchr::memchr(b'\n', rest);
-            let (part, line_ends) = match nl {
-                Some(i) => (&rest[..i], true),
-                None => (rest, false),
-            };
-            if !self.collecting {
-                // Look for a marker, including one split across chunks.
-                let mut window = std::mem::take(&mut self.carry);
-                window.extend_from_slice(part);
-                if let Some(at) = self.finder.find(&window) {
-                    self.collecting = true;
-                    self.line.clear();
-                    self.line.extend_from_slice(&window[at + PROGRESS.len()..]);
-                } else if !line_ends {
-                    let keep = window.len().min(PROGRESS.len() - 1);
-                    self.carry = window[window.len() - keep..].to_vec();
-                }
-            } else if self.line.len() + part.len() <= MAX_PROGRESS_LINE {
+    /// Collect the line from `chunk[from..]`; returns where scanning goes on
+    /// (past the newline), or `None` when the chunk ended inside the line.
+    fn collect(
+        &mut self,
+        chunk: &[u8],
+        from: usize,
+        found: &mut impl FnMut(Metrics),
+    ) -> Option<usize> {
+        let rest = &chunk[from..];
+        let (part, end) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (&rest[..i], Some(from + i + 1)),
+            None => (rest, None),
+        };
+        if !self.overflow {
+            if self.line.len() + part.len() <= MAX_PROGRESS_LINE {
                 self.line.extend_from_slice(part);
             } else {
-                self.collecting = false;
+                self.overflow = true;
                 self.line.clear();
-            }
-            if line_ends {
-                if self.collecting {
-                    if let Some(m) = parse_object_line(&self.line) {
-                        found(m);
-                    }
-                }
-                self.collecting = false;
-                self.line.clear();
-                self.carry.clear();
-                rest = &rest[nl.unwrap_or(0) + 1..];
-            } else {
-                rest = &[];
             }
         }
+        if end.is_some() {
+            if !self.overflow {
+                if let Some(m) = parse_object_line(&self.line) {
+                    found(m);
+                }
+            }
+            self.collecting = false;
+            self.overflow = false;
+            self.line.clear();
+        }
+        end
+    }
+
+    /// Feed a chunk; call `found` with the metrics of each progress line.
+    fn feed(&mut self, chunk: &[u8], found: &mut impl FnMut(Metrics)) {
+        if chunk.is_empty() {
+            return;
+        }
+        let mut pos = 0;
+        let carry = std::mem::take(&mut self.carry);
+        if self.collecting {
+            match self.collect(chunk, 0, found) {
+                Some(next) => pos = next,
+                None => return,
+            }
+        } else if !carry.is_empty() {
+            // A marker split across the chunk boundary.
+            let mut window = carry.clone();
+            let head = &chunk[..chunk.len().min(PROGRESS.len())];
+            let carried = window.len();
+            window.extend_from_slice(head);
+            if let Some(at) = self.finder.find(&window) {
+                if at < carried && !window[..at + PROGRESS.len()].contains(&b'\n') {
+                    self.collecting = true;
+                    match self.collect(chunk, at + PROGRESS.len() - carried, found) {
+                        Some(next) => pos = next,
+                        None => return,
+                    }
+                }
+            }
+        }
+        while let Some(at) = self.finder.find(&chunk[pos..]) {
+            self.collecting = true;
+            match self.collect(chunk, pos + at + PROGRESS.len(), found) {
+                Some(next) => pos = next,
+                None => return,
+            }
+        }
+        // The unfinished last line, which may end in the start of a marker
+        // (with the previous carry when the chunk did not end any line).
+        let mut tail = match memchr::memrchr(b'\n', &chunk[pos..]) {
+            Some(i) => chunk[pos + i + 1..].to_vec(),
+            None if pos == 0 && chunk.len() < PROGRESS.len() => [carry.as_slice(), chunk].concat(),
+            None if pos == 0 => chunk[chunk.len() - PROGRESS.len()..].to_vec(),
+            None => chunk[pos..].to_vec(),
+        };
+        let keep = tail.len().min(PROGRESS.len() - 1);
+        tail.drain(..tail.len() - keep);
+        self.carry = tail;
     }
 }
 
@@ -557,5 +600,48 @@ fn spawn_failure(spec: &RunSpec, e: &std::io::Error, start: Instant) -> RunOutco
         spawn_error: Some(msg),
         duration: start.elapsed(),
         ..RunOutcome::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn progress(chunks: &[&[u8]]) -> Vec<Vec<(String, f64)>> {
+        let mut p = ProgressLines::new();
+        let mut found = Vec::new();
+        for c in chunks {
+            p.feed(c, &mut |m: Metrics| {
+                found.push(m.iter().map(|(k, v)| (k.to_string(), v)).collect())
+            });
+        }
+        found
+    }
+
+    #[test]
+    fn progress_lines_are_found_wherever_chunks_split() {
+        let text: &[u8] = b"a\n__PROGRESS__ {\"loss\": 0.5}\nnoise __PROGRESS__\n__PROGRESS__{\"step\": 2} tail\nx__PROGRESS__ {bad}\n__PROGRESS__ {\"s\": 3}";
+        let want = vec![
+            vec![("loss".to_string(), 0.5)],
+            vec![("step".to_string(), 2.0)],
+        ];
+        assert_eq!(progress(&[text]), want);
+        for cut in 0..=text.len() {
+            for cut2 in cut..=text.len() {
+                let got = progress(&[&text[..cut], &text[cut..cut2], &text[cut2..]]);
+                assert_eq!(got, want, "cuts {cut} {cut2}");
+            }
+        }
+    }
+
+    #[test]
+    fn tails_keep_the_last_bytes() {
+        let mut t = Tail::default();
+        t.push(&[b'a'; 3000]);
+        t.push(&[b'b'; 3000]);
+        assert_eq!(t.buf.len(), TAIL_BYTES);
+        assert!(t.buf.ends_with(&[b'b'; 3000]));
+        t.push(&vec![b'c'; 10_000]);
+        assert_eq!(t.buf, vec![b'c'; TAIL_BYTES]);
     }
 }
