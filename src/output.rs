@@ -177,6 +177,31 @@ impl Spinner {
         Spinner { bar }
     }
 
+    /// A progress bar over `len` steps (same visibility rules).
+    pub fn bar(visible: bool, len: u64) -> Self {
+        use std::io::IsTerminal;
+        let bar = if visible && io::stderr().is_terminal() {
+            let bar = indicatif::ProgressBar::new(len);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{spinner} {elapsed_precise} [{bar:24}] {pos}/{len} {msg}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Spinner { bar }
+    }
+
+    /// One step of a bar done.
+    pub fn inc(&self) {
+        self.bar.inc(1);
+    }
+
     pub fn set_message(&self, msg: impl Into<std::borrow::Cow<'static, str>>) {
         self.bar.set_message(msg);
     }

@@ -119,7 +119,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
             .context("cannot write the run journal")?;
     }
     let interrupt = interrupt_flag()?;
-    let spinner = Spinner::new(!ctx.out.quiet && !ctx.out.json);
+    let spinner = Spinner::bar(!ctx.out.quiet && !ctx.out.json, 2 * u64::from(args.runs));
     let sink = if ctx.out.quiet {
         Sink::Discard
     } else {
@@ -154,6 +154,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
             }
             let stop = outcome.interrupted;
             runs.push(outcome);
+            spinner.inc();
             if stop {
                 break 'runs;
             }

@@ -109,7 +109,11 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
             heartbeat,
             stdout_to,
             stderr_to,
-            spinner: Spinner::new(!ctx.out.quiet && !ctx.out.json),
+            spinner: if args.repeat > 1 {
+                Spinner::bar(!ctx.out.quiet && !ctx.out.json, u64::from(args.repeat))
+            } else {
+                Spinner::new(!ctx.out.quiet && !ctx.out.json)
+            },
         },
         repeat: args.repeat,
         confidence,
@@ -375,7 +379,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     let mut outcomes: Vec<RunOutcome> = Vec::new();
     for i in 0..plan.repeat {
         let label = if plan.repeat > 1 {
-            format!("run {}/{}", i + 1, plan.repeat)
+            format!("run {}", i + 1)
         } else {
             plan.run.argv.join(" ")
         };
@@ -385,6 +389,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         }
         let stop = outcome.interrupted || outcome.spawn_error.is_some();
         outcomes.push(outcome);
+        plan.run.spinner.inc();
         if stop {
             break;
         }

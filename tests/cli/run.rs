@@ -498,3 +498,61 @@ fn ctrl_c_ends_the_experiment_and_is_journaled() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0]["interrupted"], true);
 }
+
+#[test]
+fn concurrent_runs_append_whole_records() {
+    let sb = Sandbox::new();
+    let bin = assert_cmd::cargo::cargo_bin("arx");
+    let big = "x".repeat(6000);
+    let children: Vec<_> = (0..6)
+        .map(|w| {
+            let script = (0..5)
+                .map(|i| {
+                    format!(
+                        "'{}' run --approve --quiet --tag w{w} -- sh -c 'echo {big}; echo \"__RESULT__ {{\\\"i\\\": {i}}}\"'",
+                        bin.display()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" && ");
+            StdCommand::new("sh")
+                .arg("-c")
+                .arg(script)
+                .current_dir(sb.path())
+                .env_remove("ARX_STATE_DIR")
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let recs = journal(&sb);
+    assert_eq!(recs.len(), 30);
+    let mut ids: Vec<String> = recs
+        .iter()
+        .map(|r| r["run_id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), 30);
+}
+
+#[test]
+fn a_torn_journal_line_is_skipped_and_trimmed() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--approve", "--quiet", "--", "true"])
+        .assert()
+        .code(0);
+    let path = sb.path().join(".arx/journal.jsonl");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"run_id\": \"0193-torn");
+    std::fs::write(&path, text).unwrap();
+    sb.arx()
+        .args(["run", "--approve", "--quiet", "--", "true"])
+        .assert()
+        .code(0)
+        .stderr(contains("torn"));
+    assert_eq!(journal(&sb).len(), 2);
+}
