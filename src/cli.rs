@@ -361,7 +361,8 @@ pub enum JournalCommand {
     },
     /// Check the journal: readable records, duplicate and conflicting run ids.
     ///
-    /// Exit 0 when sound, 1 when a run id conflicts or is missing.
+    /// Exit 0 when sound, 1 when a run id conflicts or is missing or a line
+    /// is unreadable.
     #[command(after_help = "Example:\n  arx journal verify")]
     Verify {
         /// Journal file (default: the state directory's journal.jsonl).

@@ -1,10 +1,269 @@
-//! `arx init`: placeholder until implemented.
+//! `arx init`: set up arx in a repository: the state directory, an empty
+//! run journal, a commented `arx.toml`, and `merge=union` lines in
+//! `.gitattributes` so that branches which both append to the journal and
+//! registries merge cleanly. It only creates what is missing and appends
+//! what is absent: it never overwrites or rewrites an existing file, so
+//! running it again changes nothing.
 
-use anyhow::Result;
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::journal::shown;
 use super::Ctx;
 use crate::error::Exit;
+use crate::io::config::{repo_root, FILE_NAME};
+use crate::io::state::{dead_ends, ensure_dir, journal, knowhow};
+use crate::kernel::journal::{gitattributes_pattern, union_merge_lines};
+use crate::output::{bold, dim, Report};
 
-pub fn run(_ctx: &Ctx) -> Result<Exit> {
-    anyhow::bail!("`arx init` is not implemented yet")
+/// The `arx.toml` written when there is none.
+const CONFIG_TEMPLATE: &str = "\
+# arx configuration. See the README, \"Configuration: arx.toml\".
+
+# Approval gates. A gate that is on pauses until a person approves the step:
+# `arx run --approve`, `arx gate check <gate> --approved`. A gate is on unless
+# its value is literally `false`; `--no-gates` turns every gate off.
+[gates]
+# execute = true     # pause before running an experiment
+# kg_write = true    # pause before writing dead ends and knowhow
+";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Status {
+    Created,
+    Present,
+    /// Lines were appended (`.gitattributes`).
+    Updated,
+    /// Left alone, for the reason given.
+    Skipped,
+}
+
+#[derive(Serialize)]
+struct Item {
+    path: String,
+    status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+#[derive(Serialize)]
+struct InitReport {
+    root: String,
+    state_dir: String,
+    /// `root` is a git repository.
+    repository: bool,
+    items: Vec<Item>,
+}
+
+impl Report for InitReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        for item in &self.items {
+            let word = match item.status {
+                Status::Created => "created",
+                Status::Present => "present",
+                Status::Updated => "updated",
+                Status::Skipped => "skipped",
+            };
+            let detail = item
+                .detail
+                .as_deref()
+                .map_or(String::new(), |t| format!("  {d}({t}){d:#}"));
+            if item.status == Status::Present {
+                writeln!(out, "{d}{word:<8}{d:#} {}{detail}", item.path)?;
+            } else {
+                writeln!(out, "{b}{word:<8}{b:#} {}{detail}", item.path)?;
+            }
+        }
+        let changed = self
+            .items
+            .iter()
+            .any(|i| matches!(i.status, Status::Created | Status::Updated));
+        if !changed {
+            writeln!(
+                out,
+                "{d}arx is set up in {} (nothing to do){d:#}",
+                self.root
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Create `path` with `contents` unless it exists. Returns whether it was
+/// created; an existing directory in its place is an error.
+fn create_file(path: &Path, contents: &str) -> Result<bool> {
+    if path.is_dir() {
+        anyhow::bail!("{} is a directory, not a file", path.display());
+    }
+    match OpenOptions::new().write(true).create_new(true).open(path) {
+        Ok(mut f) => {
+            f.write_all(contents.as_bytes())
+                .and_then(|()| f.sync_all())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(true)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        Err(e) => Err(e).with_context(|| format!("cannot create {}", path.display())),
+    }
+}
+
+/// `path` relative to `root`, with `/` separators, when it lies inside it
+/// (both resolved, so symbolic links and `..` do not hide that).
+fn relative_to(path: &Path, root: &Path) -> Option<String> {
+    let path = path.canonicalize().ok()?;
+    let root = root.canonicalize().ok()?;
+    let rel = path.strip_prefix(&root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    Some(parts?.join("/"))
+}
+
+/// Append `merge=union` lines for the state files to `.gitattributes`.
+fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Item> {
+    let path = root.join(".gitattributes");
+    let name = ".gitattributes".to_string();
+    let skipped = |why: String| Item {
+        path: name.clone(),
+        status: Status::Skipped,
+        detail: Some(why),
+    };
+    let Some(dir) = relative_to(state_dir, root) else {
+        return Ok(skipped(format!(
+            "the state directory {} is outside {}",
+            state_dir.display(),
+            root.display()
+        )));
+    };
+    let mut patterns = Vec::new();
+    for file in files {
+        let file_name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        // A pattern without an inner slash would match in every directory.
+        let rel = if dir.is_empty() {
+            format!("/{file_name}")
+        } else {
+            format!("{dir}/{file_name}")
+        };
+        match gitattributes_pattern(&rel) {
+            Some(p) => patterns.push(p),
+            None => {
+                return Ok(skipped(format!(
+                    "{rel} cannot be written as a pattern; add `merge=union` for it by hand"
+                )))
+            }
+        }
+    }
+    if path.is_dir() {
+        anyhow::bail!("{} is a directory, not a file", path.display());
+    }
+    let (existed, existing) = match std::fs::read(&path) {
+        Ok(bytes) => (true, String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (false, String::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let lines = union_merge_lines(&existing, &patterns);
+    if lines.is_empty() {
+        return Ok(Item {
+            path: name,
+            status: Status::Present,
+            detail: Some("merge=union already set".into()),
+        });
+    }
+    let mut text = String::new();
+    if !existing.is_empty() && !existing.ends_with('\n') {
+        text.push('\n');
+    }
+    for line in &lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    let mut f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let added = lines.len();
+    Ok(Item {
+        path: name,
+        status: if !existed {
+            Status::Created
+        } else {
+            Status::Updated
+        },
+        detail: Some(format!(
+            "merge=union for {} {}",
+            added,
+            if added == 1 { "file" } else { "files" }
+        )),
+    })
+}
+
+pub fn run(ctx: &Ctx) -> Result<Exit> {
+    let cwd = ctx.cwd()?;
+    let repo = repo_root(&cwd);
+    let root = repo.clone().unwrap_or_else(|| cwd.clone());
+    let state_dir = ctx.state_dir()?;
+    let show = |p: &Path| shown(p, &root);
+    let mut items = Vec::new();
+
+    let existed = state_dir.is_dir();
+    ensure_dir(&state_dir)?;
+    items.push(Item {
+        path: format!("{}/", show(&state_dir)),
+        status: if existed {
+            Status::Present
+        } else {
+            Status::Created
+        },
+        detail: None,
+    });
+
+    let journal_path = journal(&state_dir).path;
+    let created = create_file(&journal_path, "")?;
+    items.push(Item {
+        path: show(&journal_path),
+        status: if created {
+            Status::Created
+        } else {
+            Status::Present
+        },
+        detail: None,
+    });
+
+    let config = root.join(FILE_NAME);
+    let created = create_file(&config, CONFIG_TEMPLATE)?;
+    items.push(Item {
+        path: show(&config),
+        status: if created {
+            Status::Created
+        } else {
+            Status::Present
+        },
+        detail: None,
+    });
+
+    let files = [
+        journal_path,
+        dead_ends(&state_dir).path,
+        knowhow(&state_dir).path,
+    ];
+    items.push(gitattributes(&root, &state_dir, &files)?);
+
+    ctx.out.emit(&InitReport {
+        root: root.display().to_string(),
+        state_dir: state_dir.display().to_string(),
+        repository: repo.is_some(),
+        items,
+    })?;
+    Ok(Exit::Ok)
 }

@@ -1,10 +1,147 @@
-//! `arx log`: placeholder until implemented.
+//! `arx log`: list journaled runs, newest last, as an aligned table or as
+//! NDJSON (one record per line). It only reads the journal: it never
+//! creates the state directory and never changes a record.
+
+use std::io::{self, Write};
 
 use anyhow::Result;
+use serde::Serialize;
 
 use super::Ctx;
 use crate::error::Exit;
+use crate::io::state::journal;
+use crate::kernel::journal::{
+    command_line, fmt_duration, outcome, select, short_id, short_id_len, RunRecord, SHORT_ID_LEN,
+};
+use crate::output::{dim, verdict_style, Report};
 
-pub fn run(_ctx: &Ctx, _limit: Option<usize>, _candidate: Option<&str>) -> Result<Exit> {
-    anyhow::bail!("`arx log` is not implemented yet")
+/// Longest command shown in a row, in characters.
+const COMMAND_WIDTH: usize = 60;
+
+#[derive(Serialize)]
+#[serde(transparent)]
+struct LogReport {
+    runs: Vec<RunRecord>,
+    /// Characters of each run id shown (enough to tell every run apart).
+    #[serde(skip)]
+    id_len: usize,
+}
+
+/// One row of the table, as plain text (styles are added when written).
+struct Line {
+    cells: [String; 6],
+    verdict: Option<crate::kernel::verdict::Verdict>,
+    command: String,
+}
+
+impl LogReport {
+    fn lines(&self) -> Vec<Line> {
+        self.runs
+            .iter()
+            .map(|r| Line {
+                cells: [
+                    short_id(&r.run_id, self.id_len).to_string(),
+                    start_time(&r.started_at),
+                    fmt_duration(r.duration_ms),
+                    r.verdict
+                        .as_ref()
+                        .map_or("-".to_string(), |v| v.verdict.to_string()),
+                    one_line(&outcome(r)),
+                    r.candidate.as_deref().map_or("-".to_string(), one_line),
+                ],
+                verdict: r.verdict.as_ref().map(|v| v.verdict),
+                command: truncate(&command_line(r), COMMAND_WIDTH),
+            })
+            .collect()
+    }
+}
+
+impl Report for LogReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let d = dim();
+        if self.runs.is_empty() {
+            return writeln!(out, "{d}no runs recorded{d:#}");
+        }
+        let header = [
+            "RUN",
+            "STARTED (UTC)",
+            "TIME",
+            "VERDICT",
+            "RESULT",
+            "CANDIDATE",
+        ];
+        let lines = self.lines();
+        let mut widths = header.map(|h| h.chars().count());
+        for line in &lines {
+            for (w, cell) in widths.iter_mut().zip(&line.cells) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let mut head = String::new();
+        for (h, w) in header.iter().zip(widths) {
+            head.push_str(&pad(h, w));
+            head.push_str("  ");
+        }
+        writeln!(out, "{d}{head}COMMAND{d:#}")?;
+        for line in &lines {
+            let [id, started, time, verdict, result, candidate] = &line.cells;
+            let s = line.verdict.map(verdict_style).unwrap_or(d);
+            writeln!(
+                out,
+                "{}  {d}{}{d:#}  {}  {s}{}{s:#}  {}  {}  {}",
+                pad(id, widths[0]),
+                pad(started, widths[1]),
+                pad_left(time, widths[2]),
+                pad(verdict, widths[3]),
+                pad(result, widths[4]),
+                pad(candidate, widths[5]),
+                line.command
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `2026-11-21 10:00:03` from an RFC 3339 time (UTC); other text as is.
+fn start_time(text: &str) -> String {
+    match text.parse::<jiff::Timestamp>() {
+        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M:%S").to_string(),
+        Err(_) => one_line(text),
+    }
+}
+
+/// Control characters (newlines, escapes) shown as spaces, so a row stays
+/// one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+fn truncate(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+fn pad(text: &str, width: usize) -> String {
+    format!("{text:<width$}")
+}
+
+fn pad_left(text: &str, width: usize) -> String {
+    format!("{text:>width$}")
+}
+
+pub fn run(ctx: &Ctx, limit: Option<usize>, candidate: Option<&str>) -> Result<Exit> {
+    let records = journal(&ctx.state_dir()?).read()?;
+    let id_len = short_id_len(records.iter().map(|r| r.run_id.as_str()), SHORT_ID_LEN);
+    let report = LogReport {
+        runs: select(records, candidate, limit),
+        id_len,
+    };
+    ctx.out.emit_lines(&report, &report.runs)?;
+    Ok(Exit::Ok)
 }

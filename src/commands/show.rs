@@ -1,10 +1,254 @@
-//! `arx show`: placeholder until implemented.
+//! `arx show RUN_ID`: one journaled run in full, found by its id or a
+//! unique prefix of it. It only reads the journal; finding the run is the
+//! kernel's `find_run`.
+
+use std::io::{self, Write};
 
 use anyhow::Result;
+use serde::Serialize;
 
+use super::journal::shown;
 use super::Ctx;
-use crate::error::Exit;
+use crate::error::{Exit, Hinted};
+use crate::io::state::journal;
+use crate::kernel::failure::FailureClass;
+use crate::kernel::journal::{
+    command_line, find_run, fmt_duration, Lookup, RunRecord, MIN_PREFIX_LEN,
+};
+use crate::kernel::number::fmt_number;
+use crate::output::{bold, dim, verdict_style, Report};
 
-pub fn run(_ctx: &Ctx, _run_id: &str) -> Result<Exit> {
-    anyhow::bail!("`arx show` is not implemented yet")
+/// Ids listed at most in an "ambiguous prefix" error.
+const LISTED: usize = 10;
+
+#[derive(Serialize)]
+#[serde(transparent)]
+struct ShowReport {
+    record: RunRecord,
+}
+
+/// Width of the label column.
+const LABEL: usize = 11;
+
+fn field(out: &mut dyn Write, label: &str, value: impl std::fmt::Display) -> io::Result<()> {
+    let d = dim();
+    writeln!(out, "{d}{label:<LABEL$}{d:#} {value}")
+}
+
+fn numbers(xs: impl IntoIterator<Item = f64>) -> String {
+    xs.into_iter().map(fmt_number).collect::<Vec<_>>().join(" ")
+}
+
+fn metrics_line(m: &crate::kernel::contract::Metrics) -> String {
+    if m.is_empty() {
+        return "(none)".to_string();
+    }
+    m.iter()
+        .map(|(k, v)| format!("{k}={}", fmt_number(v)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn tail(out: &mut dyn Write, label: &str, text: &str) -> io::Result<()> {
+    let d = dim();
+    if text.is_empty() {
+        return writeln!(out, "{d}{label}: (empty){d:#}");
+    }
+    writeln!(out, "{d}{label}:{d:#}")?;
+    for line in text.trim_end_matches('\n').split('\n') {
+        writeln!(out, "    {}", line.trim_end_matches('\r'))?;
+    }
+    Ok(())
+}
+
+impl Report for ShowReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let r = &self.record;
+        let b = bold();
+        field(out, "run", format_args!("{b}{}{b:#}", r.run_id))?;
+        field(out, "started", &r.started_at)?;
+        field(
+            out,
+            "ended",
+            format_args!("{} ({})", r.ended_at, fmt_duration(r.duration_ms)),
+        )?;
+        let via = if r.shell { "  (via /bin/sh -c)" } else { "" };
+        field(out, "command", format_args!("{}{via}", command_line(r)))?;
+        field(out, "cwd", &r.cwd)?;
+        if let Some(host) = &r.host {
+            field(out, "host", host)?;
+        }
+        if let Some(git) = &r.git {
+            let head = git.head.as_deref().unwrap_or("(no commit)");
+            let branch = git
+                .branch
+                .as_deref()
+                .map_or(" (detached)".to_string(), |b| format!(" on {b}"));
+            let dirty = if git.dirty { ", dirty" } else { "" };
+            field(out, "git", format_args!("{head}{branch}{dirty}"))?;
+        }
+        if let Some(h) = &r.hypothesis {
+            field(out, "hypothesis", h)?;
+        }
+        if let Some(h) = &r.approach_hash {
+            field(out, "approach", h)?;
+        }
+        if let Some(c) = &r.candidate {
+            field(out, "candidate", c)?;
+        }
+        if !r.tags.is_empty() {
+            field(out, "tags", r.tags.join(", "))?;
+        }
+        if let Some(spec) = &r.spec {
+            field(
+                out,
+                "spec",
+                format_args!(
+                    "{} {} {}",
+                    spec.metric_key,
+                    spec.comparator,
+                    fmt_number(spec.target)
+                ),
+            )?;
+        }
+        field(out, "metrics", metrics_line(&r.metrics))?;
+        let mut how = Vec::new();
+        if r.timed_out {
+            how.push("timed out");
+        }
+        if r.interrupted {
+            how.push("interrupted");
+        }
+        if r.stopped_on_result {
+            how.push("stopped once the result was in");
+        }
+        let how = if how.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", how.join(", "))
+        };
+        field(out, "exit code", format_args!("{}{how}", r.exit_code))?;
+        match r.failure_class {
+            FailureClass::None => field(out, "failure", "none")?,
+            c => field(
+                out,
+                "failure",
+                format_args!("{} ({})", c.as_str(), c.describe()),
+            )?,
+        }
+        match &r.verdict {
+            Some(v) => {
+                let (s, d) = (verdict_style(v.verdict), dim());
+                field(
+                    out,
+                    "verdict",
+                    format_args!(
+                        "{s}{}{s:#}: {} {d}({} evidence){d:#}",
+                        v.verdict,
+                        v.detail,
+                        v.evidence_level.as_str()
+                    ),
+                )?;
+            }
+            None => field(out, "verdict", "- (no metric spec)")?,
+        }
+        if !r.attempts.is_empty() {
+            let runs = r
+                .attempts
+                .iter()
+                .map(|a| format!("exit {} in {}", a.exit_code, fmt_duration(a.duration_ms)))
+                .collect::<Vec<_>>()
+                .join(", ");
+            field(
+                out,
+                "attempts",
+                format_args!("{}: {runs}", r.attempts.len()),
+            )?;
+        }
+        if !r.samples.is_empty() {
+            field(out, "samples", numbers(r.samples.iter().copied()))?;
+        }
+        if let Some(s) = &r.summary {
+            let outliers = if s.outliers.is_empty() {
+                String::new()
+            } else {
+                let at: Vec<String> = s.outliers.iter().map(|i| (i + 1).to_string()).collect();
+                format!(", outliers at {}", at.join(" "))
+            };
+            field(
+                out,
+                "summary",
+                format_args!(
+                    "n={} mean={} sd={} median={} min={} max={}{outliers}",
+                    s.n,
+                    fmt_number(s.mean),
+                    fmt_number(s.sd),
+                    fmt_number(s.median),
+                    fmt_number(s.min),
+                    fmt_number(s.max)
+                ),
+            )?;
+        }
+        if let Some((lo, hi)) = r.interval {
+            field(
+                out,
+                "interval",
+                format_args!("[{}, {}]", fmt_number(lo), fmt_number(hi)),
+            )?;
+        }
+        if let Some(n) = r.more_runs {
+            field(
+                out,
+                "more runs",
+                format_args!("about {n} more may decide it"),
+            )?;
+        }
+        tail(out, "stdout (tail)", &r.stdout_tail)?;
+        tail(out, "stderr (tail)", &r.stderr_tail)
+    }
+}
+
+pub fn run(ctx: &Ctx, run_id: &str) -> Result<Exit> {
+    let registry = journal(&ctx.state_dir()?);
+    let records = registry.read()?;
+    let record = match find_run(&records, run_id) {
+        Lookup::Found(r) => r.clone(),
+        Lookup::TooShort => {
+            return Err(Hinted::error(
+                format!(
+                    "run id {run_id:?} is too short: give at least {MIN_PREFIX_LEN} characters"
+                ),
+                "copy the id from `arx log`",
+            ))
+        }
+        Lookup::Missing => {
+            return Err(Hinted::error(
+                format!(
+                    "no run {run_id:?} in {}",
+                    shown(&registry.path, &ctx.cwd()?)
+                ),
+                "list the runs with `arx log`",
+            ))
+        }
+        Lookup::Ambiguous(ids) => {
+            let mut listed = ids
+                .iter()
+                .take(LISTED)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if ids.len() > LISTED {
+                listed.push_str(&format!(" and {} more", ids.len() - LISTED));
+            }
+            return Err(Hinted::error(
+                format!(
+                    "run id prefix {run_id:?} matches {} runs: {listed}",
+                    ids.len()
+                ),
+                "give more characters of the run id",
+            ));
+        }
+    };
+    ctx.out.emit(&ShowReport { record })?;
+    Ok(Exit::Ok)
 }

@@ -262,8 +262,13 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         let Some(records) = update(&loaded) else {
             return Ok(false);
         };
-        let name = self
-            .path
+        // Replace the file itself, not a symbolic link that points to it.
+        let target = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => dir,
+        };
+        let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "registry".into());
@@ -273,7 +278,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
             let _ = std::fs::remove_file(&tmp);
             return Err(e);
         }
-        if let Err(e) = std::fs::rename(&tmp, &self.path) {
+        if let Err(e) = std::fs::rename(&tmp, &target) {
             let _ = std::fs::remove_file(&tmp);
             return Err(e).with_context(|| format!("cannot replace {}", self.path.display()));
         }

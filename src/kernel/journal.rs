@@ -406,6 +406,43 @@ pub fn outcome(record: &RunRecord) -> String {
     }
 }
 
+/// The run's command as one line to read (and, without `--shell`, to paste
+/// into a POSIX shell): arguments that need it are single-quoted, control
+/// characters of a `--shell` command string become spaces.
+pub fn command_line(record: &RunRecord) -> String {
+    if record.shell {
+        return record
+            .command
+            .join(" ")
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+    }
+    record
+        .command
+        .iter()
+        .map(|arg| shell_quote(arg))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn shell_quote(arg: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%^".contains(c);
+    if !arg.is_empty() && arg.chars().all(plain) {
+        return arg.to_string();
+    }
+    let quoted = arg.replace('\'', r"'\''");
+    let visible: String = quoted
+        .chars()
+        .map(|c| match c {
+            '\n' => "\\n".to_string(),
+            c if c.is_control() => format!("\\x{:02x}", c as u32),
+            c => c.to_string(),
+        })
+        .collect();
+    format!("'{visible}'")
+}
+
 /// A number rounded to 6 significant digits, in the shortest form.
 fn fmt_sig(x: f64) -> String {
     let rounded = format!("{x:.5e}").parse::<f64>().unwrap_or(x);
@@ -652,6 +689,28 @@ mod tests {
         r.timed_out = false;
         r.interrupted = true;
         assert_eq!(outcome(&r), "interrupted");
+    }
+
+    #[test]
+    fn command_lines_quote_what_needs_it() {
+        let mut r = rec("r", T1);
+        r.command = vec![
+            "python".into(),
+            "train.py".into(),
+            "--lr=1e-3".into(),
+            "two words".into(),
+            "it's".into(),
+            "".into(),
+        ];
+        assert_eq!(
+            command_line(&r),
+            r"python train.py --lr=1e-3 'two words' 'it'\''s' ''"
+        );
+        r.command = vec!["a\nb".into()];
+        assert_eq!(command_line(&r), r"'a\nb'");
+        r.shell = true;
+        r.command = vec!["for i in 1 2; do\n echo $i; done".into()];
+        assert_eq!(command_line(&r), "for i in 1 2; do  echo $i; done");
     }
 
     #[test]

@@ -7,11 +7,15 @@ mod deadend;
 mod decide;
 mod errors;
 mod gate;
+mod init;
+mod journal;
 mod knowhow;
+mod log;
 mod measure;
 mod parse;
 mod plateau;
 mod run;
+mod show;
 
 use std::path::{Path, PathBuf};
 

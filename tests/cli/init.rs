@@ -1,0 +1,212 @@
+use predicates::prelude::*;
+use predicates::str::contains;
+
+use crate::{json, Sandbox};
+
+const UNION_LINES: &str = "\
+.arx/journal.jsonl merge=union
+.arx/dead-ends.jsonl merge=union
+.arx/knowhow.jsonl merge=union
+";
+
+/// A sandbox holding a git repository (built with git2) at `repo/`.
+fn repo() -> Sandbox {
+    let sb = Sandbox::new();
+    git2::Repository::init(sb.path().join("repo")).unwrap();
+    sb
+}
+
+/// Every file under the sandbox with its bytes, to compare before/after.
+fn snapshot(sb: &Sandbox) -> Vec<(String, Vec<u8>)> {
+    fn walk(dir: &std::path::Path, base: &std::path::Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == ".git") {
+                continue;
+            }
+            if path.is_dir() {
+                walk(&path, base, out);
+            } else {
+                let rel = path.strip_prefix(base).unwrap().display().to_string();
+                out.push((rel, std::fs::read(&path).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(sb.path(), sb.path(), &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn sets_up_the_repository_root_from_a_subdirectory() {
+    let sb = repo();
+    std::fs::create_dir_all(sb.path().join("repo/src/deep")).unwrap();
+    sb.arx()
+        .current_dir(sb.path().join("repo/src/deep"))
+        .arg("init")
+        .assert()
+        .code(0)
+        .stdout(
+            contains("created  .arx/")
+                .and(contains("created  .arx/journal.jsonl"))
+                .and(contains("created  arx.toml"))
+                .and(contains("created  .gitattributes")),
+        );
+    assert!(sb.path().join("repo/.arx").is_dir());
+    assert_eq!(sb.read("repo/.arx/journal.jsonl"), "");
+    assert_eq!(sb.read("repo/.gitattributes"), UNION_LINES);
+    assert!(!sb.path().join("repo/src/deep/.arx").exists());
+
+    // git sees the attribute.
+    let git = git2::Repository::open(sb.path().join("repo")).unwrap();
+    for file in [
+        ".arx/journal.jsonl",
+        ".arx/dead-ends.jsonl",
+        ".arx/knowhow.jsonl",
+    ] {
+        let attr = git
+            .get_attr(
+                std::path::Path::new(file),
+                "merge",
+                git2::AttrCheckFlags::FILE_THEN_INDEX,
+            )
+            .unwrap();
+        assert_eq!(attr, Some("union"), "{file}");
+    }
+
+    // The template is valid configuration with every gate on by default.
+    let config = sb.read("repo/arx.toml");
+    assert!(config.contains("[gates]"));
+    assert!(config.contains("# execute = true") && config.contains("# kg_write = true"));
+    let out = sb
+        .arx()
+        .current_dir(sb.path().join("repo"))
+        .args(["gate", "show", "--json"])
+        .assert()
+        .code(0)
+        .stderr("")
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    assert!(v.to_string().contains("arx.toml"), "{v}");
+}
+
+#[test]
+fn running_twice_changes_nothing() {
+    let sb = repo();
+    let dir = sb.path().join("repo");
+    sb.arx().current_dir(&dir).arg("init").assert().code(0);
+    let before = snapshot(&sb);
+    let out = sb
+        .arx()
+        .current_dir(&dir)
+        .args(["init", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(snapshot(&sb), before);
+    let v = json(&out);
+    let statuses: Vec<&str> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["present"; 4]);
+    assert_eq!(v["repository"], true);
+    sb.arx()
+        .current_dir(&dir)
+        .arg("init")
+        .assert()
+        .code(0)
+        .stdout(contains("nothing to do"));
+}
+
+#[test]
+fn keeps_existing_files_and_appends_only_what_is_missing() {
+    let sb = repo();
+    let dir = sb.path().join("repo");
+    // No trailing newline, and one of the three lines already there.
+    sb.write(
+        "repo/.gitattributes",
+        "*.png binary\n.arx/journal.jsonl merge=union\n*.ipynb -diff",
+    );
+    sb.write("repo/arx.toml", "[gates]\nexecute = false\n");
+    sb.write("repo/.arx/journal.jsonl", "{\"keep\": true}\n");
+    sb.arx()
+        .current_dir(&dir)
+        .arg("init")
+        .assert()
+        .code(0)
+        .stdout(
+            contains("present  .arx/journal.jsonl")
+                .and(contains("present  arx.toml"))
+                .and(contains("updated  .gitattributes")),
+        );
+    assert_eq!(
+        sb.read("repo/.gitattributes"),
+        "*.png binary\n.arx/journal.jsonl merge=union\n*.ipynb -diff\n\
+         .arx/dead-ends.jsonl merge=union\n.arx/knowhow.jsonl merge=union\n"
+    );
+    assert_eq!(sb.read("repo/arx.toml"), "[gates]\nexecute = false\n");
+    assert_eq!(sb.read("repo/.arx/journal.jsonl"), "{\"keep\": true}\n");
+}
+
+#[test]
+fn gitattributes_follow_the_state_directory() {
+    let sb = repo();
+    let dir = sb.path().join("repo");
+    sb.arx()
+        .current_dir(&dir)
+        .args(["init", "--state-dir", "state/arx"])
+        .assert()
+        .code(0);
+    assert!(sb.path().join("repo/state/arx/journal.jsonl").is_file());
+    assert!(!sb.path().join("repo/.arx").exists());
+    assert_eq!(
+        sb.read("repo/.gitattributes"),
+        "state/arx/journal.jsonl merge=union\nstate/arx/dead-ends.jsonl merge=union\n\
+         state/arx/knowhow.jsonl merge=union\n"
+    );
+
+    // A state directory outside the repository cannot be covered.
+    let outside = sb.path().join("scratch");
+    let other = repo();
+    let other_dir = other.path().join("repo");
+    sb.arx()
+        .current_dir(&other_dir)
+        .env("ARX_STATE_DIR", &outside)
+        .arg("init")
+        .assert()
+        .code(0)
+        .stdout(contains("skipped  .gitattributes").and(contains("outside")));
+    assert!(outside.join("journal.jsonl").is_file());
+    assert!(!other_dir.join(".gitattributes").exists());
+    assert!(other_dir.join("arx.toml").is_file());
+}
+
+#[test]
+fn outside_a_repository_sets_up_the_working_directory() {
+    let sb = Sandbox::new();
+    sb.arx().arg("init").assert().code(0);
+    assert!(sb.path().join(".arx/journal.jsonl").is_file());
+    assert!(sb.path().join("arx.toml").is_file());
+    assert_eq!(sb.read(".gitattributes"), UNION_LINES);
+}
+
+#[test]
+fn a_file_in_the_way_is_an_error() {
+    let sb = Sandbox::new();
+    sb.write(".arx", "not a directory");
+    sb.arx()
+        .arg("init")
+        .assert()
+        .code(2)
+        .stderr(contains("not a directory").and(contains("hint:")));
+    assert_eq!(sb.read(".arx"), "not a directory");
+    assert!(!sb.path().join("arx.toml").exists());
+}

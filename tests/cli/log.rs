@@ -1,0 +1,181 @@
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::{json, Value};
+
+use crate::journal::{id, jsonl, run};
+use crate::Sandbox;
+
+/// Three runs of two candidates, the second refuted, the third without a spec.
+fn journal(sb: &Sandbox) {
+    let mut second = run(2);
+    second["candidate"] = json!("bm25");
+    second["metrics"]["acc"] = json!(0.61);
+    second["verdict"]["verdict"] = json!("refuted");
+    let mut third = run(3);
+    third["spec"] = Value::Null;
+    third["verdict"] = Value::Null;
+    third["exit_code"] = json!(2);
+    third["command"] = json!(["sh", "-c", "echo 'a b'"]);
+    sb.write(".arx/journal.jsonl", jsonl(&[run(1), second, third]));
+}
+
+fn ndjson(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON record"))
+        .collect()
+}
+
+#[test]
+fn lists_runs_oldest_first_in_aligned_columns() {
+    let sb = Sandbox::new();
+    journal(&sb);
+    let out = sb
+        .arx()
+        .arg("log")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 4, "a header and three runs:\n{text}");
+    assert!(rows[0].starts_with("RUN"));
+    // Short ids (enough to tell the runs apart), in journal order.
+    assert!(rows[1].starts_with(&id(1)[..13]));
+    assert!(rows[3].starts_with(&id(3)[..13]));
+    assert!(rows[1].contains("2026-11-21 10:01:00") && rows[1].contains("12.3s"));
+    assert!(rows[1].contains("supported") && rows[1].contains("acc=0.8312"));
+    assert!(rows[1].contains("hybrid") && rows[1].contains("python train.py --lr 1e-3"));
+    assert!(
+        rows[2].contains("refuted") && rows[2].contains("acc=0.61") && rows[2].contains("bm25")
+    );
+    assert!(rows[3].contains(" - ") && rows[3].contains("exit=2"));
+    assert!(rows[3].contains("sh -c 'echo '\\''a b'\\'''"));
+    // Columns line up: the verdict column starts at the same place on every row.
+    let col = rows[0].find("VERDICT").unwrap();
+    assert_eq!(rows[1].find("supported"), Some(col), "{text}");
+    assert_eq!(rows[2].find("refuted"), Some(col), "{text}");
+    assert_eq!(&rows[3][col..col + 2], "- ", "{text}");
+    let cmd = rows[0].find("COMMAND").unwrap();
+    assert!(rows[1..]
+        .iter()
+        .all(|r| r[cmd..].starts_with("python") || r[cmd..].starts_with("sh")));
+}
+
+#[test]
+fn limit_and_candidate_select_runs() {
+    let sb = Sandbox::new();
+    journal(&sb);
+    let out = sb
+        .arx()
+        .args(["log", "--limit", "2", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let runs = ndjson(&out);
+    assert_eq!(runs.len(), 2);
+    assert_eq!(runs[0]["run_id"], id(2));
+    assert_eq!(runs[1]["run_id"], id(3));
+
+    let out = sb
+        .arx()
+        .args(["log", "--candidate", "hybrid", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let runs = ndjson(&out);
+    assert_eq!(runs.len(), 2);
+    assert!(runs.iter().all(|r| r["candidate"] == "hybrid"));
+
+    sb.arx()
+        .args(["log", "--candidate", "bm25", "--limit", "5"])
+        .assert()
+        .code(0)
+        .stdout(contains("refuted").and(contains("supported").not()));
+    sb.arx()
+        .args(["log", "--candidate", "nobody"])
+        .assert()
+        .code(0)
+        .stdout(contains("no runs recorded"));
+}
+
+#[test]
+fn json_is_one_record_per_line() {
+    let sb = Sandbox::new();
+    journal(&sb);
+    let out = sb
+        .arx()
+        .args(["log", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out.clone()).unwrap();
+    assert!(!text.starts_with('['));
+    assert_eq!(text.lines().count(), 3);
+    assert!(text.ends_with('\n'));
+    let runs = ndjson(&out);
+    assert_eq!(runs[0], run(1));
+    assert_eq!(runs[2]["exit_code"], 2);
+}
+
+#[test]
+fn empty_or_missing_journal_lists_nothing() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .arg("log")
+        .assert()
+        .code(0)
+        .stdout(contains("no runs recorded"));
+    sb.arx().args(["log", "--json"]).assert().code(0).stdout("");
+    assert!(!sb.path().join(".arx").exists());
+    sb.write(".arx/journal.jsonl", "");
+    sb.arx()
+        .arg("log")
+        .assert()
+        .code(0)
+        .stdout(contains("no runs recorded"));
+}
+
+#[test]
+fn a_torn_last_line_is_skipped_with_a_warning() {
+    let sb = Sandbox::new();
+    sb.write(
+        ".arx/journal.jsonl",
+        format!("{}{{\"run_id\": \"0196", jsonl(&[run(1)])),
+    );
+    let out = sb
+        .arx()
+        .args(["log", "--json"])
+        .assert()
+        .code(0)
+        .stderr(contains("torn"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(ndjson(&out).len(), 1);
+}
+
+#[test]
+fn quiet_prints_nothing_and_state_dir_is_honoured() {
+    let sb = Sandbox::new();
+    sb.write("elsewhere/journal.jsonl", jsonl(&[run(7)]));
+    sb.arx()
+        .args(["log", "--quiet", "--state-dir", "elsewhere"])
+        .assert()
+        .code(0)
+        .stdout("");
+    sb.arx()
+        .env("ARX_STATE_DIR", sb.path().join("elsewhere"))
+        .args(["log", "--json"])
+        .assert()
+        .code(0)
+        .stdout(contains(id(7)));
+}
