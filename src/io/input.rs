@@ -93,13 +93,66 @@ fn read_some(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     }
 }
 
+/// Regular files at least this large are scanned through memory maps.
+const MAP_MIN: u64 = 4 << 20;
+/// Size of one mapped window: peak memory stays about this size.
+const MAP_WINDOW: u64 = 4 << 20;
+
+/// Scan a regular file in place, window by window, from its current
+/// offset to the size it has now. Returns `(bytes, done)`, leaving the file
+/// offset after the bytes scanned; stops early (without error) if the file
+/// shrinks, so the read loop can take over.
+fn stream_mapped(
+    file: &mut File,
+    consume: &mut impl FnMut(&[u8]) -> bool,
+) -> std::io::Result<(u64, bool)> {
+    use std::io::{Seek, SeekFrom};
+    let start = file.stream_position()?;
+    let mut offset = start;
+    loop {
+        let size = file.metadata()?.len();
+        if offset >= size {
+            break;
+        }
+        let len = (size - offset).min(MAP_WINDOW);
+        // SAFETY: the window lies within the file's current size and is
+        // only read while mapped. Another process truncating the file at
+        // this very moment could fault the read, as for any tool that maps
+        // its input; the size is re-checked before every window.
+        let map = unsafe {
+            memmap2::MmapOptions::new()
+                .offset(offset)
+                .len(len as usize)
+                .populate()
+                .map(&*file)?
+        };
+        offset += len;
+        if consume(&map) {
+            file.seek(SeekFrom::Start(offset))?;
+            return Ok((offset - start, true));
+        }
+    }
+    file.seek(SeekFrom::Start(offset))?;
+    Ok((offset - start, false))
+}
+
 /// Feed `source` to `consume` chunk by chunk until it returns true (done)
 /// or the input ends. Returns the number of bytes read.
 pub fn stream(source: &Source, mut consume: impl FnMut(&[u8]) -> bool) -> Result<u64> {
     let (mut file, drain) = source.open()?;
-    let mut buf = vec![0u8; CHUNK];
     let mut total = 0u64;
     let read_err = || format!("cannot read {}", source.describe());
+    let regular_large = file
+        .metadata()
+        .is_ok_and(|m| m.is_file() && m.len() >= MAP_MIN);
+    if regular_large {
+        let (n, done) = stream_mapped(&mut file, &mut consume).with_context(read_err)?;
+        total += n;
+        if done {
+            return Ok(total);
+        }
+    }
+    let mut buf = vec![0u8; CHUNK];
     loop {
         let n = read_some(&mut file, &mut buf).with_context(read_err)?;
         if n == 0 {

@@ -154,3 +154,45 @@ fn keys_are_printed_byte_for_byte() {
         assert_eq!(v["\u{1b}[31m"], 2.0);
     }
 }
+
+#[test]
+fn large_files_are_scanned_across_window_boundaries() {
+    // Files of 4 MiB and more are scanned through 4 MiB memory windows: put
+    // the marker across the first window boundary, and the object across
+    // the second.
+    let sb = Sandbox::new();
+    let window = 4 << 20;
+    for (name, split_at) in [("marker.log", 5usize), ("object.log", 14)] {
+        let line = b"__RESULT__ {\"acc\": 0.83}\n";
+        let mut bytes = vec![b'.'; window - split_at];
+        bytes.extend_from_slice(line);
+        bytes.resize(3 * window, b'x');
+        let path = sb.write(name, &bytes);
+        let out = sb
+            .arx()
+            .arg("parse")
+            .arg(&path)
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        assert_eq!(json(&out), serde_json::json!({"acc": 0.83}), "{name}");
+        // A redirect (`arx parse < file`): stdin is the regular file itself.
+        let file = std::fs::File::open(&path).unwrap();
+        let out = StdCommand::new(assert_cmd::cargo::cargo_bin("arx"))
+            .arg("parse")
+            .stdin(Stdio::from(file))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            json(&out.stdout),
+            serde_json::json!({"acc": 0.83}),
+            "{name} on stdin"
+        );
+    }
+    // Nothing in a large file: exit 1.
+    let path = sb.write("none.log", vec![b'y'; 9 << 20]);
+    sb.arx().arg("parse").arg(&path).assert().code(1);
+}
