@@ -46,7 +46,15 @@ BENCH_DIR="${BENCH_DIR:-$ROOT/target/bench}"
 VENV="${BENCH_VENV:-$ROOT/target/bench-venv}"
 PY="${BENCH_PYTHON:-python3}"
 mkdir -p "$BENCH_DIR"
-SETUP_LOG="$BENCH_DIR/setup.log"   # noisy output of pip / apt / cargo goes here
+# One run at a time: two runs would skew each other's timings (and share files).
+if command -v flock >/dev/null; then
+    exec 9>"$BENCH_DIR/parse.lock"
+    if ! flock -n 9; then
+        printf '[bench] another bench/parse.sh run holds %s; waiting\n' "$BENCH_DIR/parse.lock" >&2
+        flock 9
+    fi
+fi
+SETUP_LOG="$BENCH_DIR/parse-setup.log"   # noisy output of pip / apt / cargo goes here
 : > "$SETUP_LOG"
 
 note() { printf '[bench] %s\n' "$*" >&2; }
@@ -103,7 +111,6 @@ else
     note "installing $REF_PKG into $VENV"
     if ! "$PY" -m venv "$VENV" >>"$SETUP_LOG" 2>&1; then
         # Debian splits ensurepip out of python3; try to add it once.
-        rm -rf "$VENV"
         apt_install python3-venv || true
         "$PY" -m venv "$VENV" >>"$SETUP_LOG" 2>&1 || true
     fi
@@ -162,8 +169,8 @@ fi
 # argument), "file" (`< LOG`) or "pipe" (`cat LOG |`). Commands marked
 # "context" are not targets: they show the limits each arx mode runs into
 # ("vs" names the arx mode they are compared with in an info row).
-CONFIG="$BENCH_DIR/config.json"
-STATUS="$BENCH_DIR/status.json"
+CONFIG="$BENCH_DIR/parse-config.json"
+STATUS="$BENCH_DIR/parse-status.json"
 # The reference reads the whole input into one str, as its callers do; `-` = stdin.
 REF_CODE='import sys, json; from autoresearch_core.contract import parse_metrics_line
 if sys.argv[1] == "-":
@@ -202,6 +209,7 @@ if ref_py:
                  "argv": [ref_py, "-c", ref_code, "-"], "stdin": "pipe"})
 json.dump({
     "log": log, "reps": int(reps), "gnu_time": gnu_time, "commands": cmds, "status_file": status,
+    "raw_file": status.replace("parse-status.json", "parse-raw.json"),
     "startup": {"runs": int(startup_runs),
                 "commands": [["arx classify < /dev/null", [arx, "classify"]],
                              ["/bin/true (process spawn baseline)", ["/bin/true"]]]},
@@ -216,7 +224,7 @@ if awk -v l="$LOAD_BEFORE" 'BEGIN { exit !(l > 0.5) }'; then
     note "WARNING: load average is $LOAD_BEFORE; other work on the machine will skew the figures"
 fi
 note "measuring (${MIB} MiB, ${REPS} runs each, ${STARTUP_RUNS} startup runs)"
-REPORT="$BENCH_DIR/last-report.md"
+REPORT="$BENCH_DIR/parse-report.md"
 {
     echo "## arx parse benchmark"
     echo
