@@ -128,6 +128,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     let side = |cmd: &str| RunSpec {
         argv: vec![cmd.to_string()],
         shell: true,
+        cwd: None,
         timeout,
         grace: Duration::from_secs(5),
         stop_after_result: None,

@@ -103,6 +103,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
         run: RunSpec {
             argv: args.command.clone(),
             shell: args.shell,
+            cwd: None,
             timeout,
             grace,
             stop_after_result: args.stop_on_result.then_some(RESULT_GRACE),

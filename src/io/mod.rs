@@ -7,5 +7,6 @@ pub mod config;
 pub mod git;
 pub mod input;
 pub mod process;
+pub mod rounds;
 pub mod spec;
 pub mod state;

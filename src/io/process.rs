@@ -53,6 +53,8 @@ pub struct RunSpec {
     /// Program and arguments (with `shell`, one shell command line).
     pub argv: Vec<String>,
     pub shell: bool,
+    /// Working directory (default: arx's own).
+    pub cwd: Option<std::path::PathBuf>,
     pub timeout: Option<Duration>,
     /// Between SIGTERM and SIGKILL.
     pub grace: Duration,
@@ -306,6 +308,9 @@ fn build_command(spec: &RunSpec) -> Command {
         c.args(&spec.argv[1..]);
         c
     };
+    if let Some(dir) = &spec.cwd {
+        cmd.current_dir(dir);
+    }
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,0 +1,159 @@
+//! Round files under the state directory (`rounds/<id>/patch.json`,
+//! `eval.json`, `RECORD.json`, and `rounds/hashes.jsonl`), and the checks of
+//! a patch's paths against the real working tree (symlinks, directories).
+//! Writes are atomic: a temporary file, synced, then renamed into place.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::state::{ensure_dir, Registry};
+
+/// One line of `rounds/hashes.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HashLine {
+    pub hash: String,
+    pub round: String,
+    pub status: String,
+}
+
+/// The rounds directory of a state directory.
+pub fn rounds_dir(state: &Path) -> PathBuf {
+    state.join("rounds")
+}
+
+/// The patch-hash registry.
+pub fn hashes(state: &Path) -> Registry<HashLine> {
+    Registry::new(rounds_dir(state).join("hashes.jsonl"))
+}
+
+/// Write `value` as pretty JSON to `path` atomically.
+pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    let dir = path.parent().context("a round file needs a directory")?;
+    ensure_dir(dir)?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
+        std::process::id()
+    ));
+    let mut text = serde_json::to_vec_pretty(value)?;
+    text.push(b'\n');
+    let written = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&text)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)?;
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("cannot write {}", path.display()));
+    }
+    Ok(())
+}
+
+/// Read a JSON file (`None` when it does not exist).
+pub fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<T>> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .with_context(|| format!("{} is not valid", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// Round ids with a directory under `rounds/`, sorted.
+pub fn list_round_ids(state: &Path) -> Result<Vec<String>> {
+    let dir = rounds_dir(state);
+    let mut ids = Vec::new();
+    match std::fs::read_dir(&dir) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                    if let Some(name) = entry.file_name().to_str() {
+                        ids.push(name.to_string());
+                    }
+                }
+            }
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    }
+    ids.sort();
+    Ok(ids)
+}
+
+/// Problems with writing `path` inside `workdir` as the real tree stands:
+/// a symlink anywhere on the way or at the target, a file where a
+/// directory is needed, a directory where the file should be.
+pub fn tree_path_problems(workdir: &Path, path: &str, op_delete: bool) -> Vec<String> {
+    let mut problems = Vec::new();
+    let rel = Path::new(path);
+    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        // String checks report these; nothing on disk to look at.
+        return problems;
+    }
+    let mut walked = workdir.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    for (i, part) in parts.iter().enumerate() {
+        walked.push(part.as_os_str());
+        let last = i + 1 == parts.len();
+        let meta = match std::fs::symlink_metadata(&walked) {
+            Ok(m) => m,
+            Err(_) => break, // nothing there yet: it will be created
+        };
+        let shown = Path::new(path)
+            .components()
+            .take(i + 1)
+            .collect::<PathBuf>()
+            .display()
+            .to_string();
+        if meta.file_type().is_symlink() {
+            problems.push(if last {
+                format!("{path}: is a symlink (a write could leave the repository)")
+            } else {
+                format!(
+                    "{path}: goes through the symlink {shown} (a write could leave the repository)"
+                )
+            });
+            break;
+        }
+        if last {
+            if meta.is_dir() {
+                problems.push(format!("{path}: names a directory"));
+            }
+        } else if !meta.is_dir() {
+            problems.push(format!("{path}: {shown} is a file, not a directory"));
+            break;
+        }
+    }
+    let _ = op_delete;
+    problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symlinks_and_directories_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = dir.path();
+        std::fs::create_dir_all(w.join("docs")).unwrap();
+        std::fs::write(w.join("file.md"), "x").unwrap();
+        std::os::unix::fs::symlink("/tmp", w.join("out")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", w.join("link.md")).unwrap();
+        assert!(tree_path_problems(w, "docs/new.md", false).is_empty());
+        assert!(tree_path_problems(w, "new/dir/new.md", false).is_empty());
+        assert_eq!(tree_path_problems(w, "docs", false).len(), 1);
+        assert_eq!(tree_path_problems(w, "out/evil.md", false).len(), 1);
+        assert_eq!(tree_path_problems(w, "link.md", false).len(), 1);
+        assert_eq!(tree_path_problems(w, "file.md/sub.md", false).len(), 1);
+    }
+}
