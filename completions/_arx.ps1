@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('round', 'round', [CompletionResultType]::ParameterValue, 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -466,6 +467,117 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;journal;help;help' {
             break
         }
+        'arx;round' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a patch: kernel rules plus checks against the real tree')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Validate, evaluate, gate and land a patch as one git commit')
+            [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Revert an applied round with a revert commit')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List rounds and say when the next one is allowed')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Select evidence for a round from findings (newest and strongest first)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;round;validate' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;round;apply' {
+            [CompletionResult]::new('--round-id', '--round-id', [CompletionResultType]::ParameterName, 'Round id (default: the UTC time, YYYYMMDD-HHMMSS)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--auto', '--auto', [CompletionResultType]::ParameterName, 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Stop after validation and the duplicate check')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;round;revert' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;round;status' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;round;evidence' {
+            [CompletionResult]::new('--findings', '--findings', [CompletionResultType]::ParameterName, 'Findings: a JSON array of {kind, content, source, created_at}')
+            [CompletionResult]::new('--min', '--min', [CompletionResultType]::ParameterName, 'Fewest findings for a round (default: config min_evidence, 3)')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Most findings kept (default: config max_evidence, 25)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;round;help' {
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a patch: kernel rules plus checks against the real tree')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Validate, evaluate, gate and land a patch as one git commit')
+            [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Revert an applied round with a revert commit')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List rounds and say when the next one is allowed')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Select evidence for a round from findings (newest and strongest first)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;round;help;validate' {
+            break
+        }
+        'arx;round;help;apply' {
+            break
+        }
+        'arx;round;help;revert' {
+            break
+        }
+        'arx;round;help;status' {
+            break
+        }
+        'arx;round;help;evidence' {
+            break
+        }
+        'arx;round;help;help' {
+            break
+        }
         'arx;init' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
@@ -504,6 +616,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('round', 'round', [CompletionResultType]::ParameterValue, 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -586,6 +699,29 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;journal;verify' {
+            break
+        }
+        'arx;help;round' {
+            [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Validate a patch: kernel rules plus checks against the real tree')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Validate, evaluate, gate and land a patch as one git commit')
+            [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Revert an applied round with a revert commit')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List rounds and say when the next one is allowed')
+            [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Select evidence for a round from findings (newest and strongest first)')
+            break
+        }
+        'arx;help;round;validate' {
+            break
+        }
+        'arx;help;round;apply' {
+            break
+        }
+        'arx;help;round;revert' {
+            break
+        }
+        'arx;help;round;status' {
+            break
+        }
+        'arx;help;round;evidence' {
             break
         }
         'arx;help;init' {

@@ -42,6 +42,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
+            cand round 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit'
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -421,6 +422,104 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;journal;help;help'= {
         }
+        &'arx;round'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand validate 'Validate a patch: kernel rules plus checks against the real tree'
+            cand apply 'Validate, evaluate, gate and land a patch as one git commit'
+            cand revert 'Revert an applied round with a revert commit'
+            cand status 'List rounds and say when the next one is allowed'
+            cand evidence 'Select evidence for a round from findings (newest and strongest first)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;round;validate'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;round;apply'= {
+            cand --round-id 'Round id (default: the UTC time, YYYYMMDD-HHMMSS)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --auto 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)'
+            cand --dry-run 'Stop after validation and the duplicate check'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;round;revert'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;round;status'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;round;evidence'= {
+            cand --findings 'Findings: a JSON array of {kind, content, source, created_at}'
+            cand --min 'Fewest findings for a round (default: config min_evidence, 3)'
+            cand --max 'Most findings kept (default: config max_evidence, 25)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;round;help'= {
+            cand validate 'Validate a patch: kernel rules plus checks against the real tree'
+            cand apply 'Validate, evaluate, gate and land a patch as one git commit'
+            cand revert 'Revert an applied round with a revert commit'
+            cand status 'List rounds and say when the next one is allowed'
+            cand evidence 'Select evidence for a round from findings (newest and strongest first)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;round;help;validate'= {
+        }
+        &'arx;round;help;apply'= {
+        }
+        &'arx;round;help;revert'= {
+        }
+        &'arx;round;help;status'= {
+        }
+        &'arx;round;help;evidence'= {
+        }
+        &'arx;round;help;help'= {
+        }
         &'arx;init'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
@@ -457,6 +556,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
+            cand round 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit'
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -516,6 +616,23 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;journal;merge'= {
         }
         &'arx;help;journal;verify'= {
+        }
+        &'arx;help;round'= {
+            cand validate 'Validate a patch: kernel rules plus checks against the real tree'
+            cand apply 'Validate, evaluate, gate and land a patch as one git commit'
+            cand revert 'Revert an applied round with a revert commit'
+            cand status 'List rounds and say when the next one is allowed'
+            cand evidence 'Select evidence for a round from findings (newest and strongest first)'
+        }
+        &'arx;help;round;validate'= {
+        }
+        &'arx;help;round;apply'= {
+        }
+        &'arx;help;round;revert'= {
+        }
+        &'arx;help;round;status'= {
+        }
+        &'arx;help;round;evidence'= {
         }
         &'arx;help;init'= {
         }

@@ -47,6 +47,7 @@ complete -c arx -n "__fish_arx_needs_command" -f -a "compare" -d 'Compare a base
 complete -c arx -n "__fish_arx_needs_command" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_needs_command" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
 complete -c arx -n "__fish_arx_needs_command" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
 complete -c arx -n "__fish_arx_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c arx -n "__fish_arx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -352,6 +353,78 @@ complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "validate" -d 'Validate a patch: kernel rules plus checks against the real tree'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "revert" -d 'Revert an applied round with a revert commit'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "status" -d 'List rounds and say when the next one is allowed'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l round-id -d 'Round id (default: the UTC time, YYYYMMDD-HHMMSS)' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l auto -d 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l dry-run -d 'Stop after validation and the duplicate check'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l findings -d 'Findings: a JSON array of {kind, content, source, created_at}' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l min -d 'Fewest findings for a round (default: config min_evidence, 3)' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l max -d 'Most findings kept (default: config max_evidence, 25)' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Validate a patch: kernel rules plus checks against the real tree'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "revert" -d 'Revert an applied round with a revert commit'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "status" -d 'List rounds and say when the next one is allowed'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand init" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -370,22 +443,23 @@ complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The curr
 complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "show" -d 'Show which gates are on, and where the setting came from'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
@@ -396,3 +470,8 @@ complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "list" -d 'List knowhow'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "validate" -d 'Validate a patch: kernel rules plus checks against the real tree'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "revert" -d 'Revert an applied round with a revert commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "status" -d 'List rounds and say when the next one is allowed'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'

@@ -187,6 +187,11 @@ pub enum Command {
     #[command(subcommand)]
     Journal(JournalCommand),
 
+    /// Life-harness rounds: validate, apply, revert and list patches to the
+    /// project's own prompts, config and code, each as one git commit.
+    #[command(subcommand)]
+    Round(RoundCommand),
+
     /// Set up arx in this repository: .arx/, arx.toml and .gitattributes.
     #[command(
         after_help = "Example:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl"
@@ -349,6 +354,65 @@ pub struct CompareArgs {
     /// Do not write the journal.
     #[arg(long)]
     pub no_journal: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RoundCommand {
+    /// Validate a patch: kernel rules plus checks against the real tree.
+    ///
+    /// Exit 0 valid, 1 invalid (every error listed), 2 unreadable input.
+    #[command(after_help = "Example:\n  arx round validate patch.json")]
+    Validate {
+        /// The patch (JSON), `-` for stdin.
+        patch: String,
+    },
+    /// Validate, evaluate, gate and land a patch as one git commit.
+    ///
+    /// Exit 0 applied, evaluated (awaiting review) or skipped; 1 rejected;
+    /// 2 error.
+    #[command(
+        after_help = "Examples:\n  arx round apply patch.json            # review mode: a branch to merge\n  arx round apply patch.json --auto     # land it when checks pass"
+    )]
+    Apply {
+        /// The patch (JSON), `-` for stdin.
+        patch: String,
+        /// Land the round when its checks pass and confidence suffices
+        /// (never overrides the kill switch).
+        #[arg(long)]
+        auto: bool,
+        /// Stop after validation and the duplicate check.
+        #[arg(long)]
+        dry_run: bool,
+        /// Round id (default: the UTC time, YYYYMMDD-HHMMSS).
+        #[arg(long, value_name = "ID")]
+        round_id: Option<String>,
+    },
+    /// Revert an applied round with a revert commit.
+    #[command(after_help = "Example:\n  arx round revert 20261121-101500")]
+    Revert {
+        /// Round id.
+        id: String,
+    },
+    /// List rounds and say when the next one is allowed.
+    #[command(after_help = "Example:\n  arx round status --json")]
+    Status,
+    /// Select evidence for a round from findings (newest and strongest first).
+    ///
+    /// Exit 1 when there is too little evidence.
+    #[command(
+        after_help = "Example:\n  arx round evidence --findings findings.json --min 3 --max 25"
+    )]
+    Evidence {
+        /// Findings: a JSON array of {kind, content, source, created_at}.
+        #[arg(long, value_name = "FILE")]
+        findings: String,
+        /// Fewest findings for a round (default: config min_evidence, 3).
+        #[arg(long, value_name = "N")]
+        min: Option<usize>,
+        /// Most findings kept (default: config max_evidence, 25).
+        #[arg(long, value_name = "M")]
+        max: Option<usize>,
+    },
 }
 
 #[derive(Debug, Subcommand)]

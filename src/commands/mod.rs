@@ -15,6 +15,7 @@ mod log;
 mod measure;
 mod parse;
 mod plateau;
+mod round;
 mod run;
 mod show;
 
@@ -88,6 +89,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Log { limit, candidate } => log::run(&ctx, limit, candidate.as_deref()),
         Command::Show { run_id } => show::run(&ctx, &run_id),
         Command::Journal(cmd) => journal::run(&ctx, &cmd),
+        Command::Round(cmd) => round::run(&ctx, &cmd),
         Command::Init => init::run(&ctx),
         Command::Completions { shell } => completions::run(&ctx, shell),
     }

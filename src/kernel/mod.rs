@@ -13,5 +13,6 @@ pub mod journal;
 pub mod number;
 pub mod policy;
 pub mod promote;
+pub mod round;
 pub mod stats;
 pub mod verdict;

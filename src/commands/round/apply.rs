@@ -1,0 +1,395 @@
+//! `arx round apply`: validate, dedupe, build the round commit in memory,
+//! evaluate it in a scratch checkout, pass the apply gate, and land it as
+//! exactly one commit (auto) or leave it on a review branch.
+
+use std::collections::HashSet;
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::{
+    all_records, check_round_id, next_allowed, read_patch, record_path, settings, validate_all,
+    CheckSpec, RoundRecord,
+};
+use crate::commands::Ctx;
+use crate::error::{Exit, Hinted};
+use crate::io::clock::timestamp;
+use crate::io::git::{Change, RoundRepo};
+use crate::io::process::{self, RunSpec, Sink};
+use crate::io::rounds::{hashes, rounds_dir, write_json_atomic, HashLine};
+use crate::kernel::failure::FailureClass;
+use crate::kernel::round::{
+    gate_round, patch_hash, screen_round, EvalCheck, EvalReport, RoundPatch, RoundStatus,
+};
+use crate::output::{bold, dim, Report, Spinner};
+
+#[derive(Serialize)]
+struct ApplyReport {
+    #[serde(flatten)]
+    record: RoundRecord,
+    dry_run: bool,
+    /// How to land a round awaiting review.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_step: Option<String>,
+}
+
+impl Report for ApplyReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        let r = &self.record;
+        if self.dry_run {
+            writeln!(
+                out,
+                "{b}valid{b:#}: round {} would be applied (patch hash {})",
+                r.round_id,
+                r.patch_hash.as_deref().unwrap_or("-")
+            )?;
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "{b}{}{b:#}: round {}: {}",
+            r.status.as_str(),
+            r.round_id,
+            r.detail
+        )?;
+        for e in &r.errors {
+            writeln!(out, "  - {e}")?;
+        }
+        if let Some(report) = &r.eval_report {
+            for c in &report.checks {
+                let mark = if c.exit_code == 0 { "ok" } else { "FAILED" };
+                writeln!(
+                    out,
+                    "  {d}check{d:#} {} {mark} {d}{}{d:#}",
+                    c.name, c.detail
+                )?;
+            }
+        }
+        if let Some(sha) = &r.applied_sha {
+            writeln!(out, "  {d}commit {sha}{d:#}")?;
+        }
+        if let Some(step) = &self.next_step {
+            writeln!(out, "  {d}to land it:{d:#} {step}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The commit message: subject, each entry's rationale, trailers.
+fn message(id: &str, patch: &RoundPatch, hash: &str) -> String {
+    let mut m = format!("harness(round-{id}): {}\n\n", patch.summary.trim());
+    for e in &patch.entries {
+        m.push_str(&format!(
+            "- {} {}: {}\n",
+            e.op.as_str(),
+            e.path,
+            e.rationale.trim()
+        ));
+    }
+    m.push_str(&format!(
+        "\n[life-harness round {id}]\nRound: {id}\nPatch-Hash: {hash}\n"
+    ));
+    m
+}
+
+/// Run the triggered checks against a scratch checkout of the round commit.
+fn evaluate(
+    repo: &RoundRepo,
+    commit: git2::Oid,
+    checks: &[CheckSpec],
+    patch: &RoundPatch,
+    quiet: bool,
+) -> Result<EvalReport> {
+    let triggered: Vec<&CheckSpec> = checks
+        .iter()
+        .filter(|c| c.kinds.is_empty() || patch.entries.iter().any(|e| c.kinds.contains(&e.kind)))
+        .collect();
+    if triggered.is_empty() {
+        return Ok(EvalReport { checks: Vec::new() });
+    }
+    let scratch = tempfile::Builder::new()
+        .prefix("arx-round-")
+        .tempdir()
+        .context("cannot create a scratch checkout")?;
+    repo.export_tree(commit, scratch.path())?;
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let mut results = Vec::new();
+    for check in triggered {
+        if !quiet {
+            eprintln!("arx: check {}: running `{}`", check.name, check.command);
+        }
+        let spec = RunSpec {
+            argv: vec![check.command.clone()],
+            shell: true,
+            cwd: Some(scratch.path().to_path_buf()),
+            timeout: check.timeout,
+            grace: Duration::from_secs(5),
+            stop_after_result: None,
+            heartbeat: Duration::from_secs(3600),
+            stdout_to: Sink::Discard,
+            stderr_to: Sink::Discard,
+            spinner: Spinner::new(false),
+        };
+        let outcome = process::run(&spec, &interrupt, |_| {})?;
+        let detail = if outcome.exit_code == 0 {
+            String::new()
+        } else {
+            let class = if outcome.failure_class == FailureClass::None {
+                FailureClass::H4
+            } else {
+                outcome.failure_class
+            };
+            let last = outcome
+                .stderr_tail
+                .lines()
+                .rev()
+                .chain(outcome.stdout_tail.lines().rev())
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            let why = if outcome.timed_out {
+                "timed out".to_string()
+            } else {
+                last
+            };
+            format!("{class}: {why}")
+        };
+        if !quiet {
+            let secs = outcome.duration.as_secs_f64();
+            if outcome.exit_code == 0 {
+                eprintln!("arx: check {}: ok ({secs:.1}s)", check.name);
+            } else {
+                eprintln!(
+                    "arx: check {}: failed, exit code {} ({secs:.1}s): {detail}",
+                    check.name, outcome.exit_code
+                );
+            }
+        }
+        results.push(EvalCheck {
+            name: check.name.clone(),
+            exit_code: outcome.exit_code,
+            detail,
+        });
+    }
+    Ok(EvalReport { checks: results })
+}
+
+pub fn run(
+    ctx: &Ctx,
+    patch_arg: &str,
+    auto: bool,
+    dry_run: bool,
+    round_id: Option<&str>,
+) -> Result<Exit> {
+    let now = timestamp(ctx.global.now.as_deref())?;
+    let created_at = now.to_string();
+    let id = match round_id {
+        Some(id) => id.to_string(),
+        None => now.strftime("%Y%m%d-%H%M%S").to_string(),
+    };
+    check_round_id(&id)?;
+    let value = read_patch(patch_arg)?;
+    let repo = RoundRepo::open(&ctx.cwd()?)?;
+    let state = ctx.state_dir()?;
+    let settings = settings(ctx, repo.workdir(), auto)?;
+    let quiet = ctx.out.quiet || ctx.out.json;
+
+    let mut record = RoundRecord {
+        round_id: id.clone(),
+        status: RoundStatus::Skipped,
+        detail: String::new(),
+        evidence_count: value
+            .get("entries")
+            .and_then(|e| e.as_array())
+            .map_or(0, |entries| {
+                entries
+                    .iter()
+                    .filter_map(|e| e.get("evidence_refs").and_then(|r| r.as_array()))
+                    .map(Vec::len)
+                    .sum()
+            }),
+        patch_hash: None,
+        eval_report: None,
+        applied_sha: None,
+        parent_sha: Some(repo.head.to_string()),
+        created_at: created_at.clone(),
+        commit_sha: None,
+        branch: None,
+        reverted_sha: None,
+        reverted_at: None,
+        errors: Vec::new(),
+    };
+    let emit = |record: RoundRecord, next_step: Option<String>| -> Result<Exit> {
+        let exit = if record.status == RoundStatus::Rejected {
+            Exit::No
+        } else {
+            Exit::Ok
+        };
+        ctx.out.emit(&ApplyReport {
+            record,
+            dry_run,
+            next_step,
+        })?;
+        Ok(exit)
+    };
+
+    // 1. The kill switch, before any other work.
+    if settings.autonomy.kill_switch {
+        record.detail = "kill switch is on".into();
+        return emit(record, None);
+    }
+    // 2. Too soon after the last counted round.
+    let records = all_records(&state)?;
+    if records.iter().any(|r| r.round_id == id) {
+        return Err(Hinted::error(
+            format!("round {id} already exists"),
+            "pass another --round-id, or wait a second for a new one",
+        ));
+    }
+    if let Some(next) = next_allowed(&records, settings.autonomy.min_interval_hours) {
+        if now < next {
+            record.detail = format!(
+                "too soon: the next round is allowed at {next} (min_interval_hours = {})",
+                settings.autonomy.min_interval_hours
+            );
+            return emit(record, None);
+        }
+    }
+    // 3. Validation, then the duplicate check.
+    let (patch, errors) = validate_all(&value, &settings, repo.workdir());
+    let seen: Vec<HashLine> = hashes(&state).read()?;
+    let seen_set: HashSet<String> = seen.iter().map(|h| h.hash.clone()).collect();
+    let screened = match &patch {
+        Some(p) => screen_round(p, &settings.autonomy, &errors, &seen_set),
+        None => Some(crate::kernel::round::RoundDecision::invalid(&errors)),
+    };
+    if let Some(p) = &patch {
+        record.patch_hash = Some(patch_hash(p));
+    }
+    if let Some(decision) = screened {
+        record.status = decision.status;
+        record.detail = decision.detail;
+        if decision.status == RoundStatus::Rejected {
+            record.errors = errors;
+        } else if let Some(h) = &record.patch_hash {
+            if let Some(prev) = seen.iter().find(|s| &s.hash == h) {
+                record.detail = format!(
+                    "duplicate of round {} ({}, patch hash {h})",
+                    prev.round, prev.status
+                );
+            }
+        }
+        if !dry_run && record.status == RoundStatus::Rejected {
+            save(&state, &record, patch.as_ref(), None)?;
+        }
+        return emit(record, None);
+    }
+    let patch = patch.expect("screened patches are parsed");
+    let hash = record.patch_hash.clone().unwrap_or_default();
+    if dry_run {
+        record.status = RoundStatus::Validated;
+        record.detail = "valid; not a duplicate".into();
+        return emit(record, None);
+    }
+
+    // 4. The round commit, built in memory, on its own branch.
+    let changes: Vec<Change> = patch
+        .entries
+        .iter()
+        .map(|e| Change {
+            path: e.path.clone(),
+            content: e.content.clone().map(String::into_bytes),
+        })
+        .collect();
+    let commit = repo.build_commit(
+        repo.head,
+        &changes,
+        &message(&id, &patch, &hash),
+        now.as_second(),
+    )?;
+    let branch = format!("harness/round-{id}");
+    repo.create_branch(&branch, commit)?;
+    record.commit_sha = Some(commit.to_string());
+    record.branch = Some(branch.clone());
+
+    // 5. Evaluate.
+    let eval = evaluate(&repo, commit, &settings.checks, &patch, quiet);
+    let eval = match eval {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = repo.delete_branch(&branch);
+            return Err(e);
+        }
+    };
+    record.eval_report = Some(eval.clone());
+    // 6. The apply gate.
+    let decision = gate_round(&eval, &settings.autonomy, patch.confidence);
+    record.status = decision.status;
+    record.detail = decision.detail;
+    let mut next_step = None;
+    match decision.status {
+        RoundStatus::Rejected => {
+            repo.delete_branch(&branch)?;
+            record.branch = None;
+        }
+        RoundStatus::Applied => {
+            let touched: Vec<&str> = patch.entries.iter().map(|e| e.path.as_str()).collect();
+            let dirty = repo.dirty_paths(&touched)?;
+            if !dirty.is_empty() {
+                let _ = repo.delete_branch(&branch);
+                return Err(Hinted::error(
+                    format!(
+                        "the round touches files with uncommitted changes: {}",
+                        dirty.join(", ")
+                    ),
+                    "commit or stash those changes, then apply the round again",
+                ));
+            }
+            repo.land(repo.head, commit, &changes, &format!("arx: round {id}"))?;
+            repo.delete_branch(&branch)?;
+            record.branch = None;
+            record.applied_sha = Some(commit.to_string());
+        }
+        _ => {
+            next_step = Some(format!(
+                "git merge --ff-only {branch}   (or review it first: git show {branch})"
+            ));
+        }
+    }
+    let records_hash = decision.status == RoundStatus::Applied
+        || (decision.status == RoundStatus::Rejected && !eval.passed());
+    save(&state, &record, Some(&patch), Some(&eval))?;
+    if records_hash {
+        hashes(&state).append(&HashLine {
+            hash,
+            round: id.clone(),
+            status: record.status.as_str().to_string(),
+        })?;
+    }
+    emit(record, next_step)
+}
+
+/// Write the round's files.
+fn save(
+    state: &std::path::Path,
+    record: &RoundRecord,
+    patch: Option<&RoundPatch>,
+    eval: Option<&EvalReport>,
+) -> Result<()> {
+    let dir = rounds_dir(state).join(&record.round_id);
+    if let Some(p) = patch {
+        let mut saved = p.clone();
+        saved.round_id = Some(record.round_id.clone());
+        write_json_atomic(&dir.join("patch.json"), &saved)?;
+    }
+    if let Some(e) = eval {
+        write_json_atomic(&dir.join("eval.json"), e)?;
+    }
+    write_json_atomic(&record_path(state, &record.round_id), record)
+}

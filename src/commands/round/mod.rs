@@ -1,0 +1,332 @@
+//! `arx round validate|apply|revert|status|evidence`: life-harness rounds.
+//! The kernel (`kernel::round`) validates and decides; `io::git` builds and
+//! lands commits; `io::rounds` keeps the round files. This module gathers
+//! what they need (settings, the patch, the governing config) and renders.
+
+mod apply;
+mod evidence;
+mod revert;
+mod status;
+mod validate;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::Ctx;
+use crate::cli::RoundCommand;
+use crate::error::{Exit, Hinted};
+use crate::io::clock::parse_duration;
+use crate::io::config::Format;
+use crate::io::input::{read_text, Source};
+use crate::io::rounds::tree_path_problems;
+use crate::kernel::round::{
+    resolve_autonomy, strict_patch_errors, validate_patch_json, AutonomyState, EvalReport,
+    PatchKind, RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
+};
+
+pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
+    match cmd {
+        RoundCommand::Validate { patch } => validate::run(ctx, patch),
+        RoundCommand::Apply {
+            patch,
+            auto,
+            dry_run,
+            round_id,
+        } => apply::run(ctx, patch, *auto, *dry_run, round_id.as_deref()),
+        RoundCommand::Revert { id } => revert::run(ctx, id),
+        RoundCommand::Status => status::run(ctx),
+        RoundCommand::Evidence { findings, min, max } => evidence::run(ctx, findings, *min, *max),
+    }
+}
+
+/// A check run against a round's scratch checkout (`[[harness.checks]]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckSpec {
+    pub name: String,
+    pub command: String,
+    pub timeout: Option<Duration>,
+    /// Patch kinds that trigger it (empty: every round).
+    pub kinds: Vec<PatchKind>,
+}
+
+/// Everything about the config that governs rounds.
+pub struct Settings {
+    pub autonomy: AutonomyState,
+    pub deny_paths: Vec<String>,
+    pub checks: Vec<CheckSpec>,
+    /// The governing config file, relative to the repository root.
+    pub config_rel: Option<String>,
+    pub config_format: Option<Format>,
+    /// The live `harness` block.
+    pub harness: Map<String, Value>,
+}
+
+fn string_list(v: Option<&Value>, what: &str) -> Result<Vec<String>> {
+    match v {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|i| {
+                i.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| anyhow::anyhow!("{what} must be a list of strings"))
+            })
+            .collect(),
+        Some(_) => anyhow::bail!("{what} must be a list of strings"),
+    }
+}
+
+fn parse_checks(v: Option<&Value>) -> Result<Vec<CheckSpec>> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let items = v
+        .as_array()
+        .context("harness.checks must be a list of tables")?;
+    let mut checks = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let what = format!("harness.checks[{i}]");
+        let obj = item
+            .as_object()
+            .with_context(|| format!("{what} must be a table"))?;
+        let text = |key: &str| obj.get(key).and_then(Value::as_str).map(str::to_string);
+        let command = text("command").with_context(|| format!("{what} needs a command"))?;
+        let name = text("name").unwrap_or_else(|| command.clone());
+        let timeout = match obj.get("timeout") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => {
+                Some(parse_duration(&n.to_string(), &format!("{what}.timeout"))?)
+            }
+            Some(Value::String(s)) => Some(parse_duration(s, &format!("{what}.timeout"))?),
+            Some(_) => anyhow::bail!("{what}.timeout must be a duration such as \"10m\""),
+        };
+        let kinds = string_list(obj.get("kinds"), &format!("{what}.kinds"))?
+            .iter()
+            .map(|k| {
+                k.parse::<PatchKind>().map_err(|_| {
+                    anyhow::anyhow!("{what}.kinds: unknown kind {k:?} (markdown, config, code)")
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        checks.push(CheckSpec {
+            name,
+            command,
+            timeout,
+            kinds,
+        });
+    }
+    Ok(checks)
+}
+
+/// Settings from the governing config; `force_auto` is `--auto`.
+pub fn settings(ctx: &Ctx, root: &Path, force_auto: bool) -> Result<Settings> {
+    let config = ctx.config()?;
+    let harness_value = config.grd.get("harness");
+    let harness = harness_value
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let bad = |e: anyhow::Error| {
+        Hinted::error(
+            format!("invalid [harness] settings: {e:#}"),
+            "see the README section on arx.toml [harness]",
+        )
+    };
+    let deny_paths = string_list(harness.get("deny_paths"), "harness.deny_paths").map_err(bad)?;
+    let checks = parse_checks(harness.get("checks")).map_err(bad)?;
+    let config_rel = config.path.as_ref().and_then(|p| {
+        let abs = if p.is_absolute() {
+            p.clone()
+        } else {
+            ctx.cwd().ok()?.join(p)
+        };
+        let abs = abs.canonicalize().ok()?;
+        let root = root.canonicalize().ok()?;
+        abs.strip_prefix(&root)
+            .ok()
+            .map(|r| r.to_string_lossy().into_owned())
+    });
+    Ok(Settings {
+        autonomy: resolve_autonomy(&config.grd, force_auto),
+        deny_paths,
+        checks,
+        config_rel,
+        config_format: config.format,
+        harness,
+    })
+}
+
+/// Read the patch JSON (file or `-`).
+pub fn read_patch(arg: &str) -> Result<Value> {
+    let source = Source::from_arg(Some(Path::new(arg)));
+    let text = read_text(&source, "the patch")?;
+    serde_json::from_str(&text).map_err(|e| {
+        Hinted::error(
+            format!("{} is not valid JSON: {e}", source.describe()),
+            "a patch is {\"summary\", \"confidence\", \"entries\": [...]}",
+        )
+    })
+}
+
+/// Every validation error of a patch: the kernel's rules (with the
+/// reference's parity), arx's stricter string rules, the governing TOML
+/// config's `[harness]` block, and checks against the real working tree.
+pub fn validate_all(
+    value: &Value,
+    settings: &Settings,
+    workdir: &Path,
+) -> (Option<RoundPatch>, Vec<String>) {
+    let json_config = settings.config_format == Some(Format::Json);
+    let config_path = match (&settings.config_rel, json_config) {
+        (Some(rel), true) => rel.clone(),
+        _ => DEFAULT_CONFIG_PATH.to_string(),
+    };
+    // With a JSON config the kernel guards its harness block; an arx.toml is
+    // guarded below.
+    let harness = json_config.then_some(&settings.harness);
+    let patch = match validate_patch_json(
+        value,
+        &settings.autonomy.allowed_targets,
+        &settings.deny_paths,
+        &config_path,
+        harness,
+    ) {
+        Ok(p) => p,
+        Err(errors) => return (None, errors),
+    };
+    let mut errors = strict_patch_errors(&patch, &settings.deny_paths, &config_path, harness);
+    if let (Some(rel), Some(Format::Toml)) = (&settings.config_rel, settings.config_format) {
+        errors.extend(toml_harness_errors(&patch, rel, &settings.harness));
+    }
+    for entry in &patch.entries {
+        errors.extend(tree_path_problems(workdir, &entry.path, false));
+    }
+    (Some(patch), errors)
+}
+
+/// Entries on the governing arx.toml: it may not be deleted, must stay
+/// valid TOML, and its `[harness]` block may not change.
+fn toml_harness_errors(
+    patch: &RoundPatch,
+    config_rel: &str,
+    live: &Map<String, Value>,
+) -> Vec<String> {
+    let mut errors = Vec::new();
+    for entry in &patch.entries {
+        if !crate::kernel::round::paths_alias(&entry.path, config_rel) {
+            continue;
+        }
+        let Some(content) = &entry.content else {
+            errors.push(format!(
+                "{}: the config that governs rounds may not be deleted",
+                entry.path
+            ));
+            continue;
+        };
+        match content.parse::<toml::Table>() {
+            Err(_) => errors.push(format!("{}: not valid TOML", entry.path)),
+            Ok(table) => {
+                let new = table
+                    .get("harness")
+                    .and_then(|h| serde_json::to_value(h).ok())
+                    .and_then(|v| v.as_object().cloned())
+                    .unwrap_or_default();
+                if &new != live {
+                    errors.push(format!(
+                        "{}: changes the [harness] block that governs rounds",
+                        entry.path
+                    ));
+                }
+            }
+        }
+    }
+    errors
+}
+
+/// `RECORD.json` of a round.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub round_id: String,
+    pub status: RoundStatus,
+    pub detail: String,
+    #[serde(default)]
+    pub evidence_count: usize,
+    pub patch_hash: Option<String>,
+    #[serde(default)]
+    pub eval_report: Option<EvalReport>,
+    /// The round commit once it is on the current branch.
+    #[serde(default)]
+    pub applied_sha: Option<String>,
+    /// The commit the round was built on.
+    #[serde(default)]
+    pub parent_sha: Option<String>,
+    pub created_at: String,
+    /// The round commit (also when awaiting review).
+    #[serde(default)]
+    pub commit_sha: Option<String>,
+    /// The review branch, while it exists.
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// The revert commit, once reverted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverted_sha: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverted_at: Option<String>,
+    /// Validation errors, when rejected for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}
+
+/// The record file of a round.
+pub fn record_path(state: &Path, id: &str) -> PathBuf {
+    crate::io::rounds::rounds_dir(state)
+        .join(id)
+        .join("RECORD.json")
+}
+
+/// Every round record, oldest first.
+pub fn all_records(state: &Path) -> Result<Vec<RoundRecord>> {
+    let mut records = Vec::new();
+    for id in crate::io::rounds::list_round_ids(state)? {
+        match crate::io::rounds::read_json::<RoundRecord>(&record_path(state, &id)) {
+            Ok(Some(r)) => records.push(r),
+            Ok(None) => {}
+            Err(e) => crate::output::warn(format_args!("{e:#}; skipped")),
+        }
+    }
+    Ok(records)
+}
+
+/// When the next round is allowed (`None`: now).
+pub fn next_allowed(records: &[RoundRecord], hours: u64) -> Option<jiff::Timestamp> {
+    let last = crate::kernel::round::last_counted_round(records.iter().filter_map(|r| {
+        r.created_at
+            .parse::<jiff::Timestamp>()
+            .ok()
+            .map(|t| (r.status, t))
+    }));
+    crate::kernel::round::next_round_allowed(last, hours)
+}
+
+/// Is `id` usable as a round id (a branch and directory name)?
+pub fn check_round_id(id: &str) -> Result<()> {
+    let ok = !id.is_empty()
+        && id.len() <= 64
+        && !id.starts_with(['.', '-'])
+        && !id.contains("..")
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Hinted::error(
+            format!("invalid round id {id:?}"),
+            "use letters, digits, '-', '_' and '.', e.g. 20261121-101500",
+        ))
+    }
+}

@@ -1,0 +1,78 @@
+//! `arx round status`: rounds so far and when the next one is allowed.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{all_records, next_allowed, settings, RoundRecord};
+use crate::commands::Ctx;
+use crate::error::Exit;
+use crate::io::clock::timestamp;
+use crate::io::git::RoundRepo;
+use crate::output::{bold, dim, Report};
+
+#[derive(Serialize)]
+struct StatusReport {
+    rounds: Vec<RoundRecord>,
+    kill_switch: bool,
+    min_interval_hours: u64,
+    /// When the next round is allowed (`null`: now).
+    next_allowed_at: Option<String>,
+    allowed_now: bool,
+}
+
+impl Report for StatusReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        if self.rounds.is_empty() {
+            writeln!(out, "{d}no rounds yet{d:#}")?;
+        }
+        for r in &self.rounds {
+            let commit = r
+                .applied_sha
+                .as_deref()
+                .or(r.commit_sha.as_deref())
+                .map_or("-", |s| &s[..s.len().min(10)]);
+            writeln!(
+                out,
+                "{:<17} {b}{:<10}{b:#} {:<16} {commit:<10} {d}{}{d:#}",
+                r.round_id,
+                r.status.as_str(),
+                r.patch_hash.as_deref().unwrap_or("-"),
+                r.detail
+            )?;
+        }
+        if self.kill_switch {
+            writeln!(out, "next round: {b}never{b:#} (the kill switch is on)")
+        } else if self.allowed_now {
+            writeln!(out, "next round: allowed now")
+        } else {
+            writeln!(
+                out,
+                "next round: allowed at {} (min_interval_hours = {})",
+                self.next_allowed_at.as_deref().unwrap_or("-"),
+                self.min_interval_hours
+            )
+        }
+    }
+}
+
+pub fn run(ctx: &Ctx) -> Result<Exit> {
+    let state = ctx.state_dir()?;
+    let root = crate::io::config::repo_root(&ctx.cwd()?).unwrap_or(ctx.cwd()?);
+    let _ = RoundRepo::open(&root).ok();
+    let settings = settings(ctx, &root, false)?;
+    let rounds = all_records(&state)?;
+    let hours = settings.autonomy.min_interval_hours;
+    let next = next_allowed(&rounds, hours);
+    let now = timestamp(ctx.global.now.as_deref())?;
+    ctx.out.emit(&StatusReport {
+        allowed_now: !settings.autonomy.kill_switch && next.is_none_or(|n| now >= n),
+        next_allowed_at: next.map(|t| t.to_string()),
+        kill_switch: settings.autonomy.kill_switch,
+        min_interval_hours: hours,
+        rounds,
+    })?;
+    Ok(Exit::Ok)
+}

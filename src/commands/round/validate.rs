@@ -1,0 +1,56 @@
+//! `arx round validate`: every error of a patch, without changing anything.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{read_patch, settings, validate_all};
+use crate::commands::Ctx;
+use crate::error::Exit;
+use crate::io::git::RoundRepo;
+use crate::kernel::round::patch_hash;
+use crate::output::{bold, Report};
+
+#[derive(Serialize)]
+struct ValidateReport {
+    valid: bool,
+    patch_hash: Option<String>,
+    entries: usize,
+    errors: Vec<String>,
+}
+
+impl Report for ValidateReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        if self.valid {
+            writeln!(
+                out,
+                "{b}valid{b:#}: {} entries, patch hash {}",
+                self.entries,
+                self.patch_hash.as_deref().unwrap_or("-")
+            )
+        } else {
+            writeln!(out, "{b}invalid{b:#}: {} errors", self.errors.len())?;
+            for e in &self.errors {
+                writeln!(out, "  - {e}")?;
+            }
+            Ok(())
+        }
+    }
+}
+
+pub fn run(ctx: &Ctx, patch_arg: &str) -> Result<Exit> {
+    let value = read_patch(patch_arg)?;
+    let repo = RoundRepo::open(&ctx.cwd()?)?;
+    let settings = settings(ctx, repo.workdir(), false)?;
+    let (patch, errors) = validate_all(&value, &settings, repo.workdir());
+    let report = ValidateReport {
+        valid: errors.is_empty(),
+        patch_hash: patch.as_ref().map(patch_hash),
+        entries: patch.as_ref().map_or(0, |p| p.entries.len()),
+        errors,
+    };
+    ctx.out.emit(&report)?;
+    Ok(if report.valid { Exit::Ok } else { Exit::No })
+}
