@@ -18,6 +18,8 @@ Method:
   parent's RSS (this Python, ~15 MiB) into the child's ru_maxrss at exec.
   Without GNU time, wait4's ru_maxrss is used and reported as an upper bound.
   The floor of the method (the same measurement of /bin/true) is reported.
+* Ratios: median over median, and also against the other tool's best run;
+  a target passes only if both pass (the reference's timings vary most).
 """
 
 import json
@@ -350,15 +352,22 @@ def run(config_path):
     for c in file_modes:
         mode = c["mode"]
         if ref_name:
+            # Judged on the lower of: median / median, and the reference's
+            # best run / arx's median (the reference's timings vary most).
             x = med[ref_name] / med[c["name"]]
-            add(f"reference / arx ({mode})", f"{x:.1f}x faster", ">= 8x", x >= 8)
+            y = best[ref_name] / med[c["name"]]
+            add(f"reference / arx ({mode})", f"{x:.1f}x faster ({y:.1f}x vs its best run)", ">= 8x",
+                min(x, y) >= 8)
         else:
             rows.append((f"reference / arx ({mode})", "n/a", ">= 8x", "SKIP (reference not installed)"))
     for c in file_modes:
         mode = c["mode"]
         if rg_name:
+            # Judged on the higher of: median / median, and arx's median /
+            # rg's best run.
             x = med[c["name"]] / med[rg_name]
-            add(f"arx ({mode}) / rg", f"{x:.2f}x", "<= 2x", x <= 2)
+            y = med[c["name"]] / best[rg_name]
+            add(f"arx ({mode}) / rg", f"{x:.2f}x ({y:.2f}x vs rg's best run)", "<= 2x", max(x, y) <= 2)
         else:
             rows.append((f"arx ({mode}) / rg", "n/a", "<= 2x", "SKIP (ripgrep not available)"))
     for c in arx:
@@ -368,6 +377,14 @@ def run(config_path):
         else:  # an upper bound above the goal proves nothing
             rows.append((f"peak RSS arx ({c['mode']})", f"<= {fmt_mib(peak[c['name']])} MiB", "< 16 MiB",
                          "INCONCLUSIVE (no GNU time)"))
+    # The pipe mode against the file-based goals, shown but not judged.
+    for c in [c for c in arx if c["mode"] == "pipe"]:
+        if ref_name:
+            x = med[ref_name] / med[c["name"]]
+            rows.append(("(info) reference on the file / arx (pipe)", f"{x:.1f}x faster", "(>= 8x for files)", "info"))
+        if rg_name:
+            x = med[c["name"]] / med[rg_name]
+            rows.append(("(info) arx (pipe) / rg on the file", f"{x:.2f}x", "(<= 2x for files)", "info"))
     # Context commands: each is compared with one arx mode ("vs"), as
     # arx / context (a limit) or context / arx (another reference).
     arx_by_mode = {c["mode"]: c["name"] for c in arx}
