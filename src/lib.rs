@@ -17,6 +17,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod engine;
 pub mod error;
 pub mod io;
 pub mod kernel;

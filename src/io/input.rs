@@ -15,6 +15,9 @@ use crate::error::Hinted;
 /// peak memory a few MiB.
 pub const CHUNK: usize = 1 << 20;
 
+/// Pipe buffer asked for when reading from a pipe.
+const PIPE_BUFFER: i32 = 1 << 20;
+
 /// Where a stream comes from.
 #[derive(Debug, Clone)]
 pub enum Source {
@@ -55,10 +58,23 @@ impl Source {
         // Only a pipe or socket has a writer that an early exit would kill
         // (stdin, or a path like /dev/fd/63 from `<(cmd)`); a regular file
         // needs no draining and a terminal must not be waited on.
-        let drain = file.metadata().is_ok_and(|m| {
+        let fifo = file.metadata().is_ok_and(|m| {
             use std::os::unix::fs::FileTypeExt;
-            m.file_type().is_fifo() || m.file_type().is_socket()
+            m.file_type().is_fifo()
         });
+        let drain = fifo
+            || file.metadata().is_ok_and(|m| {
+                use std::os::unix::fs::FileTypeExt;
+                m.file_type().is_socket()
+            });
+        if fifo {
+            // A larger pipe buffer means fewer wake-ups between writer and
+            // reader; best effort (the limit may be lower for this user).
+            let _ = nix::fcntl::fcntl(
+                std::os::fd::AsRawFd::as_raw_fd(&file),
+                nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BUFFER),
+            );
+        }
         Ok((file, drain))
     }
 }

@@ -1,0 +1,16 @@
+//! Pure engines that steer an autoresearch loop: hierarchical precision
+//! (how much the loop should trust its own predictions), expected free
+//! energy (which candidate to try next) and the policy cache (which
+//! state/action pairs have earned a standing policy, and whether failures
+//! follow the calendar).
+//!
+//! Like the kernel, everything here takes values and returns values: no
+//! files, clocks, environment, processes, randomness or printing. Where an
+//! engine needs a random draw or the current time, the host passes it in
+//! (a uniform number from a seeded generator, unix seconds), so a run is
+//! reproducible. The formulas follow the reference packages recorded in
+//! `ENGINES.md`, and the unit tests reproduce their check values.
+
+pub mod efe;
+pub mod policy_cache;
+pub mod precision;
