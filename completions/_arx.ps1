@@ -45,6 +45,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
+            [CompletionResult]::new('precision', 'precision', [CompletionResultType]::ParameterValue, 'The precision engine''s state: show, rebuild from the journal, reset')
+            [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
             [CompletionResult]::new('round', 'round', [CompletionResultType]::ParameterValue, 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -339,6 +342,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--hypothesis', '--hypothesis', [CompletionResultType]::ParameterName, 'The hypothesis this run tests (default: the spec file''s)')
             [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Name of the candidate experiment (for `arx log --candidate`)')
             [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A tag for the journal (repeatable)')
+            [CompletionResult]::new('--state', '--state', [CompletionResultType]::ParameterName, 'A feature of the loop''s state for the policy cache (repeatable); numbers, true, false and null are read as JSON, anything else as text')
+            [CompletionResult]::new('--state-json', '--state-json', [CompletionResultType]::ParameterName, 'The loop''s state as a JSON object')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds)')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Write an NDJSON event stream to PATH (`-`: stdout; the experiment''s own stdout then goes to stderr)')
@@ -465,6 +470,166 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;journal;help;help' {
+            break
+        }
+        'arx;next' {
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the pick (default: derived from the journal''s length)')
+            [CompletionResult]::new('--temperature', '--temperature', [CompletionResultType]::ParameterName, 'Selection temperature (beta = precision / temperature)')
+            [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model of expected free energy')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--greedy', '--greedy', [CompletionResultType]::ParameterName, 'Take the lowest expected free energy instead of sampling')
+            [CompletionResult]::new('--explain', '--explain', [CompletionResultType]::ParameterName, 'Print a table of every candidate (on stdout, after the name)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;precision' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Values, alpha, beta and variance per level, and whether adaptation is due')
+            [CompletionResult]::new('rebuild', 'rebuild', [CompletionResultType]::ParameterValue, 'Rebuild the state from the journal')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget learned precision (kept across rebuilds)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;precision;show' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;precision;rebuild' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;precision;reset' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;precision;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Values, alpha, beta and variance per level, and whether adaptation is due')
+            [CompletionResult]::new('rebuild', 'rebuild', [CompletionResultType]::ParameterValue, 'Rebuild the state from the journal')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget learned precision (kept across rebuilds)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;precision;help;show' {
+            break
+        }
+        'arx;precision;help;rebuild' {
+            break
+        }
+        'arx;precision;help;reset' {
+            break
+        }
+        'arx;precision;help;help' {
+            break
+        }
+        'arx;policy' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Q-values per (state fingerprint, candidate), with success counts')
+            [CompletionResult]::new('crystallize', 'crystallize', [CompletionResultType]::ParameterValue, 'Turn groups that keep succeeding into knowhow entries (once each)')
+            [CompletionResult]::new('cycles', 'cycles', [CompletionResultType]::ParameterValue, 'Do failures cluster on a weekday? (chi-squared over failing runs)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;policy;show' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;policy;crystallize' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;policy;cycles' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;policy;help' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Q-values per (state fingerprint, candidate), with success counts')
+            [CompletionResult]::new('crystallize', 'crystallize', [CompletionResultType]::ParameterValue, 'Turn groups that keep succeeding into knowhow entries (once each)')
+            [CompletionResult]::new('cycles', 'cycles', [CompletionResultType]::ParameterValue, 'Do failures cluster on a weekday? (chi-squared over failing runs)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;policy;help;show' {
+            break
+        }
+        'arx;policy;help;crystallize' {
+            break
+        }
+        'arx;policy;help;cycles' {
+            break
+        }
+        'arx;policy;help;help' {
             break
         }
         'arx;round' {
@@ -616,6 +781,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
+            [CompletionResult]::new('precision', 'precision', [CompletionResultType]::ParameterValue, 'The precision engine''s state: show, rebuild from the journal, reset')
+            [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
             [CompletionResult]::new('round', 'round', [CompletionResultType]::ParameterValue, 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -699,6 +867,39 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;journal;verify' {
+            break
+        }
+        'arx;help;next' {
+            break
+        }
+        'arx;help;precision' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Values, alpha, beta and variance per level, and whether adaptation is due')
+            [CompletionResult]::new('rebuild', 'rebuild', [CompletionResultType]::ParameterValue, 'Rebuild the state from the journal')
+            [CompletionResult]::new('reset', 'reset', [CompletionResultType]::ParameterValue, 'Forget learned precision (kept across rebuilds)')
+            break
+        }
+        'arx;help;precision;show' {
+            break
+        }
+        'arx;help;precision;rebuild' {
+            break
+        }
+        'arx;help;precision;reset' {
+            break
+        }
+        'arx;help;policy' {
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Q-values per (state fingerprint, candidate), with success counts')
+            [CompletionResult]::new('crystallize', 'crystallize', [CompletionResultType]::ParameterValue, 'Turn groups that keep succeeding into knowhow entries (once each)')
+            [CompletionResult]::new('cycles', 'cycles', [CompletionResultType]::ParameterValue, 'Do failures cluster on a weekday? (chi-squared over failing runs)')
+            break
+        }
+        'arx;help;policy;show' {
+            break
+        }
+        'arx;help;policy;crystallize' {
+            break
+        }
+        'arx;help;policy;cycles' {
             break
         }
         'arx;help;round' {

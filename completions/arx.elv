@@ -42,6 +42,9 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
+            cand next 'Pick the next experiment from candidates, by expected free energy'
+            cand precision 'The precision engine''s state: show, rebuild from the journal, reset'
+            cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
             cand round 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit'
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand completions 'Print a shell completion script'
@@ -305,6 +308,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --hypothesis 'The hypothesis this run tests (default: the spec file''s)'
             cand --candidate 'Name of the candidate experiment (for `arx log --candidate`)'
             cand --tag 'A tag for the journal (repeatable)'
+            cand --state 'A feature of the loop''s state for the policy cache (repeatable); numbers, true, false and null are read as JSON, anything else as text'
+            cand --state-json 'The loop''s state as a JSON object'
             cand --timeout 'Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds)'
             cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
             cand --events 'Write an NDJSON event stream to PATH (`-`: stdout; the experiment''s own stdout then goes to stderr)'
@@ -421,6 +426,147 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;journal;help;verify'= {
         }
         &'arx;journal;help;help'= {
+        }
+        &'arx;next'= {
+            cand --candidates 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences'
+            cand --seed 'Seed of the pick (default: derived from the journal''s length)'
+            cand --temperature 'Selection temperature (beta = precision / temperature)'
+            cand --model 'Model of expected free energy'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --greedy 'Take the lowest expected free energy instead of sampling'
+            cand --explain 'Print a table of every candidate (on stdout, after the name)'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;precision'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand show 'Values, alpha, beta and variance per level, and whether adaptation is due'
+            cand rebuild 'Rebuild the state from the journal'
+            cand reset 'Forget learned precision (kept across rebuilds)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;precision;show'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;precision;rebuild'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;precision;reset'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;precision;help'= {
+            cand show 'Values, alpha, beta and variance per level, and whether adaptation is due'
+            cand rebuild 'Rebuild the state from the journal'
+            cand reset 'Forget learned precision (kept across rebuilds)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;precision;help;show'= {
+        }
+        &'arx;precision;help;rebuild'= {
+        }
+        &'arx;precision;help;reset'= {
+        }
+        &'arx;precision;help;help'= {
+        }
+        &'arx;policy'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand show 'Q-values per (state fingerprint, candidate), with success counts'
+            cand crystallize 'Turn groups that keep succeeding into knowhow entries (once each)'
+            cand cycles 'Do failures cluster on a weekday? (chi-squared over failing runs)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;policy;show'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;policy;crystallize'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;policy;cycles'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;policy;help'= {
+            cand show 'Q-values per (state fingerprint, candidate), with success counts'
+            cand crystallize 'Turn groups that keep succeeding into knowhow entries (once each)'
+            cand cycles 'Do failures cluster on a weekday? (chi-squared over failing runs)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;policy;help;show'= {
+        }
+        &'arx;policy;help;crystallize'= {
+        }
+        &'arx;policy;help;cycles'= {
+        }
+        &'arx;policy;help;help'= {
         }
         &'arx;round'= {
             cand --color 'When to colour human output'
@@ -556,6 +702,9 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
+            cand next 'Pick the next experiment from candidates, by expected free energy'
+            cand precision 'The precision engine''s state: show, rebuild from the journal, reset'
+            cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
             cand round 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit'
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand completions 'Print a shell completion script'
@@ -616,6 +765,30 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;journal;merge'= {
         }
         &'arx;help;journal;verify'= {
+        }
+        &'arx;help;next'= {
+        }
+        &'arx;help;precision'= {
+            cand show 'Values, alpha, beta and variance per level, and whether adaptation is due'
+            cand rebuild 'Rebuild the state from the journal'
+            cand reset 'Forget learned precision (kept across rebuilds)'
+        }
+        &'arx;help;precision;show'= {
+        }
+        &'arx;help;precision;rebuild'= {
+        }
+        &'arx;help;precision;reset'= {
+        }
+        &'arx;help;policy'= {
+            cand show 'Q-values per (state fingerprint, candidate), with success counts'
+            cand crystallize 'Turn groups that keep succeeding into knowhow entries (once each)'
+            cand cycles 'Do failures cluster on a weekday? (chi-squared over failing runs)'
+        }
+        &'arx;help;policy;show'= {
+        }
+        &'arx;help;policy;crystallize'= {
+        }
+        &'arx;help;policy;cycles'= {
         }
         &'arx;help;round'= {
             cand validate 'Validate a patch: kernel rules plus checks against the real tree'

@@ -47,6 +47,9 @@ complete -c arx -n "__fish_arx_needs_command" -f -a "compare" -d 'Compare a base
 complete -c arx -n "__fish_arx_needs_command" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_needs_command" -f -a "next" -d 'Pick the next experiment from candidates, by expected free energy'
+complete -c arx -n "__fish_arx_needs_command" -f -a "precision" -d 'The precision engine\'s state: show, rebuild from the journal, reset'
+complete -c arx -n "__fish_arx_needs_command" -f -a "policy" -d 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
 complete -c arx -n "__fish_arx_needs_command" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
 complete -c arx -n "__fish_arx_needs_command" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
 complete -c arx -n "__fish_arx_needs_command" -f -a "completions" -d 'Print a shell completion script'
@@ -256,6 +259,8 @@ complete -c arx -n "__fish_arx_using_subcommand run" -l spec -d 'Metric spec fil
 complete -c arx -n "__fish_arx_using_subcommand run" -l hypothesis -d 'The hypothesis this run tests (default: the spec file\'s)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l candidate -d 'Name of the candidate experiment (for `arx log --candidate`)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l tag -d 'A tag for the journal (repeatable)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l state -d 'A feature of the loop\'s state for the policy cache (repeatable); numbers, true, false and null are read as JSON, anything else as text' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l state-json -d 'The loop\'s state as a JSON object' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l timeout -d 'Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l grace -d 'Time between SIGTERM and SIGKILL when ending the experiment' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l events -d 'Write an NDJSON event stream to PATH (`-`: stdout; the experiment\'s own stdout then goes to stderr)' -r
@@ -353,6 +358,110 @@ complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand next" -l candidates -d 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences' -r -F
+complete -c arx -n "__fish_arx_using_subcommand next" -l seed -d 'Seed of the pick (default: derived from the journal\'s length)' -r
+complete -c arx -n "__fish_arx_using_subcommand next" -l temperature -d 'Selection temperature (beta = precision / temperature)' -r
+complete -c arx -n "__fish_arx_using_subcommand next" -l model -d 'Model of expected free energy' -r -f -a "lrs\t''
+aif\t''"
+complete -c arx -n "__fish_arx_using_subcommand next" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand next" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand next" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand next" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand next" -l greedy -d 'Take the lowest expected free energy instead of sampling'
+complete -c arx -n "__fish_arx_using_subcommand next" -l explain -d 'Print a table of every candidate (on stdout, after the name)'
+complete -c arx -n "__fish_arx_using_subcommand next" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand next" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand next" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -f -a "show" -d 'Values, alpha, beta and variance per level, and whether adaptation is due'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -f -a "rebuild" -d 'Rebuild the state from the journal'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -f -a "reset" -d 'Forget learned precision (kept across rebuilds)'
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from help" -f -a "show" -d 'Values, alpha, beta and variance per level, and whether adaptation is due'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from help" -f -a "rebuild" -d 'Rebuild the state from the journal'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Forget learned precision (kept across rebuilds)'
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -f -a "show" -d 'Q-values per (state fingerprint, candidate), with success counts'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -f -a "crystallize" -d 'Turn groups that keep succeeding into knowhow entries (once each)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -f -a "cycles" -d 'Do failures cluster on a weekday? (chi-squared over failing runs)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "show" -d 'Q-values per (state fingerprint, candidate), with success counts'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "crystallize" -d 'Turn groups that keep succeeding into knowhow entries (once each)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "cycles" -d 'Do failures cluster on a weekday? (chi-squared over failing runs)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -443,23 +552,26 @@ complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The curr
 complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "next" -d 'Pick the next experiment from candidates, by expected free energy'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "precision" -d 'The precision engine\'s state: show, rebuild from the journal, reset'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "policy" -d 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "show" -d 'Show which gates are on, and where the setting came from'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
@@ -470,6 +582,12 @@ complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "list" -d 'List knowhow'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from precision" -f -a "show" -d 'Values, alpha, beta and variance per level, and whether adaptation is due'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from precision" -f -a "rebuild" -d 'Rebuild the state from the journal'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from precision" -f -a "reset" -d 'Forget learned precision (kept across rebuilds)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from policy" -f -a "show" -d 'Q-values per (state fingerprint, candidate), with success counts'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from policy" -f -a "crystallize" -d 'Turn groups that keep succeeding into knowhow entries (once each)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from policy" -f -a "cycles" -d 'Do failures cluster on a weekday? (chi-squared over failing runs)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "validate" -d 'Validate a patch: kernel rules plus checks against the real tree'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "revert" -d 'Revert an applied round with a revert commit'

@@ -187,6 +187,27 @@ pub enum Command {
     #[command(subcommand)]
     Journal(JournalCommand),
 
+    /// Pick the next experiment from candidates, by expected free energy.
+    ///
+    /// Prints the chosen candidate's name alone on stdout. Exit 1 when every
+    /// candidate is a known dead end.
+    #[command(
+        after_help = "Examples:\n  next=$(arx next --candidates candidates.toml)\n  arx next --candidates candidates.toml --explain"
+    )]
+    Next(NextArgs),
+
+    /// The precision engine's state: show, rebuild from the journal, reset.
+    #[command(after_help = "Example:\n  arx precision show --json")]
+    Precision {
+        #[command(subcommand)]
+        cmd: Option<PrecisionCommand>,
+    },
+
+    /// The policy cache: Q-values per state and candidate, crystallized
+    /// knowhow, and weekday cycles of failures.
+    #[command(subcommand)]
+    Policy(PolicyCommand),
+
     /// Life-harness rounds: validate, apply, revert and list patches to the
     /// project's own prompts, config and code, each as one git commit.
     #[command(subcommand)]
@@ -266,6 +287,17 @@ pub struct RunArgs {
     /// A tag for the journal (repeatable).
     #[arg(long = "tag", value_name = "T")]
     pub tags: Vec<String>,
+    /// A feature of the loop's state for the policy cache (repeatable);
+    /// numbers, true, false and null are read as JSON, anything else as text.
+    #[arg(
+        long = "state",
+        value_name = "KEY=VALUE",
+        conflicts_with = "state_json"
+    )]
+    pub state: Vec<String>,
+    /// The loop's state as a JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub state_json: Option<String>,
     /// Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds).
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
@@ -354,6 +386,54 @@ pub struct CompareArgs {
     /// Do not write the journal.
     #[arg(long)]
     pub no_journal: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct NextArgs {
+    /// Candidates: TOML `[[candidate]]` tables or a JSON array with name,
+    /// statement, optional steps and preferences.
+    #[arg(long, value_name = "FILE")]
+    pub candidates: PathBuf,
+    /// Seed of the pick (default: derived from the journal's length).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Selection temperature (beta = precision / temperature).
+    #[arg(long, value_name = "T", default_value_t = 1.0)]
+    pub temperature: f64,
+    /// Model of expected free energy.
+    #[arg(long, value_name = "M", value_parser = ["lrs", "aif"])]
+    pub model: Option<String>,
+    /// Take the lowest expected free energy instead of sampling.
+    #[arg(long)]
+    pub greedy: bool,
+    /// Print a table of every candidate (on stdout, after the name).
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PrecisionCommand {
+    /// Values, alpha, beta and variance per level, and whether adaptation is due.
+    Show,
+    /// Rebuild the state from the journal.
+    Rebuild,
+    /// Forget learned precision (kept across rebuilds).
+    Reset,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Q-values per (state fingerprint, candidate), with success counts.
+    #[command(after_help = "Example:\n  arx policy show --json")]
+    Show,
+    /// Turn groups that keep succeeding into knowhow entries (once each).
+    #[command(after_help = "Example:\n  arx policy crystallize")]
+    Crystallize,
+    /// Do failures cluster on a weekday? (chi-squared over failing runs)
+    ///
+    /// Exit 0 when they do, 1 when they do not or there are too few.
+    #[command(after_help = "Example:\n  arx policy cycles")]
+    Cycles,
 }
 
 #[derive(Debug, Subcommand)]

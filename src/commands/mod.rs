@@ -13,8 +13,11 @@ mod journal;
 mod knowhow;
 mod log;
 mod measure;
+mod next;
 mod parse;
 mod plateau;
+mod policy;
+mod precision;
 mod round;
 mod run;
 mod show;
@@ -89,6 +92,9 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Log { limit, candidate } => log::run(&ctx, limit, candidate.as_deref()),
         Command::Show { run_id } => show::run(&ctx, &run_id),
         Command::Journal(cmd) => journal::run(&ctx, &cmd),
+        Command::Next(args) => next::run(&ctx, &args),
+        Command::Precision { cmd } => precision::run(&ctx, cmd.as_ref()),
+        Command::Policy(cmd) => policy::run(&ctx, &cmd),
         Command::Round(cmd) => round::run(&ctx, &cmd),
         Command::Init => init::run(&ctx),
         Command::Completions { shell } => completions::run(&ctx, shell),

@@ -121,6 +121,57 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     })
 }
 
+/// The loop's state (`--state KEY=VALUE`... or `--state-json`) and its
+/// policy-cache fingerprint.
+fn loop_state(args: &RunArgs) -> Result<Option<(serde_json::Value, String)>> {
+    let features = if let Some(text) = &args.state_json {
+        let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            Hinted::error(
+                format!("--state-json is not valid JSON: {e}"),
+                "e.g. --state-json '{\"task\": \"deploy\"}'",
+            )
+        })?;
+        if !v.is_object() {
+            return Err(Hinted::error(
+                "--state-json must be a JSON object",
+                "e.g. --state-json '{\"task\": \"deploy\"}'",
+            ));
+        }
+        v
+    } else if !args.state.is_empty() {
+        let mut map = serde_json::Map::new();
+        for pair in &args.state {
+            let Some((k, v)) = pair.split_once('=') else {
+                return Err(Hinted::error(
+                    format!("--state {pair:?} is not KEY=VALUE"),
+                    "e.g. --state task=deploy",
+                ));
+            };
+            if k.is_empty() {
+                return Err(Hinted::error(
+                    format!("--state {pair:?} has an empty key"),
+                    "e.g. --state task=deploy",
+                ));
+            }
+            let value = match serde_json::from_str::<serde_json::Value>(v) {
+                Ok(
+                    x @ (serde_json::Value::Number(_)
+                    | serde_json::Value::Bool(_)
+                    | serde_json::Value::Null),
+                ) => x,
+                _ => serde_json::Value::String(v.to_string()),
+            };
+            map.insert(k.to_string(), value);
+        }
+        serde_json::Value::Object(map)
+    } else {
+        return Ok(None);
+    };
+    let fp = crate::engine::policy_cache::fingerprint(&features, None, None)
+        .map_err(anyhow::Error::msg)?;
+    Ok(Some((features, fp)))
+}
+
 /// Ask on the terminal; `false` when there is no terminal to ask on.
 fn confirm(question: &str) -> bool {
     if !(io::stdin().is_terminal() && io::stderr().is_terminal()) {
@@ -328,6 +379,7 @@ fn short_id(id: &str) -> &str {
 
 pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     let plan = plan(ctx, args)?;
+    let loop_state = loop_state(args)?;
     let cwd = ctx.cwd()?;
     let state = ctx.state_dir()?;
 
@@ -416,6 +468,10 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     record.approach_hash = hash;
     record.candidate = args.candidate.clone();
     record.tags = args.tags.clone();
+    if let Some((features, fingerprint)) = loop_state.clone() {
+        record.state = Some(features);
+        record.state_fingerprint = Some(fingerprint);
+    }
     record.spec = plan.spec.clone();
     record.verdict = verdict;
     record.samples = samples;
@@ -435,9 +491,15 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         }),
     );
     if !args.no_journal {
-        journal(&state)
+        let span = journal(&state)
             .append(&record)
             .context("cannot write the run journal")?;
+        // The engines' state follows the journal; a failure here is not the
+        // run's: the state is rebuilt from the journal next time.
+        if let Err(e) = crate::io::history::record_run(&state, &journal(&state).path, span, &record)
+        {
+            warn(format_args!("cannot update the precision state: {e:#}"));
+        }
     }
     if args.promote {
         promote(ctx, &record, args.iteration)?;
@@ -494,6 +556,8 @@ pub(super) fn outcome_record(
         approach_hash: None,
         candidate: None,
         tags: Vec::new(),
+        state: None,
+        state_fingerprint: None,
         spec: None,
         metrics: last.metrics,
         exit_code: last.exit_code,

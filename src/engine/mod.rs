@@ -12,5 +12,7 @@
 //! `ENGINES.md`, and the unit tests reproduce their check values.
 
 pub mod efe;
+pub mod history;
 pub mod policy_cache;
 pub mod precision;
+pub mod select;

@@ -557,14 +557,19 @@ impl WeekdayCycle {
 /// when there are too few events: fewer than 3, or fewer than 7 (an
 /// expected count below 1 per day).
 pub fn weekday_cycle(times: &[i64]) -> Option<WeekdayCycle> {
-    let n = times.len() as u64;
-    let expected = n as f64 / 7.0;
-    if n < MIN_EVENTS || expected < 1.0 {
-        return None;
-    }
     let mut counts = [0u64; 7];
     for t in times {
         counts[Weekday::of_unix_seconds(*t).index()] += 1;
+    }
+    weekday_cycle_of_counts(counts)
+}
+
+/// [`weekday_cycle`] from events already counted per weekday (Monday first).
+pub fn weekday_cycle_of_counts(counts: [u64; 7]) -> Option<WeekdayCycle> {
+    let n: u64 = counts.iter().sum();
+    let expected = n as f64 / 7.0;
+    if n < MIN_EVENTS || expected < 1.0 {
+        return None;
     }
     let statistic = chi_squared_uniform(&counts, expected);
     let critical = chi_squared_critical(6).expect("6 degrees of freedom are tabulated");

@@ -1,7 +1,10 @@
-//! All git access goes through here (git2). For now: the state of the
-//! working tree recorded with each run.
+//! All git access goes through here (git2): the state of the working tree
+//! recorded with each run, and the repository a life-harness round changes
+//! (commits built in memory, review branches, landing, reverts).
 
 use std::path::Path;
+
+use anyhow::Context;
 
 use git2::{Repository, StatusOptions};
 
@@ -324,10 +327,17 @@ impl RoundRepo {
         Ok(dirty)
     }
 
-    /// Land `commit` (whose parent is `expected`) on the current branch:
-    /// write the touched files (each atomically, through a temporary file
-    /// inside `.git`), update their index entries, and move the branch ref
-    /// last, only if it still points at `expected`.
+    /// Land `commit` (whose parent is `expected`) on the current branch.
+    ///
+    /// Nothing is written unless the branch still points at `expected` and
+    /// every target can be written inside the working tree (no symlink on
+    /// the way or at the target, no directory in place of a file). The new
+    /// files are then written whole to temporary files inside `.git` and
+    /// synced, renamed into place one by one (each rename is atomic, so no
+    /// file is ever seen half-written), their index entries are updated to
+    /// the commit's blobs, and the branch ref moves last, only if it still
+    /// points at `expected`. A process killed part-way leaves the branch
+    /// where it was.
     pub fn land(
         &self,
         expected: git2::Oid,
@@ -335,25 +345,57 @@ impl RoundRepo {
         changes: &[Change],
         log_message: &str,
     ) -> anyhow::Result<()> {
-        let scratch = self.repo.path().join("arx-tmp");
-        std::fs::create_dir_all(&scratch)?;
+        let current = self.repo.refname_to_id(&self.branch_ref).map_err(git_err)?;
+        if current != expected {
+            anyhow::bail!(
+                "{} moved while the round was prepared (now at {current})",
+                self.branch_name()
+            );
+        }
+        for change in changes {
+            let problems =
+                crate::io::rounds::tree_path_problems(&self.workdir, &change.path, false);
+            if let Some(p) = problems.first() {
+                anyhow::bail!("refusing to write: {p}");
+            }
+        }
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .map_err(git_err)?
+            .tree()
+            .map_err(git_err)?;
+        // Every new file complete and synced before the first one moves.
+        let scratch = tempfile::Builder::new()
+            .prefix("arx-round-")
+            .tempdir_in(self.repo.path())
+            .context("cannot create a temporary directory inside .git")?;
+        let mut staged = Vec::new();
+        for (i, change) in changes.iter().enumerate() {
+            let Some(bytes) = &change.content else {
+                continue;
+            };
+            let tmp = scratch.path().join(i.to_string());
+            {
+                use std::io::Write;
+                let mut f = std::fs::File::create(&tmp).with_context_path(&tmp)?;
+                f.write_all(bytes).with_context_path(&tmp)?;
+                f.sync_all().with_context_path(&tmp)?;
+            }
+            if self.tree_kind(commit, &change.path)? == TreeKind::Executable {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+                    .with_context_path(&tmp)?;
+            }
+            staged.push((i, tmp));
+        }
+        let mut staged = staged.into_iter().peekable();
         for (i, change) in changes.iter().enumerate() {
             let target = self.workdir.join(&change.path);
-            match &change.content {
-                Some(bytes) => {
+            match staged.next_if(|(j, _)| *j == i) {
+                Some((_, tmp)) => {
                     if let Some(parent) = target.parent() {
-                        std::fs::create_dir_all(parent)?;
-                    }
-                    let tmp = scratch.join(format!("{}-{i}", std::process::id()));
-                    {
-                        use std::io::Write;
-                        let mut f = std::fs::File::create(&tmp)?;
-                        f.write_all(bytes)?;
-                        f.sync_all()?;
-                    }
-                    if self.tree_kind(commit, &change.path)? == TreeKind::Executable {
-                        use std::os::unix::fs::PermissionsExt;
-                        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))?;
+                        std::fs::create_dir_all(parent).with_context_path(parent)?;
                     }
                     std::fs::rename(&tmp, &target).with_context_path(&target)?;
                 }
@@ -367,13 +409,28 @@ impl RoundRepo {
                 },
             }
         }
-        let _ = std::fs::remove_dir(&scratch);
+        drop(scratch);
         let mut index = self.repo.index().map_err(git_err)?;
         for change in changes {
+            let path = Path::new(&change.path);
             match &change.content {
-                Some(_) => index.add_path(Path::new(&change.path)).map_err(git_err)?,
+                Some(_) => {
+                    // The stat data of the file just written, the blob and
+                    // mode of the commit (content filters such as autocrlf
+                    // must not make the index differ from the commit).
+                    index.add_path(path).map_err(git_err)?;
+                    let in_tree = tree.get_path(path).map_err(git_err)?;
+                    if let Some(mut entry) = index.get_path(path, 0) {
+                        let mode = in_tree.filemode() as u32;
+                        if entry.id != in_tree.id() || entry.mode != mode {
+                            entry.id = in_tree.id();
+                            entry.mode = mode;
+                            index.add(&entry).map_err(git_err)?;
+                        }
+                    }
+                }
                 None => {
-                    let _ = index.remove_path(Path::new(&change.path));
+                    let _ = index.remove_path(path);
                 }
             }
         }
@@ -424,6 +481,17 @@ impl RoundRepo {
     ) -> anyhow::Result<(git2::Oid, Vec<Change>)> {
         let target = self.repo.find_commit(commit).map_err(git_err)?;
         let ours = self.repo.find_commit(self.head).map_err(git_err)?;
+        let on_branch = self.head == commit
+            || self
+                .repo
+                .graph_descendant_of(self.head, commit)
+                .map_err(git_err)?;
+        if !on_branch {
+            anyhow::bail!(
+                "commit {commit} is not on {} (was the branch reset or switched?)",
+                self.branch_name()
+            );
+        }
         let mut index = self
             .repo
             .revert_commit(&target, &ours, 0, None)

@@ -5,6 +5,7 @@
 pub mod clock;
 pub mod config;
 pub mod git;
+pub mod history;
 pub mod input;
 pub mod process;
 pub mod rounds;

@@ -90,13 +90,25 @@ pub fn list_round_ids(state: &Path) -> Result<Vec<String>> {
 }
 
 /// Problems with writing `path` inside `workdir` as the real tree stands:
-/// a symlink anywhere on the way or at the target, a file where a
-/// directory is needed, a directory where the file should be.
+/// a path that is not in normal form (an empty or `.` component, a
+/// trailing slash: git and the filesystem would read it differently), a
+/// symlink anywhere on the way or at the target, a file where a directory
+/// is needed, a directory where the file should be.
 pub fn tree_path_problems(workdir: &Path, path: &str, op_delete: bool) -> Vec<String> {
     let mut problems = Vec::new();
     let rel = Path::new(path);
-    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+    if path.is_empty() || path.starts_with('/') || path.contains('\\') {
         // String checks report these; nothing on disk to look at.
+        return problems;
+    }
+    if path.split('/').any(|c| c.is_empty() || c == ".") {
+        problems.push(format!(
+            "{path}: not a normal path (an empty or '.' component, or a trailing slash)"
+        ));
+        return problems;
+    }
+    if rel.components().any(|c| !matches!(c, Component::Normal(_))) {
+        // String checks report these (`..`); nothing on disk to look at.
         return problems;
     }
     let mut walked = workdir.to_path_buf();
@@ -155,5 +167,16 @@ mod tests {
         assert_eq!(tree_path_problems(w, "out/evil.md", false).len(), 1);
         assert_eq!(tree_path_problems(w, "link.md", false).len(), 1);
         assert_eq!(tree_path_problems(w, "file.md/sub.md", false).len(), 1);
+    }
+
+    #[test]
+    fn paths_must_be_normal() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = dir.path();
+        std::fs::write(w.join("file.md"), "x").unwrap();
+        for p in ["./new.md", "a//b.md", "new.md/", "a/./b.md", "a/."] {
+            assert_eq!(tree_path_problems(w, p, false).len(), 1, "{p}");
+        }
+        assert!(tree_path_problems(w, "file.md", true).is_empty());
     }
 }

@@ -317,7 +317,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     }
 
     /// Write one record line to a locked file; on failure, restore `len`.
-    fn write_line(&self, file: &mut File, len: u64, record: &T) -> Result<()> {
+    fn write_line(&self, file: &mut File, len: u64, record: &T) -> Result<u64> {
         let mut line = serde_json::to_vec(record)?;
         line.push(b'\n');
         let written = file.write_all(&line).and_then(|()| file.sync_data());
@@ -326,7 +326,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
             let _ = file.set_len(len);
             return Err(e).with_context(|| format!("cannot write {}", self.path.display()));
         }
-        Ok(())
+        Ok(len + line.len() as u64)
     }
 
     /// Can records be appended? (Creates the directory and file if needed.)
@@ -335,9 +335,12 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     }
 
     /// Append `record` without reading the registry (for large journals).
-    pub fn append(&self, record: &T) -> Result<()> {
+    /// Returns the file's length before and after the record, as seen under
+    /// the lock (so a cache of the file's prefix can be extended exactly).
+    pub fn append(&self, record: &T) -> Result<(u64, u64)> {
         let (mut file, len) = self.open_for_append()?;
-        self.write_line(&mut file, len, record)
+        let after = self.write_line(&mut file, len, record)?;
+        Ok((len, after))
     }
 
     /// Append `record` unless `existing` finds its equal among the current

@@ -62,6 +62,12 @@ pub struct RunRecord {
     pub candidate: Option<String>,
     #[serde(default)]
     pub tags: Vec<String>,
+    /// Features of the loop's state (`--state`), for the policy cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<serde_json::Value>,
+    /// Fingerprint of `state`, as the policy cache keys it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_fingerprint: Option<String>,
     #[serde(default)]
     pub spec: Option<MetricSpec>,
     /// Metrics of the last attempt.

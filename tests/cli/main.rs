@@ -12,8 +12,10 @@ mod journal;
 mod knowhow;
 mod log;
 mod measure;
+mod next;
 mod parse;
 mod plateau;
+mod round;
 mod run;
 mod show;
 

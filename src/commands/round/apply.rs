@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use super::{
-    all_records, check_round_id, next_allowed, read_patch, record_path, settings, validate_all,
-    CheckSpec, RoundRecord,
+    all_records, check_round_id, head_tree_problems, next_allowed, read_patch, record_path,
+    settings, validate_all, CheckSpec, RoundRecord,
 };
 use crate::commands::Ctx;
 use crate::error::{Exit, Hinted};
@@ -41,7 +41,7 @@ impl Report for ApplyReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let (b, d) = (bold(), dim());
         let r = &self.record;
-        if self.dry_run {
+        if self.dry_run && r.status == RoundStatus::Validated {
             writeln!(
                 out,
                 "{b}valid{b:#}: round {} would be applied (patch hash {})",
@@ -82,7 +82,14 @@ impl Report for ApplyReport {
 
 /// The commit message: subject, each entry's rationale, trailers.
 fn message(id: &str, patch: &RoundPatch, hash: &str) -> String {
-    let mut m = format!("harness(round-{id}): {}\n\n", patch.summary.trim());
+    // One line whatever the summary holds: git reads the first line as the
+    // subject.
+    let summary = patch
+        .summary
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut m = format!("harness(round-{id}): {summary}\n\n");
     for e in &patch.entries {
         m.push_str(&format!(
             "- {} {}: {}\n",
@@ -194,7 +201,6 @@ pub fn run(
         None => now.strftime("%Y%m%d-%H%M%S").to_string(),
     };
     check_round_id(&id)?;
-    let value = read_patch(patch_arg)?;
     let repo = RoundRepo::open(&ctx.cwd()?)?;
     let state = ctx.state_dir()?;
     let settings = settings(ctx, repo.workdir(), auto)?;
@@ -204,16 +210,7 @@ pub fn run(
         round_id: id.clone(),
         status: RoundStatus::Skipped,
         detail: String::new(),
-        evidence_count: value
-            .get("entries")
-            .and_then(|e| e.as_array())
-            .map_or(0, |entries| {
-                entries
-                    .iter()
-                    .filter_map(|e| e.get("evidence_refs").and_then(|r| r.as_array()))
-                    .map(Vec::len)
-                    .sum()
-            }),
+        evidence_count: 0,
         patch_hash: None,
         eval_report: None,
         applied_sha: None,
@@ -239,11 +236,22 @@ pub fn run(
         Ok(exit)
     };
 
-    // 1. The kill switch, before any other work.
+    // 1. The kill switch, before any other work (the patch is not even read).
     if settings.autonomy.kill_switch {
         record.detail = "kill switch is on".into();
         return emit(record, None);
     }
+    let value = read_patch(patch_arg)?;
+    record.evidence_count = value
+        .get("entries")
+        .and_then(|e| e.as_array())
+        .map_or(0, |entries| {
+            entries
+                .iter()
+                .filter_map(|e| e.get("evidence_refs").and_then(|r| r.as_array()))
+                .map(Vec::len)
+                .sum()
+        });
     // 2. Too soon after the last counted round.
     let records = all_records(&state)?;
     if records.iter().any(|r| r.round_id == id) {
@@ -292,10 +300,40 @@ pub fn run(
     }
     let patch = patch.expect("screened patches are parsed");
     let hash = record.patch_hash.clone().unwrap_or_default();
+    let problems = head_tree_problems(&repo, repo.head, &patch)?;
+    if !problems.is_empty() {
+        record.status = RoundStatus::Rejected;
+        record.detail = problems.join("; ");
+        record.errors = problems;
+        if !dry_run {
+            save(&state, &record, Some(&patch), None)?;
+        }
+        return emit(record, None);
+    }
     if dry_run {
         record.status = RoundStatus::Validated;
         record.detail = "valid; not a duplicate".into();
         return emit(record, None);
+    }
+
+    // A round that will land if its checks pass fails fast on dirty paths,
+    // before the checks run (and is checked again just before landing).
+    let touched: Vec<&str> = patch.entries.iter().map(|e| e.path.as_str()).collect();
+    let refuse_dirty = |dirty: Vec<String>| {
+        Hinted::error(
+            format!(
+                "the round touches files with uncommitted changes: {}",
+                dirty.join(", ")
+            ),
+            "commit or stash those changes, then apply the round again",
+        )
+    };
+    let passing = EvalReport::default();
+    if gate_round(&passing, &settings.autonomy, patch.confidence).status == RoundStatus::Applied {
+        let dirty = repo.dirty_paths(&touched)?;
+        if !dirty.is_empty() {
+            return Err(refuse_dirty(dirty));
+        }
     }
 
     // 4. The round commit, built in memory, on its own branch.
@@ -339,19 +377,15 @@ pub fn run(
             record.branch = None;
         }
         RoundStatus::Applied => {
-            let touched: Vec<&str> = patch.entries.iter().map(|e| e.path.as_str()).collect();
             let dirty = repo.dirty_paths(&touched)?;
             if !dirty.is_empty() {
                 let _ = repo.delete_branch(&branch);
-                return Err(Hinted::error(
-                    format!(
-                        "the round touches files with uncommitted changes: {}",
-                        dirty.join(", ")
-                    ),
-                    "commit or stash those changes, then apply the round again",
-                ));
+                return Err(refuse_dirty(dirty));
             }
-            repo.land(repo.head, commit, &changes, &format!("arx: round {id}"))?;
+            if let Err(e) = repo.land(repo.head, commit, &changes, &format!("arx: round {id}")) {
+                let _ = repo.delete_branch(&branch);
+                return Err(e);
+            }
             repo.delete_branch(&branch)?;
             record.branch = None;
             record.applied_sha = Some(commit.to_string());

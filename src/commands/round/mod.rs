@@ -25,7 +25,7 @@ use crate::io::input::{read_text, Source};
 use crate::io::rounds::tree_path_problems;
 use crate::kernel::round::{
     resolve_autonomy, strict_patch_errors, validate_patch_json, AutonomyState, EvalReport,
-    PatchKind, RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
+    PatchKind, PatchOp, RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
 };
 
 pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
@@ -199,49 +199,104 @@ pub fn validate_all(
         Err(errors) => return (None, errors),
     };
     let mut errors = strict_patch_errors(&patch, &settings.deny_paths, &config_path, harness);
-    if let (Some(rel), Some(Format::Toml)) = (&settings.config_rel, settings.config_format) {
-        errors.extend(toml_harness_errors(&patch, rel, &settings.harness));
-    }
+    errors.extend(toml_harness_errors(&patch, settings, workdir));
     for entry in &patch.entries {
         errors.extend(tree_path_problems(workdir, &entry.path, false));
     }
     (Some(patch), errors)
 }
 
-/// Entries on the governing arx.toml: it may not be deleted, must stay
-/// valid TOML, and its `[harness]` block may not change.
-fn toml_harness_errors(
+/// Problems of a patch against the tree of `commit` (HEAD): a delete of a
+/// file that is not there, a write into or over a submodule. Checked after
+/// the duplicate check, so a patch proposed again after it was applied
+/// (its deletes done) is still reported as a duplicate.
+pub fn head_tree_problems(
+    repo: &crate::io::git::RoundRepo,
+    commit: git2::Oid,
     patch: &RoundPatch,
-    config_rel: &str,
-    live: &Map<String, Value>,
-) -> Vec<String> {
+) -> Result<Vec<String>> {
+    use crate::io::git::TreeKind;
+    let mut problems = Vec::new();
+    for (i, entry) in patch.entries.iter().enumerate() {
+        let tag = format!("entries[{i}] ({})", entry.path);
+        let mut prefix = String::new();
+        for part in entry.path.split('/') {
+            if !prefix.is_empty() {
+                prefix.push('/');
+            }
+            prefix.push_str(part);
+            if repo.tree_kind(commit, &prefix)? == TreeKind::Submodule {
+                problems.push(format!("{tag}: {prefix} is a submodule"));
+                break;
+            }
+        }
+        if entry.op == PatchOp::Delete && repo.tree_kind(commit, &entry.path)? == TreeKind::Absent {
+            problems.push(format!("{tag}: not in the repository (nothing to delete)"));
+        }
+    }
+    Ok(problems)
+}
+
+/// The `harness` block of a TOML document (empty when there is none).
+fn toml_harness(table: &toml::Table) -> Map<String, Value> {
+    table
+        .get("harness")
+        .and_then(|h| serde_json::to_value(h).ok())
+        .and_then(|v| v.as_object().cloned())
+        .unwrap_or_default()
+}
+
+/// Entries on TOML configs: the governing one may not be deleted, must
+/// stay valid TOML and keep its `[harness]` block. Any other file named
+/// `arx.toml` (which config discovery would find from its directory, or
+/// which would govern once created) may not change its `[harness]` block
+/// either, compared with what it holds now.
+fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) -> Vec<String> {
+    let governing = match (&settings.config_rel, settings.config_format) {
+        (Some(rel), Some(Format::Toml)) => Some(rel.as_str()),
+        _ => None,
+    };
     let mut errors = Vec::new();
     for entry in &patch.entries {
-        if !crate::kernel::round::paths_alias(&entry.path, config_rel) {
+        let is_governing =
+            governing.is_some_and(|g| crate::kernel::round::paths_alias(&entry.path, g));
+        let named_config = entry.path.rsplit('/').next().is_some_and(|name| {
+            crate::kernel::round::paths_alias(name, crate::io::config::FILE_NAME)
+        });
+        if !is_governing && !named_config {
             continue;
         }
-        let Some(content) = &entry.content else {
+        let current = if is_governing {
+            settings.harness.clone()
+        } else {
+            std::fs::read_to_string(workdir.join(&entry.path))
+                .ok()
+                .and_then(|t| t.parse::<toml::Table>().ok())
+                .map(|t| toml_harness(&t))
+                .unwrap_or_default()
+        };
+        let new = match &entry.content {
+            None if is_governing => {
+                errors.push(format!(
+                    "{}: the config that governs rounds may not be deleted",
+                    entry.path
+                ));
+                continue;
+            }
+            None => Map::new(),
+            Some(content) => match content.parse::<toml::Table>() {
+                Ok(table) => toml_harness(&table),
+                Err(_) => {
+                    errors.push(format!("{}: not valid TOML", entry.path));
+                    continue;
+                }
+            },
+        };
+        if new != current {
             errors.push(format!(
-                "{}: the config that governs rounds may not be deleted",
+                "{}: changes the [harness] block that governs rounds",
                 entry.path
             ));
-            continue;
-        };
-        match content.parse::<toml::Table>() {
-            Err(_) => errors.push(format!("{}: not valid TOML", entry.path)),
-            Ok(table) => {
-                let new = table
-                    .get("harness")
-                    .and_then(|h| serde_json::to_value(h).ok())
-                    .and_then(|v| v.as_object().cloned())
-                    .unwrap_or_default();
-                if &new != live {
-                    errors.push(format!(
-                        "{}: changes the [harness] block that governs rounds",
-                        entry.path
-                    ));
-                }
-            }
         }
     }
     errors
@@ -301,13 +356,19 @@ pub fn all_records(state: &Path) -> Result<Vec<RoundRecord>> {
     Ok(records)
 }
 
-/// When the next round is allowed (`None`: now).
+/// When the next round is allowed (`None`: now). A reverted round counts as
+/// the applied round it was, at its original time (its record is updated in
+/// place, so a revert must not reset the interval).
 pub fn next_allowed(records: &[RoundRecord], hours: u64) -> Option<jiff::Timestamp> {
     let last = crate::kernel::round::last_counted_round(records.iter().filter_map(|r| {
+        let status = match r.status {
+            RoundStatus::Reverted => RoundStatus::Applied,
+            s => s,
+        };
         r.created_at
             .parse::<jiff::Timestamp>()
             .ok()
-            .map(|t| (r.status, t))
+            .map(|t| (status, t))
     }));
     crate::kernel::round::next_round_allowed(last, hours)
 }

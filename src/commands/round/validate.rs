@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{read_patch, settings, validate_all};
+use super::{head_tree_problems, read_patch, settings, validate_all};
 use crate::commands::Ctx;
 use crate::error::Exit;
 use crate::io::git::RoundRepo;
@@ -44,7 +44,10 @@ pub fn run(ctx: &Ctx, patch_arg: &str) -> Result<Exit> {
     let value = read_patch(patch_arg)?;
     let repo = RoundRepo::open(&ctx.cwd()?)?;
     let settings = settings(ctx, repo.workdir(), false)?;
-    let (patch, errors) = validate_all(&value, &settings, repo.workdir());
+    let (patch, mut errors) = validate_all(&value, &settings, repo.workdir());
+    if let (Some(p), true) = (&patch, errors.is_empty()) {
+        errors.extend(head_tree_problems(&repo, repo.head, p)?);
+    }
     let report = ValidateReport {
         valid: errors.is_empty(),
         patch_hash: patch.as_ref().map(patch_hash),

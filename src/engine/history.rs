@@ -1,0 +1,340 @@
+//! What the engines learn from the run journal, as one fold over it: the
+//! precision hierarchy, success counts per candidate and step, plateau
+//! tracking, the policy cache's Q-values, and when failures happen.
+//!
+//! Pure: the host turns journal records into [`Observation`]s, in journal
+//! order, and persists the [`History`]. Replaying the same journal always
+//! gives the same history, so a merged journal gives the same state on every
+//! machine. Nothing here reads files or clocks.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::efe::Posterior;
+use super::policy_cache::{reward, Weekday, TD_ALPHA, TD_GAMMA};
+use super::precision::{observe_run, Hierarchy};
+use crate::kernel::policy::detect_plateau;
+use crate::kernel::verdict::Verdict;
+
+/// Verdicts looked at for a plateau.
+pub const PLATEAU_WINDOW: usize = 3;
+
+/// Key of the counts over every run, for runs without a candidate.
+pub const ALL_RUNS: &str = "*";
+
+/// One journaled run, as the engines see it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Observation {
+    pub candidate: Option<String>,
+    pub tags: Vec<String>,
+    /// False for a crash, a timeout or a missing dependency.
+    pub executed_cleanly: bool,
+    pub verdict: Option<Verdict>,
+    pub state_fingerprint: Option<String>,
+    /// Start time, unix seconds (for the weekday test).
+    pub started_unix: Option<i64>,
+}
+
+/// Outcomes counted for a candidate or step.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    pub runs: u64,
+    pub successes: u64,
+    pub failures: u64,
+    pub inconclusive: u64,
+}
+
+impl Counts {
+    /// Beta posterior of the success rate (Beta(1,1) prior).
+    pub fn posterior(&self) -> Posterior {
+        Posterior::from_counts(self.successes, self.failures)
+    }
+}
+
+/// Recent verdicts of a candidate, for plateau detection.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Track {
+    pub recent: Vec<Verdict>,
+    pub plateau: bool,
+}
+
+/// The policy cache's value of one action in one state.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct QValue {
+    pub q: f64,
+    pub successes: u64,
+    pub total: u64,
+}
+
+/// A transition whose next state is not known yet.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pending {
+    pub fingerprint: String,
+    pub action: String,
+    pub reward: f64,
+}
+
+/// Everything learned from the journal so far.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct History {
+    /// Runs observed.
+    pub runs: u64,
+    pub precision: Hierarchy,
+    /// By candidate name and by tag (and [`ALL_RUNS`]).
+    pub counts: BTreeMap<String, Counts>,
+    /// By candidate name.
+    pub tracks: BTreeMap<String, Track>,
+    /// Q-values by state fingerprint, then action (candidate).
+    pub policy: BTreeMap<String, BTreeMap<String, QValue>>,
+    /// The last transition, updated when the next state is seen.
+    pub pending: Option<Pending>,
+    /// Failing runs (refuted, or not executed cleanly) per weekday, Monday first.
+    pub failure_weekdays: [u64; 7],
+}
+
+impl History {
+    /// The predicted success probability of a candidate (posterior mean).
+    pub fn predicted(&self, candidate: Option<&str>) -> f64 {
+        let key = candidate.unwrap_or(ALL_RUNS);
+        self.counts.get(key).map_or(0.5, |c| c.posterior().mean())
+    }
+
+    /// Counts for a candidate or step (zero when never run).
+    pub fn counts_for(&self, name: &str) -> Counts {
+        self.counts.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Best Q-value in a state (0 when nothing is known there).
+    pub fn max_q(&self, fingerprint: &str) -> f64 {
+        self.policy
+            .get(fingerprint)
+            .and_then(|actions| {
+                actions
+                    .values()
+                    .map(|v| v.q)
+                    .fold(None, |m: Option<f64>, q| Some(m.map_or(q, |m| m.max(q))))
+            })
+            .unwrap_or(0.0)
+    }
+
+    /// Learn from one run (runs must come in journal order).
+    pub fn observe(&mut self, obs: &Observation) -> Result<(), String> {
+        let candidate = obs.candidate.as_deref();
+        // Precision: execution, planning against the prediction made before
+        // this run, abstract when a plateau begins.
+        let predicted = self.predicted(candidate);
+        let plateau_began = match (candidate, obs.verdict) {
+            (Some(name), Some(v)) => {
+                let track = self.tracks.entry(name.to_string()).or_default();
+                track.recent.push(v);
+                if track.recent.len() > PLATEAU_WINDOW {
+                    track.recent.remove(0);
+                }
+                let now = detect_plateau(&track.recent, PLATEAU_WINDOW);
+                let began = now && !track.plateau;
+                track.plateau = now;
+                began
+            }
+            _ => false,
+        };
+        observe_run(
+            &mut self.precision,
+            obs.executed_cleanly,
+            obs.verdict,
+            predicted,
+            plateau_began,
+        )?;
+
+        // Counts by candidate, by tag, and over all runs.
+        let mut keys: Vec<&str> = vec![ALL_RUNS];
+        if let Some(c) = candidate {
+            keys.push(c);
+        }
+        for t in &obs.tags {
+            if !keys.contains(&t.as_str()) {
+                keys.push(t);
+            }
+        }
+        for key in keys {
+            let c = self.counts.entry(key.to_string()).or_default();
+            c.runs += 1;
+            match obs.verdict {
+                Some(Verdict::Supported) => c.successes += 1,
+                Some(Verdict::Refuted) => c.failures += 1,
+                _ => c.inconclusive += 1,
+            }
+        }
+
+        // Policy cache: TD(0) once the next state is known.
+        if let Some(fp) = &obs.state_fingerprint {
+            if let Some(p) = self.pending.take() {
+                let max_next = self.max_q(fp);
+                let entry = self
+                    .policy
+                    .entry(p.fingerprint)
+                    .or_default()
+                    .entry(p.action)
+                    .or_default();
+                entry.q = super::policy_cache::td0_update(
+                    entry.q, p.reward, max_next, TD_ALPHA, TD_GAMMA,
+                )
+                .0;
+            }
+            if let Some(action) = candidate {
+                let r = obs.verdict.map_or(0.0, reward);
+                let entry = self
+                    .policy
+                    .entry(fp.clone())
+                    .or_default()
+                    .entry(action.to_string())
+                    .or_default();
+                entry.total += 1;
+                if obs.verdict == Some(Verdict::Supported) {
+                    entry.successes += 1;
+                }
+                self.pending = Some(Pending {
+                    fingerprint: fp.clone(),
+                    action: action.to_string(),
+                    reward: r,
+                });
+            }
+        }
+
+        // When failures happen.
+        let failed = !obs.executed_cleanly || obs.verdict == Some(Verdict::Refuted);
+        if failed {
+            if let Some(t) = obs.started_unix {
+                self.failure_weekdays[Weekday::of_unix_seconds(t).index()] += 1;
+            }
+        }
+        self.runs += 1;
+        Ok(())
+    }
+
+    /// Q-values with the last transition settled as terminal (no next state).
+    pub fn settled_policy(&self) -> BTreeMap<String, BTreeMap<String, QValue>> {
+        let mut policy = self.policy.clone();
+        if let Some(p) = &self.pending {
+            if let Some(entry) = policy
+                .get_mut(&p.fingerprint)
+                .and_then(|a| a.get_mut(&p.action))
+            {
+                entry.q =
+                    super::policy_cache::td0_update(entry.q, p.reward, 0.0, TD_ALPHA, TD_GAMMA).0;
+            }
+        }
+        policy
+    }
+}
+
+/// Replay observations into a fresh history.
+pub fn replay<'a>(
+    observations: impl IntoIterator<Item = &'a Observation>,
+) -> Result<History, String> {
+    let mut h = History::default();
+    for o in observations {
+        h.observe(o)?;
+    }
+    Ok(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::precision::Level;
+
+    fn run(candidate: &str, verdict: Option<Verdict>, clean: bool) -> Observation {
+        Observation {
+            candidate: Some(candidate.to_string()),
+            tags: vec!["t".to_string()],
+            executed_cleanly: clean,
+            verdict,
+            state_fingerprint: Some("fp".to_string()),
+            started_unix: Some(0), // a Thursday
+        }
+    }
+
+    #[test]
+    fn counts_by_candidate_tag_and_all() {
+        let obs = [
+            run("a", Some(Verdict::Supported), true),
+            run("a", Some(Verdict::Refuted), true),
+            run("b", Some(Verdict::Inconclusive), false),
+        ];
+        let h = replay(&obs).unwrap();
+        assert_eq!(h.runs, 3);
+        assert_eq!(h.counts_for("a").successes, 1);
+        assert_eq!(h.counts_for("a").failures, 1);
+        assert_eq!(h.counts_for("b").inconclusive, 1);
+        assert_eq!(h.counts_for("t").runs, 3);
+        assert_eq!(h.counts_for(ALL_RUNS).runs, 3);
+        assert_eq!(h.failure_weekdays[Weekday::Thursday.index()], 2);
+    }
+
+    #[test]
+    fn precision_follows_the_runs() {
+        // A crash lowers execution precision; a surprise lowers planning.
+        let h = replay(&[run("a", Some(Verdict::Refuted), false)]).unwrap();
+        assert!(h.precision.value(Level::Execution) < 0.5);
+        // Expected 0.5, got refuted (0): planning error 0.5 (plus 0.5 from
+        // the crash's propagation).
+        assert!(h.precision.value(Level::Planning) < 0.5);
+        // Inconclusive verdicts leave planning alone.
+        let h = replay(&[run("a", Some(Verdict::Inconclusive), true)]).unwrap();
+        assert_eq!(h.precision.value(Level::Planning), 0.5);
+    }
+
+    #[test]
+    fn a_plateau_updates_the_abstract_level_once() {
+        let obs: Vec<_> = (0..5)
+            .map(|_| run("a", Some(Verdict::Refuted), true))
+            .collect();
+        let h = replay(&obs[..2]).unwrap();
+        assert_eq!(h.precision.value(Level::Abstract), 0.5);
+        let h3 = replay(&obs[..3]).unwrap();
+        let h5 = replay(&obs).unwrap();
+        assert!(h3.precision.value(Level::Abstract) < 0.5);
+        // The plateau went on; it did not begin again.
+        assert_eq!(h3.precision.abstract_level, h5.precision.abstract_level);
+    }
+
+    #[test]
+    fn td_updates_wait_for_the_next_state() {
+        let obs = [
+            run("a", Some(Verdict::Supported), true),
+            run("a", Some(Verdict::Supported), true),
+        ];
+        let h = replay(&obs).unwrap();
+        let q = h.policy["fp"]["a"].q;
+        // First update: 0 + 0.1 * (1 + 0.95 * 0 - 0) = 0.1.
+        assert!((q - 0.1).abs() < 1e-12);
+        let settled = h.settled_policy();
+        // Second, terminal: 0.1 + 0.1 * (1 - 0.1) = 0.19.
+        assert!((settled["fp"]["a"].q - 0.19).abs() < 1e-12);
+        assert_eq!(h.policy["fp"]["a"].total, 2);
+    }
+
+    #[test]
+    fn replay_is_deterministic_and_incremental() {
+        let obs: Vec<_> = (0..20)
+            .map(|i| {
+                let v = if i % 3 == 0 {
+                    Verdict::Supported
+                } else {
+                    Verdict::Refuted
+                };
+                run(if i % 2 == 0 { "a" } else { "b" }, Some(v), i % 5 != 0)
+            })
+            .collect();
+        let whole = replay(&obs).unwrap();
+        let mut part = replay(&obs[..7]).unwrap();
+        for o in &obs[7..] {
+            part.observe(o).unwrap();
+        }
+        assert_eq!(whole, part);
+        let text = serde_json::to_string(&whole).unwrap();
+        let back: History = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, whole);
+    }
+}

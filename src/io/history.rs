@@ -1,0 +1,217 @@
+//! The engines' view of the journal, and its cache `.arx/precision.json`.
+//!
+//! The cache holds the [`History`] folded from the journal and the journal's
+//! size when it was folded. `arx run` extends it by one observation after
+//! appending its record; anything else (a merge, a hand edit, a missing or
+//! damaged cache) makes it stale, and it is rebuilt by replaying the
+//! journal, so every machine with the same journal gets the same state.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::rounds::write_json_atomic;
+use crate::engine::history::{History, Observation};
+use crate::engine::precision::Hierarchy;
+use crate::kernel::journal::RunRecord;
+use crate::kernel::verdict::Verdict;
+
+/// The cache file.
+pub fn cache_path(state: &Path) -> PathBuf {
+    state.join("precision.json")
+}
+
+/// `.arx/precision.json`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Cache {
+    /// Size of the journal (bytes) the history was folded from.
+    pub journal_bytes: u64,
+    /// Precision was reset after this many runs (`arx precision reset`).
+    #[serde(default)]
+    pub reset_after: Option<u64>,
+    pub history: History,
+}
+
+#[derive(Deserialize)]
+struct VerdictView {
+    verdict: Verdict,
+}
+
+/// The fields of a journal record the engines use (the rest is skipped).
+#[derive(Deserialize)]
+struct View<'a> {
+    #[serde(borrow, default)]
+    candidate: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    tags: Vec<Cow<'a, str>>,
+    #[serde(default)]
+    exit_code: i64,
+    #[serde(default)]
+    timed_out: bool,
+    #[serde(default)]
+    interrupted: bool,
+    #[serde(default)]
+    stopped_on_result: bool,
+    #[serde(default)]
+    verdict: Option<VerdictView>,
+    #[serde(borrow, default)]
+    state_fingerprint: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    started_at: Option<Cow<'a, str>>,
+}
+
+fn unix(text: Option<&str>) -> Option<i64> {
+    text.and_then(|t| t.parse::<jiff::Timestamp>().ok())
+        .map(|t| t.as_second())
+}
+
+fn observe_view(v: View<'_>) -> Observation {
+    let clean = (v.exit_code == 0 || v.stopped_on_result) && !v.timed_out && !v.interrupted;
+    Observation {
+        candidate: v.candidate.map(Cow::into_owned),
+        tags: v.tags.into_iter().map(Cow::into_owned).collect(),
+        executed_cleanly: clean,
+        verdict: v.verdict.map(|x| x.verdict),
+        state_fingerprint: v.state_fingerprint.map(Cow::into_owned),
+        started_unix: unix(v.started_at.as_deref()),
+    }
+}
+
+/// The observation of one journal record.
+pub fn observation(record: &RunRecord) -> Observation {
+    let clean = (record.exit_code == 0 || record.stopped_on_result)
+        && !record.timed_out
+        && !record.interrupted;
+    Observation {
+        candidate: record.candidate.clone(),
+        tags: record.tags.clone(),
+        executed_cleanly: clean,
+        verdict: record.verdict.as_ref().map(|v| v.verdict),
+        state_fingerprint: record.state_fingerprint.clone(),
+        started_unix: unix(Some(&record.started_at)),
+    }
+}
+
+/// Parse the complete lines of a journal into observations, on every core
+/// (the order of the journal is kept). Unreadable lines are skipped.
+pub fn observations(bytes: &[u8]) -> Vec<Observation> {
+    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let bytes = &bytes[..end];
+    let parts = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8);
+    // Split at line boundaries into `parts` ranges.
+    let mut cuts = vec![0];
+    for k in 1..parts {
+        let guess = bytes.len() * k / parts;
+        let at = memchr::memchr(b'\n', &bytes[guess.max(*cuts.last().unwrap_or(&0))..])
+            .map(|i| guess.max(*cuts.last().unwrap_or(&0)) + i + 1)
+            .unwrap_or(bytes.len());
+        cuts.push(at);
+    }
+    cuts.push(bytes.len());
+    let parse = |range: &[u8]| -> Vec<Observation> {
+        range
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .filter_map(|l| serde_json::from_slice::<View<'_>>(l).ok())
+            .map(observe_view)
+            .collect()
+    };
+    std::thread::scope(|s| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let range = &bytes[w[0]..w[1]];
+                s.spawn(move || parse(range))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+fn journal_bytes(journal: &Path) -> u64 {
+    std::fs::metadata(journal).map_or(0, |m| m.len())
+}
+
+/// Fold the whole journal (honouring a precision reset).
+pub fn rebuild(journal: &Path, reset_after: Option<u64>) -> Result<Cache> {
+    let bytes = match std::fs::read(journal) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal.display())),
+    };
+    let mut history = History::default();
+    for obs in observations(&bytes) {
+        if reset_after == Some(history.runs) {
+            history.precision = Hierarchy::default();
+        }
+        history.observe(&obs).map_err(anyhow::Error::msg)?;
+    }
+    if reset_after == Some(history.runs) {
+        history.precision = Hierarchy::default();
+    }
+    Ok(Cache {
+        journal_bytes: bytes.len() as u64,
+        reset_after,
+        history,
+    })
+}
+
+fn read_cache(state: &Path) -> Option<Cache> {
+    let text = std::fs::read(cache_path(state)).ok()?;
+    serde_json::from_slice(&text).ok()
+}
+
+/// The current history: the cache when it matches the journal, else a
+/// rebuild (saved for next time when `save` is true).
+pub fn load(state: &Path, journal: &Path, save: bool) -> Result<Cache> {
+    let size = journal_bytes(journal);
+    let cached = read_cache(state);
+    if let Some(c) = &cached {
+        if c.journal_bytes == size {
+            return Ok(c.clone());
+        }
+    }
+    let cache = rebuild(journal, cached.and_then(|c| c.reset_after))?;
+    if save && state.is_dir() {
+        write_json_atomic(&cache_path(state), &cache)?;
+    }
+    Ok(cache)
+}
+
+/// After `arx run` appended `record` to the journal, taking it from
+/// `before` to `after` bytes: extend the cache by one run when it covered
+/// exactly the first `before` bytes, else rebuild it.
+pub fn record_run(
+    state: &Path,
+    journal: &Path,
+    (before, after): (u64, u64),
+    record: &RunRecord,
+) -> Result<()> {
+    let cache = match read_cache(state) {
+        Some(mut c) if c.journal_bytes == before => {
+            c.history
+                .observe(&observation(record))
+                .map_err(anyhow::Error::msg)?;
+            c.journal_bytes = after;
+            c
+        }
+        other => rebuild(journal, other.and_then(|c| c.reset_after))?,
+    };
+    write_json_atomic(&cache_path(state), &cache)
+}
+
+/// Forget learned precision from now on (kept across rebuilds).
+pub fn reset(state: &Path, journal: &Path) -> Result<Cache> {
+    let mut cache = load(state, journal, false)?;
+    cache.reset_after = Some(cache.history.runs);
+    cache.history.precision = Hierarchy::default();
+    write_json_atomic(&cache_path(state), &cache)?;
+    Ok(cache)
+}
