@@ -126,7 +126,12 @@ impl History {
         let predicted = self.predicted(candidate);
         let plateau_began = match (candidate, obs.verdict) {
             (Some(name), Some(v)) => {
-                let track = self.tracks.entry(name.to_string()).or_default();
+                if !self.tracks.contains_key(name) {
+                    self.tracks.insert(name.to_string(), Track::default());
+                }
+                let Some(track) = self.tracks.get_mut(name) else {
+                    return Err(format!("cannot track candidate {name:?}"));
+                };
                 track.recent.push(v);
                 if track.recent.len() > PLATEAU_WINDOW {
                     track.recent.remove(0);
@@ -157,7 +162,12 @@ impl History {
             }
         }
         for key in keys {
-            let c = self.counts.entry(key.to_string()).or_default();
+            if !self.counts.contains_key(key) {
+                self.counts.insert(key.to_string(), Counts::default());
+            }
+            let Some(c) = self.counts.get_mut(key) else {
+                continue;
+            };
             c.runs += 1;
             match obs.verdict {
                 Some(Verdict::Supported) => c.successes += 1,

@@ -94,45 +94,91 @@ pub fn observation(record: &RunRecord) -> Observation {
     }
 }
 
-/// Parse the complete lines of a journal into observations, on every core
-/// (the order of the journal is kept). Unreadable lines are skipped.
-pub fn observations(bytes: &[u8]) -> Vec<Observation> {
+fn parse_lines(range: &[u8]) -> Vec<Observation> {
+    range
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| serde_json::from_slice::<View<'_>>(l).ok())
+        .map(observe_view)
+        .collect()
+}
+
+/// Line-aligned chunks of the complete lines of `bytes`.
+fn chunks(bytes: &[u8], target: usize) -> Vec<&[u8]> {
     let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let bytes = &bytes[..end];
-    let parts = std::thread::available_parallelism()
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < end {
+        let guess = (start + target).min(end);
+        let stop = if guess >= end {
+            end
+        } else {
+            memchr::memchr(b'\n', &bytes[guess..end]).map_or(end, |i| guess + i + 1)
+        };
+        out.push(&bytes[start..stop]);
+        start = stop;
+    }
+    out
+}
+
+/// Feed the observations of a journal's complete lines to `each`, in
+/// journal order, while other cores parse the lines ahead. Unreadable
+/// lines are skipped.
+pub fn for_each_observation(
+    bytes: &[u8],
+    mut each: impl FnMut(Observation) -> Result<()>,
+) -> Result<()> {
+    const CHUNK: usize = 4 << 20;
+    let parts = chunks(bytes, CHUNK);
+    let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, 8);
-    // Split at line boundaries into `parts` ranges.
-    let mut cuts = vec![0];
-    for k in 1..parts {
-        let guess = bytes.len() * k / parts;
-        let at = memchr::memchr(b'\n', &bytes[guess.max(*cuts.last().unwrap_or(&0))..])
-            .map(|i| guess.max(*cuts.last().unwrap_or(&0)) + i + 1)
-            .unwrap_or(bytes.len());
-        cuts.push(at);
+    if parts.len() <= 1 || workers == 1 {
+        for part in parts {
+            for o in parse_lines(part) {
+                each(o)?;
+            }
+        }
+        return Ok(());
     }
-    cuts.push(bytes.len());
-    let parse = |range: &[u8]| -> Vec<Observation> {
-        range
-            .split(|&b| b == b'\n')
-            .filter(|l| !l.is_empty())
-            .filter_map(|l| serde_json::from_slice::<View<'_>>(l).ok())
-            .map(observe_view)
-            .collect()
-    };
-    std::thread::scope(|s| {
-        let handles: Vec<_> = cuts
-            .windows(2)
-            .map(|w| {
-                let range = &bytes[w[0]..w[1]];
-                s.spawn(move || parse(range))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<Observation>)>(workers * 2);
+    std::thread::scope(|s| -> Result<()> {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, parts) = (&next, &parts);
+            s.spawn(move || loop {
+                let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(part) = parts.get(k) else { break };
+                if tx.send((k, parse_lines(part))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut want = 0;
+        for (k, obs) in rx {
+            waiting.insert(k, obs);
+            while let Some(obs) = waiting.remove(&want) {
+                for o in obs {
+                    each(o)?;
+                }
+                want += 1;
+            }
+        }
+        Ok(())
     })
+}
+
+/// Parse the complete lines of a journal into observations, in order.
+pub fn observations(bytes: &[u8]) -> Vec<Observation> {
+    let mut all = Vec::new();
+    let _ = for_each_observation(bytes, |o| {
+        all.push(o);
+        Ok(())
+    });
+    all
 }
 
 fn journal_bytes(journal: &Path) -> u64 {
@@ -141,18 +187,28 @@ fn journal_bytes(journal: &Path) -> u64 {
 
 /// Fold the whole journal (honouring a precision reset).
 pub fn rebuild(journal: &Path, reset_after: Option<u64>) -> Result<Cache> {
-    let bytes = match std::fs::read(journal) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+    let file = match std::fs::File::open(journal) {
+        Ok(f) => Some(f),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal.display())),
     };
+    // SAFETY: the journal is only read while mapped; writers append under a
+    // lock and never truncate (a merge replaces the file by renaming a new
+    // one over it, which leaves this mapping intact).
+    let map = match &file {
+        Some(f) if f.metadata().map_or(0, |m| m.len()) > 0 => Some(unsafe {
+            memmap2::Mmap::map(f).with_context(|| format!("cannot read {}", journal.display()))?
+        }),
+        _ => None,
+    };
+    let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
     let mut history = History::default();
-    for obs in observations(&bytes) {
+    for_each_observation(bytes, |obs| {
         if reset_after == Some(history.runs) {
             history.precision = Hierarchy::default();
         }
-        history.observe(&obs).map_err(anyhow::Error::msg)?;
-    }
+        history.observe(&obs).map_err(anyhow::Error::msg)
+    })?;
     if reset_after == Some(history.runs) {
         history.precision = Hierarchy::default();
     }
