@@ -213,6 +213,14 @@ fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
         anyhow::bail!("internal error: the journal was not read");
     };
     inputs.insert(0, local_in);
+    if rewritten {
+        // Refold the engines' state now, so the next `arx next` is quick.
+        if let Some(state) = local.path.parent() {
+            if let Err(e) = crate::io::history::load(state, &local.path, true) {
+                warn(format_args!("cannot refresh the precision state: {e:#}"));
+            }
+        }
+    }
     for (id, source) in &kept_from {
         warn(format_args!(
             "run {id}: records with this id differ; kept the first one read, from {}",

@@ -20,13 +20,30 @@ use super::efe::{
     Posterior, Preferences,
 };
 
+/// One candidate: a plan of steps, each with the Beta posterior of its
+/// success rate (from journal counts, [`Posterior::from_counts`]), and what
+/// its outcomes are worth.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub steps: Vec<Posterior>,
+    pub prefs: Preferences,
+}
+
+impl Plan {
+    /// A plan scored with the default preferences.
+    pub fn new(steps: Vec<Posterior>) -> Plan {
+        Plan {
+            steps,
+            prefs: Preferences::default(),
+        }
+    }
+}
+
 /// How to choose among candidates.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
     /// The model whose G decides.
     pub model: Model,
-    /// What success, failure and each step are worth.
-    pub prefs: Preferences,
     /// The loop's confidence in its predictions, in [0, 1]: the weight of
     /// the epistemic term is `1 − precision`, and `β = precision /
     /// temperature`.
@@ -53,28 +70,21 @@ pub struct Selection {
     pub chosen: usize,
 }
 
-/// Score `candidates` (each a plan: one posterior per step), compute the
-/// selection probabilities under `settings.model` and choose one: with
-/// `settings.greedy` the lowest G (the first on ties; `u` is then not
-/// used), otherwise the inverse-CDF draw at `u` in [0, 1)
-/// ([`sample_index`]). With `settings.epistemic_weight`, both models' G
-/// use that weight instead of `1 − precision` (`β` still uses the
-/// precision). Errors on an empty candidate list, a precision
-/// outside [0, 1], a temperature that is not finite and positive, a
-/// non-finite epistemic weight or G (a posterior with a parameter that is not positive) or,
-/// when sampling, `u` outside [0, 1).
-pub fn select<S: AsRef<[Posterior]>>(
-    candidates: &[S],
-    settings: &Settings,
-    u: f64,
-) -> Result<Selection, String> {
+/// Score `candidates` under both models (each with its own preferences),
+/// compute the selection probabilities under `settings.model` and choose
+/// one: with `settings.greedy` the lowest G (the first on ties; `u` is then
+/// not used), otherwise the inverse-CDF draw at `u` in [0, 1)
+/// ([`sample_index`]). With `settings.epistemic_weight`, both models' G use
+/// that weight instead of `1 − precision` (`β` still uses the precision).
+///
+/// Errors on an empty candidate list, a precision outside [0, 1], a
+/// temperature that is not finite and positive, a non-finite epistemic
+/// weight or G (a posterior with a parameter that is not positive) or, when
+/// sampling, `u` outside [0, 1).
+pub fn select(candidates: &[Plan], settings: &Settings, u: f64) -> Result<Selection, String> {
     if candidates.is_empty() {
         return Err("no candidates to choose from".to_string());
     }
-    let mut scores: Vec<CandidateScore> = candidates
-        .iter()
-        .map(|steps| score_candidate(steps.as_ref(), &settings.prefs, settings.precision))
-        .collect();
     if let Some(w) = settings.epistemic_weight {
         if !w.is_finite() {
             return Err(format!(
@@ -82,6 +92,12 @@ pub fn select<S: AsRef<[Posterior]>>(
                 fmt_number(w)
             ));
         }
+    }
+    let mut scores: Vec<CandidateScore> = candidates
+        .iter()
+        .map(|c| score_candidate(&c.steps, &c.prefs, settings.precision))
+        .collect();
+    if let Some(w) = settings.epistemic_weight {
         // The same expressions as `g_lrs` and `g_aif`, with the weight given.
         for s in &mut scores {
             s.lrs.g = w * s.lrs.epistemic - s.lrs.pragmatic;
@@ -110,7 +126,6 @@ mod tests {
     fn settings(model: Model, greedy: bool) -> Settings {
         Settings {
             model,
-            prefs: Preferences::default(),
             precision: 0.5,
             temperature: 1.0,
             epistemic_weight: None,
@@ -118,11 +133,16 @@ mod tests {
         }
     }
 
-    fn single(counts: &[(u64, u64)]) -> Vec<[Posterior; 1]> {
+    /// Single-step plans with default preferences.
+    fn single(counts: &[(u64, u64)]) -> Vec<Plan> {
         counts
             .iter()
-            .map(|&(s, f)| [Posterior::from_counts(s, f)])
+            .map(|&(s, f)| Plan::new(vec![Posterior::from_counts(s, f)]))
             .collect()
+    }
+
+    fn gs(sel: &Selection, model: Model) -> Vec<f64> {
+        sel.scores.iter().map(|c| c.score(model).g).collect()
     }
 
     #[test]
@@ -132,13 +152,14 @@ mod tests {
         let lrs = select(&cands, &settings(Model::Lrs, true), 0.99).unwrap();
         let aif = select(&cands, &settings(Model::Aif, true), 0.99).unwrap();
         assert_eq!(lrs.scores, aif.scores);
-        let g = |s: &Selection, m: Model| -> Vec<f64> {
-            s.scores.iter().map(|c| c.score(m).g).collect()
-        };
-        assert_eq!(Some(lrs.chosen), greedy_index(&g(&lrs, Model::Lrs)));
-        assert_eq!(Some(aif.chosen), greedy_index(&g(&aif, Model::Aif)));
+        assert_eq!(Some(lrs.chosen), greedy_index(&gs(&lrs, Model::Lrs)));
+        assert_eq!(Some(aif.chosen), greedy_index(&gs(&aif, Model::Aif)));
         let sum: f64 = lrs.probabilities.iter().sum();
         assert!((sum - 1.0).abs() < 1e-12);
+        assert_eq!(
+            lrs.probabilities,
+            selection_probabilities(&gs(&lrs, Model::Lrs), 0.5, 1.0).unwrap()
+        );
     }
 
     #[test]
@@ -155,20 +176,35 @@ mod tests {
     }
 
     #[test]
-    fn multi_step_plans_are_scored_as_plans() {
-        let plans: Vec<Vec<Posterior>> = vec![
-            vec![Posterior::from_counts(7, 1), Posterior::from_counts(2, 2)],
-            vec![],
+    fn plans_are_scored_with_their_own_preferences() {
+        let steps = vec![Posterior::from_counts(7, 1), Posterior::from_counts(2, 2)];
+        let prefs = Preferences {
+            success: 5.0,
+            error: -3.0,
+            step_cost: -0.1,
+        };
+        let plans = vec![
+            Plan {
+                steps: steps.clone(),
+                prefs,
+            },
+            Plan::new(steps.clone()),
+            Plan::new(vec![]),
         ];
         let sel = select(&plans, &settings(Model::Lrs, true), 0.5).unwrap();
-        assert_eq!(sel.scores[0].p.len(), 2);
-        assert_eq!(sel.scores[1].lrs.g, 0.0);
+        assert_eq!(sel.scores[0], score_candidate(&steps, &prefs, 0.5));
+        assert_eq!(
+            sel.scores[1],
+            score_candidate(&steps, &Preferences::default(), 0.5)
+        );
+        assert_eq!(sel.scores[2].lrs.g, 0.0);
+        // The richer preferences make the same plan more attractive.
+        assert_eq!(sel.chosen, 0);
     }
 
     #[test]
     fn epistemic_weight_replaces_one_minus_precision() {
         let cands = single(&[(3, 1), (0, 0), (2, 5)]);
-        let steps: Vec<Vec<Posterior>> = cands.iter().map(|c| c.to_vec()).collect();
         let prefs = Preferences::default();
         for w in [0.0, 0.5, 2.0] {
             let s = Settings {
@@ -176,14 +212,17 @@ mod tests {
                 ..settings(Model::Aif, true)
             };
             let sel = select(&cands, &s, 0.5).unwrap();
-            for (score, steps) in sel.scores.iter().zip(&steps) {
-                assert_eq!(score.aif.g, g_aif(steps, &prefs, 0.5, Some(w)));
+            for (score, plan) in sel.scores.iter().zip(&cands) {
+                assert_eq!(score.aif.g, g_aif(&plan.steps, &prefs, 0.5, Some(w)));
                 assert_eq!(score.lrs.g, g_lrs(&score.p, &prefs, 0.5, Some(w)));
             }
         }
         // Without a weight, w = 1 − precision.
         let sel = select(&cands, &settings(Model::Aif, true), 0.5).unwrap();
-        assert_eq!(sel.scores[1].aif.g, g_aif(&steps[1], &prefs, 0.5, None));
+        assert_eq!(
+            sel.scores[1].aif.g,
+            g_aif(&cands[1].steps, &prefs, 0.5, None)
+        );
         let bad = Settings {
             epistemic_weight: Some(f64::NAN),
             ..settings(Model::Aif, true)
@@ -194,10 +233,7 @@ mod tests {
     #[test]
     fn errors() {
         let s = settings(Model::Lrs, false);
-        let none: Vec<[Posterior; 1]> = vec![];
-        assert!(select(&none, &s, 0.5)
-            .unwrap_err()
-            .contains("no candidates"));
+        assert!(select(&[], &s, 0.5).unwrap_err().contains("no candidates"));
         let cands = single(&[(1, 1)]);
         assert!(select(&cands, &s, 1.0).is_err());
         // Greedy does not use the draw.
@@ -214,8 +250,7 @@ mod tests {
             ..s
         };
         assert!(select(&cands, &bad, 0.5).unwrap_err().contains("precision"));
-        let broken = [[Posterior { a: 0.0, b: 1.0 }]];
-        let aif = settings(Model::Aif, true);
-        assert!(select(&broken, &aif, 0.5).is_err());
+        let broken = [Plan::new(vec![Posterior { a: 0.0, b: 1.0 }])];
+        assert!(select(&broken, &settings(Model::Aif, true), 0.5).is_err());
     }
 }

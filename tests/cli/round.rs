@@ -710,6 +710,41 @@ fn invalid_patch_is_rejected_with_every_error() {
 }
 
 #[test]
+fn kernel_and_stricter_errors_are_listed_together() {
+    let fx =
+        Fixture::with_config("[harness]\nmin_interval_hours = 0\ndeny_paths = [\"bin/run.sh\"]\n");
+    std::os::unix::fs::symlink(&fx.outside, fx.root.join("escape")).unwrap();
+    let p = fx.patch(
+        "p.json",
+        &patch(
+            "Many problems",
+            0.9,
+            vec![
+                entry("bin/run.sh", "code", "delete", None),
+                entry(".GIT/hooks/pre-commit", "code", "create", Some("x")),
+                entry("escape/x.md", "markdown", "create", Some("x")),
+                entry("docs//y.md", "markdown", "create", Some("x")),
+            ],
+        ),
+    );
+    let out = fx
+        .arx()
+        .args(["--json", "round", "validate", &p])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let errors = stdout_json(&out)["errors"].to_string();
+    for want in [
+        "entries[0] (bin/run.sh): path is deny-listed",
+        "entries[1] (.GIT/hooks/pre-commit): may not touch .git",
+        "escape/x.md: goes through the symlink escape",
+        "docs//y.md: not a normal path",
+    ] {
+        assert!(errors.contains(want), "{want}: {errors}");
+    }
+}
+
+#[test]
 fn validate_exit_codes() {
     let fx = Fixture::new();
     let good = fx.patch("good.json", &three_file_patch());
@@ -768,6 +803,74 @@ fn delete_of_a_missing_file_is_invalid() {
         .assert()
         .code(1)
         .stdout(contains("not in the repository (nothing to delete)"));
+}
+
+#[test]
+fn paths_are_checked_against_the_commit_too() {
+    // The working tree no longer shows what HEAD holds: a tracked
+    // directory and a tracked file removed by hand.
+    let fx = Fixture::new();
+    std::fs::remove_dir_all(fx.root.join("docs")).unwrap();
+    std::fs::remove_file(fx.root.join("README.md")).unwrap();
+    for (e, want) in [
+        (
+            entry("docs", "markdown", "create", Some("x")),
+            "names a directory",
+        ),
+        (
+            entry("README.md/x.md", "markdown", "create", Some("x")),
+            "README.md is a file in the repository",
+        ),
+    ] {
+        let p = fx.patch("p.json", &patch("Odd paths", 0.9, vec![e]));
+        fx.arx()
+            .args(["round", "validate", &p])
+            .assert()
+            .code(1)
+            .stdout(contains(want));
+        fx.arx()
+            .args(["round", "apply", &p, "--round-id", "odd"])
+            .assert()
+            .code(1)
+            .stdout(contains(want));
+        std::fs::remove_dir_all(fx.root.join(".arx")).unwrap();
+    }
+    assert_eq!(fx.branches(), vec!["main".to_string()]);
+}
+
+#[test]
+fn a_round_may_not_write_into_a_submodule() {
+    let fx = Fixture::new();
+    {
+        // A gitlink at vendor/lib, as `git submodule add` leaves it.
+        let repo = fx.repo();
+        let head = repo.head().unwrap().peel_to_commit().unwrap();
+        let mut update = git2::build::TreeUpdateBuilder::new();
+        update.upsert("vendor/lib", head.id(), git2::FileMode::Commit);
+        let tree_id = update.create_updated(&repo, &head.tree().unwrap()).unwrap();
+        let tree = repo.find_tree(tree_id).unwrap();
+        let sig = Signature::now("Test", "test@example.com").unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, "submodule", &tree, &[&head])
+            .unwrap();
+        let mut index = repo.index().unwrap();
+        index.read_tree(&tree).unwrap();
+        index.write().unwrap();
+    }
+    std::fs::create_dir_all(fx.root.join("vendor/lib")).unwrap();
+    let p = fx.patch(
+        "p.json",
+        &patch(
+            "Patch the vendored lib",
+            0.9,
+            vec![entry("vendor/lib/src/x.rs", "code", "create", Some("x"))],
+        ),
+    );
+    fx.arx()
+        .args(["round", "apply", &p, "--auto", "--round-id", "sub"])
+        .assert()
+        .code(1)
+        .stdout(contains("vendor/lib is a submodule"));
+    assert!(!fx.root.join("vendor/lib/src").exists());
 }
 
 #[test]

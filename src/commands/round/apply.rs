@@ -63,11 +63,11 @@ impl Report for ApplyReport {
         if let Some(report) = &r.eval_report {
             for c in &report.checks {
                 let mark = if c.exit_code == 0 { "ok" } else { "FAILED" };
-                writeln!(
-                    out,
-                    "  {d}check{d:#} {} {mark} {d}{}{d:#}",
-                    c.name, c.detail
-                )?;
+                write!(out, "  {d}check{d:#} {} {mark}", c.name)?;
+                if !c.detail.is_empty() {
+                    write!(out, " {d}{}{d:#}", c.detail)?;
+                }
+                writeln!(out)?;
             }
         }
         if let Some(sha) = &r.applied_sha {

@@ -188,28 +188,74 @@ pub fn validate_all(
     // With a JSON config the kernel guards its harness block; an arx.toml is
     // guarded below.
     let harness = json_config.then_some(&settings.harness);
-    let patch = match validate_patch_json(
+    let (patch, mut errors) = match validate_patch_json(
         value,
         &settings.autonomy.allowed_targets,
         &settings.deny_paths,
         &config_path,
         harness,
     ) {
-        Ok(p) => p,
-        Err(errors) => return (None, errors),
+        Ok(p) => (Some(p), Vec::new()),
+        Err(errors) => (None, errors),
     };
-    let mut errors = strict_patch_errors(&patch, &settings.deny_paths, &config_path, harness);
-    errors.extend(toml_harness_errors(&patch, settings, workdir));
-    for entry in &patch.entries {
+    // Every error is listed: when the kernel's rules fail, arx's own checks
+    // still run on the entries as far as they can be read.
+    let checked = patch.clone().unwrap_or_else(|| lenient_patch(value));
+    errors.extend(strict_patch_errors(
+        &checked,
+        &settings.deny_paths,
+        &config_path,
+        harness,
+    ));
+    errors.extend(toml_harness_errors(&checked, settings, workdir));
+    for entry in &checked.entries {
         errors.extend(tree_path_problems(workdir, &entry.path, false));
     }
-    (Some(patch), errors)
+    (patch, errors)
 }
 
-/// Problems of a patch against the tree of `commit` (HEAD): a delete of a
-/// file that is not there, a write into or over a submodule. Checked after
-/// the duplicate check, so a patch proposed again after it was applied
-/// (its deletes done) is still reported as a duplicate.
+/// The entries of a patch the kernel rejected, as far as they can be read
+/// (an entry needs a string path; an unknown kind or op reads as code or
+/// modify), for the checks beyond the kernel's.
+fn lenient_patch(value: &Value) -> RoundPatch {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let entries = value
+        .get("entries")
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|e| {
+                    Some(crate::kernel::round::PatchEntry {
+                        path: text(e, "path")?,
+                        kind: text(e, "kind")
+                            .and_then(|k| k.parse().ok())
+                            .unwrap_or(PatchKind::Code),
+                        op: text(e, "op")
+                            .and_then(|o| o.parse().ok())
+                            .unwrap_or(PatchOp::Modify),
+                        content: text(e, "content"),
+                        rationale: text(e, "rationale").unwrap_or_default(),
+                        evidence_refs: Vec::new(),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    RoundPatch {
+        summary: text(value, "summary").unwrap_or_default(),
+        confidence: 0.0,
+        entries,
+        round_id: None,
+    }
+}
+
+/// Problems of a patch against the tree of `commit` (HEAD), which the
+/// working tree may no longer show: a path that names a directory, a file
+/// or symlink where a directory is needed, a write into or over a
+/// submodule, a delete of a file that is not there. Checked after the
+/// duplicate check, so a patch proposed again after it was applied (its
+/// deletes done) is still reported as a duplicate.
 pub fn head_tree_problems(
     repo: &crate::io::git::RoundRepo,
     commit: git2::Oid,
@@ -219,18 +265,33 @@ pub fn head_tree_problems(
     let mut problems = Vec::new();
     for (i, entry) in patch.entries.iter().enumerate() {
         let tag = format!("entries[{i}] ({})", entry.path);
+        let parts: Vec<&str> = entry.path.split('/').collect();
         let mut prefix = String::new();
-        for part in entry.path.split('/') {
+        let mut blocked = false;
+        for (j, part) in parts.iter().enumerate() {
             if !prefix.is_empty() {
                 prefix.push('/');
             }
             prefix.push_str(part);
-            if repo.tree_kind(commit, &prefix)? == TreeKind::Submodule {
-                problems.push(format!("{tag}: {prefix} is a submodule"));
+            let last = j + 1 == parts.len();
+            let problem = match repo.tree_kind(commit, &prefix)? {
+                TreeKind::Submodule => Some(format!("{prefix} is a submodule")),
+                TreeKind::Directory if last => Some("names a directory".to_string()),
+                TreeKind::File | TreeKind::Executable | TreeKind::Symlink if !last => Some(
+                    format!("{prefix} is a file in the repository, not a directory"),
+                ),
+                _ => None,
+            };
+            if let Some(p) = problem {
+                problems.push(format!("{tag}: {p}"));
+                blocked = true;
                 break;
             }
         }
-        if entry.op == PatchOp::Delete && repo.tree_kind(commit, &entry.path)? == TreeKind::Absent {
+        if !blocked
+            && entry.op == PatchOp::Delete
+            && repo.tree_kind(commit, &entry.path)? == TreeKind::Absent
+        {
             problems.push(format!("{tag}: not in the repository (nothing to delete)"));
         }
     }
