@@ -67,13 +67,37 @@ fn unix(text: Option<&str>) -> Option<i64> {
         .map(|t| t.as_second())
 }
 
+/// Did a run execute cleanly? Not after a crash, a timeout, a missing
+/// dependency or an interruption; and an inconclusive verdict counts as a
+/// failure of the execution level (it is not a success or failure of the
+/// candidate).
+fn executed_cleanly(
+    exit_code: i64,
+    stopped_on_result: bool,
+    timed_out: bool,
+    interrupted: bool,
+    verdict: Option<Verdict>,
+) -> bool {
+    (exit_code == 0 || stopped_on_result)
+        && !timed_out
+        && !interrupted
+        && verdict != Some(Verdict::Inconclusive)
+}
+
 fn observe_view(v: View<'_>) -> Observation {
-    let clean = (v.exit_code == 0 || v.stopped_on_result) && !v.timed_out && !v.interrupted;
+    let verdict = v.verdict.as_ref().map(|x| x.verdict);
+    let clean = executed_cleanly(
+        v.exit_code,
+        v.stopped_on_result,
+        v.timed_out,
+        v.interrupted,
+        verdict,
+    );
     Observation {
         candidate: v.candidate.map(Cow::into_owned),
         tags: v.tags.into_iter().map(Cow::into_owned).collect(),
         executed_cleanly: clean,
-        verdict: v.verdict.map(|x| x.verdict),
+        verdict,
         state_fingerprint: v.state_fingerprint.map(Cow::into_owned),
         started_unix: unix(v.started_at.as_deref()),
     }
@@ -81,14 +105,19 @@ fn observe_view(v: View<'_>) -> Observation {
 
 /// The observation of one journal record.
 pub fn observation(record: &RunRecord) -> Observation {
-    let clean = (record.exit_code == 0 || record.stopped_on_result)
-        && !record.timed_out
-        && !record.interrupted;
+    let verdict = record.verdict.as_ref().map(|v| v.verdict);
+    let clean = executed_cleanly(
+        record.exit_code,
+        record.stopped_on_result,
+        record.timed_out,
+        record.interrupted,
+        verdict,
+    );
     Observation {
         candidate: record.candidate.clone(),
         tags: record.tags.clone(),
         executed_cleanly: clean,
-        verdict: record.verdict.as_ref().map(|v| v.verdict),
+        verdict,
         state_fingerprint: record.state_fingerprint.clone(),
         started_unix: unix(Some(&record.started_at)),
     }
