@@ -475,7 +475,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;next' {
             [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the pick (default: derived from the journal''s length)')
-            [CompletionResult]::new('--temperature', '--temperature', [CompletionResultType]::ParameterName, 'Selection temperature (beta = precision / temperature)')
+            [CompletionResult]::new('--temperature', '--temperature', [CompletionResultType]::ParameterName, 'Selection temperature (beta = precision / temperature); the default is the one that did best in the selection simulation')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model of expected free energy')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')

@@ -430,7 +430,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;next'= {
             cand --candidates 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences'
             cand --seed 'Seed of the pick (default: derived from the journal''s length)'
-            cand --temperature 'Selection temperature (beta = precision / temperature)'
+            cand --temperature 'Selection temperature (beta = precision / temperature); the default is the one that did best in the selection simulation'
             cand --model 'Model of expected free energy'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'

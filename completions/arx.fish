@@ -360,7 +360,7 @@ complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand next" -l candidates -d 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences' -r -F
 complete -c arx -n "__fish_arx_using_subcommand next" -l seed -d 'Seed of the pick (default: derived from the journal\'s length)' -r
-complete -c arx -n "__fish_arx_using_subcommand next" -l temperature -d 'Selection temperature (beta = precision / temperature)' -r
+complete -c arx -n "__fish_arx_using_subcommand next" -l temperature -d 'Selection temperature (beta = precision / temperature); the default is the one that did best in the selection simulation' -r
 complete -c arx -n "__fish_arx_using_subcommand next" -l model -d 'Model of expected free energy' -r -f -a "lrs\t''
 aif\t''"
 complete -c arx -n "__fish_arx_using_subcommand next" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'

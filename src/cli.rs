@@ -397,8 +397,9 @@ pub struct NextArgs {
     /// Seed of the pick (default: derived from the journal's length).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Selection temperature (beta = precision / temperature).
-    #[arg(long, value_name = "T", default_value_t = 1.0)]
+    /// Selection temperature (beta = precision / temperature); the default
+    /// is the one that did best in the selection simulation.
+    #[arg(long, value_name = "T", default_value_t = 0.02)]
     pub temperature: f64,
     /// Model of expected free energy.
     #[arg(long, value_name = "M", value_parser = ["lrs", "aif"])]

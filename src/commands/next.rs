@@ -12,11 +12,9 @@ use serde::{Deserialize, Serialize};
 
 use super::Ctx;
 use crate::cli::NextArgs;
-use crate::engine::efe::{
-    greedy_index, sample_index, score_candidate, selection_probabilities, Model, Posterior,
-    Preferences, Score,
-};
+use crate::engine::efe::{Model, Posterior, Preferences};
 use crate::engine::precision::Level;
+use crate::engine::select::{select, Plan, Settings};
 use crate::error::{Exit, Hinted};
 use crate::io::config::{detect_format, parse_toml, Format};
 use crate::io::history;
@@ -218,7 +216,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
 
     let mut rows = Vec::new();
     let mut eligible = Vec::new();
-    let mut scores: Vec<Score> = Vec::new();
+    let mut plans = Vec::new();
     for c in &candidates {
         let steps = c.steps.clone().unwrap_or_else(|| vec![c.name.clone()]);
         let posteriors: Vec<Posterior> =
@@ -236,21 +234,22 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
             error: p.error.unwrap_or(defaults.error),
             step_cost: p.step_cost.unwrap_or(defaults.step_cost),
         });
-        let scored = score_candidate(&posteriors, &prefs, precision);
-        let score = *scored.score(model);
         let dead_end = dead.contains(&approach_hash(&c.statement));
         if !dead_end {
             eligible.push(rows.len());
-            scores.push(score);
         }
+        plans.push(Plan {
+            steps: posteriors,
+            prefs,
+        });
         rows.push(Row {
             name: c.name.clone(),
             dead_end,
-            success: scored.p.clone(),
+            success: Vec::new(),
             runs,
-            epistemic: score.epistemic,
-            pragmatic: score.pragmatic,
-            g: score.g,
+            epistemic: 0.0,
+            pragmatic: 0.0,
+            g: 0.0,
             probability: 0.0,
         });
     }
@@ -276,18 +275,29 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         );
         return Ok(Exit::No);
     }
-    let gs: Vec<f64> = scores.iter().map(|s| s.g).collect();
-    let probs =
-        selection_probabilities(&gs, precision, args.temperature).map_err(anyhow::Error::msg)?;
-    let pick = if args.greedy {
-        greedy_index(&gs).unwrap_or(0)
-    } else {
-        let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
-        sample_index(&probs, u).map_err(anyhow::Error::msg)?
+    // Every candidate is scored for the table; only the others can be picked.
+    let settings = Settings {
+        model,
+        precision,
+        temperature: args.temperature,
+        epistemic_weight: None,
+        greedy: args.greedy,
     };
-    for (k, &i) in eligible.iter().enumerate() {
-        report.candidates[i].probability = probs[k];
+    let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
+    let all = select(&plans, &settings, u).map_err(anyhow::Error::msg)?;
+    for (row, score) in report.candidates.iter_mut().zip(&all.scores) {
+        let s = score.score(model);
+        row.success = score.p.clone();
+        row.epistemic = s.epistemic;
+        row.pragmatic = s.pragmatic;
+        row.g = s.g;
     }
+    let open: Vec<Plan> = eligible.iter().map(|&i| plans[i].clone()).collect();
+    let picked = select(&open, &settings, u).map_err(anyhow::Error::msg)?;
+    for (k, &i) in eligible.iter().enumerate() {
+        report.candidates[i].probability = picked.probabilities[k];
+    }
+    let pick = picked.chosen;
     report.chosen = Some(report.candidates[eligible[pick]].name.clone());
     ctx.out.emit(&report)?;
     Ok(Exit::Ok)
