@@ -13,7 +13,7 @@ use super::run::{interrupt_flag, outcome_record, pass_execute_gate, Origin};
 use super::{verdict_exit, Ctx};
 use crate::cli::CompareArgs;
 use crate::error::{Exit, Hinted};
-use crate::io::clock::{parse_duration, timestamp};
+use crate::io::clock::{parse_timeout, timestamp};
 use crate::io::process::{self, RunOutcome, RunSpec, Sink};
 use crate::io::state::journal;
 use crate::kernel::stats::{check_confidence, welch_verdict, Direction, Summary, WelchVerdict};
@@ -90,19 +90,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
             "e.g. --runs 8",
         ));
     }
-    let timeout = match &args.timeout {
-        Some(t) => {
-            let d = parse_duration(t, "--timeout")?;
-            if d.is_zero() {
-                return Err(Hinted::error(
-                    "--timeout must be greater than zero",
-                    "omit --timeout to run without a time limit",
-                ));
-            }
-            Some(d)
-        }
-        None => None,
-    };
+    let timeout = parse_timeout(args.timeout.as_deref())?;
     if !pass_execute_gate(
         ctx,
         args.approve,

@@ -16,7 +16,7 @@ use super::measure::{resolve_spec, SpecArgs};
 use super::{verdict_exit, Ctx};
 use crate::cli::RunArgs;
 use crate::error::{Exit, Hinted};
-use crate::io::clock::{millis, parse_duration, timestamp};
+use crate::io::clock::{millis, parse_duration, parse_timeout, timestamp};
 use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
 use crate::io::state::{dead_ends, journal, Appended};
 use crate::kernel::contract::{MetricSpec, Metrics};
@@ -68,19 +68,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     }
     let confidence = check_confidence(args.confidence)
         .map_err(|e| Hinted::error(format!("invalid --confidence: {e}"), "use e.g. 0.95"))?;
-    let timeout = match &args.timeout {
-        Some(t) => {
-            let d = parse_duration(t, "--timeout")?;
-            if d.is_zero() {
-                return Err(Hinted::error(
-                    "--timeout must be greater than zero",
-                    "omit --timeout to run without a time limit",
-                ));
-            }
-            Some(d)
-        }
-        None => None,
-    };
+    let timeout = parse_timeout(args.timeout.as_deref())?;
     let grace = parse_duration(&args.grace, "--grace")?;
     let heartbeat = parse_duration(&args.heartbeat, "--heartbeat")?;
     if heartbeat.is_zero() {

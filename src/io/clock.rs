@@ -64,3 +64,18 @@ pub fn parse_duration(text: &str, flag: &str) -> Result<std::time::Duration> {
     }
     Ok(d.unsigned_abs())
 }
+
+/// A `--timeout` flag: absent means no limit; zero is refused.
+pub fn parse_timeout(text: Option<&str>) -> Result<Option<std::time::Duration>> {
+    let Some(text) = text else {
+        return Ok(None);
+    };
+    let d = parse_duration(text, "--timeout")?;
+    if d.is_zero() {
+        return Err(Hinted::error(
+            "--timeout must be greater than zero",
+            "omit --timeout to run without a time limit",
+        ));
+    }
+    Ok(Some(d))
+}

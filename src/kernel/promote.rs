@@ -11,9 +11,14 @@ use super::verdict::{should_promote_dead_end, EvidenceLevel, VerdictRecord};
 /// lower-cased (full Unicode mapping), whitespace runs collapsed to a space.
 pub fn approach_hash(statement: &str) -> String {
     let lowered = statement.trim_matches(is_py_whitespace).to_lowercase();
-    let mut normalized = String::with_capacity(lowered.len());
+    short_sha256(&collapse_whitespace(&lowered))
+}
+
+/// Every run of (Unicode) whitespace replaced by one space.
+pub fn collapse_whitespace(text: &str) -> String {
+    let mut normalized = String::with_capacity(text.len());
     let mut in_space = false;
-    for c in lowered.chars() {
+    for c in text.chars() {
         if is_py_whitespace(c) {
             if !in_space {
                 normalized.push(' ');
@@ -24,7 +29,13 @@ pub fn approach_hash(statement: &str) -> String {
             in_space = false;
         }
     }
-    let digest = Sha256::digest(normalized.as_bytes());
+    normalized
+}
+
+/// The first 16 hex digits of the SHA-256 of `text`'s UTF-8 bytes, the
+/// short identity the reference gives approaches and patches.
+pub fn short_sha256(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -30,9 +30,9 @@ use std::str::FromStr;
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use super::contract::is_py_whitespace;
+use super::promote::{collapse_whitespace, short_sha256};
 
 /// Where the reference host keeps its project configuration; the default
 /// `config_path` for the self-protection rules.
@@ -366,21 +366,7 @@ pub fn patch_hash(patch: &RoundPatch) -> String {
     parts.sort();
     parts.push(patch.summary.trim_matches(is_py_whitespace).to_lowercase());
     let joined = parts.join("\0");
-    let mut normalized = String::with_capacity(joined.len());
-    let mut in_space = false;
-    for c in joined.chars() {
-        if is_py_whitespace(c) {
-            if !in_space {
-                normalized.push(' ');
-            }
-            in_space = true;
-        } else {
-            normalized.push(c);
-            in_space = false;
-        }
-    }
-    let digest = Sha256::digest(normalized.as_bytes());
-    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    short_sha256(&collapse_whitespace(&joined))
 }
 
 // ---------------------------------------------------------------------------
