@@ -7,7 +7,7 @@
 //! gives the same history, so a merged journal gives the same state on every
 //! machine. Nothing here reads files or clocks.
 
-use std::collections::BTreeMap;
+use indexmap::IndexMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -67,6 +67,38 @@ pub struct QValue {
     pub total: u64,
 }
 
+/// The Q-values of one state, with the best of them kept current.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StateQ {
+    pub actions: IndexMap<String, QValue>,
+    /// The largest `q` among `actions` (0 when there are none).
+    pub max_q: f64,
+}
+
+impl StateQ {
+    fn entry(&mut self, action: &str) -> &mut QValue {
+        if !self.actions.contains_key(action) {
+            self.actions.insert(action.to_string(), QValue::default());
+        }
+        self.actions.get_mut(action).expect("just inserted")
+    }
+
+    /// Set an action's q and keep `max_q` current.
+    fn set_q(&mut self, action: &str, q: f64) {
+        let old = self.entry(action).q;
+        self.entry(action).q = q;
+        if q >= self.max_q || self.actions.len() == 1 {
+            self.max_q = q;
+        } else if old == self.max_q {
+            self.max_q = self
+                .actions
+                .values()
+                .map(|v| v.q)
+                .fold(f64::NEG_INFINITY, f64::max);
+        }
+    }
+}
+
 /// A transition whose next state is not known yet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pending {
@@ -82,11 +114,11 @@ pub struct History {
     pub runs: u64,
     pub precision: Hierarchy,
     /// By candidate name and by tag (and [`ALL_RUNS`]).
-    pub counts: BTreeMap<String, Counts>,
+    pub counts: IndexMap<String, Counts>,
     /// By candidate name.
-    pub tracks: BTreeMap<String, Track>,
+    pub tracks: IndexMap<String, Track>,
     /// Q-values by state fingerprint, then action (candidate).
-    pub policy: BTreeMap<String, BTreeMap<String, QValue>>,
+    pub policy: IndexMap<String, StateQ>,
     /// The last transition, updated when the next state is seen.
     pub pending: Option<Pending>,
     /// Failing runs (refuted, or not executed cleanly) per weekday, Monday first.
@@ -107,15 +139,15 @@ impl History {
 
     /// Best Q-value in a state (0 when nothing is known there).
     pub fn max_q(&self, fingerprint: &str) -> f64 {
-        self.policy
-            .get(fingerprint)
-            .and_then(|actions| {
-                actions
-                    .values()
-                    .map(|v| v.q)
-                    .fold(None, |m: Option<f64>, q| Some(m.map_or(q, |m| m.max(q))))
-            })
-            .unwrap_or(0.0)
+        self.policy.get(fingerprint).map_or(0.0, |s| s.max_q)
+    }
+
+    fn state_q(&mut self, fingerprint: &str) -> &mut StateQ {
+        if !self.policy.contains_key(fingerprint) {
+            self.policy
+                .insert(fingerprint.to_string(), StateQ::default());
+        }
+        self.policy.get_mut(fingerprint).expect("just inserted")
     }
 
     /// Learn from one run (runs must come in journal order).
@@ -180,25 +212,19 @@ impl History {
         if let Some(fp) = &obs.state_fingerprint {
             if let Some(p) = self.pending.take() {
                 let max_next = self.max_q(fp);
-                let entry = self
-                    .policy
-                    .entry(p.fingerprint)
-                    .or_default()
-                    .entry(p.action)
-                    .or_default();
-                entry.q = super::policy_cache::td0_update(
-                    entry.q, p.reward, max_next, TD_ALPHA, TD_GAMMA,
-                )
-                .0;
+                let state = self.state_q(&p.fingerprint);
+                let q = state.entry(&p.action).q;
+                let q =
+                    super::policy_cache::td0_update(q, p.reward, max_next, TD_ALPHA, TD_GAMMA).0;
+                state.set_q(&p.action, q);
             }
             if let Some(action) = candidate {
                 let r = obs.verdict.map_or(0.0, reward);
-                let entry = self
-                    .policy
-                    .entry(fp.clone())
-                    .or_default()
-                    .entry(action.to_string())
-                    .or_default();
+                let state = self.state_q(fp);
+                if !state.actions.contains_key(action) {
+                    state.set_q(action, 0.0);
+                }
+                let entry = state.entry(action);
                 entry.total += 1;
                 if obs.verdict == Some(Verdict::Supported) {
                     entry.successes += 1;
@@ -222,9 +248,14 @@ impl History {
         Ok(())
     }
 
-    /// Q-values with the last transition settled as terminal (no next state).
-    pub fn settled_policy(&self) -> BTreeMap<String, BTreeMap<String, QValue>> {
-        let mut policy = self.policy.clone();
+    /// Q-values with the last transition settled as terminal (no next
+    /// state), by state then action, in the order they were first seen.
+    pub fn settled_policy(&self) -> IndexMap<String, IndexMap<String, QValue>> {
+        let mut policy: IndexMap<String, IndexMap<String, QValue>> = self
+            .policy
+            .iter()
+            .map(|(fp, s)| (fp.clone(), s.actions.clone()))
+            .collect();
         if let Some(p) = &self.pending {
             if let Some(entry) = policy
                 .get_mut(&p.fingerprint)
@@ -316,13 +347,13 @@ mod tests {
             run("a", Some(Verdict::Supported), true),
         ];
         let h = replay(&obs).unwrap();
-        let q = h.policy["fp"]["a"].q;
+        let q = h.policy["fp"].actions["a"].q;
         // First update: 0 + 0.1 * (1 + 0.95 * 0 - 0) = 0.1.
         assert!((q - 0.1).abs() < 1e-12);
         let settled = h.settled_policy();
         // Second, terminal: 0.1 + 0.1 * (1 - 0.1) = 0.19.
         assert!((settled["fp"]["a"].q - 0.19).abs() < 1e-12);
-        assert_eq!(h.policy["fp"]["a"].total, 2);
+        assert_eq!(h.policy["fp"].actions["a"].total, 2);
     }
 
     #[test]
