@@ -84,6 +84,11 @@ fn executed_cleanly(
         && verdict != Some(Verdict::Inconclusive)
 }
 
+/// Runs the weekday test looks at: refuted, or not executed cleanly.
+fn failing(clean: bool, verdict: Option<Verdict>) -> bool {
+    !clean || verdict == Some(Verdict::Refuted)
+}
+
 fn observe_view(v: View<'_>) -> Observation {
     let verdict = v.verdict.as_ref().map(|x| x.verdict);
     let clean = executed_cleanly(
@@ -99,7 +104,10 @@ fn observe_view(v: View<'_>) -> Observation {
         executed_cleanly: clean,
         verdict,
         state_fingerprint: v.state_fingerprint.map(Cow::into_owned),
-        started_unix: unix(v.started_at.as_deref()),
+        // Only failing runs are placed in the week (parsing a time costs).
+        started_unix: failing(clean, verdict)
+            .then(|| unix(v.started_at.as_deref()))
+            .flatten(),
     }
 }
 
@@ -119,7 +127,9 @@ pub fn observation(record: &RunRecord) -> Observation {
         executed_cleanly: clean,
         verdict,
         state_fingerprint: record.state_fingerprint.clone(),
-        started_unix: unix(Some(&record.started_at)),
+        started_unix: failing(clean, verdict)
+            .then(|| unix(Some(&record.started_at)))
+            .flatten(),
     }
 }
 
