@@ -147,6 +147,15 @@ impl RoundRepo {
         &self.workdir
     }
 
+    /// Is `commit` on the current branch (HEAD or an ancestor of it)?
+    pub fn contains(&self, commit: git2::Oid) -> bool {
+        self.head == commit
+            || self
+                .repo
+                .graph_descendant_of(self.head, commit)
+                .unwrap_or(false)
+    }
+
     /// The short name of the current branch.
     pub fn branch_name(&self) -> &str {
         self.branch_ref

@@ -1843,3 +1843,87 @@ fn evidence_selection() {
         .assert()
         .code(2);
 }
+
+/// Stopped while landing, after the branch moved: the next round settles
+/// the record as applied and records the patch hash, so the same patch is
+/// a duplicate.
+#[test]
+fn an_interrupted_landing_that_completed_is_settled_as_applied() {
+    let fx = Fixture::new();
+    let p = fx.patch("p.json", &three_file_patch());
+    let out = fx
+        .arx()
+        .args(["--json", "--now", T0, "round", "apply", &p, "--auto"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let id = stdout_json(&out)["round_id"].as_str().unwrap().to_string();
+    // What a stop between moving the ref and saving the record leaves.
+    let mut rec = fx.record(&id);
+    rec["status"] = json!("evaluated");
+    rec["detail"] = json!("landing");
+    rec["landing"] = json!(true);
+    rec["applied_sha"] = Value::Null;
+    fx.write(&format!(".arx/rounds/{id}/RECORD.json"), &rec.to_string());
+    fx.write(".arx/rounds/hashes.jsonl", "");
+
+    let out = fx
+        .arx()
+        .args(["round", "status", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains("interrupted landing"));
+    let settled = fx.record(&id);
+    assert_eq!(settled["status"], "applied");
+    assert_eq!(settled["applied_sha"], fx.head().to_string());
+    assert!(settled.get("landing").is_none());
+    assert_eq!(fx.hash_lines().len(), 1);
+    // The same patch again is a duplicate.
+    let out = fx
+        .arx()
+        .args([
+            "--json",
+            "--now",
+            "2026-03-01T11:00:00Z",
+            "round",
+            "apply",
+            &p,
+            "--auto",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(stdout_json(&out)["status"], "skipped");
+}
+
+/// Stopped while landing, before the branch moved: the round is left
+/// awaiting review on its branch.
+#[test]
+fn an_interrupted_landing_that_did_not_land_awaits_review() {
+    let fx = Fixture::new();
+    let p = fx.patch("p.json", &three_file_patch());
+    let out = fx
+        .arx()
+        .args(["--json", "--now", T0, "round", "apply", &p])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let id = stdout_json(&out)["round_id"].as_str().unwrap().to_string();
+    let mut rec = fx.record(&id);
+    rec["landing"] = json!(true);
+    rec["detail"] = json!("landing");
+    fx.write(&format!(".arx/rounds/{id}/RECORD.json"), &rec.to_string());
+
+    let out = fx.arx().args(["round", "status"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let settled = fx.record(&id);
+    assert_eq!(settled["status"], "evaluated");
+    assert_eq!(
+        settled["detail"],
+        "awaiting review (landing was interrupted)"
+    );
+    assert!(settled["branch"]
+        .as_str()
+        .is_some_and(|b| fx.branches().contains(&b.to_string())));
+    assert!(fx.hash_lines().is_empty());
+}

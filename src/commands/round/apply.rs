@@ -221,6 +221,7 @@ pub fn run(
         reverted_sha: None,
         reverted_at: None,
         errors: Vec::new(),
+        landing: false,
     };
     let emit = |record: RoundRecord, next_step: Option<String>| -> Result<Exit> {
         let exit = if record.status == RoundStatus::Rejected {
@@ -241,6 +242,8 @@ pub fn run(
         record.detail = "kill switch is on".into();
         return emit(record, None);
     }
+    // A landing an earlier round did not finish is settled first.
+    super::recover_landings(&repo, &state)?;
     let value = read_patch(patch_arg)?;
     record.evidence_count = value
         .get("entries")
@@ -382,8 +385,17 @@ pub fn run(
                 let _ = repo.delete_branch(&branch);
                 return Err(refuse_dirty(dirty));
             }
+            // A record first: if arx is stopped while landing, the next
+            // round settles it (`recover_landings`).
+            let mut provisional = record.clone();
+            provisional.status = RoundStatus::Evaluated;
+            provisional.detail = "landing".into();
+            provisional.landing = true;
+            save(&state, &provisional, Some(&patch), Some(&eval))?;
             if let Err(e) = repo.land(repo.head, commit, &changes, &format!("arx: round {id}")) {
                 let _ = repo.delete_branch(&branch);
+                // Nothing landed: the round leaves no trace.
+                let _ = std::fs::remove_dir_all(rounds_dir(&state).join(&id));
                 return Err(e);
             }
             repo.delete_branch(&branch)?;

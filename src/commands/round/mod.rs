@@ -395,6 +395,52 @@ pub struct RoundRecord {
     /// Validation errors, when rejected for them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
+    /// Written just before the round lands; cleared once it has. Still set
+    /// means arx was stopped while landing: see [`recover_landings`].
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub landing: bool,
+}
+
+/// Settle rounds whose landing was interrupted: a round whose commit is on
+/// the current branch is applied (and its patch hash recorded), any other
+/// is left awaiting review on its branch.
+pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Result<()> {
+    for mut record in all_records(state)?.into_iter().filter(|r| r.landing) {
+        let commit = record
+            .commit_sha
+            .as_deref()
+            .and_then(|s| git2::Oid::from_str(s).ok());
+        record.landing = false;
+        if commit.is_some_and(|c| repo.contains(c)) {
+            record.status = RoundStatus::Applied;
+            record.applied_sha = record.commit_sha.clone();
+            record.detail =
+                "eval passed; autonomy approved (landing completed after an interruption)".into();
+            if let Some(branch) = record.branch.take() {
+                let _ = repo.delete_branch(&branch);
+            }
+            if let Some(hash) = &record.patch_hash {
+                let registry = crate::io::rounds::hashes(state);
+                let line = crate::io::rounds::HashLine {
+                    hash: hash.clone(),
+                    round: record.round_id.clone(),
+                    status: RoundStatus::Applied.as_str().to_string(),
+                };
+                registry.append_unless(line, |known| {
+                    known.iter().find(|h| h.hash == *hash).cloned()
+                })?;
+            }
+        } else {
+            record.status = RoundStatus::Evaluated;
+            record.detail = "awaiting review (landing was interrupted)".into();
+        }
+        crate::output::warn(format_args!(
+            "round {}: an interrupted landing was settled as {}",
+            record.round_id, record.status
+        ));
+        crate::io::rounds::write_json_atomic(&record_path(state, &record.round_id), &record)?;
+    }
+    Ok(())
 }
 
 /// The record file of a round.

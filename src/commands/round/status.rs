@@ -61,7 +61,9 @@ impl Report for StatusReport {
 pub fn run(ctx: &Ctx) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let root = crate::io::config::repo_root(&ctx.cwd()?).unwrap_or(ctx.cwd()?);
-    let _ = RoundRepo::open(&root).ok();
+    if let Ok(repo) = RoundRepo::open(&root) {
+        super::recover_landings(&repo, &state)?;
+    }
     let settings = settings(ctx, &root, false)?;
     let rounds = all_records(&state)?;
     let hours = settings.autonomy.min_interval_hours;
