@@ -66,7 +66,8 @@ impl Fixture {
 
     fn arx(&self) -> Command {
         let mut cmd = self.sb.arx();
-        cmd.current_dir(&self.root);
+        // Scratch checkouts go inside the sandbox and vanish with it.
+        cmd.current_dir(&self.root).env("TMPDIR", self.sb.path());
         cmd
     }
 
@@ -1236,6 +1237,7 @@ command = "sleep 5"
     let bin = assert_cmd::cargo::cargo_bin("arx");
     let mut child = std::process::Command::new(bin)
         .current_dir(&fx.root)
+        .env("TMPDIR", fx.sb.path())
         .args(["round", "apply", &p, "--auto", "--round-id", "kill"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
