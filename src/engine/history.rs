@@ -9,6 +9,9 @@
 
 use indexmap::IndexMap;
 
+/// Insertion-ordered map with a fast hash (see Cargo.toml).
+pub type Map<K, V> = IndexMap<K, V, rustc_hash::FxBuildHasher>;
+
 use serde::{Deserialize, Serialize};
 
 use super::efe::Posterior;
@@ -70,17 +73,14 @@ pub struct QValue {
 /// The Q-values of one state, with the best of them kept current.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct StateQ {
-    pub actions: IndexMap<String, QValue>,
+    pub actions: Map<String, QValue>,
     /// The largest `q` among `actions` (0 when there are none).
     pub max_q: f64,
 }
 
 impl StateQ {
     fn entry(&mut self, action: &str) -> &mut QValue {
-        if !self.actions.contains_key(action) {
-            self.actions.insert(action.to_string(), QValue::default());
-        }
-        self.actions.get_mut(action).expect("just inserted")
+        slot(&mut self.actions, action)
     }
 
     /// Set an action's q and keep `max_q` current.
@@ -99,6 +99,16 @@ impl StateQ {
     }
 }
 
+/// The value at `key`, inserted as the default when missing (one hash
+/// lookup when present; no key allocation unless inserted).
+fn slot<'m, V: Default>(map: &'m mut Map<String, V>, key: &str) -> &'m mut V {
+    let index = match map.get_index_of(key) {
+        Some(i) => i,
+        None => map.insert_full(key.to_string(), V::default()).0,
+    };
+    &mut map[index]
+}
+
 /// A transition whose next state is not known yet.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pending {
@@ -114,11 +124,11 @@ pub struct History {
     pub runs: u64,
     pub precision: Hierarchy,
     /// By candidate name and by tag (and [`ALL_RUNS`]).
-    pub counts: IndexMap<String, Counts>,
+    pub counts: Map<String, Counts>,
     /// By candidate name.
-    pub tracks: IndexMap<String, Track>,
+    pub tracks: Map<String, Track>,
     /// Q-values by state fingerprint, then action (candidate).
-    pub policy: IndexMap<String, StateQ>,
+    pub policy: Map<String, StateQ>,
     /// The last transition, updated when the next state is seen.
     pub pending: Option<Pending>,
     /// Failing runs (refuted, or not executed cleanly) per weekday, Monday first.
@@ -158,12 +168,7 @@ impl History {
         let predicted = self.predicted(candidate);
         let plateau_began = match (candidate, obs.verdict) {
             (Some(name), Some(v)) => {
-                if !self.tracks.contains_key(name) {
-                    self.tracks.insert(name.to_string(), Track::default());
-                }
-                let Some(track) = self.tracks.get_mut(name) else {
-                    return Err(format!("cannot track candidate {name:?}"));
-                };
+                let track = slot(&mut self.tracks, name);
                 track.recent.push(v);
                 if track.recent.len() > PLATEAU_WINDOW {
                     track.recent.remove(0);
@@ -194,12 +199,7 @@ impl History {
             }
         }
         for key in keys {
-            if !self.counts.contains_key(key) {
-                self.counts.insert(key.to_string(), Counts::default());
-            }
-            let Some(c) = self.counts.get_mut(key) else {
-                continue;
-            };
+            let c = slot(&mut self.counts, key);
             c.runs += 1;
             match obs.verdict {
                 Some(Verdict::Supported) => c.successes += 1,
@@ -250,8 +250,8 @@ impl History {
 
     /// Q-values with the last transition settled as terminal (no next
     /// state), by state then action, in the order they were first seen.
-    pub fn settled_policy(&self) -> IndexMap<String, IndexMap<String, QValue>> {
-        let mut policy: IndexMap<String, IndexMap<String, QValue>> = self
+    pub fn settled_policy(&self) -> IndexMap<String, Map<String, QValue>> {
+        let mut policy: IndexMap<String, Map<String, QValue>> = self
             .policy
             .iter()
             .map(|(fp, s)| (fp.clone(), s.actions.clone()))

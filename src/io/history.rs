@@ -133,13 +133,152 @@ pub fn observation(record: &RunRecord) -> Observation {
     }
 }
 
+/// Top-level keys the engines read.
+const WANTED: [&[u8]; 9] = [
+    b"candidate",
+    b"tags",
+    b"exit_code",
+    b"timed_out",
+    b"interrupted",
+    b"stopped_on_result",
+    b"verdict",
+    b"state_fingerprint",
+    b"started_at",
+];
+
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// End of the JSON string starting at `b[i] == '"'`.
+fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        let at = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[at] == b'\\' {
+            j = at + 2;
+        } else {
+            return Some(at + 1);
+        }
+    }
+}
+
+/// End of the JSON value starting at `b[i]` (strings are jumped over with
+/// a SIMD search; containers are matched by depth).
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match *b.get(j)? {
+                    b'"' => {
+                        j = skip_string(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
+}
+
+/// The record with only the keys the engines read, as a small JSON object,
+/// found by walking the top level; `None` when the line is not an object.
+fn wanted_fields(line: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(256);
+    out.push(b'{');
+    let mut i = skip_ws(line, 0);
+    if *line.get(i)? != b'{' {
+        return None;
+    }
+    i = skip_ws(line, i + 1);
+    if line.get(i) == Some(&b'}') {
+        out.push(b'}');
+        return (skip_ws(line, i + 1) == line.len()).then_some(out);
+    }
+    loop {
+        if *line.get(i)? != b'"' {
+            return None;
+        }
+        let key_end = skip_string(line, i)?;
+        let key = &line[i + 1..key_end - 1];
+        let key_span = i..key_end;
+        i = skip_ws(line, key_end);
+        if *line.get(i)? != b':' {
+            return None;
+        }
+        let start = skip_ws(line, i + 1);
+        let end = skip_value(line, start)?;
+        // Escaped keys are passed on for serde to decode and judge.
+        if WANTED.contains(&key) || key.contains(&b'\\') {
+            if out.len() > 1 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&line[key_span]);
+            out.push(b':');
+            out.extend_from_slice(&line[start..end]);
+        }
+        i = skip_ws(line, end);
+        match *line.get(i)? {
+            b',' => i = skip_ws(line, i + 1),
+            b'}' => {
+                out.push(b'}');
+                return (skip_ws(line, i + 1) == line.len()).then_some(out);
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The observation of one journal line: the keys the engines read are cut
+/// out by a fast top-level walk, then parsed; a line the walk cannot
+/// follow goes to the full parser. Unreadable lines give `None`.
+fn observe_line(line: &[u8]) -> Option<Observation> {
+    match wanted_fields(line) {
+        Some(small) => serde_json::from_slice::<View<'_>>(&small)
+            .ok()
+            .map(observe_view),
+        None => serde_json::from_slice::<View<'_>>(line)
+            .ok()
+            .map(observe_view),
+    }
+}
+
 fn parse_lines(range: &[u8]) -> Vec<Observation> {
-    range
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
-        .filter_map(|l| serde_json::from_slice::<View<'_>>(l).ok())
-        .map(observe_view)
-        .collect()
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', range).chain(std::iter::once(range.len())) {
+        let line = &range[start..end];
+        start = end + 1;
+        if !line.is_empty() {
+            out.extend(observe_line(line));
+        }
+        if start > range.len() {
+            break;
+        }
+    }
+    out
 }
 
 /// Line-aligned chunks of the complete lines of `bytes`.
@@ -309,4 +448,42 @@ pub fn reset(state: &Path, journal: &Path) -> Result<Cache> {
     cache.history.precision = Hierarchy::default();
     write_json_atomic(&cache_path(state), &cache)?;
     Ok(cache)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full(line: &str) -> Option<Observation> {
+        serde_json::from_slice::<View<'_>>(line.as_bytes())
+            .ok()
+            .map(observe_view)
+    }
+
+    #[test]
+    fn the_fast_walk_reads_what_the_full_parser_reads() {
+        let lines = [
+            r#"{"run_id":"1","candidate":"a","tags":["t","u"],"exit_code":0,"timed_out":false,"verdict":{"verdict":"refuted","detail":"x}{\"]"},"started_at":"2026-11-02T10:00:00.000Z","stdout_tail":"__RESULT__ {\"acc\": 0.5}\n","metrics":{"candidate":1}}"#,
+            r#"{"candidate":null,"tags":[],"exit_code":124,"timed_out":true,"verdict":null}"#,
+            r#" { "candidate" : "b" , "exit_code" : -9 , "interrupted" : true , "attempts" : [ {"metrics":{}} ] } "#,
+            r#"{"state_fingerprint":"fp","stopped_on_result":true,"exit_code":-15,"verdict":{"verdict":"supported"}}"#,
+            r#"{"\u0063andidate":"escaped","exit_code":0}"#,
+            r#"{}"#,
+            r#"{"candidate":"a","candidate":"b"}"#,
+            r#"{"candidate":"a""#,
+            r#"<<<<<<< HEAD"#,
+            r#"{"candidate":"a"} trailing"#,
+            r#"{"exit_code":1e400}"#,
+        ];
+        for line in lines {
+            assert_eq!(observe_line(line.as_bytes()), full(line), "{line}");
+        }
+        assert_eq!(
+            observe_line(lines[4].as_bytes())
+                .unwrap()
+                .candidate
+                .as_deref(),
+            Some("escaped")
+        );
+    }
 }
