@@ -3,7 +3,7 @@
 //! next, and turns scores into selection probabilities. Lower G is better.
 //!
 //! Two models:
-//! - `lrs`, the reference (LRS-Agents 0.2.1, `ENGINES.md` section 2):
+//! - `lrs`, the reference (LRS-Agents 0.2.1):
 //!   `G = w·Σ H(p) − pragmatic`, `w = 1 − precision`. Note that its
 //!   epistemic term *raises* G, so an uncertain step is penalized.
 //! - `aif`, the textbook active-inference reading: each step's success

@@ -8,8 +8,8 @@
 //! files, clocks, environment, processes, randomness or printing. Where an
 //! engine needs a random draw or the current time, the host passes it in
 //! (a uniform number from a seeded generator, unix seconds), so a run is
-//! reproducible. The formulas follow the reference packages recorded in
-//! `ENGINES.md`, and the unit tests reproduce their check values.
+//! reproducible. The formulas follow the reference packages (LRS-Agents
+//! 0.2.1, Popoto 1.10.1), and the unit tests reproduce their check values.
 
 pub mod efe;
 pub mod history;

@@ -3,7 +3,7 @@
 //! TD(0) keeps current, and the weekday test that tells whether events
 //! (failures, say) cluster on particular days.
 //!
-//! Follows Popoto 1.10.1 `recipes/policy_cache` (`ENGINES.md` section 3),
+//! Follows Popoto 1.10.1 `recipes/policy_cache`,
 //! with the clock and the event stream lifted out: fingerprints hash a
 //! canonical JSON text byte-identical to Python's
 //! `json.dumps(obj, sort_keys=True)`, so they match fingerprints computed

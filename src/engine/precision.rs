@@ -6,7 +6,7 @@
 //! `0.1·(1 − e)` pseudo-successes and down by `0.2·e` pseudo-failures, so
 //! confidence is lost twice as fast as it is earned. A large error
 //! (`e > 0.7`) also reaches the level one step up, halved. The formulas and
-//! settings follow LRS-Agents 0.2.1 (see `ENGINES.md`, section 1).
+//! settings follow LRS-Agents 0.2.1.
 //!
 //! Pure: errors and journal facts in, updated state out. It must not read
 //! the journal, files, clocks or the environment, or print; the host reads
