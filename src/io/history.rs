@@ -111,26 +111,26 @@ fn observe_view(v: View<'_>) -> Observation {
     }
 }
 
-/// The observation of one journal record.
+/// The observation of one journal record (the same rules as for a line).
 pub fn observation(record: &RunRecord) -> Observation {
-    let verdict = record.verdict.as_ref().map(|v| v.verdict);
-    let clean = executed_cleanly(
-        record.exit_code,
-        record.stopped_on_result,
-        record.timed_out,
-        record.interrupted,
-        verdict,
-    );
-    Observation {
-        candidate: record.candidate.clone(),
-        tags: record.tags.clone(),
-        executed_cleanly: clean,
-        verdict,
-        state_fingerprint: record.state_fingerprint.clone(),
-        started_unix: failing(clean, verdict)
-            .then(|| unix(Some(&record.started_at)))
-            .flatten(),
-    }
+    observe_view(View {
+        candidate: record.candidate.as_deref().map(Cow::Borrowed),
+        tags: record
+            .tags
+            .iter()
+            .map(|t| Cow::Borrowed(t.as_str()))
+            .collect(),
+        exit_code: record.exit_code,
+        timed_out: record.timed_out,
+        interrupted: record.interrupted,
+        stopped_on_result: record.stopped_on_result,
+        verdict: record
+            .verdict
+            .as_ref()
+            .map(|v| VerdictView { verdict: v.verdict }),
+        state_fingerprint: record.state_fingerprint.as_deref().map(Cow::Borrowed),
+        started_at: Some(Cow::Borrowed(&record.started_at)),
+    })
 }
 
 /// Top-level keys the engines read.

@@ -407,9 +407,7 @@ pub fn run(
 
     let mut out = RunOutcome::default();
     let mut status = None;
-    let mut stdout_done = false;
-    let mut stderr_done = false;
-    let mut stderr_class = (FailureClass::None, None);
+    let mut readers = Readers::default();
     let mut kill_at: Option<Instant> = None; // SIGKILL deadline after SIGTERM
     let mut killed = false;
     let mut stop_at: Option<Instant> = None; // end after the result
@@ -434,21 +432,8 @@ pub fn run(
                 }
             }
             Ok(Msg::Progress(m)) => on_event(&RunEvent::Progress(m)),
-            Ok(Msg::StdoutDone {
-                metrics,
-                tail,
-                bytes,
-            }) => {
-                out.metrics = metrics;
-                out.stdout_tail = tail;
-                out.stdout_bytes = bytes;
-                stdout_done = true;
-            }
-            Ok(Msg::StderrDone { class, tail, bytes }) => {
-                stderr_class = class;
-                out.stderr_tail = tail;
-                out.stderr_bytes = bytes;
-                stderr_done = true;
+            Ok(msg @ (Msg::StdoutDone { .. } | Msg::StderrDone { .. })) => {
+                readers.absorb(msg, &mut out);
             }
             Ok(Msg::Exited(s)) => {
                 status = Some(s);
@@ -460,7 +445,7 @@ pub fn run(
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         let now = Instant::now();
-        if status.is_some() && stdout_done && stderr_done {
+        if status.is_some() && readers.done() {
             break;
         }
         if interrupt.load(Ordering::Relaxed) && !out.interrupted {
@@ -498,13 +483,7 @@ pub fn run(
         }
         if killed && status.is_some() {
             // A process outside the group may still hold a pipe open.
-            collect_readers(
-                &rx,
-                &mut out,
-                &mut stdout_done,
-                &mut stderr_done,
-                &mut stderr_class,
-            );
+            collect_readers(&rx, &mut out, &mut readers);
             break;
         }
         if now >= next_beat {
@@ -532,46 +511,61 @@ pub fn run(
     }
     let (class, phrase) = if out.timed_out {
         (FailureClass::H4, None)
-    } else if out.stderr_bytes == 0 && stderr_class.0 == FailureClass::None {
+    } else if out.stderr_bytes == 0 && readers.stderr_class.0 == FailureClass::None {
         (FailureClass::None, None)
     } else {
-        stderr_class
+        readers.stderr_class
     };
     out.failure_class = class;
     out.failure_phrase = phrase;
     Ok(out)
 }
 
-/// After SIGKILL with the child reaped: collect what the readers have,
-/// waiting briefly (a process outside the group may hold a pipe open).
-fn collect_readers(
-    rx: &mpsc::Receiver<Msg>,
-    out: &mut RunOutcome,
-    stdout_done: &mut bool,
-    stderr_done: &mut bool,
-    stderr_class: &mut (FailureClass, Option<&'static str>),
-) {
-    let until = Instant::now() + Duration::from_secs(2);
-    while !(*stdout_done && *stderr_done) {
-        let left = until.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(Msg::StdoutDone {
+/// What the two output readers reported when they finished.
+#[derive(Default)]
+struct Readers {
+    stdout_done: bool,
+    stderr_done: bool,
+    stderr_class: (FailureClass, Option<&'static str>),
+}
+
+impl Readers {
+    fn done(&self) -> bool {
+        self.stdout_done && self.stderr_done
+    }
+
+    /// Take a reader's final message into `out` (other messages are ignored).
+    fn absorb(&mut self, msg: Msg, out: &mut RunOutcome) {
+        match msg {
+            Msg::StdoutDone {
                 metrics,
                 tail,
                 bytes,
-            }) => {
+            } => {
                 out.metrics = metrics;
                 out.stdout_tail = tail;
                 out.stdout_bytes = bytes;
-                *stdout_done = true;
+                self.stdout_done = true;
             }
-            Ok(Msg::StderrDone { class, tail, bytes }) => {
-                *stderr_class = class;
+            Msg::StderrDone { class, tail, bytes } => {
+                self.stderr_class = class;
                 out.stderr_tail = tail;
                 out.stderr_bytes = bytes;
-                *stderr_done = true;
+                self.stderr_done = true;
             }
-            Ok(_) => {}
+            _ => {}
+        }
+    }
+}
+
+/// After SIGKILL with the child reaped: collect what the readers have,
+/// waiting briefly (a process outside the group may hold a pipe open).
+fn collect_readers(rx: &mpsc::Receiver<Msg>, out: &mut RunOutcome, readers: &mut Readers) {
+    let until = Instant::now() + Duration::from_secs(2);
+    while !readers.done() {
+        let left = until.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(msg) => readers.absorb(msg, out),
             Err(_) => break,
         }
     }
