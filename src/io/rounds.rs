@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::state::{ensure_dir, Registry};
+use crate::kernel::round::{EvalReport, RoundStatus};
 
 /// One line of `rounds/hashes.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,6 +88,62 @@ pub fn list_round_ids(state: &Path) -> Result<Vec<String>> {
     }
     ids.sort();
     Ok(ids)
+}
+
+/// `RECORD.json` of a round.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RoundRecord {
+    pub round_id: String,
+    pub status: RoundStatus,
+    pub detail: String,
+    #[serde(default)]
+    pub evidence_count: usize,
+    pub patch_hash: Option<String>,
+    #[serde(default)]
+    pub eval_report: Option<EvalReport>,
+    /// The round commit once it is on the current branch.
+    #[serde(default)]
+    pub applied_sha: Option<String>,
+    /// The commit the round was built on.
+    #[serde(default)]
+    pub parent_sha: Option<String>,
+    pub created_at: String,
+    /// The round commit (also when awaiting review).
+    #[serde(default)]
+    pub commit_sha: Option<String>,
+    /// The review branch, while it exists.
+    #[serde(default)]
+    pub branch: Option<String>,
+    /// The revert commit, once reverted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverted_sha: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reverted_at: Option<String>,
+    /// Validation errors, when rejected for them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+    /// Written just before the round lands; cleared once it has. Still set
+    /// means arx was stopped while landing: the next round settles it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub landing: bool,
+}
+
+/// The record file of a round.
+pub fn record_path(state: &Path, id: &str) -> PathBuf {
+    rounds_dir(state).join(id).join("RECORD.json")
+}
+
+/// Every round record, oldest first.
+pub fn all_records(state: &Path) -> Result<Vec<RoundRecord>> {
+    let mut records = Vec::new();
+    for id in list_round_ids(state)? {
+        match read_json::<RoundRecord>(&record_path(state, &id)) {
+            Ok(Some(r)) => records.push(r),
+            Ok(None) => {}
+            Err(e) => crate::output::warn(format_args!("{e:#}; skipped")),
+        }
+    }
+    Ok(records)
 }
 
 /// Problems with writing `path` inside `workdir` as the real tree stands:

@@ -756,6 +756,40 @@ fn meaningful_components(path: &str) -> impl Iterator<Item = &str> {
     path.split('/').filter(|c| !c.is_empty() && *c != ".")
 }
 
+/// The `harness` block of a TOML document (empty when there is none).
+pub fn toml_harness(table: &toml::Table) -> Map<String, Value> {
+    table
+        .get("harness")
+        .and_then(|h| serde_json::to_value(h).ok())
+        .and_then(|v| v.as_object().cloned())
+        .unwrap_or_default()
+}
+
+/// The error, if any, of an entry on a TOML config whose `harness` block
+/// is now `current`: deleting the governing config, invalid TOML, or a
+/// changed `[harness]` block (deleting another config counts as removing
+/// its block).
+pub fn toml_harness_error(
+    path: &str,
+    content: Option<&str>,
+    current: &Map<String, Value>,
+    governing: bool,
+) -> Option<String> {
+    let new = match content {
+        None if governing => {
+            return Some(format!(
+                "{path}: the config that governs rounds may not be deleted"
+            ))
+        }
+        None => Map::new(),
+        Some(text) => match text.parse::<toml::Table>() {
+            Ok(table) => toml_harness(&table),
+            Err(_) => return Some(format!("{path}: not valid TOML")),
+        },
+    };
+    (&new != current).then(|| format!("{path}: changes the [harness] block that governs rounds"))
+}
+
 /// Do two paths name the same file on a case-insensitive filesystem, ignoring
 /// `.` and empty components? Errs toward "same" (a false match is safe).
 pub fn paths_alias(a: &str, b: &str) -> bool {

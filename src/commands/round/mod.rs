@@ -9,11 +9,11 @@ mod revert;
 mod status;
 mod validate;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::Ctx;
@@ -23,9 +23,10 @@ use crate::io::clock::parse_duration;
 use crate::io::config::Format;
 use crate::io::input::{read_text, Source};
 use crate::io::rounds::tree_path_problems;
+pub use crate::io::rounds::{all_records, record_path, RoundRecord};
 use crate::kernel::round::{
-    resolve_autonomy, strict_patch_errors, validate_patch_json, AutonomyState, EvalReport,
-    PatchKind, PatchOp, RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
+    resolve_autonomy, strict_patch_errors, validate_patch_json, AutonomyState, PatchKind, PatchOp,
+    RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
 };
 
 pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
@@ -298,32 +299,25 @@ pub fn head_tree_problems(
     Ok(problems)
 }
 
-/// The `harness` block of a TOML document (empty when there is none).
-fn toml_harness(table: &toml::Table) -> Map<String, Value> {
-    table
-        .get("harness")
-        .and_then(|h| serde_json::to_value(h).ok())
-        .and_then(|v| v.as_object().cloned())
-        .unwrap_or_default()
-}
-
 /// Entries on TOML configs: the governing one may not be deleted, must
 /// stay valid TOML and keep its `[harness]` block. Any other file named
 /// `arx.toml` (which config discovery would find from its directory, or
 /// which would govern once created) may not change its `[harness]` block
 /// either, compared with what it holds now.
 fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) -> Vec<String> {
+    use crate::kernel::round::{paths_alias, toml_harness, toml_harness_error};
     let governing = match (&settings.config_rel, settings.config_format) {
         (Some(rel), Some(Format::Toml)) => Some(rel.as_str()),
         _ => None,
     };
     let mut errors = Vec::new();
     for entry in &patch.entries {
-        let is_governing =
-            governing.is_some_and(|g| crate::kernel::round::paths_alias(&entry.path, g));
-        let named_config = entry.path.rsplit('/').next().is_some_and(|name| {
-            crate::kernel::round::paths_alias(name, crate::io::config::FILE_NAME)
-        });
+        let is_governing = governing.is_some_and(|g| paths_alias(&entry.path, g));
+        let named_config = entry
+            .path
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| paths_alias(name, crate::io::config::FILE_NAME));
         if !is_governing && !named_config {
             continue;
         }
@@ -336,69 +330,14 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
                 .map(|t| toml_harness(&t))
                 .unwrap_or_default()
         };
-        let new = match &entry.content {
-            None if is_governing => {
-                errors.push(format!(
-                    "{}: the config that governs rounds may not be deleted",
-                    entry.path
-                ));
-                continue;
-            }
-            None => Map::new(),
-            Some(content) => match content.parse::<toml::Table>() {
-                Ok(table) => toml_harness(&table),
-                Err(_) => {
-                    errors.push(format!("{}: not valid TOML", entry.path));
-                    continue;
-                }
-            },
-        };
-        if new != current {
-            errors.push(format!(
-                "{}: changes the [harness] block that governs rounds",
-                entry.path
-            ));
-        }
+        errors.extend(toml_harness_error(
+            &entry.path,
+            entry.content.as_deref(),
+            &current,
+            is_governing,
+        ));
     }
     errors
-}
-
-/// `RECORD.json` of a round.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RoundRecord {
-    pub round_id: String,
-    pub status: RoundStatus,
-    pub detail: String,
-    #[serde(default)]
-    pub evidence_count: usize,
-    pub patch_hash: Option<String>,
-    #[serde(default)]
-    pub eval_report: Option<EvalReport>,
-    /// The round commit once it is on the current branch.
-    #[serde(default)]
-    pub applied_sha: Option<String>,
-    /// The commit the round was built on.
-    #[serde(default)]
-    pub parent_sha: Option<String>,
-    pub created_at: String,
-    /// The round commit (also when awaiting review).
-    #[serde(default)]
-    pub commit_sha: Option<String>,
-    /// The review branch, while it exists.
-    #[serde(default)]
-    pub branch: Option<String>,
-    /// The revert commit, once reverted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reverted_sha: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reverted_at: Option<String>,
-    /// Validation errors, when rejected for them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub errors: Vec<String>,
-    /// Written just before the round lands; cleared once it has. Still set
-    /// means arx was stopped while landing: see [`recover_landings`].
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub landing: bool,
 }
 
 /// Settle rounds whose landing was interrupted: a round whose commit is on
@@ -441,26 +380,6 @@ pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Resul
         crate::io::rounds::write_json_atomic(&record_path(state, &record.round_id), &record)?;
     }
     Ok(())
-}
-
-/// The record file of a round.
-pub fn record_path(state: &Path, id: &str) -> PathBuf {
-    crate::io::rounds::rounds_dir(state)
-        .join(id)
-        .join("RECORD.json")
-}
-
-/// Every round record, oldest first.
-pub fn all_records(state: &Path) -> Result<Vec<RoundRecord>> {
-    let mut records = Vec::new();
-    for id in crate::io::rounds::list_round_ids(state)? {
-        match crate::io::rounds::read_json::<RoundRecord>(&record_path(state, &id)) {
-            Ok(Some(r)) => records.push(r),
-            Ok(None) => {}
-            Err(e) => crate::output::warn(format_args!("{e:#}; skipped")),
-        }
-    }
-    Ok(records)
 }
 
 /// When the next round is allowed (`None`: now). A reverted round counts as
