@@ -7,6 +7,8 @@
 //! gives the same history, so a merged journal gives the same state on every
 //! machine. Nothing here reads files or clocks.
 
+use std::borrow::Cow;
+
 use indexmap::IndexMap;
 
 /// Insertion-ordered map with a fast hash (see Cargo.toml).
@@ -28,13 +30,13 @@ pub const ALL_RUNS: &str = "*";
 
 /// One journaled run, as the engines see it.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Observation {
-    pub candidate: Option<String>,
-    pub tags: Vec<String>,
+pub struct Observation<'a> {
+    pub candidate: Option<Cow<'a, str>>,
+    pub tags: Vec<Cow<'a, str>>,
     /// False for a crash, a timeout or a missing dependency.
     pub executed_cleanly: bool,
     pub verdict: Option<Verdict>,
-    pub state_fingerprint: Option<String>,
+    pub state_fingerprint: Option<Cow<'a, str>>,
     /// Start time, unix seconds (for the weekday test).
     pub started_unix: Option<i64>,
 }
@@ -79,14 +81,21 @@ pub struct StateQ {
 }
 
 impl StateQ {
-    fn entry(&mut self, action: &str) -> &mut QValue {
-        slot(&mut self.actions, action)
+    /// Index of an action, inserted with q = 0 when missing.
+    fn index(&mut self, action: &str) -> usize {
+        match self.actions.get_index_of(action) {
+            Some(i) => i,
+            None => {
+                self.actions
+                    .insert_full(action.to_string(), QValue::default())
+                    .0
+            }
+        }
     }
 
-    /// Set an action's q and keep `max_q` current.
-    fn set_q(&mut self, action: &str, q: f64) {
-        let old = self.entry(action).q;
-        self.entry(action).q = q;
+    /// Set the q of the action at `index` and keep `max_q` current.
+    fn set_q(&mut self, index: usize, q: f64) {
+        let old = std::mem::replace(&mut self.actions[index].q, q);
         if q >= self.max_q || self.actions.len() == 1 {
             self.max_q = q;
         } else if old == self.max_q {
@@ -110,7 +119,7 @@ fn slot<'m, V: Default>(map: &'m mut Map<String, V>, key: &str) -> &'m mut V {
 }
 
 /// A transition whose next state is not known yet.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Pending {
     pub fingerprint: String,
     pub action: String,
@@ -153,15 +162,11 @@ impl History {
     }
 
     fn state_q(&mut self, fingerprint: &str) -> &mut StateQ {
-        if !self.policy.contains_key(fingerprint) {
-            self.policy
-                .insert(fingerprint.to_string(), StateQ::default());
-        }
-        self.policy.get_mut(fingerprint).expect("just inserted")
+        slot(&mut self.policy, fingerprint)
     }
 
     /// Learn from one run (runs must come in journal order).
-    pub fn observe(&mut self, obs: &Observation) -> Result<(), String> {
+    pub fn observe(&mut self, obs: &Observation<'_>) -> Result<(), String> {
         let candidate = obs.candidate.as_deref();
         // Precision: execution, planning against the prediction made before
         // this run, abstract when a plateau begins.
@@ -189,51 +194,68 @@ impl History {
         )?;
 
         // Counts by candidate, by tag, and over all runs.
-        let mut keys: Vec<&str> = vec![ALL_RUNS];
-        if let Some(c) = candidate {
-            keys.push(c);
-        }
-        for t in &obs.tags {
-            if !keys.contains(&t.as_str()) {
-                keys.push(t);
-            }
-        }
-        for key in keys {
+        // Each distinct key once: a tag that repeats the candidate's name,
+        // an earlier tag or "*" is not counted again.
+        let verdict = obs.verdict;
+        let mut count = |key: &str| {
             let c = slot(&mut self.counts, key);
             c.runs += 1;
-            match obs.verdict {
+            match verdict {
                 Some(Verdict::Supported) => c.successes += 1,
                 Some(Verdict::Refuted) => c.failures += 1,
                 _ => c.inconclusive += 1,
+            }
+        };
+        count(ALL_RUNS);
+        if let Some(c) = candidate.filter(|c| *c != ALL_RUNS) {
+            count(c);
+        }
+        for (i, t) in obs.tags.iter().enumerate() {
+            let t: &str = t;
+            let seen = t == ALL_RUNS
+                || Some(t) == candidate
+                || obs.tags[..i].iter().any(|earlier| earlier.as_ref() == t);
+            if !seen {
+                count(t);
             }
         }
 
         // Policy cache: TD(0) once the next state is known.
         if let Some(fp) = &obs.state_fingerprint {
+            let mut spare = None;
             if let Some(p) = self.pending.take() {
                 let max_next = self.max_q(fp);
                 let state = self.state_q(&p.fingerprint);
-                let q = state.entry(&p.action).q;
+                let i = state.index(&p.action);
+                let q = state.actions[i].q;
                 let q =
                     super::policy_cache::td0_update(q, p.reward, max_next, TD_ALPHA, TD_GAMMA).0;
-                state.set_q(&p.action, q);
+                state.set_q(i, q);
+                spare = Some(p);
             }
             if let Some(action) = candidate {
                 let r = obs.verdict.map_or(0.0, reward);
                 let state = self.state_q(fp);
-                if !state.actions.contains_key(action) {
-                    state.set_q(action, 0.0);
+                let known = state.actions.len();
+                let i = state.index(action);
+                if state.actions.len() > known {
+                    // A new action starts at q = 0, which may be the best.
+                    state.set_q(i, 0.0);
                 }
-                let entry = state.entry(action);
+                let entry = &mut state.actions[i];
                 entry.total += 1;
                 if obs.verdict == Some(Verdict::Supported) {
                     entry.successes += 1;
                 }
-                self.pending = Some(Pending {
-                    fingerprint: fp.clone(),
-                    action: action.to_string(),
-                    reward: r,
-                });
+                // The last transition's strings are reused (no allocation
+                // per run once they are long enough).
+                let mut p = spare.unwrap_or_default();
+                p.fingerprint.clear();
+                p.fingerprint.push_str(fp);
+                p.action.clear();
+                p.action.push_str(action);
+                p.reward = r;
+                self.pending = Some(p);
             }
         }
 
@@ -271,7 +293,7 @@ impl History {
 
 /// Replay observations into a fresh history.
 pub fn replay<'a>(
-    observations: impl IntoIterator<Item = &'a Observation>,
+    observations: impl IntoIterator<Item = &'a Observation<'a>>,
 ) -> Result<History, String> {
     let mut h = History::default();
     for o in observations {
@@ -285,13 +307,13 @@ mod tests {
     use super::*;
     use crate::engine::precision::Level;
 
-    fn run(candidate: &str, verdict: Option<Verdict>, clean: bool) -> Observation {
+    fn run(candidate: &str, verdict: Option<Verdict>, clean: bool) -> Observation<'static> {
         Observation {
-            candidate: Some(candidate.to_string()),
-            tags: vec!["t".to_string()],
+            candidate: Some(Cow::Owned(candidate.to_string())),
+            tags: vec![Cow::Borrowed("t")],
             executed_cleanly: clean,
             verdict,
-            state_fingerprint: Some("fp".to_string()),
+            state_fingerprint: Some(Cow::Borrowed("fp")),
             started_unix: Some(0), // a Thursday
         }
     }

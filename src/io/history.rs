@@ -40,7 +40,7 @@ struct VerdictView {
 }
 
 /// The fields of a journal record the engines use (the rest is skipped).
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct View<'a> {
     #[serde(borrow, default)]
     candidate: Option<Cow<'a, str>>,
@@ -89,7 +89,7 @@ fn failing(clean: bool, verdict: Option<Verdict>) -> bool {
     !clean || verdict == Some(Verdict::Refuted)
 }
 
-fn observe_view(v: View<'_>) -> Observation {
+fn observe_view(v: View<'_>) -> Observation<'_> {
     let verdict = v.verdict.as_ref().map(|x| x.verdict);
     let clean = executed_cleanly(
         v.exit_code,
@@ -99,11 +99,11 @@ fn observe_view(v: View<'_>) -> Observation {
         verdict,
     );
     Observation {
-        candidate: v.candidate.map(Cow::into_owned),
-        tags: v.tags.into_iter().map(Cow::into_owned).collect(),
+        candidate: v.candidate,
+        tags: v.tags,
         executed_cleanly: clean,
         verdict,
-        state_fingerprint: v.state_fingerprint.map(Cow::into_owned),
+        state_fingerprint: v.state_fingerprint,
         // Only failing runs are placed in the week (parsing a time costs).
         started_unix: failing(clean, verdict)
             .then(|| unix(v.started_at.as_deref()))
@@ -112,7 +112,7 @@ fn observe_view(v: View<'_>) -> Observation {
 }
 
 /// The observation of one journal record (the same rules as for a line).
-pub fn observation(record: &RunRecord) -> Observation {
+pub fn observation(record: &RunRecord) -> Observation<'_> {
     observe_view(View {
         candidate: record.candidate.as_deref().map(Cow::Borrowed),
         tags: record
@@ -251,21 +251,217 @@ fn wanted_fields(line: &[u8]) -> Option<Vec<u8>> {
     }
 }
 
-/// The observation of one journal line: the keys the engines read are cut
-/// out by a fast top-level walk, then parsed; a line the walk cannot
-/// follow goes to the full parser. Unreadable lines give `None`.
-fn observe_line(line: &[u8]) -> Option<Observation> {
+/// An observation that owns its strings.
+fn owned(o: Observation<'_>) -> Observation<'static> {
+    Observation {
+        candidate: o.candidate.map(|c| Cow::Owned(c.into_owned())),
+        tags: o
+            .tags
+            .into_iter()
+            .map(|t| Cow::Owned(t.into_owned()))
+            .collect(),
+        executed_cleanly: o.executed_cleanly,
+        verdict: o.verdict,
+        state_fingerprint: o.state_fingerprint.map(|f| Cow::Owned(f.into_owned())),
+        started_unix: o.started_unix,
+    }
+}
+
+/// The text of a JSON string token `b[i..end]` (quotes included) when it
+/// needs no decoding: no escape, no control character, valid UTF-8.
+/// `None` sends the line to the general path, which decodes (or rejects)
+/// it exactly as serde does.
+fn plain_str(token: &[u8]) -> Option<&str> {
+    let inner = token.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if inner.iter().any(|&c| c == b'\\' || c < 0x20) {
+        return None;
+    }
+    std::str::from_utf8(inner).ok()
+}
+
+/// A string, or `null` for `None`, in the plain form of [`plain_str`].
+fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
+    if token == b"null" {
+        Some(None)
+    } else {
+        plain_str(token).map(|t| Some(Cow::Borrowed(t)))
+    }
+}
+
+fn plain_bool(token: &[u8]) -> Option<bool> {
+    match token {
+        b"true" => Some(true),
+        b"false" => Some(false),
+        _ => None,
+    }
+}
+
+/// A JSON integer that fits an `i64`, written the one way JSON allows
+/// (no leading zeros, no plus sign, no fraction or exponent). `-0` is
+/// left to serde, which reads it as a float and so rejects it.
+fn plain_int(token: &[u8]) -> Option<i64> {
+    let digits = token.strip_prefix(b"-").unwrap_or(token);
+    let well_formed = match digits {
+        [] => false,
+        [b'0'] => token.len() == 1,
+        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    if !well_formed {
+        return None;
+    }
+    std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+/// `["a", "b"]`: an array of plain strings.
+fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(token, 0);
+    if *token.get(i)? != b'[' {
+        return None;
+    }
+    i = skip_ws(token, i + 1);
+    if token.get(i) == Some(&b']') {
+        return (i + 1 == token.len()).then_some(out);
+    }
+    loop {
+        if *token.get(i)? != b'"' {
+            return None;
+        }
+        let end = skip_string(token, i)?;
+        out.push(Cow::Borrowed(plain_str(&token[i..end])?));
+        i = skip_ws(token, end);
+        match *token.get(i)? {
+            b',' => i = skip_ws(token, i + 1),
+            b']' => return (i + 1 == token.len()).then_some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// Walk the members of the JSON object `b` (the whole slice) at its top
+/// level, calling `each(key, value)` with the raw key (quotes stripped)
+/// and the raw value token. `None` when the walk cannot follow the text,
+/// a key has an escape, or `each` gives up.
+fn walk_object<'a>(
+    b: &'a [u8],
+    mut each: impl FnMut(&'a [u8], &'a [u8]) -> Option<()>,
+) -> Option<()> {
+    let mut i = skip_ws(b, 0);
+    if *b.get(i)? != b'{' {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return (skip_ws(b, i + 1) == b.len()).then_some(());
+    }
+    loop {
+        if *b.get(i)? != b'"' {
+            return None;
+        }
+        let key_end = skip_string(b, i)?;
+        let key = &b[i + 1..key_end - 1];
+        if key.contains(&b'\\') {
+            return None;
+        }
+        i = skip_ws(b, key_end);
+        if *b.get(i)? != b':' {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = skip_value(b, start)?;
+        each(key, &b[start..end])?;
+        i = skip_ws(b, end);
+        match *b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            b'}' => return (skip_ws(b, i + 1) == b.len()).then_some(()),
+            _ => return None,
+        }
+    }
+}
+
+/// `{"verdict": "supported", ...}` or `null`.
+fn plain_verdict(token: &[u8]) -> Option<Option<VerdictView>> {
+    if token == b"null" {
+        return Some(None);
+    }
+    let mut verdict = None;
+    walk_object(token, |key, value| {
+        if key == b"verdict" {
+            if verdict.is_some() {
+                return None; // a duplicate: serde rejects it
+            }
+            verdict = Some(match plain_str(value)? {
+                "supported" => Verdict::Supported,
+                "refuted" => Verdict::Refuted,
+                "inconclusive" => Verdict::Inconclusive,
+                _ => return None,
+            });
+        }
+        Some(())
+    })?;
+    verdict.map(|verdict| Some(VerdictView { verdict }))
+}
+
+/// The fast path: the fields the engines read, when every one of them is
+/// in the plain form arx writes (see [`plain_str`]). `None` sends the line
+/// to the general path, so the two agree on every line they both accept.
+fn plain_view(line: &[u8]) -> Option<View<'_>> {
+    let mut v = View::default();
+    let mut seen = 0u16;
+    walk_object(line, |key, value| {
+        let bit = match key {
+            b"candidate" => 0,
+            b"tags" => 1,
+            b"exit_code" => 2,
+            b"timed_out" => 3,
+            b"interrupted" => 4,
+            b"stopped_on_result" => 5,
+            b"verdict" => 6,
+            b"state_fingerprint" => 7,
+            b"started_at" => 8,
+            _ => return Some(()),
+        };
+        if seen & (1 << bit) != 0 {
+            return None; // a duplicate: serde rejects it
+        }
+        seen |= 1 << bit;
+        match bit {
+            0 => v.candidate = plain_opt_str(value)?,
+            1 => v.tags = plain_str_array(value)?,
+            2 => v.exit_code = plain_int(value)?,
+            3 => v.timed_out = plain_bool(value)?,
+            4 => v.interrupted = plain_bool(value)?,
+            5 => v.stopped_on_result = plain_bool(value)?,
+            6 => v.verdict = plain_verdict(value)?,
+            7 => v.state_fingerprint = plain_opt_str(value)?,
+            _ => v.started_at = plain_opt_str(value)?,
+        }
+        Some(())
+    })?;
+    Some(v)
+}
+
+/// The observation of one journal line. Lines in the plain form arx
+/// writes are read in one walk with no copying; otherwise the keys the
+/// engines read are cut out by a top-level walk and parsed with serde, and
+/// a line the walk cannot follow goes to the full parser. Unreadable lines
+/// give `None`.
+fn observe_line(line: &[u8]) -> Option<Observation<'_>> {
+    if let Some(v) = plain_view(line) {
+        return Some(observe_view(v));
+    }
     match wanted_fields(line) {
         Some(small) => serde_json::from_slice::<View<'_>>(&small)
             .ok()
-            .map(observe_view),
+            .map(|v| owned(observe_view(v))),
         None => serde_json::from_slice::<View<'_>>(line)
             .ok()
             .map(observe_view),
     }
 }
 
-fn parse_lines(range: &[u8]) -> Vec<Observation> {
+fn parse_lines(range: &[u8]) -> Vec<Observation<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', range).chain(std::iter::once(range.len())) {
@@ -302,9 +498,9 @@ fn chunks(bytes: &[u8], target: usize) -> Vec<&[u8]> {
 /// Feed the observations of a journal's complete lines to `each`, in
 /// journal order, while other cores parse the lines ahead. Unreadable
 /// lines are skipped.
-pub fn for_each_observation(
-    bytes: &[u8],
-    mut each: impl FnMut(Observation) -> Result<()>,
+pub fn for_each_observation<'a>(
+    bytes: &'a [u8],
+    mut each: impl FnMut(Observation<'a>) -> Result<()>,
 ) -> Result<()> {
     const CHUNK: usize = 4 << 20;
     let parts = chunks(bytes, CHUNK);
@@ -320,7 +516,7 @@ pub fn for_each_observation(
         return Ok(());
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<Observation>)>(workers * 2);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<Observation<'a>>)>(workers * 2);
     std::thread::scope(|s| -> Result<()> {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -350,7 +546,7 @@ pub fn for_each_observation(
 }
 
 /// Parse the complete lines of a journal into observations, in order.
-pub fn observations(bytes: &[u8]) -> Vec<Observation> {
+pub fn observations(bytes: &[u8]) -> Vec<Observation<'_>> {
     let mut all = Vec::new();
     let _ = for_each_observation(bytes, |o| {
         all.push(o);
@@ -454,7 +650,7 @@ pub fn reset(state: &Path, journal: &Path) -> Result<Cache> {
 mod tests {
     use super::*;
 
-    fn full(line: &str) -> Option<Observation> {
+    fn full(line: &str) -> Option<Observation<'_>> {
         serde_json::from_slice::<View<'_>>(line.as_bytes())
             .ok()
             .map(observe_view)
@@ -485,5 +681,123 @@ mod tests {
                 .as_deref(),
             Some("escaped")
         );
+    }
+
+    /// A record as arx writes it is read by the fast path.
+    const WRITTEN: &str = r#"{"run_id":"r1","started_at":"2026-11-02T10:00:00.000Z","ended_at":"2026-11-02T10:00:01.000Z","duration_ms":1000,"command":["python","train.py"],"shell":false,"cwd":"/w","host":"h","git":null,"hypothesis":null,"approach_hash":null,"candidate":"c1","tags":["bench","x"],"state_fingerprint":"a1d75dee9156b341","spec":{"metric_key":"acc","comparator":">=","target":0.8},"metrics":{"acc":0.5},"exit_code":0,"timed_out":false,"interrupted":false,"stopped_on_result":true,"failure_class":"none","verdict":{"verdict":"refuted","strategy":"deterministic","detail":"acc=0.5 >= 0.8"},"stdout_tail":"__RESULT__ {\"acc\": 0.5}\n","stderr_tail":""}"#;
+
+    #[test]
+    fn written_records_take_the_fast_path() {
+        let v = plain_view(WRITTEN.as_bytes()).expect("plain");
+        assert_eq!(v.candidate.as_deref(), Some("c1"));
+        assert_eq!(v.tags, vec!["bench", "x"]);
+        assert!(v.stopped_on_result);
+        let o = observe_line(WRITTEN.as_bytes()).unwrap();
+        assert!(matches!(o.candidate, Some(Cow::Borrowed("c1"))));
+        assert_eq!(o, full(WRITTEN).unwrap());
+        assert_eq!(o.verdict, Some(Verdict::Refuted));
+    }
+
+    /// Every wanted field, given values of every shape (plain, escaped,
+    /// null, wrong type, malformed, duplicated): the fast path either
+    /// defers or reads exactly what serde reads, and `observe_line` agrees
+    /// with the full parser.
+    #[test]
+    fn the_fast_path_agrees_with_serde_on_odd_values() {
+        let strings = [
+            r#""c2""#,
+            r#""caf\u00e9""#,
+            r#""tab\there""#,
+            "\"raw\ttab\"",
+            r#""é ü""#,
+            "null",
+            "1",
+            "true",
+            "[]",
+            "{}",
+            r#""""#,
+        ];
+        let ints = [
+            "0",
+            "-0",
+            "7",
+            "-15",
+            "01",
+            "1.0",
+            "1e3",
+            "9223372036854775807",
+            "9223372036854775808",
+            "-9223372036854775808",
+            "null",
+            "\"0\"",
+            "true",
+        ];
+        let bools = ["true", "false", "null", "0", "\"true\"", "tru"];
+        let tags = [
+            "[]",
+            "[ ]",
+            r#"["a"]"#,
+            r#"[ "a" , "b" ]"#,
+            r#"["a","a"]"#,
+            r#"["\u0061"]"#,
+            r#"["a",null]"#,
+            r#"["a",]"#,
+            "null",
+            r#""a""#,
+            "[1]",
+            r#"[["a"]]"#,
+        ];
+        let verdicts = [
+            "null",
+            r#"{"verdict":"supported"}"#,
+            r#"{ "verdict" : "inconclusive" , "x" : [1,{"y":"}"}] }"#,
+            r#"{"verdict":"Supported"}"#,
+            r#"{"verdict":"supported","verdict":"refuted"}"#,
+            r#"{"detail":"no verdict"}"#,
+            r#"{"\u0076erdict":"refuted"}"#,
+            r#"{"verdict":null}"#,
+            r#"{}"#,
+            r#""refuted""#,
+            "[]",
+        ];
+        let fields: [(&str, &[&str]); 9] = [
+            ("candidate", &strings),
+            ("state_fingerprint", &strings),
+            (
+                "started_at",
+                &[r#""2026-11-02T10:00:00Z""#, r#""not a time""#, "null", "5"],
+            ),
+            ("tags", &tags),
+            ("exit_code", &ints),
+            ("timed_out", &bools),
+            ("interrupted", &bools),
+            ("stopped_on_result", &bools),
+            ("verdict", &verdicts),
+        ];
+        let mut checked = 0;
+        for (key, values) in fields {
+            for value in values {
+                let base = format!(
+                    r#"{{"run_id":"r","candidate":"c1","exit_code":1,"verdict":{{"verdict":"refuted"}},"{key}":{value},"tail":"x"}}"#
+                );
+                let variants = [
+                    format!(
+                        r#"{{"{key}":{value},"exit_code":3,"tags":["t"],"verdict":{{"verdict":"refuted"}}}}"#
+                    ),
+                    format!(r#"{{"tail":[1,2],"{key}" : {value} }}"#),
+                    base.clone(),
+                ];
+                for line in variants {
+                    let fast = plain_view(line.as_bytes()).map(observe_view);
+                    let serde = full(&line);
+                    if let Some(f) = &fast {
+                        assert_eq!(Some(f), serde.as_ref(), "fast path differs on {line}");
+                    }
+                    assert_eq!(observe_line(line.as_bytes()), serde, "{line}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 200);
     }
 }
