@@ -1,12 +1,40 @@
 #!/usr/bin/env bash
 # `arx next` over a journal of 1,000,000 runs and 100 candidates.
 # Reports the cold time (no precision cache: the journal is folded, as after
-# a merge) and the warm time (the cache `arx run` keeps), median of 5 each.
-# Target: under 1 second.
+# a merge) and the warm time (the cache `arx run` keeps), median of 5 each,
+# and, side by side, the same fold and choice written on the reference
+# packages (bench/next_reference.py, timed once), with the ratio and a
+# value-for-value check of the two folds. Target: under 1 second.
 #
 # Usage: bench/next.sh [--quick]      (BENCH_RUNS=1000000 by default)
+#
+# Environment (all optional): ARX_BIN (the arx binary), BENCH_RUNS,
+# BENCH_VENV (virtualenv for the reference, default target/bench-venv),
+# BENCH_PYTHON (python that creates it, default python3). When the
+# reference cannot be installed its column is skipped with a warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
+venv=${BENCH_VENV:-$root/target/bench-venv}
+ref_py=""
+ref_ok() {
+  "$venv/bin/python" -c 'import importlib.metadata as m, sys, autoresearch_core, lrs.core.precision
+sys.exit(m.version("autoresearch-core") != "0.4.4" or m.version("lrs-agents") != "0.2.1")' 2>/dev/null
+}
+if ! ref_ok; then
+  echo "bench: installing autoresearch-core 0.4.4 and lrs-agents 0.2.1 into $venv" >&2
+  [[ -x "$venv/bin/python" ]] || "${BENCH_PYTHON:-python3}" -m venv "$venv" >&2 || true
+  # lrs-agents' own dependency list is large; its core needs numpy and pydantic.
+  { "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+      "autoresearch-core==0.4.4" numpy pydantic &&
+    "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+      "lrs-agents==0.2.1"; } >&2 || true
+fi
+if ref_ok; then
+  ref_py="$venv/bin/python"
+else
+  echo "bench: WARNING: the reference packages could not be installed; its column is skipped" >&2
+fi
 runs=${BENCH_RUNS:-1000000}
 [[ "${1:-}" == "--quick" ]] && runs=100000
 if [[ -z "${ARX_BIN:-}" ]]; then
@@ -67,9 +95,44 @@ PY
 cold=$(COLD=1 time_ms "$ARX_BIN" next --candidates candidates.toml)
 "$ARX_BIN" precision rebuild > /dev/null
 warm=$(time_ms "$ARX_BIN" next --candidates candidates.toml)
+ref_ms="" parity="skipped (no reference)"
+if [[ -n "$ref_py" ]]; then
+  start=$(date +%s%N)
+  "$ref_py" "$root/bench/next_reference.py" .arx/journal.jsonl candidates.toml > reference.json
+  ref_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  "$ARX_BIN" precision show --json > arx-precision.json
+  "$ARX_BIN" next --candidates candidates.toml --explain --json > arx-next.json
+  "$ARX_BIN" next --candidates candidates.toml --model lrs --greedy > arx-lrs-greedy.txt
+  parity=$(python3 - <<'PY'
+import json
+ref = json.load(open("reference.json"))
+prec = {l["level"]: l for l in json.load(open("arx-precision.json"))["levels"]}
+nxt = json.load(open("arx-next.json"))
+bad = []
+for level, ab in ref["levels"].items():
+    for k in ("alpha", "beta"):
+        if prec[level][k] != ab[k]:
+            bad.append(f"{level}.{k} {prec[level][k]!r} != {ab[k]!r}")
+for c in nxt["candidates"]:
+    if c["success"][0] != ref["success"][c["name"]]:
+        bad.append(f"success of {c['name']}")
+if nxt["journal_runs"] != ref["runs"]:
+    bad.append("runs")
+pick = open("arx-lrs-greedy.txt").read().strip()
+if pick != ref["lrs_greedy"]:
+    bad.append(f"lrs greedy pick {pick} != {ref['lrs_greedy']}")
+print("identical: precision alpha/beta of 3 levels, 100 success estimates, runs, `lrs` greedy pick" if not bad else "DIFFERENT: " + "; ".join(bad[:5]))
+PY
+)
+fi
 echo "## arx next over $runs runs, 100 candidates (journal ${size} MiB)"
 echo
 echo "| case | median wall (ms) | goal | result |"
 echo "|---|---:|---:|---|"
 echo "| cold (journal folded, no cache) | $cold | < 1000 | $([[ $cold -lt 1000 ]] && echo PASS || echo FAIL) |"
 echo "| warm (cache kept by arx run) | $warm | < 1000 | $([[ $warm -lt 1000 ]] && echo PASS || echo FAIL) |"
+if [[ -n "$ref_ms" ]]; then
+  echo "| reference packages, the same fold (one run) | $ref_ms | | cold is $(python3 -c "print(f'{$ref_ms/$cold:.1f}')")x faster |"
+fi
+echo
+echo "Fold parity with the reference: $parity"
