@@ -7,6 +7,7 @@
 //! cargo run --release --example next_sim
 //! cargo run --release --example next_sim -- --trials 1000 --seed 7
 //! cargo run --release --example next_sim -- --grid   # also an epistemic-weight grid
+//! cargo run --release --example next_sim -- --frontier   # other bandit rules vs the targets
 //! ```
 //!
 //! Every candidate is a single-step plan with default preferences. For the
@@ -97,6 +98,17 @@ enum Strategy {
     Thompson,
     /// Each candidate once, then the highest `mean + sqrt(2 ln t / n)`.
     Ucb1,
+    // The `--frontier` families: how much exploration each target needs.
+    /// Highest `mean + c·sqrt(ln t / (n + 1))` (posterior mean, no sweep).
+    UcbC(f64),
+    /// Thompson sampling from Beta(1 + s/k, 1 + f/k): k > 1 explores more.
+    TemperedThompson(f64),
+    /// With probability min(1, c/t) the least-tried candidate (the first
+    /// on ties), else the highest posterior mean.
+    EpsilonRoundRobin(f64),
+    /// Every candidate k times (least-tried first), then the highest
+    /// posterior mean.
+    SweepGreedy(u64),
 }
 
 impl Strategy {
@@ -128,6 +140,10 @@ impl Strategy {
             Strategy::Greedy => "greedy (posterior mean)".into(),
             Strategy::Thompson => "Thompson".into(),
             Strategy::Ucb1 => "UCB1".into(),
+            Strategy::UcbC(c) => format!("UCB, c = {c}"),
+            Strategy::TemperedThompson(k) => format!("Thompson, counts / {k}"),
+            Strategy::EpsilonRoundRobin(c) => format!("ε = {c}/t, least-tried"),
+            Strategy::SweepGreedy(k) => format!("{k} sweep(s), then greedy"),
         }
     }
 }
@@ -147,6 +163,13 @@ fn argmax_random_ties(values: &[f64], rng: &mut ChaCha8Rng) -> usize {
     let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let tied: Vec<usize> = (0..values.len()).filter(|&i| values[i] == top).collect();
     tied[rng.random_range(0..tied.len())]
+}
+
+/// The candidate with the fewest runs; the first on ties.
+fn least_tried(successes: &[u64], failures: &[u64]) -> usize {
+    (0..successes.len())
+        .min_by_key(|&i| successes[i] + failures[i])
+        .expect("candidates")
 }
 
 /// Index of the largest value; the first on ties.
@@ -242,6 +265,45 @@ fn play(rates: &[f64], strategy: Strategy, trial_seed: u64) -> Trial {
                     argmax_first(&index)
                 }
             },
+            Strategy::UcbC(c) => {
+                let ln_t = ((t + 1) as f64).ln();
+                let index: Vec<f64> = (0..n)
+                    .map(|i| {
+                        let pulls = (successes[i] + failures[i]) as f64;
+                        posteriors[i].mean() + c * (ln_t / (pulls + 1.0)).sqrt()
+                    })
+                    .collect();
+                argmax_first(&index)
+            }
+            Strategy::TemperedThompson(k) => {
+                let draws: Vec<f64> = (0..n)
+                    .map(|i| {
+                        let a = 1.0 + successes[i] as f64 / k;
+                        let b = 1.0 + failures[i] as f64 / k;
+                        let beta = Beta::new(a, b).expect("positive parameters");
+                        beta.inverse_cdf(rng.random::<f64>())
+                    })
+                    .collect();
+                argmax_first(&draws)
+            }
+            Strategy::EpsilonRoundRobin(c) => {
+                let explore = rng.random::<f64>() < (c / (t + 1) as f64).min(1.0);
+                if explore {
+                    least_tried(&successes, &failures)
+                } else {
+                    let means: Vec<f64> = posteriors.iter().map(|p| p.mean()).collect();
+                    argmax_first(&means)
+                }
+            }
+            Strategy::SweepGreedy(k) => {
+                let least = least_tried(&successes, &failures);
+                if successes[least] + failures[least] < k {
+                    least
+                } else {
+                    let means: Vec<f64> = posteriors.iter().map(|p| p.mean()).collect();
+                    argmax_first(&means)
+                }
+            }
         };
         let pulls = (successes[chosen] + failures[chosen]) as usize;
         let success = outcomes[chosen][pulls];
@@ -391,10 +453,11 @@ fn verdict(ok: bool) -> &'static str {
     }
 }
 
-fn parse_args() -> (u64, u64, bool) {
+fn parse_args() -> (u64, u64, bool, bool) {
     let mut trials = TRIALS;
     let mut seed = SEED;
     let mut grid = false;
+    let mut frontier = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = |args: &mut dyn Iterator<Item = String>| -> u64 {
@@ -405,20 +468,21 @@ fn parse_args() -> (u64, u64, bool) {
             "--trials" => trials = value(&mut args).max(1),
             "--seed" => seed = value(&mut args),
             "--grid" => grid = true,
+            "--frontier" => frontier = true,
             _ => usage(&arg),
         }
     }
-    (trials, seed, grid)
+    (trials, seed, grid, frontier)
 }
 
 fn usage(arg: &str) -> ! {
-    eprintln!("next_sim: bad argument {arg:?}\nusage: next_sim [--trials N] [--seed S] [--grid]");
+    eprintln!("next_sim: bad argument {arg:?}\nusage: next_sim [--trials N] [--seed S] [--grid] [--frontier]");
     std::process::exit(2)
 }
 
 fn main() {
     let started = Instant::now();
-    let (trials, seed, grid) = parse_args();
+    let (trials, seed, grid, frontier) = parse_args();
     let models = [Model::Lrs, Model::Aif];
     let baselines = [
         Strategy::Random,
@@ -541,6 +605,29 @@ fn main() {
                     });
                 }
             }
+        }
+        sweep_table(&strategies, &baseline_rows, trials, seed);
+    }
+
+    if frontier {
+        println!("## Other exploration rules against the same targets\n");
+        println!(
+            "How much exploration does each target ask for? Four families of \
+             bandit rules, from little exploration to much; every row is judged \
+             against the same random and best-baseline figures as above.\n"
+        );
+        let mut strategies = Vec::new();
+        for c in [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5] {
+            strategies.push(Strategy::UcbC(c));
+        }
+        for k in [0.25, 0.5, 1.0, 2.0, 4.0] {
+            strategies.push(Strategy::TemperedThompson(k));
+        }
+        for c in [1.0, 3.0, 5.0, 10.0, 20.0, 40.0] {
+            strategies.push(Strategy::EpsilonRoundRobin(c));
+        }
+        for k in 1..=4 {
+            strategies.push(Strategy::SweepGreedy(k));
         }
         sweep_table(&strategies, &baseline_rows, trials, seed);
     }
