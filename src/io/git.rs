@@ -345,14 +345,31 @@ impl RoundRepo {
     /// synced, renamed into place one by one (each rename is atomic, so no
     /// file is ever seen half-written), their index entries are updated to
     /// the commit's blobs, and the branch ref moves last, only if it still
-    /// points at `expected`. A process killed part-way leaves the branch
-    /// where it was.
+    /// points at `expected`. The old files are moved aside (inside `.git`)
+    /// rather than overwritten, so if any step fails, every file, created
+    /// directory and the index are put back as they were before the error
+    /// is returned. A process killed part-way leaves the branch where it
+    /// was.
     pub fn land(
         &self,
         expected: git2::Oid,
         commit: git2::Oid,
         changes: &[Change],
         log_message: &str,
+    ) -> anyhow::Result<()> {
+        self.land_with(expected, commit, changes, log_message, &mut |_| Ok(()))
+    }
+
+    /// [`RoundRepo::land`], calling `fault(step)` before each step that
+    /// changes something (every file, the index, the branch ref), so tests
+    /// can make any of them fail.
+    fn land_with(
+        &self,
+        expected: git2::Oid,
+        commit: git2::Oid,
+        changes: &[Change],
+        log_message: &str,
+        fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
         let current = self.repo.refname_to_id(&self.branch_ref).map_err(git_err)?;
         if current != expected {
@@ -398,27 +415,112 @@ impl RoundRepo {
             }
             staged.push((i, tmp));
         }
+        let mut undo = Undo::default();
+        let landed = self.move_into_place(
+            &tree,
+            expected,
+            commit,
+            changes,
+            staged,
+            scratch.path(),
+            log_message,
+            &mut undo,
+            fault,
+        );
+        if let Err(e) = landed {
+            // Put every file, directory and the index back as they were.
+            let unrestored = undo.roll_back();
+            if unrestored.is_empty() {
+                return Err(e.context(
+                    "the round was not applied; the working tree and index are as they were",
+                ));
+            }
+            // Keep the old contents where the message says they are.
+            let kept = scratch.keep();
+            return Err(e.context(format!(
+                "the round was not applied, and {} could not be put back (the old contents are in {}): {}",
+                if unrestored.len() == 1 { "one path" } else { "some paths" },
+                kept.display(),
+                unrestored.join("; ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// The landing proper: old files moved aside into `scratch`, new ones
+    /// renamed in, the index written, the branch ref moved. Each step is
+    /// recorded in `undo` once done.
+    #[allow(clippy::too_many_arguments)]
+    fn move_into_place(
+        &self,
+        tree: &git2::Tree<'_>,
+        expected: git2::Oid,
+        commit: git2::Oid,
+        changes: &[Change],
+        staged: Vec<(usize, std::path::PathBuf)>,
+        scratch: &Path,
+        log_message: &str,
+        undo: &mut Undo,
+        fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
+    ) -> anyhow::Result<()> {
+        let mut step = 0;
+        let mut next_step = |fault: &mut dyn FnMut(usize) -> std::io::Result<()>| {
+            step += 1;
+            fault(step - 1)
+        };
         let mut staged = staged.into_iter().peekable();
         for (i, change) in changes.iter().enumerate() {
             let target = self.workdir.join(&change.path);
-            match staged.next_if(|(j, _)| *j == i) {
-                Some((_, tmp)) => {
-                    if let Some(parent) = target.parent() {
-                        std::fs::create_dir_all(parent).with_context_path(parent)?;
-                    }
-                    std::fs::rename(&tmp, &target).with_context_path(&target)?;
+            next_step(fault).with_context_path(&target)?;
+            // The old file, if any, is moved aside (a deletion ends here).
+            match std::fs::symlink_metadata(&target) {
+                Ok(_) => {
+                    let backup = scratch.join(format!("old-{i}"));
+                    std::fs::rename(&target, &backup).with_context_path(&target)?;
+                    undo.steps.push(UndoStep::MovedAside {
+                        target: target.clone(),
+                        backup,
+                    });
                 }
-                None => match std::fs::remove_file(&target) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => {
-                        return Err(anyhow::Error::new(e)
-                            .context(format!("cannot remove {}", target.display())))
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(
+                        anyhow::Error::new(e).context(format!("cannot read {}", target.display()))
+                    )
+                }
+            }
+            if let Some((_, tmp)) = staged.next_if(|(j, _)| *j == i) {
+                if let Some(parent) = target.parent() {
+                    let mut missing = Vec::new();
+                    let mut dir = parent;
+                    while !dir.exists() {
+                        missing.push(dir.to_path_buf());
+                        match dir.parent() {
+                            Some(up) => dir = up,
+                            None => break,
+                        }
                     }
-                },
+                    std::fs::create_dir_all(parent).with_context_path(parent)?;
+                    undo.steps
+                        .extend(missing.into_iter().rev().map(UndoStep::CreatedDir));
+                }
+                std::fs::rename(&tmp, &target).with_context_path(&target)?;
+                undo.steps.push(UndoStep::Created(target));
             }
         }
-        drop(scratch);
+        let index_path = self.repo.path().join("index");
+        next_step(fault).with_context_path(&index_path)?;
+        match std::fs::read(&index_path) {
+            Ok(bytes) => undo.index = Some((index_path.clone(), Some(bytes))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                undo.index = Some((index_path.clone(), None))
+            }
+            Err(e) => {
+                return Err(
+                    anyhow::Error::new(e).context(format!("cannot read {}", index_path.display()))
+                )
+            }
+        }
         let mut index = self.repo.index().map_err(git_err)?;
         for change in changes {
             let path = Path::new(&change.path);
@@ -444,6 +546,7 @@ impl RoundRepo {
             }
         }
         index.write().map_err(git_err)?;
+        next_step(fault).context("cannot move the branch")?;
         self.repo
             .reference_matching(&self.branch_ref, commit, true, expected, log_message)
             .map_err(|e| {
@@ -526,6 +629,65 @@ impl RoundRepo {
     }
 }
 
+/// What a landing changed so far, to be put back if a later step fails.
+#[derive(Default)]
+struct Undo {
+    steps: Vec<UndoStep>,
+    /// The index file and its bytes before the landing (`None`: no index).
+    index: Option<(std::path::PathBuf, Option<Vec<u8>>)>,
+}
+
+enum UndoStep {
+    /// The old file at `target` was moved to `backup`.
+    MovedAside {
+        target: std::path::PathBuf,
+        backup: std::path::PathBuf,
+    },
+    /// A new file was renamed to this path.
+    Created(std::path::PathBuf),
+    /// This directory did not exist.
+    CreatedDir(std::path::PathBuf),
+}
+
+impl Undo {
+    /// Undo the steps, last first, and restore the index; returns what
+    /// could not be restored.
+    fn roll_back(self) -> Vec<String> {
+        let mut failed = Vec::new();
+        for step in self.steps.into_iter().rev() {
+            let result = match &step {
+                UndoStep::Created(path) => std::fs::remove_file(path),
+                UndoStep::MovedAside { target, backup } => std::fs::rename(backup, target),
+                // Only if empty: anything else put there is not ours.
+                UndoStep::CreatedDir(dir) => std::fs::remove_dir(dir),
+            };
+            if let Err(e) = result {
+                let path = match &step {
+                    UndoStep::Created(p) | UndoStep::CreatedDir(p) => p,
+                    UndoStep::MovedAside { target, .. } => target,
+                };
+                failed.push(format!("{}: {e}", path.display()));
+            }
+        }
+        if let Some((path, bytes)) = self.index {
+            let result = match bytes {
+                Some(bytes) => crate::io::rounds::write_bytes_atomic(&path, &bytes),
+                None => std::fs::remove_file(&path).or_else(|e| {
+                    if e.kind() == std::io::ErrorKind::NotFound {
+                        Ok(())
+                    } else {
+                        Err(e)
+                    }
+                }),
+            };
+            if let Err(e) = result {
+                failed.push(format!("{}: {e}", path.display()));
+            }
+        }
+        failed
+    }
+}
+
 trait PathContext<T> {
     fn with_context_path(self, path: &Path) -> anyhow::Result<T>;
 }
@@ -533,5 +695,123 @@ trait PathContext<T> {
 impl<T> PathContext<T> for std::io::Result<T> {
     fn with_context_path(self, path: &Path) -> anyhow::Result<T> {
         self.map_err(|e| anyhow::Error::new(e).context(format!("cannot write {}", path.display())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    /// A repository on branch `main` with one commit of `files`.
+    fn repo_with(files: &[(&str, &str)]) -> (tempfile::TempDir, RoundRepo) {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init(dir.path()).unwrap();
+        repo.set_head("refs/heads/main").unwrap();
+        let mut index = repo.index().unwrap();
+        for (path, text) in files {
+            let full = dir.path().join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(&full, text).unwrap();
+            index.add_path(Path::new(path)).unwrap();
+        }
+        index.write().unwrap();
+        let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::new("t", "t@example.com", &git2::Time::new(0, 0)).unwrap();
+        repo.commit(Some("HEAD"), &sig, &sig, "base", &tree, &[])
+            .unwrap();
+        let round = RoundRepo::open(dir.path()).unwrap();
+        (dir, round)
+    }
+
+    /// Every file and directory under `root` (outside `.git`) with its
+    /// contents, the index bytes, the branch and any scratch directory left
+    /// inside `.git`.
+    /// Files (`None` for a directory), index bytes, branch, scratch dirs.
+    type Snapshot = (BTreeMap<String, Option<Vec<u8>>>, Vec<u8>, String, usize);
+
+    fn snapshot(root: &Path) -> Snapshot {
+        fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Option<Vec<u8>>>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let rel = path.strip_prefix(root).unwrap().display().to_string();
+                if rel == ".git" {
+                    continue;
+                }
+                if path.is_dir() {
+                    out.insert(rel, None);
+                    walk(root, &path, out);
+                } else {
+                    out.insert(rel, Some(std::fs::read(&path).unwrap()));
+                }
+            }
+        }
+        let mut files = BTreeMap::new();
+        walk(root, root, &mut files);
+        let git = root.join(".git");
+        let index = std::fs::read(git.join("index")).unwrap();
+        let branch = std::fs::read_to_string(git.join("refs/heads/main")).unwrap();
+        let scratch = std::fs::read_dir(&git)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("arx-round-")
+            })
+            .count();
+        (files, index, branch, scratch)
+    }
+
+    #[test]
+    fn a_landing_that_fails_at_any_step_puts_everything_back() {
+        let (dir, repo) = repo_with(&[
+            ("a.txt", "old a\n"),
+            ("b.txt", "old b\n"),
+            ("d/e.txt", "old e\n"),
+        ]);
+        let changes = vec![
+            Change {
+                path: "a.txt".into(),
+                content: Some(b"new a\n".to_vec()),
+            },
+            Change {
+                path: "b.txt".into(),
+                content: None,
+            },
+            Change {
+                path: "new/deep/c.txt".into(),
+                content: Some(b"new c\n".to_vec()),
+            },
+            Change {
+                path: "d/e.txt".into(),
+                content: Some(b"new e\n".to_vec()),
+            },
+        ];
+        let commit = repo.build_commit(repo.head, &changes, "round", 0).unwrap();
+        let before = snapshot(dir.path());
+        // One step per change, then the index, then the branch.
+        let steps = changes.len() + 2;
+        for fail_at in 0..steps {
+            let err = repo
+                .land_with(repo.head, commit, &changes, "round", &mut |step| {
+                    if step == fail_at {
+                        Err(std::io::Error::other("injected"))
+                    } else {
+                        Ok(())
+                    }
+                })
+                .unwrap_err();
+            let message = format!("{err:#}");
+            assert!(message.contains("injected"), "{message}");
+            assert!(message.contains("as they were"), "{message}");
+            assert_eq!(snapshot(dir.path()), before, "failure at step {fail_at}");
+        }
+        repo.land(repo.head, commit, &changes, "round").unwrap();
+        let (files, _, branch, scratch) = snapshot(dir.path());
+        assert_eq!(files["a.txt"].as_deref(), Some(&b"new a\n"[..]));
+        assert!(!files.contains_key("b.txt"));
+        assert_eq!(files["new/deep/c.txt"].as_deref(), Some(&b"new c\n"[..]));
+        assert_eq!(files["d/e.txt"].as_deref(), Some(&b"new e\n"[..]));
+        assert_eq!(branch.trim(), commit.to_string());
+        assert_eq!(scratch, 0);
     }
 }

@@ -34,16 +34,24 @@ pub fn hashes(state: &Path) -> Registry<HashLine> {
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
     let dir = path.parent().context("a round file needs a directory")?;
     ensure_dir(dir)?;
+    let mut text = serde_json::to_vec_pretty(value)?;
+    text.push(b'\n');
+    write_bytes_atomic(path, &text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Replace `path` with `bytes`: written to a temporary file beside it,
+/// synced, then renamed over it, so readers see the old file or the whole
+/// new one. The temporary file is removed on failure.
+pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
         std::process::id()
     ));
-    let mut text = serde_json::to_vec_pretty(value)?;
-    text.push(b'\n');
     let written = (|| -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&text)?;
+        f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)?;
         if let Ok(d) = std::fs::File::open(dir) {
@@ -51,11 +59,10 @@ pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
         }
         Ok(())
     })();
-    if let Err(e) = written {
+    if written.is_err() {
         let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
     }
-    Ok(())
+    written
 }
 
 /// Read a JSON file (`None` when it does not exist).
