@@ -313,6 +313,44 @@ fn plain_int(token: &[u8]) -> Option<i64> {
     std::str::from_utf8(token).ok()?.parse().ok()
 }
 
+/// A JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn json_number(token: &[u8]) -> bool {
+    let digits = |t: &[u8]| t.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut t = token.strip_prefix(b"-").unwrap_or(token);
+    match t.first() {
+        Some(b'0') => t = &t[1..],
+        Some(b'1'..=b'9') => t = &t[digits(t)..],
+        _ => return false,
+    }
+    if let Some(rest) = t.strip_prefix(b".") {
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        t = &rest[n..];
+    }
+    if let Some(rest) = t.strip_prefix(b"e").or_else(|| t.strip_prefix(b"E")) {
+        let rest = rest
+            .strip_prefix(b"+")
+            .or_else(|| rest.strip_prefix(b"-"))
+            .unwrap_or(rest);
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        t = &rest[n..];
+    }
+    t.is_empty()
+}
+
+/// A scalar serde accepts as it is: `null`, `true`, `false`, a number or
+/// a plain string.
+fn plain_scalar(token: &[u8]) -> bool {
+    matches!(token, b"null" | b"true" | b"false")
+        || json_number(token)
+        || plain_str(token).is_some()
+}
+
 /// `["a", "b"]`: an array of plain strings.
 fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
     let mut out = Vec::new();
@@ -397,6 +435,10 @@ fn plain_verdict(token: &[u8]) -> Option<Option<VerdictView>> {
                 "inconclusive" => Verdict::Inconclusive,
                 _ => return None,
             });
+        } else if !plain_scalar(value) {
+            // The rest of the verdict is checked as serde would check it;
+            // anything but a plain scalar goes to the general path.
+            return None;
         }
         Some(())
     })?;
@@ -447,6 +489,11 @@ fn plain_view(line: &[u8]) -> Option<View<'_>> {
 /// engines read are cut out by a top-level walk and parsed with serde, and
 /// a line the walk cannot follow goes to the full parser. Unreadable lines
 /// give `None`.
+///
+/// The values the engines read are checked exactly as serde checks them;
+/// the other top-level values (tails, metrics, the command) are only
+/// followed, not validated, so a run whose `stdout_tail` was damaged by
+/// hand still counts.
 fn observe_line(line: &[u8]) -> Option<Observation<'_>> {
     if let Some(v) = plain_view(line) {
         return Some(observe_view(v));
@@ -799,5 +846,104 @@ mod tests {
             }
         }
         assert!(checked > 200);
+    }
+
+    /// A JSON value of one of the shapes the fields can take, plain or not.
+    fn value() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let scalar = prop_oneof![
+            Just("null".to_string()),
+            Just("true".to_string()),
+            Just("false".to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            "-?(0|[1-9][0-9]{0,20})(\\.[0-9])?(e[0-9])?",
+            "[a-zé\\\\\"\t ]{0,6}".prop_map(|t| format!("\"{t}\"")),
+            proptest::sample::select(vec!["supported", "refuted", "inconclusive", "x"])
+                .prop_map(|v| format!("\"{v}\"")),
+        ];
+        scalar.prop_recursive(2, 8, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3)
+                    .prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec(
+                    (
+                        proptest::sample::select(vec!["verdict", "detail", "\\u0076erdict"]),
+                        inner
+                    ),
+                    0..3
+                )
+                .prop_map(|kv| {
+                    let members: Vec<String> =
+                        kv.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+                    format!("{{{}}}", members.join(","))
+                }),
+            ]
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Objects made of wanted and other keys with values of any shape:
+        /// whenever the fast path reads a line, it reads what serde reads,
+        /// and `observe_line` always agrees with the full parser.
+        #[test]
+        fn fast_path_matches_serde(
+            members in proptest::collection::vec(
+                (
+                    proptest::sample::select(vec![
+                        "candidate", "tags", "exit_code", "timed_out", "interrupted",
+                        "stopped_on_result", "verdict", "state_fingerprint",
+                        "started_at", "metrics", "stdout_tail",
+                    ]),
+                    value(),
+                ),
+                0..6,
+            ),
+            spaced in proptest::prelude::any::<bool>(),
+        ) {
+            let sep = if spaced { " , " } else { "," };
+            let body: Vec<String> =
+                members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            let line = format!("{{{}}}", body.join(sep));
+            // The values of keys the engines do not read are not validated
+            // (see `observe_line`): compare with serde when they are valid.
+            let others_valid = members
+                .iter()
+                .filter(|(k, _)| !WANTED.contains(&k.as_bytes()))
+                .all(|(_, v)| serde_json::from_str::<serde_json::Value>(v).is_ok());
+            let read = observe_line(line.as_bytes());
+            if others_valid {
+                let serde = full(&line);
+                if let Some(v) = plain_view(line.as_bytes()) {
+                    proptest::prop_assert_eq!(Some(observe_view(v)), serde.clone(), "{}", line);
+                }
+                proptest::prop_assert_eq!(read, serde, "{}", line);
+            }
+        }
+
+        /// Verdict objects with a valid verdict and other members of any
+        /// shape: read as serde reads them.
+        #[test]
+        fn verdict_objects_match_serde(
+            name in proptest::sample::select(vec!["supported", "refuted", "inconclusive"]),
+            others in proptest::collection::vec(
+                (proptest::sample::select(vec!["detail", "strategy", "raw_evidence_ref"]), value()),
+                0..3,
+            ),
+            at in 0usize..3,
+        ) {
+            let mut members: Vec<String> =
+                others.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            members.insert(at.min(members.len()), format!("\"verdict\":\"{name}\""));
+            let line = format!(r#"{{"candidate":"c","verdict":{{{}}}}}"#, members.join(","));
+            proptest::prop_assert_eq!(observe_line(line.as_bytes()), full(&line), "{}", line);
+        }
+
+        /// Arbitrary bytes never panic.
+        #[test]
+        fn any_bytes_are_safe(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..200)) {
+            let _ = observe_line(&bytes);
+        }
     }
 }
