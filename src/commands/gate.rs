@@ -47,7 +47,7 @@ struct ShowReport {
 impl Report for ShowReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let d = dim();
-        for gate in Gate::ALL {
+        for &gate in Gate::ALL {
             let state = if self.gates.is_on(gate) { "on" } else { "off" };
             writeln!(out, "{:<9}{state}", gate.as_str())?;
         }

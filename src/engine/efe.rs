@@ -17,12 +17,10 @@
 //! number the host draws from a seeded generator ([`sample_index`]).
 //! Special functions come from `statrs`.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 use statrs::function::gamma::digamma;
 
+use crate::kernel::names::str_enum;
 use crate::kernel::number::fmt_number;
 
 /// Discount per step of the pragmatic value: step `t` counts `0.95^t`.
@@ -181,40 +179,15 @@ pub fn g_aif(steps: &[Posterior], prefs: &Preferences, precision: f64, weight: O
     -epistemic_weight(precision, weight) * epistemic_info_gain(steps) - pragmatic(&ps, prefs)
 }
 
-/// Which expected-free-energy model scores candidates.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Model {
-    /// The reference: entropy penalty, `G = w·ΣH(p) − pragmatic`.
-    #[default]
-    Lrs,
-    /// Information-gain bonus, `G = −w·ΣI(Y;θ) − pragmatic`.
-    Aif,
-}
-
-impl Model {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Model::Lrs => "lrs",
-            Model::Aif => "aif",
-        }
-    }
-}
-
-impl fmt::Display for Model {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Model {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "lrs" => Ok(Model::Lrs),
-            "aif" => Ok(Model::Aif),
-            _ => Err(format!("unknown EFE model {s:?} (expected lrs or aif)")),
-        }
+str_enum! {
+    /// Which expected-free-energy model scores candidates.
+    #[derive(Default)]
+    Model, "EFE model" {
+        /// The reference: entropy penalty, `G = w·ΣH(p) − pragmatic`.
+        #[default]
+        Lrs => "lrs",
+        /// Information-gain bonus, `G = −w·ΣI(Y;θ) − pragmatic`.
+        Aif => "aif",
     }
 }
 

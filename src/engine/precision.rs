@@ -13,11 +13,9 @@
 //! the journal records and calls [`observe_run`] once per run, in journal
 //! order.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
+use crate::kernel::names::str_enum;
 use crate::kernel::number::fmt_number;
 use crate::kernel::verdict::Verdict;
 
@@ -103,56 +101,26 @@ impl Beta {
     }
 }
 
-/// A level of the precision hierarchy, from the most concrete up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    /// Did the experiment run at all (no crash, timeout or missing dependency)?
-    Execution,
-    /// Did the predicted outcome of the hypothesis match its verdict?
-    Planning,
-    /// Is the overall strategy still making progress (no plateau)?
-    Abstract,
+str_enum! {
+    /// A level of the precision hierarchy, from the most concrete up.
+    #[derive(PartialOrd, Ord)]
+    Level, "precision level" {
+        /// Did the experiment run at all (no crash, timeout or missing dependency)?
+        Execution => "execution",
+        /// Did the predicted outcome of the hypothesis match its verdict?
+        Planning => "planning",
+        /// Is the overall strategy still making progress (no plateau)?
+        Abstract => "abstract",
+    }
 }
 
 impl Level {
-    /// Every level, bottom up.
-    pub const ALL: [Level; 3] = [Level::Execution, Level::Planning, Level::Abstract];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Execution => "execution",
-            Level::Planning => "planning",
-            Level::Abstract => "abstract",
-        }
-    }
-
     /// The level one step up; `None` for [`Level::Abstract`].
     pub fn up(self) -> Option<Level> {
         match self {
             Level::Execution => Some(Level::Planning),
             Level::Planning => Some(Level::Abstract),
             Level::Abstract => None,
-        }
-    }
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "execution" => Ok(Level::Execution),
-            "planning" => Ok(Level::Planning),
-            "abstract" => Ok(Level::Abstract),
-            _ => Err(format!(
-                "unknown precision level {s:?} (expected execution, planning or abstract)"
-            )),
         }
     }
 }
@@ -230,7 +198,8 @@ impl Hierarchy {
     /// Levels whose confidence is below the adaptation threshold, bottom up.
     pub fn adapting(&self) -> Vec<Level> {
         Level::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|l| self.get(*l).should_adapt())
             .collect()
     }
@@ -369,7 +338,7 @@ mod tests {
 
     #[test]
     fn level_parses_displays_and_serializes() {
-        for level in Level::ALL {
+        for &level in Level::ALL {
             assert_eq!(level.as_str().parse::<Level>(), Ok(level));
             assert_eq!(
                 serde_json::to_string(&level).unwrap(),

@@ -8,37 +8,26 @@
 //! [`FailureScanner`] takes stderr in chunks of any size, so the class
 //! depends on the whole stream while memory stays a few bytes.
 
-use std::fmt;
-use std::str::FromStr;
-
+use super::names::str_enum;
 use memchr::memmem;
-use serde::{Deserialize, Serialize};
 
-/// A failure class.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum FailureClass {
-    /// Missing dependency.
-    H2,
-    /// Missing file or permission.
-    H3,
-    /// Timeout or runtime failure.
-    H4,
-    /// No failure (empty stderr).
-    #[serde(rename = "none")]
-    #[default]
-    None,
+str_enum! {
+    /// A failure class.
+    #[derive(Default)]
+    FailureClass, "failure class" {
+        /// Missing dependency.
+        H2 => "H2",
+        /// Missing file or permission.
+        H3 => "H3",
+        /// Timeout or runtime failure.
+        H4 => "H4",
+        /// No failure (empty stderr).
+        #[default]
+        None => "none",
+    }
 }
 
 impl FailureClass {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureClass::H2 => "H2",
-            FailureClass::H3 => "H3",
-            FailureClass::H4 => "H4",
-            FailureClass::None => "none",
-        }
-    }
-
     /// What the class means, for people.
     pub fn describe(self) -> &'static str {
         match self {
@@ -46,27 +35,6 @@ impl FailureClass {
             FailureClass::H3 => "missing file or permission",
             FailureClass::H4 => "timeout or runtime failure",
             FailureClass::None => "no failure",
-        }
-    }
-}
-
-impl fmt::Display for FailureClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for FailureClass {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "H2" => Ok(FailureClass::H2),
-            "H3" => Ok(FailureClass::H3),
-            "H4" => Ok(FailureClass::H4),
-            "none" => Ok(FailureClass::None),
-            _ => Err(format!(
-                "unknown failure class {s:?} (expected H2, H3, H4 or none)"
-            )),
         }
     }
 }

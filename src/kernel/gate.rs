@@ -4,54 +4,27 @@
 //! setting is literally `false`; a `research_gates` value that is not an
 //! object is ignored; `--no-gates` turns every gate off.
 
-use std::fmt;
-use std::str::FromStr;
-
+use super::names::str_enum;
 use serde::Serialize;
 use serde_json::Value;
 
-/// A gate name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Gate {
-    /// Running an experiment (configured as `experiment_execution`).
-    Execute,
-    /// Writing to the knowledge graph.
-    KgWrite,
+str_enum! {
+    /// A gate name.
+    Gate, "gate" {
+        /// Running an experiment (configured as `experiment_execution`).
+        Execute => "execute",
+        /// Writing to the knowledge graph.
+        KgWrite => "kg_write",
+    }
 }
 
 impl Gate {
-    pub const ALL: [Gate; 2] = [Gate::Execute, Gate::KgWrite];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Gate::Execute => "execute",
-            Gate::KgWrite => "kg_write",
-        }
-    }
-
     /// The key of this gate in a GRD `research_gates` object.
     pub fn config_key(self) -> &'static str {
         match self {
             Gate::Execute => "experiment_execution",
             Gate::KgWrite => "kg_write",
         }
-    }
-}
-
-impl fmt::Display for Gate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Gate {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Gate::ALL
-            .into_iter()
-            .find(|g| g.as_str() == s)
-            .ok_or_else(|| format!("unknown gate {s:?} (gates are execute and kg_write)"))
     }
 }
 

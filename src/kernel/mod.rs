@@ -10,6 +10,7 @@ pub mod contract;
 pub mod failure;
 pub mod gate;
 pub mod journal;
+pub mod names;
 pub mod number;
 pub mod policy;
 pub mod promote;

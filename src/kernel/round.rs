@@ -24,14 +24,13 @@
 //! (unknown kinds and ops fail) and is meant for the host's own saved copies.
 
 use std::collections::HashSet;
-use std::fmt;
-use std::str::FromStr;
 
 use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::contract::is_py_whitespace;
+use super::names::{one_of, str_enum};
 use super::promote::{collapse_whitespace, short_sha256};
 
 /// Where the reference host keeps its project configuration; the default
@@ -40,62 +39,6 @@ pub const DEFAULT_CONFIG_PATH: &str = ".planning/config.json";
 
 /// The state directory arx keeps in a repository; rounds may not write there.
 pub const STATE_DIR: &str = ".arx";
-
-/// Defines a string-valued enum with `as_str`, `ALL`, `Display` and
-/// `FromStr` (whose error lists the accepted names).
-macro_rules! str_enum {
-    (
-        $(#[$meta:meta])*
-        $name:ident, $what:literal {
-            $( $(#[$vmeta:meta])* $variant:ident => $text:literal, )+
-        }
-    ) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-        #[serde(rename_all = "snake_case")]
-        pub enum $name {
-            $( $(#[$vmeta])* $variant, )+
-        }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant),+];
-
-            /// The name used in JSON and messages.
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $($name::$variant => $text,)+
-                }
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl FromStr for $name {
-            type Err = String;
-            fn from_str(s: &str) -> Result<Self, String> {
-                $name::ALL
-                    .iter()
-                    .copied()
-                    .find(|v| v.as_str() == s)
-                    .ok_or_else(|| format!("unknown {} {s:?} (expected {})", $what, one_of($name::ALL)))
-            }
-        }
-    };
-}
-
-/// "a, b or c" for a list of names.
-fn one_of<T: fmt::Display>(all: &[T]) -> String {
-    let names: Vec<String> = all.iter().map(T::to_string).collect();
-    match names.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => names.join(""),
-    }
-}
 
 str_enum! {
     /// What kind of file a patch entry changes.

@@ -9,13 +9,11 @@
 //! samples. Distribution quantiles come from `statrs`, never from
 //! hand-written special functions.
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::contract::{Comparator, MetricSpec};
+use super::names::str_enum;
 use super::number::fmt_number;
 use super::verdict::{EvidenceLevel, Verdict, VerdictRecord};
 
@@ -281,39 +279,13 @@ fn more_runs(n: u64, mean: f64, sd: f64, target: f64, confidence: f64) -> Option
     Some(probe - n)
 }
 
-/// Which way a metric improves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Direction {
-    /// Higher is better.
-    Max,
-    /// Lower is better.
-    Min,
-}
-
-impl Direction {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::Max => "max",
-            Direction::Min => "min",
-        }
-    }
-}
-
-impl fmt::Display for Direction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Direction {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "max" => Ok(Direction::Max),
-            "min" => Ok(Direction::Min),
-            _ => Err(format!("unknown direction {s:?} (expected max or min)")),
-        }
+str_enum! {
+    /// Which way a metric improves.
+    Direction, "direction" {
+        /// Higher is better.
+        Max => "max",
+        /// Lower is better.
+        Min => "min",
     }
 }
 

@@ -1,86 +1,30 @@
 //! The deterministic verdict: an experiment result judged against a metric
 //! spec. Pure; the host gathers the result (exit code, failure class, metrics).
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use super::contract::{compare, MetricSpec, Metrics};
 use super::failure::FailureClass;
+use super::names::str_enum;
 use super::number::fmt_number;
 
-/// The outcome of a hypothesis test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Verdict {
-    Supported,
-    Refuted,
-    Inconclusive,
-}
-
-impl Verdict {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::Supported => "supported",
-            Verdict::Refuted => "refuted",
-            Verdict::Inconclusive => "inconclusive",
-        }
+str_enum! {
+    /// The outcome of a hypothesis test.
+    Verdict, "verdict" {
+        Supported => "supported",
+        Refuted => "refuted",
+        Inconclusive => "inconclusive",
     }
 }
 
-impl fmt::Display for Verdict {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Verdict {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "supported" => Ok(Verdict::Supported),
-            "refuted" => Ok(Verdict::Refuted),
-            "inconclusive" => Ok(Verdict::Inconclusive),
-            _ => Err(format!(
-                "unknown verdict {s:?} (expected supported, refuted or inconclusive)"
-            )),
-        }
-    }
-}
-
-/// How strong the evidence behind a verdict or record is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EvidenceLevel {
-    Deterministic,
-    ExitCode,
-    Llm,
-    /// Recorded by a person (dead ends added by hand).
-    Manual,
-}
-
-impl EvidenceLevel {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EvidenceLevel::Deterministic => "deterministic",
-            EvidenceLevel::ExitCode => "exit_code",
-            EvidenceLevel::Llm => "llm",
-            EvidenceLevel::Manual => "manual",
-        }
-    }
-}
-
-impl FromStr for EvidenceLevel {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "deterministic" => Ok(EvidenceLevel::Deterministic),
-            "exit_code" => Ok(EvidenceLevel::ExitCode),
-            "llm" => Ok(EvidenceLevel::Llm),
-            "manual" => Ok(EvidenceLevel::Manual),
-            _ => Err(format!("unknown evidence level {s:?}")),
-        }
+str_enum! {
+    /// How strong the evidence behind a verdict or record is.
+    EvidenceLevel, "evidence level" {
+        Deterministic => "deterministic",
+        ExitCode => "exit_code",
+        Llm => "llm",
+        /// Recorded by a person (dead ends added by hand).
+        Manual => "manual",
     }
 }
 
