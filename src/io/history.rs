@@ -133,18 +133,22 @@ pub fn observation(record: &RunRecord) -> Observation<'_> {
     })
 }
 
-/// Top-level keys the engines read.
-const WANTED: [&[u8]; 9] = [
-    b"candidate",
-    b"tags",
-    b"exit_code",
-    b"timed_out",
-    b"interrupted",
-    b"stopped_on_result",
-    b"verdict",
-    b"state_fingerprint",
-    b"started_at",
-];
+/// The top-level keys the engines read, each with its bit in a set of
+/// seen keys; `None` for any other key.
+fn wanted_bit(key: &[u8]) -> Option<u32> {
+    Some(match key {
+        b"candidate" => 0,
+        b"tags" => 1,
+        b"exit_code" => 2,
+        b"timed_out" => 3,
+        b"interrupted" => 4,
+        b"stopped_on_result" => 5,
+        b"verdict" => 6,
+        b"state_fingerprint" => 7,
+        b"started_at" => 8,
+        _ => return None,
+    })
+}
 
 fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
@@ -205,50 +209,24 @@ fn skip_value(b: &[u8], i: usize) -> Option<usize> {
 
 /// The record with only the keys the engines read, as a small JSON object,
 /// found by walking the top level; `None` when the line is not an object.
+/// Escaped keys are passed on for serde to decode and judge.
 fn wanted_fields(line: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(256);
     out.push(b'{');
-    let mut i = skip_ws(line, 0);
-    if *line.get(i)? != b'{' {
-        return None;
-    }
-    i = skip_ws(line, i + 1);
-    if line.get(i) == Some(&b'}') {
-        out.push(b'}');
-        return (skip_ws(line, i + 1) == line.len()).then_some(out);
-    }
-    loop {
-        if *line.get(i)? != b'"' {
-            return None;
-        }
-        let key_end = skip_string(line, i)?;
-        let key = &line[i + 1..key_end - 1];
-        let key_span = i..key_end;
-        i = skip_ws(line, key_end);
-        if *line.get(i)? != b':' {
-            return None;
-        }
-        let start = skip_ws(line, i + 1);
-        let end = skip_value(line, start)?;
-        // Escaped keys are passed on for serde to decode and judge.
-        if WANTED.contains(&key) || key.contains(&b'\\') {
+    walk_object(line, |key, value| {
+        if wanted_bit(key).is_some() || key.contains(&b'\\') {
             if out.len() > 1 {
                 out.push(b',');
             }
-            out.extend_from_slice(&line[key_span]);
-            out.push(b':');
-            out.extend_from_slice(&line[start..end]);
+            out.push(b'"');
+            out.extend_from_slice(key);
+            out.extend_from_slice(b"\":");
+            out.extend_from_slice(value);
         }
-        i = skip_ws(line, end);
-        match *line.get(i)? {
-            b',' => i = skip_ws(line, i + 1),
-            b'}' => {
-                out.push(b'}');
-                return (skip_ws(line, i + 1) == line.len()).then_some(out);
-            }
-            _ => return None,
-        }
-    }
+        Some(())
+    })?;
+    out.push(b'}');
+    Some(out)
 }
 
 /// An observation that owns its strings.
@@ -296,18 +274,14 @@ fn plain_bool(token: &[u8]) -> Option<bool> {
     }
 }
 
-/// A JSON integer that fits an `i64`, written the one way JSON allows
-/// (no leading zeros, no plus sign, no fraction or exponent). `-0` is
-/// left to serde, which reads it as a float and so rejects it.
+/// A JSON integer that fits an `i64` (a number without fraction or
+/// exponent). `-0` is left to serde, which reads it as a float and so
+/// rejects it.
 fn plain_int(token: &[u8]) -> Option<i64> {
-    let digits = token.strip_prefix(b"-").unwrap_or(token);
-    let well_formed = match digits {
-        [] => false,
-        [b'0'] => token.len() == 1,
-        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
-        _ => false,
-    };
-    if !well_formed {
+    if !json_number(token)
+        || token.iter().any(|c| matches!(c, b'.' | b'e' | b'E'))
+        || token == b"-0"
+    {
         return None;
     }
     std::str::from_utf8(token).ok()?.parse().ok()
@@ -378,9 +352,9 @@ fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
 }
 
 /// Walk the members of the JSON object `b` (the whole slice) at its top
-/// level, calling `each(key, value)` with the raw key (quotes stripped)
-/// and the raw value token. `None` when the walk cannot follow the text,
-/// a key has an escape, or `each` gives up.
+/// level, calling `each(key, value)` with the raw key (quotes stripped,
+/// escapes left as written) and the raw value token. `None` when the walk
+/// cannot follow the text or `each` gives up.
 fn walk_object<'a>(
     b: &'a [u8],
     mut each: impl FnMut(&'a [u8], &'a [u8]) -> Option<()>,
@@ -399,9 +373,6 @@ fn walk_object<'a>(
         }
         let key_end = skip_string(b, i)?;
         let key = &b[i + 1..key_end - 1];
-        if key.contains(&b'\\') {
-            return None;
-        }
         i = skip_ws(b, key_end);
         if *b.get(i)? != b':' {
             return None;
@@ -425,6 +396,9 @@ fn plain_verdict(token: &[u8]) -> Option<Option<VerdictView>> {
     }
     let mut verdict = None;
     walk_object(token, |key, value| {
+        if key.contains(&b'\\') {
+            return None; // serde decodes it: the general path
+        }
         if key == b"verdict" {
             if verdict.is_some() {
                 return None; // a duplicate: serde rejects it
@@ -452,17 +426,11 @@ fn plain_view(line: &[u8]) -> Option<View<'_>> {
     let mut v = View::default();
     let mut seen = 0u16;
     walk_object(line, |key, value| {
-        let bit = match key {
-            b"candidate" => 0,
-            b"tags" => 1,
-            b"exit_code" => 2,
-            b"timed_out" => 3,
-            b"interrupted" => 4,
-            b"stopped_on_result" => 5,
-            b"verdict" => 6,
-            b"state_fingerprint" => 7,
-            b"started_at" => 8,
-            _ => return Some(()),
+        if key.contains(&b'\\') {
+            return None; // serde decodes it: the general path
+        }
+        let Some(bit) = wanted_bit(key) else {
+            return Some(());
         };
         if seen & (1 << bit) != 0 {
             return None; // a duplicate: serde rejects it
@@ -910,7 +878,7 @@ mod tests {
             // (see `observe_line`): compare with serde when they are valid.
             let others_valid = members
                 .iter()
-                .filter(|(k, _)| !WANTED.contains(&k.as_bytes()))
+                .filter(|(k, _)| wanted_bit(k.as_bytes()).is_none())
                 .all(|(_, v)| serde_json::from_str::<serde_json::Value>(v).is_ok());
             let read = observe_line(line.as_bytes());
             if others_valid {
