@@ -463,15 +463,13 @@ impl RoundRepo {
         undo: &mut Undo,
         fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
-        let mut step = 0;
-        let mut next_step = |fault: &mut dyn FnMut(usize) -> std::io::Result<()>| {
-            step += 1;
-            fault(step - 1)
-        };
+        // The fault hook sees the steps numbered from 0.
+        let mut steps = 0..;
+        let mut next_step = || fault(steps.next().expect("unbounded"));
         let mut staged = staged.into_iter().peekable();
         for (i, change) in changes.iter().enumerate() {
             let target = self.workdir.join(&change.path);
-            next_step(fault).with_context_path(&target)?;
+            next_step().with_context_path(&target)?;
             // The old file, if any, is moved aside (a deletion ends here).
             match std::fs::symlink_metadata(&target) {
                 Ok(_) => {
@@ -509,7 +507,7 @@ impl RoundRepo {
             }
         }
         let index_path = self.repo.path().join("index");
-        next_step(fault).with_context_path(&index_path)?;
+        next_step().with_context_path(&index_path)?;
         match std::fs::read(&index_path) {
             Ok(bytes) => undo.index = Some((index_path.clone(), Some(bytes))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -546,7 +544,7 @@ impl RoundRepo {
             }
         }
         index.write().map_err(git_err)?;
-        next_step(fault).context("cannot move the branch")?;
+        next_step().context("cannot move the branch")?;
         self.repo
             .reference_matching(&self.branch_ref, commit, true, expected, log_message)
             .map_err(|e| {
