@@ -25,6 +25,11 @@ WINDOW = 3
 ALL = "*"
 
 
+def posterior_mean(c):
+    """Success estimate of counts [successes, failures, runs], Beta(1, 1) prior."""
+    return (1 + c[0]) / (2 + c[0] + c[1]) if c else 0.5
+
+
 def main(journal_path, candidates_path):
     precision = HierarchicalPrecision()
     counts = {}  # key -> [successes, failures, runs]
@@ -49,8 +54,7 @@ def main(journal_path, candidates_path):
                 and not rec.get("interrupted", False)
                 and verdict != "inconclusive"
             )
-            c = counts.get(candidate if candidate is not None else ALL)
-            predicted = (1 + c[0]) / (2 + c[0] + c[1]) if c else 0.5
+            predicted = posterior_mean(counts.get(candidate if candidate is not None else ALL))
 
             began = False
             if candidate is not None and verdict is not None:
@@ -93,14 +97,13 @@ def main(journal_path, candidates_path):
     planning = levels["planning"]["alpha"] / (levels["planning"]["alpha"] + levels["planning"]["beta"])
     scores = {}
     for name in names:
-        s, fl, _ = counts.get(name, [0, 0, 0])
-        tool = SimpleNamespace(name=name, success_rate=(1 + s) / (2 + s + fl))
+        tool = SimpleNamespace(name=name, success_rate=posterior_mean(counts.get(name)))
         scores[name] = calculate_expected_free_energy([tool], precision=planning)
     chosen = min(names, key=lambda n: scores[n])
     print(json.dumps({
         "runs": runs,
         "levels": levels,
-        "success": {n: (1 + counts.get(n, [0, 0])[0]) / (2 + sum(counts.get(n, [0, 0])[:2])) for n in names},
+        "success": {n: posterior_mean(counts.get(n)) for n in names},
         "lrs_greedy": chosen,
     }))
 
