@@ -71,6 +71,13 @@ impl Fixture {
         cmd
     }
 
+    /// `arx --now NOW round ...`.
+    fn round_at(&self, now: &str) -> Command {
+        let mut cmd = self.arx();
+        cmd.args(["--now", now, "round"]);
+        cmd
+    }
+
     fn write(&self, rel: &str, text: &str) {
         let path = self.root.join(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -519,17 +526,8 @@ fn dry_run_stops_after_validation_and_dedupe() {
 fn revert_restores_the_files_and_marks_the_record() {
     let fx = Fixture::new();
     let p = fx.patch("p.json", &three_file_patch());
-    fx.arx()
-        .args([
-            "--now",
-            T0,
-            "round",
-            "apply",
-            &p,
-            "--auto",
-            "--round-id",
-            "r1",
-        ])
+    fx.round_at(T0)
+        .args(["apply", &p, "--auto", "--round-id", "r1"])
         .assert()
         .code(0);
     let applied = fx.head();
@@ -878,8 +876,8 @@ fn a_round_may_not_write_into_a_submodule() {
 fn interval_between_rounds() {
     let fx = Fixture::with_config("[harness]\nmin_interval_hours = 24\n");
     let p1 = fx.patch("p1.json", &three_file_patch());
-    fx.arx()
-        .args(["--now", T0, "round", "apply", &p1, "--round-id", "a"])
+    fx.round_at(T0)
+        .args(["apply", &p1, "--round-id", "a"])
         .assert()
         .code(0)
         .stdout(contains("evaluated"));
@@ -920,16 +918,8 @@ fn interval_between_rounds() {
     assert_eq!(s["min_interval_hours"], 24);
 
     // 24 hours later it runs.
-    fx.arx()
-        .args([
-            "--now",
-            "2026-03-02T10:00:00Z",
-            "round",
-            "apply",
-            &p2,
-            "--round-id",
-            "b",
-        ])
+    fx.round_at("2026-03-02T10:00:00Z")
+        .args(["apply", &p2, "--round-id", "b"])
         .assert()
         .code(0)
         .stdout(contains("evaluated: round b"));
@@ -946,36 +936,20 @@ fn rejected_rounds_count_for_the_interval_and_skipped_ones_do_not() {
             vec![entry("../x.md", "markdown", "create", Some("x"))],
         ),
     );
-    fx.arx()
-        .args(["--now", T0, "round", "apply", &bad, "--round-id", "bad"])
+    fx.round_at(T0)
+        .args(["apply", &bad, "--round-id", "bad"])
         .assert()
         .code(1);
     let good = fx.patch("good.json", &three_file_patch());
-    fx.arx()
-        .args([
-            "--now",
-            "2026-03-01T10:30:00Z",
-            "round",
-            "apply",
-            &good,
-            "--round-id",
-            "g",
-        ])
+    fx.round_at("2026-03-01T10:30:00Z")
+        .args(["apply", &good, "--round-id", "g"])
         .assert()
         .code(0)
         .stdout(contains("too soon"))
         .stdout(contains("2026-03-01T11:00:00Z"));
     // The skipped round did not move the clock.
-    fx.arx()
-        .args([
-            "--now",
-            "2026-03-01T11:00:00Z",
-            "round",
-            "apply",
-            &good,
-            "--round-id",
-            "g",
-        ])
+    fx.round_at("2026-03-01T11:00:00Z")
+        .args(["apply", &good, "--round-id", "g"])
         .assert()
         .code(0)
         .stdout(contains("evaluated"));
@@ -985,36 +959,19 @@ fn rejected_rounds_count_for_the_interval_and_skipped_ones_do_not() {
 fn a_reverted_round_still_counts_for_the_interval() {
     let fx = Fixture::with_config("[harness]\nmin_interval_hours = 24\n");
     let p = fx.patch("p.json", &three_file_patch());
-    fx.arx()
-        .args([
-            "--now",
-            T0,
-            "round",
-            "apply",
-            &p,
-            "--auto",
-            "--round-id",
-            "a",
-        ])
+    fx.round_at(T0)
+        .args(["apply", &p, "--auto", "--round-id", "a"])
         .assert()
         .code(0);
-    fx.arx()
-        .args(["--now", "2026-03-01T11:00:00Z", "round", "revert", "a"])
+    fx.round_at("2026-03-01T11:00:00Z")
+        .args(["revert", "a"])
         .assert()
         .code(0);
     let mut other = three_file_patch();
     other["summary"] = json!("Try again");
     let p2 = fx.patch("p2.json", &other);
-    fx.arx()
-        .args([
-            "--now",
-            "2026-03-01T12:00:00Z",
-            "round",
-            "apply",
-            &p2,
-            "--round-id",
-            "b",
-        ])
+    fx.round_at("2026-03-01T12:00:00Z")
+        .args(["apply", &p2, "--round-id", "b"])
         .assert()
         .code(0)
         .stdout(contains("too soon"))
@@ -1754,24 +1711,15 @@ fn invalid_round_ids_and_reused_ones_are_errors() {
 #[test]
 fn status_lists_rounds_and_when_the_next_is_allowed() {
     let fx = Fixture::with_config("[harness]\nmin_interval_hours = 2\n");
-    fx.arx()
-        .args(["--now", T0, "round", "status"])
+    fx.round_at(T0)
+        .args(["status"])
         .assert()
         .code(0)
         .stdout(contains("no rounds yet"))
         .stdout(contains("allowed now"));
     let p = fx.patch("p.json", &three_file_patch());
-    fx.arx()
-        .args([
-            "--now",
-            T0,
-            "round",
-            "apply",
-            &p,
-            "--auto",
-            "--round-id",
-            "s1",
-        ])
+    fx.round_at(T0)
+        .args(["apply", &p, "--auto", "--round-id", "s1"])
         .assert()
         .code(0);
     let out = fx
@@ -1789,8 +1737,8 @@ fn status_lists_rounds_and_when_the_next_is_allowed() {
     assert_eq!(rounds[0]["applied_sha"], fx.head().to_string());
     assert_eq!(s["next_allowed_at"], "2026-03-01T12:00:00Z");
     assert_eq!(s["allowed_now"], false);
-    fx.arx()
-        .args(["--now", "2026-03-01T11:00:00Z", "round", "status"])
+    fx.round_at("2026-03-01T11:00:00Z")
+        .args(["status"])
         .assert()
         .code(0)
         .stdout(contains("s1"))
