@@ -1,14 +1,12 @@
-//! Outcomes and errors: the exit-code contract and how failures are shown.
+//! Outcomes and errors: the exit-code contract and the hinted error.
 //!
-//! Every command returns `Result<Exit>`. An `Err` is printed once, here, as
-//! `arx: error: ...` with its context chain and an optional `hint:` line,
-//! and exits 2. A broken pipe on stdout is a quiet exit.
+//! Every command returns `Result<Exit>`. An `Err` is printed once, by the
+//! entry point ([`crate::run`]), as `arx: error: ...` with its context chain
+//! and an optional `hint:` line, and exits 2. This module imports nothing
+//! else from the crate: every layer may use it.
 
 use std::fmt;
-use std::io::Write;
 use std::process::ExitCode;
-
-use crate::cli::Cli;
 
 /// The exit-code contract shared by every command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,32 +50,3 @@ impl fmt::Display for Hinted {
 }
 
 impl std::error::Error for Hinted {}
-
-/// Is this error (anywhere in its chain) a closed stdout pipe?
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
-}
-
-/// Print an error the one way arx prints errors.
-pub fn report_error(err: &anyhow::Error) {
-    let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(stderr, "arx: error: {err:#}");
-    if let Some(h) = err.chain().find_map(|e| e.downcast_ref::<Hinted>()) {
-        let _ = writeln!(stderr, "hint: {}", h.hint);
-    }
-}
-
-/// Run a parsed command line and return its exit code.
-pub fn run(cli: Cli) -> Exit {
-    match crate::commands::dispatch(cli) {
-        Ok(exit) => exit,
-        Err(err) if is_broken_pipe(&err) => Exit::Ok,
-        Err(err) => {
-            report_error(&err);
-            Exit::Error
-        }
-    }
-}

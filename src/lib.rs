@@ -23,4 +23,38 @@ pub mod io;
 pub mod kernel;
 pub mod output;
 
-pub use error::{run, Exit};
+pub use error::Exit;
+
+use std::io::Write;
+
+use error::Hinted;
+
+/// Is this error (anywhere in its chain) a closed stdout pipe?
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Print an error the one way arx prints errors.
+pub fn report_error(err: &anyhow::Error) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "arx: error: {err:#}");
+    if let Some(h) = err.chain().find_map(|e| e.downcast_ref::<Hinted>()) {
+        let _ = writeln!(stderr, "hint: {}", h.hint);
+    }
+}
+
+/// Run a parsed command line and return its exit code: the one place that
+/// dispatches and maps errors to exit codes.
+pub fn run(cli: cli::Cli) -> Exit {
+    match commands::dispatch(cli) {
+        Ok(exit) => exit,
+        Err(err) if is_broken_pipe(&err) => Exit::Ok,
+        Err(err) => {
+            report_error(&err);
+            Exit::Error
+        }
+    }
+}
