@@ -123,7 +123,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         heartbeat: Duration::from_secs(3600),
         stdout_to: sink,
         stderr_to: sink,
-        spinner: spinner.clone(),
+        passthrough: super::passthrough(&spinner),
     };
     let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
     let start = timestamp(ctx.global.now.as_deref())?;

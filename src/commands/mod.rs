@@ -30,7 +30,7 @@ use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::Exit;
 use crate::io;
 use crate::kernel::verdict::Verdict;
-use crate::output::Output;
+use crate::output::{Output, Spinner};
 
 /// What every command may need, resolved on demand.
 pub struct Ctx {
@@ -66,6 +66,12 @@ pub fn verdict_exit(v: Verdict) -> Exit {
         Verdict::Refuted => Exit::No,
         Verdict::Inconclusive => Exit::Inconclusive,
     }
+}
+
+/// Pass an experiment's output through with the spinner cleared.
+pub fn passthrough(spinner: &Spinner) -> io::process::Passthrough {
+    let spinner = spinner.clone();
+    io::process::Passthrough::new(move |write| spinner.suspend(write))
 }
 
 /// Run one parsed command line.

@@ -37,6 +37,7 @@ struct Plan {
     spec: Option<MetricSpec>,
     hypothesis: Option<String>,
     run: RunSpec,
+    spinner: Spinner,
     repeat: u32,
     confidence: f64,
 }
@@ -77,6 +78,11 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
             "e.g. --heartbeat 5s",
         ));
     }
+    let spinner = if args.repeat > 1 {
+        Spinner::bar(!ctx.out.quiet && !ctx.out.json, u64::from(args.repeat))
+    } else {
+        Spinner::new(!ctx.out.quiet && !ctx.out.json)
+    };
     let data_on_stdout = ctx.out.json || args.events.as_deref() == Some("-");
     let (stdout_to, stderr_to) = if ctx.out.quiet {
         (Sink::Discard, Sink::Discard)
@@ -98,12 +104,9 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
             heartbeat,
             stdout_to,
             stderr_to,
-            spinner: if args.repeat > 1 {
-                Spinner::bar(!ctx.out.quiet && !ctx.out.json, u64::from(args.repeat))
-            } else {
-                Spinner::new(!ctx.out.quiet && !ctx.out.json)
-            },
+            passthrough: super::passthrough(&spinner),
         },
+        spinner,
         repeat: args.repeat,
         confidence,
     })
@@ -290,7 +293,7 @@ fn attempt(
     label: &str,
     offset: Duration,
 ) -> Result<RunOutcome> {
-    let spinner = plan.run.spinner.clone();
+    let spinner = plan.spinner.clone();
     spinner.set_message(label.to_string());
     let mut started = Duration::ZERO;
     let mut clock = std::time::Instant::now();
@@ -430,12 +433,12 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         }
         let stop = outcome.interrupted || outcome.spawn_error.is_some();
         outcomes.push(outcome);
-        plan.run.spinner.inc();
+        plan.spinner.inc();
         if stop {
             break;
         }
     }
-    plan.run.spinner.finish();
+    plan.spinner.finish();
     let elapsed = wall.elapsed();
     let interrupted = outcomes.iter().any(|o| o.interrupted);
 

@@ -23,7 +23,6 @@ use nix::unistd::Pid;
 
 use crate::kernel::contract::{parse_object_line, Metrics, ResultScanner};
 use crate::kernel::failure::{FailureClass, FailureScanner};
-use crate::output::Spinner;
 
 /// Exit code recorded for a run that timed out (as the reference runner does).
 pub const TIMEOUT_EXIT_CODE: i64 = 124;
@@ -63,8 +62,40 @@ pub struct RunSpec {
     pub heartbeat: Duration,
     pub stdout_to: Sink,
     pub stderr_to: Sink,
-    /// Cleared while output is passed through to the terminal.
-    pub spinner: Spinner,
+    /// Wraps every write of passed-through output, so that a progress
+    /// display can clear itself around it.
+    pub passthrough: Passthrough,
+}
+
+/// A wrapper run around each write of the experiment's output to the
+/// terminal (a progress display clears itself for the write). The default
+/// just writes.
+#[derive(Clone, Default)]
+pub struct Passthrough(Option<Arc<dyn Fn(&mut dyn FnMut()) + Send + Sync>>);
+
+impl Passthrough {
+    pub fn new(wrap: impl Fn(&mut dyn FnMut()) + Send + Sync + 'static) -> Self {
+        Passthrough(Some(Arc::new(wrap)))
+    }
+
+    fn write(&self, f: &mut impl Write, chunk: &[u8]) -> std::io::Result<()> {
+        let Some(wrap) = &self.0 else {
+            return f.write_all(chunk);
+        };
+        let mut result = Ok(());
+        wrap(&mut || result = f.write_all(chunk));
+        result
+    }
+}
+
+impl std::fmt::Debug for Passthrough {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "Passthrough(wrapped)"
+        } else {
+            "Passthrough(plain)"
+        })
+    }
 }
 
 /// What happened while running, reported as it happens.
@@ -272,7 +303,7 @@ fn read_retrying(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 fn pump(
     mut from: impl Read,
     sink: Sink,
-    spinner: &Spinner,
+    passthrough: &Passthrough,
     mut inspect: impl FnMut(&[u8]),
 ) -> (Tail, u64) {
     let mut out = sink_file(sink);
@@ -286,7 +317,7 @@ fn pump(
         let chunk = &buf[..n];
         total += n as u64;
         if let Some(f) = out.as_mut() {
-            if spinner.suspend(|| f.write_all(chunk)).is_err() {
+            if passthrough.write(f, chunk).is_err() {
                 // Our own output is gone (closed pipe): keep reading so the
                 // experiment is not killed, stop passing through.
                 out = None;
@@ -350,14 +381,14 @@ pub fn run(
 
     let tx_out = tx.clone();
     let stdout_to = spec.stdout_to;
-    let spinner = spec.spinner.clone();
+    let passthrough = spec.passthrough.clone();
     std::thread::Builder::new()
         .name("arx-stdout".into())
         .spawn(move || {
             let mut scanner = ResultScanner::new();
             let mut progress = ProgressLines::new();
             let mut sent = false;
-            let (tail, bytes) = pump(stdout, stdout_to, &spinner, |chunk| {
+            let (tail, bytes) = pump(stdout, stdout_to, &passthrough, |chunk| {
                 if !sent && scanner.feed(chunk) {
                     sent = true;
                     let m = scanner.settled().cloned().unwrap_or_default();
@@ -381,12 +412,12 @@ pub fn run(
 
     let tx_err = tx.clone();
     let stderr_to = spec.stderr_to;
-    let spinner = spec.spinner.clone();
+    let passthrough = spec.passthrough.clone();
     std::thread::Builder::new()
         .name("arx-stderr".into())
         .spawn(move || {
             let mut scanner = FailureScanner::new();
-            let (tail, bytes) = pump(stderr, stderr_to, &spinner, |chunk| scanner.feed(chunk));
+            let (tail, bytes) = pump(stderr, stderr_to, &passthrough, |chunk| scanner.feed(chunk));
             let _ = tx_err.send(Msg::StderrDone {
                 class: scanner.finish(false),
                 tail: tail.text(),

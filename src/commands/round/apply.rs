@@ -25,7 +25,7 @@ use crate::kernel::failure::FailureClass;
 use crate::kernel::round::{
     gate_round, patch_hash, screen_round, EvalCheck, EvalReport, RoundPatch, RoundStatus,
 };
-use crate::output::{bold, dim, Report, Spinner};
+use crate::output::{bold, dim, Report};
 
 #[derive(Serialize)]
 struct ApplyReport {
@@ -140,7 +140,7 @@ fn evaluate(
             heartbeat: Duration::from_secs(3600),
             stdout_to: Sink::Discard,
             stderr_to: Sink::Discard,
-            spinner: Spinner::new(false),
+            passthrough: Default::default(),
         };
         let outcome = process::run(&spec, &interrupt, |_| {})?;
         let detail = if outcome.exit_code == 0 {
