@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::run::{interrupt_flag, outcome_record, pass_execute_gate, Origin};
 use super::{verdict_exit, Ctx};
 use crate::cli::CompareArgs;
+use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_timeout, timestamp};
 use crate::io::process::{self, RunOutcome, RunSpec, Sink};
@@ -102,7 +103,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let state = ctx.state_dir()?;
     if !args.no_journal {
-        journal(&state)
+        journal(&state, WARN)
             .check_writable()
             .context("cannot write the run journal")?;
     }
@@ -187,7 +188,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         records.push(record);
     }
     if !args.no_journal {
-        let registry = journal(&state);
+        let registry = journal(&state, WARN);
         for record in &records {
             registry
                 .append(record)

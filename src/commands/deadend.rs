@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Ctx;
 use crate::cli::DeadEndCommand;
+use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::input::{read_text, Source};
 use crate::io::state::{dead_ends, Appended};
@@ -123,7 +124,7 @@ impl Report for PromoteReport {
 }
 
 fn add_record(ctx: &Ctx, record: DeadEndRecord) -> Result<(bool, DeadEndRecord)> {
-    let registry = dead_ends(&ctx.state_dir()?);
+    let registry = dead_ends(&ctx.state_dir()?, WARN);
     let hash = record.approach_hash.clone();
     let appended = registry.append_unless(record, |existing| {
         existing.iter().find(|r| r.approach_hash == hash).cloned()
@@ -156,7 +157,7 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
         }
         DeadEndCommand::Check { statement } => {
             let hash = approach_hash(statement);
-            let record = dead_ends(&ctx.state_dir()?)
+            let record = dead_ends(&ctx.state_dir()?, WARN)
                 .read()?
                 .into_iter()
                 .find(|r| r.approach_hash == hash);
@@ -170,7 +171,7 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
         }
         DeadEndCommand::List => {
             ctx.out.emit(&Rows {
-                items: dead_ends(&ctx.state_dir()?).read()?,
+                items: dead_ends(&ctx.state_dir()?, WARN).read()?,
                 empty: "no dead ends recorded",
             })?;
             Ok(Exit::Ok)

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::journal::shown;
 use super::Ctx;
+use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::config::{repo_root, FILE_NAME};
 use crate::io::state::{dead_ends, ensure_dir, journal, knowhow};
@@ -228,7 +229,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         detail: None,
     });
 
-    let journal_path = journal(&state_dir).path;
+    let journal_path = journal(&state_dir, WARN).path;
     let created = create_file(&journal_path, "")?;
     items.push(Item {
         path: show(&journal_path),
@@ -254,8 +255,8 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
 
     let files = [
         journal_path,
-        dead_ends(&state_dir).path,
-        knowhow(&state_dir).path,
+        dead_ends(&state_dir, WARN).path,
+        knowhow(&state_dir, WARN).path,
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
 

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::JournalCommand;
+use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::state::{journal, Registry};
 use crate::kernel::journal::{
@@ -130,7 +131,7 @@ fn input_registry(path: &Path, hint: &str) -> Result<Registry<RunRecord>> {
                 path.join(crate::io::state::JOURNAL_FILE).display()
             ),
         )),
-        Ok(_) => Ok(Registry::new(path.to_path_buf())),
+        Ok(_) => Ok(Registry::new(path.to_path_buf(), WARN)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Err(Hinted::error(
             format!("journal file {}: no such file", path.display()),
             hint.to_string(),
@@ -141,7 +142,7 @@ fn input_registry(path: &Path, hint: &str) -> Result<Registry<RunRecord>> {
 
 fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
     let cwd = ctx.cwd()?;
-    let local = journal(&ctx.state_dir()?);
+    let local = journal(&ctx.state_dir()?, WARN);
     let mut inputs = Vec::new();
     let mut incoming: Vec<(usize, RunRecord)> = Vec::new();
     for (i, path) in files.iter().enumerate() {
@@ -327,7 +328,7 @@ fn verify(ctx: &Ctx, file: Option<&Path>) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let registry = match file {
         Some(path) => input_registry(path, "check the path")?,
-        None => journal(&ctx.state_dir()?),
+        None => journal(&ctx.state_dir()?, WARN),
     };
     let bytes = match registry.read_bytes()? {
         Some(bytes) => Some(bytes),

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::KnowhowCommand;
+use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::state::{knowhow, Appended};
 use crate::kernel::promote::KnowhowRecord;
@@ -54,7 +55,7 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
                 iteration: *iteration,
                 created_at: Some(ctx.now()?),
             };
-            let appended = knowhow(&ctx.state_dir()?).append_unless(record, |existing| {
+            let appended = knowhow(&ctx.state_dir()?, WARN).append_unless(record, |existing| {
                 existing
                     .iter()
                     .find(|r| r.statement == *statement && r.content == *content)
@@ -69,7 +70,7 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
         }
         KnowhowCommand::List => {
             ctx.out.emit(&Rows {
-                items: knowhow(&ctx.state_dir()?).read()?,
+                items: knowhow(&ctx.state_dir()?, WARN).read()?,
                 empty: "no knowhow recorded",
             })?;
             Ok(Exit::Ok)

@@ -8,6 +8,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::Ctx;
+use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::state::journal;
 use crate::kernel::journal::{
@@ -136,7 +137,7 @@ fn pad_left(text: &str, width: usize) -> String {
 }
 
 pub fn run(ctx: &Ctx, limit: Option<usize>, candidate: Option<&str>) -> Result<Exit> {
-    let records = journal(&ctx.state_dir()?).read()?;
+    let records = journal(&ctx.state_dir()?, WARN).read()?;
     let id_len = short_id_len(records.iter().map(|r| r.run_id.as_str()), SHORT_ID_LEN);
     let report = LogReport {
         runs: select(records, candidate, limit),

@@ -43,8 +43,13 @@ impl Ctx {
         std::env::current_dir().context("cannot determine the working directory")
     }
 
+    /// The configuration, with what was wrong with it shown as warnings.
     pub fn config(&self) -> Result<io::config::Config> {
-        io::config::load(self.global.config.as_deref(), &self.cwd()?)
+        let config = io::config::load(self.global.config.as_deref(), &self.cwd()?)?;
+        for w in &config.warnings {
+            crate::output::warn(w);
+        }
+        Ok(config)
     }
 
     pub fn state_dir(&self) -> Result<PathBuf> {
@@ -58,6 +63,9 @@ impl Ctx {
         io::clock::now(self.global.now.as_deref())
     }
 }
+
+/// How the commands show a warning that io recovered from.
+pub const WARN: io::Warn = |message| crate::output::warn(message);
 
 /// The exit code of a verdict.
 pub fn verdict_exit(v: Verdict) -> Exit {

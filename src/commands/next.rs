@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Ctx;
 use crate::cli::NextArgs;
+use crate::commands::WARN;
 use crate::engine::efe::{Model, Posterior, Preferences};
 use crate::engine::precision::Level;
 use crate::engine::select::{select, Plan, Settings};
@@ -208,7 +209,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let cache = history::load(&state, &state.join(JOURNAL_FILE), state.is_dir())?;
     let h = &cache.history;
     let precision = h.precision.value(Level::Planning);
-    let dead: std::collections::HashSet<String> = dead_ends(&state)
+    let dead: std::collections::HashSet<String> = dead_ends(&state, WARN)
         .read()?
         .into_iter()
         .map(|r| r.approach_hash)

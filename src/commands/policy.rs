@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::cli::PolicyCommand;
+use crate::commands::WARN;
 use crate::engine::policy_cache::{
     crystallizes, weekday_cycle_of_counts, wilson_lower, WeekdayCycle, WILSON_Z,
 };
@@ -119,7 +120,7 @@ pub fn run(ctx: &Ctx, cmd: &PolicyCommand) -> Result<Exit> {
         }
         PolicyCommand::Crystallize => {
             let now = ctx.now()?;
-            let registry = knowhow(&state);
+            let registry = knowhow(&state, WARN);
             let mut added = Vec::new();
             let mut already = 0;
             for e in entries(h).into_iter().filter(|e| e.crystallizes) {

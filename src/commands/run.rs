@@ -15,6 +15,7 @@ use serde_json::json;
 use super::measure::{resolve_spec, SpecArgs};
 use super::{verdict_exit, Ctx};
 use crate::cli::RunArgs;
+use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{millis, parse_duration, parse_timeout, timestamp};
 use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
@@ -380,7 +381,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     }
     let hash = plan.hypothesis.as_deref().map(approach_hash);
     if let Some(h) = &hash {
-        let known = dead_ends(&state)
+        let known = dead_ends(&state, WARN)
             .read()?
             .into_iter()
             .find(|r| &r.approach_hash == h);
@@ -407,7 +408,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
 
     // Fail before the experiment, not after it, when the journal cannot be written.
     if !args.no_journal {
-        journal(&state)
+        journal(&state, WARN)
             .check_writable()
             .context("cannot write the run journal")?;
     }
@@ -482,12 +483,13 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         }),
     );
     if !args.no_journal {
-        let span = journal(&state)
+        let span = journal(&state, WARN)
             .append(&record)
             .context("cannot write the run journal")?;
         // The engines' state follows the journal; a failure here is not the
         // run's: the state is rebuilt from the journal next time.
-        if let Err(e) = crate::io::history::record_run(&state, &journal(&state).path, span, &record)
+        if let Err(e) =
+            crate::io::history::record_run(&state, &journal(&state, WARN).path, span, &record)
         {
             warn(format_args!("cannot update the precision state: {e:#}"));
         }
@@ -650,7 +652,7 @@ fn promote(ctx: &Ctx, record: &RunRecord, iteration: i64) -> Result<()> {
         return Ok(());
     };
     let hash = dead.approach_hash.clone();
-    let appended = dead_ends(&ctx.state_dir()?).append_unless(dead, |existing| {
+    let appended = dead_ends(&ctx.state_dir()?, WARN).append_unless(dead, |existing| {
         existing.iter().find(|r| r.approach_hash == hash).cloned()
     })?;
     if let Appended::Added(r) = appended {

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::journal::shown;
 use super::Ctx;
+use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::state::journal;
 use crate::kernel::failure::FailureClass;
@@ -209,7 +210,7 @@ impl Report for ShowReport {
 }
 
 pub fn run(ctx: &Ctx, run_id: &str) -> Result<Exit> {
-    let registry = journal(&ctx.state_dir()?);
+    let registry = journal(&ctx.state_dir()?, WARN);
     let records = registry.read()?;
     let record = match find_run(&records, run_id) {
         Lookup::Found(r) => r.clone(),

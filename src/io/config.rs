@@ -13,7 +13,6 @@ use serde_json::{json, Map, Value};
 
 use crate::error::Hinted;
 use crate::io::input::{read_text, Source};
-use crate::output::warn;
 
 /// The configuration file name looked for.
 pub const FILE_NAME: &str = "arx.toml";
@@ -32,6 +31,9 @@ pub struct Config {
     pub format: Option<Format>,
     /// The settings in the reference's JSON shape.
     pub grd: Value,
+    /// What was wrong with the file but could be read past (an unknown
+    /// gate, a gate that is not a boolean), for the caller to show.
+    pub warnings: Vec<String>,
 }
 
 impl Config {
@@ -40,6 +42,7 @@ impl Config {
             path: None,
             format: None,
             grd: Value::Object(Map::new()),
+            warnings: Vec::new(),
         }
     }
 }
@@ -77,14 +80,16 @@ pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
     };
     let text = read_config_text(&path)?;
     let format = detect_format(&path, &text);
+    let mut warnings = Vec::new();
     let grd = match format {
         Format::Json => parse_json(&path, &text)?,
-        Format::Toml => toml_to_grd(&path, &text)?,
+        Format::Toml => toml_to_grd(&path, &text, &mut warnings)?,
     };
     Ok(Config {
         path: Some(path),
         format: Some(format),
         grd,
+        warnings,
     })
 }
 
@@ -132,7 +137,7 @@ pub fn parse_toml(path: &Path, text: &str) -> Result<toml::Table> {
 
 /// Map arx.toml onto the reference shape: `[gates] execute`, `kg_write`
 /// become `research_gates.experiment_execution`, `kg_write`.
-fn toml_to_grd(path: &Path, text: &str) -> Result<Value> {
+fn toml_to_grd(path: &Path, text: &str, warnings: &mut Vec<String>) -> Result<Value> {
     let table = parse_toml(path, text)?;
     let mut grd = Map::new();
     match table.get("gates") {
@@ -144,7 +149,7 @@ fn toml_to_grd(path: &Path, text: &str) -> Result<Value> {
                     "execute" => "experiment_execution",
                     "kg_write" => "kg_write",
                     other => {
-                        warn(format_args!(
+                        warnings.push(format!(
                             "{}: unknown gate `{other}` in [gates] (gates are execute and kg_write)",
                             path.display()
                         ));
@@ -152,7 +157,7 @@ fn toml_to_grd(path: &Path, text: &str) -> Result<Value> {
                     }
                 };
                 if !value.is_bool() {
-                    warn(format_args!(
+                    warnings.push(format!(
                         "{}: gates.{key} = {value} is not a boolean; the gate stays on (only `false` turns it off)",
                         path.display()
                     ));
@@ -161,7 +166,7 @@ fn toml_to_grd(path: &Path, text: &str) -> Result<Value> {
             }
             grd.insert("research_gates".into(), Value::Object(rg));
         }
-        Some(other) => warn(format_args!(
+        Some(other) => warnings.push(format!(
             "{}: `gates` should be a table, found {}; gates stay on",
             path.display(),
             other.type_str()

@@ -1,6 +1,11 @@
 //! The one I/O layer: input streams, configuration files, the state
 //! directory and the clock. Commands reach the outside world only through
 //! here; the kernel never does.
+//!
+//! This layer never prints. What it recovers from comes back to the caller:
+//! as data (a config's `warnings`, the rounds' skipped records), or, for
+//! registries that repair a file in the middle of a locked operation,
+//! through the caller's [`Warn`] function, at the moment it happens.
 
 pub mod clock;
 pub mod config;
@@ -11,3 +16,8 @@ pub mod process;
 pub mod rounds;
 pub mod spec;
 pub mod state;
+
+/// Where io reports a problem it recovered from (a torn line trimmed, an
+/// unreadable record skipped). The commands pass a function that prints
+/// `arx: warning: ...`; tests may collect or ignore.
+pub type Warn = fn(&str);

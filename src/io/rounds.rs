@@ -26,8 +26,8 @@ pub fn rounds_dir(state: &Path) -> PathBuf {
 }
 
 /// The patch-hash registry.
-pub fn hashes(state: &Path) -> Registry<HashLine> {
-    Registry::new(rounds_dir(state).join("hashes.jsonl"))
+pub fn hashes(state: &Path, warn: super::Warn) -> Registry<HashLine> {
+    Registry::new(rounds_dir(state).join("hashes.jsonl"), warn)
 }
 
 /// Write `value` as pretty JSON to `path` atomically.
@@ -140,17 +140,19 @@ pub fn record_path(state: &Path, id: &str) -> PathBuf {
     rounds_dir(state).join(id).join("RECORD.json")
 }
 
-/// Every round record, oldest first.
-pub fn all_records(state: &Path) -> Result<Vec<RoundRecord>> {
+/// Every round record, oldest first, and a message for each record that
+/// could not be read (it is skipped).
+pub fn all_records(state: &Path) -> Result<(Vec<RoundRecord>, Vec<String>)> {
     let mut records = Vec::new();
+    let mut skipped = Vec::new();
     for id in list_round_ids(state)? {
         match read_json::<RoundRecord>(&record_path(state, &id)) {
             Ok(Some(r)) => records.push(r),
             Ok(None) => {}
-            Err(e) => crate::output::warn(format_args!("{e:#}; skipped")),
+            Err(e) => skipped.push(format!("{e:#}; skipped")),
         }
     }
-    Ok(records)
+    Ok((records, skipped))
 }
 
 /// Problems with writing `path` inside `workdir` as the real tree stands:

@@ -20,8 +20,8 @@ use anyhow::{Context, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::Warn;
 use crate::error::Hinted;
-use crate::output::warn;
 
 /// The state directory: `--state-dir` / `ARX_STATE_DIR`, else `.arx/` at
 /// the repository root (or the working directory outside a repository).
@@ -64,6 +64,7 @@ pub struct Loaded<T> {
 #[derive(Debug, Clone)]
 pub struct Registry<T> {
     pub path: PathBuf,
+    warn: Warn,
     _record: PhantomData<fn() -> T>,
 }
 
@@ -77,9 +78,11 @@ pub enum Appended<T> {
 }
 
 impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
-    pub fn new(path: PathBuf) -> Self {
+    /// A registry at `path`; what it recovers from goes to `warn`.
+    pub fn new(path: PathBuf, warn: Warn) -> Self {
         Registry {
             path,
+            warn,
             _record: PhantomData,
         }
     }
@@ -103,7 +106,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         };
         let loaded = self.load(&mut file)?;
         if loaded.torn_tail {
-            warn(format_args!(
+            (self.warn)(&format!(
                 "{}: skipped a torn last line (an interrupted write)",
                 self.path.display()
             ));
@@ -165,7 +168,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
                 Ok(r) => records.push(r),
                 Err(e) => {
                     skipped.push(n + 1);
-                    warn(format_args!(
+                    (self.warn)(&format!(
                         "{}:{}: skipped an unreadable record ({e})",
                         self.path.display(),
                         n + 1
@@ -204,7 +207,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         if complete < len {
             file.set_len(complete)
                 .with_context(|| format!("cannot repair {}", self.path.display()))?;
-            warn(format_args!(
+            (self.warn)(&format!(
                 "{}: removed a torn last line left by an interrupted write",
                 self.path.display()
             ));
@@ -254,7 +257,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         let mut file = self.lock_current(OpenOptions::new().read(true).write(true).create(true))?;
         let loaded = self.load(&mut file)?;
         if loaded.torn_tail {
-            warn(format_args!(
+            (self.warn)(&format!(
                 "{}: dropped a torn last line left by an interrupted write",
                 self.path.display()
             ));
@@ -389,19 +392,19 @@ fn complete_len(file: &mut File, len: u64) -> std::io::Result<u64> {
 }
 
 /// The run journal of a state directory.
-pub fn journal(dir: &Path) -> Registry<crate::kernel::journal::RunRecord> {
-    Registry::new(dir.join(JOURNAL_FILE))
+pub fn journal(dir: &Path, warn: Warn) -> Registry<crate::kernel::journal::RunRecord> {
+    Registry::new(dir.join(JOURNAL_FILE), warn)
 }
 
 /// File name of the run journal inside the state directory.
 pub const JOURNAL_FILE: &str = "journal.jsonl";
 
 /// The dead-end registry of a state directory.
-pub fn dead_ends(dir: &Path) -> Registry<crate::kernel::promote::DeadEndRecord> {
-    Registry::new(dir.join("dead-ends.jsonl"))
+pub fn dead_ends(dir: &Path, warn: Warn) -> Registry<crate::kernel::promote::DeadEndRecord> {
+    Registry::new(dir.join("dead-ends.jsonl"), warn)
 }
 
 /// The knowhow registry of a state directory.
-pub fn knowhow(dir: &Path) -> Registry<crate::kernel::promote::KnowhowRecord> {
-    Registry::new(dir.join("knowhow.jsonl"))
+pub fn knowhow(dir: &Path, warn: Warn) -> Registry<crate::kernel::promote::KnowhowRecord> {
+    Registry::new(dir.join("knowhow.jsonl"), warn)
 }

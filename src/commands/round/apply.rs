@@ -16,6 +16,7 @@ use super::{
     settings, validate_all, CheckSpec, RoundRecord,
 };
 use crate::commands::Ctx;
+use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::git::{Change, RoundRepo};
@@ -274,7 +275,7 @@ pub fn run(
     }
     // 3. Validation, then the duplicate check.
     let (patch, errors) = validate_all(&value, &settings, repo.workdir());
-    let seen: Vec<HashLine> = hashes(&state).read()?;
+    let seen: Vec<HashLine> = hashes(&state, WARN).read()?;
     let seen_set: HashSet<String> = seen.iter().map(|h| h.hash.clone()).collect();
     let screened = match &patch {
         Some(p) => screen_round(p, &settings.autonomy, &errors, &seen_set),
@@ -412,7 +413,7 @@ pub fn run(
         || (decision.status == RoundStatus::Rejected && !eval.passed());
     save(&state, &record, Some(&patch), Some(&eval))?;
     if records_hash {
-        hashes(&state).append(&HashLine {
+        hashes(&state, WARN).append(&HashLine {
             hash,
             round: id.clone(),
             status: record.status.as_str().to_string(),

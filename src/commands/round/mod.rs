@@ -23,7 +23,16 @@ use crate::io::clock::parse_duration;
 use crate::io::config::Format;
 use crate::io::input::{read_text, Source};
 use crate::io::rounds::tree_path_problems;
-pub use crate::io::rounds::{all_records, record_path, RoundRecord};
+pub use crate::io::rounds::{record_path, RoundRecord};
+
+/// Every round record, oldest first; unreadable ones are skipped with a warning.
+pub fn all_records(state: &std::path::Path) -> Result<Vec<RoundRecord>> {
+    let (records, skipped) = crate::io::rounds::all_records(state)?;
+    for message in &skipped {
+        crate::output::warn(message);
+    }
+    Ok(records)
+}
 use crate::kernel::round::{
     resolve_autonomy, strict_patch_errors, validate_patch_json, AutonomyState, PatchKind, PatchOp,
     RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
@@ -359,7 +368,7 @@ pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Resul
                 let _ = repo.delete_branch(&branch);
             }
             if let Some(hash) = &record.patch_hash {
-                let registry = crate::io::rounds::hashes(state);
+                let registry = crate::io::rounds::hashes(state, crate::commands::WARN);
                 let line = crate::io::rounds::HashLine {
                     hash: hash.clone(),
                     round: record.round_id.clone(),
