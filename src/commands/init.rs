@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::journal::shown;
+use super::shown;
 use super::Ctx;
 use crate::commands::WARN;
 use crate::error::Exit;

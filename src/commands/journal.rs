@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::Serialize;
 
+use super::shown;
 use super::Ctx;
 use crate::cli::JournalCommand;
 use crate::commands::WARN;
@@ -22,16 +23,6 @@ use crate::kernel::journal::{
 };
 use crate::output::{bold, dim, warn, Report};
 use anstyle::{AnsiColor, Style};
-
-/// A path for people: relative to the working directory when inside it.
-pub(super) fn shown(path: &Path, cwd: &Path) -> String {
-    path.strip_prefix(cwd)
-        .ok()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(path)
-        .display()
-        .to_string()
-}
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

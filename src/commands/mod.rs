@@ -22,7 +22,7 @@ mod round;
 mod run;
 mod show;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
@@ -62,6 +62,16 @@ impl Ctx {
     pub fn now(&self) -> Result<String> {
         io::clock::now(self.global.now.as_deref())
     }
+}
+
+/// A path for people: relative to the working directory when inside it.
+pub fn shown(path: &Path, cwd: &Path) -> String {
+    path.strip_prefix(cwd)
+        .ok()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(path)
+        .display()
+        .to_string()
 }
 
 /// How the commands show a warning that io recovered from.

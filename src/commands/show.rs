@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::journal::shown;
+use super::shown;
 use super::Ctx;
 use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
