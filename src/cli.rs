@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub use crate::ops::spec::{RunSpecFlags, SpecFlags};
+
 const EXIT_CODES: &str = "\
 Exit codes:
   0  yes / ok (supported, proceed, found, done)
@@ -235,19 +237,8 @@ pub const VERDICTS: [&str; 3] = ["supported", "refuted", "inconclusive"];
 
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
-    /// Metric key to judge (overrides the spec file).
-    #[arg(long, value_name = "KEY")]
-    pub metric: Option<String>,
-    /// Comparator: >=, <=, >, < or == (overrides the spec file).
-    #[arg(long, value_name = "OP", allow_hyphen_values = true)]
-    pub cmp: Option<String>,
-    /// Target value, a finite number (overrides the spec file).
-    #[arg(long, value_name = "X", allow_hyphen_values = true)]
-    pub target: Option<String>,
-    /// Metric spec file, TOML or JSON: metric_key, comparator, target and an
-    /// optional hypothesis.
-    #[arg(long, value_name = "FILE")]
-    pub spec: Option<PathBuf>,
+    #[command(flatten)]
+    pub spec: SpecFlags,
     /// Exit code of the experiment (default 0, or 124 with --timed-out).
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub exit_code: Option<i64>,
@@ -266,18 +257,8 @@ pub struct MeasureArgs {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Metric key to judge (overrides the spec file).
-    #[arg(long, value_name = "KEY")]
-    pub metric: Option<String>,
-    /// Comparator: >=, <=, >, < or == (overrides the spec file).
-    #[arg(long, value_name = "OP", allow_hyphen_values = true)]
-    pub cmp: Option<String>,
-    /// Target value, a finite number (overrides the spec file).
-    #[arg(long, value_name = "X", allow_hyphen_values = true)]
-    pub target: Option<String>,
-    /// Metric spec file, TOML or JSON (metric_key, comparator, target, hypothesis).
-    #[arg(long, value_name = "FILE")]
-    pub spec: Option<PathBuf>,
+    #[command(flatten)]
+    pub spec: RunSpecFlags,
     /// The hypothesis this run tests (default: the spec file's).
     #[arg(long, value_name = "TEXT")]
     pub hypothesis: Option<String>,

@@ -21,6 +21,7 @@ pub mod engine;
 pub mod error;
 pub mod io;
 pub mod kernel;
+pub mod ops;
 pub mod output;
 
 pub use error::Exit;

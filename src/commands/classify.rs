@@ -8,23 +8,10 @@ use serde::Serialize;
 
 use super::Ctx;
 use crate::error::Exit;
-use crate::io::input::{stream, Source};
-use crate::kernel::failure::{FailureClass, FailureScanner};
+use crate::io::input::Source;
+use crate::kernel::failure::FailureClass;
+use crate::ops::scan::classify_source;
 use crate::output::{bold, dim, Report};
-
-/// Classify a whole stream (stopping once the class cannot change).
-pub fn classify_source(
-    source: &Source,
-    timed_out: bool,
-) -> Result<(FailureClass, Option<&'static str>, u64)> {
-    let mut scanner = FailureScanner::new();
-    let bytes = stream(source, |chunk| {
-        scanner.feed(chunk);
-        timed_out || scanner.decided()
-    })?;
-    let (class, phrase) = scanner.finish(timed_out);
-    Ok((class, phrase, bytes))
-}
 
 #[derive(Serialize)]
 struct ClassifyReport {

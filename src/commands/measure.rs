@@ -1,84 +1,21 @@
 //! `arx measure`: the verdict of an experiment's stdout against a metric spec.
 
 use std::io::{self, Write};
-use std::path::Path;
 
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::classify::classify_source;
-use super::parse::scan_metrics;
 use super::{verdict_exit, Ctx};
 use crate::cli::MeasureArgs;
-use crate::error::{Exit, Hinted};
+use crate::error::Exit;
 use crate::io::input::Source;
-use crate::io::spec::{load_spec_file, SpecFile, Target};
-use crate::kernel::contract::{validate_metric_spec, MetricSpec, Metrics};
+use crate::io::process::TIMEOUT_EXIT_CODE;
+use crate::kernel::contract::{MetricSpec, Metrics};
 use crate::kernel::failure::FailureClass;
 use crate::kernel::promote::approach_hash;
 use crate::kernel::verdict::{measure, should_promote_dead_end, ExperimentResult, VerdictRecord};
+use crate::ops::scan::{classify_source, scan_metrics};
 use crate::output::{dim, verdict_style, Report};
-
-/// Exit code the reference runner records for a timed-out run.
-pub const TIMEOUT_EXIT_CODE: i64 = 124;
-
-/// A metric spec as given on the command line: flags and/or a spec file.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SpecArgs<'a> {
-    pub metric: Option<&'a str>,
-    pub cmp: Option<&'a str>,
-    pub target: Option<&'a str>,
-    pub spec: Option<&'a Path>,
-}
-
-/// Merge the spec file with the flags (flags win) and validate it.
-/// Returns the spec and the file's hypothesis, if any.
-pub fn resolve_spec(args: SpecArgs<'_>) -> Result<(MetricSpec, Option<String>)> {
-    let file = match args.spec {
-        Some(p) => load_spec_file(p)?,
-        None => SpecFile::default(),
-    };
-    let metric_key = args.metric.map(str::to_string).or(file.metric_key);
-    let comparator = args.cmp.map(str::to_string).or(file.comparator);
-    let target = match (args.target, file.target) {
-        (Some(text), _) => Some(text.trim().parse::<f64>().map_err(|_| {
-            Hinted::error(
-                format!("invalid metric spec: target must be a number (got {text:?})"),
-                "pass a finite number, e.g. --target 0.8",
-            )
-        })?),
-        (None, Some(Target::Number(x))) => Some(x),
-        (None, Some(Target::Other(v))) => {
-            return Err(Hinted::error(
-                format!("invalid metric spec: target must be a number (got {v})"),
-                "write the target as a number, e.g. target = 0.8",
-            ))
-        }
-        (None, None) => None,
-    };
-    let missing: Vec<&str> = [
-        ("metric_key", metric_key.is_none()),
-        ("comparator", comparator.is_none()),
-        ("target", target.is_none()),
-    ]
-    .into_iter()
-    .filter_map(|(name, absent)| absent.then_some(name))
-    .collect();
-    let (Some(metric_key), Some(comparator), Some(target)) = (metric_key, comparator, target)
-    else {
-        return Err(Hinted::error(
-            format!("incomplete metric spec: missing {}", missing.join(", ")),
-            "pass --metric KEY --cmp OP --target X, or --spec FILE",
-        ));
-    };
-    let spec = validate_metric_spec(&metric_key, &comparator, target).map_err(|e| {
-        Hinted::error(
-            format!("invalid metric spec: {e}"),
-            "a spec needs a non-empty metric key, one of >= <= > < ==, and a finite target",
-        )
-    })?;
-    Ok((spec, file.hypothesis))
-}
 
 /// The full measurement: the kernel's verdict record plus what it was based on.
 #[derive(Debug, Serialize)]
@@ -115,12 +52,7 @@ impl Report for MeasureReport {
 }
 
 pub fn run(ctx: &Ctx, args: &MeasureArgs) -> Result<Exit> {
-    let (spec, hypothesis) = resolve_spec(SpecArgs {
-        metric: args.metric.as_deref(),
-        cmp: args.cmp.as_deref(),
-        target: args.target.as_deref(),
-        spec: args.spec.as_deref(),
-    })?;
+    let (spec, hypothesis) = args.spec.resolve()?;
     let failure_class = match (&args.failure_class, &args.stderr) {
         (Some(c), _) => c.parse::<FailureClass>().map_err(anyhow::Error::msg)?,
         (None, Some(path)) => {

@@ -7,16 +7,10 @@ use anyhow::Result;
 
 use super::Ctx;
 use crate::error::Exit;
-use crate::io::input::{stream, Source};
-use crate::kernel::contract::{Metrics, ResultScanner};
+use crate::io::input::Source;
+use crate::kernel::contract::Metrics;
+use crate::ops::scan::scan_metrics;
 use crate::output::Report;
-
-/// Stream `source` through the result scanner (stopping once settled).
-pub fn scan_metrics(source: &Source) -> Result<Metrics> {
-    let mut scanner = ResultScanner::new();
-    stream(source, |chunk| scanner.feed(chunk))?;
-    Ok(scanner.finish())
-}
 
 struct ParseReport(Metrics);
 

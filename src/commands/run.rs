@@ -12,7 +12,6 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::json;
 
-use super::measure::{resolve_spec, SpecArgs};
 use super::{verdict_exit, Ctx};
 use crate::cli::RunArgs;
 use crate::commands::WARN;
@@ -44,14 +43,8 @@ struct Plan {
 }
 
 fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
-    let given = args.metric.is_some() || args.cmp.is_some() || args.target.is_some();
-    let (spec, file_hypothesis) = if given || args.spec.is_some() {
-        let (s, h) = resolve_spec(SpecArgs {
-            metric: args.metric.as_deref(),
-            cmp: args.cmp.as_deref(),
-            target: args.target.as_deref(),
-            spec: args.spec.as_deref(),
-        })?;
+    let (spec, file_hypothesis) = if args.spec.given() {
+        let (s, h) = args.spec.resolve()?;
         (Some(s), h)
     } else {
         (None, None)
