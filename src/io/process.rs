@@ -24,8 +24,7 @@ use nix::unistd::Pid;
 use crate::kernel::contract::{parse_object_line, Metrics, ResultScanner};
 use crate::kernel::failure::{FailureClass, FailureScanner};
 
-/// Exit code recorded for a run that timed out (as the reference runner does).
-pub const TIMEOUT_EXIT_CODE: i64 = 124;
+pub use crate::kernel::outcome::{RunOutcome, TIMEOUT_EXIT_CODE};
 /// Exit code recorded when the command cannot be found.
 pub const NOT_FOUND_EXIT_CODE: i64 = 127;
 /// Exit code recorded when the command cannot be executed.
@@ -105,28 +104,6 @@ pub enum RunEvent {
     Progress(Metrics),
     Result(Metrics),
     Heartbeat { elapsed: Duration },
-}
-
-/// How a run ended.
-#[derive(Debug, Clone, Default)]
-pub struct RunOutcome {
-    /// Exit code; a signal `n` is recorded as `-n`, a timeout as 124.
-    pub exit_code: i64,
-    pub signal: Option<i32>,
-    pub timed_out: bool,
-    pub interrupted: bool,
-    /// The experiment was ended after its result came in.
-    pub stopped_on_result: bool,
-    /// The command could not be started (the message says why).
-    pub spawn_error: Option<String>,
-    pub metrics: Metrics,
-    pub failure_class: FailureClass,
-    pub failure_phrase: Option<&'static str>,
-    pub stdout_tail: String,
-    pub stderr_tail: String,
-    pub stdout_bytes: u64,
-    pub stderr_bytes: u64,
-    pub duration: Duration,
 }
 
 /// Keeps the last bytes of a stream.
