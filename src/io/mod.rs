@@ -9,6 +9,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod events;
 pub mod git;
 pub mod history;
 pub mod input;
@@ -16,6 +17,7 @@ pub mod process;
 pub mod rounds;
 pub mod spec;
 pub mod state;
+pub mod terminal;
 
 /// Where io reports a problem it recovered from (a torn line trimmed, an
 /// unreadable record skipped). The commands pass a function that prints
