@@ -6,19 +6,19 @@
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::Serialize;
 
-use super::run::{interrupt_flag, outcome_record, pass_execute_gate, Origin};
-use super::{verdict_exit, Ctx};
+use super::{pass_execute_gate, passthrough, verdict_exit, Ctx, WARN};
 use crate::cli::CompareArgs;
-use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_timeout, timestamp};
-use crate::io::process::{self, RunOutcome, RunSpec, Sink};
-use crate::io::state::journal;
+use crate::io::process::{RunOutcome, RunSpec, Sink};
+use crate::kernel::journal::RunRecord;
 use crate::kernel::stats::{check_confidence, welch_verdict, Direction, Summary, WelchVerdict};
 use crate::kernel::verdict::VerdictRecord;
+use crate::ops::attempts::{self, AttemptEvent};
+use crate::ops::journal;
 use crate::output::{dim, verdict_style, warn, Report, Spinner};
 
 #[derive(Serialize)]
@@ -103,11 +103,9 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let state = ctx.state_dir()?;
     if !args.no_journal {
-        journal(&state, WARN)
-            .check_writable()
-            .context("cannot write the run journal")?;
+        journal::check_writable(&state, WARN)?;
     }
-    let interrupt = interrupt_flag()?;
+    let interrupt = attempts::interrupt_flag()?;
     let spinner = Spinner::bar(!ctx.out.quiet && !ctx.out.json, 2 * u64::from(args.runs));
     let sink = if ctx.out.quiet {
         Sink::Discard
@@ -124,7 +122,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         heartbeat: Duration::from_secs(3600),
         stdout_to: sink,
         stderr_to: sink,
-        passthrough: super::passthrough(&spinner),
+        passthrough: passthrough(&spinner),
     };
     let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
     let start = timestamp(ctx.global.now.as_deref())?;
@@ -138,10 +136,14 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
             ("candidate", &cand_spec, &mut cand_runs),
         ] {
             spinner.set_message(format!("run {}/{} {name}", i + 1, args.runs));
-            let outcome = process::run(spec, &interrupt, |_| {})?;
-            if let Some(msg) = &outcome.spawn_error {
-                warn(format_args!("cannot run the {name}: {msg}"));
-            }
+            let (mut outcome, _) = attempts::run_attempts(spec, 1, &interrupt, |e| {
+                if let AttemptEvent::End { outcome } = e {
+                    if let Some(msg) = &outcome.spawn_error {
+                        warn(format_args!("cannot run the {name}: {msg}"));
+                    }
+                }
+            })?;
+            let outcome = outcome.remove(0);
             let stop = outcome.interrupted;
             runs.push(outcome);
             spinner.inc();
@@ -165,35 +167,23 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         ("baseline", &base_spec, &base_runs, &b),
         ("candidate", &cand_spec, &cand_runs, &c),
     ] {
-        let mut record = outcome_record(
-            &Origin {
-                run_id: uuid::Uuid::now_v7().to_string(),
-                start,
-                elapsed,
-                cwd: &cwd,
-                git: git.clone(),
-            },
-            spec,
+        let record = RunRecord::builder(
+            attempts::origin(attempts::new_run_id(), start, elapsed, &cwd, git.clone()),
+            spec.argv.clone(),
+            spec.shell,
             runs,
             true,
-        );
-        record.candidate = Some(name.to_string());
-        record.tags = vec![tag.clone(), name.to_string()];
-        record.samples = samples.clone();
-        record.summary = crate::kernel::stats::summarize(samples);
-        if name == "candidate" {
-            record.verdict = Some(result.record.clone());
-        }
+        )
+        .candidate(Some(name.to_string()))
+        .tags(vec![tag.clone(), name.to_string()])
+        .samples(samples.clone(), crate::kernel::stats::summarize(samples))
+        .verdict((name == "candidate").then(|| result.record.clone()))
+        .build();
         run_ids.push(record.run_id.clone());
         records.push(record);
     }
     if !args.no_journal {
-        let registry = journal(&state, WARN);
-        for record in &records {
-            registry
-                .append(record)
-                .context("cannot write the run journal")?;
-        }
+        journal::append(&state, &records, WARN)?;
     }
     let interrupted = base_runs.iter().chain(&cand_runs).any(|o| o.interrupted);
     let verdict = result.record.verdict;
@@ -223,7 +213,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         run_ids,
     })?;
     if interrupted {
-        let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGINT);
+        attempts::resend_interrupt();
     }
     Ok(verdict_exit(verdict))
 }

@@ -29,8 +29,9 @@ use anyhow::{Context, Result};
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::Exit;
 use crate::io;
+use crate::kernel::gate::Gate;
 use crate::kernel::verdict::Verdict;
-use crate::output::{Output, Spinner};
+use crate::output::{bold, Output, Report, Spinner};
 
 /// What every command may need, resolved on demand.
 pub struct Ctx {
@@ -90,6 +91,45 @@ pub fn verdict_exit(v: Verdict) -> Exit {
 pub fn passthrough(spinner: &Spinner) -> io::process::Passthrough {
     let spinner = spinner.clone();
     io::process::Passthrough::new(move |write| spinner.suspend(write))
+}
+
+/// Why a command did not run its experiment (a gate, a dead end).
+#[derive(serde::Serialize)]
+pub struct Refusal {
+    pub proceed: bool,
+    pub reason: &'static str,
+    pending_gate: Option<Gate>,
+    approach_hash: Option<String>,
+    detail: String,
+}
+
+impl Report for Refusal {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let b = bold();
+        writeln!(out, "{b}{}{b:#}: {}", self.reason, self.detail)
+    }
+}
+
+/// The `execute` gate before running `what`: proceed when it is off,
+/// approved, or confirmed at an interactive prompt; otherwise report the
+/// pause and return false.
+pub fn pass_execute_gate(ctx: &Ctx, approve: bool, no_gates: bool, what: &str) -> Result<bool> {
+    let config = ctx.config()?;
+    let confirm = || io::terminal::confirm(&format!("Run `{what}`?"));
+    match crate::ops::gate::execute_gate(&config, approve, no_gates, confirm) {
+        crate::ops::gate::GateOutcome::Proceed => Ok(true),
+        crate::ops::gate::GateOutcome::Paused { pending_gate } => {
+            ctx.out.emit(&Refusal {
+                proceed: false,
+                reason: "paused",
+                pending_gate,
+                approach_hash: None,
+                detail: "pending gate execute (approve with --approve, or turn it off in arx.toml)"
+                    .into(),
+            })?;
+            Ok(false)
+        }
+    }
 }
 
 /// Run one parsed command line.

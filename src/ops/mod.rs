@@ -1,7 +1,13 @@
 //! Operations the commands share: the steps between parsing flags and
 //! rendering a report. A command builds options and calls these; these
 //! call the kernel and engines to decide and `io` to act. Nothing here
-//! prints: outcomes come back as values, progress through callbacks.
+//! prints: outcomes come back as values, warnings go to the caller's
+//! [`crate::io::Warn`], progress through callbacks.
 
+pub mod attempts;
+pub mod deadend;
+pub mod gate;
+pub mod journal;
+pub mod loop_state;
 pub mod scan;
 pub mod spec;

@@ -1,0 +1,110 @@
+//! Running an experiment's attempts: the interrupt flag, one or more
+//! attempts through the process runner, and where and when they ran.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::io::clock::millis;
+use crate::io::process::{self, RunEvent, RunOutcome, RunSpec};
+use crate::kernel::journal::GitState;
+use crate::kernel::record::RunOrigin;
+
+/// Install the Ctrl-C / SIGTERM flag the runner polls.
+pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register(sig, Arc::clone(&interrupt))
+            .context("cannot install the signal handler")?;
+    }
+    Ok(interrupt)
+}
+
+/// After an interrupted run has been journaled and reported: exit as the
+/// signal would have, so a calling shell loop stops too.
+pub fn resend_interrupt() {
+    let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGINT);
+}
+
+/// What the caller hears while the attempts run.
+#[derive(Debug)]
+pub enum AttemptEvent<'a> {
+    /// Attempt `index` (from 0) is about to start.
+    Begin { index: u32 },
+    /// Something happened in the running attempt; `elapsed` counts from the
+    /// start of the first attempt.
+    Run {
+        event: &'a RunEvent,
+        elapsed: Duration,
+    },
+    /// The attempt ended.
+    End { outcome: &'a RunOutcome },
+}
+
+/// Run `run` up to `repeat` times, stopping early when an attempt is
+/// interrupted or cannot be started. Returns the outcomes and the wall time.
+pub fn run_attempts(
+    run: &RunSpec,
+    repeat: u32,
+    interrupt: &Arc<AtomicBool>,
+    mut on: impl FnMut(AttemptEvent<'_>),
+) -> Result<(Vec<RunOutcome>, Duration)> {
+    let wall = Instant::now();
+    let mut outcomes = Vec::new();
+    for index in 0..repeat {
+        on(AttemptEvent::Begin { index });
+        let offset = wall.elapsed();
+        let mut clock = Instant::now();
+        let outcome = process::run(run, interrupt, |event| {
+            let elapsed = match event {
+                RunEvent::Started { .. } => {
+                    clock = Instant::now();
+                    offset
+                }
+                RunEvent::Heartbeat { elapsed } => offset + *elapsed,
+                RunEvent::Progress(_) | RunEvent::Result(_) => offset + clock.elapsed(),
+            };
+            on(AttemptEvent::Run { event, elapsed });
+        })?;
+        on(AttemptEvent::End { outcome: &outcome });
+        let stop = outcome.interrupted || outcome.spawn_error.is_some();
+        outcomes.push(outcome);
+        if stop {
+            break;
+        }
+    }
+    Ok((outcomes, wall.elapsed()))
+}
+
+/// Where and when an invocation ran: `run_id`, started at `start`, took
+/// `elapsed`, in `cwd` on this host, at `git`.
+pub fn origin(
+    run_id: String,
+    start: jiff::Timestamp,
+    elapsed: Duration,
+    cwd: &Path,
+    git: Option<GitState>,
+) -> RunOrigin {
+    let end = start
+        .checked_add(jiff::SignedDuration::try_from(elapsed).unwrap_or_default())
+        .unwrap_or(start);
+    RunOrigin {
+        run_id,
+        started_at: millis(start),
+        ended_at: millis(end),
+        duration_ms: elapsed.as_millis() as u64,
+        cwd: cwd.display().to_string(),
+        host: nix::unistd::gethostname()
+            .ok()
+            .map(|h| h.to_string_lossy().into_owned()),
+        git,
+    }
+}
+
+/// A new run id: unique across machines and ordered by time.
+pub fn new_run_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
