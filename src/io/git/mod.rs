@@ -1,0 +1,408 @@
+//! All git access goes through here (git2): the state of the working tree
+//! recorded with each run, and the repository a life-harness round changes
+//! (commits built in memory, review branches, landing, reverts).
+
+use std::path::Path;
+
+use git2::{Repository, StatusOptions};
+
+use crate::kernel::journal::GitState;
+
+/// HEAD, branch and dirty flag of the repository holding `dir`, or `None`
+/// outside a repository (or when it cannot be read). Changes under
+/// `ignore` (arx's own state directory) do not make the tree dirty.
+pub fn state(dir: &Path, ignore: &Path) -> Option<GitState> {
+    let repo = Repository::discover(dir).ok()?;
+    if repo.is_bare() {
+        return None;
+    }
+    let head = repo.head().ok();
+    let commit = head
+        .as_ref()
+        .and_then(|h| h.peel_to_commit().ok())
+        .map(|c| c.id().to_string());
+    let branch = head
+        .as_ref()
+        .filter(|h| h.is_branch())
+        .and_then(|h| h.shorthand().map(str::to_string));
+    let mut opts = StatusOptions::new();
+    opts.include_untracked(true)
+        .include_ignored(false)
+        .exclude_submodules(true);
+    let workdir = repo.workdir()?.canonicalize().ok()?;
+    let ignore = ignore
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.strip_prefix(&workdir).ok().map(Path::to_path_buf));
+    let dirty = repo
+        .statuses(Some(&mut opts))
+        .map(|statuses| {
+            statuses.iter().any(|entry| match (entry.path(), &ignore) {
+                (Some(p), Some(ig)) => !Path::new(p).starts_with(ig),
+                _ => true,
+            })
+        })
+        .unwrap_or(false);
+    Some(GitState {
+        head: commit,
+        branch,
+        dirty,
+    })
+}
+
+/// A repository a round may change: not bare, on a branch with a commit,
+/// and not in the middle of a merge, rebase or other operation.
+pub struct RoundRepo {
+    repo: git2::Repository,
+    workdir: std::path::PathBuf,
+    /// Full name of the current branch (`refs/heads/...`).
+    pub branch_ref: String,
+    /// The commit the current branch points at.
+    pub head: git2::Oid,
+}
+
+/// A change to one path: new content (`None` deletes the file).
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub path: String,
+    pub content: Option<Vec<u8>>,
+}
+
+/// What HEAD's tree holds at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TreeKind {
+    Absent,
+    File,
+    Executable,
+    Symlink,
+    Directory,
+    Submodule,
+}
+
+fn git_err(e: git2::Error) -> anyhow::Error {
+    anyhow::anyhow!("{}", e.message())
+}
+
+impl RoundRepo {
+    /// Open the repository holding `dir`, refusing what a round must not touch.
+    pub fn open(dir: &Path) -> anyhow::Result<RoundRepo> {
+        use crate::error::Hinted;
+        let repo = Repository::discover(dir).map_err(|_| {
+            Hinted::error(
+                format!("{} is not inside a git repository", dir.display()),
+                "rounds land as git commits: run arx round in a repository",
+            )
+        })?;
+        if repo.is_bare() {
+            return Err(Hinted::error(
+                "the repository is bare",
+                "run arx round in a clone with a working tree",
+            ));
+        }
+        if repo.state() != git2::RepositoryState::Clean {
+            return Err(Hinted::error(
+                format!(
+                    "the repository is in the middle of an operation ({:?})",
+                    repo.state()
+                ),
+                "finish or abort the merge, rebase, cherry-pick or revert first",
+            ));
+        }
+        let head = match repo.head() {
+            Ok(h) => h,
+            Err(e) if e.code() == git2::ErrorCode::UnbornBranch => {
+                return Err(Hinted::error(
+                    "the current branch has no commits yet",
+                    "make a first commit, then apply rounds on top of it",
+                ))
+            }
+            Err(e) => return Err(git_err(e)),
+        };
+        if !head.is_branch() {
+            return Err(Hinted::error(
+                "HEAD is detached",
+                "check out a branch first (git switch <branch>)",
+            ));
+        }
+        let branch_ref = head.name().unwrap_or_default().to_string();
+        let head_oid = head
+            .target()
+            .ok_or_else(|| anyhow::anyhow!("HEAD has no target"))?;
+        drop(head);
+        let workdir = repo
+            .workdir()
+            .ok_or_else(|| anyhow::anyhow!("the repository has no working tree"))?
+            .to_path_buf();
+        Ok(RoundRepo {
+            repo,
+            workdir,
+            branch_ref,
+            head: head_oid,
+        })
+    }
+
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// Is `commit` on the current branch (HEAD or an ancestor of it)?
+    pub fn contains(&self, commit: git2::Oid) -> bool {
+        self.head == commit
+            || self
+                .repo
+                .graph_descendant_of(self.head, commit)
+                .unwrap_or(false)
+    }
+
+    /// The short name of the current branch.
+    pub fn branch_name(&self) -> &str {
+        self.branch_ref
+            .strip_prefix("refs/heads/")
+            .unwrap_or(&self.branch_ref)
+    }
+
+    /// What the tree of `commit` holds at `path`.
+    pub fn tree_kind(&self, commit: git2::Oid, path: &str) -> anyhow::Result<TreeKind> {
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .map_err(git_err)?
+            .tree()
+            .map_err(git_err)?;
+        let entry = match tree.get_path(Path::new(path)) {
+            Ok(e) => e,
+            Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(TreeKind::Absent),
+            Err(e) => return Err(git_err(e)),
+        };
+        Ok(match entry.filemode() {
+            0o040000 => TreeKind::Directory,
+            0o120000 => TreeKind::Symlink,
+            0o160000 => TreeKind::Submodule,
+            0o100755 => TreeKind::Executable,
+            _ => TreeKind::File,
+        })
+    }
+
+    /// Content of `path` in the tree of `commit` (`None` when absent).
+    pub fn blob_at(&self, commit: git2::Oid, path: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .map_err(git_err)?
+            .tree()
+            .map_err(git_err)?;
+        match tree.get_path(Path::new(path)) {
+            Ok(e) => {
+                let obj = e.to_object(&self.repo).map_err(git_err)?;
+                Ok(obj.as_blob().map(|b| b.content().to_vec()))
+            }
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+            Err(e) => Err(git_err(e)),
+        }
+    }
+
+    fn signature(&self, when: i64) -> anyhow::Result<git2::Signature<'static>> {
+        let time = git2::Time::new(when, 0);
+        let config = self.repo.config().ok();
+        let get = |key: &str| config.as_ref().and_then(|c| c.get_string(key).ok());
+        let name = get("user.name").unwrap_or_else(|| "arx".to_string());
+        let email = get("user.email").unwrap_or_else(|| "arx@localhost".to_string());
+        git2::Signature::new(&name, &email, &time).map_err(git_err)
+    }
+
+    /// A commit on top of `parent` with `changes` applied to its tree, built
+    /// in memory: no branch, index or working tree is touched. Cost grows
+    /// with the number and depth of the changed paths, not the tree's size.
+    pub fn build_commit(
+        &self,
+        parent: git2::Oid,
+        changes: &[Change],
+        message: &str,
+        when: i64,
+    ) -> anyhow::Result<git2::Oid> {
+        let parent_commit = self.repo.find_commit(parent).map_err(git_err)?;
+        let base = parent_commit.tree().map_err(git_err)?;
+        let mut update = git2::build::TreeUpdateBuilder::new();
+        for change in changes {
+            match &change.content {
+                Some(bytes) => {
+                    let blob = self.repo.blob(bytes).map_err(git_err)?;
+                    let mode = match self.tree_kind(parent, &change.path)? {
+                        TreeKind::Executable => git2::FileMode::BlobExecutable,
+                        _ => git2::FileMode::Blob,
+                    };
+                    update.upsert(&change.path, blob, mode);
+                }
+                None => {
+                    update.remove(&change.path);
+                }
+            }
+        }
+        let tree_id = update.create_updated(&self.repo, &base).map_err(git_err)?;
+        let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
+        let sig = self.signature(when)?;
+        self.repo
+            .commit(None, &sig, &sig, message, &tree, &[&parent_commit])
+            .map_err(git_err)
+    }
+
+    /// Point a new branch at `commit` (fails when it exists).
+    pub fn create_branch(&self, name: &str, commit: git2::Oid) -> anyhow::Result<()> {
+        let c = self.repo.find_commit(commit).map_err(git_err)?;
+        self.repo.branch(name, &c, false).map_err(git_err)?;
+        Ok(())
+    }
+
+    /// Remove a branch (no error when it is already gone).
+    pub fn delete_branch(&self, name: &str) -> anyhow::Result<()> {
+        match self.repo.find_branch(name, git2::BranchType::Local) {
+            Ok(mut b) => b.delete().map_err(git_err),
+            Err(_) => Ok(()),
+        }
+    }
+
+    /// Write the tree of `commit` into `dir` (a scratch checkout for checks).
+    pub fn export_tree(&self, commit: git2::Oid, dir: &Path) -> anyhow::Result<()> {
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .map_err(git_err)?
+            .tree()
+            .map_err(git_err)?;
+        let mut failure: Option<anyhow::Error> = None;
+        tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
+            let path = dir.join(root).join(entry.name().unwrap_or_default());
+            let result = (|| -> anyhow::Result<()> {
+                match entry.filemode() {
+                    0o040000 => std::fs::create_dir_all(&path)?,
+                    0o160000 => std::fs::create_dir_all(&path)?,
+                    mode => {
+                        let obj = entry.to_object(&self.repo).map_err(git_err)?;
+                        let bytes = obj
+                            .as_blob()
+                            .map(|b| b.content().to_vec())
+                            .unwrap_or_default();
+                        if mode == 0o120000 {
+                            let target = String::from_utf8_lossy(&bytes).into_owned();
+                            std::os::unix::fs::symlink(target, &path)?;
+                        } else {
+                            std::fs::write(&path, &bytes)?;
+                            if mode == 0o100755 {
+                                use std::os::unix::fs::PermissionsExt;
+                                std::fs::set_permissions(
+                                    &path,
+                                    std::fs::Permissions::from_mode(0o755),
+                                )?;
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            })();
+            match result {
+                Ok(()) => git2::TreeWalkResult::Ok,
+                Err(e) => {
+                    failure = Some(e);
+                    git2::TreeWalkResult::Abort
+                }
+            }
+        })
+        .map_err(git_err)
+        .or_else(|e| if failure.is_some() { Ok(()) } else { Err(e) })?;
+        match failure {
+            Some(e) => Err(e.context(format!(
+                "cannot write a scratch checkout to {}",
+                dir.display()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// The touched paths that have uncommitted changes (staged, unstaged or
+    /// an untracked file in the way).
+    pub fn dirty_paths(&self, paths: &[&str]) -> anyhow::Result<Vec<String>> {
+        let mut dirty = Vec::new();
+        for path in paths {
+            match self.repo.status_file(Path::new(path)) {
+                Ok(s) if s.is_empty() || s == git2::Status::CURRENT => {}
+                Ok(s) if s.contains(git2::Status::IGNORED) => dirty.push(path.to_string()),
+                Ok(_) => dirty.push(path.to_string()),
+                Err(e) if e.code() == git2::ErrorCode::NotFound => {}
+                Err(e) => return Err(git_err(e)),
+            }
+        }
+        Ok(dirty)
+    }
+
+    /// The paths a commit changes relative to its first parent.
+    pub fn changed_paths(&self, commit: git2::Oid) -> anyhow::Result<Vec<String>> {
+        let c = self.repo.find_commit(commit).map_err(git_err)?;
+        let parent = c.parent(0).map_err(git_err)?;
+        let diff = self
+            .repo
+            .diff_tree_to_tree(
+                Some(&parent.tree().map_err(git_err)?),
+                Some(&c.tree().map_err(git_err)?),
+                None,
+            )
+            .map_err(git_err)?;
+        let mut paths = Vec::new();
+        for delta in diff.deltas() {
+            for file in [delta.old_file(), delta.new_file()] {
+                if let Some(p) = file.path().and_then(|p| p.to_str()) {
+                    if !paths.iter().any(|x: &String| x == p) {
+                        paths.push(p.to_string());
+                    }
+                }
+            }
+        }
+        Ok(paths)
+    }
+
+    /// A commit on the current branch's HEAD undoing `commit` (built in
+    /// memory; the caller lands it). Returns the commit and its changes.
+    pub fn build_revert(
+        &self,
+        commit: git2::Oid,
+        message: &str,
+        when: i64,
+    ) -> anyhow::Result<(git2::Oid, Vec<Change>)> {
+        let target = self.repo.find_commit(commit).map_err(git_err)?;
+        let ours = self.repo.find_commit(self.head).map_err(git_err)?;
+        let on_branch = self.head == commit
+            || self
+                .repo
+                .graph_descendant_of(self.head, commit)
+                .map_err(git_err)?;
+        if !on_branch {
+            anyhow::bail!(
+                "commit {commit} is not on {} (was the branch reset or switched?)",
+                self.branch_name()
+            );
+        }
+        let mut index = self
+            .repo
+            .revert_commit(&target, &ours, 0, None)
+            .map_err(git_err)?;
+        if index.has_conflicts() {
+            anyhow::bail!("reverting conflicts with later changes to the same files");
+        }
+        let tree_id = index.write_tree_to(&self.repo).map_err(git_err)?;
+        let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
+        let sig = self.signature(when)?;
+        let oid = self
+            .repo
+            .commit(None, &sig, &sig, message, &tree, &[&ours])
+            .map_err(git_err)?;
+        let mut changes = Vec::new();
+        for path in self.changed_paths(commit)? {
+            changes.push(Change {
+                content: self.blob_at(oid, &path)?,
+                path,
+            });
+        }
+        Ok((oid, changes))
+    }
+}
+
+mod land;
