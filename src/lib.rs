@@ -5,15 +5,23 @@
 //! classifies failures from stderr, checks approval gates, and keeps registries
 //! of dead ends and knowhow.
 //!
-//! Layers, from the bottom up:
+//! Layers, from the bottom up (ARCHITECTURE.md has the map and the import
+//! rules, which `tests/architecture.rs` enforces):
+//! - [`error`]: the exit-code contract and the hinted error; imports nothing.
 //! - [`kernel`]: pure decisions. Values in, values out: no files, clocks,
 //!   environment, processes or printing. This is where parity with the
 //!   reference kernel lives and is tested.
-//! - [`io`]: the one place that touches the outside world: input streams,
-//!   configuration files and the `.arx/` state directory.
-//! - [`commands`]: glue, one file per subcommand: read through `io`, decide
-//!   through `kernel`, render a report through [`output`].
-//! - [`cli`]: the clap definition; `main.rs` only parses and calls [`run`].
+//! - [`engine`]: pure engines over the journal's history (precision,
+//!   expected free energy, selection, the policy cache).
+//! - [`io`]: the one place that touches the outside world: processes, git,
+//!   input streams, configuration files and the `.arx/` state directory.
+//!   It never prints.
+//! - [`ops`]: the steps commands share (spec resolution, the execute gate,
+//!   running and journaling attempts).
+//! - [`output`]: reports as JSON or a human view, styles, progress.
+//! - [`cli`] and [`commands`]: the clap definition, and glue, one file per
+//!   subcommand. [`run`] dispatches a parsed command line and maps errors
+//!   to exit codes; `main.rs` only parses and calls it.
 
 pub mod cli;
 pub mod commands;
