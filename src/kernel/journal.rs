@@ -101,6 +101,9 @@ pub struct RunRecord {
     /// For an inconclusive repeated run: about how many more runs may decide it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub more_runs: Option<u64>,
+    /// What `arx try` did with this run (ratchet records only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ratchet: Option<super::segment::RatchetInfo>,
 }
 
 /// What a merged journal holds and what is wrong with it.

@@ -77,6 +77,7 @@ impl RunRecord {
                 summary: None,
                 interval: None,
                 more_runs: None,
+                ratchet: None,
             },
         }
     }
@@ -142,6 +143,12 @@ impl RunRecordBuilder {
     pub fn samples(mut self, samples: Vec<f64>, summary: Option<Summary>) -> Self {
         self.record.samples = samples;
         self.record.summary = summary;
+        self
+    }
+
+    /// What `arx try` did with the run.
+    pub fn ratchet(mut self, info: super::segment::RatchetInfo) -> Self {
+        self.record.ratchet = Some(info);
         self
     }
 

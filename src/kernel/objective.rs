@@ -1,0 +1,205 @@
+//! The ratchet's objective: what `arx try` improves, how it runs the
+//! experiment, what it checks and protects, and when it advises to stop.
+//! Also the segment identity: changing what is measured (metric, direction,
+//! command, checks, protected paths) starts a new segment, because results
+//! measured under different rules do not compare.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::stats::Direction;
+
+/// Default runs of the baseline (to measure the noise).
+pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
+/// Default runs of each candidate.
+pub const DEFAULT_REPEAT: u32 = 1;
+/// Default confidence of a keep.
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+
+/// When to stop the loop (each rule optional).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StopRules {
+    /// Experiment runs in the segment, the baseline's included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_runs: Option<u64>,
+    /// Tries in a row that were not kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_discards_in_a_row: Option<u64>,
+    /// Hours since the segment's first run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_hours: Option<f64>,
+    /// Stop once the best reaches this value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<f64>,
+}
+
+/// A validated objective.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Objective {
+    pub metric: String,
+    pub direction: Direction,
+    /// The experiment: one shell command line when `shell`, else argv.
+    pub command: Vec<String>,
+    pub shell: bool,
+    /// As written (`10m`), parsed by the runner.
+    pub timeout: Option<String>,
+    pub repeat: u32,
+    pub baseline_repeat: u32,
+    pub min_effect: f64,
+    pub confidence: f64,
+    pub checks: Vec<String>,
+    pub protect: Vec<String>,
+    pub stop: StopRules,
+}
+
+impl Objective {
+    /// The segment's identity: a short hash of what decides whether two
+    /// results compare (metric, direction, command, checks, protected paths).
+    pub fn segment_id(&self) -> String {
+        let identity = serde_json::json!({
+            "metric": self.metric,
+            "direction": self.direction,
+            "command": self.command,
+            "shell": self.shell,
+            "checks": self.checks,
+            "protect": self.protect,
+        });
+        let digest = Sha256::digest(identity.to_string().as_bytes());
+        digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Is `value` better than `than` in the objective's direction?
+    pub fn better(&self, value: f64, than: f64) -> bool {
+        match self.direction {
+            Direction::Max => value > than,
+            Direction::Min => value < than,
+        }
+    }
+
+    /// `a − b` signed so that positive means `a` is better.
+    pub fn gain(&self, a: f64, b: f64) -> f64 {
+        match self.direction {
+            Direction::Max => a - b,
+            Direction::Min => b - a,
+        }
+    }
+}
+
+/// Check the numbers of an objective; the message names the key.
+pub fn validate(o: &Objective) -> Result<(), String> {
+    if o.metric.trim().is_empty() {
+        return Err("metric must not be empty".into());
+    }
+    if o.command.is_empty() || o.command.iter().all(|c| c.trim().is_empty()) {
+        return Err("command must not be empty".into());
+    }
+    if o.repeat == 0 {
+        return Err("repeat must be at least 1".into());
+    }
+    if o.baseline_repeat == 0 {
+        return Err("baseline_repeat must be at least 1".into());
+    }
+    if !(o.min_effect.is_finite() && o.min_effect >= 0.0) {
+        return Err(format!(
+            "min_effect must be a finite number >= 0 (got {})",
+            o.min_effect
+        ));
+    }
+    if !(o.confidence > 0.5 && o.confidence < 1.0) {
+        return Err(format!(
+            "confidence must be between 0.5 and 1 (got {})",
+            o.confidence
+        ));
+    }
+    if let Some(h) = o.stop.max_hours {
+        if !(h.is_finite() && h > 0.0) {
+            return Err(format!(
+                "stop.max_hours must be a positive number (got {h})"
+            ));
+        }
+    }
+    if let Some(t) = o.stop.target {
+        if !t.is_finite() {
+            return Err(format!("stop.target must be a finite number (got {t})"));
+        }
+    }
+    if o.checks.iter().any(|c| c.trim().is_empty()) {
+        return Err("checks must not contain an empty command".into());
+    }
+    if o.protect.iter().any(|p| p.trim().is_empty()) {
+        return Err("protect must not contain an empty pattern".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn objective() -> Objective {
+        Objective {
+            metric: "val_bpb".into(),
+            direction: Direction::Min,
+            command: vec!["uv run train.py".into()],
+            shell: true,
+            timeout: None,
+            repeat: 1,
+            baseline_repeat: 5,
+            min_effect: 0.0,
+            confidence: 0.95,
+            checks: vec![],
+            protect: vec!["prepare.py".into()],
+            stop: StopRules::default(),
+        }
+    }
+
+    #[test]
+    fn the_segment_changes_with_what_is_measured_and_not_with_budgets() {
+        let o = objective();
+        let id = o.segment_id();
+        assert_eq!(id.len(), 16);
+        let mut same = o.clone();
+        same.repeat = 3;
+        same.stop.max_runs = Some(10);
+        same.timeout = Some("5m".into());
+        assert_eq!(same.segment_id(), id);
+        for change in [
+            |o: &mut Objective| o.metric = "loss".into(),
+            |o: &mut Objective| o.direction = Direction::Max,
+            |o: &mut Objective| o.command = vec!["python train.py".into()],
+            |o: &mut Objective| o.checks = vec!["pytest".into()],
+            |o: &mut Objective| o.protect = vec![],
+        ] {
+            let mut other = o.clone();
+            change(&mut other);
+            assert_ne!(other.segment_id(), id);
+        }
+    }
+
+    #[test]
+    fn direction_decides_what_is_better() {
+        let mut o = objective();
+        assert!(o.better(0.9, 1.0));
+        assert_eq!(o.gain(0.9, 1.0), 0.09999999999999998);
+        o.direction = Direction::Max;
+        assert!(!o.better(0.9, 1.0));
+        assert!(o.gain(0.9, 1.0) < 0.0);
+    }
+
+    #[test]
+    fn bad_numbers_are_named() {
+        let mut o = objective();
+        o.confidence = 1.5;
+        assert!(validate(&o).unwrap_err().contains("confidence"));
+        let mut o = objective();
+        o.min_effect = -1.0;
+        assert!(validate(&o).unwrap_err().contains("min_effect"));
+        let mut o = objective();
+        o.baseline_repeat = 0;
+        assert!(validate(&o).unwrap_err().contains("baseline_repeat"));
+        let mut o = objective();
+        o.metric = " ".into();
+        assert!(validate(&o).unwrap_err().contains("metric"));
+        assert!(validate(&objective()).is_ok());
+    }
+}

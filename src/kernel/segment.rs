@@ -1,0 +1,430 @@
+//! The ratchet as the journal records it: each `arx try` leaves one run
+//! record with a [`RatchetInfo`]; folding those records gives the current
+//! segment (its baseline, the kept commit and its samples, the noise
+//! replicates, the counts) and the stop advice. Nothing here reads files or
+//! clocks: the records and the time come in as values.
+
+use serde::{Deserialize, Serialize};
+
+use super::journal::RunRecord;
+use super::names::str_enum;
+use super::objective::StopRules;
+use super::stats::Direction;
+
+str_enum! {
+    /// What a try did.
+    #[derive(Default)]
+    TryStatus, "try status" {
+        /// The segment's first measurement: the last commit, repeated.
+        #[default]
+        Baseline => "baseline",
+        /// Better beyond the noise and the checks passed: committed.
+        Keep => "keep",
+        /// Not shown better: set aside under refs/arx/discarded and undone.
+        Discard => "discard",
+        /// The experiment failed (no metric, non-zero exit, timeout): undone.
+        Crash => "crash",
+        /// Better, but a check failed: undone.
+        ChecksFailed => "checks_failed",
+        /// The candidate touched a protected path: undone without running.
+        Protected => "protected",
+        /// Ctrl-C during the try: the working tree is left as it was.
+        Interrupted => "interrupted",
+    }
+}
+
+impl TryStatus {
+    /// Is this a try that was not kept (counts towards the stop rule)?
+    pub fn is_non_keep(self) -> bool {
+        !matches!(self, TryStatus::Baseline | TryStatus::Keep)
+    }
+}
+
+/// The ratchet's part of a journal record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatchetInfo {
+    /// The objective's segment id ([`super::objective::Objective::segment_id`]).
+    pub segment: String,
+    /// This record starts a new segment even if the id is unchanged
+    /// (`arx try --new-segment`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_segment: bool,
+    pub status: TryStatus,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub metric: String,
+    pub direction: Direction,
+    /// The decision rule.
+    #[serde(default)]
+    pub rule: String,
+    /// The kept commit this try was measured against (for a baseline: the
+    /// commit measured).
+    pub kept: String,
+    /// For a keep: the new kept commit. For a discard: the commit that
+    /// holds the candidate (under `discarded_ref`).
+    #[serde(default)]
+    pub commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discarded_ref: Option<String>,
+    /// The candidate's changed paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Protected paths the candidate touched.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protected: Vec<String>,
+    /// The best before this try (the kept commit's estimate).
+    #[serde(default)]
+    pub best: Option<f64>,
+    /// Candidate minus best, positive = better.
+    #[serde(default)]
+    pub improvement: Option<f64>,
+    /// The noise (sd of one run) the decision used.
+    #[serde(default)]
+    pub noise: Option<f64>,
+    /// No replicate was available: the decision was blind to noise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
+    /// False for keeps that no confirmation backs (`--rule strict`).
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub confirmed: bool,
+    /// The checks run before a keep.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckResult>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// One check command and how it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    pub command: String,
+    pub exit_code: i64,
+    #[serde(default)]
+    pub duration_ms: u64,
+}
+
+/// A measured commit of the segment: the baseline or a keep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measured {
+    pub run_id: String,
+    pub commit: String,
+    pub description: Option<String>,
+    pub samples: Vec<f64>,
+    pub at: String,
+    pub confirmed: bool,
+}
+
+/// The current segment, folded from the journal.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Segment {
+    /// 1-based, counting the segments in the journal.
+    pub number: usize,
+    pub id: String,
+    pub metric: String,
+    pub direction: Option<Direction>,
+    pub started_at: String,
+    pub last_at: String,
+    pub baseline: Option<Measured>,
+    /// The kept commit (the last keep, or the baseline).
+    pub kept: Option<Measured>,
+    /// Samples of each repeated measurement (for the noise).
+    pub replicates: Vec<Vec<f64>>,
+    /// Every metric value of the segment.
+    pub values: Vec<f64>,
+    pub tries: usize,
+    /// Experiment runs, the baseline's included.
+    pub runs: u64,
+    pub keeps: usize,
+    pub discards: usize,
+    pub crashes: usize,
+    pub checks_failed: usize,
+    pub protected: usize,
+    pub interrupted: usize,
+    pub non_keeps_in_a_row: usize,
+    /// The last discard, to finish its restore after a crash.
+    pub last: Option<(String, TryStatus)>,
+}
+
+/// The samples of a record: its repeated samples, or the metric of its
+/// last attempt.
+pub fn record_samples(r: &RunRecord, metric: &str) -> Vec<f64> {
+    if !r.samples.is_empty() {
+        return r.samples.clone();
+    }
+    r.metrics.get(metric).into_iter().collect()
+}
+
+/// Every segment in the journal, oldest first. A segment starts at a record
+/// whose segment id differs from the one before, or that says so.
+pub fn segments(records: &[RunRecord]) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    for r in records {
+        let Some(info) = &r.ratchet else { continue };
+        let starts = match out.last() {
+            None => true,
+            Some(s) => s.id != info.segment || info.new_segment,
+        };
+        if starts {
+            out.push(Segment {
+                number: out.len() + 1,
+                id: info.segment.clone(),
+                metric: info.metric.clone(),
+                direction: Some(info.direction),
+                started_at: r.started_at.clone(),
+                ..Segment::default()
+            });
+        }
+        let seg = out.last_mut().expect("a segment was just pushed");
+        fold(seg, r, info);
+    }
+    out
+}
+
+fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
+    seg.tries += 1;
+    seg.last_at = r.ended_at.clone();
+    seg.runs += r.attempts.len().max(1) as u64;
+    if info.status == TryStatus::Protected {
+        seg.runs -= 1; // refused without running
+    }
+    let samples = record_samples(r, &info.metric);
+    seg.values.extend(&samples);
+    if samples.len() >= 2 {
+        seg.replicates.push(samples.clone());
+    }
+    let measured = |commit: &str| Measured {
+        run_id: r.run_id.clone(),
+        commit: commit.to_string(),
+        description: info.description.clone(),
+        samples: samples.clone(),
+        at: r.ended_at.clone(),
+        confirmed: info.confirmed,
+    };
+    match info.status {
+        TryStatus::Baseline => {
+            let m = measured(&info.kept);
+            seg.baseline = Some(m.clone());
+            seg.kept = Some(m);
+        }
+        TryStatus::Keep => {
+            seg.keeps += 1;
+            seg.kept = Some(measured(info.commit.as_deref().unwrap_or(&info.kept)));
+        }
+        TryStatus::Discard => seg.discards += 1,
+        TryStatus::Crash => seg.crashes += 1,
+        TryStatus::ChecksFailed => seg.checks_failed += 1,
+        TryStatus::Protected => seg.protected += 1,
+        TryStatus::Interrupted => seg.interrupted += 1,
+    }
+    if info.status.is_non_keep() {
+        seg.non_keeps_in_a_row += 1;
+    } else {
+        seg.non_keeps_in_a_row = 0;
+    }
+    seg.last = Some((r.run_id.clone(), info.status));
+}
+
+/// The segment `id` if it is the journal's current one.
+pub fn current(records: &[RunRecord], id: &str) -> Option<Segment> {
+    segments(records).pop().filter(|s| s.id == id)
+}
+
+/// Why to stop, when a stop rule fires.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StopAdvice {
+    pub stop: bool,
+    /// The rule that fired and why, in words.
+    pub reason: Option<String>,
+}
+
+/// The stop advice for `segment` at `hours` since it started, with `best`
+/// the kept commit's estimate.
+pub fn stop_advice(
+    segment: &Segment,
+    rules: &StopRules,
+    best: Option<f64>,
+    direction: Direction,
+    hours: f64,
+) -> StopAdvice {
+    let fire = |reason: String| StopAdvice {
+        stop: true,
+        reason: Some(reason),
+    };
+    if let (Some(target), Some(best)) = (rules.target, best) {
+        let reached = match direction {
+            Direction::Max => best >= target,
+            Direction::Min => best <= target,
+        };
+        if reached {
+            return fire(format!("target reached: best {best} vs target {target}"));
+        }
+    }
+    if let Some(max) = rules.max_runs {
+        if segment.runs >= max {
+            return fire(format!("max_runs reached: {} runs of {max}", segment.runs));
+        }
+    }
+    if let Some(max) = rules.max_discards_in_a_row {
+        if segment.non_keeps_in_a_row as u64 >= max {
+            return fire(format!(
+                "max_discards_in_a_row reached: {} tries in a row not kept",
+                segment.non_keeps_in_a_row
+            ));
+        }
+    }
+    if let Some(max) = rules.max_hours {
+        if hours >= max {
+            return fire(format!("max_hours reached: {hours:.2} h of {max} h"));
+        }
+    }
+    StopAdvice {
+        stop: false,
+        reason: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::contract::Metrics;
+    use crate::kernel::failure::FailureClass;
+
+    fn record(id: &str, segment: &str, status: TryStatus, samples: &[f64]) -> RunRecord {
+        RunRecord {
+            run_id: id.into(),
+            started_at: format!("2026-01-01T00:00:0{}.000Z", id.len() % 10),
+            ended_at: "2026-01-01T01:00:00.000Z".into(),
+            duration_ms: 1,
+            command: vec!["x".into()],
+            shell: true,
+            cwd: "/w".into(),
+            host: None,
+            git: None,
+            hypothesis: None,
+            approach_hash: None,
+            candidate: None,
+            tags: vec![],
+            state: None,
+            state_fingerprint: None,
+            spec: None,
+            metrics: Metrics::from_pairs(vec![("m".into(), *samples.last().unwrap_or(&0.0))]),
+            exit_code: 0,
+            timed_out: false,
+            interrupted: false,
+            stopped_on_result: false,
+            failure_class: FailureClass::None,
+            verdict: None,
+            stdout_tail: String::new(),
+            stderr_tail: String::new(),
+            attempts: vec![],
+            samples: if samples.len() > 1 {
+                samples.to_vec()
+            } else {
+                vec![]
+            },
+            summary: None,
+            interval: None,
+            more_runs: None,
+            ratchet: Some(RatchetInfo {
+                segment: segment.into(),
+                new_segment: false,
+                status,
+                description: Some(format!("try {id}")),
+                metric: "m".into(),
+                direction: Direction::Min,
+                rule: "confirm".into(),
+                kept: "k0".into(),
+                commit: Some(format!("c-{id}")),
+                discarded_ref: None,
+                paths: vec![],
+                protected: vec![],
+                best: None,
+                improvement: None,
+                noise: None,
+                blind: false,
+                confirmed: true,
+                checks: vec![],
+            }),
+        }
+    }
+
+    #[test]
+    fn a_segment_tracks_the_kept_commit_and_the_counts() {
+        let records = vec![
+            record("b", "s1", TryStatus::Baseline, &[1.0, 1.1, 0.9]),
+            record("d1", "s1", TryStatus::Discard, &[1.2]),
+            record("k1", "s1", TryStatus::Keep, &[0.8, 0.82]),
+            record("c1", "s1", TryStatus::Crash, &[]),
+            record("p1", "s1", TryStatus::Protected, &[]),
+        ];
+        let seg = current(&records, "s1").unwrap();
+        assert_eq!(seg.number, 1);
+        assert_eq!(seg.baseline.as_ref().unwrap().commit, "k0");
+        let kept = seg.kept.as_ref().unwrap();
+        assert_eq!(kept.commit, "c-k1");
+        assert_eq!(kept.samples, vec![0.8, 0.82]);
+        assert_eq!(
+            (seg.keeps, seg.discards, seg.crashes, seg.protected),
+            (1, 1, 1, 1)
+        );
+        assert_eq!(seg.non_keeps_in_a_row, 2);
+        assert_eq!(seg.replicates.len(), 2);
+        assert_eq!(seg.tries, 5);
+        assert_eq!(seg.runs, 4);
+        assert!(current(&records, "s2").is_none());
+    }
+
+    #[test]
+    fn a_new_id_or_a_new_segment_flag_starts_a_segment() {
+        let mut again = record("b3", "s1", TryStatus::Baseline, &[2.0, 2.1]);
+        again.ratchet.as_mut().unwrap().new_segment = true;
+        let records = vec![
+            record("b", "s1", TryStatus::Baseline, &[1.0, 1.1]),
+            record("b2", "s2", TryStatus::Baseline, &[5.0, 5.1]),
+            record("x", "s1", TryStatus::Baseline, &[1.0, 1.1]),
+            again,
+        ];
+        let all = segments(&records);
+        assert_eq!(all.len(), 4);
+        let seg = current(&records, "s1").unwrap();
+        assert_eq!(seg.number, 4);
+        assert_eq!(seg.kept.unwrap().samples, vec![2.0, 2.1]);
+    }
+
+    #[test]
+    fn stop_rules_fire_with_their_reason() {
+        let records = vec![
+            record("b", "s1", TryStatus::Baseline, &[1.0, 1.1]),
+            record("d1", "s1", TryStatus::Discard, &[1.2]),
+            record("d2", "s1", TryStatus::Crash, &[]),
+        ];
+        let seg = current(&records, "s1").unwrap();
+        let none = StopRules::default();
+        assert!(!stop_advice(&seg, &none, Some(1.0), Direction::Min, 1.0).stop);
+        let rules = StopRules {
+            max_discards_in_a_row: Some(2),
+            ..StopRules::default()
+        };
+        let a = stop_advice(&seg, &rules, Some(1.0), Direction::Min, 1.0);
+        assert!(a.stop && a.reason.unwrap().contains("max_discards_in_a_row"));
+        let rules = StopRules {
+            target: Some(1.05),
+            ..StopRules::default()
+        };
+        assert!(stop_advice(&seg, &rules, Some(1.0), Direction::Min, 0.0).stop);
+        assert!(!stop_advice(&seg, &rules, Some(1.0), Direction::Max, 0.0).stop);
+        let rules = StopRules {
+            max_runs: Some(4),
+            ..StopRules::default()
+        };
+        assert!(stop_advice(&seg, &rules, None, Direction::Min, 0.0).stop);
+        let rules = StopRules {
+            max_hours: Some(8.0),
+            ..StopRules::default()
+        };
+        assert!(!stop_advice(&seg, &rules, None, Direction::Min, 7.9).stop);
+        assert!(stop_advice(&seg, &rules, None, Direction::Min, 8.0).stop);
+    }
+}
