@@ -415,11 +415,18 @@ mod tests {
         };
         assert!(stop_advice(&seg, &rules, Some(1.0), Direction::Min, 0.0).stop);
         assert!(!stop_advice(&seg, &rules, Some(1.0), Direction::Max, 0.0).stop);
+        // Three records without attempt lists: one run each.
+        assert_eq!(seg.runs, 3);
+        let rules = StopRules {
+            max_runs: Some(3),
+            ..StopRules::default()
+        };
+        assert!(stop_advice(&seg, &rules, None, Direction::Min, 0.0).stop);
         let rules = StopRules {
             max_runs: Some(4),
             ..StopRules::default()
         };
-        assert!(stop_advice(&seg, &rules, None, Direction::Min, 0.0).stop);
+        assert!(!stop_advice(&seg, &rules, None, Direction::Min, 0.0).stop);
         let rules = StopRules {
             max_hours: Some(8.0),
             ..StopRules::default()
