@@ -34,6 +34,9 @@ pub struct Config {
     /// What was wrong with the file but could be read past (an unknown
     /// gate, a gate that is not a boolean), for the caller to show.
     pub warnings: Vec<String>,
+    /// The `[objective]` table (TOML) or `objective` object (JSON), as
+    /// written; `ops::objective` reads it.
+    pub objective: Option<Value>,
 }
 
 impl Config {
@@ -43,6 +46,7 @@ impl Config {
             format: None,
             grd: Value::Object(Map::new()),
             warnings: Vec::new(),
+            objective: None,
         }
     }
 }
@@ -81,15 +85,26 @@ pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
     let text = read_config_text(&path)?;
     let format = detect_format(&path, &text);
     let mut warnings = Vec::new();
-    let grd = match format {
-        Format::Json => parse_json(&path, &text)?,
-        Format::Toml => toml_to_grd(&path, &text, &mut warnings)?,
+    let (grd, objective) = match format {
+        Format::Json => {
+            let grd = parse_json(&path, &text)?;
+            let objective = grd.get("objective").cloned();
+            (grd, objective)
+        }
+        Format::Toml => {
+            let grd = toml_to_grd(&path, &text, &mut warnings)?;
+            let objective = parse_toml(&path, &text)?
+                .get("objective")
+                .map(|t| serde_json::to_value(t).unwrap_or(Value::Null));
+            (grd, objective)
+        }
     };
     Ok(Config {
         path: Some(path),
         format: Some(format),
         grd,
         warnings,
+        objective,
     })
 }
 

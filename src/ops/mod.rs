@@ -9,5 +9,6 @@ pub mod deadend;
 pub mod gate;
 pub mod journal;
 pub mod loop_state;
+pub mod objective;
 pub mod scan;
 pub mod spec;

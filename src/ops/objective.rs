@@ -1,0 +1,247 @@
+//! The ratchet's objective from `arx.toml` `[objective]` and the flags of
+//! `arx try` (flags win): the flag group, the file's shape, and the merge
+//! into one validated [`Objective`].
+
+use anyhow::Result;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::Hinted;
+use crate::kernel::objective::{
+    validate, Objective, StopRules, DEFAULT_BASELINE_REPEAT, DEFAULT_CONFIDENCE, DEFAULT_REPEAT,
+};
+use crate::kernel::stats::Direction;
+
+/// The objective's flags, each overriding its `[objective]` key.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ObjectiveFlags {
+    /// The metric to improve ([objective] metric).
+    #[arg(long, value_name = "KEY")]
+    pub metric: Option<String>,
+    /// Which way the metric improves ([objective] direction).
+    #[arg(long, value_parser = ["max", "min"])]
+    pub direction: Option<String>,
+    /// The experiment as one shell command line ([objective] command); or
+    /// give it after `--`.
+    #[arg(long = "command", value_name = "CMD", conflicts_with = "argv")]
+    pub command_line: Option<String>,
+    /// Time limit of one run, e.g. 10m ([objective] timeout).
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Runs of each candidate, at least ([objective] repeat).
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<u32>,
+    /// Runs of the baseline, to measure the noise ([objective] baseline_repeat).
+    #[arg(long, value_name = "N")]
+    pub baseline_repeat: Option<u32>,
+    /// Smallest improvement worth keeping, in metric units ([objective] min_effect).
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub min_effect: Option<f64>,
+    /// Confidence of a keep ([objective] confidence).
+    #[arg(long, value_name = "C")]
+    pub confidence: Option<f64>,
+    /// A check that must exit 0 before a keep (repeatable; replaces [objective] checks).
+    #[arg(long = "check", value_name = "CMD")]
+    pub checks: Vec<String>,
+    /// A path or glob no candidate may change (repeatable; replaces [objective] protect).
+    #[arg(long = "protect", value_name = "PATTERN")]
+    pub protect: Vec<String>,
+    /// Stop after this many runs in the segment ([objective.stop] max_runs).
+    #[arg(long, value_name = "N")]
+    pub max_runs: Option<u64>,
+    /// Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row).
+    #[arg(long, value_name = "N")]
+    pub max_discards_in_a_row: Option<u64>,
+    /// Stop after this many hours of the segment ([objective.stop] max_hours).
+    #[arg(long, value_name = "H")]
+    pub max_hours: Option<f64>,
+    /// Stop once the best reaches this value ([objective.stop] target).
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub target: Option<f64>,
+    /// The experiment's program and arguments (instead of --command).
+    #[arg(last = true, value_name = "CMD")]
+    pub argv: Vec<String>,
+}
+
+/// `[objective]` as written.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectiveFile {
+    metric: Option<String>,
+    direction: Option<String>,
+    command: Option<CommandSpec>,
+    timeout: Option<String>,
+    repeat: Option<u32>,
+    baseline_repeat: Option<u32>,
+    min_effect: Option<f64>,
+    confidence: Option<f64>,
+    #[serde(default)]
+    checks: Vec<String>,
+    #[serde(default)]
+    protect: Vec<String>,
+    #[serde(default)]
+    stop: StopFile,
+    /// Read by `arx try --rule`'s default.
+    rule: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StopFile {
+    max_runs: Option<u64>,
+    max_discards_in_a_row: Option<u64>,
+    max_hours: Option<f64>,
+    target: Option<f64>,
+}
+
+/// `command = "uv run train.py"` (through the shell) or
+/// `command = ["uv", "run", "train.py"]` (argv).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum CommandSpec {
+    Line(String),
+    Argv(Vec<String>),
+}
+
+const HINT: &str = "set it in arx.toml under [objective], or pass it as a flag of arx try";
+
+/// The objective from `file` (the config's `[objective]`, if any) and the
+/// flags; also the file's `rule`, if set.
+pub fn resolve(
+    flags: &ObjectiveFlags,
+    file: Option<&Value>,
+) -> Result<(Objective, Option<String>)> {
+    let file: ObjectiveFile = match file {
+        None => ObjectiveFile::default(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+            Hinted::error(
+                format!("invalid [objective]: {e}"),
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, rule and [objective.stop] max_runs, max_discards_in_a_row, max_hours, target",
+            )
+        })?,
+    };
+    let metric =
+        flags.metric.clone().or(file.metric).ok_or_else(|| {
+            Hinted::error("no metric to improve: the objective has no metric", HINT)
+        })?;
+    let direction = flags
+        .direction
+        .clone()
+        .or(file.direction)
+        .ok_or_else(|| Hinted::error("the objective has no direction (min or max)", HINT))?;
+    let direction: Direction = direction
+        .parse()
+        .map_err(|e: String| Hinted::error(format!("invalid [objective] direction: {e}"), HINT))?;
+    let (command, shell) = if !flags.argv.is_empty() {
+        (flags.argv.clone(), false)
+    } else if let Some(line) = &flags.command_line {
+        (vec![line.clone()], true)
+    } else {
+        match file.command {
+            Some(CommandSpec::Line(line)) => (vec![line], true),
+            Some(CommandSpec::Argv(argv)) => (argv, false),
+            None => {
+                return Err(Hinted::error(
+                    "the objective has no command to run",
+                    "set command in [objective], or pass --command CMD or -- CMD ARGS...",
+                ))
+            }
+        }
+    };
+    let objective = Objective {
+        metric,
+        direction,
+        command,
+        shell,
+        timeout: flags.timeout.clone().or(file.timeout),
+        repeat: flags.repeat.or(file.repeat).unwrap_or(DEFAULT_REPEAT),
+        baseline_repeat: flags
+            .baseline_repeat
+            .or(file.baseline_repeat)
+            .unwrap_or(DEFAULT_BASELINE_REPEAT),
+        min_effect: flags.min_effect.or(file.min_effect).unwrap_or(0.0),
+        confidence: flags
+            .confidence
+            .or(file.confidence)
+            .unwrap_or(DEFAULT_CONFIDENCE),
+        checks: if flags.checks.is_empty() {
+            file.checks
+        } else {
+            flags.checks.clone()
+        },
+        protect: if flags.protect.is_empty() {
+            file.protect
+        } else {
+            flags.protect.clone()
+        },
+        stop: StopRules {
+            max_runs: flags.max_runs.or(file.stop.max_runs),
+            max_discards_in_a_row: flags
+                .max_discards_in_a_row
+                .or(file.stop.max_discards_in_a_row),
+            max_hours: flags.max_hours.or(file.stop.max_hours),
+            target: flags.target.or(file.stop.target),
+        },
+    };
+    validate(&objective).map_err(|e| Hinted::error(format!("invalid objective: {e}"), HINT))?;
+    Ok((objective, file.rule))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn flags_win_over_the_file() {
+        let file = json!({"metric": "val_bpb", "direction": "min", "command": "uv run train.py",
+            "repeat": 2, "checks": ["pytest -q"], "stop": {"max_runs": 200, "target": 0.95}});
+        let flags = ObjectiveFlags {
+            repeat: Some(3),
+            target: Some(0.9),
+            ..ObjectiveFlags::default()
+        };
+        let (o, rule) = resolve(&flags, Some(&file)).unwrap();
+        assert_eq!(o.metric, "val_bpb");
+        assert_eq!(o.direction, Direction::Min);
+        assert_eq!(o.command, vec!["uv run train.py".to_string()]);
+        assert!(o.shell);
+        assert_eq!(o.repeat, 3);
+        assert_eq!(o.baseline_repeat, DEFAULT_BASELINE_REPEAT);
+        assert_eq!(o.checks, vec!["pytest -q".to_string()]);
+        assert_eq!(o.stop.max_runs, Some(200));
+        assert_eq!(o.stop.target, Some(0.9));
+        assert_eq!(rule, None);
+    }
+
+    #[test]
+    fn argv_after_the_separator_runs_without_a_shell() {
+        let flags = ObjectiveFlags {
+            metric: Some("acc".into()),
+            direction: Some("max".into()),
+            argv: vec!["python".into(), "train.py".into()],
+            ..ObjectiveFlags::default()
+        };
+        let (o, _) = resolve(&flags, None).unwrap();
+        assert!(!o.shell);
+        assert_eq!(o.command.len(), 2);
+    }
+
+    #[test]
+    fn missing_and_unknown_keys_are_errors_that_name_them() {
+        let err = resolve(&ObjectiveFlags::default(), None).unwrap_err();
+        assert!(err.to_string().contains("no metric"), "{err}");
+        let file = json!({"metric": "m", "direction": "min", "command": "x", "metrik": 1});
+        let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("metrik"), "{err}");
+        let file = json!({"metric": "m", "direction": "up", "command": "x"});
+        let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("direction"), "{err}");
+        let file = json!({"metric": "m", "direction": "min"});
+        let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("no command"), "{err}");
+        let file = json!({"metric": "m", "direction": "min", "command": "x", "confidence": 2});
+        let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("confidence"), "{err}");
+    }
+}
