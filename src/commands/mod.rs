@@ -135,7 +135,15 @@ pub fn pass_execute_gate(ctx: &Ctx, approve: bool, no_gates: bool, what: &str) -
 /// Run one parsed command line.
 pub fn dispatch(cli: Cli) -> Result<Exit> {
     let ctx = Ctx {
-        out: Output::new(&cli.global),
+        out: Output::new(
+            cli.global.json,
+            cli.global.quiet,
+            match cli.global.color {
+                crate::cli::ColorWhen::Auto => crate::output::Color::Auto,
+                crate::cli::ColorWhen::Always => crate::output::Color::Always,
+                crate::cli::ColorWhen::Never => crate::output::Color::Never,
+            },
+        ),
         global: cli.global,
     };
     match cli.command {

@@ -8,7 +8,6 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 use serde::Serialize;
 
-use crate::cli::{ColorWhen, GlobalArgs};
 use crate::kernel::verdict::Verdict;
 
 /// A report: serializable, with a human rendering.
@@ -51,6 +50,18 @@ impl<T: Row> Report for Rows<T> {
     }
 }
 
+/// When to colour the human view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Color {
+    /// Colour when stdout is a terminal and NO_COLOR is unset.
+    #[default]
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
 /// Where and how reports go.
 #[derive(Debug, Clone, Copy)]
 pub struct Output {
@@ -59,17 +70,16 @@ pub struct Output {
 }
 
 impl Output {
-    pub fn new(global: &GlobalArgs) -> Self {
-        let choice = match global.color {
-            ColorWhen::Auto => anstream::ColorChoice::Auto,
-            ColorWhen::Always => anstream::ColorChoice::Always,
-            ColorWhen::Never => anstream::ColorChoice::Never,
+    /// Reports as JSON or as the human view, or nothing when `quiet`;
+    /// `color` is set for the whole process (stdout and stderr).
+    pub fn new(json: bool, quiet: bool, color: Color) -> Self {
+        let choice = match color {
+            Color::Auto => anstream::ColorChoice::Auto,
+            Color::Always => anstream::ColorChoice::Always,
+            Color::Never => anstream::ColorChoice::Never,
         };
         choice.write_global();
-        Output {
-            json: global.json,
-            quiet: global.quiet,
-        }
+        Output { json, quiet }
     }
 
     /// Emit a report on stdout.
