@@ -2,7 +2,16 @@
 //! under `--quiet`. Every report is one `Serialize` struct; the human view
 //! is drawn from the same struct. Colour goes through `anstream`, which
 //! strips it when stdout is not a terminal or NO_COLOR is set.
+//!
+//! The seam: [`Output`] decides whether to write, picks the stream (raw
+//! stdout for data, `anstream` for styled views) and an
+//! [`export::Exporter`], which writes the bytes. A new format is one file
+//! in `export/` implementing `Exporter<T>` for what it can draw (any
+//! `Serialize` value, a [`Report`], a list); choosing it is one more branch
+//! in [`Output::emit`]. Styles live in `style`, the progress indicator in
+//! `spinner`.
 
+pub mod export;
 mod spinner;
 mod style;
 
@@ -10,6 +19,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use export::{Exporter, Human, Json, Ndjson};
 pub use spinner::Spinner;
 pub use style::{bold, dim, verdict_style, warn};
 
@@ -90,30 +100,20 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
-        if self.json || !report.styled() {
-            // Data goes out byte for byte (a terminal filter would drop
-            // characters such as U+007F from keys).
-            let mut out = io::stdout().lock();
-            if self.json {
-                serde_json::to_writer(&mut out, report)?;
-                writeln!(out)?;
-            } else {
-                report.human(&mut out)?;
-            }
-            out.flush()?;
+        // Data (JSON, or a view that is data such as a script) goes out
+        // byte for byte: a terminal filter would drop characters such as
+        // U+007F from keys.
+        if self.json {
+            write(io::stdout().lock(), &Json, report)
+        } else if report.styled() {
+            write(anstream::stdout().lock(), &Human, report)
         } else {
-            let mut out = anstream::stdout().lock();
-            report.human(&mut out)?;
-            out.flush()?;
+            write(io::stdout().lock(), &Human, report)
         }
-        Ok(())
     }
-}
 
-impl Output {
     /// Emit a listing: under `--json` one JSON document per item and line
-    /// (NDJSON, so that long listings stream into `jq` and friends), else
-    /// the report's human view.
+    /// (NDJSON), else the report's human view.
     pub fn emit_lines<R: Report, T: Serialize>(
         &self,
         report: &R,
@@ -125,15 +125,17 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
-        let mut out = io::BufWriter::new(io::stdout().lock());
-        for item in items {
-            // Serialized apart from writing, so a closed pipe surfaces as
-            // the I/O error it is (a quiet exit), not as a JSON error.
-            let mut line = serde_json::to_vec(item)?;
-            line.push(b'\n');
-            out.write_all(&line)?;
-        }
-        out.flush()?;
-        Ok(())
+        write(io::BufWriter::new(io::stdout().lock()), &Ndjson, items)
     }
+}
+
+/// Export `value` on `out`, then flush it.
+fn write<W: Write, T: ?Sized>(
+    mut out: W,
+    exporter: &dyn Exporter<T>,
+    value: &T,
+) -> anyhow::Result<()> {
+    exporter.export(value, &mut out)?;
+    out.flush()?;
+    Ok(())
 }
