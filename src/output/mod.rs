@@ -7,9 +7,10 @@
 //! stdout for data, `anstream` for styled views) and an
 //! [`export::Exporter`], which writes the bytes. A new format is one file
 //! in `export/` implementing `Exporter<T>` for what it can draw (any
-//! `Serialize` value, a [`Report`], a list); choosing it is one more branch
-//! in [`Output::emit`]. Styles live in `style`, the progress indicator in
-//! `spinner`.
+//! `Serialize` value, a [`Report`], a list); a tabular format draws an
+//! [`export::Table`] by implementing [`export::Markup`], which shares the
+//! table walk. Choosing a format is one more branch in [`Output::emit`].
+//! Styles live in `style`, the progress indicator in `spinner`.
 
 pub mod export;
 mod spinner;
