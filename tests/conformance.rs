@@ -3,7 +3,7 @@
 //! Each case is checked and counted; a fixture file with a missing or empty
 //! case list fails, so a lost fixture cannot pass silently.
 
-use std::path::PathBuf;
+mod common;
 
 use arx::kernel::contract::{compare, parse_metrics, validate_metric_spec, Comparator, Metrics};
 use arx::kernel::failure::{classify_run_failure, FailureClass, FailureScanner};
@@ -12,18 +12,8 @@ use arx::kernel::policy::{decide_branch, detect_plateau, should_terminate};
 use arx::kernel::promote::approach_hash;
 use arx::kernel::verdict::{measure, should_promote_dead_end, ExperimentResult, Verdict};
 use arx::kernel::{contract::MetricSpec, verdict::EvidenceLevel};
+use common::kernel_cases as cases;
 use serde_json::Value;
-
-fn cases(name: &str) -> Vec<Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/kernel")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let doc: Value = serde_json::from_str(&text).expect("fixture is JSON");
-    let cases = doc["cases"].as_array().expect("fixture has cases").clone();
-    assert!(!cases.is_empty(), "{name}: no cases");
-    cases
-}
 
 fn num(v: &Value) -> f64 {
     match v {

@@ -4,26 +4,17 @@
 //! computed by the reference). Each file's case count is asserted, so a lost
 //! or truncated fixture cannot pass silently.
 
+mod common;
+
 use std::collections::HashSet;
-use std::path::PathBuf;
 
 use arx::kernel::round::{
     decide_round, patch_hash, resolve_autonomy, select_evidence, should_apply, validate_patch_json,
     validate_round_patch, AutonomyMode, AutonomyState, EvalCheck, EvalReport, Finding, PatchKind,
     RoundPatch, RoundStatus, DEFAULT_CONFIG_PATH,
 };
+use common::kernel_cases as cases;
 use serde_json::{Map, Value};
-
-fn cases(name: &str) -> Vec<Value> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/kernel")
-        .join(format!("{name}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let doc: Value = serde_json::from_str(&text).expect("fixture is JSON");
-    let cases = doc["cases"].as_array().expect("fixture has cases").clone();
-    assert!(!cases.is_empty(), "{name}: no cases");
-    cases
-}
 
 fn typed_patch(v: &Value) -> RoundPatch {
     serde_json::from_value(v.clone()).unwrap_or_else(|e| panic!("patch {v}: {e}"))

@@ -1,4 +1,4 @@
-use crate::{fixture, json, Sandbox};
+use crate::support::{fixture, json, Sandbox};
 
 #[test]
 fn classes_and_exit_0() {

@@ -1,6 +1,6 @@
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, stdout_json, Sandbox};
 
 /// A command that appends `tag` to order.txt and prints the next value of
 /// `file` as the metric.
@@ -11,30 +11,27 @@ fn side(tag: &str, file: &str) -> String {
 }
 
 fn compare(sb: &Sandbox, base: &str, cand: &str, extra: &[&str], code: i32) -> serde_json::Value {
-    let out = sb
-        .arx()
-        .args([
-            "compare",
-            "--approve",
-            "--json",
-            "--metric",
-            "acc",
-            "--direction",
-            "max",
-        ])
-        .args([
-            "--baseline",
-            &side("A", base),
-            "--candidate",
-            &side("B", cand),
-        ])
-        .args(extra)
-        .assert()
-        .code(code)
-        .get_output()
-        .stdout
-        .clone();
-    json(&out)
+    stdout_json(
+        sb.arx()
+            .args([
+                "compare",
+                "--approve",
+                "--json",
+                "--metric",
+                "acc",
+                "--direction",
+                "max",
+            ])
+            .args([
+                "--baseline",
+                &side("A", base),
+                "--candidate",
+                &side("B", cand),
+            ])
+            .args(extra)
+            .assert()
+            .code(code),
+    )
 }
 
 #[test]

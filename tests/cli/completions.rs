@@ -1,6 +1,6 @@
 use std::path::PathBuf;
 
-use crate::Sandbox;
+use crate::support::Sandbox;
 
 const FILES: [(&str, &str); 5] = [
     ("bash", "arx.bash"),

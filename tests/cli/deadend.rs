@@ -1,16 +1,9 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 const NOW: &str = "2026-11-21T10:00:00Z";
-
-fn lines(sb: &Sandbox, rel: &str) -> Vec<serde_json::Value> {
-    sb.read(rel)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is a complete record"))
-        .collect()
-}
 
 #[test]
 fn add_check_list_and_dedupe() {
@@ -35,7 +28,7 @@ fn add_check_list_and_dedupe() {
         .assert()
         .code(0)
         .stdout(contains("already"));
-    let recs = lines(&sb, ".arx/dead-ends.jsonl");
+    let recs = sb.read_jsonl(".arx/dead-ends.jsonl");
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0]["approach_hash"], "bbae81fd7db63f6a");
     assert_eq!(recs[0]["iteration"], 3);
@@ -161,7 +154,7 @@ fn promote_only_deterministic_refutations() {
         .write_stdin(refuted)
         .assert()
         .code(0);
-    assert_eq!(lines(&sb, ".arx/dead-ends.jsonl").len(), 1);
+    assert_eq!(sb.read_jsonl(".arx/dead-ends.jsonl").len(), 1);
 }
 
 #[test]
@@ -252,7 +245,7 @@ fn torn_last_line_is_skipped_then_repaired() {
         .args(["deadend", "add", "two", "--reason", "r"])
         .assert()
         .code(0);
-    let recs = lines(&sb, ".arx/dead-ends.jsonl");
+    let recs = sb.read_jsonl(".arx/dead-ends.jsonl");
     assert_eq!(recs.len(), 2);
     assert_eq!(recs[1]["statement"], "two");
 }
@@ -312,7 +305,7 @@ fn concurrent_writers_lose_nothing() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let recs = lines(&sb, ".arx/dead-ends.jsonl");
+    let recs = sb.read_jsonl(".arx/dead-ends.jsonl");
     assert_eq!(recs.len(), 120);
     let mut hashes: Vec<_> = recs
         .iter()

@@ -1,4 +1,4 @@
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 #[test]
 fn decide_reports_branch_done_status() {

@@ -1,7 +1,7 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::Sandbox;
+use crate::support::Sandbox;
 
 #[test]
 fn missing_file_and_directory_inputs() {

@@ -1,19 +1,16 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, stdout_json, Sandbox};
 
 fn check(sb: &Sandbox, args: &[&str], code: i32) -> serde_json::Value {
-    let out = sb
-        .arx()
-        .args(["gate", "check", "--json"])
-        .args(args)
-        .assert()
-        .code(code)
-        .get_output()
-        .stdout
-        .clone();
-    json(&out)
+    stdout_json(
+        sb.arx()
+            .args(["gate", "check", "--json"])
+            .args(args)
+            .assert()
+            .code(code),
+    )
 }
 
 #[test]

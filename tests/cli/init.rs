@@ -1,7 +1,7 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 const UNION_LINES: &str = "\
 .arx/journal.jsonl merge=union
@@ -12,7 +12,7 @@ const UNION_LINES: &str = "\
 /// A sandbox holding a git repository (built with git2) at `repo/`.
 fn repo() -> Sandbox {
     let sb = Sandbox::new();
-    git2::Repository::init(sb.path().join("repo")).unwrap();
+    sb.git_init("repo");
     sb
 }
 

@@ -2,74 +2,13 @@ use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::{json, Value};
 
-use crate::{json, Sandbox};
-
-/// A realistic journaled run: a single attempt judged against a spec.
-pub fn record(id: &str, started_at: &str) -> Value {
-    json!({
-        "run_id": id,
-        "started_at": started_at,
-        "ended_at": started_at,
-        "duration_ms": 12_345,
-        "command": ["python", "train.py", "--lr", "1e-3"],
-        "shell": false,
-        "cwd": "/home/ci/repo",
-        "host": "runner-7",
-        "git": {"head": "3f2a9c1d0e4b5a6978877665544332211aabbccd", "branch": "main", "dirty": false},
-        "hypothesis": "Hybrid BM25+dense retrieval reaches accuracy 0.8 on eval-v3",
-        "approach_hash": "adf460601cafce90",
-        "candidate": "hybrid",
-        "tags": ["seed-0"],
-        "spec": {"metric_key": "acc", "comparator": ">=", "target": 0.8},
-        "metrics": {"acc": 0.8312, "loss": 0.2607},
-        "exit_code": 0,
-        "timed_out": false,
-        "interrupted": false,
-        "failure_class": "none",
-        "verdict": {
-            "verdict": "supported",
-            "strategy": "deterministic",
-            "evidence_level": "deterministic",
-            "detail": "acc=0.8312 >= 0.8 → pass",
-            "raw_evidence_ref": null
-        },
-        "stdout_tail": "epoch 3/3\n__RESULT__ {\"acc\": 0.8312, \"loss\": 0.2607}\n",
-        "stderr_tail": ""
-    })
-}
-
-/// A UUID v7-shaped run id, `n` in its last digits.
-pub fn id(n: u32) -> String {
-    format!("0196c0de-1a2b-7c3d-8e4f-{n:012x}")
-}
-
-/// Run `n`, started `n` minutes after ten.
-pub fn run(n: u32) -> Value {
-    record(&id(n), &format!("2026-11-21T10:{n:02}:00.000Z"))
-}
-
-/// JSON lines, one per record, each ending in a newline.
-pub fn jsonl(records: &[Value]) -> String {
-    records.iter().map(|r| format!("{r}\n")).collect()
-}
-
-/// The records of a JSONL file; every line must be a complete record.
-fn records(sb: &Sandbox, rel: &str) -> Vec<Value> {
-    sb.read(rel)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("every line is a complete record"))
-        .collect()
-}
+use crate::support::{id, jsonl, run, stdout_json, Sandbox};
 
 fn ids(records: &[Value]) -> Vec<String> {
     records
         .iter()
         .map(|r| r["run_id"].as_str().unwrap().to_string())
         .collect()
-}
-
-fn stdout_json(assert: assert_cmd::assert::Assert) -> Value {
-    json(&assert.get_output().stdout)
 }
 
 #[test]
@@ -104,7 +43,7 @@ fn merge_unions_files_and_drops_duplicates() {
     assert_eq!(report["inputs"][2]["torn_tail"], true);
 
     // Sorted by start time; a complete file; no temporary file left behind.
-    let merged = records(&sb, ".arx/journal.jsonl");
+    let merged = sb.journal();
     assert_eq!(ids(&merged), [id(1), id(2), id(3), id(4)]);
     assert_eq!(merged[0], run(1));
     let mut leftovers: Vec<_> = std::fs::read_dir(sb.path().join(".arx"))
@@ -115,7 +54,7 @@ fn merge_unions_files_and_drops_duplicates() {
     // The journal, and the engines' state refolded from it.
     assert_eq!(leftovers, ["journal.jsonl", "precision.json"]);
     // The inputs are never changed.
-    assert_eq!(records(&sb, "artifacts/a/journal.jsonl").len(), 2);
+    assert_eq!(sb.read_jsonl("artifacts/a/journal.jsonl").len(), 2);
 
     // Merging the same files again changes nothing.
     let before = sb.read(".arx/journal.jsonl");
@@ -137,7 +76,7 @@ fn merge_into_a_new_journal_creates_it() {
         .assert()
         .code(0)
         .stdout(contains("2 unique runs").and(contains("1 duplicate dropped")));
-    assert_eq!(ids(&records(&sb, ".arx/journal.jsonl")), [id(1), id(2)]);
+    assert_eq!(ids(&sb.journal()), [id(1), id(2)]);
 }
 
 #[test]
@@ -159,7 +98,7 @@ fn conflicting_records_are_warned_and_the_first_is_kept() {
             ),
     );
     assert_eq!(report["conflicts"], json!([id(1)]));
-    let merged = records(&sb, ".arx/journal.jsonl");
+    let merged = sb.journal();
     assert_eq!(ids(&merged), [id(1), id(2)]);
     assert_eq!(merged[0]["metrics"]["acc"], 0.8312);
     sb.arx()
@@ -187,10 +126,7 @@ fn merge_without_files_dedupes_in_place() {
         .assert()
         .code(0)
         .stdout(contains("4 unique runs").and(contains("2 duplicates dropped")));
-    assert_eq!(
-        ids(&records(&sb, ".arx/journal.jsonl")),
-        [id(1), id(2), id(3), id(4)]
-    );
+    assert_eq!(ids(&sb.journal()), [id(1), id(2), id(3), id(4)]);
     let v = stdout_json(
         sb.arx()
             .args(["journal", "verify", "--json"])
@@ -270,7 +206,7 @@ fn concurrent_merges_lose_no_run() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let merged = records(&sb, ".arx/journal.jsonl");
+    let merged = sb.journal();
     assert_eq!(merged.len(), 60);
     let leftovers: Vec<_> = std::fs::read_dir(sb.path().join(".arx"))
         .unwrap()
@@ -438,7 +374,7 @@ fn runs_appended_during_merges_are_kept() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let merged = records(&sb, ".arx/journal.jsonl");
+    let merged = sb.journal();
     assert_eq!(merged.len(), 3 * 8 + 15);
     let mut unique = ids(&merged);
     unique.sort();

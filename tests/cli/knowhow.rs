@@ -1,4 +1,4 @@
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 #[test]
 fn add_and_list_knowhow() {

@@ -2,8 +2,7 @@ use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::{json, Value};
 
-use crate::journal::{id, jsonl, run};
-use crate::Sandbox;
+use crate::support::{id, json_lines, jsonl, run, Sandbox};
 
 /// Three runs of two candidates, the second refuted, the third without a spec.
 fn journal(sb: &Sandbox) {
@@ -17,13 +16,6 @@ fn journal(sb: &Sandbox) {
     third["exit_code"] = json!(2);
     third["command"] = json!(["sh", "-c", "echo 'a b'"]);
     sb.write(".arx/journal.jsonl", jsonl(&[run(1), second, third]));
-}
-
-fn ndjson(out: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(out)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is one JSON record"))
-        .collect()
 }
 
 #[test]
@@ -76,7 +68,7 @@ fn limit_and_candidate_select_runs() {
         .get_output()
         .stdout
         .clone();
-    let runs = ndjson(&out);
+    let runs = json_lines(&out);
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["run_id"], id(2));
     assert_eq!(runs[1]["run_id"], id(3));
@@ -89,7 +81,7 @@ fn limit_and_candidate_select_runs() {
         .get_output()
         .stdout
         .clone();
-    let runs = ndjson(&out);
+    let runs = json_lines(&out);
     assert_eq!(runs.len(), 2);
     assert!(runs.iter().all(|r| r["candidate"] == "hybrid"));
 
@@ -121,7 +113,7 @@ fn json_is_one_record_per_line() {
     assert!(!text.starts_with('['));
     assert_eq!(text.lines().count(), 3);
     assert!(text.ends_with('\n'));
-    let runs = ndjson(&out);
+    let runs = json_lines(&out);
     assert_eq!(runs[0], run(1));
     assert_eq!(runs[2]["exit_code"], 2);
 }
@@ -160,7 +152,7 @@ fn a_torn_last_line_is_skipped_with_a_warning() {
         .get_output()
         .stdout
         .clone();
-    assert_eq!(ndjson(&out).len(), 1);
+    assert_eq!(json_lines(&out).len(), 1);
 }
 
 #[test]

@@ -1,21 +1,18 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::{fixture, json, Sandbox};
+use crate::support::{fixture, stdout_json, Sandbox};
 
 fn measure_json(sb: &Sandbox, args: &[&str], stdin: &str, code: i32) -> serde_json::Value {
-    let out = sb
-        .arx()
-        .arg("measure")
-        .arg("--json")
-        .args(args)
-        .write_stdin(stdin.to_string())
-        .assert()
-        .code(code)
-        .get_output()
-        .stdout
-        .clone();
-    json(&out)
+    stdout_json(
+        sb.arx()
+            .arg("measure")
+            .arg("--json")
+            .args(args)
+            .write_stdin(stdin.to_string())
+            .assert()
+            .code(code),
+    )
 }
 
 const SPEC: [&str; 6] = ["--metric", "acc", "--cmp", ">=", "--target", "0.8"];

@@ -1,7 +1,7 @@
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 /// Run `n` experiments of `candidate` whose verdict is supported when `ok`.
 fn runs(sb: &Sandbox, candidate: &str, ok: bool, n: usize, state: &str) {

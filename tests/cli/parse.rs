@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::process::{Command as StdCommand, Stdio};
 
-use crate::{fixture, json, Sandbox};
+use crate::support::{fixture, json, Sandbox};
 
 #[test]
 fn prints_metrics_of_the_first_result_line() {

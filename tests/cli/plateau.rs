@@ -1,6 +1,6 @@
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 #[test]
 fn plateau_exit_codes() {

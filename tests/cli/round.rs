@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use git2::{IndexAddOption, Oid, Repository, RepositoryInitOptions, Signature, StatusOptions};
+use git2::{IndexAddOption, Oid, Repository, Signature, StatusOptions};
 use predicates::str::contains;
 use serde_json::{json, Value};
 
-use crate::{json, Sandbox};
+use crate::support::{json_lines, stderr, stdout_json, Sandbox};
 
 const T0: &str = "2026-03-01T10:00:00Z";
 
@@ -35,8 +35,7 @@ impl Fixture {
         let outside = sb.path().join("outside");
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("victim.txt"), "untouched\n").unwrap();
-        let repo = Repository::init_opts(&root, RepositoryInitOptions::new().initial_head("main"))
-            .unwrap();
+        let repo = sb.git_init("repo");
         let mut cfg = repo.config().unwrap();
         cfg.set_str("user.name", "Test").unwrap();
         cfg.set_str("user.email", "test@example.com").unwrap();
@@ -180,11 +179,7 @@ impl Fixture {
     }
 
     fn hash_lines(&self) -> Vec<Value> {
-        self.read(".arx/rounds/hashes.jsonl")
-            .unwrap_or_default()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect()
+        json_lines(self.read(".arx/rounds/hashes.jsonl").unwrap_or_default())
     }
 
     /// Every file under the directory outside the repository, with content.
@@ -233,14 +228,6 @@ fn three_file_patch() -> Value {
             entry("docs/notes.md", "markdown", "delete", None),
         ],
     )
-}
-
-fn stdout_json(out: &std::process::Output) -> Value {
-    json(&out.stdout)
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 // ---------------------------------------------------------------------------
@@ -1650,7 +1637,7 @@ fn refusals_for_repositories_a_round_must_not_change() {
 
     // An unborn branch.
     let sb = Sandbox::new();
-    Repository::init_opts(sb.path(), RepositoryInitOptions::new().initial_head("main")).unwrap();
+    sb.git_init(".");
     let patch_file = sb.write("p.json", three_file_patch().to_string());
     sb.arx()
         .args(["round", "apply", patch_file.to_str().unwrap(), "--auto"])

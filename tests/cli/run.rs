@@ -3,16 +3,9 @@ use std::time::{Duration, Instant};
 
 use predicates::str::contains;
 
-use crate::{json, Sandbox};
+use crate::support::{json, Sandbox};
 
 const SPEC: [&str; 6] = ["--metric", "acc", "--cmp", ">=", "--target", "0.8"];
-
-fn journal(sb: &Sandbox) -> Vec<serde_json::Value> {
-    sb.read(".arx/journal.jsonl")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("complete journal line"))
-        .collect()
-}
 
 fn pid_alive(pid: i32) -> bool {
     // Signal 0 probes for existence; a zombie does not count as running.
@@ -51,7 +44,7 @@ fn verdicts_exit_codes_and_journal() {
             .code(code)
             .stdout(contains(verdict));
     }
-    let recs = journal(&sb);
+    let recs = sb.journal();
     assert_eq!(recs.len(), 4);
     assert_eq!(recs[0]["verdict"]["verdict"], "supported");
     assert_eq!(recs[0]["candidate"], "c1");
@@ -217,7 +210,7 @@ fn a_missing_command_is_h2_with_a_clear_message() {
         .assert()
         .code(3)
         .stderr(contains("no-such-command-xyz: command not found"));
-    let recs = journal(&sb);
+    let recs = sb.journal();
     assert_eq!(recs[0]["failure_class"], "H2");
     assert_eq!(recs[0]["exit_code"], 127);
 }
@@ -245,7 +238,7 @@ fn timeout_kills_the_whole_group() {
         !pid_alive(pid),
         "background child {pid} survived the timeout"
     );
-    let recs = journal(&sb);
+    let recs = sb.journal();
     assert_eq!(recs[0]["timed_out"], true);
     assert_eq!(recs[0]["exit_code"], 124);
     assert_eq!(recs[0]["failure_class"], "H4");
@@ -319,7 +312,7 @@ fn lots_of_output_keeps_only_tails() {
         ])
         .assert()
         .code(0);
-    let recs = journal(&sb);
+    let recs = sb.journal();
     assert!(recs[0]["stdout_tail"].as_str().unwrap().len() <= 4096);
     assert!(recs[0]["stdout_tail"]
         .as_str()
@@ -494,7 +487,7 @@ fn ctrl_c_ends_the_experiment_and_is_journaled() {
     );
     std::thread::sleep(Duration::from_millis(200));
     assert!(!pid_alive(exp));
-    let recs = journal(&sb);
+    let recs = sb.journal();
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0]["interrupted"], true);
 }
@@ -527,7 +520,7 @@ fn concurrent_runs_append_whole_records() {
     for mut c in children {
         assert!(c.wait().unwrap().success());
     }
-    let recs = journal(&sb);
+    let recs = sb.journal();
     assert_eq!(recs.len(), 30);
     let mut ids: Vec<String> = recs
         .iter()
@@ -554,5 +547,5 @@ fn a_torn_journal_line_is_skipped_and_trimmed() {
         .assert()
         .code(0)
         .stderr(contains("torn"));
-    assert_eq!(journal(&sb).len(), 2);
+    assert_eq!(sb.journal().len(), 2);
 }

@@ -2,8 +2,7 @@ use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::json;
 
-use crate::journal::{id, jsonl, record, run};
-use crate::{json, Sandbox};
+use crate::support::{id, json, jsonl, record, run, Sandbox};
 
 #[test]
 fn shows_a_run_by_full_id_or_prefix() {
