@@ -42,7 +42,7 @@ const LAYERS: &[(&str, May)] = &[
         "output",
         May::Only(&["kernel", "engine", "output", "error"]),
     ),
-    ("cli", May::Only(&["cli", "error", "kernel"])),
+    ("cli", May::Only(&["cli", "error", "kernel", "ops"])),
     ("commands", May::Anything),
 ];
 
