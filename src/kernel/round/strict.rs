@@ -1,0 +1,304 @@
+//! Checks stricter than the reference's, on paths and on TOML configs:
+//! aliases of protected paths, `.git` at any depth, the state directory,
+//! NUL characters and the `[harness]` block of a TOML config.
+
+use serde_json::{Map, Value};
+
+use super::validate::{config_content_error, entry_tag};
+use super::{PatchKind, PatchOp, RoundPatch, STATE_DIR};
+use crate::kernel::contract::is_py_whitespace;
+
+/// A path component as a case-insensitive filesystem (macOS, Windows) would
+/// resolve it: ASCII case folded, trailing dots and spaces dropped (Windows)
+/// unless nothing would remain.
+fn fold_component(c: &str) -> String {
+    let trimmed = c.trim_end_matches(['.', ' ']);
+    let kept = if trimmed.is_empty() { c } else { trimmed };
+    kept.to_ascii_lowercase()
+}
+
+/// The components that name something: empty and `.` components dropped.
+fn meaningful_components(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|c| !c.is_empty() && *c != ".")
+}
+
+/// The `harness` block of a TOML document (empty when there is none).
+pub fn toml_harness(table: &toml::Table) -> Map<String, Value> {
+    table
+        .get("harness")
+        .and_then(|h| serde_json::to_value(h).ok())
+        .and_then(|v| v.as_object().cloned())
+        .unwrap_or_default()
+}
+
+/// The error, if any, of an entry on a TOML config whose `harness` block
+/// is now `current`: deleting the governing config, invalid TOML, or a
+/// changed `[harness]` block (deleting another config counts as removing
+/// its block).
+pub fn toml_harness_error(
+    path: &str,
+    content: Option<&str>,
+    current: &Map<String, Value>,
+    governing: bool,
+) -> Option<String> {
+    let new = match content {
+        None if governing => {
+            return Some(format!(
+                "{path}: the config that governs rounds may not be deleted"
+            ))
+        }
+        None => Map::new(),
+        Some(text) => match text.parse::<toml::Table>() {
+            Ok(table) => toml_harness(&table),
+            Err(_) => return Some(format!("{path}: not valid TOML")),
+        },
+    };
+    (&new != current).then(|| format!("{path}: changes the [harness] block that governs rounds"))
+}
+
+/// Do two paths name the same file on a case-insensitive filesystem, ignoring
+/// `.` and empty components? Errs toward "same" (a false match is safe).
+pub fn paths_alias(a: &str, b: &str) -> bool {
+    meaningful_components(a)
+        .map(fold_component)
+        .eq(meaningful_components(b).map(fold_component))
+}
+
+/// Does the path touch a git directory at any depth: a component that is
+/// `.git` in any case, with trailing dots or spaces, or the Windows short
+/// name `git~1`? (`sub/.git/config`, `.GIT/hooks/x`, `a/.git./x`.)
+pub fn path_touches_git(path: &str) -> bool {
+    path.split('/')
+        .map(fold_component)
+        .any(|c| c == ".git" || c == "git~1")
+}
+
+/// Does the path contain a NUL character (which no filesystem accepts and
+/// which would cut the path short in C APIs)?
+pub fn path_has_nul(path: &str) -> bool {
+    path.contains('\0')
+}
+
+/// Is the path inside arx's state directory (`.arx/` at the repository root,
+/// in any case, `./` prefixes and doubled slashes ignored)?
+pub fn path_in_state_dir(path: &str) -> bool {
+    meaningful_components(path)
+        .next()
+        .is_some_and(|first| fold_component(first) == STATE_DIR)
+}
+
+/// Errors from checks stricter than the reference's, for every entry; the
+/// host adds them to [`validate_round_patch`](super::validate_round_patch)'s. Only what that function
+/// does not already report is reported here, so the two lists can be joined
+/// without repeats:
+/// - a NUL character in a path;
+/// - `.git` at any depth or in any case (the reference only rejects a first
+///   component spelled exactly `.git`);
+/// - a path inside the `.arx/` state directory;
+/// - an alias of a deny-listed path (`./bin/driver.py`, `bin//driver.py`,
+///   a case variant), which the reference compares only verbatim;
+/// - an alias of `config_path`: deleting it, or writing content that is not
+///   JSON or that changes the `harness` block (whatever the entry's kind;
+///   the reference checks only kind config on the exact path);
+/// - two entries on the same file (the result would depend on order).
+///
+/// Filesystem checks (symlinks, the real location of a path) remain the
+/// host's.
+pub fn strict_patch_errors(
+    patch: &RoundPatch,
+    deny_paths: &[String],
+    config_path: &str,
+    current_harness: Option<&Map<String, Value>>,
+) -> Vec<String> {
+    let denied: Vec<&str> = deny_paths
+        .iter()
+        .map(|d| d.trim_matches(is_py_whitespace))
+        .filter(|d| !d.is_empty())
+        .collect();
+    let mut errors = Vec::new();
+    for (i, e) in patch.entries.iter().enumerate() {
+        let tag = entry_tag(i, Some(&e.path));
+        let mut push = |msg: String| errors.push(format!("{tag}: {msg}"));
+        let p = e.path.as_str();
+
+        if path_has_nul(p) {
+            push("path contains a NUL character".to_string());
+        }
+        if path_touches_git(p) && p.split('/').next() != Some(".git") {
+            push("may not touch .git".to_string());
+        }
+        if path_in_state_dir(p) {
+            push(format!("may not touch the {STATE_DIR}/ state directory"));
+        }
+        if let Some(d) = denied.iter().find(|d| paths_alias(p, d)) {
+            if !denied.contains(&p) {
+                push(format!("path is deny-listed (same file as {d})"));
+            }
+        }
+        if paths_alias(p, config_path) {
+            let exact = p == config_path;
+            match (e.op, e.content.as_deref()) {
+                (PatchOp::Delete, _) if !exact => {
+                    push(format!("may not delete the project config ({config_path})"))
+                }
+                (PatchOp::Delete, _) | (_, None | Some("")) => {}
+                (_, Some(c)) if !(exact && e.kind == PatchKind::Config) => {
+                    if let Some(msg) = config_content_error(c, true, current_harness) {
+                        push(format!("{msg} ({config_path})"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(j) = patch.entries[..i]
+            .iter()
+            .position(|other| paths_alias(&other.path, p))
+        {
+            push(format!("same file as entries[{j}]"));
+        }
+    }
+    errors
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::{entry, md, patch};
+    use super::super::{validate_round_patch, PatchEntry, DEFAULT_CONFIG_PATH};
+    use super::*;
+    use serde_json::json;
+
+    fn strict(p: &RoundPatch) -> Vec<String> {
+        strict_patch_errors(p, &[], DEFAULT_CONFIG_PATH, None)
+    }
+
+    #[test]
+    fn git_at_any_depth_and_case() {
+        for p in [
+            ".GIT/config",
+            "sub/.git/config",
+            "sub/.Git",
+            "a/.git./x",
+            "a/.git /x",
+            "GIT~1/config",
+        ] {
+            assert!(path_touches_git(p), "{p}");
+            let errors = strict(&patch(vec![md(p)]));
+            assert_eq!(errors.len(), 1, "{p}: {errors:?}");
+            assert!(errors[0].ends_with("may not touch .git"), "{errors:?}");
+        }
+        for p in ["gitignore.md", ".gitignore", "a/.github/x.md", "git/x"] {
+            assert!(!path_touches_git(p), "{p}");
+        }
+        // The reference already rejects `.git/...`; no second report.
+        assert!(strict(&patch(vec![md(".git/config")])).is_empty());
+    }
+
+    #[test]
+    fn nul_bytes() {
+        assert!(path_has_nul("a\0b.md"));
+        assert!(!path_has_nul("a.md"));
+        let errors = strict(&patch(vec![md("a\0b.md")]));
+        assert_eq!(
+            errors,
+            ["entries[0] (a\\u{0}b.md): path contains a NUL character"]
+        );
+    }
+
+    #[test]
+    fn state_directory() {
+        for p in [".arx/state.json", "./.arx/x", ".ARX/x", ".arx", "//.arx/x"] {
+            assert!(path_in_state_dir(p), "{p}");
+        }
+        for p in ["sub/.arx/x", ".arxive/x", "arx/x"] {
+            assert!(!path_in_state_dir(p), "{p}");
+        }
+        let errors = strict(&patch(vec![md(".arx/journal.jsonl")]));
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains(".arx/ state directory"));
+    }
+
+    #[test]
+    fn deny_list_aliases() {
+        let deny = vec![" bin/driver.py ".to_string()];
+        let check = |p: &str| {
+            strict_patch_errors(
+                &patch(vec![entry(p, PatchKind::Code, PatchOp::Modify, Some("x"))]),
+                &deny,
+                DEFAULT_CONFIG_PATH,
+                None,
+            )
+        };
+        // The exact path is the parity function's report, not repeated here.
+        assert!(check("bin/driver.py").is_empty());
+        for p in ["./bin/driver.py", "bin//driver.py", "BIN/Driver.py"] {
+            assert_eq!(check(p).len(), 1, "{p}");
+        }
+        assert!(check("bin/other.py").is_empty());
+    }
+
+    #[test]
+    fn config_file_aliases() {
+        let live = json!({"autonomy": "review", "kill_switch": true});
+        let live = live.as_object().unwrap();
+        let check = |e: PatchEntry| {
+            strict_patch_errors(&patch(vec![e]), &[], DEFAULT_CONFIG_PATH, Some(live))
+        };
+        let changed = r#"{"harness": {"autonomy": "auto", "kill_switch": true}}"#;
+        let kept = r#"{"harness": {"kill_switch": true, "autonomy": "review"}, "x": 1}"#;
+        // Through an alias, whatever the kind.
+        for path in ["./.planning/config.json", ".planning//CONFIG.json"] {
+            for kind in PatchKind::ALL {
+                let e = entry(path, *kind, PatchOp::Modify, Some(changed));
+                assert_eq!(check(e).len(), 1, "{path} {kind}");
+                let e = entry(path, *kind, PatchOp::Modify, Some(kept));
+                assert!(check(e).is_empty(), "{path} {kind}");
+            }
+            let e = entry(path, PatchKind::Config, PatchOp::Delete, None);
+            assert_eq!(check(e).len(), 1, "{path}");
+        }
+        // The exact path as markdown escapes the reference's config rules.
+        let e = entry(
+            DEFAULT_CONFIG_PATH,
+            PatchKind::Markdown,
+            PatchOp::Modify,
+            Some(changed),
+        );
+        assert_eq!(check(e).len(), 1);
+        let e = entry(
+            DEFAULT_CONFIG_PATH,
+            PatchKind::Code,
+            PatchOp::Create,
+            Some("nope"),
+        );
+        assert_eq!(check(e).len(), 1);
+        // The exact path as config is the parity function's report.
+        let e = entry(
+            DEFAULT_CONFIG_PATH,
+            PatchKind::Config,
+            PatchOp::Modify,
+            Some(changed),
+        );
+        assert!(check(e).is_empty());
+        let e = entry(
+            DEFAULT_CONFIG_PATH,
+            PatchKind::Config,
+            PatchOp::Delete,
+            None,
+        );
+        assert!(check(e).is_empty());
+    }
+
+    #[test]
+    fn duplicate_files() {
+        let errors = strict(&patch(vec![md("a.md"), md("b.md"), md("./a.md")]));
+        assert_eq!(errors, ["entries[2] (./a.md): same file as entries[0]"]);
+    }
+
+    #[test]
+    fn strict_checks_leave_parity_alone() {
+        let p = patch(vec![md(".GIT/config"), md(".arx/x"), md("a\0b")]);
+        let parity = validate_round_patch(&p, PatchKind::ALL, &[], DEFAULT_CONFIG_PATH, None);
+        assert!(parity.is_empty(), "{parity:?}");
+        assert_eq!(strict(&p).len(), 3);
+    }
+}
