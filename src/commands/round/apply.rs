@@ -372,6 +372,7 @@ pub fn run(
     record.eval_report = Some(eval.clone());
     // 6. The apply gate.
     let decision = gate_round(&eval, &settings.autonomy, patch.confidence);
+    let records_hash = decision.records_hash();
     record.status = decision.status;
     record.detail = decision.detail;
     let mut next_step = None;
@@ -409,8 +410,6 @@ pub fn run(
             ));
         }
     }
-    let records_hash = decision.status == RoundStatus::Applied
-        || (decision.status == RoundStatus::Rejected && !eval.passed());
     save(&state, &record, Some(&patch), Some(&eval))?;
     if records_hash {
         hashes(&state, WARN).append(&HashLine {

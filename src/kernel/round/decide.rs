@@ -105,7 +105,8 @@ impl RoundDecision {
 
     /// Should the patch hash be remembered (`hashes.jsonl`) so the same
     /// patch is not proposed again? Only for applied rounds and rounds
-    /// rejected by a failed eval.
+    /// rejected by a failed eval: never for a round stopped before its eval
+    /// ([`screen_round`]) or held for review.
     pub fn records_hash(&self) -> bool {
         matches!(self.reason, RoundReason::Approved | RoundReason::EvalFailed)
     }
@@ -219,6 +220,7 @@ pub fn decide_round(
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::{md, patch};
     use super::*;
 
     #[test]
@@ -236,5 +238,48 @@ mod tests {
         assert!(gate_round(&eval_bad, &auto, 0.9).records_hash());
         assert!(!gate_round(&eval_ok, &auto, 0.1).records_hash());
         assert!(!RoundDecision::invalid(&["x".into()]).records_hash());
+    }
+
+    /// Exactly the applied rounds and the rounds rejected by a failed eval
+    /// record their hash, whatever the settings.
+    #[test]
+    fn hash_recorded_for_applied_and_eval_failed_rounds() {
+        let failing = EvalReport {
+            checks: vec![EvalCheck {
+                name: "test".into(),
+                exit_code: 1,
+                detail: String::new(),
+            }],
+        };
+        for eval in [EvalReport::default(), failing] {
+            for mode in AutonomyMode::ALL.iter().copied() {
+                for kill_switch in [false, true] {
+                    for confidence in [0.0, 0.69, 0.7, 1.0] {
+                        let autonomy = AutonomyState {
+                            mode,
+                            kill_switch,
+                            ..AutonomyState::default()
+                        };
+                        let d = gate_round(&eval, &autonomy, confidence);
+                        let applied_or_failed = d.status == RoundStatus::Applied
+                            || (d.status == RoundStatus::Rejected && !eval.passed());
+                        assert_eq!(d.records_hash(), applied_or_failed, "{d:?}");
+                    }
+                }
+            }
+        }
+        // Rounds stopped before the eval: kill switch, invalid, duplicate.
+        let p = patch(vec![md("a.md")]);
+        let seen: HashSet<String> = [patch_hash(&p)].into_iter().collect();
+        let on = AutonomyState {
+            kill_switch: true,
+            ..AutonomyState::default()
+        };
+        let off = AutonomyState::default();
+        let errors = ["x".to_string()];
+        for (autonomy, errors) in [(&on, &[][..]), (&off, &errors[..]), (&off, &[][..])] {
+            let d = screen_round(&p, autonomy, errors, &seen).expect("screened out");
+            assert!(!d.records_hash(), "{d:?}");
+        }
     }
 }
