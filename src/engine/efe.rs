@@ -686,4 +686,9 @@ mod tests {
         assert_eq!(run(7), run(7));
         assert_eq!(greedy_index(&gs), Some(0));
     }
+
+    #[test]
+    fn models_are_spelled_alike() {
+        crate::kernel::names::spelled_alike(Model::ALL);
+    }
 }

@@ -546,4 +546,9 @@ mod tests {
         };
         assert_eq!(replay(), replay());
     }
+
+    #[test]
+    fn levels_are_spelled_alike() {
+        crate::kernel::names::spelled_alike(Level::ALL);
+    }
 }
