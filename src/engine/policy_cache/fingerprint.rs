@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::kernel::number::{shortest_round_trip, Tie};
+
 /// The key [`fingerprint`] adds for the hour bucket.
 pub const HOUR_BUCKET_KEY: &str = "__hour_bucket__";
 
@@ -102,9 +104,10 @@ fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// Python's `repr` of a float: the shortest digits that read back to the
-/// same value, positional for decimal exponents -4 to 15 (with `.0` when
-/// integral), otherwise `d.ddde±XX`.
+/// A float as Python's `json.dumps` writes it: `repr` (the shortest digits
+/// that read back to the same value, ties to even, positional for decimal
+/// exponents -4 to 15 with `.0` when integral, otherwise `d.ddde±XX`), and
+/// `NaN` / `Infinity` for the non-finite values.
 fn py_float_repr(x: f64) -> String {
     if x.is_nan() {
         return "NaN".to_string();
@@ -112,104 +115,7 @@ fn py_float_repr(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
     }
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    if x == 0.0 {
-        return format!("{sign}0.0");
-    }
-    let (digits, exp) = shortest_digits(x.abs());
-    let body = if (-4..16).contains(&exp) {
-        if exp >= 0 {
-            let int_len = exp as usize + 1;
-            if digits.len() <= int_len {
-                format!("{digits}{}.0", "0".repeat(int_len - digits.len()))
-            } else {
-                format!("{}.{}", &digits[..int_len], &digits[int_len..])
-            }
-        } else {
-            format!("0.{}{digits}", "0".repeat((-exp - 1) as usize))
-        }
-    } else {
-        let lead = if digits.len() == 1 {
-            digits
-        } else {
-            format!("{}.{}", &digits[..1], &digits[1..])
-        };
-        let esign = if exp < 0 { '-' } else { '+' };
-        format!("{lead}e{esign}{:02}", exp.abs())
-    };
-    format!("{sign}{body}")
-}
-
-/// Significant digits (no trailing zeros) and decimal exponent of a
-/// scientific rendering `d.ddde±X`.
-fn split_sci(sci: &str) -> (String, i32) {
-    let (mantissa, exp) = sci.split_once('e').expect("`{:e}` has an exponent");
-    let exp: i32 = exp.parse().expect("`{:e}` exponent is an integer");
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let trimmed = digits.trim_end_matches('0');
-    (
-        if trimmed.is_empty() { "0" } else { trimmed }.to_string(),
-        exp,
-    )
-}
-
-/// The shortest round-trip digits of a positive finite `x`, as Python's
-/// `repr` chooses them: `d1 d2 … dk × 10^(exp − k + 1)`.
-///
-/// Rust's `{:e}` finds the same shortest length, but when `x` lies exactly
-/// halfway between two shortest candidates it takes the upper one, while
-/// Python (David Gay's dtoa) takes the one with an even last digit:
-/// 808126711593748.25 is `…748.3` in Rust and `…748.2` in Python.
-fn shortest_digits(x: f64) -> (String, i32) {
-    let (digits, exp) = split_sci(&format!("{x:e}"));
-    let last = digits.as_bytes()[digits.len() - 1] - b'0';
-    if last.is_multiple_of(2) {
-        return (digits, exp);
-    }
-    // A tie needs x to have exactly one more significant digit, a 5.
-    let k = digits.len();
-    let (near, near_exp) = split_sci(&format!("{x:.k$e}"));
-    if near.len() != k + 1 || !near.ends_with('5') || !is_exact(x, &near, near_exp) {
-        return (digits, exp);
-    }
-    let mut candidate: Vec<u8> = near.as_bytes()[..k].to_vec();
-    let mut candidate_exp = near_exp;
-    if near[..k] == digits[..] {
-        // x = digits + half a unit: the even neighbour is one unit up.
-        let mut i = k;
-        loop {
-            if i == 0 {
-                candidate.insert(0, b'1');
-                candidate_exp += 1;
-                break;
-            }
-            i -= 1;
-            if candidate[i] == b'9' {
-                candidate[i] = b'0';
-            } else {
-                candidate[i] += 1;
-                break;
-            }
-        }
-    }
-    // Otherwise `near[..k]` is already the lower, even neighbour.
-    let candidate = String::from_utf8(candidate).expect("ASCII digits");
-    let trimmed = candidate.trim_end_matches('0');
-    // Just above a power of two the gap below is half the gap above, so
-    // the lower neighbour may not read back to x (2^-24 is `…0625`, and
-    // only `…063` round-trips).
-    let reads_back = format!("0.{trimmed}e{}", candidate_exp + 1).parse::<f64>() == Ok(x);
-    if trimmed.is_empty() || !reads_back {
-        return (digits, exp);
-    }
-    (trimmed.to_string(), candidate_exp)
-}
-
-/// Whether `x` is exactly `d1.d2d3… × 10^exp` (`digits` without trailing
-/// zeros). A double has at most 767 significant decimal digits, so 800
-/// digits of `{:e}` are its exact expansion.
-fn is_exact(x: f64, digits: &str, exp: i32) -> bool {
-    split_sci(&format!("{x:.800e}")) == (digits.to_string(), exp)
+    shortest_round_trip(x, Tie::Even)
 }
 
 /// The hour bucket of a time: `unix_seconds // 3600` (floor division, as
