@@ -2,7 +2,8 @@
 //! (how much the loop should trust its own predictions), expected free
 //! energy (which candidate to try next) and the policy cache (which
 //! state/action pairs have earned a standing policy, and whether failures
-//! follow the calendar).
+//! follow the calendar). They learn from the run journal: [`observe`] reads
+//! its lines into observations and [`history`] folds them.
 //!
 //! Like the kernel, everything here takes values and returns values: no
 //! files, clocks, environment, processes, randomness or printing. Where an
@@ -13,6 +14,7 @@
 
 pub mod efe;
 pub mod history;
+pub mod observe;
 pub mod policy_cache;
 pub mod precision;
 pub mod select;

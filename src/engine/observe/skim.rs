@@ -1,0 +1,207 @@
+//! A skim over JSON text: follows its structure without decoding it, and
+//! reads the plain forms of scalars (strings with no escape, integers that
+//! fit an `i64`, booleans) exactly as serde reads them. Anything else gives
+//! `None`, and the caller falls back to serde.
+
+use std::borrow::Cow;
+
+pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+        i += 1;
+    }
+    i
+}
+
+/// End of the JSON string starting at `b[i] == '"'`.
+pub(super) fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    loop {
+        let at = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
+        if b[at] == b'\\' {
+            j = at + 2;
+        } else {
+            return Some(at + 1);
+        }
+    }
+}
+
+/// End of the JSON value starting at `b[i]` (strings are jumped over with
+/// a SIMD search; containers are matched by depth).
+pub(super) fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match *b.get(j)? {
+                    b'"' => {
+                        j = skip_string(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
+            {
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
+}
+
+/// The text of a JSON string token `b[i..end]` (quotes included) when it
+/// needs no decoding: no escape, no control character, valid UTF-8.
+/// `None` sends the line to the general path, which decodes (or rejects)
+/// it exactly as serde does.
+pub(super) fn plain_str(token: &[u8]) -> Option<&str> {
+    let inner = token.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if inner.iter().any(|&c| c == b'\\' || c < 0x20) {
+        return None;
+    }
+    std::str::from_utf8(inner).ok()
+}
+
+/// A string, or `null` for `None`, in the plain form of [`plain_str`].
+pub(super) fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
+    if token == b"null" {
+        Some(None)
+    } else {
+        plain_str(token).map(|t| Some(Cow::Borrowed(t)))
+    }
+}
+
+pub(super) fn plain_bool(token: &[u8]) -> Option<bool> {
+    match token {
+        b"true" => Some(true),
+        b"false" => Some(false),
+        _ => None,
+    }
+}
+
+/// A JSON integer that fits an `i64` (a number without fraction or
+/// exponent). `-0` is left to serde, which reads it as a float and so
+/// rejects it.
+pub(super) fn plain_int(token: &[u8]) -> Option<i64> {
+    if !json_number(token)
+        || token.iter().any(|c| matches!(c, b'.' | b'e' | b'E'))
+        || token == b"-0"
+    {
+        return None;
+    }
+    std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+/// A JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+pub(super) fn json_number(token: &[u8]) -> bool {
+    let digits = |t: &[u8]| t.iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut t = token.strip_prefix(b"-").unwrap_or(token);
+    match t.first() {
+        Some(b'0') => t = &t[1..],
+        Some(b'1'..=b'9') => t = &t[digits(t)..],
+        _ => return false,
+    }
+    if let Some(rest) = t.strip_prefix(b".") {
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        t = &rest[n..];
+    }
+    if let Some(rest) = t.strip_prefix(b"e").or_else(|| t.strip_prefix(b"E")) {
+        let rest = rest
+            .strip_prefix(b"+")
+            .or_else(|| rest.strip_prefix(b"-"))
+            .unwrap_or(rest);
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        t = &rest[n..];
+    }
+    t.is_empty()
+}
+
+/// A scalar serde accepts as it is: `null`, `true`, `false`, a number or
+/// a plain string.
+pub(super) fn plain_scalar(token: &[u8]) -> bool {
+    matches!(token, b"null" | b"true" | b"false")
+        || json_number(token)
+        || plain_str(token).is_some()
+}
+
+/// `["a", "b"]`: an array of plain strings.
+pub(super) fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
+    let mut out = Vec::new();
+    let mut i = skip_ws(token, 0);
+    if *token.get(i)? != b'[' {
+        return None;
+    }
+    i = skip_ws(token, i + 1);
+    if token.get(i) == Some(&b']') {
+        return (i + 1 == token.len()).then_some(out);
+    }
+    loop {
+        if *token.get(i)? != b'"' {
+            return None;
+        }
+        let end = skip_string(token, i)?;
+        out.push(Cow::Borrowed(plain_str(&token[i..end])?));
+        i = skip_ws(token, end);
+        match *token.get(i)? {
+            b',' => i = skip_ws(token, i + 1),
+            b']' => return (i + 1 == token.len()).then_some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// Walk the members of the JSON object `b` (the whole slice) at its top
+/// level, calling `each(key, value)` with the raw key (quotes stripped,
+/// escapes left as written) and the raw value token. `None` when the walk
+/// cannot follow the text or `each` gives up.
+pub(super) fn walk_object<'a>(
+    b: &'a [u8],
+    mut each: impl FnMut(&'a [u8], &'a [u8]) -> Option<()>,
+) -> Option<()> {
+    let mut i = skip_ws(b, 0);
+    if *b.get(i)? != b'{' {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b'}') {
+        return (skip_ws(b, i + 1) == b.len()).then_some(());
+    }
+    loop {
+        if *b.get(i)? != b'"' {
+            return None;
+        }
+        let key_end = skip_string(b, i)?;
+        let key = &b[i + 1..key_end - 1];
+        i = skip_ws(b, key_end);
+        if *b.get(i)? != b':' {
+            return None;
+        }
+        let start = skip_ws(b, i + 1);
+        let end = skip_value(b, start)?;
+        each(key, &b[start..end])?;
+        i = skip_ws(b, end);
+        match *b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            b'}' => return (skip_ws(b, i + 1) == b.len()).then_some(()),
+            _ => return None,
+        }
+    }
+}
