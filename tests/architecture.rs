@@ -661,7 +661,6 @@ fn read_sources(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
 }
 
 #[test]
-#[ignore = "enabled once the layers are separated"]
 fn layers_import_only_what_they_may() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
