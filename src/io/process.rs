@@ -70,7 +70,10 @@ pub struct RunSpec {
 /// terminal (a progress display clears itself for the write). The default
 /// just writes.
 #[derive(Clone, Default)]
-pub struct Passthrough(Option<Arc<dyn Fn(&mut dyn FnMut()) + Send + Sync>>);
+pub struct Passthrough(Option<Arc<WrapFn>>);
+
+/// The wrapper itself: called with the write to perform.
+type WrapFn = dyn Fn(&mut dyn FnMut()) + Send + Sync;
 
 impl Passthrough {
     pub fn new(wrap: impl Fn(&mut dyn FnMut()) + Send + Sync + 'static) -> Self {
