@@ -1,12 +1,15 @@
 //! All git access goes through here (git2): the state of the working tree
 //! recorded with each run, and the repository a life-harness round changes
-//! (commits built in memory, review branches, landing, reverts).
+//! (commits built in memory, review branches, landing, reverts), and the
+//! keep-if-better ratchet's keeps, snapshots and restores (`ratchet`).
 
 use std::path::Path;
 
 use git2::{Repository, StatusOptions};
 
 use crate::kernel::journal::GitState;
+
+pub mod ratchet;
 
 /// HEAD, branch and dirty flag of the repository holding `dir`, or `None`
 /// outside a repository (or when it cannot be read). Changes under

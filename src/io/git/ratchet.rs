@@ -1,0 +1,520 @@
+//! The keep-if-better ratchet's side of git: what changed since the last
+//! kept commit (the candidate), keeping it as one commit, setting it aside
+//! under a ref and putting the branch and working tree back to the kept
+//! commit, and putting a set-aside candidate back.
+//!
+//! The state directory (arx's own files, `.arx/` by default) is never part
+//! of a candidate: it is not committed by a keep, not stored by a snapshot,
+//! and not touched by a restore, even when it is tracked in git.
+//!
+//! Cost grows with the number of changed paths, not with the size of the
+//! repository: changed paths come from one status scan (which uses the
+//! index's stat cache, so unchanged files are not read), trees are built by
+//! updating only the changed directories, and only changed files are
+//! written or removed. The index is read once and written once per
+//! operation.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use git2::{Oid, Repository, Status, StatusOptions};
+
+use super::git_err;
+use crate::error::Hinted;
+
+mod ops;
+mod restore;
+mod tree;
+mod worktree;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_restore;
+
+/// A repository the ratchet may change: not bare, on a branch with a
+/// commit, and not in the middle of a merge, rebase or other operation.
+pub struct RatchetRepo {
+    repo: Repository,
+    workdir: PathBuf,
+    /// Full name of the current branch (`refs/heads/...`).
+    branch_ref: String,
+    /// The state directory relative to the working tree, `/`-separated
+    /// (`None` when it lies outside the working tree).
+    state: Option<String>,
+    /// `core.fileMode`: is the executable bit of files trusted?
+    filemode: bool,
+}
+
+/// Everything that changed since the kept commit.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Candidate {
+    /// The kept commit (full hex id).
+    pub kept: String,
+    /// HEAD when the candidate was read (full hex id).
+    pub head: String,
+    /// Commits on the branch since `kept`, oldest first, without the ones
+    /// that change only the state directory.
+    pub commits: Vec<String>,
+    /// Every path changed relative to `kept`, committed or in the working
+    /// tree (staged, unstaged, untracked and not ignored), the state
+    /// directory excluded; sorted.
+    pub paths: Vec<String>,
+    /// Are there staged, unstaged or untracked changes outside the state
+    /// directory?
+    pub dirty: bool,
+}
+
+impl Candidate {
+    /// Nothing changed since the kept commit (state directory aside).
+    pub fn is_empty(&self) -> bool {
+        self.commits.is_empty() && self.paths.is_empty()
+    }
+}
+
+/// What a restore did to the working tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Restored {
+    /// Files written back with the kept commit's content, sorted.
+    pub restored: Vec<String>,
+    /// Files the candidate created, removed, sorted.
+    pub removed: Vec<String>,
+}
+
+/// One changed path from the status scan.
+pub(crate) struct Changed {
+    pub path: String,
+    pub status: Status,
+}
+
+impl RatchetRepo {
+    /// Open the repository holding `cwd`; `state_dir` (absolute, or
+    /// relative to `cwd`; it need not exist yet) is excluded everywhere.
+    ///
+    /// Refuses, changing nothing: a directory outside any repository, a
+    /// bare repository, a merge, rebase, cherry-pick, revert or bisect in
+    /// progress, a branch with no commit yet, a detached HEAD.
+    pub fn open(cwd: &Path, state_dir: &Path) -> anyhow::Result<RatchetRepo> {
+        let repo = Repository::discover(cwd).map_err(|_| {
+            Hinted::error(
+                format!("{} is not inside a git repository", cwd.display()),
+                "arx try keeps and discards changes as git commits: run it in a repository (git init, then a first commit)",
+            )
+        })?;
+        if repo.is_bare() {
+            return Err(Hinted::error(
+                "the repository is bare",
+                "run arx try in a clone with a working tree",
+            ));
+        }
+        let operation = match repo.state() {
+            git2::RepositoryState::Clean => None,
+            git2::RepositoryState::Merge => Some("a merge"),
+            git2::RepositoryState::Revert | git2::RepositoryState::RevertSequence => {
+                Some("a revert")
+            }
+            git2::RepositoryState::CherryPick | git2::RepositoryState::CherryPickSequence => {
+                Some("a cherry-pick")
+            }
+            git2::RepositoryState::Bisect => Some("a bisect"),
+            git2::RepositoryState::Rebase
+            | git2::RepositoryState::RebaseInteractive
+            | git2::RepositoryState::RebaseMerge => Some("a rebase"),
+            git2::RepositoryState::ApplyMailbox | git2::RepositoryState::ApplyMailboxOrRebase => {
+                Some("git am")
+            }
+        };
+        if let Some(operation) = operation {
+            return Err(Hinted::error(
+                format!("the repository is in the middle of {operation}"),
+                "finish or abort it first (for example git merge --abort, git rebase --abort, git bisect reset)",
+            ));
+        }
+        let head = match repo.head() {
+            Ok(h) => h,
+            Err(e) if e.code() == git2::ErrorCode::UnbornBranch => {
+                return Err(Hinted::error(
+                    "the current branch has no commits yet",
+                    "make a first commit (git add -A && git commit -m start): it becomes the first kept commit",
+                ))
+            }
+            Err(e) => return Err(git_err(e)),
+        };
+        if !head.is_branch() {
+            return Err(Hinted::error(
+                "HEAD is detached",
+                "check out a branch first (git switch <branch>, or git switch -c <new-branch>)",
+            ));
+        }
+        let branch_ref = head.name().unwrap_or_default().to_string();
+        drop(head);
+        let workdir = repo
+            .workdir()
+            .ok_or_else(|| anyhow::anyhow!("the repository has no working tree"))?
+            .to_path_buf();
+        let state = state_prefix(&workdir, &cwd.join(state_dir))?;
+        let filemode = repo
+            .config()
+            .and_then(|c| c.get_bool("core.filemode"))
+            .unwrap_or(true);
+        Ok(RatchetRepo {
+            repo,
+            workdir,
+            branch_ref,
+            state,
+            filemode,
+        })
+    }
+
+    /// Full hex id of HEAD.
+    pub fn head(&self) -> String {
+        self.head_oid().map(|o| o.to_string()).unwrap_or_default()
+    }
+
+    /// The short name of the current branch.
+    pub fn branch(&self) -> &str {
+        self.branch_ref
+            .strip_prefix("refs/heads/")
+            .unwrap_or(&self.branch_ref)
+    }
+
+    pub fn workdir(&self) -> &Path {
+        &self.workdir
+    }
+
+    /// Is `kept` HEAD or an ancestor of it?
+    pub fn descends_from(&self, kept: &str) -> anyhow::Result<bool> {
+        let kept = self.commit_id(kept)?;
+        let head = self.head_oid()?;
+        Ok(head == kept || self.repo.graph_descendant_of(head, kept).map_err(git_err)?)
+    }
+
+    /// The candidate relative to `kept`, which must be HEAD or an ancestor
+    /// of it.
+    pub fn candidate(&self, kept: &str) -> anyhow::Result<Candidate> {
+        let kept_oid = self.commit_id(kept)?;
+        let head = self.head_oid()?;
+        self.require_descends(head, kept_oid)?;
+        let commits = self.candidate_commits(kept_oid, head)?;
+        let changed = self.scan()?;
+        let mut paths: BTreeSet<String> = changed.iter().map(|c| c.path.clone()).collect();
+        if head != kept_oid {
+            let kept_tree = self.tree_of(kept_oid)?;
+            let head_tree = self.tree_of(head)?;
+            paths.extend(self.diff_trees(&kept_tree, &head_tree)?);
+        }
+        Ok(Candidate {
+            kept: kept_oid.to_string(),
+            head: head.to_string(),
+            commits: commits.iter().map(Oid::to_string).collect(),
+            paths: paths.into_iter().collect(),
+            dirty: !changed.is_empty(),
+        })
+    }
+
+    /// The candidate's paths matched by any of `patterns` (gitignore-style:
+    /// a pattern without a slash, such as `prepare.py` or `*.lock`, matches
+    /// a file or directory of that name at any depth; one with a slash,
+    /// such as `eval/**` or `/setup.cfg`, is anchored at the top of the
+    /// working tree; a directory protects everything below it; `*` does
+    /// not cross a `/`, `**` does).
+    pub fn protected_paths(
+        &self,
+        candidate: &Candidate,
+        patterns: &[String],
+    ) -> anyhow::Result<Vec<String>> {
+        let set = protection_globs(patterns)?;
+        Ok(candidate
+            .paths
+            .iter()
+            .filter(|p| set.is_match(p.as_str()))
+            .cloned()
+            .collect())
+    }
+
+    /// The commit `refname` points at, if the ref exists.
+    pub fn ref_target(&self, refname: &str) -> Option<String> {
+        self.repo
+            .refname_to_id(refname)
+            .ok()
+            .map(|oid| oid.to_string())
+    }
+
+    /// Remove a ref (no error when it is already gone).
+    pub fn delete_ref(&self, refname: &str) -> anyhow::Result<()> {
+        match self.repo.find_reference(refname) {
+            Ok(mut r) => r.delete().map_err(git_err),
+            Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(()),
+            Err(e) => Err(git_err(e)),
+        }
+    }
+
+    // ----- shared helpers -------------------------------------------------
+
+    pub(crate) fn head_oid(&self) -> anyhow::Result<Oid> {
+        self.repo.refname_to_id(&self.branch_ref).map_err(|e| {
+            anyhow::anyhow!("cannot read the branch {}: {}", self.branch(), e.message())
+        })
+    }
+
+    /// A commit named by a full or abbreviated hex id, a ref name or any
+    /// revision git understands.
+    pub(crate) fn commit_id(&self, spec: &str) -> anyhow::Result<Oid> {
+        self.repo
+            .revparse_single(spec)
+            .and_then(|o| o.peel_to_commit())
+            .map(|c| c.id())
+            .map_err(|_| {
+                Hinted::error(
+                    format!("commit {spec} is not in this repository"),
+                    "was the repository replaced or the commit garbage-collected? check the journal's kept commit",
+                )
+            })
+    }
+
+    pub(crate) fn tree_of(&self, commit: Oid) -> anyhow::Result<git2::Tree<'_>> {
+        self.repo
+            .find_commit(commit)
+            .and_then(|c| c.tree())
+            .map_err(git_err)
+    }
+
+    pub(crate) fn require_descends(&self, head: Oid, kept: Oid) -> anyhow::Result<()> {
+        if head == kept || self.repo.graph_descendant_of(head, kept).map_err(git_err)? {
+            return Ok(());
+        }
+        Err(Hinted::error(
+            format!(
+                "{} (at {}) does not descend from the kept commit {}",
+                self.branch(),
+                short(head),
+                short(kept)
+            ),
+            "the branch was reset or switched since the last keep: check out the branch that holds the kept commit",
+        ))
+    }
+
+    /// Is `path` (relative, `/`-separated) the state directory or inside it?
+    pub(crate) fn in_state(&self, path: &str) -> bool {
+        match &self.state {
+            Some(s) => {
+                path == s
+                    || (path.len() > s.len()
+                        && path.starts_with(s.as_str())
+                        && path.as_bytes()[s.len()] == b'/')
+            }
+            None => false,
+        }
+    }
+
+    /// Commits from `kept` (excluded) to `head`, oldest first, without the
+    /// ones whose changes (against their first parent) all lie in the state
+    /// directory.
+    pub(crate) fn candidate_commits(&self, kept: Oid, head: Oid) -> anyhow::Result<Vec<Oid>> {
+        if kept == head {
+            return Ok(Vec::new());
+        }
+        let mut walk = self.repo.revwalk().map_err(git_err)?;
+        walk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::REVERSE)
+            .map_err(git_err)?;
+        walk.push(head).map_err(git_err)?;
+        walk.hide(kept).map_err(git_err)?;
+        let mut commits = Vec::new();
+        for oid in walk {
+            let oid = oid.map_err(git_err)?;
+            let commit = self.repo.find_commit(oid).map_err(git_err)?;
+            let tree = commit.tree().map_err(git_err)?;
+            let touched = match commit.parent(0) {
+                Ok(parent) => self.diff_trees(&parent.tree().map_err(git_err)?, &tree)?,
+                Err(_) => self.tree_paths(&tree)?,
+            };
+            if !touched.is_empty() {
+                commits.push(oid);
+            }
+        }
+        Ok(commits)
+    }
+
+    /// Staged, unstaged and untracked (not ignored) paths outside the state
+    /// directory, sorted. Untracked directories are listed file by file;
+    /// a nested repository (reported as `dir/`) is left out: it cannot be
+    /// stored, so it is never touched either.
+    pub(crate) fn scan(&self) -> anyhow::Result<Vec<Changed>> {
+        let mut opts = StatusOptions::new();
+        opts.include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .include_ignored(false)
+            .include_unmodified(false)
+            .exclude_submodules(true)
+            .renames_head_to_index(false)
+            .renames_index_to_workdir(false);
+        let statuses = self.repo.statuses(Some(&mut opts)).map_err(git_err)?;
+        let mut changed = Vec::with_capacity(statuses.len());
+        for entry in statuses.iter() {
+            let path = std::str::from_utf8(entry.path_bytes()).map_err(|_| {
+                anyhow::anyhow!(
+                    "the path {} is not valid UTF-8",
+                    String::from_utf8_lossy(entry.path_bytes())
+                )
+            })?;
+            if path.ends_with('/') || self.in_state(path) {
+                continue;
+            }
+            changed.push(Changed {
+                path: path.to_string(),
+                status: entry.status(),
+            });
+        }
+        changed.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(changed)
+    }
+
+    /// Refuse when anything outside the state directory is staged,
+    /// modified or untracked.
+    pub(crate) fn require_clean(&self, doing: &str) -> anyhow::Result<()> {
+        let changed = self.scan()?;
+        if changed.is_empty() {
+            return Ok(());
+        }
+        let shown: Vec<&str> = changed.iter().take(5).map(|c| c.path.as_str()).collect();
+        let more = if changed.len() > shown.len() {
+            format!(" and {} more", changed.len() - shown.len())
+        } else {
+            String::new()
+        };
+        Err(Hinted::error(
+            format!(
+                "cannot {doing}: the working tree has changes ({}{more})",
+                shown.join(", ")
+            ),
+            "commit, stash or discard them first (the set-aside changes stay under their ref until then)",
+        ))
+    }
+
+    pub(crate) fn signature(
+        &self,
+    ) -> anyhow::Result<(git2::Signature<'static>, git2::Signature<'static>)> {
+        let config = self.repo.config().ok();
+        let get = |key: &str| config.as_ref().and_then(|c| c.get_string(key).ok());
+        let env = |key: &str| std::env::var(key).ok().filter(|v| !v.is_empty());
+        let name = get("user.name").unwrap_or_else(|| "arx".to_string());
+        let email = get("user.email").unwrap_or_else(|| "arx@localhost".to_string());
+        let author = git2::Signature::now(
+            &env("GIT_AUTHOR_NAME").unwrap_or_else(|| name.clone()),
+            &env("GIT_AUTHOR_EMAIL").unwrap_or_else(|| email.clone()),
+        )
+        .map_err(git_err)?;
+        let committer = git2::Signature::now(
+            &env("GIT_COMMITTER_NAME").unwrap_or(name),
+            &env("GIT_COMMITTER_EMAIL").unwrap_or(email),
+        )
+        .map_err(git_err)?;
+        Ok((author, committer))
+    }
+}
+
+/// The state directory relative to `workdir`, `/`-separated, or `None`
+/// when it lies outside. Refuses the working tree itself.
+fn state_prefix(workdir: &Path, state_dir: &Path) -> anyhow::Result<Option<String>> {
+    let workdir = workdir
+        .canonicalize()
+        .unwrap_or_else(|_| workdir.to_path_buf());
+    let state = canonical_lenient(state_dir);
+    let Ok(rel) = state.strip_prefix(&workdir) else {
+        return Ok(None);
+    };
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.is_empty() {
+        return Err(Hinted::error(
+            format!(
+                "the state directory {} is the working tree itself",
+                state_dir.display()
+            ),
+            "use a directory inside it, such as .arx",
+        ));
+    }
+    Ok(Some(parts.join("/")))
+}
+
+/// `path` made absolute with `.`, `..` and symlinks resolved as far as it
+/// exists; the rest is appended as written.
+fn canonical_lenient(path: &Path) -> PathBuf {
+    let mut existing = path.to_path_buf();
+    let mut rest: Vec<std::ffi::OsString> = Vec::new();
+    loop {
+        if let Ok(mut out) = existing.canonicalize() {
+            for part in rest.iter().rev() {
+                if part == ".." {
+                    out.pop();
+                } else if part != "." {
+                    out.push(part);
+                }
+            }
+            return out;
+        }
+        let Some(last) = existing.file_name().map(|n| n.to_os_string()) else {
+            return path.to_path_buf();
+        };
+        rest.push(last);
+        if !existing.pop() {
+            return path.to_path_buf();
+        }
+    }
+}
+
+/// The glob set for protected-path patterns (see
+/// [`RatchetRepo::protected_paths`]).
+fn protection_globs(patterns: &[String]) -> anyhow::Result<globset::GlobSet> {
+    let mut builder = globset::GlobSetBuilder::new();
+    for raw in patterns {
+        let mut pattern = raw.trim();
+        if pattern.is_empty() {
+            continue;
+        }
+        while let Some(rest) = pattern.strip_prefix("./") {
+            pattern = rest;
+        }
+        let dir_only = pattern.ends_with('/');
+        let pattern = pattern.trim_end_matches('/');
+        let anchored = pattern.starts_with('/') || pattern.contains('/');
+        let pattern = pattern.trim_start_matches('/');
+        if pattern.is_empty() {
+            continue;
+        }
+        let base = if anchored {
+            pattern.to_string()
+        } else {
+            format!("**/{pattern}")
+        };
+        let mut globs = vec![format!("{base}/**")];
+        if !dir_only {
+            globs.push(base);
+        }
+        for glob in globs {
+            let glob = globset::GlobBuilder::new(&glob)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| {
+                    Hinted::error(
+                        format!("the protected-path pattern {raw:?} is not valid: {e}"),
+                        "use gitignore-style patterns such as prepare.py, eval/**, *.lock or data/",
+                    )
+                })?;
+            builder.add(glob);
+        }
+    }
+    builder
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot build the protected-path patterns: {e}"))
+}
+
+/// The first 12 hex digits of a commit id.
+pub(crate) fn short(oid: Oid) -> String {
+    let mut s = oid.to_string();
+    s.truncate(12);
+    s
+}

@@ -1,0 +1,209 @@
+//! Keeping a candidate (one commit on the branch) and setting one aside (a
+//! commit under a ref, nothing else changed).
+
+use std::path::Path;
+
+use git2::{IndexEntry, Status};
+
+use super::tree::Entry;
+use super::{short, RatchetRepo};
+use crate::error::Hinted;
+use crate::io::git::git_err;
+
+/// Status bits meaning "the index differs from HEAD".
+fn staged(status: Status) -> bool {
+    status.intersects(
+        Status::INDEX_NEW
+            | Status::INDEX_MODIFIED
+            | Status::INDEX_DELETED
+            | Status::INDEX_RENAMED
+            | Status::INDEX_TYPECHANGE
+            | Status::CONFLICTED,
+    )
+}
+
+pub(crate) fn entry_of(e: &IndexEntry) -> Entry {
+    Entry {
+        id: e.id,
+        mode: e.mode as i32,
+    }
+}
+
+impl RatchetRepo {
+    /// Keep the candidate. With changes in the working tree (state
+    /// directory aside), stage exactly the changed paths (as `git add -A`
+    /// would, never the state directory, even when it is tracked) and
+    /// commit them on the branch with `message`; the author and committer
+    /// come from git's configuration (or `GIT_AUTHOR_NAME` and the like),
+    /// falling back to `arx <arx@localhost>`. With a clean tree the
+    /// candidate is the commits already made, and HEAD is kept as it is.
+    /// Returns the kept commit.
+    ///
+    /// The commit is built from HEAD's tree with only the changed paths
+    /// replaced; the index is written before the branch moves, and put back
+    /// if the branch cannot move (it moved meanwhile).
+    pub fn keep(&self, message: &str) -> anyhow::Result<String> {
+        let changed = self.scan()?;
+        let head = self.head_oid()?;
+        if changed.is_empty() {
+            return Ok(head.to_string());
+        }
+        let mut index = self.repo.index().map_err(git_err)?;
+        self.refuse_conflicts(&index, "keep the candidate")?;
+        let before: Vec<(String, Option<IndexEntry>)> = changed
+            .iter()
+            .map(|c| (c.path.clone(), index.get_path(Path::new(&c.path), 0)))
+            .collect();
+        let built = (|| -> anyhow::Result<Option<git2::Oid>> {
+            let mut updates = Vec::with_capacity(changed.len());
+            for c in &changed {
+                let path = Path::new(&c.path);
+                let on_disk =
+                    std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
+                if on_disk {
+                    index
+                        .add_path(path)
+                        .map_err(|e| anyhow::anyhow!("cannot stage {}: {}", c.path, e.message()))?;
+                } else if index.get_path(path, 0).is_some() {
+                    index.remove_path(path).map_err(git_err)?;
+                }
+                updates.push((
+                    c.path.clone(),
+                    index.get_path(path, 0).map(|e| entry_of(&e)),
+                ));
+            }
+            let head_commit = self.repo.find_commit(head).map_err(git_err)?;
+            let head_tree = head_commit.tree().map_err(git_err)?;
+            let tree_id = self.update_tree(&head_tree, &updates)?;
+            if tree_id == head_tree.id() {
+                return Ok(None);
+            }
+            let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
+            let (author, committer) = self.signature()?;
+            let commit = self
+                .repo
+                .commit(None, &author, &committer, message, &tree, &[&head_commit])
+                .map_err(git_err)?;
+            Ok(Some(commit))
+        })();
+        let commit = match built {
+            Ok(c) => c,
+            Err(e) => {
+                // Drop what was staged in memory; nothing was written.
+                let _ = index.read(true);
+                return Err(e.context("the candidate was not kept; nothing was changed"));
+            }
+        };
+        index.write().map_err(|e| {
+            let _ = index.read(true);
+            anyhow::anyhow!("cannot write the index: {}", e.message())
+        })?;
+        let Some(commit) = commit else {
+            // The changes cancel out: HEAD already holds the working tree.
+            return Ok(head.to_string());
+        };
+        let subject = message.lines().next().unwrap_or_default();
+        if let Err(e) = self.repo.reference_matching(
+            &self.branch_ref,
+            commit,
+            true,
+            head,
+            &format!("arx keep: {subject}"),
+        ) {
+            for (path, entry) in &before {
+                match entry {
+                    Some(entry) => {
+                        let _ = index.add(entry);
+                    }
+                    None => {
+                        let _ = index.remove_path(Path::new(path));
+                    }
+                }
+            }
+            let _ = index.write();
+            return Err(Hinted::error(
+                format!(
+                    "{} moved while the candidate was kept: {}",
+                    self.branch(),
+                    e.message()
+                ),
+                "nothing was committed; run the keep again",
+            ));
+        }
+        Ok(commit.to_string())
+    }
+
+    /// Set the candidate aside: a commit whose first parent is HEAD (so the
+    /// candidate's commits are reachable from it) and whose tree is the
+    /// working tree, untracked files included (not ignored ones, not the
+    /// state directory), byte for byte. When something is staged, a second
+    /// parent records the index, so a put-back restores what was staged.
+    /// `refname` (such as `refs/arx/discarded/<run-id>`) is set to it,
+    /// replacing what it pointed at. The index, the working tree and the
+    /// branch are not touched. Returns the commit.
+    pub fn snapshot(&self, refname: &str, message: &str) -> anyhow::Result<String> {
+        if refname == self.branch_ref || refname == "HEAD" || !refname.starts_with("refs/") {
+            anyhow::bail!(
+                "cannot store a snapshot under {refname}: use a ref such as refs/arx/aside"
+            );
+        }
+        let changed = self.scan()?;
+        let head = self.head_oid()?;
+        let head_commit = self.repo.find_commit(head).map_err(git_err)?;
+        let head_tree = head_commit.tree().map_err(git_err)?;
+        let index = self.repo.index().map_err(git_err)?;
+        self.refuse_conflicts(&index, "set the candidate aside")?;
+        let mut work = Vec::with_capacity(changed.len());
+        let mut staged_paths = Vec::new();
+        for c in &changed {
+            let in_index = index.get_path(Path::new(&c.path), 0);
+            let known = match &in_index {
+                Some(e) => Some(e.mode as i32),
+                None => self.entry_at(&head_tree, &c.path)?.map(|e| e.mode),
+            };
+            work.push((c.path.clone(), self.store_worktree_file(&c.path, known)?));
+            if staged(c.status) {
+                staged_paths.push((c.path.clone(), in_index.as_ref().map(entry_of)));
+            }
+        }
+        let work_tree = self.update_tree(&head_tree, &work)?;
+        let index_tree = self.update_tree(&head_tree, &staged_paths)?;
+        let (author, committer) = self.signature()?;
+        let mut parents = vec![head_commit.clone()];
+        if index_tree != head_tree.id() {
+            let tree = self.repo.find_tree(index_tree).map_err(git_err)?;
+            let staged_commit = self
+                .repo
+                .commit(
+                    None,
+                    &author,
+                    &committer,
+                    &format!("index on {}: {}", self.branch(), short(head)),
+                    &tree,
+                    &[&head_commit],
+                )
+                .map_err(git_err)?;
+            parents.push(self.repo.find_commit(staged_commit).map_err(git_err)?);
+        }
+        let tree = self.repo.find_tree(work_tree).map_err(git_err)?;
+        let parent_refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
+        let snapshot = self
+            .repo
+            .commit(None, &author, &committer, message, &tree, &parent_refs)
+            .map_err(git_err)?;
+        self.repo
+            .reference(refname, snapshot, true, "arx: set the candidate aside")
+            .map_err(|e| anyhow::anyhow!("cannot set {refname}: {}", e.message()))?;
+        Ok(snapshot.to_string())
+    }
+
+    pub(crate) fn refuse_conflicts(&self, index: &git2::Index, doing: &str) -> anyhow::Result<()> {
+        if index.has_conflicts() {
+            return Err(Hinted::error(
+                format!("cannot {doing}: the index has unresolved conflicts"),
+                "resolve them (edit, then git add) or git reset the conflicted paths first",
+            ));
+        }
+        Ok(())
+    }
+}
