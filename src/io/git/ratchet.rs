@@ -391,25 +391,14 @@ impl RatchetRepo {
         ))
     }
 
-    pub(crate) fn signature(
-        &self,
-    ) -> anyhow::Result<(git2::Signature<'static>, git2::Signature<'static>)> {
+    /// Author and committer: `user.name` and `user.email` from git's
+    /// configuration, or `arx <arx@localhost>`.
+    pub(crate) fn signature(&self) -> anyhow::Result<git2::Signature<'static>> {
         let config = self.repo.config().ok();
         let get = |key: &str| config.as_ref().and_then(|c| c.get_string(key).ok());
-        let env = |key: &str| std::env::var(key).ok().filter(|v| !v.is_empty());
         let name = get("user.name").unwrap_or_else(|| "arx".to_string());
         let email = get("user.email").unwrap_or_else(|| "arx@localhost".to_string());
-        let author = git2::Signature::now(
-            &env("GIT_AUTHOR_NAME").unwrap_or_else(|| name.clone()),
-            &env("GIT_AUTHOR_EMAIL").unwrap_or_else(|| email.clone()),
-        )
-        .map_err(git_err)?;
-        let committer = git2::Signature::now(
-            &env("GIT_COMMITTER_NAME").unwrap_or(name),
-            &env("GIT_COMMITTER_EMAIL").unwrap_or(email),
-        )
-        .map_err(git_err)?;
-        Ok((author, committer))
+        git2::Signature::now(&name, &email).map_err(git_err)
     }
 }
 

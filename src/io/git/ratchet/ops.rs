@@ -79,10 +79,10 @@ impl RatchetRepo {
                 return Ok(None);
             }
             let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-            let (author, committer) = self.signature()?;
+            let sig = self.signature()?;
             let commit = self
                 .repo
-                .commit(None, &author, &committer, message, &tree, &[&head_commit])
+                .commit(None, &sig, &sig, message, &tree, &[&head_commit])
                 .map_err(git_err)?;
             Ok(Some(commit))
         })();
@@ -168,7 +168,7 @@ impl RatchetRepo {
         }
         let work_tree = self.update_tree(&head_tree, &work)?;
         let index_tree = self.update_tree(&head_tree, &staged_paths)?;
-        let (author, committer) = self.signature()?;
+        let sig = self.signature()?;
         let mut parents = vec![head_commit.clone()];
         if index_tree != head_tree.id() {
             let tree = self.repo.find_tree(index_tree).map_err(git_err)?;
@@ -176,8 +176,8 @@ impl RatchetRepo {
                 .repo
                 .commit(
                     None,
-                    &author,
-                    &committer,
+                    &sig,
+                    &sig,
                     &format!("index on {}: {}", self.branch(), short(head)),
                     &tree,
                     &[&head_commit],
@@ -189,7 +189,7 @@ impl RatchetRepo {
         let parent_refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
         let snapshot = self
             .repo
-            .commit(None, &author, &committer, message, &tree, &parent_refs)
+            .commit(None, &sig, &sig, message, &tree, &parent_refs)
             .map_err(git_err)?;
         self.repo
             .reference(refname, snapshot, true, "arx: set the candidate aside")
