@@ -8,22 +8,23 @@
 //! and not touched by a restore, even when it is tracked in git.
 //!
 //! Cost grows with the number of changed paths, not with the size of the
-//! repository: changed paths come from one status scan (which uses the
-//! index's stat cache, so unchanged files are not read), trees are built by
-//! updating only the changed directories, and only changed files are
-//! written or removed. The index is read once and written once per
-//! operation.
+//! repository: changed paths come from one scan of the working tree against
+//! the index's stat cache (unchanged files are not read; see `scan.rs`),
+//! trees are built by updating only the changed directories, and only
+//! changed files are written or removed. The index is read once and
+//! written at most once per operation.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use git2::{Oid, Repository, Status, StatusOptions};
+use git2::{Oid, Repository, Status};
 
 use super::git_err;
 use crate::error::Hinted;
 
 mod ops;
 mod restore;
+mod scan;
 mod tree;
 mod worktree;
 
@@ -31,6 +32,8 @@ mod worktree;
 mod tests;
 #[cfg(test)]
 mod tests_restore;
+#[cfg(test)]
+mod tests_scan;
 
 /// A repository the ratchet may change: not bare, on a branch with a
 /// commit, and not in the middle of a merge, rebase or other operation.
@@ -296,15 +299,7 @@ impl RatchetRepo {
 
     /// Is `path` (relative, `/`-separated) the state directory or inside it?
     pub(crate) fn in_state(&self, path: &str) -> bool {
-        match &self.state {
-            Some(s) => {
-                path == s
-                    || (path.len() > s.len()
-                        && path.starts_with(s.as_str())
-                        && path.as_bytes()[s.len()] == b'/')
-            }
-            None => false,
-        }
+        inside(self.state.as_deref(), path)
     }
 
     /// Commits from `kept` (excluded) to `head`, oldest first, without the
@@ -333,40 +328,6 @@ impl RatchetRepo {
             }
         }
         Ok(commits)
-    }
-
-    /// Staged, unstaged and untracked (not ignored) paths outside the state
-    /// directory, sorted. Untracked directories are listed file by file;
-    /// a nested repository (reported as `dir/`) is left out: it cannot be
-    /// stored, so it is never touched either.
-    pub(crate) fn scan(&self) -> anyhow::Result<Vec<Changed>> {
-        let mut opts = StatusOptions::new();
-        opts.include_untracked(true)
-            .recurse_untracked_dirs(true)
-            .include_ignored(false)
-            .include_unmodified(false)
-            .exclude_submodules(true)
-            .renames_head_to_index(false)
-            .renames_index_to_workdir(false);
-        let statuses = self.repo.statuses(Some(&mut opts)).map_err(git_err)?;
-        let mut changed = Vec::with_capacity(statuses.len());
-        for entry in statuses.iter() {
-            let path = std::str::from_utf8(entry.path_bytes()).map_err(|_| {
-                anyhow::anyhow!(
-                    "the path {} is not valid UTF-8",
-                    String::from_utf8_lossy(entry.path_bytes())
-                )
-            })?;
-            if path.ends_with('/') || self.in_state(path) {
-                continue;
-            }
-            changed.push(Changed {
-                path: path.to_string(),
-                status: entry.status(),
-            });
-        }
-        changed.sort_by(|a, b| a.path.cmp(&b.path));
-        Ok(changed)
     }
 
     /// Refuse when anything outside the state directory is staged,
@@ -399,6 +360,18 @@ impl RatchetRepo {
         let name = get("user.name").unwrap_or_else(|| "arx".to_string());
         let email = get("user.email").unwrap_or_else(|| "arx@localhost".to_string());
         git2::Signature::now(&name, &email).map_err(git_err)
+    }
+}
+
+/// Is `path` the directory `dir` or inside it (both relative,
+/// `/`-separated)?
+pub(crate) fn inside(dir: Option<&str>, path: &str) -> bool {
+    match dir {
+        Some(d) => {
+            path == d
+                || (path.len() > d.len() && path.starts_with(d) && path.as_bytes()[d.len()] == b'/')
+        }
+        None => false,
     }
 }
 
