@@ -3,6 +3,8 @@
 # beside the git commands doing the same job:
 #   keep:    git add -A && git commit          vs  RatchetRepo::keep
 #   discard: git stash -u && git stash drop    vs  RatchetRepo::snapshot + restore_to
+# and a whole iteration's git work (the candidate read before the
+# experiment, then keep, or discard in one call) beside the same git pairs.
 # Each run starts from the base commit with the same candidate: two tracked
 # files modified and one untracked file added. Runs of the two sides
 # alternate (git, arx, git, arx, ...) so that drift hits both alike; every
@@ -103,6 +105,8 @@ git_keep() { (cd "$repo" && git add -A && git commit -q -m "Benchmark keep"); }
 git_discard() { (cd "$repo" && git stash push -u -q && git stash drop -q); }
 arx_keep() { "$bench_bin" "$repo" keep; }
 arx_discard() { "$bench_bin" "$repo" discard --kept "$base" --ref "refs/arx/discarded/bench-$run"; }
+arx_try_keep() { "$bench_bin" "$repo" try-keep --kept "$base"; }
+arx_try_discard() { "$bench_bin" "$repo" try-discard --kept "$base" --ref "refs/arx/discarded/bench-$run"; }
 
 # Warm-up (page cache, index), and the two keeps must make the same tree;
 # the arx discard must leave the candidate under its ref.
@@ -121,12 +125,14 @@ if [[ $(g show "refs/arx/discarded/bench-$run:notes/new.md") != "new in run $run
   exit 4
 fi
 
-keep_git=() keep_arx=() discard_git=() discard_arx=()
+keep_git=() keep_arx=() keep_try=() discard_git=() discard_arx=() discard_try=()
 for ((i = 0; i < reps; i++)); do
   back_to_base; candidate; timed git_keep; check "git keep" 1; keep_git+=("$elapsed")
   back_to_base; candidate; timed arx_keep; check "arx keep" 1; keep_arx+=("$elapsed")
+  back_to_base; candidate; timed arx_try_keep; check "arx try-keep" 1; keep_try+=("$elapsed")
   back_to_base; candidate; timed git_discard; check "git discard" 0; discard_git+=("$elapsed")
   back_to_base; candidate; timed arx_discard; check "arx discard" 0; discard_arx+=("$elapsed")
+  back_to_base; candidate; timed arx_try_discard; check "arx try-discard" 0; discard_try+=("$elapsed")
 done
 back_to_base
 
@@ -138,19 +144,25 @@ awk -v files="$tracked" -v reps="$reps" \
     -v kg="$(median "${keep_git[@]}")" -v ka="$(median "${keep_arx[@]}")" \
     -v kgn="$(min "${keep_git[@]}")" -v kan="$(min "${keep_arx[@]}")" \
     -v dg="$(median "${discard_git[@]}")" -v da="$(median "${discard_arx[@]}")" \
-    -v dgn="$(min "${discard_git[@]}")" -v dan="$(min "${discard_arx[@]}")" 'BEGIN {
+    -v dgn="$(min "${discard_git[@]}")" -v dan="$(min "${discard_arx[@]}")" \
+    -v kt="$(median "${keep_try[@]}")" -v ktn="$(min "${keep_try[@]}")" \
+    -v dt="$(median "${discard_try[@]}")" -v dtn="$(min "${discard_try[@]}")" 'BEGIN {
   printf "## The ratchet on %d tracked files (2 files modified, 1 added; median of %d)\n\n", files, reps
   print "| operation | command | median wall (ms) | best (ms) |"
   print "|---|---|---:|---:|"
   printf "| keep | `git add -A && git commit` | %.1f | %.1f |\n", kg * 1000, kgn * 1000
   printf "| keep | arx `keep` | %.1f | %.1f |\n", ka * 1000, kan * 1000
+  printf "| keep | arx `candidate` + `keep` (an iteration) | %.1f | %.1f |\n", kt * 1000, ktn * 1000
   printf "| discard | `git stash -u && git stash drop` | %.1f | %.1f |\n", dg * 1000, dgn * 1000
   printf "| discard | arx `snapshot` + `restore_to` | %.1f | %.1f |\n", da * 1000, dan * 1000
+  printf "| discard | arx `candidate` + `discard` (an iteration) | %.1f | %.1f |\n", dt * 1000, dtn * 1000
   print ""
   print "| target | measured | goal | result |"
   print "|---|---:|---:|---|"
   printf "| keep: arx / git (median) | %.2fx | <= 1.0x | %s |\n", ka / kg, (ka <= kg ? "PASS" : "FAIL")
   printf "| discard: arx / git (median) | %.2fx | <= 1.0x | %s |\n", da / dg, (da <= dg ? "PASS" : "FAIL")
+  printf "| keep iteration: arx / git (median) | %.2fx | <= 1.0x | %s |\n", kt / kg, (kt <= kg ? "PASS" : "FAIL")
+  printf "| discard iteration: arx / git (median) | %.2fx | <= 1.0x | %s |\n", dt / dg, (dt <= dg ? "PASS" : "FAIL")
 }' | tee "$report"
 if grep -q FAIL "$report"; then
   rm -f "$report"

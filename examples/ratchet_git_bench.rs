@@ -2,17 +2,21 @@
 //! `bench/ratchet.sh`:
 //!
 //! ```sh
-//! cargo run --release --example ratchet_git_bench -- REPO keep [--kept COMMIT]
-//! cargo run --release --example ratchet_git_bench -- REPO discard --kept COMMIT [--ref REF]
+//! cargo run --release --example ratchet_git_bench -- REPO OPERATION [--kept COMMIT] [--ref REF]
 //! ```
 //!
-//! `keep` commits the working tree's changes (as `arx try` keeps a
-//! candidate); `discard` sets them aside under `--ref` (default
-//! `refs/arx/discarded/bench`) and puts the branch and working tree back to
-//! `--kept`. With `--kept`, `keep` first reads the candidate relative to it,
-//! as the command does before running the experiment. The state directory
-//! is `REPO/.arx`. Prints the elapsed time in milliseconds, from opening
-//! the repository to the end of the operation.
+//! Operations:
+//! - `keep`: commit the working tree's changes (`keep`).
+//! - `discard --kept K`: set them aside under `--ref` (default
+//!   `refs/arx/discarded/bench`) with `snapshot`, then put the branch and
+//!   working tree back to `K` with `restore_to`.
+//! - `try-keep --kept K`, `try-discard --kept K`: a whole iteration's git
+//!   work: the candidate relative to `K` read first (as the command does
+//!   before running the experiment), then `keep`, or `discard` (snapshot
+//!   and restore in one call).
+//!
+//! The state directory is `REPO/.arx`. Prints the elapsed time in
+//! milliseconds, from opening the repository to the end of the operation.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -28,7 +32,7 @@ fn main() {
 
 fn run() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: ratchet_git_bench REPO keep|discard [--kept COMMIT] [--ref REF]";
+    let usage = "usage: ratchet_git_bench REPO keep|discard|try-keep|try-discard [--kept COMMIT] [--ref REF]";
     let repo_path = PathBuf::from(args.next().ok_or_else(|| anyhow::anyhow!(usage))?);
     let op = args.next().ok_or_else(|| anyhow::anyhow!(usage))?;
     let mut kept = None;
@@ -45,21 +49,33 @@ fn run() -> anyhow::Result<()> {
     }
     let start = Instant::now();
     let repo = RatchetRepo::open(&repo_path, &repo_path.join(".arx"))?;
+    let kept = || {
+        kept.clone()
+            .ok_or_else(|| anyhow::anyhow!("{op} needs --kept COMMIT"))
+    };
     let detail = match op.as_str() {
-        "keep" => {
-            let paths = match &kept {
-                Some(k) => repo.candidate(k)?.paths.len(),
-                None => 0,
-            };
+        "keep" => format!("kept {}", repo.keep("Benchmark keep")?),
+        "try-keep" => {
+            let candidate = repo.candidate(&kept()?)?;
             let commit = repo.keep("Benchmark keep")?;
-            format!("kept {commit} (candidate of {paths} paths read first)")
+            format!("kept {commit} ({} paths)", candidate.paths.len())
         }
         "discard" => {
-            let kept = kept.ok_or_else(|| anyhow::anyhow!("discard needs --kept COMMIT"))?;
             let snapshot = repo.snapshot(&refname, "Benchmark discard")?;
-            let restored = repo.restore_to(&kept)?;
+            let restored = repo.restore_to(&kept()?)?;
             format!(
                 "set aside as {snapshot}; restored {}, removed {}",
+                restored.restored.len(),
+                restored.removed.len()
+            )
+        }
+        "try-discard" => {
+            let kept = kept()?;
+            let candidate = repo.candidate(&kept)?;
+            let (snapshot, restored) = repo.discard(&kept, &refname, "Benchmark discard")?;
+            format!(
+                "set aside as {snapshot} ({} paths); restored {}, removed {}",
+                candidate.paths.len(),
                 restored.restored.len(),
                 restored.removed.len()
             )

@@ -6,7 +6,7 @@ use std::path::Path;
 use git2::{IndexEntry, Status};
 
 use super::tree::Entry;
-use super::{short, RatchetRepo};
+use super::{short, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -142,12 +142,47 @@ impl RatchetRepo {
     /// replacing what it pointed at. The index, the working tree and the
     /// branch are not touched. Returns the commit.
     pub fn snapshot(&self, refname: &str, message: &str) -> anyhow::Result<String> {
+        self.check_snapshot_ref(refname)?;
+        let changed = self.scan()?;
+        self.snapshot_of(&changed, refname, message)
+    }
+
+    /// Discard the candidate: [`RatchetRepo::snapshot`] under `refname`,
+    /// then [`RatchetRepo::restore_to`] `kept`, reading the working tree
+    /// once for both. Returns the snapshot and what the restore did. If the
+    /// restore stops part-way, the snapshot is already stored; running
+    /// [`RatchetRepo::restore_to`] finishes the job.
+    pub fn discard(
+        &self,
+        kept: &str,
+        refname: &str,
+        message: &str,
+    ) -> anyhow::Result<(String, Restored)> {
+        self.check_snapshot_ref(refname)?;
+        let kept = self.commit_id(kept)?;
+        self.require_descends(self.head_oid()?, kept)?;
+        let changed = self.scan()?;
+        let snapshot = self.snapshot_of(&changed, refname, message)?;
+        let restored = self.restore_changed(kept, changed, &mut |_| Ok(()))?;
+        Ok((snapshot, restored))
+    }
+
+    fn check_snapshot_ref(&self, refname: &str) -> anyhow::Result<()> {
         if refname == self.branch_ref || refname == "HEAD" || !refname.starts_with("refs/") {
             anyhow::bail!(
                 "cannot store a snapshot under {refname}: use a ref such as refs/arx/aside"
             );
         }
-        let changed = self.scan()?;
+        Ok(())
+    }
+
+    /// [`RatchetRepo::snapshot`] of the changes a scan found.
+    fn snapshot_of(
+        &self,
+        changed: &[Changed],
+        refname: &str,
+        message: &str,
+    ) -> anyhow::Result<String> {
         let head = self.head_oid()?;
         let head_commit = self.repo.find_commit(head).map_err(git_err)?;
         let head_tree = head_commit.tree().map_err(git_err)?;
@@ -155,7 +190,7 @@ impl RatchetRepo {
         self.refuse_conflicts(&index, "set the candidate aside")?;
         let mut work = Vec::with_capacity(changed.len());
         let mut staged_paths = Vec::new();
-        for c in &changed {
+        for c in changed {
             let in_index = index.get_path(Path::new(&c.path), 0);
             let known = match &in_index {
                 Some(e) => Some(e.mode as i32),

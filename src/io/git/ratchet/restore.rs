@@ -7,7 +7,7 @@ use git2::{Oid, Tree};
 
 use super::tree::Entry;
 use super::worktree::{Progress, Steps};
-use super::{short, RatchetRepo, Restored};
+use super::{short, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -37,12 +37,23 @@ impl RatchetRepo {
         fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
     ) -> anyhow::Result<Restored> {
         let kept = self.commit_id(kept)?;
+        self.require_descends(self.head_oid()?, kept)?;
+        let changed = self.scan()?;
+        self.restore_changed(kept, changed, fault)
+    }
+
+    /// [`RatchetRepo::restore_to`], given what a scan found changed.
+    pub(crate) fn restore_changed(
+        &self,
+        kept: Oid,
+        changed: Vec<Changed>,
+        fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
+    ) -> anyhow::Result<Restored> {
         let head = self.head_oid()?;
         self.require_descends(head, kept)?;
         let move_branch = !self.candidate_commits(kept, head)?.is_empty();
         let kept_tree = self.tree_of(kept)?;
         let head_tree = self.tree_of(head)?;
-        let changed = self.scan()?;
         let mut paths: BTreeSet<String> = changed.into_iter().map(|c| c.path).collect();
         paths.extend(self.diff_trees(&kept_tree, &head_tree)?);
         let plan = self.plan(&paths, &kept_tree)?;

@@ -447,3 +447,36 @@ fn put_back_refuses_a_dirty_tree_or_a_moved_branch_and_undoes_a_failure() {
     );
     assert_eq!(observe(root), moved);
 }
+
+#[test]
+fn discard_in_one_call_does_what_snapshot_then_restore_does() {
+    let two = discard_layout(".arx", true);
+    let one = discard_layout(".arx", true);
+    let repo_two = RatchetRepo::open(two.dir.path(), Path::new(".arx")).unwrap();
+    let repo_one = RatchetRepo::open(one.dir.path(), Path::new(".arx")).unwrap();
+    repo_two
+        .snapshot("refs/arx/discarded/r", "discarded")
+        .unwrap();
+    let restored_two = repo_two.restore_to(&two.kept).unwrap();
+    let (id, restored_one) = repo_one
+        .discard(&one.kept, "refs/arx/discarded/r", "discarded")
+        .unwrap();
+    assert_eq!(restored_one, restored_two);
+    assert!(!restored_one.removed.is_empty());
+    assert_eq!(observe(one.dir.path()), {
+        let (files, index, _, status) = observe(two.dir.path());
+        (files, index, one.kept.clone(), status)
+    });
+    let tree = |dir: &Path, spec: &str| git(dir, &["rev-parse", &format!("{spec}^{{tree}}")]);
+    assert_eq!(
+        tree(one.dir.path(), &id),
+        tree(two.dir.path(), "refs/arx/discarded/r")
+    );
+    assert_eq!(repo_one.ref_target("refs/arx/discarded/r"), Some(id));
+    // A kept commit the branch does not descend from: nothing is stored.
+    let err = repo_one
+        .discard("refs/arx/discarded/r", "refs/arx/other", "x")
+        .unwrap_err();
+    assert!(format!("{err:#}").contains("does not descend"), "{err:#}");
+    assert_eq!(repo_one.ref_target("refs/arx/other"), None);
+}
