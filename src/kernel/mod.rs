@@ -16,6 +16,7 @@ pub mod objective;
 pub mod outcome;
 pub mod policy;
 pub mod promote;
+pub mod ratchet;
 pub mod record;
 pub mod round;
 pub mod segment;
