@@ -14,6 +14,7 @@ pub mod git;
 pub mod history;
 pub mod input;
 pub mod process;
+pub mod ratchet;
 pub mod rounds;
 pub mod spec;
 pub mod state;
