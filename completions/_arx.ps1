@@ -42,6 +42,10 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
+            [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
+            [CompletionResult]::new('best', 'best', [CompletionResultType]::ParameterValue, 'The best kept run of the ratchet''s segment: value, interval, commit')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed)')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
@@ -392,9 +396,110 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;try' {
+            [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'What the change is: the journal''s description, the commit subject')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the change is: the journal''s description, the commit subject')
+            [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)')
+            [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH')
+            [CompletionResult]::new('--heartbeat', '--heartbeat', [CompletionResultType]::ParameterName, 'Time between heartbeat events')
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The metric to improve ([objective] metric)')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves ([objective] direction)')
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The experiment as one shell command line ([objective] command); or give it after `--`')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time limit of one run, e.g. 10m ([objective] timeout)')
+            [CompletionResult]::new('--repeat', '--repeat', [CompletionResultType]::ParameterName, 'Runs of each candidate, at least ([objective] repeat)')
+            [CompletionResult]::new('--baseline-repeat', '--baseline-repeat', [CompletionResultType]::ParameterName, 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)')
+            [CompletionResult]::new('--min-effect', '--min-effect', [CompletionResultType]::ParameterName, 'Smallest improvement worth keeping, in metric units ([objective] min_effect)')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence of a keep ([objective] confidence)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)')
+            [CompletionResult]::new('--protect', '--protect', [CompletionResultType]::ParameterName, 'A path or glob no candidate may change (repeatable; replaces [objective] protect)')
+            [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Stop after this many runs in the segment ([objective.stop] max_runs)')
+            [CompletionResult]::new('--max-discards-in-a-row', '--max-discards-in-a-row', [CompletionResultType]::ParameterName, 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)')
+            [CompletionResult]::new('--max-hours', '--max-hours', [CompletionResultType]::ParameterName, 'Stop after this many hours of the segment ([objective.stop] max_hours)')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Stop once the best reaches this value ([objective.stop] target)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--new-segment', '--new-segment', [CompletionResultType]::ParameterName, 'Start a new segment: measure the baseline again')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be run, kept or restored; change nothing')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve the `execute` gate for this try')
+            [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Ignore the approval gates')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;best' {
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The metric to improve ([objective] metric)')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves ([objective] direction)')
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The experiment as one shell command line ([objective] command); or give it after `--`')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time limit of one run, e.g. 10m ([objective] timeout)')
+            [CompletionResult]::new('--repeat', '--repeat', [CompletionResultType]::ParameterName, 'Runs of each candidate, at least ([objective] repeat)')
+            [CompletionResult]::new('--baseline-repeat', '--baseline-repeat', [CompletionResultType]::ParameterName, 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)')
+            [CompletionResult]::new('--min-effect', '--min-effect', [CompletionResultType]::ParameterName, 'Smallest improvement worth keeping, in metric units ([objective] min_effect)')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence of a keep ([objective] confidence)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)')
+            [CompletionResult]::new('--protect', '--protect', [CompletionResultType]::ParameterName, 'A path or glob no candidate may change (repeatable; replaces [objective] protect)')
+            [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Stop after this many runs in the segment ([objective.stop] max_runs)')
+            [CompletionResult]::new('--max-discards-in-a-row', '--max-discards-in-a-row', [CompletionResultType]::ParameterName, 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)')
+            [CompletionResult]::new('--max-hours', '--max-hours', [CompletionResultType]::ParameterName, 'Stop after this many hours of the segment ([objective.stop] max_hours)')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Stop once the best reaches this value ([objective.stop] target)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;status' {
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The metric to improve ([objective] metric)')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves ([objective] direction)')
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The experiment as one shell command line ([objective] command); or give it after `--`')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time limit of one run, e.g. 10m ([objective] timeout)')
+            [CompletionResult]::new('--repeat', '--repeat', [CompletionResultType]::ParameterName, 'Runs of each candidate, at least ([objective] repeat)')
+            [CompletionResult]::new('--baseline-repeat', '--baseline-repeat', [CompletionResultType]::ParameterName, 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)')
+            [CompletionResult]::new('--min-effect', '--min-effect', [CompletionResultType]::ParameterName, 'Smallest improvement worth keeping, in metric units ([objective] min_effect)')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence of a keep ([objective] confidence)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)')
+            [CompletionResult]::new('--protect', '--protect', [CompletionResultType]::ParameterName, 'A path or glob no candidate may change (repeatable; replaces [objective] protect)')
+            [CompletionResult]::new('--max-runs', '--max-runs', [CompletionResultType]::ParameterName, 'Stop after this many runs in the segment ([objective.stop] max_runs)')
+            [CompletionResult]::new('--max-discards-in-a-row', '--max-discards-in-a-row', [CompletionResultType]::ParameterName, 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)')
+            [CompletionResult]::new('--max-hours', '--max-hours', [CompletionResultType]::ParameterName, 'Stop after this many hours of the segment ([objective.stop] max_hours)')
+            [CompletionResult]::new('--target', '--target', [CompletionResultType]::ParameterName, 'Stop once the best reaches this value ([objective.stop] target)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;restore' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;log' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most the N most recent runs')
             [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Only runs of this candidate')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The ratchet''s results table instead (commit, metric, status, description, other metrics), as TSV or CSV')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -778,6 +883,10 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
+            [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
+            [CompletionResult]::new('best', 'best', [CompletionResultType]::ParameterValue, 'The best kept run of the ratchet''s segment: value, interval, commit')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed)')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
@@ -850,6 +959,18 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;compare' {
+            break
+        }
+        'arx;help;try' {
+            break
+        }
+        'arx;help;best' {
+            break
+        }
+        'arx;help;status' {
+            break
+        }
+        'arx;help;restore' {
             break
         }
         'arx;help;log' {

@@ -39,6 +39,10 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand knowhow 'Knowhow: positive learnings worth keeping'
             cand run 'Run an experiment: gate, live output, verdict, journal'
             cand compare 'Compare a baseline and a candidate command over interleaved runs'
+            cand try 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
+            cand best 'The best kept run of the ratchet''s segment: value, interval, commit'
+            cand status 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
+            cand restore 'Put a discarded candidate back in the working tree (a clean tree is needed)'
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
@@ -356,9 +360,106 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;try'= {
+            cand -m 'What the change is: the journal''s description, the commit subject'
+            cand --description 'What the change is: the journal''s description, the commit subject'
+            cand --rule 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)'
+            cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
+            cand --events 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH'
+            cand --heartbeat 'Time between heartbeat events'
+            cand --metric 'The metric to improve ([objective] metric)'
+            cand --direction 'Which way the metric improves ([objective] direction)'
+            cand --command 'The experiment as one shell command line ([objective] command); or give it after `--`'
+            cand --timeout 'Time limit of one run, e.g. 10m ([objective] timeout)'
+            cand --repeat 'Runs of each candidate, at least ([objective] repeat)'
+            cand --baseline-repeat 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)'
+            cand --min-effect 'Smallest improvement worth keeping, in metric units ([objective] min_effect)'
+            cand --confidence 'Confidence of a keep ([objective] confidence)'
+            cand --check 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)'
+            cand --protect 'A path or glob no candidate may change (repeatable; replaces [objective] protect)'
+            cand --max-runs 'Stop after this many runs in the segment ([objective.stop] max_runs)'
+            cand --max-discards-in-a-row 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)'
+            cand --max-hours 'Stop after this many hours of the segment ([objective.stop] max_hours)'
+            cand --target 'Stop once the best reaches this value ([objective.stop] target)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --new-segment 'Start a new segment: measure the baseline again'
+            cand --dry-run 'Say what would be run, kept or restored; change nothing'
+            cand --approve 'Approve the `execute` gate for this try'
+            cand --no-gates 'Ignore the approval gates'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;best'= {
+            cand --metric 'The metric to improve ([objective] metric)'
+            cand --direction 'Which way the metric improves ([objective] direction)'
+            cand --command 'The experiment as one shell command line ([objective] command); or give it after `--`'
+            cand --timeout 'Time limit of one run, e.g. 10m ([objective] timeout)'
+            cand --repeat 'Runs of each candidate, at least ([objective] repeat)'
+            cand --baseline-repeat 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)'
+            cand --min-effect 'Smallest improvement worth keeping, in metric units ([objective] min_effect)'
+            cand --confidence 'Confidence of a keep ([objective] confidence)'
+            cand --check 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)'
+            cand --protect 'A path or glob no candidate may change (repeatable; replaces [objective] protect)'
+            cand --max-runs 'Stop after this many runs in the segment ([objective.stop] max_runs)'
+            cand --max-discards-in-a-row 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)'
+            cand --max-hours 'Stop after this many hours of the segment ([objective.stop] max_hours)'
+            cand --target 'Stop once the best reaches this value ([objective.stop] target)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;status'= {
+            cand --metric 'The metric to improve ([objective] metric)'
+            cand --direction 'Which way the metric improves ([objective] direction)'
+            cand --command 'The experiment as one shell command line ([objective] command); or give it after `--`'
+            cand --timeout 'Time limit of one run, e.g. 10m ([objective] timeout)'
+            cand --repeat 'Runs of each candidate, at least ([objective] repeat)'
+            cand --baseline-repeat 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)'
+            cand --min-effect 'Smallest improvement worth keeping, in metric units ([objective] min_effect)'
+            cand --confidence 'Confidence of a keep ([objective] confidence)'
+            cand --check 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)'
+            cand --protect 'A path or glob no candidate may change (repeatable; replaces [objective] protect)'
+            cand --max-runs 'Stop after this many runs in the segment ([objective.stop] max_runs)'
+            cand --max-discards-in-a-row 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)'
+            cand --max-hours 'Stop after this many hours of the segment ([objective.stop] max_hours)'
+            cand --target 'Stop once the best reaches this value ([objective.stop] target)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;restore'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;log'= {
             cand --limit 'Show at most the N most recent runs'
             cand --candidate 'Only runs of this candidate'
+            cand --format 'The ratchet''s results table instead (commit, metric, status, description, other metrics), as TSV or CSV'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -699,6 +800,10 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand knowhow 'Knowhow: positive learnings worth keeping'
             cand run 'Run an experiment: gate, live output, verdict, journal'
             cand compare 'Compare a baseline and a candidate command over interleaved runs'
+            cand try 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
+            cand best 'The best kept run of the ratchet''s segment: value, interval, commit'
+            cand status 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
+            cand restore 'Put a discarded candidate back in the working tree (a clean tree is needed)'
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
@@ -753,6 +858,14 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;run'= {
         }
         &'arx;help;compare'= {
+        }
+        &'arx;help;try'= {
+        }
+        &'arx;help;best'= {
+        }
+        &'arx;help;status'= {
+        }
+        &'arx;help;restore'= {
         }
         &'arx;help;log'= {
         }

@@ -44,6 +44,10 @@ complete -c arx -n "__fish_arx_needs_command" -f -a "deadend" -d 'Dead ends: app
 complete -c arx -n "__fish_arx_needs_command" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
 complete -c arx -n "__fish_arx_needs_command" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
 complete -c arx -n "__fish_arx_needs_command" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_needs_command" -f -a "try" -d 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
+complete -c arx -n "__fish_arx_needs_command" -f -a "best" -d 'The best kept run of the ratchet\'s segment: value, interval, commit'
+complete -c arx -n "__fish_arx_needs_command" -f -a "status" -d 'The ratchet\'s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
+complete -c arx -n "__fish_arx_needs_command" -f -a "restore" -d 'Put a discarded candidate back in the working tree (a clean tree is needed)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
@@ -305,8 +309,100 @@ complete -c arx -n "__fish_arx_using_subcommand compare" -l no-journal -d 'Do no
 complete -c arx -n "__fish_arx_using_subcommand compare" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand compare" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand try" -s m -l description -d 'What the change is: the journal\'s description, the commit subject' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l rule -d 'The decision rule: confirm (arx\'s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment\'s MAD confidence >= 2)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l grace -d 'Time between SIGTERM and SIGKILL when ending the experiment' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l events -d 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l heartbeat -d 'Time between heartbeat events' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l metric -d 'The metric to improve ([objective] metric)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l direction -d 'Which way the metric improves ([objective] direction)' -r -f -a "max\t''
+min\t''"
+complete -c arx -n "__fish_arx_using_subcommand try" -l command -d 'The experiment as one shell command line ([objective] command); or give it after `--`' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l timeout -d 'Time limit of one run, e.g. 10m ([objective] timeout)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l repeat -d 'Runs of each candidate, at least ([objective] repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l baseline-repeat -d 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l min-effect -d 'Smallest improvement worth keeping, in metric units ([objective] min_effect)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l confidence -d 'Confidence of a keep ([objective] confidence)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l check -d 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l protect -d 'A path or glob no candidate may change (repeatable; replaces [objective] protect)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l max-runs -d 'Stop after this many runs in the segment ([objective.stop] max_runs)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l max-discards-in-a-row -d 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l max-hours -d 'Stop after this many hours of the segment ([objective.stop] max_hours)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l target -d 'Stop once the best reaches this value ([objective.stop] target)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand try" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand try" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand try" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l new-segment -d 'Start a new segment: measure the baseline again'
+complete -c arx -n "__fish_arx_using_subcommand try" -l dry-run -d 'Say what would be run, kept or restored; change nothing'
+complete -c arx -n "__fish_arx_using_subcommand try" -l approve -d 'Approve the `execute` gate for this try'
+complete -c arx -n "__fish_arx_using_subcommand try" -l no-gates -d 'Ignore the approval gates'
+complete -c arx -n "__fish_arx_using_subcommand try" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand try" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand try" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand best" -l metric -d 'The metric to improve ([objective] metric)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l direction -d 'Which way the metric improves ([objective] direction)' -r -f -a "max\t''
+min\t''"
+complete -c arx -n "__fish_arx_using_subcommand best" -l command -d 'The experiment as one shell command line ([objective] command); or give it after `--`' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l timeout -d 'Time limit of one run, e.g. 10m ([objective] timeout)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l repeat -d 'Runs of each candidate, at least ([objective] repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l baseline-repeat -d 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l min-effect -d 'Smallest improvement worth keeping, in metric units ([objective] min_effect)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l confidence -d 'Confidence of a keep ([objective] confidence)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l check -d 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l protect -d 'A path or glob no candidate may change (repeatable; replaces [objective] protect)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l max-runs -d 'Stop after this many runs in the segment ([objective.stop] max_runs)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l max-discards-in-a-row -d 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l max-hours -d 'Stop after this many hours of the segment ([objective.stop] max_hours)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l target -d 'Stop once the best reaches this value ([objective.stop] target)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand best" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand best" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand best" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand best" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand best" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand status" -l metric -d 'The metric to improve ([objective] metric)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l direction -d 'Which way the metric improves ([objective] direction)' -r -f -a "max\t''
+min\t''"
+complete -c arx -n "__fish_arx_using_subcommand status" -l command -d 'The experiment as one shell command line ([objective] command); or give it after `--`' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l timeout -d 'Time limit of one run, e.g. 10m ([objective] timeout)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l repeat -d 'Runs of each candidate, at least ([objective] repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l baseline-repeat -d 'Runs of the baseline, to measure the noise ([objective] baseline_repeat)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l min-effect -d 'Smallest improvement worth keeping, in metric units ([objective] min_effect)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l confidence -d 'Confidence of a keep ([objective] confidence)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l check -d 'A check that must exit 0 before a keep (repeatable; replaces [objective] checks)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l protect -d 'A path or glob no candidate may change (repeatable; replaces [objective] protect)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l max-runs -d 'Stop after this many runs in the segment ([objective.stop] max_runs)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l max-discards-in-a-row -d 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l max-hours -d 'Stop after this many hours of the segment ([objective.stop] max_hours)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l target -d 'Stop once the best reaches this value ([objective.stop] target)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand status" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand status" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand status" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand status" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand restore" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand restore" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand restore" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand restore" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand restore" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand restore" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand restore" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand log" -l limit -d 'Show at most the N most recent runs' -r
 complete -c arx -n "__fish_arx_using_subcommand log" -l candidate -d 'Only runs of this candidate' -r
+complete -c arx -n "__fish_arx_using_subcommand log" -l format -d 'The ratchet\'s results table instead (commit, metric, status, description, other metrics), as TSV or CSV' -r -f -a "tsv\t'Tab-separated, with a header line (results.tsv)'
+csv\t'Comma-separated (RFC 4180), with a header line'"
 complete -c arx -n "__fish_arx_using_subcommand log" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -552,26 +648,30 @@ complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The curr
 complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "next" -d 'Pick the next experiment from candidates, by expected free energy'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "precision" -d 'The precision engine\'s state: show, rebuild from the journal, reset'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "policy" -d 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare log show journal next precision policy round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "try" -d 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "best" -d 'The best kept run of the ratchet\'s segment: value, interval, commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "status" -d 'The ratchet\'s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "restore" -d 'Put a discarded candidate back in the working tree (a clean tree is needed)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "next" -d 'Pick the next experiment from candidates, by expected free energy'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "precision" -d 'The precision engine\'s state: show, rebuild from the journal, reset'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "policy" -d 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "show" -d 'Show which gates are on, and where the setting came from'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'

@@ -8,12 +8,16 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::Ctx;
+use crate::cli::TableFormat;
 use crate::commands::WARN;
-use crate::error::Exit;
+use crate::error::{Exit, Hinted};
 use crate::io::state::journal;
 use crate::kernel::journal::{
     command_line, fmt_duration, outcome, select, short_id, short_id_len, RunRecord, SHORT_ID_LEN,
 };
+use crate::kernel::number::fmt_number;
+use crate::kernel::segment::results;
+use crate::output::export::{Column, Csv, Table, Tsv};
 use crate::output::{dim, verdict_style, Report};
 
 /// Longest command shown in a row, in characters.
@@ -136,8 +140,30 @@ fn pad_left(text: &str, width: usize) -> String {
     format!("{text:>width$}")
 }
 
-pub fn run(ctx: &Ctx, limit: Option<usize>, candidate: Option<&str>) -> Result<Exit> {
+pub fn run(
+    ctx: &Ctx,
+    limit: Option<usize>,
+    candidate: Option<&str>,
+    format: Option<TableFormat>,
+) -> Result<Exit> {
     let records = journal(&ctx.state_dir()?, WARN).read()?;
+    if let Some(format) = format {
+        if ctx.out.json {
+            return Err(Hinted::error(
+                "--format and --json are two output formats",
+                "pass one of them",
+            ));
+        }
+        let mut table = results_table(&select(records, candidate, None));
+        if let Some(n) = limit {
+            table.keep_last(n);
+        }
+        match format {
+            TableFormat::Tsv => ctx.out.emit_as(&Tsv, &table)?,
+            TableFormat::Csv => ctx.out.emit_as(&Csv, &table)?,
+        }
+        return Ok(Exit::Ok);
+    }
     let id_len = short_id_len(records.iter().map(|r| r.run_id.as_str()), SHORT_ID_LEN);
     let report = LogReport {
         runs: select(records, candidate, limit),
@@ -145,4 +171,27 @@ pub fn run(ctx: &Ctx, limit: Option<usize>, candidate: Option<&str>) -> Result<E
     };
     ctx.out.emit_lines(&report, &report.runs)?;
     Ok(Exit::Ok)
+}
+
+/// The ratchet's results table: commit, the metric, status, description,
+/// then the other metrics (karpathy's `results.tsv` columns first).
+fn results_table(records: &[RunRecord]) -> Table {
+    let r = results(records);
+    let mut columns = vec![Column::text("commit"), Column::number(r.metric.clone())];
+    columns.push(Column::text("status"));
+    columns.push(Column::text("description"));
+    columns.extend(r.others.iter().map(|k| Column::number(k.clone())));
+    let mut table = Table::new(columns);
+    let cell = |x: Option<f64>| x.map(fmt_number).unwrap_or_default();
+    for row in &r.rows {
+        let mut cells = vec![
+            row.commit.clone(),
+            cell(row.value),
+            row.status.to_string(),
+            row.description.clone(),
+        ];
+        cells.extend(row.others.iter().map(|x| cell(*x)));
+        table.push(cells);
+    }
+    table
 }

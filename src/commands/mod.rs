@@ -18,6 +18,7 @@ mod parse;
 mod plateau;
 mod policy;
 mod precision;
+mod ratchet;
 mod round;
 mod run;
 mod show;
@@ -73,6 +74,57 @@ pub fn shown(path: &Path, cwd: &Path) -> String {
         .unwrap_or(path)
         .display()
         .to_string()
+}
+
+/// Most run ids listed when a prefix is ambiguous.
+const LISTED_IDS: usize = 10;
+
+/// The run `run_id` names (a unique prefix is enough), or an error that
+/// says what is wrong with the id.
+pub fn lookup_run(
+    ctx: &Ctx,
+    records: &[crate::kernel::journal::RunRecord],
+    journal_path: &Path,
+    run_id: &str,
+) -> Result<crate::kernel::journal::RunRecord> {
+    use crate::error::Hinted;
+    use crate::kernel::journal::{find_run, Lookup, MIN_PREFIX_LEN};
+    const LISTED: usize = LISTED_IDS;
+    Ok(match find_run(records, run_id) {
+        Lookup::Found(r) => r.clone(),
+        Lookup::TooShort => {
+            return Err(Hinted::error(
+                format!(
+                    "run id {run_id:?} is too short: give at least {MIN_PREFIX_LEN} characters"
+                ),
+                "copy the id from `arx log`",
+            ))
+        }
+        Lookup::Missing => {
+            return Err(Hinted::error(
+                format!("no run {run_id:?} in {}", shown(journal_path, &ctx.cwd()?)),
+                "list the runs with `arx log`",
+            ))
+        }
+        Lookup::Ambiguous(ids) => {
+            let mut listed = ids
+                .iter()
+                .take(LISTED)
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ");
+            if ids.len() > LISTED {
+                listed.push_str(&format!(" and {} more", ids.len() - LISTED));
+            }
+            return Err(Hinted::error(
+                format!(
+                    "run id prefix {run_id:?} matches {} runs: {listed}",
+                    ids.len()
+                ),
+                "give more characters of the run id",
+            ));
+        }
+    })
 }
 
 /// How the commands show a warning that io recovered from.
@@ -161,7 +213,15 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Knowhow(cmd) => knowhow::run(&ctx, &cmd),
         Command::Run(args) => run::run(&ctx, &args),
         Command::Compare(args) => compare::run(&ctx, &args),
-        Command::Log { limit, candidate } => log::run(&ctx, limit, candidate.as_deref()),
+        Command::Try(args) => ratchet::attempt::run(&ctx, &args),
+        Command::Best { objective } => ratchet::best::run(&ctx, &objective),
+        Command::Status { objective } => ratchet::status::run(&ctx, &objective),
+        Command::Restore { run_id } => ratchet::restore::run(&ctx, &run_id),
+        Command::Log {
+            limit,
+            candidate,
+            format,
+        } => log::run(&ctx, limit, candidate.as_deref(), format),
         Command::Show { run_id } => show::run(&ctx, &run_id),
         Command::Journal(cmd) => journal::run(&ctx, &cmd),
         Command::Next(args) => next::run(&ctx, &args),

@@ -7,20 +7,14 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::shown;
 use super::Ctx;
 use crate::commands::WARN;
-use crate::error::{Exit, Hinted};
+use crate::error::Exit;
 use crate::io::state::journal;
 use crate::kernel::failure::FailureClass;
-use crate::kernel::journal::{
-    command_line, find_run, fmt_duration, Lookup, RunRecord, MIN_PREFIX_LEN,
-};
+use crate::kernel::journal::{command_line, fmt_duration, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::output::{bold, dim, verdict_style, Report};
-
-/// Ids listed at most in an "ambiguous prefix" error.
-const LISTED: usize = 10;
 
 #[derive(Serialize)]
 #[serde(transparent)]
@@ -212,44 +206,7 @@ impl Report for ShowReport {
 pub fn run(ctx: &Ctx, run_id: &str) -> Result<Exit> {
     let registry = journal(&ctx.state_dir()?, WARN);
     let records = registry.read()?;
-    let record = match find_run(&records, run_id) {
-        Lookup::Found(r) => r.clone(),
-        Lookup::TooShort => {
-            return Err(Hinted::error(
-                format!(
-                    "run id {run_id:?} is too short: give at least {MIN_PREFIX_LEN} characters"
-                ),
-                "copy the id from `arx log`",
-            ))
-        }
-        Lookup::Missing => {
-            return Err(Hinted::error(
-                format!(
-                    "no run {run_id:?} in {}",
-                    shown(&registry.path, &ctx.cwd()?)
-                ),
-                "list the runs with `arx log`",
-            ))
-        }
-        Lookup::Ambiguous(ids) => {
-            let mut listed = ids
-                .iter()
-                .take(LISTED)
-                .copied()
-                .collect::<Vec<_>>()
-                .join(", ");
-            if ids.len() > LISTED {
-                listed.push_str(&format!(" and {} more", ids.len() - LISTED));
-            }
-            return Err(Hinted::error(
-                format!(
-                    "run id prefix {run_id:?} matches {} runs: {listed}",
-                    ids.len()
-                ),
-                "give more characters of the run id",
-            ));
-        }
-    };
+    let record = super::lookup_run(ctx, &records, &registry.path, run_id)?;
     ctx.out.emit(&ShowReport { record })?;
     Ok(Exit::Ok)
 }

@@ -285,6 +285,83 @@ pub fn stop_advice(
     }
 }
 
+/// The ratchet's results table (karpathy's `results.tsv` shape): one row
+/// per try, the main metric after the commit, then status and description,
+/// then the other metrics.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Results {
+    /// The main metric (the latest try's).
+    pub metric: String,
+    /// The other metrics, in the order they first appear.
+    pub others: Vec<String>,
+    pub rows: Vec<ResultRow>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResultRow {
+    /// 7 hex digits: the kept commit for a keep or baseline, else HEAD when
+    /// the try ran.
+    pub commit: String,
+    /// The mean of the try's samples (none for a crash).
+    pub value: Option<f64>,
+    pub status: TryStatus,
+    pub description: String,
+    pub others: Vec<Option<f64>>,
+}
+
+/// The results table of every try in `records`, in journal order.
+pub fn results(records: &[RunRecord]) -> Results {
+    let tries: Vec<(&RunRecord, &RatchetInfo)> = records
+        .iter()
+        .filter_map(|r| r.ratchet.as_ref().map(|i| (r, i)))
+        .collect();
+    let metric = tries
+        .last()
+        .map(|(_, i)| i.metric.clone())
+        .unwrap_or_default();
+    let mut others: Vec<String> = Vec::new();
+    for (r, _) in &tries {
+        for (k, _) in r.metrics.iter() {
+            if k != metric && !others.iter().any(|o| o == k) {
+                others.push(k.to_string());
+            }
+        }
+    }
+    let rows = tries
+        .iter()
+        .map(|(r, i)| {
+            let commit = match i.status {
+                TryStatus::Keep => i.commit.clone().unwrap_or_else(|| i.kept.clone()),
+                TryStatus::Baseline => i.kept.clone(),
+                _ => r
+                    .git
+                    .as_ref()
+                    .and_then(|g| g.head.clone())
+                    .unwrap_or_else(|| i.kept.clone()),
+            };
+            let samples = record_samples(r, &i.metric);
+            let value =
+                (!samples.is_empty()).then(|| samples.iter().sum::<f64>() / samples.len() as f64);
+            ResultRow {
+                commit: commit.chars().take(7).collect(),
+                value: if i.metric == metric {
+                    value
+                } else {
+                    r.metrics.get(&metric)
+                },
+                status: i.status,
+                description: i.description.clone().unwrap_or_default(),
+                others: others.iter().map(|k| r.metrics.get(k)).collect(),
+            }
+        })
+        .collect();
+    Results {
+        metric,
+        others,
+        rows,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -391,6 +468,28 @@ mod tests {
         let seg = current(&records, "s1").unwrap();
         assert_eq!(seg.number, 4);
         assert_eq!(seg.kept.unwrap().samples, vec![2.0, 2.1]);
+    }
+
+    #[test]
+    fn the_results_table_has_a_row_per_try() {
+        let mut crash = record("c1", "s1", TryStatus::Crash, &[]);
+        crash.metrics = Metrics::from_pairs(vec![("mem".into(), 3.5)]);
+        let records = vec![
+            record("b", "s1", TryStatus::Baseline, &[1.0, 2.0]),
+            crash,
+            record("k1", "s1", TryStatus::Keep, &[0.5]),
+        ];
+        let t = results(&records);
+        assert_eq!(t.metric, "m");
+        assert_eq!(t.others, vec!["mem".to_string()]);
+        assert_eq!(t.rows.len(), 3);
+        assert_eq!(t.rows[0].value, Some(1.5));
+        assert_eq!(t.rows[0].commit, "k0");
+        assert_eq!(t.rows[1].value, None);
+        assert_eq!(t.rows[1].others, vec![Some(3.5)]);
+        assert_eq!(t.rows[2].commit, "c-k1");
+        assert_eq!(t.rows[2].status, TryStatus::Keep);
+        assert_eq!(t.rows[2].description, "try k1");
     }
 
     #[test]

@@ -130,6 +130,17 @@ impl Output {
     }
 }
 
+impl Output {
+    /// Emit `value` in a format the user chose (`--format`): byte for
+    /// byte on stdout, or nothing when `quiet`.
+    pub fn emit_as<T: ?Sized>(&self, exporter: &dyn Exporter<T>, value: &T) -> anyhow::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        write(io::BufWriter::new(io::stdout().lock()), exporter, value)
+    }
+}
+
 /// Export `value` on `out`, then flush it.
 fn write<W: Write, T: ?Sized>(
     mut out: W,

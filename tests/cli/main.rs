@@ -16,6 +16,7 @@ mod measure;
 mod next;
 mod parse;
 mod plateau;
+mod ratchet;
 mod round;
 mod run;
 mod show;

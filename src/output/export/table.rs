@@ -69,6 +69,12 @@ impl Table {
         &self.columns
     }
 
+    /// Keep only the last `n` rows.
+    pub fn keep_last(&mut self, n: usize) {
+        let drop = self.rows.len().saturating_sub(n);
+        self.rows.drain(..drop);
+    }
+
     pub fn rows(&self) -> &[Vec<String>] {
         &self.rows
     }

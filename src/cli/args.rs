@@ -1,0 +1,410 @@
+//! The argument structs of the subcommands (and their subcommand enums).
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::{ObjectiveFlags, RunSpecFlags, SpecFlags};
+#[derive(Debug, Args)]
+pub struct MeasureArgs {
+    #[command(flatten)]
+    pub spec: SpecFlags,
+    /// Exit code of the experiment (default 0, or 124 with --timed-out).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub exit_code: Option<i64>,
+    /// The experiment's stderr, classified into a failure class.
+    #[arg(long, value_name = "FILE", conflicts_with = "failure_class")]
+    pub stderr: Option<PathBuf>,
+    /// Failure class when stderr is not at hand.
+    #[arg(long, value_name = "C", value_parser = ["H2", "H3", "H4", "none"])]
+    pub failure_class: Option<String>,
+    /// The run timed out.
+    #[arg(long)]
+    pub timed_out: bool,
+    /// Experiment stdout (default: stdin; `-` also means stdin).
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub spec: RunSpecFlags,
+    /// The hypothesis this run tests (default: the spec file's).
+    #[arg(long, value_name = "TEXT")]
+    pub hypothesis: Option<String>,
+    /// Name of the candidate experiment (for `arx log --candidate`).
+    #[arg(long, value_name = "NAME")]
+    pub candidate: Option<String>,
+    /// A tag for the journal (repeatable).
+    #[arg(long = "tag", value_name = "T")]
+    pub tags: Vec<String>,
+    /// A feature of the loop's state for the policy cache (repeatable);
+    /// numbers, true, false and null are read as JSON, anything else as text.
+    #[arg(
+        long = "state",
+        value_name = "KEY=VALUE",
+        conflicts_with = "state_json"
+    )]
+    pub state: Vec<String>,
+    /// The loop's state as a JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub state_json: Option<String>,
+    /// Time limit, e.g. 90s, 15m, 2h, 1h30m (a bare number is seconds).
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Time between SIGTERM and SIGKILL when ending the experiment.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    pub grace: String,
+    /// End the experiment once its result line is in (after a 1 s grace).
+    #[arg(long)]
+    pub stop_on_result: bool,
+    /// Write an NDJSON event stream to PATH (`-`: stdout; the experiment's
+    /// own stdout then goes to stderr).
+    #[arg(long, value_name = "PATH|-")]
+    pub events: Option<String>,
+    /// Interval of heartbeat events.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    pub heartbeat: String,
+    /// Approve the `execute` gate for this run.
+    #[arg(long)]
+    pub approve: bool,
+    /// Turn every gate off.
+    #[arg(long)]
+    pub no_gates: bool,
+    /// Run even when the hypothesis is a known dead end.
+    #[arg(long)]
+    pub force: bool,
+    /// Record a deterministic refutation in the dead-end registry.
+    #[arg(long)]
+    pub promote: bool,
+    /// Loop iteration (recorded with a promoted dead end).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    pub iteration: i64,
+    /// Run the command through /bin/sh -c.
+    #[arg(long)]
+    pub shell: bool,
+    /// Run N times and judge the mean with a confidence interval.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub repeat: u32,
+    /// Confidence level of the interval (with --repeat).
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    pub confidence: f64,
+    /// Do not write the journal.
+    #[arg(long)]
+    pub no_journal: bool,
+    /// The experiment command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    pub command: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Baseline command (run through /bin/sh -c).
+    #[arg(long, value_name = "CMD")]
+    pub baseline: String,
+    /// Candidate command (run through /bin/sh -c).
+    #[arg(long, value_name = "CMD")]
+    pub candidate: String,
+    /// Metric key to compare.
+    #[arg(long, value_name = "KEY")]
+    pub metric: String,
+    /// Which way is better.
+    #[arg(long, value_parser = ["max", "min"])]
+    pub direction: String,
+    /// Smallest improvement that counts.
+    #[arg(
+        long,
+        value_name = "E",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
+    pub min_effect: f64,
+    /// Runs of each command.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub runs: u32,
+    /// Confidence level of the interval.
+    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    pub confidence: f64,
+    /// Time limit per run.
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Approve the `execute` gate.
+    #[arg(long)]
+    pub approve: bool,
+    /// Turn every gate off.
+    #[arg(long)]
+    pub no_gates: bool,
+    /// Do not write the journal.
+    #[arg(long)]
+    pub no_journal: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct NextArgs {
+    /// Candidates: TOML `[[candidate]]` tables or a JSON array with name,
+    /// statement, optional steps and preferences.
+    #[arg(long, value_name = "FILE")]
+    pub candidates: PathBuf,
+    /// Seed of the pick (default: derived from the journal's length).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Selection temperature (beta = precision / temperature); the default
+    /// is the one that did best in the selection simulation.
+    #[arg(long, value_name = "T", default_value_t = 0.02)]
+    pub temperature: f64,
+    /// Model of expected free energy.
+    #[arg(long, value_name = "M", value_parser = ["lrs", "aif"])]
+    pub model: Option<String>,
+    /// Take the lowest expected free energy instead of sampling.
+    #[arg(long)]
+    pub greedy: bool,
+    /// Print a table of every candidate (on stdout, after the name).
+    #[arg(long)]
+    pub explain: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PrecisionCommand {
+    /// Values, alpha, beta and variance per level, and whether adaptation is due.
+    Show,
+    /// Rebuild the state from the journal.
+    Rebuild,
+    /// Forget learned precision (kept across rebuilds).
+    Reset,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Q-values per (state fingerprint, candidate), with success counts.
+    #[command(after_help = "Example:\n  arx policy show --json")]
+    Show,
+    /// Turn groups that keep succeeding into knowhow entries (once each).
+    #[command(after_help = "Example:\n  arx policy crystallize")]
+    Crystallize,
+    /// Do failures cluster on a weekday? (chi-squared over failing runs)
+    ///
+    /// Exit 0 when they do, 1 when they do not or there are too few.
+    #[command(after_help = "Example:\n  arx policy cycles")]
+    Cycles,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RoundCommand {
+    /// Validate a patch: kernel rules plus checks against the real tree.
+    ///
+    /// Exit 0 valid, 1 invalid (every error listed), 2 unreadable input.
+    #[command(after_help = "Example:\n  arx round validate patch.json")]
+    Validate {
+        /// The patch (JSON), `-` for stdin.
+        patch: String,
+    },
+    /// Validate, evaluate, gate and land a patch as one git commit.
+    ///
+    /// Exit 0 applied, evaluated (awaiting review) or skipped; 1 rejected;
+    /// 2 error.
+    #[command(
+        after_help = "Examples:\n  arx round apply patch.json            # review mode: a branch to merge\n  arx round apply patch.json --auto     # land it when checks pass"
+    )]
+    Apply {
+        /// The patch (JSON), `-` for stdin.
+        patch: String,
+        /// Land the round when its checks pass and confidence suffices
+        /// (never overrides the kill switch).
+        #[arg(long)]
+        auto: bool,
+        /// Stop after validation and the duplicate check.
+        #[arg(long)]
+        dry_run: bool,
+        /// Round id (default: the UTC time, YYYYMMDD-HHMMSS).
+        #[arg(long, value_name = "ID")]
+        round_id: Option<String>,
+    },
+    /// Revert an applied round with a revert commit.
+    #[command(after_help = "Example:\n  arx round revert 20261121-101500")]
+    Revert {
+        /// Round id.
+        id: String,
+    },
+    /// List rounds and say when the next one is allowed.
+    #[command(after_help = "Example:\n  arx round status --json")]
+    Status,
+    /// Select evidence for a round from findings (newest and strongest first).
+    ///
+    /// Exit 1 when there is too little evidence.
+    #[command(
+        after_help = "Example:\n  arx round evidence --findings findings.json --min 3 --max 25"
+    )]
+    Evidence {
+        /// Findings: a JSON array of {kind, content, source, created_at}.
+        #[arg(long, value_name = "FILE")]
+        findings: String,
+        /// Fewest findings for a round (default: config min_evidence, 3).
+        #[arg(long, value_name = "N")]
+        min: Option<usize>,
+        /// Most findings kept (default: config max_evidence, 25).
+        #[arg(long, value_name = "M")]
+        max: Option<usize>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum JournalCommand {
+    /// Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id.
+    #[command(after_help = "Example:\n  arx journal merge artifacts/*/journal.jsonl")]
+    Merge {
+        /// Journal files to merge in (none: deduplicate this journal in place).
+        files: Vec<PathBuf>,
+    },
+    /// Check the journal: readable records, duplicate and conflicting run ids.
+    ///
+    /// Exit 0 when sound, 1 when a run id conflicts or is missing or a line
+    /// is unreadable.
+    #[command(after_help = "Example:\n  arx journal verify")]
+    Verify {
+        /// Journal file (default: the state directory's journal.jsonl).
+        file: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GateCommand {
+    /// Check a gate: exit 0 to proceed, 1 paused (prints the pending gate).
+    #[command(after_help = "Example:\n  arx gate check execute || echo 'waiting for approval'")]
+    Check {
+        /// The gate: execute or kg_write.
+        #[arg(value_parser = GATES)]
+        gate: String,
+        /// A person approved this step.
+        #[arg(long)]
+        approved: bool,
+        /// Turn every gate off.
+        #[arg(long)]
+        no_gates: bool,
+    },
+    /// Show which gates are on, and where the setting came from.
+    #[command(after_help = "Example:\n  arx gate show --json")]
+    Show {
+        /// Turn every gate off.
+        #[arg(long)]
+        no_gates: bool,
+    },
+}
+
+/// Gate names.
+pub const GATES: [&str; 2] = ["execute", "kg_write"];
+
+#[derive(Debug, Subcommand)]
+pub enum DeadEndCommand {
+    /// Record a dead end by hand (kept once per approach).
+    #[command(
+        after_help = "Example:\n  arx deadend add 'BM25 alone reaches recall@10 >= 0.8' --reason 'recall 0.61 on eval'"
+    )]
+    Add {
+        /// The approach, as a hypothesis statement.
+        statement: String,
+        /// Why it is a dead end.
+        #[arg(long)]
+        reason: String,
+        /// Loop iteration it was found in.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        iteration: i64,
+        /// Strength of the evidence.
+        #[arg(long, default_value = "manual", value_parser = ["deterministic", "exit_code", "llm", "manual"])]
+        evidence_level: String,
+    },
+    /// Exit 1 when STATEMENT is a known dead end, 0 otherwise.
+    #[command(
+        after_help = "Example:\n  arx deadend check \"$HYPOTHESIS\" || exit 0  # skip known dead ends"
+    )]
+    Check {
+        /// The approach to look up (case and spacing do not matter).
+        statement: String,
+    },
+    /// List known dead ends.
+    #[command(after_help = "Example:\n  arx deadend list --json")]
+    List,
+    /// Promote a verdict to a dead end: only a deterministic refutation is kept.
+    ///
+    /// Exit 0 when recorded (or already known), 1 when the verdict may not
+    /// promote (nothing is written).
+    #[command(
+        after_help = "Example:\n  arx measure --json ... > v.json; arx deadend promote --verdict v.json --statement \"$H\""
+    )]
+    Promote {
+        /// Verdict record as printed by `arx measure --json` (`-` for stdin).
+        #[arg(long, value_name = "FILE|-")]
+        verdict: String,
+        /// The approach (default: the hypothesis in the verdict record).
+        #[arg(long)]
+        statement: Option<String>,
+        /// Loop iteration.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        iteration: i64,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum KnowhowCommand {
+    /// Record a positive learning (an identical one is kept once).
+    #[command(
+        after_help = "Example:\n  arx knowhow add 'hybrid retrieval' --content 'BM25+dense with RRF k=60 lifts recall by 6 points'"
+    )]
+    Add {
+        /// What the learning is about.
+        statement: String,
+        /// The learning itself.
+        #[arg(long)]
+        content: String,
+        /// Loop iteration it was found in.
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        iteration: i64,
+    },
+    /// List knowhow.
+    #[command(after_help = "Example:\n  arx knowhow list --json")]
+    List,
+}
+
+
+/// A results table's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// Tab-separated, with a header line (results.tsv).
+    Tsv,
+    /// Comma-separated (RFC 4180), with a header line.
+    Csv,
+}
+
+#[derive(Debug, Args)]
+pub struct TryArgs {
+    /// What the change is: the journal's description, the commit subject.
+    #[arg(short = 'm', long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// The decision rule: confirm (arx's: noise-aware, confirms a promising
+    /// candidate with more runs), strict (keep one sample better than the
+    /// best, unconfirmed), mad (better, and the segment's MAD confidence >= 2).
+    #[arg(long, value_name = "RULE")]
+    pub rule: Option<String>,
+    /// Start a new segment: measure the baseline again.
+    #[arg(long)]
+    pub new_segment: bool,
+    /// Say what would be run, kept or restored; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Approve the `execute` gate for this try.
+    #[arg(long)]
+    pub approve: bool,
+    /// Ignore the approval gates.
+    #[arg(long)]
+    pub no_gates: bool,
+    /// Time between SIGTERM and SIGKILL when ending the experiment.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    pub grace: String,
+    /// Append NDJSON events (started, progress, result, heartbeat, finished) to PATH.
+    #[arg(long, value_name = "PATH")]
+    pub events: Option<String>,
+    /// Time between heartbeat events.
+    #[arg(long, value_name = "DURATION", default_value = "5s")]
+    pub heartbeat: String,
+    #[command(flatten)]
+    pub objective: ObjectiveFlags,
+}

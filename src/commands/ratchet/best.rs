@@ -1,0 +1,99 @@
+//! `arx best`: the best kept run of the ratchet's current segment.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{decimals, estimate_of, load, num, short, signed, Estimate};
+use crate::cli::ObjectiveFlags;
+use crate::commands::Ctx;
+use crate::error::Exit;
+use crate::output::{bold, dim, Report};
+
+#[derive(Serialize)]
+pub struct BestReport {
+    pub segment: String,
+    pub metric: String,
+    pub direction: crate::kernel::stats::Direction,
+    pub run_id: String,
+    pub commit: String,
+    pub description: Option<String>,
+    /// The mean of the kept commit's samples, with its interval.
+    #[serde(flatten)]
+    pub estimate: Estimate,
+    pub samples: Vec<f64>,
+    /// False when no confirmation backs the keep (`--rule strict`).
+    pub confirmed: bool,
+    pub baseline: Option<f64>,
+    /// Best minus baseline.
+    pub change: Option<f64>,
+}
+
+impl Report for BestReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        let dp = decimals(self.estimate.noise, self.estimate.value);
+        write!(
+            out,
+            "{b}best{b:#}: {} {}",
+            self.metric,
+            num(self.estimate.value, dp)
+        )?;
+        if let Some((lo, hi)) = self.estimate.interval {
+            write!(out, " [{}, {}]", num(lo, dp), num(hi, dp))?;
+        }
+        write!(out, " (n={}) at {}", self.estimate.n, short(&self.commit))?;
+        if let Some(desc) = &self.description {
+            write!(out, " \"{desc}\"")?;
+        }
+        if let (Some(c), Some(base)) = (self.change, self.baseline) {
+            write!(
+                out,
+                " {d}{} vs baseline {}{d:#}",
+                signed(c, dp),
+                num(base, dp)
+            )?;
+        }
+        if !self.confirmed {
+            write!(out, " {d}(unconfirmed){d:#}")?;
+        }
+        writeln!(out)
+    }
+}
+
+pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
+    let loaded = load(ctx, flags)?;
+    let o = &loaded.objective;
+    let Some(seg) = loaded.segment else {
+        eprintln!("arx: no measurement yet in this segment; `arx try` measures the baseline");
+        return Ok(Exit::No);
+    };
+    let Some(kept) = &seg.kept else {
+        eprintln!("arx: the segment has no baseline yet; `arx try` measures it");
+        return Ok(Exit::No);
+    };
+    let Some(estimate) = estimate_of(kept, &seg, o.confidence) else {
+        eprintln!("arx: the kept commit has no sample of {}", o.metric);
+        return Ok(Exit::No);
+    };
+    let baseline = seg
+        .baseline
+        .as_ref()
+        .and_then(|b| estimate_of(b, &seg, o.confidence))
+        .map(|e| e.value);
+    ctx.out.emit(&BestReport {
+        segment: seg.id.clone(),
+        metric: o.metric.clone(),
+        direction: o.direction,
+        run_id: kept.run_id.clone(),
+        commit: kept.commit.clone(),
+        description: kept.description.clone(),
+        change: baseline.map(|b| estimate.value - b),
+        estimate,
+        samples: kept.samples.clone(),
+        confirmed: kept.confirmed,
+        baseline,
+    })?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,173 @@
+//! `arx status`: the ratchet's segment and the stop advice. Exit 0 when a
+//! stop rule fires, 1 to go on, so `until arx status -q; do ...; done` is
+//! a loop.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{decimals, estimate_of, load, num, recover, short};
+use crate::cli::ObjectiveFlags;
+use crate::commands::Ctx;
+use crate::error::Exit;
+use crate::io::git::ratchet::RatchetRepo;
+use crate::kernel::segment::{stop_advice, StopAdvice};
+use crate::output::{bold, dim, warn, Report};
+
+#[derive(Serialize)]
+pub struct StatusReport {
+    /// 1-based number of the segment in the journal (0: none yet).
+    pub segment_number: usize,
+    pub segment: String,
+    pub metric: String,
+    pub direction: crate::kernel::stats::Direction,
+    pub tries: usize,
+    pub runs: u64,
+    pub keeps: usize,
+    pub discards: usize,
+    pub crashes: usize,
+    pub checks_failed: usize,
+    pub protected: usize,
+    pub non_keeps_in_a_row: usize,
+    pub elapsed_hours: f64,
+    pub baseline: Option<f64>,
+    pub best: Option<f64>,
+    pub best_commit: Option<String>,
+    /// The segment's noise (pooled sd of one run).
+    pub noise: Option<f64>,
+    #[serde(flatten)]
+    pub advice: StopAdvice,
+}
+
+impl Report for StatusReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        if self.segment_number == 0 {
+            writeln!(
+                out,
+                "{b}go on{b:#}: no baseline yet for {} ({}); `arx try` measures it",
+                self.metric, self.direction
+            )?;
+            return Ok(());
+        }
+        match &self.advice.reason {
+            Some(reason) => writeln!(out, "{b}stop{b:#}: {reason}")?,
+            None => writeln!(out, "{b}go on{b:#}: no stop rule fired")?,
+        }
+        writeln!(
+            out,
+            "  segment {} {d}({}){d:#}: {} {}, {} tries, {} runs, {:.2} h",
+            self.segment_number,
+            self.segment,
+            self.metric,
+            self.direction,
+            self.tries,
+            self.runs,
+            self.elapsed_hours
+        )?;
+        writeln!(
+            out,
+            "  {} kept, {} discarded, {} crashed, {} checks failed, {} protected; {} not kept in a row",
+            self.keeps,
+            self.discards,
+            self.crashes,
+            self.checks_failed,
+            self.protected,
+            self.non_keeps_in_a_row
+        )?;
+        if let (Some(best), Some(commit)) = (self.best, &self.best_commit) {
+            let dp = decimals(self.noise, best);
+            write!(out, "  best {} at {}", num(best, dp), short(commit))?;
+            if let Some(base) = self.baseline {
+                write!(out, " {d}(baseline {}){d:#}", num(base, dp))?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+}
+
+pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
+    let mut loaded = load(ctx, flags)?;
+    let pending = crate::io::ratchet::read_pending(&loaded.state)?.is_some()
+        || crate::io::ratchet::read_aside(&loaded.state)?.is_some();
+    if pending {
+        let repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
+        for line in recover(&repo, &loaded.state, &loaded.records)? {
+            warn(line);
+        }
+        loaded = load(ctx, flags)?;
+    }
+    let o = &loaded.objective;
+    let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
+    let Some(seg) = &loaded.segment else {
+        ctx.out.emit(&StatusReport {
+            segment_number: 0,
+            segment: o.segment_id(),
+            metric: o.metric.clone(),
+            direction: o.direction,
+            tries: 0,
+            runs: 0,
+            keeps: 0,
+            discards: 0,
+            crashes: 0,
+            checks_failed: 0,
+            protected: 0,
+            non_keeps_in_a_row: 0,
+            elapsed_hours: 0.0,
+            baseline: None,
+            best: None,
+            best_commit: None,
+            noise: None,
+            advice: StopAdvice {
+                stop: false,
+                reason: None,
+            },
+        })?;
+        return Ok(Exit::No);
+    };
+    let hours = seg
+        .started_at
+        .parse::<jiff::Timestamp>()
+        .map(|start| (now.as_millisecond() - start.as_millisecond()).max(0) as f64 / 3_600_000.0)
+        .unwrap_or(0.0);
+    let best = seg
+        .kept
+        .as_ref()
+        .and_then(|k| estimate_of(k, seg, o.confidence));
+    let baseline = seg
+        .baseline
+        .as_ref()
+        .and_then(|b| estimate_of(b, seg, o.confidence))
+        .map(|e| e.value);
+    let advice = stop_advice(
+        seg,
+        &o.stop,
+        best.as_ref().map(|e| e.value),
+        o.direction,
+        hours,
+    );
+    let stop = advice.stop;
+    ctx.out.emit(&StatusReport {
+        segment_number: seg.number,
+        segment: seg.id.clone(),
+        metric: o.metric.clone(),
+        direction: o.direction,
+        tries: seg.tries,
+        runs: seg.runs,
+        keeps: seg.keeps,
+        discards: seg.discards,
+        crashes: seg.crashes,
+        checks_failed: seg.checks_failed,
+        protected: seg.protected,
+        non_keeps_in_a_row: seg.non_keeps_in_a_row,
+        elapsed_hours: hours,
+        baseline,
+        noise: best.as_ref().and_then(|e| e.noise),
+        best: best.map(|e| e.value),
+        best_commit: seg.kept.as_ref().map(|k| k.commit.clone()),
+        advice,
+    })?;
+    Ok(if stop { Exit::Ok } else { Exit::No })
+}

@@ -1,0 +1,360 @@
+//! `arx try`, `best`, `status`, `restore` and `log --format` on real git
+//! repositories, with an experiment whose metric is the number in
+//! `value.txt` plus a fixed jitter sequence (kept in an ignored file).
+
+use std::process::Command as Std;
+
+use serde_json::Value;
+
+use crate::support::{stderr, stdout_json, Sandbox};
+
+const SCORE: &str = r#"#!/bin/sh
+v=$(cat value.txt)
+[ "$v" = boom ] && { echo "Traceback: boom" >&2; exit 1; }
+[ "$v" = sleep ] && { sleep 30; exit 0; }
+n=$(cat .noise 2>/dev/null || echo 0)
+echo $((n + 1)) > .noise
+case $((n % 5)) in 0) j=0;; 1) j=0.002;; 2) j=-0.002;; 3) j=0.001;; *) j=-0.001;; esac
+awk -v v="$v" -v j="$j" 'BEGIN { printf "__RESULT__ {\"m\": %.6f, \"mem\": 1.5}\n", v + j }'
+"#;
+
+const CONFIG: &str = r#"[gates]
+execute = false
+
+[objective]
+metric = "m"
+direction = "min"
+command = "sh score.sh"
+baseline_repeat = 5
+"#;
+
+/// A repository on `main` with the experiment committed, `value.txt` = 1.0.
+fn repo(extra_config: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write("score.sh", SCORE);
+    sb.write("value.txt", "1.0");
+    sb.write(".gitignore", ".noise\ndata/\n");
+    sb.write("arx.toml", format!("{CONFIG}{extra_config}"));
+    git(&sb, &["init", "-q", "-b", "main"]);
+    git(&sb, &["config", "user.email", "t@example.com"]);
+    git(&sb, &["config", "user.name", "T"]);
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "start"]);
+    sb
+}
+
+fn git(sb: &Sandbox, args: &[&str]) -> String {
+    let out = Std::new("git")
+        .args(args)
+        .current_dir(sb.path())
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn head(sb: &Sandbox) -> String {
+    git(sb, &["rev-parse", "HEAD"])
+}
+
+/// `arx --json try ARGS`, its exit code and its JSON report.
+fn try_(sb: &Sandbox, args: &[&str]) -> (i32, Value) {
+    let out = sb
+        .arx()
+        .args(["--json", "try"])
+        .args(args)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        !out.stdout.is_empty(),
+        "no report (exit {code}): {}",
+        stderr(&out)
+    );
+    (code, stdout_json(&out))
+}
+
+fn status(report: &Value) -> &str {
+    report["ratchet"]["status"].as_str().unwrap_or("")
+}
+
+fn statuses(sb: &Sandbox) -> Vec<String> {
+    sb.journal()
+        .iter()
+        .map(|r| r["ratchet"]["status"].as_str().unwrap_or("-").to_string())
+        .collect()
+}
+
+#[test]
+fn a_better_candidate_is_kept_as_one_commit_after_the_baseline() {
+    let sb = repo("");
+    let start = head(&sb);
+    sb.write("value.txt", "0.9");
+    let (code, report) = try_(&sb, &["-m", "lower value"]);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(status(&report), "keep");
+    assert_eq!(statuses(&sb), ["baseline", "keep"]);
+    // One new commit on main with the description and the trailers.
+    let new = head(&sb);
+    assert_ne!(new, start);
+    assert_eq!(git(&sb, &["rev-parse", "HEAD~1"]), start);
+    let message = git(&sb, &["log", "-1", "--format=%B"]);
+    assert!(message.starts_with("lower value\n"), "{message}");
+    assert!(message.contains("Arx-Run: "), "{message}");
+    assert!(message.contains("Arx-Metric: m "), "{message}");
+    assert_eq!(report["ratchet"]["commit"].as_str(), Some(new.as_str()));
+    // The keep commit holds the change and nothing of the state directory.
+    let files = git(&sb, &["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(files, "value.txt");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+    // The baseline's five runs measured the noise; the keep is beyond it.
+    let baseline = &sb.journal()[0];
+    assert_eq!(baseline["samples"].as_array().unwrap().len(), 5);
+    assert!(report["ratchet"]["noise"].as_f64().unwrap() > 0.0);
+    assert_eq!(report["ratchet"]["blind"], Value::Null);
+
+    let best = sb.arx().args(["--json", "best"]).assert().success();
+    let best = stdout_json(&best);
+    assert_eq!(best["commit"].as_str(), Some(new.as_str()));
+    assert!(
+        (best["value"].as_f64().unwrap() - 0.9).abs() < 0.01,
+        "{best}"
+    );
+    assert!(best["change"].as_f64().unwrap() < -0.09, "{best}");
+}
+
+#[test]
+fn a_worse_candidate_is_set_aside_and_undone_sparing_ignored_files() {
+    let sb = repo("");
+    let (code, _) = try_(&sb, &[]);
+    assert_eq!(code, 0, "baseline");
+    let kept = head(&sb);
+    sb.write("value.txt", "1.2");
+    sb.write("new.txt", "an untracked file of the candidate");
+    sb.write("data/cache.bin", "ignored");
+    let (code, report) = try_(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(status(&report), "discard");
+    assert_eq!(head(&sb), kept);
+    assert_eq!(sb.read("value.txt"), "1.0");
+    assert!(!sb.path().join("new.txt").exists());
+    assert_eq!(sb.read("data/cache.bin"), "ignored");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+    // Journaled, and the candidate kept under refs/arx/discarded.
+    let run_id = report["run_id"].as_str().unwrap().to_string();
+    let refname = format!("refs/arx/discarded/{run_id}");
+    assert_eq!(
+        report["ratchet"]["discarded_ref"].as_str(),
+        Some(refname.as_str())
+    );
+    assert_eq!(git(&sb, &["show", &format!("{refname}:value.txt")]), "1.2");
+    assert_eq!(
+        git(&sb, &["show", &format!("{refname}:new.txt")]),
+        "an untracked file of the candidate"
+    );
+    assert_eq!(statuses(&sb), ["baseline", "discard"]);
+
+    // arx restore puts it back in the working tree.
+    sb.arx().args(["restore", &run_id[..13]]).assert().success();
+    assert_eq!(sb.read("value.txt"), "1.2");
+    assert_eq!(sb.read("new.txt"), "an untracked file of the candidate");
+    // ... and refuses a dirty tree.
+    sb.arx().args(["restore", &run_id]).assert().code(2);
+}
+
+#[test]
+fn a_crash_is_discarded_with_exit_3() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    sb.write("value.txt", "boom");
+    let (code, report) = try_(&sb, &["-m", "breaks it"]);
+    assert_eq!(code, 3, "{report}");
+    assert_eq!(status(&report), "crash");
+    assert_eq!(sb.read("value.txt"), "1.0");
+}
+
+#[test]
+fn a_candidate_touching_a_protected_path_is_refused_without_running() {
+    let sb = repo("protect = [\"score.sh\"]\n");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let runs_before = sb.read(".noise");
+    sb.write("value.txt", "0.5");
+    sb.write("score.sh", "echo '__RESULT__ {\"m\": 0}'\n");
+    let (code, report) = try_(&sb, &["-m", "game the scorer"]);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(status(&report), "protected");
+    assert_eq!(report["ratchet"]["protected"][0], "score.sh");
+    assert_eq!(sb.read(".noise"), runs_before, "the experiment ran");
+    assert_eq!(sb.read("score.sh"), SCORE);
+    assert_eq!(sb.read("value.txt"), "1.0");
+}
+
+#[test]
+fn a_failing_check_blocks_the_keep() {
+    let sb = repo("checks = [\"test -f ok.flag\"]\n");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let kept = head(&sb);
+    sb.write("value.txt", "0.9");
+    let (code, report) = try_(&sb, &["-m", "better but untested"]);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(status(&report), "checks_failed");
+    assert_eq!(report["ratchet"]["checks"][0]["exit_code"], 1);
+    assert_eq!(head(&sb), kept);
+    assert_eq!(sb.read("value.txt"), "1.0");
+}
+
+#[test]
+fn commits_the_agent_made_are_kept_as_they_are() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    sb.write("value.txt", "0.9");
+    git(&sb, &["commit", "-qam", "agent: lower value"]);
+    let agent = head(&sb);
+    let (code, report) = try_(&sb, &["-m", "lower value"]);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(status(&report), "keep");
+    assert_eq!(head(&sb), agent, "no extra commit");
+
+    // A committed candidate that loses is undone: the branch moves back.
+    sb.write("value.txt", "1.3");
+    git(&sb, &["commit", "-qam", "agent: worse"]);
+    let (code, _) = try_(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1);
+    assert_eq!(head(&sb), agent);
+}
+
+#[test]
+fn a_tracked_state_directory_is_never_rewound() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    // The user tracks .arx/ in git.
+    git(&sb, &["add", "-f", ".arx"]);
+    git(&sb, &["commit", "-qm", "track the journal"]);
+    sb.write("value.txt", "1.4");
+    let (code, _) = try_(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1);
+    assert_eq!(statuses(&sb), ["baseline", "discard"]);
+    sb.write("value.txt", "0.8");
+    let (code, _) = try_(&sb, &["-m", "better"]);
+    assert_eq!(code, 0);
+    assert_eq!(statuses(&sb), ["baseline", "discard", "keep"]);
+    let files = git(&sb, &["show", "--name-only", "--format=", "HEAD"]);
+    assert_eq!(
+        files, "value.txt",
+        "the keep commit took the state directory"
+    );
+}
+
+#[test]
+fn an_interrupted_try_is_journaled_and_leaves_the_tree_alone() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    sb.write("value.txt", "sleep");
+    sb.write("new.txt", "candidate");
+    let bin = assert_cmd::cargo::cargo_bin("arx");
+    let child = Std::new(bin)
+        .args(["--json", "try", "-m", "slow"])
+        .current_dir(sb.path())
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(!out.status.success());
+    assert_eq!(statuses(&sb), ["baseline", "interrupted"]);
+    assert_eq!(sb.read("value.txt"), "sleep");
+    assert_eq!(sb.read("new.txt"), "candidate");
+}
+
+#[test]
+fn status_says_when_to_stop_and_log_prints_the_results_table() {
+    let sb = repo("\n[objective.stop]\nmax_discards_in_a_row = 2\n");
+    sb.arx().arg("status").assert().code(1);
+    assert_eq!(try_(&sb, &[]).0, 0);
+    sb.write("value.txt", "0.9");
+    assert_eq!(try_(&sb, &["-m", "better"]).0, 0);
+    sb.arx().arg("status").assert().code(1);
+    for v in ["1.5", "1.6"] {
+        sb.write("value.txt", v);
+        assert_eq!(try_(&sb, &["-m", &format!("to {v}")]).0, 1);
+    }
+    let out = sb.arx().args(["--json", "status"]).assert().code(0);
+    let st = stdout_json(&out);
+    assert_eq!(st["stop"], true);
+    assert!(st["reason"]
+        .as_str()
+        .unwrap()
+        .contains("max_discards_in_a_row"));
+    assert_eq!(
+        (st["keeps"].as_u64(), st["discards"].as_u64()),
+        (Some(1), Some(2))
+    );
+
+    let out = sb.arx().args(["log", "--format", "tsv"]).assert().success();
+    let tsv = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let lines: Vec<&str> = tsv.lines().collect();
+    assert_eq!(lines[0], "commit\tm\tstatus\tdescription\tmem");
+    assert_eq!(lines.len(), 5, "{tsv}");
+    let keep: Vec<&str> = lines[2].split('\t').collect();
+    assert_eq!(keep[0].len(), 7);
+    assert_eq!(keep[2], "keep");
+    assert_eq!(keep[3], "better");
+    assert_eq!(keep[4], "1.5");
+    let csv = sb.arx().args(["log", "--format", "csv"]).assert().success();
+    assert!(String::from_utf8_lossy(&csv.get_output().stdout)
+        .starts_with("commit,m,status,description,mem"));
+}
+
+#[test]
+fn a_dry_run_changes_nothing() {
+    let sb = repo("");
+    sb.write("value.txt", "0.9");
+    let out = sb
+        .arx()
+        .args(["--json", "try", "--dry-run"])
+        .assert()
+        .success();
+    let report = stdout_json(&out);
+    assert_eq!(report["baseline_needed"], true);
+    assert_eq!(report["paths"][0], "value.txt");
+    assert!(!sb.path().join(".arx").exists());
+    assert!(!sb.path().join(".noise").exists());
+    assert_eq!(sb.read("value.txt"), "0.9");
+}
+
+#[test]
+fn outside_a_repository_or_without_a_metric_nothing_happens() {
+    let sb = Sandbox::new();
+    sb.write("arx.toml", CONFIG);
+    sb.write("score.sh", SCORE);
+    sb.write("value.txt", "1.0");
+    let out = sb.arx().arg("try").assert().code(2);
+    assert!(stderr(&out).contains("hint:"), "{}", stderr(&out));
+    assert!(!sb.path().join(".arx").exists());
+
+    let sb = repo("");
+    sb.write(
+        "arx.toml",
+        "[objective]\ndirection = \"min\"\ncommand = \"sh score.sh\"\n",
+    );
+    let out = sb.arx().arg("try").assert().code(2);
+    assert!(stderr(&out).contains("no metric"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hint:"));
+}
