@@ -364,7 +364,6 @@ pub enum KnowhowCommand {
     List,
 }
 
-
 /// A results table's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TableFormat {

@@ -358,3 +358,69 @@ fn outside_a_repository_or_without_a_metric_nothing_happens() {
     assert!(stderr(&out).contains("no metric"), "{}", stderr(&out));
     assert!(stderr(&out).contains("hint:"));
 }
+
+#[test]
+fn a_discard_cut_off_before_its_restore_is_finished_by_the_next_command() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let kept = head(&sb);
+    sb.write("value.txt", "1.2");
+    sb.write("new.txt", "candidate");
+    let (code, report) = try_(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1);
+    // Put the state back to "journaled, not yet stored nor restored": the
+    // candidate in the tree, no ref, the marker arx writes before journaling.
+    let run_id = report["run_id"].as_str().unwrap().to_string();
+    sb.arx().args(["restore", &run_id]).assert().success();
+    let refname = format!("refs/arx/discarded/{run_id}");
+    git(&sb, &["update-ref", "-d", &refname]);
+    let mut record = sb.journal().pop().unwrap();
+    record["ratchet"]["discarded_ref"] = Value::String(refname.clone());
+    let marker = serde_json::json!({"kept": kept, "discarded_ref": refname, "record": record});
+    sb.write(".arx/ratchet-pending.json", marker.to_string());
+
+    let out = sb.arx().arg("status").assert().code(1);
+    assert!(
+        stderr(&out).contains("finished an interrupted discard"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(sb.read("value.txt"), "1.0");
+    assert!(!sb.path().join("new.txt").exists());
+    assert!(!sb.path().join(".arx/ratchet-pending.json").exists());
+    assert_eq!(
+        git(&sb, &["show", &format!("{refname}:new.txt")]),
+        "candidate"
+    );
+    assert_eq!(statuses(&sb), ["baseline", "discard"], "journaled twice");
+}
+
+#[test]
+fn a_discard_cut_off_before_it_was_journaled_is_journaled_by_the_next_try() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let kept = head(&sb);
+    sb.write("value.txt", "1.2");
+    let (_, report) = try_(&sb, &["-m", "worse"]);
+    let run_id = report["run_id"].as_str().unwrap().to_string();
+    sb.arx().args(["restore", &run_id]).assert().success();
+    let refname = format!("refs/arx/discarded/{run_id}");
+    git(&sb, &["update-ref", "-d", &refname]);
+    // The journal lost the record (the crash came before the append).
+    let mut records = sb.journal();
+    let record = records.pop().unwrap();
+    sb.write(
+        ".arx/journal.jsonl",
+        records.iter().map(|r| format!("{r}\n")).collect::<String>(),
+    );
+    let marker = serde_json::json!({"kept": kept, "discarded_ref": refname, "record": record});
+    sb.write(".arx/ratchet-pending.json", marker.to_string());
+
+    sb.write("value.txt", "0.9");
+    // The next try first finishes the discard (which undoes the tree), so it
+    // finds nothing to try.
+    let out = sb.arx().arg("try").assert().code(2);
+    assert!(stderr(&out).contains("nothing to try"), "{}", stderr(&out));
+    assert_eq!(statuses(&sb), ["baseline", "discard"]);
+    assert_eq!(sb.read("value.txt"), "1.0");
+}
