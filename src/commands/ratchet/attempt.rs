@@ -18,7 +18,7 @@ use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
 use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
-use crate::kernel::journal::RunRecord;
+use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::Objective;
 use crate::kernel::outcome::Judgement;
@@ -88,6 +88,9 @@ struct Runner<'a> {
     spec: RunSpec,
     spinner: Spinner,
     interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The tree the runs see (read once from the candidate: a second
+    /// status scan of a large tree is not free).
+    git: GitState,
 }
 
 impl Runner<'_> {
@@ -247,6 +250,11 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         },
         spinner,
         interrupt: attempts::interrupt_flag()?,
+        git: GitState {
+            head: Some(candidate.head.clone()),
+            branch: Some(repo.branch().to_string()),
+            dirty: candidate.dirty,
+        },
     };
 
     let mut segment = segment;
@@ -366,15 +374,13 @@ fn record(
     info: RatchetInfo,
 ) -> Result<RunRecord> {
     let cwd = runner.ctx.cwd()?;
-    let state = runner.ctx.state_dir()?;
-    let git = crate::io::git::state(&cwd, &state);
     let summary = if samples.len() > 1 {
         summarize(&samples)
     } else {
         None
     };
     Ok(RunRecord::builder(
-        attempts::origin(run_id, start, elapsed, &cwd, git),
+        attempts::origin(run_id, start, elapsed, &cwd, Some(runner.git.clone())),
         runner.spec.argv.clone(),
         runner.spec.shell,
         outcomes,
@@ -421,6 +427,17 @@ fn baseline(
         repo.restore_to(kept)?;
         eprintln!("arx: set the working tree's changes aside to measure the baseline");
     }
+    let runner = &Runner {
+        git: GitState {
+            head: Some(kept.to_string()),
+            dirty: false,
+            ..runner.git.clone()
+        },
+        spec: runner.spec.clone(),
+        spinner: runner.spinner.clone(),
+        interrupt: runner.interrupt.clone(),
+        ..*runner
+    };
     let run_id = attempts::new_run_id();
     let start = timestamp(runner.ctx.global.now.as_deref())?;
     let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
