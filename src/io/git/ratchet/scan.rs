@@ -116,22 +116,26 @@ impl RatchetRepo {
             .map(|m| (m.mtime(), m.mtime_nsec()))
             .unwrap_or((0, 0));
         let entries: Vec<IndexEntry> = index.iter().collect();
-        let mut suspects: HashSet<String> = HashSet::new();
-        // What the index changes relative to HEAD.
+        let tracked = Tracked::new(&entries, index_time, self.filemode, self.state.as_deref());
         let head_tree = self.tree_of(self.head_oid()?)?;
-        let staged = self
-            .repo
-            .diff_tree_to_index(Some(&head_tree), Some(&index), None)
-            .map_err(git_err)?;
-        for delta in staged.deltas() {
-            for file in [delta.old_file(), delta.new_file()] {
-                if let Some(p) = file.path().and_then(Path::to_str) {
-                    suspects.insert(p.to_string());
+        // While other threads read the directories, this one finds what
+        // the index changes relative to HEAD.
+        let (found, staged) = tracked.read_dirs(&self.workdir, || {
+            let diff = self
+                .repo
+                .diff_tree_to_index(Some(&head_tree), Some(&index), None)
+                .map_err(git_err)?;
+            let mut paths = Vec::new();
+            for delta in diff.deltas() {
+                for file in [delta.old_file(), delta.new_file()] {
+                    if let Some(p) = file.path().and_then(Path::to_str) {
+                        paths.push(p.to_string());
+                    }
                 }
             }
-        }
-        let tracked = Tracked::new(&entries, index_time, self.filemode, self.state.as_deref());
-        let found = tracked.read_dirs(&self.workdir);
+            anyhow::Ok(paths)
+        });
+        let mut suspects: HashSet<String> = staged?.into_iter().collect();
         suspects.extend(found.suspects);
         for dir in found.untracked_dirs {
             if !self.repo.is_path_ignored(&dir).unwrap_or(false) {
@@ -213,8 +217,9 @@ impl<'a> Tracked<'a> {
         }
     }
 
-    /// Read every tracked directory, on up to [`MAX_THREADS`] threads.
-    fn read_dirs(&self, workdir: &Path) -> Found {
+    /// Read every tracked directory, on up to [`MAX_THREADS`] threads,
+    /// while this thread runs `meanwhile`.
+    fn read_dirs<R>(&self, workdir: &Path, meanwhile: impl FnOnce() -> R) -> (Found, R) {
         let mut jobs: Vec<&[u8]> = self
             .dirs
             .iter()
@@ -229,7 +234,7 @@ impl<'a> Tracked<'a> {
             .min(jobs.len().div_ceil(64).max(1));
         let next = AtomicUsize::new(0);
         let all = Mutex::new(Found::default());
-        std::thread::scope(|scope| {
+        let result = std::thread::scope(|scope| {
             for _ in 0..threads {
                 scope.spawn(|| {
                     let mut found = Found::default();
@@ -243,14 +248,21 @@ impl<'a> Tracked<'a> {
                     all.untracked_dirs.extend(found.untracked_dirs);
                 });
             }
+            meanwhile()
         });
-        all.into_inner().unwrap_or_else(|e| e.into_inner())
+        (all.into_inner().unwrap_or_else(|e| e.into_inner()), result)
     }
 
     /// One tracked directory: its tracked files compared, its untracked
     /// names collected, its missing files noted.
     fn read_dir(&self, workdir: &Path, dir: &[u8], found: &mut Found) {
         let full = workdir.join(std::ffi::OsStr::from_bytes(dir));
+        // The state directory's name, when it is in this directory.
+        let state_here = self
+            .state
+            .map(str::as_bytes)
+            .filter(|s| parent_of(s) == dir)
+            .map(name_of);
         let children: &[usize] = self.children.get(dir).map_or(&[], Vec::as_slice);
         let mut by_name: HashMap<&[u8], usize> = children
             .iter()
@@ -275,11 +287,7 @@ impl<'a> Tracked<'a> {
             };
             let name = item.file_name();
             let name = name.as_bytes();
-            if name == b".git" {
-                continue;
-            }
-            let path = join(dir, name);
-            if self.in_state(&path) {
+            if name == b".git" || Some(name) == state_here {
                 continue;
             }
             if let Some(i) = by_name.remove(name) {
@@ -293,10 +301,11 @@ impl<'a> Tracked<'a> {
                     nix::fcntl::AtFlags::AT_SYMLINK_NOFOLLOW,
                 );
                 if !stat.is_ok_and(|st| self.unchanged(entry, &st)) {
-                    found.suspects.push(lossy(&path));
+                    found.suspects.push(lossy(&entry.path));
                 }
                 continue;
             }
+            let path = join(dir, name);
             let is_dir = item.file_type().is_ok_and(|t| t.is_dir());
             if is_dir {
                 if !self.dirs.contains(path.as_slice()) {
