@@ -813,8 +813,7 @@ fn discard(
         },
     )?;
     journal::record_run(state, &rec, WARN)?;
-    repo.snapshot(&refname, &format!("arx: discarded {}", rec.run_id))?;
-    let restored = repo.restore_to(kept)?;
+    let (_, restored) = repo.discard(kept, &refname, &format!("arx: discarded {}", rec.run_id))?;
     crate::io::ratchet::clear_pending(state)?;
     let mut notes = Vec::new();
     if !restored.restored.is_empty() {
