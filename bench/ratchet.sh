@@ -27,7 +27,9 @@ fi
 command -v git > /dev/null || { echo "bench: git is needed" >&2; exit 2; }
 
 cargo build --release --quiet --example ratchet_git_bench
+cargo build --release --quiet --bin arx
 bench_bin=$(realpath target/release/examples/ratchet_git_bench)
+arx_bin=$(realpath target/release/arx)
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/arx-ratchet-bench.XXXXXX")
 repo=$dir/repo
@@ -62,6 +64,20 @@ g config core.hooksPath /dev/null
   }')
 printf '# bench repository\n' > "$repo/README.md"
 printf '.arx/\n' > "$repo/.gitignore"   # arx's state, as arx init leaves it
+# The whole command: an experiment that costs nothing (it prints the metric
+# kept in score.txt), single-run decisions (--rule strict).
+cat > "$repo/arx.toml" <<'TOML'
+[gates]
+execute = false
+
+[objective]
+metric = "m"
+direction = "min"
+command = "cat score.txt"
+baseline_repeat = 1
+rule = "strict"
+TOML
+printf '__RESULT__ {"m": 1.0}\n' > "$repo/score.txt"
 g add -A
 g commit -q -m "base: $files files"
 g gc -q  # packed, as in a repository that has lived a while
@@ -125,7 +141,25 @@ if [[ $(g show "refs/arx/discarded/bench-$run:notes/new.md") != "new in run $run
   exit 4
 fi
 
+# arx try needs the segment's baseline: measured once, its state saved and
+# put back before each timed try (untimed).
+(cd "$repo" && rm -rf .arx && "$arx_bin" --quiet try > /dev/null) || {
+  echo "bench: arx try could not measure the baseline" >&2
+  exit 4
+}
+state_saved=$dir/state
+cp -a "$repo/.arx" "$state_saved"
+with_state() { rm -rf "$repo/.arx"; cp -a "$state_saved" "$repo/.arx"; }
+better() { candidate; printf '__RESULT__ {"m": 0.5}\n' > "$repo/score.txt"; }
+worse() { candidate; printf '__RESULT__ {"m": 2.0}\n' > "$repo/score.txt"; }
+experiment() { (cd "$repo" && cat score.txt > /dev/null); }
+git_cmd_keep() { experiment && git_keep; }
+git_cmd_discard() { experiment && git_discard; }
+arx_cmd() { (cd "$repo" && "$arx_bin" --quiet try -m bench); }
+arx_cmd_discard() { arx_cmd || [[ $? == 1 ]]; }
+
 keep_git=() keep_arx=() keep_try=() discard_git=() discard_arx=() discard_try=()
+cmd_keep_git=() cmd_keep_arx=() cmd_discard_git=() cmd_discard_arx=()
 for ((i = 0; i < reps; i++)); do
   back_to_base; candidate; timed git_keep; check "git keep" 1; keep_git+=("$elapsed")
   back_to_base; candidate; timed arx_keep; check "arx keep" 1; keep_arx+=("$elapsed")
@@ -133,6 +167,10 @@ for ((i = 0; i < reps; i++)); do
   back_to_base; candidate; timed git_discard; check "git discard" 0; discard_git+=("$elapsed")
   back_to_base; candidate; timed arx_discard; check "arx discard" 0; discard_arx+=("$elapsed")
   back_to_base; candidate; timed arx_try_discard; check "arx try-discard" 0; discard_try+=("$elapsed")
+  back_to_base; better; timed git_cmd_keep; check "git keep + experiment" 1; cmd_keep_git+=("$elapsed")
+  back_to_base; with_state; better; timed arx_cmd; check "arx try (keep)" 1; cmd_keep_arx+=("$elapsed")
+  back_to_base; worse; timed git_cmd_discard; check "git discard + experiment" 0; cmd_discard_git+=("$elapsed")
+  back_to_base; with_state; worse; timed arx_cmd_discard; check "arx try (discard)" 0; cmd_discard_arx+=("$elapsed")
 done
 back_to_base
 
@@ -146,7 +184,9 @@ awk -v files="$tracked" -v reps="$reps" \
     -v dg="$(median "${discard_git[@]}")" -v da="$(median "${discard_arx[@]}")" \
     -v dgn="$(min "${discard_git[@]}")" -v dan="$(min "${discard_arx[@]}")" \
     -v kt="$(median "${keep_try[@]}")" -v ktn="$(min "${keep_try[@]}")" \
-    -v dt="$(median "${discard_try[@]}")" -v dtn="$(min "${discard_try[@]}")" 'BEGIN {
+    -v dt="$(median "${discard_try[@]}")" -v dtn="$(min "${discard_try[@]}")" \
+    -v ckg="$(median "${cmd_keep_git[@]}")" -v cka="$(median "${cmd_keep_arx[@]}")" \
+    -v cdg="$(median "${cmd_discard_git[@]}")" -v cda="$(median "${cmd_discard_arx[@]}")" 'BEGIN {
   printf "## The ratchet on %d tracked files (2 files modified, 1 added; median of %d)\n\n", files, reps
   print "| operation | command | median wall (ms) | best (ms) |"
   print "|---|---|---:|---:|"
@@ -156,6 +196,10 @@ awk -v files="$tracked" -v reps="$reps" \
   printf "| discard | `git stash -u && git stash drop` | %.1f | %.1f |\n", dg * 1000, dgn * 1000
   printf "| discard | arx `snapshot` + `restore_to` | %.1f | %.1f |\n", da * 1000, dan * 1000
   printf "| discard | arx `candidate` + `discard` (an iteration) | %.1f | %.1f |\n", dt * 1000, dtn * 1000
+  printf "| keep, whole command | experiment + `git add -A && git commit` | %.1f | |\n", ckg * 1000
+  printf "| keep, whole command | `arx try` (the same experiment) | %.1f | |\n", cka * 1000
+  printf "| discard, whole command | experiment + `git stash -u && git stash drop` | %.1f | |\n", cdg * 1000
+  printf "| discard, whole command | `arx try` (the same experiment) | %.1f | |\n", cda * 1000
   print ""
   print "| target | measured | goal | result |"
   print "|---|---:|---:|---|"
@@ -163,6 +207,8 @@ awk -v files="$tracked" -v reps="$reps" \
   printf "| discard: arx / git (median) | %.2fx | <= 1.0x | %s |\n", da / dg, (da <= dg ? "PASS" : "FAIL")
   printf "| keep iteration: arx / git (median) | %.2fx | <= 1.0x | %s |\n", kt / kg, (kt <= kg ? "PASS" : "FAIL")
   printf "| discard iteration: arx / git (median) | %.2fx | <= 1.0x | %s |\n", dt / dg, (dt <= dg ? "PASS" : "FAIL")
+  printf "| arx try keep / git (median, whole command) | %.2fx | <= 1.0x | %s |\n", cka / ckg, (cka <= ckg ? "PASS" : "FAIL")
+  printf "| arx try discard / git (median, whole command) | %.2fx | <= 1.0x | %s |\n", cda / cdg, (cda <= cdg ? "PASS" : "FAIL")
 }' | tee "$report"
 if grep -q FAIL "$report"; then
   rm -f "$report"

@@ -723,7 +723,7 @@ fn try_candidate(
         if !d.confirmed {
             message.push_str("Arx-Unconfirmed: true\n");
         }
-        let commit = repo.keep(&message)?;
+        let commit = repo.keep_candidate(&candidate, &message)?;
         i.commit = Some(commit.clone());
         let rec = record(runner, run_id, start, elapsed, &outcomes, samples, i)?;
         events.emit(

@@ -66,6 +66,9 @@ pub struct Candidate {
     /// Are there staged, unstaged or untracked changes outside the state
     /// directory?
     pub dirty: bool,
+    /// The working-tree paths behind `dirty` (staged, unstaged, untracked),
+    /// sorted: what a keep commits.
+    pub changed: Vec<String>,
 }
 
 impl Candidate {
@@ -212,6 +215,7 @@ impl RatchetRepo {
             commits: commits.iter().map(Oid::to_string).collect(),
             paths: paths.into_iter().collect(),
             dirty: !changed.is_empty(),
+            changed: changed.into_iter().map(|c| c.path).collect(),
         })
     }
 

@@ -6,7 +6,7 @@ use std::path::Path;
 use git2::{IndexEntry, Status};
 
 use super::tree::Entry;
-use super::{short, Changed, RatchetRepo, Restored};
+use super::{short, Candidate, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -44,6 +44,23 @@ impl RatchetRepo {
     /// if the branch cannot move (it moved meanwhile).
     pub fn keep(&self, message: &str) -> anyhow::Result<String> {
         let changed = self.scan()?;
+        self.keep_changed(changed, message)
+    }
+
+    /// [`RatchetRepo::keep`] of what `candidate` found changed in the
+    /// working tree, without scanning the whole tree again: only those
+    /// paths are looked at (as they are now) and committed. Files that
+    /// appeared after the candidate was read (an experiment's output) are
+    /// not part of it and stay as they are.
+    pub fn keep_candidate(&self, candidate: &Candidate, message: &str) -> anyhow::Result<String> {
+        if candidate.changed.is_empty() {
+            return self.keep_changed(Vec::new(), message);
+        }
+        let changed = self.scan_among(Some(candidate.changed.clone()))?;
+        self.keep_changed(changed, message)
+    }
+
+    fn keep_changed(&self, changed: Vec<super::Changed>, message: &str) -> anyhow::Result<String> {
         let head = self.head_oid()?;
         if changed.is_empty() {
             return Ok(head.to_string());

@@ -69,6 +69,11 @@ impl RatchetRepo {
     /// stored, so it is never touched either.
     pub(crate) fn scan(&self) -> anyhow::Result<Vec<Changed>> {
         let suspects = self.suspects()?;
+        self.scan_among(suspects)
+    }
+
+    /// [`RatchetRepo::scan`] restricted to `paths` (all paths when `None`).
+    pub(crate) fn scan_among(&self, suspects: Option<Vec<String>>) -> anyhow::Result<Vec<Changed>> {
         if suspects.as_ref().is_some_and(Vec::is_empty) {
             return Ok(Vec::new());
         }

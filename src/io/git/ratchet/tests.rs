@@ -326,6 +326,7 @@ fn protected_paths_follow_gitignore_style_patterns() {
         .map(String::from)
         .to_vec(),
         dirty: true,
+        changed: Vec::new(),
     };
     let protect = |patterns: &[&str]| {
         let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
@@ -421,6 +422,29 @@ fn keep_with_a_clean_tree_keeps_the_commits_already_made() {
     assert_eq!(repo.keep("Try 4").unwrap(), committed);
     assert_eq!(head(root), committed);
     assert_eq!(git(root, &["rev-list", "--count", "HEAD"]), count);
+}
+
+#[test]
+fn keep_candidate_commits_what_was_read_and_nothing_that_appeared_later() {
+    let dir = repo_with(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    let root = dir.path();
+    let repo = open(root);
+    let base = head(root);
+    write(root, "a.txt", "changed\n");
+    write(root, "new.txt", "new\n");
+    let candidate = repo.candidate(&base).unwrap();
+    assert_eq!(candidate.changed, ["a.txt", "new.txt"]);
+    // The experiment runs: it edits a candidate file and writes an output.
+    write(root, "a.txt", "changed again\n");
+    write(root, "out.log", "written by the run\n");
+    let kept = repo.keep_candidate(&candidate, "Try").unwrap();
+    let listing = git(root, &["show", "--name-only", "--format=", &kept]);
+    assert_eq!(listing, "a.txt\nnew.txt\n");
+    assert_eq!(
+        git(root, &["show", &format!("{kept}:a.txt")]),
+        "changed again\n"
+    );
+    assert_eq!(git(root, &["status", "--porcelain"]), "?? out.log\n");
 }
 
 #[test]
