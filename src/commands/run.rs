@@ -132,14 +132,18 @@ impl Report for RunReport {
             }
             None => {
                 let b = bold();
-                let what = if r.exit_code == 0 { "ok" } else { "failed" };
-                write!(out, "{b}{what}{b:#}: exit code {}", r.exit_code)?;
+                if r.succeeded() && r.exit_code != 0 {
+                    write!(out, "{b}ok{b:#}: ended after its result")?;
+                } else {
+                    let what = if r.succeeded() { "ok" } else { "failed" };
+                    write!(out, "{b}{what}{b:#}: exit code {}", r.exit_code)?;
+                }
                 if !r.metrics.is_empty() {
                     write!(out, ", {}", describe_metrics(&r.metrics))?;
                 }
             }
         }
-        if r.failure_class != crate::kernel::failure::FailureClass::None && r.exit_code != 0 {
+        if r.failure_class != crate::kernel::failure::FailureClass::None && !r.succeeded() {
             write!(
                 out,
                 " {d}[{} {}]{d:#}",
@@ -275,15 +279,21 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     if args.promote {
         promote(ctx, &record, args.iteration)?;
     }
-    ctx.out.emit(&RunReport {
+    let report = RunReport {
         record: record.clone(),
-    })?;
+    };
+    if args.events.as_deref() == Some("-") {
+        // stdout is the event stream: it stays pure NDJSON.
+        ctx.out.emit_stderr(&report)?;
+    } else {
+        ctx.out.emit(&report)?;
+    }
     if interrupted {
         attempts::resend_interrupt();
     }
     Ok(match &record.verdict {
         Some(v) => verdict_exit(v.verdict),
-        None if record.exit_code == 0 => Exit::Ok,
+        None if record.succeeded() => Exit::Ok,
         None => Exit::Inconclusive,
     })
 }

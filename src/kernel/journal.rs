@@ -106,6 +106,15 @@ pub struct RunRecord {
     pub ratchet: Option<super::segment::RatchetInfo>,
 }
 
+impl RunRecord {
+    /// Did the command succeed? An experiment that arx ended after its
+    /// result came in (`--stop-on-result`) did.
+    pub fn succeeded(&self) -> bool {
+        !self.timed_out
+            && (self.exit_code == 0 || (self.stopped_on_result && !self.metrics.is_empty()))
+    }
+}
+
 /// What a merged journal holds and what is wrong with it.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct JournalCheck {

@@ -44,6 +44,13 @@ impl RunOutcome {
             self.exit_code
         }
     }
+
+    /// Did the run fail? Only a failed run has a failure class (the
+    /// reference classifies stderr only when the exit code is not 0): a
+    /// successful experiment may warn on stderr.
+    pub fn failed(&self) -> bool {
+        self.timed_out || self.effective_exit_code() != 0
+    }
 }
 
 /// The judgement of a run's attempts against its spec.
@@ -136,6 +143,18 @@ mod tests {
         assert_eq!(o.effective_exit_code(), 0);
         o.metrics = Metrics::default();
         assert_eq!(o.effective_exit_code(), -15);
+    }
+
+    #[test]
+    fn only_a_failed_run_fails() {
+        assert!(!outcome(0, None).failed());
+        assert!(outcome(1, None).failed());
+        let mut o = outcome(-15, Some(0.9));
+        o.stopped_on_result = true;
+        assert!(!o.failed());
+        let mut o = outcome(0, None);
+        o.timed_out = true;
+        assert!(o.failed());
     }
 
     #[test]

@@ -113,6 +113,21 @@ impl Output {
         }
     }
 
+    /// Emit a report on stderr, for when stdout carries another stream of
+    /// data (`arx run --events -`).
+    pub fn emit_stderr<R: Report>(&self, report: &R) -> anyhow::Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        if self.json {
+            write(io::stderr().lock(), &Json, report)
+        } else if report.styled() {
+            write(anstream::stderr().lock(), &Human, report)
+        } else {
+            write(io::stderr().lock(), &Human, report)
+        }
+    }
+
     /// Emit a listing: under `--json` one JSON document per item and line
     /// (NDJSON), else the report's human view.
     pub fn emit_lines<R: Report, T: Serialize>(

@@ -1,6 +1,7 @@
 use std::process::Command as StdCommand;
 use std::time::{Duration, Instant};
 
+use predicates::prelude::*;
 use predicates::str::contains;
 
 use crate::support::{json, Sandbox};
@@ -548,4 +549,106 @@ fn a_torn_journal_line_is_skipped_and_trimmed() {
         .code(0)
         .stderr(contains("torn"));
     assert_eq!(sb.journal().len(), 2);
+}
+
+#[test]
+fn a_successful_run_with_stderr_has_no_failure_class() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--approve"])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo 'warning: deprecated' >&2; echo 'permission denied (ignored)' >&2; echo '__RESULT__ {\"acc\": 0.9}'",
+        ])
+        .assert()
+        .code(0)
+        .stdout(contains("supported"))
+        .stdout(contains("H3").not())
+        .stdout(contains("H4").not());
+    // Without a spec, and with `--repeat`, too.
+    sb.arx()
+        .args(["run", "--approve", "--", "sh", "-c", "echo warn >&2"])
+        .assert()
+        .code(0)
+        .stdout(contains("H4").not());
+    sb.arx()
+        .args(["run", "--approve", "--repeat", "2"])
+        .args(SPEC)
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo warn >&2; echo '__RESULT__ {\"acc\": 0.9}'",
+        ])
+        .assert()
+        .code(0);
+    let recs = sb.journal();
+    assert_eq!(recs.len(), 3);
+    for r in &recs {
+        assert_eq!(r["failure_class"], "none", "{r}");
+    }
+    for a in recs[2]["attempts"].as_array().unwrap() {
+        assert_eq!(a["failure_class"], "none", "{a}");
+    }
+    // A failed run is still classified.
+    sb.arx()
+        .args([
+            "run",
+            "--approve",
+            "--",
+            "sh",
+            "-c",
+            "echo warn >&2; exit 1",
+        ])
+        .assert()
+        .code(3);
+    assert_eq!(sb.journal()[3]["failure_class"], "H4");
+}
+
+#[test]
+fn stop_on_result_without_a_spec_is_a_success() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--approve", "--stop-on-result", "--grace", "1s"])
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "echo '__RESULT__ {\"acc\": 0.9}'; sleep 300",
+        ])
+        .assert()
+        .code(0)
+        .stdout(contains("ok"))
+        .stdout(contains("failed").not());
+    let recs = sb.journal();
+    assert_eq!(recs[0]["stopped_on_result"], true);
+    assert_eq!(recs[0]["failure_class"], "none");
+}
+
+#[test]
+fn events_on_stdout_keep_stdout_pure_ndjson() {
+    let sb = Sandbox::new();
+    for extra in [None, Some("--json")] {
+        let out = sb
+            .arx()
+            .args(["run", "--approve", "--events", "-"])
+            .args(extra)
+            .args(SPEC)
+            .args(["--", "sh", "-c", "echo '__RESULT__ {\"acc\": 0.9}'"])
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(!stdout.is_empty());
+        for line in stdout.lines() {
+            let v: serde_json::Value = serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("not an NDJSON line ({e}): {line:?}"));
+            assert!(v["event"].is_string(), "{line}");
+        }
+        assert!(String::from_utf8(out.stderr).unwrap().contains("supported"));
+    }
 }
