@@ -522,9 +522,9 @@ pub fn run(
     }
     let (class, phrase) = if out.timed_out {
         (FailureClass::H4, None)
-    } else if !out.failed() {
-        (FailureClass::None, None)
-    } else if out.stderr_bytes == 0 && readers.stderr_class.0 == FailureClass::None {
+    } else if !out.failed()
+        || (out.stderr_bytes == 0 && readers.stderr_class.0 == FailureClass::None)
+    {
         (FailureClass::None, None)
     } else {
         readers.stderr_class

@@ -5,16 +5,25 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::io::history;
 use crate::io::state::journal;
 use crate::io::Warn;
+use crate::io::{disk, history};
 use crate::kernel::journal::RunRecord;
 
-/// Fail before the experiment, not after it, when the journal cannot be written.
+/// Room a run record may need on disk (the output tails, metrics and the
+/// rest, with margin).
+pub const RECORD_ROOM: u64 = 1 << 20;
+
+/// Fail before the experiment, not after it, when the journal cannot be
+/// written: it cannot be opened for appending, or its file system has no
+/// room for a record.
 pub fn check_writable(state: &Path, warn: Warn) -> Result<()> {
-    journal(state, warn)
+    let registry = journal(state, warn);
+    registry
         .check_writable()
-        .context("cannot write the run journal")
+        .context("cannot write the run journal")?;
+    let dir = registry.path.parent().unwrap_or(state);
+    disk::ensure_space(dir, RECORD_ROOM).context("cannot write the run journal")
 }
 
 /// Append a run and extend the engines' state by it. A failure of the
