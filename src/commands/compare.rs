@@ -138,6 +138,9 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
             spinner.set_message(format!("run {}/{} {name}", i + 1, args.runs));
             let (mut outcome, _) = attempts::run_attempts(spec, 1, &interrupt, |e| {
                 if let AttemptEvent::End { outcome } = e {
+                    if outcome.output_held {
+                        warn(super::OUTPUT_HELD);
+                    }
                     if let Some(msg) = &outcome.spawn_error {
                         warn(format_args!("cannot run the {name}: {msg}"));
                     }

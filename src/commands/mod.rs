@@ -34,6 +34,11 @@ use crate::kernel::gate::Gate;
 use crate::kernel::verdict::Verdict;
 use crate::output::{bold, Output, Report, Spinner};
 
+/// The warning for an experiment whose output a process that outlived it
+/// held open.
+pub(crate) const OUTPUT_HELD: &str =
+    "a process outlived the experiment and holds its output open; kept what it printed until then";
+
 /// What every command may need, resolved on demand.
 pub struct Ctx {
     pub global: GlobalArgs,

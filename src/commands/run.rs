@@ -237,6 +237,9 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
                 RunEvent::Heartbeat { .. } => events.emit("heartbeat", elapsed, json!({})),
             },
             AttemptEvent::End { outcome } => {
+                if outcome.output_held {
+                    warn(super::OUTPUT_HELD);
+                }
                 if let Some(msg) = &outcome.spawn_error {
                     warn(format_args!("cannot run the experiment: {msg}"));
                 }

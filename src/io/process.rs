@@ -417,6 +417,8 @@ pub fn run(
         .context("cannot start the process waiter")?;
 
     let mut out = RunOutcome::default();
+    // The result as the stdout reader saw it, should the reader never finish.
+    let mut scanned: Option<Metrics> = None;
     let mut status = None;
     let mut readers = Readers::default();
     let mut kill_at: Option<Instant> = None; // SIGKILL deadline after SIGTERM
@@ -437,7 +439,8 @@ pub fn run(
     loop {
         match rx.recv_timeout(tick) {
             Ok(Msg::Result(m)) => {
-                on_event(&RunEvent::Result(m));
+                on_event(&RunEvent::Result(m.clone()));
+                scanned = Some(m);
                 if let Some(g) = spec.stop_after_result {
                     stop_at.get_or_insert(Instant::now() + g);
                 }
@@ -502,6 +505,14 @@ pub fn run(
                 elapsed: now - start,
             });
             next_beat = now + spec.heartbeat;
+        }
+    }
+    if !readers.done() {
+        // A process outside the group (`setsid`, a daemon) holds the
+        // output open: keep what was scanned.
+        out.output_held = true;
+        if !readers.stdout_done {
+            out.metrics = scanned.unwrap_or_default();
         }
     }
     // Leftovers of the experiment's group do not outlive the run.

@@ -29,6 +29,9 @@ pub struct RunOutcome {
     pub failure_phrase: Option<&'static str>,
     pub stdout_tail: String,
     pub stderr_tail: String,
+    /// A process outlived the experiment and held its output open: the
+    /// output was read up to then (the result line, if one came, is kept).
+    pub output_held: bool,
     pub stdout_bytes: u64,
     pub stderr_bytes: u64,
     pub duration: Duration,

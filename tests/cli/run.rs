@@ -692,3 +692,24 @@ fn a_full_disk_fails_before_the_experiment_runs() {
     assert!(stderr.contains("cannot write the run journal"), "{stderr}");
     assert!(!sb.path().join("ran").exists(), "the experiment ran");
 }
+
+#[test]
+fn a_result_survives_a_process_that_outlives_the_experiment() {
+    let sb = Sandbox::new();
+    let started = Instant::now();
+    sb.arx()
+        .args(["run", "--approve", "--grace", "1s"])
+        .args(["--metric", "a", "--cmp", ">=", "--target", "1"])
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "setsid sleep 8 & echo '__RESULT__ {\"a\": 1}'",
+        ])
+        .assert()
+        .code(0)
+        .stdout(contains("supported"))
+        .stderr(contains("outlived the experiment"));
+    assert!(started.elapsed() < Duration::from_secs(8));
+    assert_eq!(sb.journal()[0]["metrics"]["a"], 1.0);
+}

@@ -114,6 +114,9 @@ impl Runner<'_> {
             }
         })?;
         let outcome = outcomes.remove(0);
+        if outcome.output_held {
+            warn(crate::commands::OUTPUT_HELD);
+        }
         if let Some(msg) = &outcome.spawn_error {
             warn(format_args!("cannot run the experiment: {msg}"));
         }
