@@ -6,6 +6,13 @@
 //! only the top-level keys whose value is a finite number. Nested values
 //! and strings are validated without being stored, so memory is bounded by
 //! the top-level keys and a nesting stack of at most [`MAX_DEPTH`] bits.
+//!
+//! The top-level keys are capped too, so any input parses in a few MiB: the
+//! first [`MAX_KEYS`] distinct keys that come with a number are kept (a later
+//! value of one of them still replaces the earlier), later new ones are
+//! dropped; keys that come with another value are remembered only for the
+//! order of the metrics, up to [`MAX_KEYS`] of them; and a key longer than
+//! [`MAX_KEY_BYTES`] is dropped with its value without being stored.
 
 use std::collections::HashMap;
 
@@ -14,6 +21,13 @@ use super::Metrics;
 /// Deepest nesting accepted (the top-level object counts as 1). The reference
 /// fails with a recursion error a little below 1000 levels.
 pub const MAX_DEPTH: usize = 1000;
+
+/// Distinct top-level keys with a number kept; later new ones are dropped.
+pub const MAX_KEYS: usize = 1024;
+
+/// Longest top-level key kept (bytes of UTF-8, escapes decoded); a longer
+/// key is dropped with its value.
+pub const MAX_KEY_BYTES: usize = 512;
 
 /// Longest integer literal (digits, sign excluded) the reference converts.
 const MAX_INT_DIGITS: u64 = 4300;
@@ -158,6 +172,8 @@ pub struct ObjectParser {
     key: Vec<u8>,
     /// A high surrogate waiting for its low half, in the current key.
     high_surrogate: Option<u16>,
+    /// The current top-level key grew past [`MAX_KEY_BYTES`]: it is dropped.
+    key_overflow: bool,
     /// The key the next top-level value belongs to.
     pending_key: Option<String>,
     num: NumAcc,
@@ -166,6 +182,9 @@ pub struct ObjectParser {
     has_frac_or_exp: bool,
     entries: Vec<(String, Option<f64>)>,
     index: HashMap<String, usize>,
+    /// Entries that came with a number, and those that did not.
+    numbers: usize,
+    others: usize,
 }
 
 impl Default for ObjectParser {
@@ -181,6 +200,7 @@ impl ObjectParser {
             stack: Vec::new(),
             key: Vec::new(),
             high_surrogate: None,
+            key_overflow: false,
             pending_key: None,
             num: NumAcc::default(),
             num_top: false,
@@ -188,6 +208,8 @@ impl ObjectParser {
             has_frac_or_exp: false,
             entries: Vec::new(),
             index: HashMap::new(),
+            numbers: 0,
+            others: 0,
         }
     }
 
@@ -212,6 +234,15 @@ impl ObjectParser {
             match self.index.get(&key) {
                 Some(&i) => self.entries[i].1 = value,
                 None => {
+                    let count = if value.is_some() {
+                        &mut self.numbers
+                    } else {
+                        &mut self.others
+                    };
+                    if *count >= MAX_KEYS {
+                        return;
+                    }
+                    *count += 1;
                     self.index.insert(key.clone(), self.entries.len());
                     self.entries.push((key, value));
                 }
@@ -346,6 +377,15 @@ impl ObjectParser {
         }
     }
 
+    /// Drop the current key once it is longer than [`MAX_KEY_BYTES`].
+    fn key_check(&mut self) {
+        if self.key.len() > MAX_KEY_BYTES {
+            self.key_overflow = true;
+            self.key = Vec::new();
+            self.high_surrogate = None;
+        }
+    }
+
     fn key_flush_surrogate(&mut self) {
         if self.high_surrogate.take().is_some() {
             self.key.extend_from_slice("\u{FFFD}".as_bytes());
@@ -398,6 +438,7 @@ impl ObjectParser {
                     if self.top() {
                         self.key.clear();
                         self.high_surrogate = None;
+                        self.key_overflow = false;
                     }
                     self.state = State::Str {
                         key: true,
@@ -473,8 +514,9 @@ impl ObjectParser {
                     if key {
                         if store {
                             self.key_flush_surrogate();
-                            let k = String::from_utf8_lossy(&self.key).into_owned();
-                            self.pending_key = Some(k);
+                            self.key_check();
+                            self.pending_key = (!self.key_overflow)
+                                .then(|| String::from_utf8_lossy(&self.key).into_owned());
                         }
                         self.state = State::Colon;
                         Step::Continue
@@ -494,9 +536,10 @@ impl ObjectParser {
                 }
                 0x00..=0x1f => self.fail(),
                 _ => {
-                    if store {
+                    if store && !self.key_overflow {
                         self.key_flush_surrogate();
                         self.key.push(b);
+                        self.key_check();
                     }
                     Step::Continue
                 }
@@ -520,9 +563,10 @@ impl ObjectParser {
                     }
                     _ => return self.fail(),
                 };
-                if store {
+                if store && !self.key_overflow {
                     self.key_flush_surrogate();
                     self.key.push(decoded);
+                    self.key_check();
                 }
                 self.state = State::Str {
                     key,
@@ -536,8 +580,9 @@ impl ObjectParser {
                 };
                 let acc = (acc << 4) | d as u16;
                 if n == 3 {
-                    if store {
+                    if store && !self.key_overflow {
                         self.key_push_code_unit(acc);
+                        self.key_check();
                     }
                     self.state = State::Str {
                         key,
@@ -552,5 +597,76 @@ impl ObjectParser {
                 Step::Continue
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> (ObjectParser, Step) {
+        let mut p = ObjectParser::new();
+        let mut step = Step::Continue;
+        for &b in &text.as_bytes()[1..] {
+            step = p.feed(b);
+        }
+        (p, step)
+    }
+
+    #[test]
+    fn string_valued_keys_are_not_stored() {
+        let body: Vec<String> = (0..50_000).map(|i| format!("\"k{i}\": \"v\"")).collect();
+        let (p, step) = parse(&format!("{{{}, \"acc\": 0.5}}", body.join(", ")));
+        assert_eq!(step, Step::Complete);
+        assert!(
+            p.entries.len() <= 2 * MAX_KEYS,
+            "{} entries",
+            p.entries.len()
+        );
+        assert!(p.index.len() <= 2 * MAX_KEYS);
+        assert_eq!(p.into_metrics().get("acc"), Some(0.5));
+    }
+
+    #[test]
+    fn keys_past_the_cap_are_dropped() {
+        let body: Vec<String> = (0..MAX_KEYS + 10)
+            .map(|i| format!("\"k{i}\": {i}"))
+            .collect();
+        let (p, step) = parse(&format!("{{{}, \"k0\": 7}}", body.join(", ")));
+        assert_eq!(step, Step::Complete);
+        let m = p.into_metrics();
+        assert_eq!(m.len(), MAX_KEYS);
+        assert_eq!(m.get("k0"), Some(7.0), "a kept key is still updated");
+        assert_eq!(
+            m.get(&format!("k{}", MAX_KEYS - 1)),
+            Some((MAX_KEYS - 1) as f64)
+        );
+        assert_eq!(m.get(&format!("k{MAX_KEYS}")), None);
+    }
+
+    #[test]
+    fn a_key_longer_than_the_cap_is_dropped_without_being_stored() {
+        let long = "x".repeat(MAX_KEY_BYTES + 1);
+        let fits = "y".repeat(MAX_KEY_BYTES);
+        let mut p = ObjectParser::new();
+        let text = format!("{{\"{long}{long}{long}\": 1, \"{fits}\": 2, \"a\": 3}}");
+        let mut peak = 0;
+        for &b in &text.as_bytes()[1..] {
+            p.feed(b);
+            peak = peak.max(p.key.len());
+        }
+        assert!(peak <= MAX_KEY_BYTES + 4, "key buffer grew to {peak}");
+        let m = p.into_metrics();
+        assert_eq!(m.len(), 2);
+        assert_eq!(m.get(&fits), Some(2.0));
+        assert_eq!(m.get("a"), Some(3.0));
+    }
+
+    #[test]
+    fn order_and_last_value_wins_hold_within_the_cap() {
+        let (p, _) = parse(r#"{"a": "x", "b": 1, "a": 2, "c": 3, "c": null}"#);
+        let m = p.into_metrics();
+        let keys: Vec<&str> = m.iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["a", "b"]);
     }
 }
