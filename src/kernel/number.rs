@@ -6,8 +6,8 @@
 //! `repr` (`0.001`, `1e-05`, `1.5e+16`). Its callers differ only in
 //! spelling: [`fmt_number`] writes integral values as integers (`5`, not
 //! `5.0`) so verdict details match the reference byte for byte, and the
-//! fingerprints' canonical JSON writes Python's `repr` exactly, breaking
-//! exact ties to the even digit.
+//! fingerprints' canonical JSON writes Python's `repr` exactly. Both break
+//! exact ties to the even digit, as Python does.
 
 /// How to choose between two shortest digit strings when `x` lies exactly
 /// halfway between them (808126711593748.25: `…748.2` or `…748.3`).
@@ -22,8 +22,9 @@ pub enum Tie {
 
 /// Render a number the way the reference renders verdict details: `nan`,
 /// `inf` and `-inf`; integral values as integers (`5`, `0` for `-0.0`,
-/// every digit of `1e20`); other values by [`shortest_round_trip`] with
-/// [`Tie::Up`].
+/// every digit of `1e20`); other values as Python's `repr` prints them:
+/// [`shortest_round_trip`] with [`Tie::Even`] (`808126711593748.25` reads
+/// `808126711593748.2`).
 pub fn fmt_number(x: f64) -> String {
     if x.is_finite() && x == x.trunc() {
         if x == 0.0 {
@@ -32,7 +33,7 @@ pub fn fmt_number(x: f64) -> String {
         // Exact decimal expansion of an integral float.
         return format!("{x:.0}");
     }
-    shortest_round_trip(x, Tie::Up)
+    shortest_round_trip(x, Tie::Even)
 }
 
 /// The shortest digits that read back to `x` (exact ties broken by `tie`),
@@ -209,7 +210,8 @@ mod tests {
         let x = 808_126_711_593_748.0 + 0.25;
         assert_eq!(shortest_round_trip(x, Tie::Up), "808126711593748.3");
         assert_eq!(shortest_round_trip(x, Tie::Even), "808126711593748.2");
-        assert_eq!(fmt_number(x), "808126711593748.3");
+        assert_eq!(fmt_number(x), "808126711593748.2");
+        assert_eq!(fmt_number(-x), "-808126711593748.2");
         // The even neighbour must read back to x: just above a power of
         // two it may not.
         let x = 2f64.powi(-24);

@@ -93,3 +93,28 @@ pub fn measure(spec: &MetricSpec, result: &ExperimentResult) -> VerdictRecord {
 pub fn should_promote_dead_end(record: &VerdictRecord) -> bool {
     record.verdict == Verdict::Refuted && record.evidence_level == EvidenceLevel::Deterministic
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::contract::{validate_metric_spec, Metrics};
+
+    #[test]
+    fn details_read_as_the_reference_prints_an_exact_tie() {
+        let spec = validate_metric_spec("acc", ">=", 808_126_711_593_748.75).unwrap();
+        let mut metrics = Metrics::default();
+        metrics.insert("acc".into(), 808_126_711_593_748.25);
+        let v = measure(
+            &spec,
+            &ExperimentResult {
+                exit_code: 0,
+                metrics,
+                failure_class: Default::default(),
+            },
+        );
+        assert_eq!(
+            v.detail,
+            "acc=808126711593748.2 >= 808126711593748.8 → fail"
+        );
+    }
+}
