@@ -15,6 +15,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_timeout, timestamp};
 use crate::io::process::{RunOutcome, RunSpec, Sink};
 use crate::kernel::journal::RunRecord;
+use crate::kernel::number::fmt_sig;
 use crate::kernel::stats::{check_confidence, welch_verdict, Direction, Summary, WelchVerdict};
 use crate::kernel::verdict::VerdictRecord;
 use crate::ops::attempts::{self, AttemptEvent};
@@ -48,13 +49,17 @@ impl Report for CompareReport {
         if let (Some(b), Some(c)) = (&self.baseline, &self.candidate) {
             writeln!(
                 out,
-                "{d}baseline  mean {:.6} sd {:.6} (n={}){d:#}",
-                b.mean, b.sd, b.n
+                "{d}baseline  mean {} sd {} (n={}){d:#}",
+                fmt_sig(b.mean, 6),
+                fmt_sig(b.sd, 6),
+                b.n
             )?;
             writeln!(
                 out,
-                "{d}candidate mean {:.6} sd {:.6} (n={}){d:#}",
-                c.mean, c.sd, c.n
+                "{d}candidate mean {} sd {} (n={}){d:#}",
+                fmt_sig(c.mean, 6),
+                fmt_sig(c.sd, 6),
+                c.n
             )?;
         }
         Ok(())

@@ -13,7 +13,7 @@ use crate::error::Exit;
 use crate::io::state::journal;
 use crate::kernel::failure::FailureClass;
 use crate::kernel::journal::{command_line, fmt_duration, RunRecord};
-use crate::kernel::number::fmt_number;
+use crate::kernel::number::{fmt_compact, fmt_number};
 use crate::output::{bold, dim, verdict_style, Report};
 
 #[derive(Serialize)]
@@ -176,11 +176,11 @@ impl Report for ShowReport {
                 format_args!(
                     "n={} mean={} sd={} median={} min={} max={}{outliers}",
                     s.n,
-                    fmt_number(s.mean),
-                    fmt_number(s.sd),
-                    fmt_number(s.median),
-                    fmt_number(s.min),
-                    fmt_number(s.max)
+                    fmt_compact(s.mean),
+                    fmt_compact(s.sd),
+                    fmt_compact(s.median),
+                    fmt_compact(s.min),
+                    fmt_compact(s.max)
                 ),
             )?;
         }
@@ -188,7 +188,7 @@ impl Report for ShowReport {
             field(
                 out,
                 "interval",
-                format_args!("[{}, {}]", fmt_number(lo), fmt_number(hi)),
+                format_args!("[{}, {}]", fmt_compact(lo), fmt_compact(hi)),
             )?;
         }
         if let Some(n) = r.more_runs {

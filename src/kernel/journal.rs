@@ -409,7 +409,7 @@ pub fn outcome(record: &RunRecord) -> String {
     if let Some(spec) = &record.spec {
         let key = &spec.metric_key;
         if let Some(s) = &record.summary {
-            return format!("{key}={} (n={})", fmt_sig(s.mean), s.n);
+            return format!("{key}={} (n={})", super::number::fmt_sig(s.mean, 6), s.n);
         }
         if let Some(v) = record.metrics.get(key) {
             return format!("{key}={}", fmt_number(v));
@@ -459,12 +459,6 @@ fn shell_quote(arg: &str) -> String {
         })
         .collect();
     format!("'{visible}'")
-}
-
-/// A number rounded to 6 significant digits, in the shortest form.
-fn fmt_sig(x: f64) -> String {
-    let rounded = format!("{x:.5e}").parse::<f64>().unwrap_or(x);
-    fmt_number(rounded)
 }
 
 /// A duration for people: `850ms`, `12.3s`, `4m05s`, `2h03m`.

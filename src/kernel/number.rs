@@ -36,6 +36,32 @@ pub fn fmt_number(x: f64) -> String {
     shortest_round_trip(x, Tie::Even)
 }
 
+/// A computed value (a mean, a bound, a difference) for people: integral
+/// values below 1e16 as integers, every other value as Python's `repr`
+/// prints it (`0.25`, `1.2e-09`, `1.1e+300`), never hundreds of digits.
+pub fn fmt_compact(x: f64) -> String {
+    if x.is_finite() && x == x.trunc() && x.abs() < 1e16 {
+        if x == 0.0 {
+            return "0".to_string();
+        }
+        return format!("{x:.0}");
+    }
+    shortest_round_trip(x, Tie::Even)
+}
+
+/// `x` rounded to `digits` significant digits, by [`fmt_compact`].
+pub fn fmt_sig(x: f64, digits: usize) -> String {
+    fmt_compact(round_sig(x, digits))
+}
+
+/// `x` rounded to `digits` (at least 1) significant digits.
+pub fn round_sig(x: f64, digits: usize) -> f64 {
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    format!("{:.*e}", digits.max(1) - 1, x).parse().unwrap_or(x)
+}
+
 /// The shortest digits that read back to `x` (exact ties broken by `tie`),
 /// laid out as Python's `repr` lays out a float: positional for decimal
 /// exponents -4 to 15, with `.0` when integral (`1.0`, `0.0001`,
@@ -148,7 +174,20 @@ fn is_exact(x: f64, digits: &str, exp: i32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fmt_number, shortest_round_trip, Tie};
+    use super::{fmt_compact, fmt_number, fmt_sig, shortest_round_trip, Tie};
+
+    #[test]
+    fn compact_values_never_run_to_hundreds_of_digits() {
+        assert_eq!(fmt_compact(0.0), "0");
+        assert_eq!(fmt_compact(1100.0), "1100");
+        assert_eq!(fmt_compact(1e300), "1e+300");
+        assert_eq!(fmt_compact(-1.5e20), "-1.5e+20");
+        assert_eq!(fmt_compact(1.2e-9), "1.2e-09");
+        assert_eq!(fmt_compact(0.25), "0.25");
+        assert_eq!(fmt_sig(1.0 / 3.0, 6), "0.333333");
+        assert_eq!(fmt_sig(1.23456789e-9, 6), "1.23457e-09");
+        assert_eq!(fmt_sig(1.1e300, 6), "1.1e+300");
+    }
 
     #[test]
     fn integers_render_without_fraction() {

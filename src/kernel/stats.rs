@@ -14,7 +14,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::contract::{Comparator, MetricSpec};
 use super::names::str_enum;
-use super::number::fmt_number;
+use super::number::{fmt_compact, fmt_number, fmt_sig, round_sig};
 use super::verdict::{EvidenceLevel, Verdict, VerdictRecord};
 
 /// Name of the repeated-runs strategy of [`interval_verdict`].
@@ -197,7 +197,7 @@ pub fn interval_verdict(spec: &MetricSpec, samples: &[f64], confidence: f64) -> 
     let Some((lo, hi)) = interval_of(&s, confidence) else {
         let detail = format!(
             "{key}={} from 1 run; a confidence interval needs at least 2 runs",
-            fmt_number(s.mean)
+            fmt_compact(s.mean)
         );
         return inconclusive(detail, Some(s));
     };
@@ -429,15 +429,8 @@ fn percent(confidence: f64) -> String {
 }
 
 /// `x` rounded to `digits` significant digits (17 keeps every `f64`).
-fn round_sig(x: f64, digits: usize) -> f64 {
-    if !x.is_finite() || x == 0.0 {
-        return x;
-    }
-    format!("{:.*e}", digits.max(1) - 1, x).parse().unwrap_or(x)
-}
-
 fn shown(x: f64, digits: usize) -> String {
-    fmt_number(round_sig(x, digits))
+    fmt_sig(x, digits)
 }
 
 /// Significant digits for showing an interval: at least four, enough for

@@ -141,3 +141,60 @@ fn bad_compare_flags_exit_2() {
             .stderr(contains("arx: error:"));
     }
 }
+
+#[test]
+fn tiny_and_huge_values_print_in_a_readable_form() {
+    let sb = Sandbox::new();
+    sb.write("base", "1.1e-9\n1.2e-9\n1.3e-9\n");
+    sb.write("cand", "2.1e-9\n2.2e-9\n2.3e-9\n");
+    let out = sb
+        .arx()
+        .args([
+            "compare",
+            "--approve",
+            "--metric",
+            "acc",
+            "--direction",
+            "max",
+            "--runs",
+            "3",
+        ])
+        .args([
+            "--baseline",
+            &side("A", "base"),
+            "--candidate",
+            &side("B", "cand"),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("0.000000"), "{text}");
+    assert!(text.contains("mean 1.2e-09"), "{text}");
+
+    let sb = Sandbox::new();
+    sb.write("base", "1e300\n1.1e300\n1.2e300\n");
+    sb.write("cand", "2e300\n2.1e300\n2.2e300\n");
+    let out = sb
+        .arx()
+        .args([
+            "compare",
+            "--approve",
+            "--metric",
+            "acc",
+            "--direction",
+            "max",
+            "--runs",
+            "3",
+        ])
+        .args([
+            "--baseline",
+            &side("A", "base"),
+            "--candidate",
+            &side("B", "cand"),
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("000000000000000000000"), "{text}");
+    assert!(text.contains("e+300"), "{text}");
+}

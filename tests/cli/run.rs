@@ -713,3 +713,20 @@ fn a_result_survives_a_process_that_outlives_the_experiment() {
     assert!(started.elapsed() < Duration::from_secs(8));
     assert_eq!(sb.journal()[0]["metrics"]["a"], 1.0);
 }
+
+#[test]
+fn repeat_summaries_of_huge_values_stay_short() {
+    let sb = Sandbox::new();
+    sb.write("vals", "1e300\n1.1e300\n1.2e300\n");
+    let script = "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; v=$(sed -n ${n}p vals); echo \"__RESULT__ {\\\"acc\\\": $v}\"";
+    let out = sb
+        .arx()
+        .args(["run", "--approve", "--repeat", "3"])
+        .args(["--metric", "acc", "--cmp", ">=", "--target", "1"])
+        .args(["--", "sh", "-c", script])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains("000000000000000000000"), "{text}");
+    assert!(text.contains("mean=1.1e+300"), "{text}");
+}
