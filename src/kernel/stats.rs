@@ -50,6 +50,19 @@ pub struct Summary {
     pub outliers: Vec<usize>,
 }
 
+/// Mean (kept within `[min, max]`) and sample standard deviation.
+fn mean_sd(samples: &[f64], min: f64, max: f64) -> (f64, f64) {
+    let n = samples.len();
+    let mean = (samples.iter().sum::<f64>() / n as f64).clamp(min, max);
+    let sd = if n < 2 {
+        0.0
+    } else {
+        let ss: f64 = samples.iter().map(|x| (x - mean) * (x - mean)).sum();
+        (ss / (n - 1) as f64).sqrt()
+    };
+    (mean, sd)
+}
+
 /// Summarize finite samples; `None` when there are none.
 ///
 /// When every sample is equal the mean is that value exactly and the sd is
@@ -66,14 +79,17 @@ pub fn summarize(samples: &[f64]) -> Option<Summary> {
     let (mean, sd) = if min == max {
         (min, 0.0)
     } else {
-        let mean = (samples.iter().sum::<f64>() / n as f64).clamp(min, max);
-        let sd = if n < 2 {
-            0.0
+        let (mean, sd) = mean_sd(samples, min, max);
+        if mean.is_finite() && sd.is_finite() {
+            (mean, sd)
         } else {
-            let ss: f64 = samples.iter().map(|x| (x - mean) * (x - mean)).sum();
-            (ss / (n - 1) as f64).sqrt()
-        };
-        (mean, sd)
+            // Huge values overflow the sums: compute on samples scaled by a
+            // power of two (exact), then scale back.
+            let scale = 2f64.powi((min.abs().max(max.abs()).log2().ceil() as i32).min(1023));
+            let scaled: Vec<f64> = samples.iter().map(|x| x / scale).collect();
+            let (m, s) = mean_sd(&scaled, min / scale, max / scale);
+            (m * scale, s * scale)
+        }
     };
     let mut deviations: Vec<f64> = samples.iter().map(|x| (x - median).abs()).collect();
     deviations.sort_by(f64::total_cmp);
@@ -463,6 +479,15 @@ fn shown_digits(lo: f64, hi: f64, refs: &[f64]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn huge_samples_do_not_overflow() {
+        let s = summarize(&[1e300, 1.1e300, 1.2e300]).unwrap();
+        assert!((s.mean / 1.1e300 - 1.0).abs() < 1e-12, "{}", s.mean);
+        assert!((s.sd / 1e299 - 1.0).abs() < 1e-9, "{}", s.sd);
+        let s = summarize(&[f64::MAX, f64::MAX / 2.0]).unwrap();
+        assert!(s.mean.is_finite() && s.sd.is_finite());
+    }
 
     const TOL: f64 = 1e-9;
 

@@ -730,3 +730,23 @@ fn repeat_summaries_of_huge_values_stay_short() {
     assert!(!text.contains("000000000000000000000"), "{text}");
     assert!(text.contains("mean=1.1e+300"), "{text}");
 }
+
+#[test]
+fn a_repeated_run_of_huge_values_is_journaled_readably() {
+    let sb = Sandbox::new();
+    sb.write("vals", "1e300\n1.1e300\n1.2e300\n");
+    let script = "n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; v=$(sed -n ${n}p vals); echo \"__RESULT__ {\\\"acc\\\": $v}\"";
+    sb.arx()
+        .args(["run", "--approve", "--repeat", "3"])
+        .args(["--metric", "acc", "--cmp", ">=", "--target", "1"])
+        .args(["--", "sh", "-c", script])
+        .assert()
+        .code(0);
+    let rec = &sb.journal()[0];
+    assert!(rec["summary"]["sd"].is_number(), "{rec}");
+    sb.arx()
+        .args(["log"])
+        .assert()
+        .stdout(contains("acc=1.1e+300 (n=3)"))
+        .stderr(contains("unreadable").not());
+}
