@@ -666,7 +666,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__add)
-            opts="-q -h --reason --iteration --evidence-level --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --reason --iteration --evidence-level --approve --no-gates --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -852,7 +852,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__promote)
-            opts="-q -h --verdict --statement --iteration --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --verdict --statement --iteration --approve --no-gates --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -966,7 +966,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__gate__subcmd__check)
-            opts="-q -h --approved --no-gates --json --quiet --color --config --state-dir --now --help execute kg_write"
+            opts="-q -h --approve --no-gates --json --quiet --color --config --state-dir --now --help execute kg_write"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1932,7 +1932,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__knowhow__subcmd__add)
-            opts="-q -h --content --iteration --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --content --iteration --approve --no-gates --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2296,7 +2296,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__policy__subcmd__crystallize)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --approve --no-gates --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

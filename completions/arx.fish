@@ -115,7 +115,7 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
-complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l approved -d 'A person approved this step'
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l approve -d 'A person approved this step'
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l no-gates -d 'Turn every gate off'
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -183,6 +183,8 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l no-gates -d 'Turn every gate off'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -213,6 +215,8 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l no-gates -d 'Turn every gate off'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -241,6 +245,8 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l no-gates -d 'Turn every gate off'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -542,6 +548,8 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l no-gates -d 'Turn every gate off'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::{ObjectiveFlags, RunSpecFlags, SpecFlags};
+use crate::ops::gate::GateFlags;
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
     #[command(flatten)]
@@ -66,7 +67,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "DURATION", default_value = "5s")]
     pub heartbeat: String,
     /// Approve the `execute` gate for this run.
-    #[arg(long)]
+    #[arg(long, alias = "approved")]
     pub approve: bool,
     /// Turn every gate off.
     #[arg(long)]
@@ -129,7 +130,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
     /// Approve the `execute` gate.
-    #[arg(long)]
+    #[arg(long, alias = "approved")]
     pub approve: bool,
     /// Turn every gate off.
     #[arg(long)]
@@ -179,8 +180,11 @@ pub enum PolicyCommand {
     #[command(after_help = "Example:\n  arx policy show --json")]
     Show,
     /// Turn groups that keep succeeding into knowhow entries (once each).
-    #[command(after_help = "Example:\n  arx policy crystallize")]
-    Crystallize,
+    #[command(after_help = "Example:\n  arx policy crystallize --approve")]
+    Crystallize {
+        #[command(flatten)]
+        gates: GateFlags,
+    },
     /// Do failures cluster on a weekday? (chi-squared over failing runs)
     ///
     /// Exit 0 when they do, 1 when they do not or there are too few.
@@ -275,7 +279,7 @@ pub enum GateCommand {
         #[arg(value_parser = GATES)]
         gate: String,
         /// A person approved this step.
-        #[arg(long)]
+        #[arg(long = "approve", alias = "approved")]
         approved: bool,
         /// Turn every gate off.
         #[arg(long)]
@@ -311,6 +315,8 @@ pub enum DeadEndCommand {
         /// Strength of the evidence.
         #[arg(long, default_value = "manual", value_parser = ["deterministic", "exit_code", "llm", "manual"])]
         evidence_level: String,
+        #[command(flatten)]
+        gates: GateFlags,
     },
     /// Exit 1 when STATEMENT is a known dead end, 0 otherwise.
     #[command(
@@ -340,6 +346,8 @@ pub enum DeadEndCommand {
         /// Loop iteration.
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         iteration: i64,
+        #[command(flatten)]
+        gates: GateFlags,
     },
 }
 
@@ -358,6 +366,8 @@ pub enum KnowhowCommand {
         /// Loop iteration it was found in.
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         iteration: i64,
+        #[command(flatten)]
+        gates: GateFlags,
     },
     /// List knowhow.
     #[command(after_help = "Example:\n  arx knowhow list --json")]
@@ -390,7 +400,7 @@ pub struct TryArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// Approve the `execute` gate for this try.
-    #[arg(long)]
+    #[arg(long, alias = "approved")]
     pub approve: bool,
     /// Ignore the approval gates.
     #[arg(long)]

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::Ctx;
+use super::{pass_kg_write_gate, Ctx};
 use crate::cli::DeadEndCommand;
 use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
@@ -142,6 +142,7 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             reason,
             iteration,
             evidence_level,
+            gates,
         } => {
             let record = DeadEndRecord {
                 approach_hash: approach_hash(statement),
@@ -151,6 +152,9 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
                 evidence_level: evidence_level.parse().map_err(anyhow::Error::msg)?,
                 created_at: Some(ctx.now()?),
             };
+            if !pass_kg_write_gate(ctx, *gates, "a dead end")? {
+                return Ok(Exit::No);
+            }
             let (added, record) = add_record(ctx, record)?;
             ctx.out.emit(&AddReport { added, record })?;
             Ok(Exit::Ok)
@@ -180,6 +184,7 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             verdict,
             statement,
             iteration,
+            gates,
         } => {
             let source = Source::from_arg(Some(std::path::Path::new(verdict)));
             let text = read_text(&source, "the verdict record")?;
@@ -220,6 +225,9 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
                 })?;
                 return Ok(Exit::No);
             };
+            if !pass_kg_write_gate(ctx, *gates, "a dead end")? {
+                return Ok(Exit::No);
+            }
             let (added, stored) = add_record(ctx, candidate)?;
             ctx.out.emit(&PromoteReport {
                 promoted: true,

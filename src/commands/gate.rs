@@ -30,7 +30,7 @@ impl Report for CheckReport {
         } else {
             writeln!(
                 out,
-                "{b}paused{b:#}: pending gate {} (approve with --approved)",
+                "{b}paused{b:#}: pending gate {} (approve with --approve)",
                 self.gate
             )
         }

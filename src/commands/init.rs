@@ -26,7 +26,7 @@ const CONFIG_TEMPLATE: &str = "\
 # arx configuration. See the README, \"Configuration: arx.toml\".
 
 # Approval gates. A gate that is on pauses until a person approves the step:
-# `arx run --approve`, `arx gate check <gate> --approved`. A gate is on unless
+# `arx run --approve`, `arx gate check <gate> --approve`. A gate is on unless
 # its value is literally `false`; `--no-gates` turns every gate off.
 [gates]
 # execute = true     # pause before running an experiment

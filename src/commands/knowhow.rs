@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::Ctx;
+use super::{pass_kg_write_gate, Ctx};
 use crate::cli::KnowhowCommand;
 use crate::commands::WARN;
 use crate::error::Exit;
@@ -48,6 +48,7 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
             statement,
             content,
             iteration,
+            gates,
         } => {
             let record = KnowhowRecord {
                 statement: statement.clone(),
@@ -55,6 +56,9 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
                 iteration: *iteration,
                 created_at: Some(ctx.now()?),
             };
+            if !pass_kg_write_gate(ctx, *gates, "knowhow")? {
+                return Ok(Exit::No);
+            }
             let appended = knowhow(&ctx.state_dir()?, WARN).append_unless(record, |existing| {
                 existing
                     .iter()

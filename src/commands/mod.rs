@@ -32,6 +32,7 @@ use crate::error::Exit;
 use crate::io;
 use crate::kernel::gate::Gate;
 use crate::kernel::verdict::Verdict;
+use crate::ops::gate::GateFlags;
 use crate::output::{bold, Output, Report, Spinner};
 
 /// The warning for an experiment whose output a process that outlived it
@@ -171,9 +172,31 @@ impl Report for Refusal {
 /// approved, or confirmed at an interactive prompt; otherwise report the
 /// pause and return false.
 pub fn pass_execute_gate(ctx: &Ctx, approve: bool, no_gates: bool, what: &str) -> Result<bool> {
+    pass_gate(
+        ctx,
+        Gate::Execute,
+        approve,
+        no_gates,
+        &format!("Run `{what}`?"),
+    )
+}
+
+/// The `kg_write` gate before writing `what` (dead ends, knowhow), as
+/// [`pass_execute_gate`] passes `execute`.
+pub fn pass_kg_write_gate(ctx: &Ctx, flags: GateFlags, what: &str) -> Result<bool> {
+    pass_gate(
+        ctx,
+        Gate::KgWrite,
+        flags.approve,
+        flags.no_gates,
+        &format!("Write {what}?"),
+    )
+}
+
+fn pass_gate(ctx: &Ctx, gate: Gate, approve: bool, no_gates: bool, question: &str) -> Result<bool> {
     let config = ctx.config()?;
-    let confirm = || io::terminal::confirm(&format!("Run `{what}`?"));
-    match crate::ops::gate::execute_gate(&config, approve, no_gates, confirm) {
+    let confirm = || io::terminal::confirm(question);
+    match crate::ops::gate::pass_gate(&config, gate, approve, no_gates, confirm) {
         crate::ops::gate::GateOutcome::Proceed => Ok(true),
         crate::ops::gate::GateOutcome::Paused { pending_gate } => {
             ctx.out.emit(&Refusal {
@@ -181,8 +204,10 @@ pub fn pass_execute_gate(ctx: &Ctx, approve: bool, no_gates: bool, what: &str) -
                 reason: "paused",
                 pending_gate,
                 approach_hash: None,
-                detail: "pending gate execute (approve with --approve, or turn it off in arx.toml)"
-                    .into(),
+                detail: format!(
+                    "pending gate {} (approve with --approve, or turn it off in arx.toml)",
+                    gate.as_str()
+                ),
             })?;
             Ok(false)
         }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::Ctx;
+use super::{pass_kg_write_gate, Ctx};
 use crate::cli::PolicyCommand;
 use crate::commands::WARN;
 use crate::engine::policy_cache::{
@@ -118,8 +118,11 @@ pub fn run(ctx: &Ctx, cmd: &PolicyCommand) -> Result<Exit> {
             })?;
             Ok(Exit::Ok)
         }
-        PolicyCommand::Crystallize => {
+        PolicyCommand::Crystallize { gates } => {
             let now = ctx.now()?;
+            if !pass_kg_write_gate(ctx, *gates, "crystallized policies as knowhow")? {
+                return Ok(Exit::No);
+            }
             let registry = knowhow(&state, WARN);
             let mut added = Vec::new();
             let mut already = 0;

@@ -10,7 +10,7 @@ use anyhow::Result;
 use serde::Serialize;
 use serde_json::json;
 
-use super::{pass_execute_gate, passthrough, verdict_exit, Ctx, Refusal, WARN};
+use super::{pass_execute_gate, pass_kg_write_gate, passthrough, verdict_exit, Ctx, Refusal, WARN};
 use crate::cli::RunArgs;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
@@ -24,6 +24,7 @@ use crate::kernel::promote::approach_hash;
 use crate::kernel::stats::check_confidence;
 use crate::ops::attempts::{self, AttemptEvent};
 use crate::ops::deadend::{self, Promotion};
+use crate::ops::gate::GateFlags;
 use crate::ops::journal;
 use crate::ops::loop_state::loop_state;
 use crate::output::{bold, dim, verdict_style, warn, Report, Spinner};
@@ -173,6 +174,14 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
 
     // The gate, then the dead-end registry: both before anything runs.
     if !pass_execute_gate(ctx, args.approve, args.no_gates, &plan.run.argv.join(" "))? {
+        return Ok(Exit::No);
+    }
+    // `--promote` writes a dead end: its gate too, before anything runs.
+    let kg = GateFlags {
+        approve: args.approve,
+        no_gates: args.no_gates,
+    };
+    if args.promote && !pass_kg_write_gate(ctx, kg, "a refuted hypothesis as a dead end")? {
         return Ok(Exit::No);
     }
     let hash = plan.hypothesis.as_deref().map(approach_hash);

@@ -1,4 +1,6 @@
-//! The `execute` gate before an experiment runs.
+//! The approval gates before a step: `execute` before an experiment runs,
+//! `kg_write` before dead ends, knowhow or crystallized policies are
+//! written; and the flags every gated command takes.
 
 use crate::io::config::Config;
 use crate::kernel::gate::{check_gate, resolve_gates, Gate};
@@ -13,6 +15,18 @@ pub enum GateOutcome {
     },
 }
 
+/// The approval flags, flattened into every command that passes a gate.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct GateFlags {
+    /// Approve this step at its gate (`execute` before running,
+    /// `kg_write` before writing dead ends and knowhow).
+    #[arg(long, alias = "approved")]
+    pub approve: bool,
+    /// Turn every gate off.
+    #[arg(long)]
+    pub no_gates: bool,
+}
+
 /// The `execute` gate: proceed when it is off (in the config or by
 /// `no_gates`), approved, or when `confirm` (a prompt) says yes; `confirm`
 /// is asked only when nothing else lets the run proceed.
@@ -22,8 +36,19 @@ pub fn execute_gate(
     no_gates: bool,
     confirm: impl FnOnce() -> bool,
 ) -> GateOutcome {
+    pass_gate(config, Gate::Execute, approve, no_gates, confirm)
+}
+
+/// Any gate, as [`execute_gate`] passes `execute`.
+pub fn pass_gate(
+    config: &Config,
+    gate: Gate,
+    approve: bool,
+    no_gates: bool,
+    confirm: impl FnOnce() -> bool,
+) -> GateOutcome {
     let gates = resolve_gates(&config.grd, no_gates);
-    let check = check_gate(&gates, Gate::Execute, approve);
+    let check = check_gate(&gates, gate, approve);
     if check.proceed || confirm() {
         GateOutcome::Proceed
     } else {

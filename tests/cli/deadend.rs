@@ -12,6 +12,7 @@ fn add_check_list_and_dedupe() {
         .args([
             "deadend",
             "add",
+            "--approve",
             "BM25 alone reaches recall@10 ≥ 0.8 on the eval set",
         ])
         .args(["--reason", "recall 0.61", "--iteration", "3", "--now", NOW])
@@ -22,6 +23,7 @@ fn add_check_list_and_dedupe() {
         .args([
             "deadend",
             "add",
+            "--approve",
             "  bm25  alone reaches RECALL@10 ≥ 0.8 on the eval set ",
         ])
         .args(["--reason", "again"])
@@ -98,6 +100,7 @@ fn promote_only_deterministic_refutations() {
         .args([
             "deadend",
             "promote",
+            "--approve",
             "--verdict",
             "-",
             "--statement",
@@ -112,7 +115,14 @@ fn promote_only_deterministic_refutations() {
         r#"{"verdict": "refuted", "strategy": "llm", "evidence_level": "llm", "detail": "judge says no"}"#,
     );
     sb.arx()
-        .args(["deadend", "promote", "--statement", "idea A", "--verdict"])
+        .args([
+            "deadend",
+            "promote",
+            "--approve",
+            "--statement",
+            "idea A",
+            "--verdict",
+        ])
         .arg(&llm)
         .assert()
         .code(1);
@@ -123,6 +133,7 @@ fn promote_only_deterministic_refutations() {
         .args([
             "deadend",
             "promote",
+            "--approve",
             "--json",
             "--verdict",
             "-",
@@ -146,6 +157,7 @@ fn promote_only_deterministic_refutations() {
         .args([
             "deadend",
             "promote",
+            "--approve",
             "--verdict",
             "-",
             "--statement",
@@ -161,13 +173,21 @@ fn promote_only_deterministic_refutations() {
 fn promote_bad_input_exits_2() {
     let sb = Sandbox::new();
     sb.arx()
-        .args(["deadend", "promote", "--verdict", "-", "--statement", "x"])
+        .args([
+            "deadend",
+            "promote",
+            "--approve",
+            "--verdict",
+            "-",
+            "--statement",
+            "x",
+        ])
         .write_stdin("not json")
         .assert()
         .code(2)
         .stderr(contains("arx: error:").and(contains("verdict record")));
     sb.arx()
-        .args(["deadend", "promote", "--verdict", "-"])
+        .args(["deadend", "promote", "--approve", "--verdict", "-"])
         .write_stdin(r#"{"verdict": "refuted", "evidence_level": "deterministic", "detail": "d"}"#)
         .assert()
         .code(2)
@@ -176,6 +196,7 @@ fn promote_bad_input_exits_2() {
         .args([
             "deadend",
             "promote",
+            "--approve",
             "--verdict",
             "missing.json",
             "--statement",
@@ -192,6 +213,7 @@ fn state_dir_flag_env_and_repo_root() {
         .args([
             "deadend",
             "add",
+            "--approve",
             "a",
             "--reason",
             "r",
@@ -203,7 +225,7 @@ fn state_dir_flag_env_and_repo_root() {
     assert!(sb.path().join("custom/dead-ends.jsonl").exists());
     sb.arx()
         .env("ARX_STATE_DIR", sb.path().join("from-env"))
-        .args(["deadend", "add", "a", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "a", "--reason", "r"])
         .assert()
         .code(0);
     assert!(sb.path().join("from-env/dead-ends.jsonl").exists());
@@ -212,7 +234,7 @@ fn state_dir_flag_env_and_repo_root() {
     std::fs::create_dir_all(sb.path().join("repo/src/deep")).unwrap();
     sb.arx()
         .current_dir(sb.path().join("repo/src/deep"))
-        .args(["deadend", "add", "a", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "a", "--reason", "r"])
         .assert()
         .code(0);
     assert!(sb.path().join("repo/.arx/dead-ends.jsonl").exists());
@@ -222,7 +244,7 @@ fn state_dir_flag_env_and_repo_root() {
 fn torn_last_line_is_skipped_then_repaired() {
     let sb = Sandbox::new();
     sb.arx()
-        .args(["deadend", "add", "one", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "one", "--reason", "r"])
         .assert()
         .code(0);
     let path = sb.path().join(".arx/dead-ends.jsonl");
@@ -242,7 +264,7 @@ fn torn_last_line_is_skipped_then_repaired() {
     assert_eq!(json(&out).as_array().unwrap().len(), 1);
 
     sb.arx()
-        .args(["deadend", "add", "two", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "two", "--reason", "r"])
         .assert()
         .code(0);
     let recs = sb.read_jsonl(".arx/dead-ends.jsonl");
@@ -254,7 +276,7 @@ fn torn_last_line_is_skipped_then_repaired() {
 fn a_bad_line_in_the_middle_is_skipped_with_a_warning() {
     let sb = Sandbox::new();
     sb.arx()
-        .args(["deadend", "add", "one", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "one", "--reason", "r"])
         .assert()
         .code(0);
     let path = sb.path().join(".arx/dead-ends.jsonl");
@@ -262,7 +284,7 @@ fn a_bad_line_in_the_middle_is_skipped_with_a_warning() {
     text.push_str("<<<<<<< HEAD\n");
     std::fs::write(&path, &text).unwrap();
     sb.arx()
-        .args(["deadend", "add", "two", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "two", "--reason", "r"])
         .assert()
         .code(0);
     let out = sb
@@ -286,7 +308,7 @@ fn concurrent_writers_lose_nothing() {
             let script = (0..15)
                 .map(|i| {
                     format!(
-                        "'{}' deadend add 'approach {w}-{i} {}' --reason r --quiet",
+                        "'{}' deadend add --approve 'approach {w}-{i} {}' --reason r --quiet",
                         bin.display(),
                         "x".repeat(2000)
                     )
@@ -321,7 +343,7 @@ fn state_dir_that_is_a_file_is_an_error() {
     let sb = Sandbox::new();
     sb.write(".arx", "not a directory");
     sb.arx()
-        .args(["deadend", "add", "a", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "a", "--reason", "r"])
         .assert()
         .code(2)
         .stderr(contains("not a directory"));
@@ -332,7 +354,16 @@ fn state_dir_that_is_a_file_is_an_error() {
 fn bad_now_is_an_error() {
     let sb = Sandbox::new();
     sb.arx()
-        .args(["deadend", "add", "a", "--reason", "r", "--now", "yesterday"])
+        .args([
+            "deadend",
+            "add",
+            "--approve",
+            "a",
+            "--reason",
+            "r",
+            "--now",
+            "yesterday",
+        ])
         .assert()
         .code(2)
         .stderr(contains("--now").and(contains("hint:")));

@@ -70,6 +70,7 @@ fn endless_inputs_where_a_small_file_belongs_are_refused() {
         &[
             "deadend",
             "promote",
+            "--approve",
             "--verdict",
             "/dev/zero",
             "--statement",
@@ -94,7 +95,7 @@ fn a_registry_that_is_not_a_regular_file_is_refused() {
     std::os::unix::fs::symlink("/dev/zero", sb.path().join(".arx/dead-ends.jsonl")).unwrap();
     for args in [
         &["deadend", "list"][..],
-        &["deadend", "add", "a", "--reason", "r"],
+        &["deadend", "add", "--approve", "a", "--reason", "r"],
     ] {
         sb.arx()
             .args(args)

@@ -134,3 +134,67 @@ fn unknown_gate_and_bad_configs_exit_2() {
         .code(2)
         .stderr(contains("directory"));
 }
+
+/// Every command that writes dead ends, knowhow or crystallized policies
+/// passes the `kg_write` gate: paused without approval, through with
+/// `--approve`, `--no-gates` or the gate turned off.
+#[test]
+fn the_kg_write_gate_guards_every_knowledge_write() {
+    let writes: [&[&str]; 4] = [
+        &["deadend", "add", "idea A", "--reason", "r"],
+        &["knowhow", "add", "idea B", "--content", "c"],
+        &["policy", "crystallize"],
+        &[
+            "deadend",
+            "promote",
+            "--statement",
+            "idea C",
+            "--verdict",
+            "v.json",
+        ],
+    ];
+    let refuted = r#"{"verdict": "refuted", "strategy": "deterministic", "evidence_level": "deterministic", "detail": "acc=0.5 >= 0.8 → fail"}"#;
+    for args in writes {
+        let sb = Sandbox::new();
+        sb.write("v.json", refuted);
+        let out = sb.arx().args(args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stdout}");
+        assert!(
+            stdout.contains("pending gate kg_write"),
+            "{args:?}: {stdout}"
+        );
+        assert!(!sb.path().join(".arx/dead-ends.jsonl").exists(), "{args:?}");
+        assert!(!sb.path().join(".arx/knowhow.jsonl").exists(), "{args:?}");
+        for pass in ["--approve", "--no-gates", "--approved"] {
+            sb.arx().args(args).arg(pass).assert().code(0);
+        }
+        let sb = Sandbox::new();
+        sb.write("v.json", refuted);
+        sb.write("arx.toml", "[gates]\nkg_write = false\n");
+        sb.arx().args(args).assert().code(0);
+    }
+    // `arx run --promote` pauses before the experiment runs.
+    let sb = Sandbox::new();
+    sb.write("arx.toml", "[gates]\nexecute = false\n");
+    sb.arx()
+        .args(["run", "--promote", "--hypothesis", "h"])
+        .args(["--metric", "acc", "--cmp", ">=", "--target", "0.8"])
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "touch ran; echo '__RESULT__ {\"acc\": 0.5}'",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicates::str::contains("pending gate kg_write"));
+    assert!(!sb.path().join("ran").exists());
+    sb.arx()
+        .args(["run", "--promote", "--approve", "--hypothesis", "h"])
+        .args(["--metric", "acc", "--cmp", ">=", "--target", "0.8"])
+        .args(["--", "sh", "-c", "echo '__RESULT__ {\"acc\": 0.5}'"])
+        .assert()
+        .code(1);
+    assert!(sb.read(".arx/dead-ends.jsonl").contains("\"h\""));
+}

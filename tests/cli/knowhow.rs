@@ -7,6 +7,7 @@ fn add_and_list_knowhow() {
         .args([
             "knowhow",
             "add",
+            "--approve",
             "hybrid retrieval",
             "--content",
             "RRF k=60 works",
@@ -20,6 +21,7 @@ fn add_and_list_knowhow() {
         .args([
             "knowhow",
             "add",
+            "--approve",
             "hybrid retrieval",
             "--content",
             "RRF k=60 works",
@@ -30,6 +32,7 @@ fn add_and_list_knowhow() {
         .args([
             "knowhow",
             "add",
+            "--approve",
             "hybrid retrieval",
             "--content",
             "dense alone is worse",

@@ -114,7 +114,7 @@ fn dead_ends_are_excluded_and_all_dead_exits_1() {
         r#"[{"name": "a", "statement": "A works"}, {"name": "b", "statement": "B works"}]"#,
     );
     sb.arx()
-        .args(["deadend", "add", "A works", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "A works", "--reason", "r"])
         .assert()
         .code(0);
     for seed in 0..10 {
@@ -126,7 +126,7 @@ fn dead_ends_are_excluded_and_all_dead_exits_1() {
             .stdout("b\n");
     }
     sb.arx()
-        .args(["deadend", "add", "b  WORKS", "--reason", "r"])
+        .args(["deadend", "add", "--approve", "b  WORKS", "--reason", "r"])
         .assert()
         .code(0);
     sb.arx()
@@ -253,12 +253,12 @@ fn policy_show_crystallize_cycles() {
     // The fingerprint of {"task": "deploy"} is the reference's.
     assert_eq!(e["fingerprint"], "c0ec4f6d2679a33d");
     sb.arx()
-        .args(["policy", "crystallize"])
+        .args(["policy", "crystallize", "--approve"])
         .assert()
         .code(0)
         .stdout(contains("1 new"));
     sb.arx()
-        .args(["policy", "crystallize"])
+        .args(["policy", "crystallize", "--approve"])
         .assert()
         .code(0)
         .stdout(contains("0 new"));

@@ -139,6 +139,7 @@ fn known_dead_ends_are_refused_unless_forced() {
         .args([
             "deadend",
             "add",
+            "--approve",
             "Tiny model is enough",
             "--reason",
             "acc 0.4",
