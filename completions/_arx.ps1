@@ -380,8 +380,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;compare' {
-            [CompletionResult]::new('--baseline', '--baseline', [CompletionResultType]::ParameterName, 'Baseline command (run through /bin/sh -c)')
-            [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Candidate command (run through /bin/sh -c)')
+            [CompletionResult]::new('--baseline-cmd', '--baseline-cmd', [CompletionResultType]::ParameterName, 'Baseline command (run through /bin/sh -c)')
+            [CompletionResult]::new('--candidate-cmd', '--candidate-cmd', [CompletionResultType]::ParameterName, 'Candidate command (run through /bin/sh -c)')
             [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric key to compare')
             [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way is better')
             [CompletionResult]::new('--min-effect', '--min-effect', [CompletionResultType]::ParameterName, 'Smallest improvement that counts')

@@ -544,17 +544,17 @@ _arx() {
             return 0
             ;;
         arx__subcmd__compare)
-            opts="-q -h --baseline --candidate --metric --direction --min-effect --runs --confidence --timeout --approve --no-gates --no-journal --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --baseline-cmd --candidate-cmd --metric --direction --min-effect --runs --confidence --timeout --approve --no-gates --no-journal --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --baseline)
+                --baseline-cmd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --candidate)
+                --candidate-cmd)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -345,8 +345,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'arx;compare'= {
-            cand --baseline 'Baseline command (run through /bin/sh -c)'
-            cand --candidate 'Candidate command (run through /bin/sh -c)'
+            cand --baseline-cmd 'Baseline command (run through /bin/sh -c)'
+            cand --candidate-cmd 'Candidate command (run through /bin/sh -c)'
             cand --metric 'Metric key to compare'
             cand --direction 'Which way is better'
             cand --min-effect 'Smallest improvement that counts'

@@ -294,8 +294,8 @@ complete -c arx -n "__fish_arx_using_subcommand run" -l no-journal -d 'Do not wr
 complete -c arx -n "__fish_arx_using_subcommand run" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand run" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand compare" -l baseline -d 'Baseline command (run through /bin/sh -c)' -r
-complete -c arx -n "__fish_arx_using_subcommand compare" -l candidate -d 'Candidate command (run through /bin/sh -c)' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l baseline-cmd -d 'Baseline command (run through /bin/sh -c)' -r
+complete -c arx -n "__fish_arx_using_subcommand compare" -l candidate-cmd -d 'Candidate command (run through /bin/sh -c)' -r
 complete -c arx -n "__fish_arx_using_subcommand compare" -l metric -d 'Metric key to compare' -r
 complete -c arx -n "__fish_arx_using_subcommand compare" -l direction -d 'Which way is better' -r -f -a "max\t''
 min\t''"

@@ -101,10 +101,10 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct CompareArgs {
     /// Baseline command (run through /bin/sh -c).
-    #[arg(long, value_name = "CMD")]
+    #[arg(long = "baseline-cmd", alias = "baseline", value_name = "CMD")]
     pub baseline: String,
     /// Candidate command (run through /bin/sh -c).
-    #[arg(long, value_name = "CMD")]
+    #[arg(long = "candidate-cmd", alias = "candidate", value_name = "CMD")]
     pub candidate: String,
     /// Metric key to compare.
     #[arg(long, value_name = "KEY")]

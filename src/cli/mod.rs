@@ -167,7 +167,7 @@ pub enum Command {
     /// candidate's improvement. Exit 0 supported (better by at least
     /// --min-effect), 1 refuted, 3 inconclusive.
     #[command(
-        after_help = "Example:\n  arx compare --baseline 'python train.py' --candidate 'python train.py --lr 1e-3' --metric acc --direction max --runs 8"
+        after_help = "Example:\n  arx compare --baseline-cmd 'python train.py' --candidate-cmd 'python train.py --lr 1e-3' --metric acc --direction max --runs 8"
     )]
     Compare(Box<CompareArgs>),
 

@@ -198,3 +198,45 @@ fn tiny_and_huge_values_print_in_a_readable_form() {
     assert!(!text.contains("000000000000000000000"), "{text}");
     assert!(text.contains("e+300"), "{text}");
 }
+
+#[test]
+fn commands_are_given_with_cmd_flags_and_the_old_spelling_still_works() {
+    for (base_flag, cand_flag) in [
+        ("--baseline-cmd", "--candidate-cmd"),
+        ("--baseline", "--candidate"),
+    ] {
+        let sb = Sandbox::new();
+        sb.write("base", "0.80\n0.81\n0.79\n");
+        sb.write("cand", "0.90\n0.91\n0.89\n");
+        sb.arx()
+            .args([
+                "compare",
+                "--approve",
+                "--metric",
+                "acc",
+                "--direction",
+                "max",
+            ])
+            .args([
+                "--runs",
+                "3",
+                base_flag,
+                &side("A", "base"),
+                cand_flag,
+                &side("B", "cand"),
+            ])
+            .assert()
+            .code(0);
+    }
+    // Help names the new spelling only; `--candidate` is a name elsewhere.
+    let sb = Sandbox::new();
+    let help = sb
+        .arx()
+        .args(["compare", "--help"])
+        .output()
+        .unwrap()
+        .stdout;
+    let help = String::from_utf8(help).unwrap();
+    assert!(help.contains("--candidate-cmd <CMD>"), "{help}");
+    assert!(!help.contains("--candidate <"), "{help}");
+}
