@@ -208,7 +208,7 @@ fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
     if rewritten {
         // Refold the engines' state now, so the next `arx next` is quick.
         if let Some(state) = local.path.parent() {
-            if let Err(e) = crate::io::history::load(state, &local.path, true) {
+            if let Err(e) = crate::io::history::load(state, &local.path, true, WARN) {
                 warn(format_args!("cannot refresh the precision state: {e:#}"));
             }
         }

@@ -206,7 +206,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     };
     let candidates = load_candidates(&args.candidates)?;
     let state = ctx.state_dir()?;
-    let cache = history::load(&state, &state.join(JOURNAL_FILE), state.is_dir())?;
+    let cache = history::load(&state, &state.join(JOURNAL_FILE), state.is_dir(), WARN)?;
     let h = &cache.history;
     let precision = h.precision.value(Level::Planning);
     let dead: std::collections::HashSet<String> = dead_ends(&state, WARN)

@@ -108,7 +108,7 @@ impl Report for CyclesReport {
 
 pub fn run(ctx: &Ctx, cmd: &PolicyCommand) -> Result<Exit> {
     let state = ctx.state_dir()?;
-    let cache = history::load(&state, &state.join(JOURNAL_FILE), state.is_dir())?;
+    let cache = history::load(&state, &state.join(JOURNAL_FILE), state.is_dir(), WARN)?;
     let h = &cache.history;
     match cmd {
         PolicyCommand::Show => {

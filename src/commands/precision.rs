@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::Ctx;
+use super::{Ctx, WARN};
 use crate::cli::PrecisionCommand;
 use crate::engine::precision::{Level, ADAPTATION_THRESHOLD};
 use crate::error::Exit;
@@ -94,10 +94,10 @@ pub fn run(ctx: &Ctx, cmd: Option<&PrecisionCommand>) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let journal = state.join(JOURNAL_FILE);
     let cache = match cmd.unwrap_or(&PrecisionCommand::Show) {
-        PrecisionCommand::Show => history::load(&state, &journal, state.is_dir())?,
+        PrecisionCommand::Show => history::load(&state, &journal, state.is_dir(), WARN)?,
         PrecisionCommand::Rebuild => {
             ensure_dir(&state)?;
-            let old = history::load(&state, &journal, false).ok();
+            let old = history::load(&state, &journal, false, WARN).ok();
             let cache = history::rebuild(&journal, old.and_then(|c| c.reset_after))?;
             crate::io::rounds::write_json_atomic(&history::cache_path(&state), &cache)?;
             cache

@@ -15,6 +15,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
 use super::rounds::write_json_atomic;
+use super::Warn;
 use crate::engine::history::History;
 use crate::engine::observe::{for_each_observation, observation};
 use crate::engine::precision::Hierarchy;
@@ -87,8 +88,10 @@ fn read_cache(state: &Path) -> Option<Cache> {
 }
 
 /// The current history: the cache when it matches the journal, else a
-/// rebuild (saved for next time when `save` is true).
-pub fn load(state: &Path, journal: &Path, save: bool) -> Result<Cache> {
+/// rebuild (saved for next time when `save` is true). A cache that cannot
+/// be saved (a read-only state directory) is reported to `warn`: the
+/// history is still computed, in memory.
+pub fn load(state: &Path, journal: &Path, save: bool, warn: Warn) -> Result<Cache> {
     let size = journal_bytes(journal);
     let cached = read_cache(state);
     if let Some(c) = &cached {
@@ -98,7 +101,9 @@ pub fn load(state: &Path, journal: &Path, save: bool) -> Result<Cache> {
     }
     let cache = rebuild(journal, cached.and_then(|c| c.reset_after))?;
     if save && state.is_dir() {
-        write_json_atomic(&cache_path(state), &cache)?;
+        if let Err(e) = write_json_atomic(&cache_path(state), &cache) {
+            warn(&format!("cannot save the precision state: {e:#}"));
+        }
     }
     Ok(cache)
 }
@@ -127,7 +132,7 @@ pub fn record_run(
 
 /// Forget learned precision from now on (kept across rebuilds).
 pub fn reset(state: &Path, journal: &Path) -> Result<Cache> {
-    let mut cache = load(state, journal, false)?;
+    let mut cache = load(state, journal, false, |_| {})?;
     cache.reset_after = Some(cache.history.runs);
     cache.history.precision = Hierarchy::default();
     write_json_atomic(&cache_path(state), &cache)?;

@@ -302,3 +302,25 @@ fn run_state_flags() {
             .code(2);
     }
 }
+
+#[test]
+fn read_only_commands_work_on_a_read_only_state_dir() {
+    let sb = Sandbox::new();
+    let file = sb.write("c.toml", CANDIDATES);
+    runs(&sb, "hybrid", true, 2, "task=a");
+    // A stale cache: these commands rebuild it, and cannot save it.
+    std::fs::remove_file(sb.path().join(".arx/precision.json")).unwrap();
+    let ro = "mount --bind .arx .arx && mount -o remount,bind,ro .arx";
+    for args in [
+        format!("next --greedy --candidates '{}'", file.display()),
+        "precision show".to_string(),
+        "policy show".to_string(),
+    ] {
+        let Some(out) = crate::support::in_namespace(&sb, ro, &args) else {
+            return;
+        };
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args}: {stderr}");
+    }
+    assert!(!sb.path().join(".arx/precision.json").exists());
+}

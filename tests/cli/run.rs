@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 use predicates::prelude::*;
 use predicates::str::contains;
 
-use crate::support::{json, Sandbox};
+use crate::support::{in_namespace, json, Sandbox};
 
 const SPEC: [&str; 6] = ["--metric", "acc", "--cmp", ">=", "--target", "0.8"];
 
@@ -654,38 +654,13 @@ fn events_on_stdout_keep_stdout_pure_ndjson() {
     }
 }
 
-/// Run `script` in a private mount namespace where `.arx` is a tiny, full
-/// tmpfs; `None` when this system does not allow that.
-fn with_full_state_dir(sb: &Sandbox, arx_args: &str) -> Option<std::process::Output> {
-    let probe = StdCommand::new("unshare")
-        .args(["-rm", "true"])
-        .output()
-        .ok()?;
-    if !probe.status.success() {
-        eprintln!("skipped: unshare -rm is not available");
-        return None;
-    }
-    std::fs::create_dir_all(sb.path().join(".arx")).unwrap();
-    let script = format!(
-        "mount -t tmpfs -o size=64k none .arx && \
-         (dd if=/dev/zero of=.arx/fill bs=4k count=100 2>/dev/null; true) && \
-         exec '{}' {arx_args}",
-        env!("CARGO_BIN_EXE_arx")
-    );
-    Some(
-        StdCommand::new("unshare")
-            .args(["-rm", "sh", "-c", &script])
-            .current_dir(sb.path())
-            .env_remove("ARX_STATE_DIR")
-            .output()
-            .unwrap(),
-    )
-}
-
 #[test]
 fn a_full_disk_fails_before_the_experiment_runs() {
     let sb = Sandbox::new();
-    let Some(out) = with_full_state_dir(&sb, "run --approve -- sh -c 'touch ran'") else {
+    std::fs::create_dir_all(sb.path().join(".arx")).unwrap();
+    let setup = "mount -t tmpfs -o size=64k none .arx && \
+                 (dd if=/dev/zero of=.arx/fill bs=4k count=100 2>/dev/null; true)";
+    let Some(out) = in_namespace(&sb, setup, "run --approve -- sh -c 'touch ran'") else {
         return;
     };
     let stderr = String::from_utf8_lossy(&out.stderr);

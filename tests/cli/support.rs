@@ -183,3 +183,28 @@ pub fn run(n: u32) -> Value {
 pub fn jsonl(records: &[Value]) -> String {
     records.iter().map(|r| format!("{r}\n")).collect()
 }
+
+/// Run `arx ARX_ARGS` (a shell word list) in the sandbox inside a private
+/// user and mount namespace, after the shell commands `setup` (mounts that
+/// make a directory full or read-only). `None`, with a note, where this
+/// system does not allow such namespaces.
+pub fn in_namespace(sb: &Sandbox, setup: &str, arx_args: &str) -> Option<std::process::Output> {
+    let probe = std::process::Command::new("unshare")
+        .args(["-rm", "true"])
+        .output()
+        .ok()?;
+    if !probe.status.success() {
+        eprintln!("skipped: unshare -rm is not available");
+        return None;
+    }
+    let script = format!("{setup} && exec '{}' {arx_args}", env!("CARGO_BIN_EXE_arx"));
+    Some(
+        std::process::Command::new("unshare")
+            .args(["-rm", "sh", "-c", &script])
+            .current_dir(sb.path())
+            .env_remove("ARX_STATE_DIR")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap(),
+    )
+}
