@@ -18,7 +18,7 @@ use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::config::{repo_root, FILE_NAME};
 use crate::io::state::{dead_ends, ensure_dir, journal, knowhow};
-use crate::kernel::journal::{gitattributes_pattern, union_merge_lines};
+use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
 use crate::output::{bold, dim, Report};
 
 /// The `arx.toml` written when there is none.
@@ -209,6 +209,63 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
     })
 }
 
+/// Files arx derives from the journal or uses while it works: never
+/// committed (they would conflict on merges), rebuilt when missing.
+const DERIVED: [&str; 3] = [
+    crate::io::history::CACHE_FILE,
+    crate::io::ratchet::PENDING_FILE,
+    crate::io::ratchet::ASIDE_FILE,
+];
+
+/// Ignore the derived files in the state directory's own `.gitignore`.
+fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
+    let path = state_dir.join(".gitignore");
+    let name = show(&path);
+    if path.is_dir() {
+        anyhow::bail!("{} is a directory, not a file", path.display());
+    }
+    let (existed, existing) = match std::fs::read(&path) {
+        Ok(bytes) => (true, String::from_utf8_lossy(&bytes).into_owned()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => (false, String::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let lines = derived_ignore_lines(&existing, &DERIVED);
+    if lines.is_empty() {
+        return Ok(Item {
+            path: name,
+            status: Status::Present,
+            detail: None,
+        });
+    }
+    let mut text = String::new();
+    if !existed {
+        text.push_str("# Derived by arx from the journal; rebuilt when missing.\n");
+    } else if !existing.is_empty() && !existing.ends_with('\n') {
+        text.push('\n');
+    }
+    for line in &lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    let mut f = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Item {
+        path: name,
+        status: if existed {
+            Status::Updated
+        } else {
+            Status::Created
+        },
+        detail: Some("derived files ignored by git".into()),
+    })
+}
+
 pub fn run(ctx: &Ctx) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let repo = repo_root(&cwd);
@@ -259,6 +316,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         knowhow(&state_dir, WARN).path,
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
+    items.push(gitignore(&state_dir, show)?);
 
     ctx.out.emit(&InitReport {
         root: root.display().to_string(),

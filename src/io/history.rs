@@ -21,9 +21,12 @@ use crate::engine::observe::{for_each_observation, observation};
 use crate::engine::precision::Hierarchy;
 use crate::kernel::journal::RunRecord;
 
+/// The cache file's name in the state directory.
+pub const CACHE_FILE: &str = "precision.json";
+
 /// The cache file.
 pub fn cache_path(state: &Path) -> PathBuf {
-    state.join("precision.json")
+    state.join(CACHE_FILE)
 }
 
 /// `.arx/precision.json`.

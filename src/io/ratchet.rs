@@ -31,12 +31,16 @@ pub struct Aside {
     pub head: String,
 }
 
+/// The markers' file names in the state directory.
+pub const PENDING_FILE: &str = "ratchet-pending.json";
+pub const ASIDE_FILE: &str = "ratchet-aside.json";
+
 fn pending_path(state: &Path) -> PathBuf {
-    state.join("ratchet-pending.json")
+    state.join(PENDING_FILE)
 }
 
 fn aside_path(state: &Path) -> PathBuf {
-    state.join("ratchet-aside.json")
+    state.join(ASIDE_FILE)
 }
 
 pub fn read_pending(state: &Path) -> Result<Option<Pending>> {

@@ -513,10 +513,35 @@ pub fn union_merge_lines(existing: &str, patterns: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// Lines of a state directory's `.gitignore` for its derived files
+/// (`names`, plus the temporary files of atomic writes), with the ones
+/// `existing` already has left out.
+pub fn derived_ignore_lines(existing: &str, names: &[&str]) -> Vec<String> {
+    let present = |pattern: &str| existing.lines().any(|line| line.trim() == pattern);
+    names
+        .iter()
+        .map(|n| format!("/{n}"))
+        .chain(std::iter::once("/.*.tmp-*".to_string()))
+        .filter(|p| !present(p))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::kernel::contract::Comparator;
+
+    #[test]
+    fn derived_ignore_lines_add_only_what_is_missing() {
+        assert_eq!(
+            derived_ignore_lines("", &["a.json"]),
+            ["/a.json", "/.*.tmp-*"]
+        );
+        assert_eq!(
+            derived_ignore_lines("# x\n/a.json\n", &["a.json", "b.json"]),
+            ["/b.json", "/.*.tmp-*"]
+        );
+    }
     use crate::kernel::stats::Summary;
 
     /// A plain single run (built from JSON, so new optional fields keep

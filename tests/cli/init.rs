@@ -116,7 +116,7 @@ fn running_twice_changes_nothing() {
         .iter()
         .map(|i| i["status"].as_str().unwrap())
         .collect();
-    assert_eq!(statuses, ["present"; 4]);
+    assert_eq!(statuses, ["present"; 5]);
     assert_eq!(v["repository"], true);
     sb.arx()
         .current_dir(&dir)
@@ -209,4 +209,45 @@ fn a_file_in_the_way_is_an_error() {
         .stderr(contains("not a directory").and(contains("hint:")));
     assert_eq!(sb.read(".arx"), "not a directory");
     assert!(!sb.path().join("arx.toml").exists());
+}
+
+#[test]
+fn derived_files_are_ignored_by_git() {
+    let sb = repo();
+    let dir = sb.path().join("repo");
+    sb.arx().current_dir(&dir).arg("init").assert().code(0);
+    let git = git2::Repository::open(&dir).unwrap();
+    for file in [
+        ".arx/precision.json",
+        ".arx/ratchet-pending.json",
+        ".arx/ratchet-aside.json",
+        ".arx/.precision.json.tmp-1234",
+    ] {
+        assert!(git.is_path_ignored(file).unwrap(), "{file} is not ignored");
+    }
+    for file in [
+        ".arx/journal.jsonl",
+        ".arx/dead-ends.jsonl",
+        ".arx/knowhow.jsonl",
+        ".arx/rounds/x/RECORD.json",
+    ] {
+        assert!(!git.is_path_ignored(file).unwrap(), "{file} is ignored");
+    }
+    // A run's cache never shows up as a change.
+    sb.arx()
+        .current_dir(&dir)
+        .args(["run", "--approve", "--", "true"])
+        .assert()
+        .code(0);
+    assert!(dir.join(".arx/precision.json").exists());
+    let statuses = git.statuses(None).unwrap();
+    let changed: Vec<String> = statuses
+        .iter()
+        .filter(|s| !s.status().contains(git2::Status::IGNORED))
+        .filter_map(|s| s.path().map(str::to_string))
+        .collect();
+    assert!(
+        !changed.iter().any(|p| p.contains("precision")),
+        "{changed:?}"
+    );
 }
