@@ -145,6 +145,40 @@ pub struct History {
 }
 
 impl History {
+    /// Could this history have been folded from a journal? A cache read
+    /// from disk is used only when it is: Beta parameters positive and
+    /// finite, counts that add up, Q-values within what rewards of at most 1
+    /// can reach.
+    pub fn is_sound(&self) -> bool {
+        let beta_ok = |b: &super::precision::Beta| {
+            b.alpha.is_finite() && b.beta.is_finite() && b.alpha > 0.0 && b.beta > 0.0
+        };
+        let q_bound = 1.0 / (1.0 - TD_GAMMA) + 1e-9;
+        let q_ok = |q: f64| q.is_finite() && q.abs() <= q_bound;
+        let p = &self.precision;
+        beta_ok(&p.execution)
+            && beta_ok(&p.planning)
+            && beta_ok(&p.abstract_level)
+            && self.counts.values().all(|c| {
+                c.runs <= self.runs
+                    && c.successes
+                        .checked_add(c.failures)
+                        .and_then(|n| n.checked_add(c.inconclusive))
+                        .is_some_and(|n| n <= c.runs)
+            })
+            && self.policy.values().all(|s| {
+                q_ok(s.max_q)
+                    && s.actions
+                        .values()
+                        .all(|a| q_ok(a.q) && a.successes <= a.total && a.total <= self.runs)
+            })
+            && self
+                .pending
+                .as_ref()
+                .is_none_or(|p| p.reward.is_finite() && p.reward.abs() <= 1.0)
+            && self.failure_weekdays.iter().sum::<u64>() <= self.runs
+    }
+
     /// The predicted success probability of a candidate (posterior mean).
     pub fn predicted(&self, candidate: Option<&str>) -> f64 {
         let key = candidate.unwrap_or(ALL_RUNS);

@@ -2,7 +2,8 @@
 //! `.arx/precision.json`.
 //!
 //! The cache holds the [`History`] folded from the journal and the journal's
-//! size when it was folded. `arx run` extends it by one observation after
+//! size and a hash of its last 64 KiB when it was folded; a cache that does
+//! not match the journal, or holds values no journal can give, is not used. `arx run` extends it by one observation after
 //! appending its record; anything else (a merge, a hand edit, a missing or
 //! damaged cache) makes it stale, and it is rebuilt by replaying the
 //! journal, so every machine with the same journal gets the same state.
@@ -34,6 +35,9 @@ pub fn cache_path(state: &Path) -> PathBuf {
 pub struct Cache {
     /// Size of the journal (bytes) the history was folded from.
     pub journal_bytes: u64,
+    /// SHA-256 (hex) of the last [`TAIL_BYTES`] of those bytes.
+    #[serde(default)]
+    pub journal_tail: Option<String>,
     /// Precision was reset after this many runs (`arx precision reset`).
     #[serde(default)]
     pub reset_after: Option<u64>,
@@ -49,6 +53,39 @@ fn parse_workers() -> usize {
 
 fn journal_bytes(journal: &Path) -> u64 {
     std::fs::metadata(journal).map_or(0, |m| m.len())
+}
+
+/// How much of the journal's end the cache key hashes.
+pub const TAIL_BYTES: u64 = 64 * 1024;
+
+fn hash_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The hash of the journal's bytes just before offset `len`.
+fn tail_hash(journal: &Path, len: u64) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let start = len.saturating_sub(TAIL_BYTES);
+    let mut buf = vec![0u8; (len - start) as usize];
+    if !buf.is_empty() {
+        let mut f = std::fs::File::open(journal).ok()?;
+        f.seek(SeekFrom::Start(start)).ok()?;
+        f.read_exact(&mut buf).ok()?;
+    }
+    Some(hash_hex(&buf))
+}
+
+/// Does `cache` describe the first `len` bytes of `journal`, with values a
+/// fold can give?
+fn covers(cache: &Cache, journal: &Path, len: u64) -> bool {
+    cache.journal_bytes == len
+        && cache.journal_tail.is_some()
+        && cache.journal_tail == tail_hash(journal, len)
+        && cache.history.is_sound()
 }
 
 /// Fold the whole journal (honouring a precision reset).
@@ -78,8 +115,10 @@ pub fn rebuild(journal: &Path, reset_after: Option<u64>) -> Result<Cache> {
     if reset_after == Some(history.runs) {
         history.precision = Hierarchy::default();
     }
+    let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES as usize)..];
     Ok(Cache {
         journal_bytes: bytes.len() as u64,
+        journal_tail: Some(hash_hex(tail)),
         reset_after,
         history,
     })
@@ -98,7 +137,7 @@ pub fn load(state: &Path, journal: &Path, save: bool, warn: Warn) -> Result<Cach
     let size = journal_bytes(journal);
     let cached = read_cache(state);
     if let Some(c) = &cached {
-        if c.journal_bytes == size {
+        if covers(c, journal, size) {
             return Ok(c.clone());
         }
     }
@@ -121,11 +160,12 @@ pub fn record_run(
     record: &RunRecord,
 ) -> Result<()> {
     let cache = match read_cache(state) {
-        Some(mut c) if c.journal_bytes == before => {
+        Some(mut c) if covers(&c, journal, before) => {
             c.history
                 .observe(&observation(record))
                 .map_err(anyhow::Error::msg)?;
             c.journal_bytes = after;
+            c.journal_tail = tail_hash(journal, after);
             c
         }
         other => rebuild(journal, other.and_then(|c| c.reset_after))?,

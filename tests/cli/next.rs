@@ -324,3 +324,41 @@ fn read_only_commands_work_on_a_read_only_state_dir() {
     }
     assert!(!sb.path().join(".arx/precision.json").exists());
 }
+
+#[test]
+fn the_engines_cache_follows_the_journal_content_and_is_validated() {
+    let sb = Sandbox::new();
+    runs(&sb, "aaaa", true, 3, "task=a");
+    // A same-size edit of the journal is seen.
+    let journal = sb
+        .read(".arx/journal.jsonl")
+        .replace("\"aaaa\"", "\"bbbb\"");
+    sb.write(".arx/journal.jsonl", journal);
+    let out = sb
+        .arx()
+        .args(["policy", "show", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("bbbb") && !text.contains("aaaa"), "{text}");
+
+    // A forged cache that matches the journal is checked before it is used.
+    let mut cache: serde_json::Value =
+        serde_json::from_str(&sb.read(".arx/precision.json")).unwrap();
+    cache["history"]["precision"]["execution"]["alpha"] = serde_json::json!(-5.0);
+    sb.write(".arx/precision.json", cache.to_string());
+    let out = sb
+        .arx()
+        .args(["precision", "show", "--json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let v = json(&out);
+    let alpha = v["levels"][0]["alpha"].as_f64().unwrap();
+    assert!(alpha > 0.0, "{v}");
+}
