@@ -726,3 +726,30 @@ fn a_repeated_run_of_huge_values_is_journaled_readably() {
         .stdout(contains("acc=1.1e+300 (n=3)"))
         .stderr(contains("unreadable").not());
 }
+
+#[test]
+fn no_spinner_draws_while_the_approval_prompt_waits() {
+    if StdCommand::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: script(1) is not available");
+        return;
+    }
+    let sb = Sandbox::new();
+    let cmd = format!("'{}' run -- sh -c 'touch ran'", env!("CARGO_BIN_EXE_arx"));
+    let out = StdCommand::new("sh")
+        .args([
+            "-c",
+            &format!("(sleep 1.5; echo n) | script -qec \"{cmd}\" /dev/null"),
+        ])
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .env("TERM", "xterm")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Run `sh -c touch ran`?"), "{text:?}");
+    assert!(
+        !text.contains("00:00:0"),
+        "a spinner drew over the prompt: {text:?}"
+    );
+    assert!(!sb.path().join("ran").exists());
+}
