@@ -101,9 +101,9 @@ mod tests {
 
     #[test]
     fn details_read_as_the_reference_prints_an_exact_tie() {
-        let spec = validate_metric_spec("acc", ">=", 808_126_711_593_748.75).unwrap();
+        let spec = validate_metric_spec("acc", ">=", 808_126_711_593_748.0 + 0.75).unwrap();
         let mut metrics = Metrics::default();
-        metrics.insert("acc".into(), 808_126_711_593_748.25);
+        metrics.insert("acc".into(), 808_126_711_593_748.0 + 0.25);
         let v = measure(
             &spec,
             &ExperimentResult {
