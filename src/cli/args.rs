@@ -79,16 +79,26 @@ pub struct RunArgs {
     #[arg(long)]
     pub promote: bool,
     /// Loop iteration (recorded with a promoted dead end).
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(0..))]
     pub iteration: i64,
     /// Run the command through /bin/sh -c.
     #[arg(long)]
     pub shell: bool,
     /// Run N times and judge the mean with a confidence interval.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
     pub repeat: u32,
     /// Confidence level of the interval (with --repeat).
-    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 0.95,
+        allow_negative_numbers = true
+    )]
     pub confidence: f64,
     /// Do not write the journal.
     #[arg(long)]
@@ -121,10 +131,20 @@ pub struct CompareArgs {
     )]
     pub min_effect: f64,
     /// Runs of each command.
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        allow_negative_numbers = true
+    )]
     pub runs: u32,
     /// Confidence level of the interval.
-    #[arg(long, value_name = "C", default_value_t = 0.95)]
+    #[arg(
+        long,
+        value_name = "C",
+        default_value_t = 0.95,
+        allow_negative_numbers = true
+    )]
     pub confidence: f64,
     /// Time limit per run.
     #[arg(long, value_name = "DURATION")]
@@ -147,11 +167,16 @@ pub struct NextArgs {
     #[arg(long, value_name = "FILE")]
     pub candidates: PathBuf,
     /// Seed of the pick (default: derived from the journal's length).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Selection temperature (beta = precision / temperature); the default
     /// is the one that did best in the selection simulation.
-    #[arg(long, value_name = "T", default_value_t = 0.02)]
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 0.02,
+        allow_negative_numbers = true
+    )]
     pub temperature: f64,
     /// Model of expected free energy.
     #[arg(long, value_name = "M", value_parser = ["lrs", "aif"])]
@@ -243,10 +268,10 @@ pub enum RoundCommand {
         #[arg(long, value_name = "FILE")]
         findings: String,
         /// Fewest findings for a round (default: config min_evidence, 3).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
         min: Option<usize>,
         /// Most findings kept (default: config max_evidence, 25).
-        #[arg(long, value_name = "M")]
+        #[arg(long, value_name = "M", allow_negative_numbers = true)]
         max: Option<usize>,
     },
 }
@@ -310,7 +335,7 @@ pub enum DeadEndCommand {
         #[arg(long)]
         reason: String,
         /// Loop iteration it was found in.
-        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(0..))]
         iteration: i64,
         /// Strength of the evidence.
         #[arg(long, default_value = "manual", value_parser = ["deterministic", "exit_code", "llm", "manual"])]
@@ -344,7 +369,7 @@ pub enum DeadEndCommand {
         #[arg(long)]
         statement: Option<String>,
         /// Loop iteration.
-        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(0..))]
         iteration: i64,
         #[command(flatten)]
         gates: GateFlags,
@@ -364,7 +389,7 @@ pub enum KnowhowCommand {
         #[arg(long)]
         content: String,
         /// Loop iteration it was found in.
-        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = clap::value_parser!(i64).range(0..))]
         iteration: i64,
         #[command(flatten)]
         gates: GateFlags,

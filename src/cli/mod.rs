@@ -209,7 +209,7 @@ pub enum Command {
     #[command(after_help = "Example:\n  arx log --limit 20 --candidate hybrid")]
     Log {
         /// Show at most the N most recent runs.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true)]
         limit: Option<usize>,
         /// Only runs of this candidate.
         #[arg(long, value_name = "NAME")]

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::{pass_kg_write_gate, Ctx};
+use super::{pass_kg_write_gate, require_text, Ctx};
 use crate::cli::DeadEndCommand;
 use crate::commands::WARN;
 use crate::error::{Exit, Hinted};
@@ -144,6 +144,8 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             evidence_level,
             gates,
         } => {
+            require_text(statement, "the statement", "name the approach that failed")?;
+            require_text(reason, "--reason", "say why it is a dead end")?;
             let record = DeadEndRecord {
                 approach_hash: approach_hash(statement),
                 statement: statement.clone(),
@@ -205,6 +207,7 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
                         "pass --statement, or measure with a spec that has a hypothesis",
                     )
                 })?;
+            require_text(&statement, "the statement", "pass --statement TEXT")?;
             let record = VerdictRecord {
                 verdict: input.verdict,
                 strategy: input.strategy.unwrap_or_else(|| DETERMINISTIC.to_string()),

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{pass_kg_write_gate, Ctx};
+use super::{pass_kg_write_gate, require_text, Ctx};
 use crate::cli::KnowhowCommand;
 use crate::commands::WARN;
 use crate::error::Exit;
@@ -50,6 +50,8 @@ pub fn run(ctx: &Ctx, cmd: &KnowhowCommand) -> Result<Exit> {
             iteration,
             gates,
         } => {
+            require_text(statement, "the statement", "say what the learning is about")?;
+            require_text(content, "--content", "write the learning itself")?;
             let record = KnowhowRecord {
                 statement: statement.clone(),
                 content: content.clone(),

@@ -35,6 +35,17 @@ use crate::kernel::verdict::Verdict;
 use crate::ops::gate::GateFlags;
 use crate::output::{bold, Output, Report, Spinner};
 
+/// Refuse a blank `value` (empty or only whitespace) for `what`.
+pub fn require_text(value: &str, what: &str, hint: &str) -> Result<()> {
+    if value.trim().is_empty() {
+        return Err(crate::error::Hinted::error(
+            format!("{what} must not be blank"),
+            hint,
+        ));
+    }
+    Ok(())
+}
+
 /// The warning for an experiment whose output a process that outlived it
 /// held open.
 pub(crate) const OUTPUT_HELD: &str =

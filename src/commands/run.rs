@@ -50,6 +50,9 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     } else {
         (None, None)
     };
+    if let Some(h) = &args.hypothesis {
+        super::require_text(h, "--hypothesis", "omit it, or state the hypothesis")?;
+    }
     if args.repeat == 0 {
         return Err(Hinted::error(
             "--repeat must be at least 1",

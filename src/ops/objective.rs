@@ -29,16 +29,16 @@ pub struct ObjectiveFlags {
     #[arg(long, value_name = "DURATION")]
     pub timeout: Option<String>,
     /// Runs of each candidate, at least ([objective] repeat).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub repeat: Option<u32>,
     /// Runs of the baseline, to measure the noise ([objective] baseline_repeat).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub baseline_repeat: Option<u32>,
     /// Smallest improvement worth keeping, in metric units ([objective] min_effect).
     #[arg(long, value_name = "X", allow_negative_numbers = true)]
     pub min_effect: Option<f64>,
     /// Confidence of a keep ([objective] confidence).
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
     pub confidence: Option<f64>,
     /// A check that must exit 0 before a keep (repeatable; replaces [objective] checks).
     #[arg(long = "check", value_name = "CMD")]
@@ -47,13 +47,13 @@ pub struct ObjectiveFlags {
     #[arg(long = "protect", value_name = "PATTERN")]
     pub protect: Vec<String>,
     /// Stop after this many runs in the segment ([objective.stop] max_runs).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_runs: Option<u64>,
     /// Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub max_discards_in_a_row: Option<u64>,
     /// Stop after this many hours of the segment ([objective.stop] max_hours).
-    #[arg(long, value_name = "H")]
+    #[arg(long, value_name = "H", allow_negative_numbers = true)]
     pub max_hours: Option<f64>,
     /// Stop once the best reaches this value ([objective.stop] target).
     #[arg(long, value_name = "X", allow_negative_numbers = true)]

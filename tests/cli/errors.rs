@@ -105,3 +105,59 @@ fn a_registry_that_is_not_a_regular_file_is_refused() {
             .stderr(contains("not a regular file"));
     }
 }
+
+#[test]
+fn blank_entries_negative_iterations_and_negative_counts_are_refused() {
+    let sb = Sandbox::new();
+    let refused: [&[&str]; 9] = [
+        &["deadend", "add", "--approve", "   ", "--reason", "r"],
+        &["deadend", "add", "--approve", "a", "--reason", " "],
+        &["knowhow", "add", "--approve", "", "--content", "c"],
+        &["knowhow", "add", "--approve", "s", "--content", "\n"],
+        &[
+            "deadend",
+            "add",
+            "--approve",
+            "a",
+            "--reason",
+            "r",
+            "--iteration",
+            "-3",
+        ],
+        &[
+            "knowhow",
+            "add",
+            "--approve",
+            "s",
+            "--content",
+            "c",
+            "--iteration",
+            "-1",
+        ],
+        &["run", "--approve", "--repeat", "-1", "--", "touch", "ran"],
+        &[
+            "compare",
+            "--approve",
+            "--metric",
+            "a",
+            "--direction",
+            "max",
+            "--runs",
+            "-2",
+            "--baseline-cmd",
+            "true",
+            "--candidate-cmd",
+            "true",
+        ],
+        &["log", "--limit", "-1"],
+    ];
+    for args in refused {
+        let out = sb.arx().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.contains("to pass '-"), "{args:?}: {stderr}");
+    }
+    assert!(!sb.path().join(".arx/dead-ends.jsonl").exists());
+    assert!(!sb.path().join(".arx/knowhow.jsonl").exists());
+    assert!(!sb.path().join("ran").exists());
+}
