@@ -15,6 +15,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_timeout, timestamp};
 use crate::io::process::{RunOutcome, RunSpec, Sink};
 use crate::kernel::journal::RunRecord;
+use crate::kernel::journal::{short_id, short_id_len, SHORT_ID_LEN};
 use crate::kernel::number::fmt_sig;
 use crate::kernel::stats::{check_confidence, welch_verdict, Direction, Summary, WelchVerdict};
 use crate::kernel::verdict::VerdictRecord;
@@ -60,6 +61,15 @@ impl Report for CompareReport {
                 fmt_sig(c.mean, 6),
                 fmt_sig(c.sd, 6),
                 c.n
+            )?;
+        }
+        if let [b, c] = &self.run_ids[..] {
+            let len = short_id_len([b.as_str(), c.as_str()], SHORT_ID_LEN);
+            writeln!(
+                out,
+                "{d}journaled: baseline run {}, candidate run {}{d:#}",
+                short_id(b, len),
+                short_id(c, len)
             )?;
         }
         Ok(())

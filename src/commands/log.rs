@@ -30,6 +30,9 @@ struct LogReport {
     /// Characters of each run id shown (enough to tell every run apart).
     #[serde(skip)]
     id_len: usize,
+    /// Runs in the journal, before `--candidate` and `--limit`.
+    #[serde(skip)]
+    recorded: usize,
 }
 
 /// One row of the table, as plain text (styles are added when written).
@@ -65,7 +68,14 @@ impl Report for LogReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let d = dim();
         if self.runs.is_empty() {
-            return writeln!(out, "{d}no runs recorded{d:#}");
+            return match self.recorded {
+                0 => writeln!(out, "{d}no runs recorded{d:#}"),
+                n => writeln!(
+                    out,
+                    "{d}no runs selected ({n} run{} recorded){d:#}",
+                    if n == 1 { "" } else { "s" }
+                ),
+            };
         }
         let header = [
             "RUN",
@@ -165,9 +175,11 @@ pub fn run(
         return Ok(Exit::Ok);
     }
     let id_len = short_id_len(records.iter().map(|r| r.run_id.as_str()), SHORT_ID_LEN);
+    let recorded = records.len();
     let report = LogReport {
         runs: select(records, candidate, limit),
         id_len,
+        recorded,
     };
     ctx.out.emit_lines(&report, &report.runs)?;
     Ok(Exit::Ok)

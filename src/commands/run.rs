@@ -123,6 +123,9 @@ fn describe_metrics(m: &Metrics) -> String {
 struct RunReport {
     #[serde(flatten)]
     record: RunRecord,
+    /// The record is in the journal (`arx show` finds it).
+    #[serde(skip)]
+    journaled: bool,
 }
 
 impl Report for RunReport {
@@ -161,7 +164,11 @@ impl Report for RunReport {
         if r.interrupted {
             write!(out, " {d}(interrupted){d:#}")?;
         }
-        writeln!(out, " {d}run {}{d:#}", short_id(&r.run_id))
+        if self.journaled {
+            writeln!(out, " {d}run {}{d:#}", short_id(&r.run_id))
+        } else {
+            writeln!(out, " {d}(not journaled){d:#}")
+        }
     }
 }
 
@@ -296,6 +303,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     }
     let report = RunReport {
         record: record.clone(),
+        journaled: !args.no_journal,
     };
     if args.events.as_deref() == Some("-") {
         // stdout is the event stream: it stays pure NDJSON.

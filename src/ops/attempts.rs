@@ -104,7 +104,35 @@ pub fn origin(
     }
 }
 
-/// A new run id: unique across machines and ordered by time.
+/// A new run id: unique across machines and ordered by time (to the
+/// millisecond). The bits after the time are random, not a counter, so two
+/// ids made in the same millisecond differ within their first 23
+/// characters and a short prefix tells them apart.
 pub fn new_run_id() -> String {
-    uuid::Uuid::now_v7().to_string()
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let random = uuid::Uuid::new_v4().into_bytes();
+    let mut tail = [0u8; 10];
+    tail.copy_from_slice(&random[6..]);
+    uuid::Builder::from_unix_timestamp_millis(ms, &tail)
+        .into_uuid()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::new_run_id;
+
+    #[test]
+    fn run_ids_are_version_7_and_differ_early() {
+        let ids: Vec<String> = (0..50).map(|_| new_run_id()).collect();
+        for id in &ids {
+            let u = uuid::Uuid::parse_str(id).unwrap();
+            assert_eq!(u.get_version_num(), 7, "{id}");
+        }
+        for pair in ids.windows(2) {
+            assert_ne!(pair[0][..23], pair[1][..23], "{pair:?}");
+        }
+    }
 }

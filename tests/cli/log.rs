@@ -94,7 +94,7 @@ fn limit_and_candidate_select_runs() {
         .args(["log", "--candidate", "nobody"])
         .assert()
         .code(0)
-        .stdout(contains("no runs recorded"));
+        .stdout(contains("no runs selected (3 runs recorded)"));
 }
 
 #[test]
@@ -170,4 +170,73 @@ fn quiet_prints_nothing_and_state_dir_is_honoured() {
         .assert()
         .code(0)
         .stdout(contains(id(7)));
+}
+
+#[test]
+fn an_empty_selection_is_not_an_empty_journal() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["run", "--approve", "--candidate", "a", "--", "true"])
+        .assert()
+        .code(0);
+    for args in [
+        &["log", "--limit", "0"][..],
+        &["log", "--candidate", "none"],
+    ] {
+        sb.arx()
+            .args(args)
+            .assert()
+            .code(0)
+            .stdout(contains("no runs recorded").not())
+            .stdout(contains("1 run recorded"));
+    }
+    sb.arx()
+        .args(["log"])
+        .current_dir(sb.path())
+        .env("ARX_STATE_DIR", sb.path().join("elsewhere"))
+        .assert()
+        .stdout(contains("no runs recorded"));
+}
+
+#[test]
+fn run_ids_differ_early_and_an_unjournaled_run_shows_none() {
+    let sb = Sandbox::new();
+    sb.write("v", "0.5\n");
+    let side = "echo \"__RESULT__ {\\\"acc\\\": $(cat v)}\"";
+    let out = sb
+        .arx()
+        .args([
+            "compare",
+            "--approve",
+            "--json",
+            "--metric",
+            "acc",
+            "--direction",
+            "max",
+        ])
+        .args([
+            "--runs",
+            "2",
+            "--baseline-cmd",
+            side,
+            "--candidate-cmd",
+            side,
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: Vec<&str> = v["run_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i.as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 2);
+    assert_ne!(ids[0][..23], ids[1][..23], "{ids:?}");
+    sb.arx()
+        .args(["run", "--approve", "--no-journal", "--", "true"])
+        .assert()
+        .code(0)
+        .stdout(contains("not journaled"))
+        .stdout(contains(" run 0").not());
 }
