@@ -146,13 +146,13 @@ impl Report for NextReport {
         let (b, d) = (bold(), dim());
         writeln!(
             out,
-            "{d}model {}, precision {:.4}, temperature {}, seed {}{}, {} runs in the journal{d:#}",
+            "{d}model {}, precision {:.4}, temperature {}, seed {}{}, {} in the journal{d:#}",
             self.model.as_str(),
             self.precision,
             self.temperature,
             self.seed,
             if self.greedy { ", greedy" } else { "" },
-            self.journal_runs
+            crate::output::count(self.journal_runs, "run", "runs")
         )?;
         writeln!(
             out,

@@ -77,8 +77,13 @@ impl Report for CrystallizeReport {
         }
         writeln!(
             out,
-            "{} new knowhow entries ({} already known)",
+            "{} new knowhow {} ({} already known)",
             self.added.len(),
+            if self.added.len() == 1 {
+                "entry"
+            } else {
+                "entries"
+            },
             self.already
         )
     }

@@ -53,7 +53,8 @@ impl Report for PrecisionReport {
                 l.variance
             )?;
         }
-        writeln!(out, "{d}{} runs observed{d:#}", self.runs)?;
+        let runs = crate::output::count(self.runs, "run", "runs");
+        writeln!(out, "{d}{runs} observed{d:#}")?;
         if self.adaptation_due {
             writeln!(
                 out,

@@ -24,6 +24,12 @@ use export::{Exporter, Human, Json, Ndjson};
 pub use spinner::Spinner;
 pub use style::{bold, dim, verdict_style, warn};
 
+/// `n` with its noun: `1 error`, `2 errors`.
+pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A report: serializable, with a human rendering.
 pub trait Report: Serialize {
     /// Write the human view (styled; styles are stripped when not wanted).

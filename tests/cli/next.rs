@@ -362,3 +362,21 @@ fn the_engines_cache_follows_the_journal_content_and_is_validated() {
     let alpha = v["levels"][0]["alpha"].as_f64().unwrap();
     assert!(alpha > 0.0, "{v}");
 }
+
+#[test]
+fn counts_of_one_are_singular() {
+    let sb = Sandbox::new();
+    runs(&sb, "hybrid", true, 6, "task=a");
+    sb.arx()
+        .args(["policy", "crystallize", "--approve"])
+        .assert()
+        .code(0)
+        .stdout(contains("1 new knowhow entry ("));
+    let sb = Sandbox::new();
+    runs(&sb, "hybrid", true, 1, "task=a");
+    sb.arx()
+        .args(["precision", "show"])
+        .assert()
+        .code(0)
+        .stdout(contains("1 run observed"));
+}

@@ -1864,3 +1864,45 @@ fn an_interrupted_landing_that_did_not_land_awaits_review() {
         .is_some_and(|b| fx.branches().contains(&b.to_string())));
     assert!(fx.hash_lines().is_empty());
 }
+
+#[test]
+fn human_output_reads_well() {
+    // A failing check that prints nothing still says something.
+    let fx = Fixture::with_config(
+        "[harness]\nmin_interval_hours = 24\n\n[[harness.checks]]\nname = \"silent\"\ncommand = \"exit 1\"\n",
+    );
+    let p = fx.patch("p.json", &three_file_patch());
+    let out = fx
+        .arx()
+        .args(["round", "apply", &p, "--auto", "--round-id", "s1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAILED H4: exit code 1, no output"), "{text}");
+    // Times to the second.
+    let out = fx.arx().args(["round", "status"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("next round: allowed at "))
+        .unwrap_or_else(|| panic!("{text}"));
+    let at = line["next round: allowed at ".len()..]
+        .split(' ')
+        .next()
+        .unwrap();
+    assert!(!at.contains('.') && at.ends_with('Z'), "{line}");
+    // One error, not "1 errors".
+    let one = fx.patch(
+        "one.json",
+        &patch(
+            "Bad",
+            0.9,
+            vec![entry("docs/missing.md", "markdown", "delete", None)],
+        ),
+    );
+    fx.arx()
+        .args(["round", "validate", &one])
+        .assert()
+        .code(1)
+        .stdout(contains("invalid: 1 error\n"));
+}

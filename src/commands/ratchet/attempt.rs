@@ -288,8 +288,8 @@ fn dry_run(
     let mut would = Vec::new();
     if baseline_needed {
         would.push(format!(
-            "measure the baseline: {} runs of {}{}",
-            objective.baseline_repeat,
+            "measure the baseline: {} of {}{}",
+            crate::output::count(objective.baseline_repeat, "run", "runs"),
             short(kept),
             if candidate.dirty {
                 " (the changes in the working tree set aside meanwhile)"
@@ -308,10 +308,10 @@ fn dry_run(
         ));
     } else {
         would.push(format!(
-            "run the candidate ({} paths changed, {} commits) at least {} times",
-            candidate.paths.len(),
-            candidate.commits.len(),
-            objective.repeat
+            "run the candidate ({} changed, {}) at least {}",
+            crate::output::count(candidate.paths.len() as u64, "path", "paths"),
+            crate::output::count(candidate.commits.len() as u64, "commit", "commits"),
+            crate::output::count(objective.repeat, "time", "times")
         ));
         would.push(format!(
             "keep: {}; otherwise store it under refs/arx/discarded/<run-id> and restore {} ({})",

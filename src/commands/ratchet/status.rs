@@ -57,13 +57,13 @@ impl Report for StatusReport {
         }
         writeln!(
             out,
-            "  segment {} {d}({}){d:#}: {} {}, {} tries, {} runs, {:.2} h",
+            "  segment {} {d}({}){d:#}: {} {}, {}, {}, {:.2} h",
             self.segment_number,
             self.segment,
             self.metric,
             self.direction,
-            self.tries,
-            self.runs,
+            crate::output::count(self.tries as u64, "try", "tries"),
+            crate::output::count(self.runs, "run", "runs"),
             self.elapsed_hours
         )?;
         writeln!(

@@ -163,6 +163,8 @@ fn evaluate(
                 .to_string();
             let why = if outcome.timed_out {
                 "timed out".to_string()
+            } else if last.is_empty() {
+                format!("exit code {}, no output", outcome.exit_code)
             } else {
                 last
             };
@@ -267,7 +269,8 @@ pub fn run(
     if let Some(next) = next_allowed(&records, settings.autonomy.min_interval_hours) {
         if now < next {
             record.detail = format!(
-                "too soon: the next round is allowed at {next} (min_interval_hours = {})",
+                "too soon: the next round is allowed at {} (min_interval_hours = {})",
+                super::shown_time(next),
                 settings.autonomy.min_interval_hours
             );
             return emit(record, None);

@@ -408,6 +408,16 @@ pub fn next_allowed(records: &[RoundRecord], hours: u64) -> Option<jiff::Timesta
     crate::kernel::round::next_round_allowed(last, hours)
 }
 
+/// A time for people, to the second (rounded up: a round may start at the
+/// time shown).
+pub fn shown_time(t: jiff::Timestamp) -> String {
+    let secs = t.as_second() + i64::from(t.subsec_nanosecond() > 0);
+    jiff::Timestamp::from_second(secs)
+        .unwrap_or(t)
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+}
+
 /// Is `id` usable as a round id (a branch and directory name)?
 pub fn check_round_id(id: &str) -> Result<()> {
     let ok = !id.is_empty()

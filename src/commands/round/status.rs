@@ -71,7 +71,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     let now = timestamp(ctx.global.now.as_deref())?;
     ctx.out.emit(&StatusReport {
         allowed_now: !settings.autonomy.kill_switch && next.is_none_or(|n| now >= n),
-        next_allowed_at: next.map(|t| t.to_string()),
+        next_allowed_at: next.map(super::shown_time),
         kill_switch: settings.autonomy.kill_switch,
         min_interval_hours: hours,
         rounds,

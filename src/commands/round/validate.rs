@@ -26,12 +26,13 @@ impl Report for ValidateReport {
         if self.valid {
             writeln!(
                 out,
-                "{b}valid{b:#}: {} entries, patch hash {}",
-                self.entries,
+                "{b}valid{b:#}: {}, patch hash {}",
+                crate::output::count(self.entries as u64, "entry", "entries"),
                 self.patch_hash.as_deref().unwrap_or("-")
             )
         } else {
-            writeln!(out, "{b}invalid{b:#}: {} errors", self.errors.len())?;
+            let n = crate::output::count(self.errors.len() as u64, "error", "errors");
+            writeln!(out, "{b}invalid{b:#}: {n}")?;
             for e in &self.errors {
                 writeln!(out, "  - {e}")?;
             }
