@@ -6,6 +6,9 @@ use clap::{Args, Subcommand, ValueEnum};
 
 use super::{ObjectiveFlags, RunSpecFlags, SpecFlags};
 use crate::ops::gate::GateFlags;
+
+/// `arx next --temperature` when not given.
+pub const DEFAULT_TEMPERATURE: f64 = 0.02;
 #[derive(Debug, Args)]
 pub struct MeasureArgs {
     #[command(flatten)]
@@ -174,7 +177,7 @@ pub struct NextArgs {
     #[arg(
         long,
         value_name = "T",
-        default_value_t = 0.02,
+        default_value_t = DEFAULT_TEMPERATURE,
         allow_negative_numbers = true
     )]
     pub temperature: f64,

@@ -112,6 +112,19 @@ impl Report for MergeReport {
     }
 }
 
+/// The journal a directory most likely means: its state directory's
+/// (`DIR/.arx/journal.jsonl`, a project) or its own (`DIR/journal.jsonl`,
+/// a state directory), whichever exists; the project's when neither does.
+fn journal_in(dir: &Path) -> std::path::PathBuf {
+    let own = dir.join(crate::io::state::JOURNAL_FILE);
+    let project = dir.join(".arx").join(crate::io::state::JOURNAL_FILE);
+    if own.is_file() && !project.is_file() {
+        own
+    } else {
+        project
+    }
+}
+
 /// A journal file given on the command line: it must exist and be a file.
 fn input_registry(path: &Path, hint: &str) -> Result<Registry<RunRecord>> {
     match std::fs::metadata(path) {
@@ -119,7 +132,7 @@ fn input_registry(path: &Path, hint: &str) -> Result<Registry<RunRecord>> {
             format!("{} is a directory, not a journal file", path.display()),
             format!(
                 "pass the journal inside it, e.g. {}",
-                path.join(crate::io::state::JOURNAL_FILE).display()
+                journal_in(path).display()
             ),
         )),
         Ok(_) => Ok(Registry::new(path.to_path_buf(), WARN)),

@@ -56,7 +56,7 @@ struct CandidatesToml {
 }
 
 fn load_candidates(path: &Path) -> Result<Vec<CandidateFile>> {
-    let text = read_text(&Source::File(path.to_path_buf()), "the candidates")?;
+    let text = read_text(&Source::from_arg(Some(path)), "the candidates")?;
     let bad = |e: String| {
         Hinted::error(
             format!("invalid candidates file {}: {e}", path.display()),
@@ -197,7 +197,10 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
                 "--temperature must be a positive number (got {})",
                 args.temperature
             ),
-            "the default is 1.0; lower values concentrate the choice",
+            format!(
+                "the default is {}; lower values concentrate the choice",
+                crate::cli::DEFAULT_TEMPERATURE
+            ),
         ));
     }
     let model = match &args.model {

@@ -147,7 +147,7 @@ fn parse_json(path: &Path, text: &str) -> Result<Value> {
 pub fn parse_toml(path: &Path, text: &str) -> Result<toml::Table> {
     text.parse::<toml::Table>()
         .map_err(|e| anyhow::anyhow!("{}", e.to_string().trim_end()))
-        .with_context(|| format!("config {} is not valid TOML", path.display()))
+        .with_context(|| format!("{} is not valid TOML", path.display()))
 }
 
 /// Map arx.toml onto the reference shape: `[gates] execute`, `kg_write`

@@ -85,13 +85,13 @@ pub fn open_file(path: &Path) -> Result<File> {
         Ok(m) if m.is_dir() => {
             return Err(Hinted::error(
                 format!("{} is a directory, not a file", path.display()),
-                "pass the log file itself, or pipe it on stdin",
+                "pass a file inside it",
             ))
         }
         Err(e) if e.kind() == ErrorKind::NotFound => {
             return Err(Hinted::error(
                 format!("{}: no such file", path.display()),
-                "check the path; use `-` or omit it to read stdin",
+                "check the path",
             ))
         }
         _ => {}

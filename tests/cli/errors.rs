@@ -161,3 +161,41 @@ fn blank_entries_negative_iterations_and_negative_counts_are_refused() {
     assert!(!sb.path().join(".arx/knowhow.jsonl").exists());
     assert!(!sb.path().join("ran").exists());
 }
+
+#[test]
+fn hints_agree_with_the_input() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args(["next", "--temperature", "0", "--candidates", "c.toml"])
+        .assert()
+        .code(2)
+        .stderr(contains("0.02").and(contains("1.0").not()));
+    // `-` reads the candidates from stdin, as the hint said it would.
+    sb.arx()
+        .args(["next", "--greedy", "--candidates", "-"])
+        .write_stdin("[[candidate]]\nname = \"a\"\nstatement = \"A works\"\n")
+        .assert()
+        .code(0)
+        .stdout("a\n");
+    std::fs::create_dir_all(sb.path().join("d/.arx")).unwrap();
+    sb.arx()
+        .args(["measure", "--spec", "d"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains("log file").not());
+    sb.write("bad.toml", "metric = \n");
+    sb.arx()
+        .args(["measure", "--spec", "bad.toml"])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(contains("config").not())
+        .stderr(contains("bad.toml is not valid TOML"));
+    sb.write("d/.arx/journal.jsonl", "");
+    sb.arx()
+        .args(["journal", "merge", "d"])
+        .assert()
+        .code(2)
+        .stderr(contains("d/.arx/journal.jsonl"));
+}
