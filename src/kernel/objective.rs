@@ -13,8 +13,12 @@ use super::stats::Direction;
 pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
 /// Default runs of each candidate.
 pub const DEFAULT_REPEAT: u32 = 1;
-/// Default confidence of a keep.
-pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+/// Default confidence of a keep: the decision rule's own, tuned by
+/// `examples/ratchet_sim.rs` (the rule screens and confirms, so one
+/// decision on a null change keeps it under 5% of the time at this level).
+pub const DEFAULT_CONFIDENCE: f64 = super::ratchet::DEFAULT_CONFIDENCE;
+/// Confidence of the interval reported around a kept commit's value.
+pub const INTERVAL_CONFIDENCE: f64 = 0.95;
 
 /// When to stop the loop (each rule optional).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -1,25 +1,32 @@
 //! The keep-if-better ratchet behind `arx try`: after each run of a
 //! candidate, run it again or decide whether it beats the kept commit.
 //!
-//! Three rules are offered. `strict` is the naive ratchet: one run, kept when
-//! that sample beats the best sample seen so far. `mad` adds a noise check in
-//! the manner of a MAD "confidence" score: the candidate must also stand at
-//! least two median absolute deviations of the segment's values away from
-//! the baseline. `confirm`, the default, compares means with a pooled
-//! estimate of the run-to-run noise: a first run that shows no promise is
-//! discarded at once, a promising one is run again until a one-sided
-//! Student-t bound on its improvement clears the kept commit (keep), its
-//! mean falls back under the bar (futility) or the runs run out.
+//! Three rules are offered.
+//!
+//! - `strict` is the naive ratchet: one run, kept when that sample beats the
+//!   best sample seen so far. Noise is read as a win whenever one sample is
+//!   lucky, and the recorded best is the luckiest sample (the winner's curse).
+//! - `mad` adds a MAD "confidence" check: the candidate must also stand at
+//!   least two median absolute deviations of the segment's values away from
+//!   the baseline.
+//! - `confirm`, the default, screens and then confirms. The first run (or
+//!   the first `repeat` runs) must beat the kept commit's mean by
+//!   [`PROMISE`] σ of the pooled run-to-run noise, or the candidate is
+//!   discarded at once: most changes cost one run. A promising candidate is
+//!   run again up to `max_runs` (one run fewer once the noise is well
+//!   measured, see [`SETTLED_DF`]), dropped as soon as its mean falls under
+//!   [`FUTILITY`] σ, and kept when a one-sided Student-t bound at
+//!   `confidence` on its improvement over all its runs clears `min_effect`.
+//!   The kept commit's record, the value later candidates must beat, is the
+//!   mean of its confirmation runs only: the screen chose the candidate and
+//!   would flatter it.
 //!
 //! The constants of `confirm` were tuned with `examples/ratchet_sim.rs`,
 //! which plays whole loops of 200 runs against streams of candidate changes
-//! of known true effect and checks the rule against the naive one (false
-//! keeps at most a fifth, true improvement at least 60%, an honest estimate
-//! of the kept commit's value).
+//! of known true effect and checks the rule against `strict` at equal
+//! compute (see BENCHMARKS.md, "Ratchet decision rules").
 //!
 //! Pure like the rest of the kernel: samples in, a step out.
-
-use std::fmt::Write as _;
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -29,29 +36,35 @@ use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
 
 /// Default one-sided confidence of the `confirm` rule's keep test (the
-/// command's `--confidence` default).
-pub const DEFAULT_CONFIDENCE: f64 = 0.8;
+/// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
+pub const DEFAULT_CONFIDENCE: f64 = 0.85;
 
 /// Default cap on the runs of one candidate (the command's `--max-runs`
-/// default).
-pub const DEFAULT_MAX_RUNS: u32 = 4;
+/// default): one screening run and up to four confirmation runs. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const DEFAULT_MAX_RUNS: u32 = 5;
 
 /// Default minimum runs of a candidate (the command's `--repeat` default).
 pub const DEFAULT_REPEAT: u32 = 1;
 
-/// Promise of a first run, in units of the run-to-run noise σ: a candidate
-/// whose first run does not beat the kept commit's mean by `min_effect` plus
-/// this much is discarded without another run.
-pub const PROMISE: f64 = 0.9;
+/// Promise of the screen, in units of the run-to-run noise σ: a candidate
+/// whose screening run does not beat the kept commit's mean by `min_effect`
+/// plus this much is discarded without another run. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const PROMISE: f64 = 0.85;
 
-/// Futility bound, in units of σ: from the second run on, a candidate whose
-/// mean does not beat the kept commit's mean by `min_effect` plus this much
-/// is discarded.
-pub const FUTILITY: f64 = 0.75;
+/// Futility bound, in units of σ: during confirmation, a candidate whose
+/// mean (over all its runs) no longer beats the kept commit's mean by
+/// `min_effect` plus this much is discarded. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const FUTILITY: f64 = 1.0;
 
-/// Runs a candidate needs before `confirm` may keep it (the kept commit's
-/// value is then a mean, not one lucky sample).
-pub const MIN_KEEP_RUNS: u32 = 2;
+/// Degrees of freedom of the pooled noise from which the noise counts as
+/// well measured: confirmation then stops one run short of `max_runs` (never
+/// under two confirmation runs). While the noise rests on a few runs, its
+/// Student-t quantiles are wide and every confirmation run counts. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const SETTLED_DF: f64 = 20.0;
 
 /// The MAD "confidence" a candidate needs under the `mad` rule.
 pub const MAD_CONFIDENCE: f64 = 2.0;
@@ -69,8 +82,8 @@ str_enum! {
     /// Decision rules the ratchet offers (`--rule`).
     #[derive(Default)]
     Rule, "rule" {
-        /// Means under pooled noise, with a first-run screen, confirmation
-        /// runs and a one-sided Student-t keep test (arx's default).
+        /// Screen, then confirmation runs and a one-sided Student-t keep
+        /// test on pooled noise (arx's default).
         #[default]
         Confirm => "confirm",
         /// One run; kept when it beats the best sample so far (the naive
@@ -93,11 +106,14 @@ impl Rule {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Settings {
     pub direction: Direction,
-    /// Smallest improvement worth keeping, in metric units (≥ 0).
+    /// Smallest improvement worth keeping, in metric units (≥ 0; a negative
+    /// value counts as 0).
     pub min_effect: f64,
-    /// One-sided confidence of the `confirm` keep test, in (0, 1).
+    /// One-sided confidence of the `confirm` keep test, in (0, 1); an
+    /// invalid value falls back to [`DEFAULT_CONFIDENCE`].
     pub confidence: f64,
-    /// Minimum runs of a candidate (≥ 1).
+    /// Minimum runs of a candidate (≥ 1; 0 counts as 1). Under `confirm`
+    /// they form the screen.
     pub repeat: u32,
     /// Cap on the runs of one candidate; raised to `repeat` when lower.
     pub max_runs: u32,
@@ -116,7 +132,7 @@ impl Settings {
     }
 }
 
-/// The tunable constants of the `confirm` rule. [`next_step`] uses
+/// The constants of the `confirm` rule. [`next_step`] uses
 /// [`Tuning::DEFAULT`]; the simulation explores others through
 /// [`next_step_tuned`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -125,22 +141,8 @@ pub struct Tuning {
     pub promise: f64,
     /// See [`FUTILITY`].
     pub futility: f64,
-    /// See [`MIN_KEEP_RUNS`].
-    pub min_keep_runs: u32,
-    /// Runs of a candidate after it passed the keep test; its estimate is
-    /// their mean.
-    pub remeasure: u32,
-    /// Leave the first (screening) run out of a kept candidate's estimate.
-    pub drop_screen: bool,
-    /// One-sided confidence the re-measured runs alone must show an
-    /// improvement with (0.5: their mean must be better); `None`: kept
-    /// whatever they show.
-    pub recheck: Option<f64>,
-    /// Screen, then a fixed number of confirmation runs with futility stops;
-    /// the final test and the estimate use the confirmation runs.
-    pub two_stage: bool,
-    /// In the two-stage design, the final test also counts the screen.
-    pub final_on_all: bool,
+    /// See [`SETTLED_DF`].
+    pub settled_df: f64,
 }
 
 impl Tuning {
@@ -148,12 +150,7 @@ impl Tuning {
     pub const DEFAULT: Tuning = Tuning {
         promise: PROMISE,
         futility: FUTILITY,
-        min_keep_runs: MIN_KEEP_RUNS,
-        remeasure: 3,
-        drop_screen: false,
-        recheck: Some(0.5),
-        two_stage: true,
-        final_on_all: true,
+        settled_df: SETTLED_DF,
     };
 }
 
@@ -166,18 +163,18 @@ impl Default for Tuning {
 /// The samples a decision looks at.
 #[derive(Debug, Clone, Copy)]
 pub struct Evidence<'a> {
-    /// Samples of the kept commit (the baseline's repeats, or the kept
-    /// candidate's runs).
+    /// Recorded samples of the kept commit: the baseline's repeats, or the
+    /// kept candidate's runs from its [`Decision::record_from`] on.
     pub best: &'a [f64],
     /// This candidate's samples so far (successful runs only).
     pub candidate: &'a [f64],
     /// Every group of repeated samples in the segment before this candidate
-    /// (each group = the runs of one commit, the kept commit's included),
-    /// for the noise estimate. The candidate's own runs are added by the
-    /// rule and should not be in here.
+    /// (each group = all runs of one commit, the kept commit's included),
+    /// for the noise estimate. The rule adds the candidate's own runs (a
+    /// group that is the `candidate` slice itself is not counted twice).
     pub replicates: &'a [&'a [f64]],
     /// Every metric value in the segment before this candidate, in journal
-    /// order: the first is the baseline's (first) run. For the `mad` rule,
+    /// order: the first is the baseline's first run. For the `mad` rule,
     /// which adds the candidate's runs itself.
     pub segment_values: &'a [f64],
 }
@@ -206,9 +203,9 @@ pub struct Decision {
     /// `strict` rule and every blind one (the journal marks such keeps
     /// unconfirmed).
     pub confirmed: bool,
-    /// The kept commit's estimate, and the `best` of later decisions, is
-    /// the mean of `candidate[record_from..]`: runs before it chose the
-    /// candidate and would flatter it. 0 unless kept.
+    /// When kept: the kept commit's record (its estimate, and the `best` of
+    /// later decisions) is `candidate[record_from..]`. Under `confirm` these
+    /// are the confirmation runs; otherwise, and when discarded, 0.
     pub record_from: usize,
     /// One line a person reads.
     pub detail: String,
@@ -221,14 +218,17 @@ impl Decision {
     }
 }
 
-/// After a run of a candidate: run it again, or decide, by `rule` with the
-/// default tuning.
+/// After a run of a candidate: run it again, or decide, by `rule`.
+///
+/// `RunAgain` only while `candidate.len() < max_runs` (raised to `repeat`),
+/// and always while `candidate.len() < repeat`. `strict` and `mad` decide
+/// as soon as there are `repeat` runs.
 pub fn next_step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
     next_step_tuned(rule, settings, &Tuning::DEFAULT, evidence)
 }
 
-/// [`next_step`] with the `confirm` rule's constants given (the strict and
-/// mad rules ignore them).
+/// [`next_step`] with the `confirm` rule's constants given (`strict` and
+/// `mad` ignore them).
 pub fn next_step_tuned(
     rule: Rule,
     settings: &Settings,
@@ -241,491 +241,286 @@ pub fn next_step_tuned(
         return Step::RunAgain;
     }
     let Some(best_mean) = mean(evidence.best) else {
-        return decide(Decision {
+        return Step::Decide(Decision {
             verdict: Verdict::Inconclusive,
             improvement: f64::NAN,
             noise: None,
             blind: true,
             confirmed: false,
             record_from: 0,
-            detail: "no samples of the kept commit to compare with".to_string(),
+            detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
         });
     };
-    let cand_mean = mean(evidence.candidate).expect("k >= repeat >= 1");
-    let sign = match settings.direction {
-        Direction::Max => 1.0,
-        Direction::Min => -1.0,
+    let ctx = Ctx {
+        settings,
+        evidence,
+        sign: match settings.direction {
+            Direction::Max => 1.0,
+            Direction::Min => -1.0,
+        },
+        best_mean,
+        min_effect: settings.min_effect.max(0.0),
     };
-    let improvement = sign * (cand_mean - best_mean);
-    let min_effect = settings.min_effect.max(0.0);
     match rule {
-        Rule::Strict => strict(settings, evidence, sign, improvement, cand_mean, k),
-        Rule::Mad => mad(settings, evidence, sign, improvement, cand_mean, k),
-        Rule::Confirm if tuning.two_stage => {
-            let cap = (settings.max_runs as usize).max(repeat);
-            two_stage(
-                settings,
-                tuning,
-                evidence,
-                sign,
-                improvement,
-                k,
-                repeat,
-                cap,
-            )
-        }
+        Rule::Strict => ctx.strict(),
+        Rule::Mad => ctx.mad(),
         Rule::Confirm => {
             let cap = (settings.max_runs as usize).max(repeat);
-            confirm(
-                settings,
-                tuning,
-                evidence,
-                sign,
-                improvement,
-                min_effect,
-                k,
-                cap,
-            )
+            ctx.confirm(tuning, repeat, cap)
         }
     }
 }
 
-fn decide(d: Decision) -> Step {
-    Step::Decide(d)
-}
-
-/// The best single sample of the kept commit, in the metric's direction.
-fn best_sample(samples: &[f64], sign: f64) -> f64 {
-    samples
-        .iter()
-        .copied()
-        .max_by(|a, b| (sign * a).total_cmp(&(sign * b)))
-        .expect("non-empty")
-}
-
-fn strict(
-    settings: &Settings,
-    evidence: &Evidence<'_>,
+/// What every rule needs, computed once.
+struct Ctx<'s, 'e> {
+    settings: &'s Settings,
+    evidence: &'s Evidence<'e>,
+    /// +1 when higher is better, −1 when lower is.
     sign: f64,
-    improvement: f64,
-    cand_mean: f64,
-    k: usize,
-) -> Step {
-    let min_effect = settings.min_effect.max(0.0);
-    let best = best_sample(evidence.best, sign);
-    let over_best = sign * (cand_mean - best);
-    let keep = over_best > min_effect;
-    let blind = pooled_with(evidence.replicates, &[]).is_none();
-    let what = if k == 1 {
-        format!("run {}", shown(cand_mean))
-    } else {
-        format!("mean {} of {k} runs", shown(cand_mean))
-    };
-    let detail = format!(
-        "{}: {what} {} the best sample {} by {} (needs more than {}; strict rule, unconfirmed)",
-        if keep { "keep" } else { "discard" },
-        if over_best >= 0.0 { "beats" } else { "trails" },
-        shown(best),
-        shown(over_best.abs()),
-        shown(min_effect),
-    );
-    decide(Decision {
-        verdict: if keep {
-            Verdict::Supported
-        } else {
-            Verdict::Refuted
-        },
-        improvement,
-        noise: None,
-        blind,
-        confirmed: false,
-        record_from: 0,
-        detail,
-    })
-}
-
-fn mad(
-    settings: &Settings,
-    evidence: &Evidence<'_>,
-    sign: f64,
-    improvement: f64,
-    cand_mean: f64,
-    k: usize,
-) -> Step {
-    let min_effect = settings.min_effect.max(0.0);
-    let best = best_sample(evidence.best, sign);
-    let over_best = sign * (cand_mean - best);
-    let beats = over_best > min_effect;
-    let mut values = evidence.segment_values.to_vec();
-    values.extend_from_slice(evidence.candidate);
-    let baseline = values[0];
-    let spread = if values.len() >= MAD_MIN_VALUES {
-        Some(mad_of(&values)).filter(|m| *m > 0.0)
-    } else {
-        None
-    };
-    let what = if k == 1 {
-        format!("run {}", shown(cand_mean))
-    } else {
-        format!("mean {} of {k} runs", shown(cand_mean))
-    };
-    let Some(spread) = spread else {
-        let detail = format!(
-            "{}: {what} {} the best sample {} by {} (blind to noise: the segment's values have no spread yet)",
-            if beats { "keep" } else { "discard" },
-            if over_best >= 0.0 { "beats" } else { "trails" },
-            shown(best),
-            shown(over_best.abs()),
-        );
-        return decide(Decision {
-            verdict: if beats {
-                Verdict::Supported
-            } else {
-                Verdict::Refuted
-            },
-            improvement,
-            noise: None,
-            blind: true,
-            confirmed: false,
-            record_from: 0,
-            detail,
-        });
-    };
-    let confidence = (cand_mean - baseline).abs() / spread;
-    let keep = beats && confidence >= MAD_CONFIDENCE;
-    let verdict = if keep {
-        Verdict::Supported
-    } else if !beats {
-        Verdict::Refuted
-    } else {
-        Verdict::Inconclusive
-    };
-    let detail = format!(
-        "{}: {what} {} the best sample {} by {}; {} MADs ({}) from the baseline {} (needs {})",
-        if keep { "keep" } else { "discard" },
-        if over_best >= 0.0 { "beats" } else { "trails" },
-        shown(best),
-        shown(over_best.abs()),
-        shown(confidence),
-        shown(spread),
-        shown(baseline),
-        fmt_number(MAD_CONFIDENCE),
-    );
-    decide(Decision {
-        verdict,
-        improvement,
-        noise: Some(spread * MAD_TO_SIGMA),
-        blind: false,
-        confirmed: true,
-        record_from: 0,
-        detail,
-    })
-}
-
-/// What the keep test makes of a candidate's first runs.
-#[derive(Debug, Clone, PartialEq)]
-enum Phase {
-    Keep(String),
-    Discard(String),
-    Continue,
-}
-
-/// The keep test of `confirm` on the candidate's first `samples`: keep when
-/// the one-sided bound on the improvement clears `min_effect`, discard a
-/// first run without promise, a later mean under the futility bound, or
-/// any candidate at `cap` runs; otherwise run again.
-#[allow(clippy::too_many_arguments)]
-fn keep_test(
-    settings: &Settings,
-    tuning: &Tuning,
-    best: &[f64],
-    samples: &[f64],
-    replicates: &[&[f64]],
-    sign: f64,
-    cap: usize,
-) -> (Phase, f64, f64, Option<(f64, f64)>) {
-    let min_effect = settings.min_effect.max(0.0);
-    let k = samples.len();
-    let nb = best.len();
-    let improvement =
-        sign * (mean(samples).expect("k >= 1") - mean(best).expect("best is not empty"));
-    let Some((sigma, df)) = pooled_with(replicates, samples) else {
-        return (Phase::Continue, improvement, f64::NAN, None);
-    };
-    let confidence = check_confidence(settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
-    let se = sigma * (1.0 / k as f64 + 1.0 / nb as f64).sqrt();
-    let q = t_quantile(confidence, df);
-    let (lower, upper) = (improvement - q * se, improvement + q * se);
-    let mut detail = format!(
-        "{} by {} ({} one-sided bound {}, noise σ {} on {} df, {} vs {})",
-        if improvement >= 0.0 {
-            "better"
-        } else {
-            "worse"
-        },
-        shown(improvement.abs()),
-        percent(confidence),
-        shown(lower),
-        shown(sigma),
-        shown(df),
-        runs(k),
-        runs(nb),
-    );
-    let may_keep = k >= (tuning.min_keep_runs.max(1) as usize).min(cap);
-    let phase = if may_keep && lower > min_effect {
-        Phase::Keep(detail)
-    } else if k == 1 && improvement < min_effect + tuning.promise * sigma {
-        let _ = write!(
-            detail,
-            "; no promise: a first run must be better by {}",
-            shown(min_effect + tuning.promise * sigma)
-        );
-        Phase::Discard(detail)
-    } else if k >= 2 && improvement < min_effect + tuning.futility * sigma {
-        let _ = write!(
-            detail,
-            "; futile: the mean must stay better by {}",
-            shown(min_effect + tuning.futility * sigma)
-        );
-        Phase::Discard(detail)
-    } else if k >= cap {
-        let _ = write!(
-            detail,
-            "; the bound must exceed {} within {}",
-            shown(min_effect),
-            runs(cap)
-        );
-        Phase::Discard(detail)
-    } else {
-        Phase::Continue
-    };
-    (phase, improvement, upper, Some((sigma, df)))
-}
-
-fn runs(n: usize) -> String {
-    format!("{n} run{}", if n == 1 { "" } else { "s" })
-}
-
-#[allow(clippy::too_many_arguments)]
-fn confirm(
-    settings: &Settings,
-    tuning: &Tuning,
-    evidence: &Evidence<'_>,
-    sign: f64,
-    improvement: f64,
+    best_mean: f64,
     min_effect: f64,
-    k: usize,
-    cap: usize,
-) -> Step {
-    if pooled_with(evidence.replicates, evidence.candidate).is_none() {
-        let keep = improvement > min_effect;
-        let detail =
-            format!(
-            "{}: {} by {} (needs more than {}); blind to noise: no commit has repeated runs yet, \
-             repeat the baseline to measure it",
+}
+
+impl Ctx<'_, '_> {
+    /// Mean of `samples` minus the kept mean, positive = better.
+    fn improvement(&self, samples: &[f64]) -> f64 {
+        self.sign * (mean(samples).expect("samples") - self.best_mean)
+    }
+
+    /// The best single recorded sample of the kept commit.
+    fn best_sample(&self) -> f64 {
+        let sign = self.sign;
+        self.evidence
+            .best
+            .iter()
+            .copied()
+            .max_by(|a, b| (sign * a).total_cmp(&(sign * b)))
+            .expect("best is not empty")
+    }
+
+    /// "run 0.93" or "mean 0.93 of 3 runs".
+    fn what(&self) -> String {
+        let c = self.evidence.candidate;
+        let m = shown(mean(c).expect("samples"));
+        if c.len() == 1 {
+            format!("run {m}")
+        } else {
+            format!("mean {m} of {}", runs(c.len()))
+        }
+    }
+
+    /// The naive ratchet: the candidate's mean against the best sample.
+    fn strict(&self) -> Step {
+        let best = self.best_sample();
+        let cand = mean(self.evidence.candidate).expect("samples");
+        let over = self.sign * (cand - best);
+        let keep = over > self.min_effect;
+        let blind = pooled_with(self.evidence.replicates, self.evidence.candidate).is_none();
+        let detail = format!(
+            "{}: {} {} the best sample {} by {} (needs more than {}); strict rule, unconfirmed",
             if keep { "keep" } else { "discard" },
-            if improvement >= 0.0 { "better" } else { "worse" },
-            shown(improvement.abs()),
-            shown(min_effect),
+            self.what(),
+            if over >= 0.0 { "beats" } else { "trails" },
+            shown(best),
+            shown(over.abs()),
+            shown(self.min_effect),
         );
-        return decide(Decision {
+        Step::Decide(Decision {
             verdict: if keep {
                 Verdict::Supported
             } else {
                 Verdict::Refuted
             },
-            improvement,
+            improvement: self.improvement(self.evidence.candidate),
             noise: None,
-            blind: true,
+            blind,
             confirmed: false,
             record_from: 0,
             detail,
-        });
-    }
-    let remeasure = (tuning.remeasure as usize).min(cap.saturating_sub(1));
-    let test_cap = cap - remeasure;
-    let test = |n: usize| {
-        keep_test(
-            settings,
-            tuning,
-            evidence.best,
-            &evidence.candidate[..n],
-            evidence.replicates,
-            sign,
-            test_cap,
-        )
-    };
-    // The first decisive outcome of the keep test over the runs so far.
-    let last = k.min(test_cap);
-    let (mut outcome, mut at, mut upper) = (Phase::Continue, last, f64::NAN);
-    for n in 1..=last {
-        let (phase, _, up, _) = test(n);
-        if phase != Phase::Continue {
-            (outcome, at, upper) = (phase, n, up);
-            break;
-        }
-    }
-    let (sigma, _) = pooled_with(evidence.replicates, evidence.candidate).expect("checked");
-    let decision = |verdict, record_from, detail| {
-        decide(Decision {
-            verdict,
-            improvement,
-            noise: Some(sigma),
-            blind: false,
-            confirmed: true,
-            record_from,
-            detail,
         })
-    };
-    match outcome {
-        Phase::Continue => Step::RunAgain,
-        Phase::Keep(_) if k < at + remeasure => Step::RunAgain,
-        Phase::Keep(detail) => {
-            if remeasure > 0 {
-                let fresh = &evidence.candidate[at..];
-                let d2 =
-                    sign * (mean(fresh).expect("re-measured") - mean(evidence.best).expect("best"));
-                let holds = match tuning.recheck {
-                    None => true,
-                    Some(c2) => {
-                        let (_, df) =
-                            pooled_with(evidence.replicates, evidence.candidate).expect("checked");
-                        let se2 = sigma
-                            * (1.0 / fresh.len() as f64 + 1.0 / evidence.best.len() as f64).sqrt();
-                        d2 - t_quantile(c2, df) * se2 > min_effect
-                    }
-                };
-                let detail = format!(
-                    "{}: {detail}; re-measured over {}: better by {}",
-                    if holds { "keep" } else { "discard" },
-                    runs(k - at),
-                    shown(d2)
-                );
-                if holds {
-                    decision(Verdict::Supported, at, detail)
+    }
+
+    /// Beat the best sample and stand two MADs of the segment's values from
+    /// the baseline (the segment's first value). Without spread (fewer than
+    /// three values, or a MAD of zero) it decides blind, like `strict`.
+    fn mad(&self) -> Step {
+        let best = self.best_sample();
+        let cand = mean(self.evidence.candidate).expect("samples");
+        let over = self.sign * (cand - best);
+        let beats = over > self.min_effect;
+        let mut values = self.evidence.segment_values.to_vec();
+        values.extend_from_slice(self.evidence.candidate);
+        let baseline = values[0];
+        let spread = Some(mad_of(&values)).filter(|m| values.len() >= MAD_MIN_VALUES && *m > 0.0);
+        let lead = format!(
+            "{} {} the best sample {} by {}",
+            self.what(),
+            if over >= 0.0 { "beats" } else { "trails" },
+            shown(best),
+            shown(over.abs()),
+        );
+        let improvement = self.improvement(self.evidence.candidate);
+        let Some(spread) = spread else {
+            return Step::Decide(Decision {
+                verdict: if beats {
+                    Verdict::Supported
                 } else {
-                    decision(Verdict::Inconclusive, 0, detail)
-                }
-            } else {
-                let from = usize::from(tuning.drop_screen && k > 1);
-                decision(Verdict::Supported, from, format!("keep: {detail}"))
-            }
-        }
-        Phase::Discard(detail) => {
-            let verdict = if upper < min_effect {
+                    Verdict::Refuted
+                },
+                improvement,
+                noise: None,
+                blind: true,
+                confirmed: false,
+                record_from: 0,
+                detail: format!(
+                    "{}: {lead}; blind to noise: the segment's values have no spread yet",
+                    if beats { "keep" } else { "discard" },
+                ),
+            });
+        };
+        let confidence = (cand - baseline).abs() / spread;
+        let keep = beats && confidence >= MAD_CONFIDENCE;
+        Step::Decide(Decision {
+            verdict: if keep {
+                Verdict::Supported
+            } else if !beats {
                 Verdict::Refuted
             } else {
                 Verdict::Inconclusive
+            },
+            improvement,
+            noise: Some(spread * MAD_TO_SIGMA),
+            blind: false,
+            confirmed: true,
+            record_from: 0,
+            detail: format!(
+                "{}: {lead}; {} MADs ({}) from the baseline {} (needs {})",
+                if keep { "keep" } else { "discard" },
+                shown(confidence),
+                shown(spread),
+                shown(baseline),
+                fmt_number(MAD_CONFIDENCE),
+            ),
+        })
+    }
+
+    /// Screen `screen` runs, confirm up to `cap`.
+    fn confirm(&self, tuning: &Tuning, screen: usize, cap: usize) -> Step {
+        let cand = self.evidence.candidate;
+        let k = cand.len();
+        let d = self.improvement(cand);
+        let me = self.min_effect;
+        let Some((sigma, df)) = pooled_with(self.evidence.replicates, cand) else {
+            let keep = d > me;
+            return Step::Decide(Decision {
+                verdict: if keep {
+                    Verdict::Supported
+                } else {
+                    Verdict::Refuted
+                },
+                improvement: d,
+                noise: None,
+                blind: true,
+                confirmed: false,
+                record_from: 0,
+                detail: format!(
+                    "{}: {} (needs more than {}); blind to noise: no commit has \
+                     repeated runs yet (repeat the baseline to measure the noise)",
+                    if keep { "keep" } else { "discard" },
+                    better(d),
+                    shown(me),
+                ),
+            });
+        };
+        let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
+        let nb = self.evidence.best.len();
+        let q = t_quantile(confidence, df);
+        let se = sigma * (1.0 / k as f64 + 1.0 / nb as f64).sqrt();
+        let (lower, upper) = (d - q * se, d + q * se);
+        let noise = format!("noise σ {} on {} df", shown(sigma), shown(df));
+        let decide = |keep: bool, record_from: usize, detail: String| {
+            Step::Decide(Decision {
+                verdict: if keep {
+                    Verdict::Supported
+                } else if upper < me {
+                    Verdict::Refuted
+                } else {
+                    Verdict::Inconclusive
+                },
+                improvement: d,
+                noise: Some(sigma),
+                blind: false,
+                confirmed: true,
+                record_from,
+                detail,
+            })
+        };
+        // A well-measured noise saves the last confirmation run (at least
+        // two are always left).
+        let cap = if cap >= screen + 3 && df >= tuning.settled_df {
+            cap - 1
+        } else {
+            cap
+        };
+        if k >= cap {
+            // The keep test, on every run of the candidate; the record
+            // leaves out the screen, which chose the candidate.
+            let keep = lower > me;
+            let from = if cap > screen { screen } else { 0 };
+            let record = if keep && from > 0 {
+                let confirming = &cand[from..];
+                format!(
+                    "; recorded as the mean of its {} confirmation {}, {}",
+                    confirming.len(),
+                    if confirming.len() == 1 { "run" } else { "runs" },
+                    shown(mean(confirming).expect("confirmation runs")),
+                )
+            } else {
+                String::new()
             };
-            decision(verdict, 0, format!("discard: {detail}"))
+            let detail = format!(
+                "{}: {} over {} vs {} of the kept commit; {} one-sided bound {} {} {}{record}; {noise}",
+                if keep { "keep" } else { "discard" },
+                better(d),
+                runs(k),
+                runs(nb),
+                percent(confidence),
+                shown(lower),
+                if keep { "clears" } else { "does not clear" },
+                shown(me),
+            );
+            return decide(keep, if keep { from } else { 0 }, detail);
         }
+        let (bar, stage) = if k == screen {
+            (tuning.promise, "promise")
+        } else {
+            (tuning.futility, "futility bound")
+        };
+        let needed = me + bar * sigma;
+        if d < needed {
+            return decide(
+                false,
+                0,
+                format!(
+                    "discard: {} {}, short of the {stage} {} ({}σ); {noise}",
+                    self.what(),
+                    better(d),
+                    shown(needed),
+                    fmt_number(bar),
+                ),
+            );
+        }
+        Step::RunAgain
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn two_stage(
-    settings: &Settings,
-    tuning: &Tuning,
-    evidence: &Evidence<'_>,
-    sign: f64,
-    improvement: f64,
-    k: usize,
-    screen: usize,
-    cap: usize,
-) -> Step {
-    let min_effect = settings.min_effect.max(0.0);
-    let Some((sigma, df)) = pooled_with(evidence.replicates, evidence.candidate) else {
-        return confirm(
-            settings,
-            tuning,
-            evidence,
-            sign,
-            improvement,
-            min_effect,
-            k,
-            cap,
-        );
-    };
-    let best_mean = mean(evidence.best).expect("best");
-    let nb = evidence.best.len();
-    let decision = |verdict, record_from, detail: String| {
-        decide(Decision {
-            verdict,
-            improvement,
-            noise: Some(sigma),
-            blind: false,
-            confirmed: true,
-            record_from,
-            detail,
-        })
-    };
-    let confidence = check_confidence(settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
-    let q = t_quantile(confidence, df);
-    let bound = |samples: &[f64]| {
-        let d = sign * (mean(samples).expect("samples") - best_mean);
-        let se = sigma * (1.0 / samples.len() as f64 + 1.0 / nb as f64).sqrt();
-        (d, d - q * se, d + q * se)
-    };
-    if k >= cap {
-        // The final test.
-        let confirming = if cap > screen && !tuning.final_on_all {
-            &evidence.candidate[screen..]
-        } else {
-            evidence.candidate
-        };
-        let (d, lower, upper) = bound(confirming);
-        let keep = lower > min_effect;
-        let verdict = if keep {
-            Verdict::Supported
-        } else if upper < min_effect {
-            Verdict::Refuted
-        } else {
-            Verdict::Inconclusive
-        };
-        let from = if cap > screen && tuning.drop_screen {
-            screen
-        } else {
-            0
-        };
-        let detail = format!(
-            "{}: better by {} (bound {}), noise σ {}",
-            if keep { "keep" } else { "discard" },
-            shown(d),
-            shown(lower),
-            shown(sigma)
-        );
-        return decision(verdict, if keep { from } else { 0 }, detail);
-    }
-    if k == screen {
-        if improvement < min_effect + tuning.promise * sigma {
-            let (_, _, upper) = bound(evidence.candidate);
-            let verdict = if upper < min_effect {
-                Verdict::Refuted
-            } else {
-                Verdict::Inconclusive
-            };
-            return decision(
-                verdict,
-                0,
-                format!("discard: no promise, better by {}", shown(improvement)),
-            );
-        }
-        return Step::RunAgain;
-    }
-    if improvement < min_effect + tuning.futility * sigma {
-        let (_, _, upper) = bound(evidence.candidate);
-        let verdict = if upper < min_effect {
-            Verdict::Refuted
-        } else {
-            Verdict::Inconclusive
-        };
-        return decision(
-            verdict,
-            0,
-            format!("discard: futile, better by {}", shown(improvement)),
-        );
-    }
-    Step::RunAgain
+/// "better by 0.5" or "worse by 0.5".
+fn better(d: f64) -> String {
+    format!(
+        "{} by {}",
+        if d >= 0.0 { "better" } else { "worse" },
+        shown(d.abs())
+    )
 }
 
 /// Pooled within-group standard deviation of the replicate groups (groups
@@ -739,7 +534,9 @@ pub fn pooled_noise(groups: &[&[f64]]) -> Option<(f64, f64)> {
 fn pooled_with(groups: &[&[f64]], extra: &[f64]) -> Option<(f64, f64)> {
     let mut ss = 0.0;
     let mut df = 0usize;
-    for g in groups.iter().copied().chain(std::iter::once(extra)) {
+    // A group that is `extra` itself (the same slice) counts once.
+    let others = groups.iter().copied().filter(|g| !std::ptr::eq(*g, extra));
+    for g in others.chain(std::iter::once(extra)) {
         if g.len() < 2 {
             continue;
         }
@@ -750,11 +547,11 @@ fn pooled_with(groups: &[&[f64]], extra: &[f64]) -> Option<(f64, f64)> {
     (df > 0).then(|| ((ss / df as f64).sqrt(), df as f64))
 }
 
-/// The honest estimate of the kept commit's value: the mean of its samples
-/// with a two-sided Student-t confidence interval, on the pooled noise
-/// `(σ, df)` when given, else on the samples' own sd. `None` without
-/// samples, with one sample and no noise, or with a confidence outside
-/// (0, 1).
+/// The honest estimate of the kept commit's value: the mean of its
+/// (recorded) samples with a two-sided Student-t confidence interval, on
+/// the pooled noise `(σ, df)` when given, else on the samples' own sd.
+/// `None` without samples, with one sample and no noise, or with a
+/// confidence outside (0, 1).
 pub fn estimate(
     samples: &[f64],
     noise: Option<(f64, f64)>,
@@ -762,18 +559,15 @@ pub fn estimate(
 ) -> Option<(f64, (f64, f64))> {
     check_confidence(confidence).ok()?;
     let m = mean(samples)?;
-    let n = samples.len();
     let (sigma, df) = match noise {
-        Some((s, df)) if df > 0.0 => (s, df),
-        _ => {
-            let own = pooled_with(&[], samples)?;
-            (own.0, own.1)
-        }
+        Some((s, df)) if df > 0.0 && s.is_finite() => (s, df),
+        _ => pooled_with(&[], samples)?,
     };
-    let h = t_quantile((1.0 + confidence) / 2.0, df) * sigma / (n as f64).sqrt();
+    let h = t_quantile((1.0 + confidence) / 2.0, df) * sigma / (samples.len() as f64).sqrt();
     Some((m, (m - h, m + h)))
 }
 
+/// The mean; exact for a constant sample.
 fn mean(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
         return None;
@@ -815,6 +609,10 @@ fn t_quantile(p: f64, df: f64) -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+fn runs(n: usize) -> String {
+    format!("{n} run{}", if n == 1 { "" } else { "s" })
+}
+
 /// `x` to four significant digits, in the kernel's number format.
 fn shown(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
@@ -827,4 +625,541 @@ fn shown(x: f64) -> String {
 /// `0.95` → `95%`.
 fn percent(confidence: f64) -> String {
     format!("{}%", shown(confidence * 100.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// Five baseline runs with mean 0 and sd 1 (sum of squares 4, 4 df).
+    const BASELINE: [f64; 5] = [-1.0, -1.0, 0.0, 1.0, 1.0];
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * (1.0 + b.abs())
+    }
+
+    fn max_settings() -> Settings {
+        Settings::new(Direction::Max)
+    }
+
+    /// Decide `candidate` against the baseline (as the kept commit and the
+    /// only replicate group).
+    fn step(rule: Rule, settings: &Settings, candidate: &[f64]) -> Step {
+        let replicates: [&[f64]; 1] = [&BASELINE];
+        next_step(
+            rule,
+            settings,
+            &Evidence {
+                best: &BASELINE,
+                candidate,
+                replicates: &replicates,
+                segment_values: &BASELINE,
+            },
+        )
+    }
+
+    fn decided(s: Step) -> Decision {
+        match s {
+            Step::Decide(d) => d,
+            Step::RunAgain => panic!("expected a decision, got RunAgain"),
+        }
+    }
+
+    #[test]
+    fn rules_are_named_and_confirm_is_the_default() {
+        assert_eq!(Rule::default(), Rule::Confirm);
+        for rule in Rule::ALL {
+            assert_eq!(rule.name().parse::<Rule>(), Ok(*rule));
+            assert_eq!(rule.to_string(), rule.name());
+        }
+        assert_eq!(
+            ["confirm", "strict", "mad"],
+            [Rule::Confirm.name(), Rule::Strict.name(), Rule::Mad.name()]
+        );
+        assert_eq!(
+            "naive".parse::<Rule>().unwrap_err(),
+            r#"unknown rule "naive" (expected confirm, strict or mad)"#
+        );
+    }
+
+    #[test]
+    fn every_rule_runs_again_until_repeat() {
+        let mut settings = max_settings();
+        settings.repeat = 3;
+        for rule in Rule::ALL {
+            assert_eq!(step(*rule, &settings, &[]), Step::RunAgain, "{rule}");
+            assert_eq!(step(*rule, &settings, &[9.0]), Step::RunAgain, "{rule}");
+            assert_eq!(
+                step(*rule, &settings, &[9.0, 9.0]),
+                Step::RunAgain,
+                "{rule}"
+            );
+        }
+        // Then strict and mad decide; confirm has screened three runs and
+        // confirms a promising candidate, discards another.
+        assert!(matches!(
+            step(Rule::Strict, &settings, &[9.0; 3]),
+            Step::Decide(_)
+        ));
+        assert!(matches!(
+            step(Rule::Mad, &settings, &[9.0; 3]),
+            Step::Decide(_)
+        ));
+        assert_eq!(step(Rule::Confirm, &settings, &[9.0; 3]), Step::RunAgain);
+        assert!(!decided(step(Rule::Confirm, &settings, &[0.1, 0.0, -0.1])).keep());
+        // `repeat` above `max_runs` wins: three runs, then the keep test.
+        settings.max_runs = 1;
+        assert_eq!(step(Rule::Confirm, &settings, &[9.0, 9.0]), Step::RunAgain);
+        let d = decided(step(Rule::Confirm, &settings, &[9.0, 8.9, 9.1]));
+        assert!(d.keep());
+        assert_eq!(d.record_from, 0);
+    }
+
+    #[test]
+    fn run_again_only_below_max_runs() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for max_runs in 1..=6u32 {
+            let mut settings = max_settings();
+            settings.max_runs = max_runs;
+            for _ in 0..200 {
+                // Promising candidates of every size: each would run again
+                // if the cap allowed.
+                let c: Vec<f64> = (0..max_runs).map(|_| 1.2 + rng.random::<f64>()).collect();
+                let d = decided(step(Rule::Confirm, &settings, &c));
+                assert!(d.improvement > 0.0);
+            }
+        }
+    }
+
+    #[test]
+    fn strict_decides_on_the_first_run_against_the_best_sample() {
+        let s = max_settings();
+        // The best sample is 1: a run of 1 does not beat it, 1.01 does.
+        let d = decided(step(Rule::Strict, &s, &[1.0]));
+        assert_eq!(d.verdict, Verdict::Refuted);
+        let d = decided(step(Rule::Strict, &s, &[1.01]));
+        assert_eq!(d.verdict, Verdict::Supported);
+        assert!(!d.confirmed && !d.blind && d.noise.is_none());
+        assert!(close(d.improvement, 1.01));
+        assert_eq!(d.record_from, 0);
+        assert!(
+            d.detail
+                .starts_with("keep: run 1.01 beats the best sample 1"),
+            "{}",
+            d.detail
+        );
+        // Beyond min_effect only.
+        let s = Settings {
+            min_effect: 0.05,
+            ..max_settings()
+        };
+        assert_eq!(
+            decided(step(Rule::Strict, &s, &[1.04])).verdict,
+            Verdict::Refuted
+        );
+        assert_eq!(
+            decided(step(Rule::Strict, &s, &[1.06])).verdict,
+            Verdict::Supported
+        );
+        // Lower is better: the best sample is −1.
+        let s = Settings::new(Direction::Min);
+        assert_eq!(
+            decided(step(Rule::Strict, &s, &[-0.9])).verdict,
+            Verdict::Refuted
+        );
+        let d = decided(step(Rule::Strict, &s, &[-1.1]));
+        assert_eq!(d.verdict, Verdict::Supported);
+        assert!(close(d.improvement, 1.1));
+    }
+
+    #[test]
+    fn strict_is_blind_without_replicates() {
+        let d = decided(next_step(
+            Rule::Strict,
+            &max_settings(),
+            &Evidence {
+                best: &[2.0],
+                candidate: &[2.5],
+                replicates: &[&[2.0]],
+                segment_values: &[2.0],
+            },
+        ));
+        assert!(d.keep() && d.blind && !d.confirmed);
+    }
+
+    #[test]
+    fn confirm_decides_blind_without_any_replicate() {
+        let singles: [&[f64]; 2] = [&[2.0], &[1.5]];
+        let ev = |candidate| Evidence {
+            best: &[2.0],
+            candidate,
+            replicates: &singles,
+            segment_values: &[2.0, 1.5],
+        };
+        let s = max_settings();
+        let d = decided(next_step(Rule::Confirm, &s, &ev(&[2.5])));
+        assert_eq!(d.verdict, Verdict::Supported);
+        assert!(d.blind && !d.confirmed && d.noise.is_none());
+        assert!(d.detail.contains("blind to noise"), "{}", d.detail);
+        let d = decided(next_step(Rule::Confirm, &s, &ev(&[2.0])));
+        assert_eq!(d.verdict, Verdict::Refuted);
+        assert!(d.blind);
+        let s = Settings {
+            min_effect: 0.5,
+            ..max_settings()
+        };
+        assert!(!decided(next_step(Rule::Confirm, &s, &ev(&[2.5]))).keep());
+        assert!(decided(next_step(Rule::Confirm, &s, &ev(&[2.6]))).keep());
+        // Lower is better.
+        let s = Settings::new(Direction::Min);
+        assert!(decided(next_step(Rule::Confirm, &s, &ev(&[1.9]))).keep());
+        assert!(!decided(next_step(Rule::Confirm, &s, &ev(&[2.1]))).keep());
+    }
+
+    #[test]
+    fn repeated_candidate_runs_measure_the_noise() {
+        let mut s = max_settings();
+        s.repeat = 2;
+        let d = next_step(
+            Rule::Confirm,
+            &s,
+            &Evidence {
+                best: &[2.0],
+                candidate: &[2.4, 2.6],
+                replicates: &[&[2.0]],
+                segment_values: &[2.0],
+            },
+        );
+        // σ = 0.1414 from the candidate's own runs: promising, so confirm.
+        assert_eq!(d, Step::RunAgain);
+    }
+
+    #[test]
+    fn the_candidate_counts_once_in_the_noise() {
+        let candidate = [2.4, 2.6, 2.5];
+        let with_it: [&[f64]; 2] = [&BASELINE, &candidate];
+        let without: [&[f64]; 1] = [&BASELINE];
+        let ev = |replicates| Evidence {
+            best: &BASELINE,
+            candidate: &candidate,
+            replicates,
+            segment_values: &BASELINE,
+        };
+        let s = max_settings();
+        let a = decided(next_step(
+            Rule::Confirm,
+            &Settings { max_runs: 3, ..s },
+            &ev(&with_it),
+        ));
+        let b = decided(next_step(
+            Rule::Confirm,
+            &Settings { max_runs: 3, ..s },
+            &ev(&without),
+        ));
+        assert_eq!(a, b);
+        // σ = sqrt((4 + 0.02) / 6).
+        assert!(close(a.noise.unwrap(), (4.02f64 / 6.0).sqrt()));
+    }
+
+    #[test]
+    fn confirm_screens_a_first_run_without_promise() {
+        let s = max_settings();
+        // σ = 1 (the baseline's) on 4 df: the promise is 0.85.
+        let d = decided(step(Rule::Confirm, &s, &[0.84]));
+        assert_eq!(d.verdict, Verdict::Inconclusive);
+        assert!(d.confirmed && !d.blind);
+        assert_eq!(d.noise, Some(1.0));
+        assert_eq!(d.record_from, 0);
+        assert!(
+            d.detail
+                .starts_with("discard: run 0.84 better by 0.84, short of the promise 0.85 (0.85σ)"),
+            "{}",
+            d.detail
+        );
+        assert_eq!(step(Rule::Confirm, &s, &[0.86]), Step::RunAgain);
+        // Clearly worse: refuted.
+        assert_eq!(
+            decided(step(Rule::Confirm, &s, &[-6.0])).verdict,
+            Verdict::Refuted
+        );
+        // min_effect raises the bar.
+        let s = Settings {
+            min_effect: 0.5,
+            ..max_settings()
+        };
+        assert!(matches!(step(Rule::Confirm, &s, &[1.3]), Step::Decide(_)));
+        assert_eq!(step(Rule::Confirm, &s, &[1.4]), Step::RunAgain);
+        // Lower is better.
+        let s = Settings::new(Direction::Min);
+        assert_eq!(step(Rule::Confirm, &s, &[-0.86]), Step::RunAgain);
+        assert!(matches!(step(Rule::Confirm, &s, &[-0.84]), Step::Decide(_)));
+    }
+
+    #[test]
+    fn confirm_drops_a_futile_candidate() {
+        let s = max_settings();
+        // Mean 0.7 after two runs; the futility bound is 1σ, and σ pooled
+        // with the candidate's runs is sqrt(4.18 / 5) = 0.914.
+        let d = decided(step(Rule::Confirm, &s, &[1.0, 0.4]));
+        assert_eq!(d.verdict, Verdict::Inconclusive);
+        assert!(
+            d.detail.starts_with("discard: mean 0.7 of 2 runs better by 0.7, short of the futility bound 0.9143 (1σ)"),
+            "{}",
+            d.detail
+        );
+        // σ = sqrt(4 / 5) = 0.894 and then sqrt(4 / 6) = 0.816: still going.
+        assert_eq!(step(Rule::Confirm, &s, &[1.0, 1.0]), Step::RunAgain);
+        assert_eq!(step(Rule::Confirm, &s, &[1.0, 1.0, 1.0]), Step::RunAgain);
+    }
+
+    #[test]
+    fn confirm_keeps_on_the_bound_and_records_the_confirmation_runs() {
+        let s = max_settings();
+        assert_eq!(
+            step(Rule::Confirm, &s, &[2.5, 2.0, 2.2, 1.8]),
+            Step::RunAgain
+        );
+        let d = decided(step(Rule::Confirm, &s, &[2.5, 2.0, 2.2, 1.8, 2.0]));
+        assert_eq!(d.verdict, Verdict::Supported);
+        assert!(d.confirmed && !d.blind);
+        assert_eq!(d.record_from, 1);
+        assert!(close(d.improvement, 2.1));
+        assert_eq!(
+            d.detail,
+            "keep: better by 2.1 over 5 runs vs 5 runs of the kept commit; 85% one-sided \
+             bound 1.587 clears 0; recorded as the mean of its 4 confirmation runs, 2; \
+             noise σ 0.7314 on 8 df"
+        );
+        // Past the screen and the futility bounds, but the bound does not
+        // clear min_effect at the last run: discarded, not refuted.
+        let s = Settings {
+            min_effect: 0.5,
+            ..max_settings()
+        };
+        for n in 1..5 {
+            let c = &[1.5, 1.5, 1.4, 1.5][..n];
+            assert_eq!(step(Rule::Confirm, &s, c), Step::RunAgain, "{c:?}");
+        }
+        let d = decided(step(Rule::Confirm, &s, &[1.5, 1.5, 1.4, 1.5, -0.5]));
+        assert_eq!(d.verdict, Verdict::Inconclusive);
+        assert_eq!(d.record_from, 0);
+        assert!(
+            d.detail.contains("bound 0.4184 does not clear 0.5"),
+            "{}",
+            d.detail
+        );
+        // With a single run allowed, the screen is the whole test:
+        // t_{0.85, 4} · sqrt(1 + 1/5) = 1.30.
+        let s = Settings {
+            max_runs: 1,
+            ..max_settings()
+        };
+        let d = decided(step(Rule::Confirm, &s, &[1.4]));
+        assert!(d.keep());
+        assert_eq!(d.record_from, 0);
+        assert!(!decided(step(Rule::Confirm, &s, &[1.2])).keep());
+    }
+
+    #[test]
+    fn a_well_measured_noise_saves_the_last_confirmation_run() {
+        // 29 more df from a commit run thirty times (σ about 1).
+        let many: Vec<f64> = (0..30)
+            .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let replicates: [&[f64]; 2] = [&BASELINE, &many];
+        let ev = |candidate| Evidence {
+            best: &BASELINE,
+            candidate,
+            replicates: &replicates,
+            segment_values: &BASELINE,
+        };
+        let c = [2.5, 2.0, 2.2, 1.8];
+        let d = decided(next_step(Rule::Confirm, &max_settings(), &ev(&c)));
+        assert!(d.keep());
+        assert_eq!(d.record_from, 1);
+        // With the baseline alone (4 df), the fifth run is asked for.
+        assert_eq!(step(Rule::Confirm, &max_settings(), &c), Step::RunAgain);
+        // Never below two confirmation runs: with three runs at most, all
+        // three are used.
+        let s = Settings {
+            max_runs: 3,
+            ..max_settings()
+        };
+        assert_eq!(next_step(Rule::Confirm, &s, &ev(&c[..2])), Step::RunAgain);
+        assert!(decided(next_step(Rule::Confirm, &s, &ev(&c[..3]))).keep());
+    }
+
+    #[test]
+    fn confirm_is_symmetric_in_direction() {
+        let mirror = |xs: &[f64]| xs.iter().map(|x| -x).collect::<Vec<f64>>();
+        let candidates: [&[f64]; 5] = [
+            &[0.5],
+            &[1.2],
+            &[1.2, 0.3],
+            &[2.5, 2.0, 2.2, 1.8],
+            &[1.0, 1.4, 0.8, 0.9],
+        ];
+        for c in candidates {
+            let up = step(Rule::Confirm, &max_settings(), c);
+            let base = mirror(&BASELINE);
+            let cand = mirror(c);
+            let replicates: [&[f64]; 1] = [&base];
+            let down = next_step(
+                Rule::Confirm,
+                &Settings::new(Direction::Min),
+                &Evidence {
+                    best: &base,
+                    candidate: &cand,
+                    replicates: &replicates,
+                    segment_values: &base,
+                },
+            );
+            match (up, down) {
+                (Step::RunAgain, Step::RunAgain) => {}
+                (Step::Decide(a), Step::Decide(b)) => {
+                    assert_eq!(a.verdict, b.verdict, "{c:?}");
+                    assert!(close(a.improvement, b.improvement), "{c:?}");
+                }
+                (a, b) => panic!("{c:?}: {a:?} vs {b:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn mad_needs_two_mads_from_the_baseline() {
+        let s = max_settings();
+        let ev = |segment_values| Evidence {
+            best: &BASELINE,
+            candidate: &[1.1],
+            replicates: &[],
+            segment_values,
+        };
+        // With the run: median 0.5, MAD 0.55; 1.1 beats the best sample 1
+        // and stands (1.1 + 1) / 0.55 = 3.8 MADs from the baseline −1.
+        let d = decided(next_step(Rule::Mad, &s, &ev(&BASELINE)));
+        assert_eq!(d.verdict, Verdict::Supported);
+        assert!(d.confirmed && !d.blind);
+        assert!(close(d.noise.unwrap(), 0.55 * MAD_TO_SIGMA));
+        assert_eq!(
+            d.detail,
+            "keep: run 1.1 beats the best sample 1 by 0.1; 3.818 MADs (0.55) from the baseline -1 (needs 2)"
+        );
+        // Better, but only 0.55 MADs from a baseline of 0.8: inconclusive.
+        let d = decided(next_step(Rule::Mad, &s, &ev(&[0.8, -2.0, 0.0, 1.0, 2.0])));
+        assert_eq!(d.verdict, Verdict::Inconclusive);
+        // Not better than the best sample: refuted.
+        let d = decided(next_step(
+            Rule::Mad,
+            &s,
+            &Evidence {
+                candidate: &[0.9],
+                ..ev(&BASELINE)
+            },
+        ));
+        assert_eq!(d.verdict, Verdict::Refuted);
+        // No spread yet: blind, like strict.
+        let d = decided(next_step(
+            Rule::Mad,
+            &s,
+            &Evidence {
+                best: &[1.0],
+                candidate: &[1.5],
+                replicates: &[],
+                segment_values: &[1.0],
+            },
+        ));
+        assert!(d.keep() && d.blind && !d.confirmed);
+    }
+
+    #[test]
+    fn no_recorded_runs_of_the_kept_commit_is_inconclusive() {
+        for rule in Rule::ALL {
+            let d = decided(next_step(
+                *rule,
+                &max_settings(),
+                &Evidence {
+                    best: &[],
+                    candidate: &[1.0],
+                    replicates: &[],
+                    segment_values: &[],
+                },
+            ));
+            assert_eq!(d.verdict, Verdict::Inconclusive, "{rule}");
+        }
+    }
+
+    #[test]
+    fn pooled_noise_of_hand_checked_groups() {
+        assert_eq!(pooled_noise(&[]), None);
+        assert_eq!(pooled_noise(&[&[1.0], &[5.0]]), None);
+        // Sums of squares 2 (df 2) and 2 (df 1); the single run adds nothing.
+        let (s, df) = pooled_noise(&[&[1.0, 2.0, 3.0], &[4.0, 6.0], &[7.0]]).unwrap();
+        assert!(close(s, (4.0f64 / 3.0).sqrt()));
+        assert_eq!(df, 3.0);
+        assert_eq!(pooled_noise(&[&[2.0, 2.0]]), Some((0.0, 1.0)));
+    }
+
+    #[test]
+    fn estimate_is_the_mean_with_a_t_interval() {
+        // t_{0.975, 10} = 2.2281388519649385.
+        let (m, (lo, hi)) = estimate(&[1.0, 2.0, 3.0], Some((2.0, 10.0)), 0.95).unwrap();
+        assert_eq!(m, 2.0);
+        let h = 2.2281388519649385 * 2.0 / 3f64.sqrt();
+        assert!(close(lo, 2.0 - h) && close(hi, 2.0 + h), "{lo} {hi}");
+        // Without noise: the samples' own interval.
+        let own = estimate(&[1.0, 2.0, 3.0, 4.0, 5.0], None, 0.95).unwrap();
+        let reference = crate::kernel::stats::mean_interval(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.95);
+        assert_eq!(own.0, 3.0);
+        assert!(close(own.1 .0, reference.unwrap().0) && close(own.1 .1, reference.unwrap().1));
+        // One run is an interval only with pooled noise.
+        assert!(estimate(&[4.0], Some((1.0, 4.0)), 0.95).is_some());
+        assert_eq!(estimate(&[4.0], None, 0.95), None);
+        assert_eq!(estimate(&[], Some((1.0, 4.0)), 0.95), None);
+        assert_eq!(estimate(&[1.0, 2.0], Some((1.0, 4.0)), 1.0), None);
+    }
+
+    /// Play one candidate of no true effect against five baseline runs,
+    /// N(0, 1) noise, until the rule decides; whether it was kept.
+    fn null_kept(rule: Rule, rng: &mut ChaCha8Rng) -> bool {
+        let mut normal = || {
+            // Box–Muller.
+            let u1: f64 = 1.0 - rng.random::<f64>();
+            let u2: f64 = rng.random::<f64>();
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        };
+        let baseline: Vec<f64> = (0..5).map(|_| normal()).collect();
+        let settings = max_settings();
+        let mut candidate = Vec::new();
+        loop {
+            candidate.push(normal());
+            let replicates: [&[f64]; 1] = [&baseline];
+            let evidence = Evidence {
+                best: &baseline,
+                candidate: &candidate,
+                replicates: &replicates,
+                segment_values: &baseline,
+            };
+            if let Step::Decide(d) = next_step(rule, &settings, &evidence) {
+                return d.keep();
+            }
+        }
+    }
+
+    #[test]
+    fn a_null_change_is_kept_in_at_most_five_percent_of_decisions() {
+        const TRIALS: usize = 20_000;
+        let rate = |rule| {
+            let mut rng = ChaCha8Rng::seed_from_u64(0x6e75_6c6c);
+            (0..TRIALS).filter(|_| null_kept(rule, &mut rng)).count() as f64 / TRIALS as f64
+        };
+        let confirm = rate(Rule::Confirm);
+        assert!(confirm <= 0.05, "confirm keeps {confirm} of null changes");
+        // The naive rule keeps a null whenever its run beats the best of
+        // five: one time in six.
+        let strict = rate(Rule::Strict);
+        assert!((0.15..0.19).contains(&strict), "strict keeps {strict}");
+    }
 }

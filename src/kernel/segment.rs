@@ -84,6 +84,11 @@ pub struct RatchetInfo {
     /// No replicate was available: the decision was blind to noise.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub blind: bool,
+    /// For a keep: the kept commit's value is the mean of its samples from
+    /// this one on (the confirmation runs; the screening run that chose the
+    /// candidate would flatter it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub record_from: usize,
     /// False for keeps that no confirmation backs (`--rule strict`).
     #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
     pub confirmed: bool,
@@ -94,6 +99,10 @@ pub struct RatchetInfo {
 
 fn yes() -> bool {
     true
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// One check command and how it ended.
@@ -210,7 +219,11 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         }
         TryStatus::Keep => {
             seg.keeps += 1;
-            seg.kept = Some(measured(info.commit.as_deref().unwrap_or(&info.kept)));
+            let mut m = measured(info.commit.as_deref().unwrap_or(&info.kept));
+            if info.record_from > 0 && info.record_from < m.samples.len() {
+                m.samples.drain(..info.record_from);
+            }
+            seg.kept = Some(m);
         }
         TryStatus::Discard => seg.discards += 1,
         TryStatus::Crash => seg.crashes += 1,
@@ -421,6 +434,7 @@ mod tests {
                 improvement: None,
                 noise: None,
                 blind: false,
+                record_from: 0,
                 confirmed: true,
                 checks: vec![],
             }),
@@ -442,6 +456,14 @@ mod tests {
         let kept = seg.kept.as_ref().unwrap();
         assert_eq!(kept.commit, "c-k1");
         assert_eq!(kept.samples, vec![0.8, 0.82]);
+        // A keep recorded from its confirmation runs only.
+        let mut screened = record("k2", "s1", TryStatus::Keep, &[0.7, 0.75, 0.76]);
+        screened.ratchet.as_mut().unwrap().record_from = 1;
+        let mut more = records.clone();
+        more.push(screened);
+        let seg2 = current(&more, "s1").unwrap();
+        assert_eq!(seg2.kept.unwrap().samples, vec![0.75, 0.76]);
+        assert_eq!(seg2.replicates.last().unwrap(), &vec![0.7, 0.75, 0.76]);
         assert_eq!(
             (seg.keeps, seg.discards, seg.crashes, seg.protected),
             (1, 1, 1, 1)

@@ -21,6 +21,7 @@ use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::Objective;
+use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::outcome::Judgement;
 use crate::kernel::ratchet::{self, Decision, Evidence, Rule, Settings, Step};
 use crate::kernel::segment::{CheckResult, RatchetInfo, Segment, TryStatus};
@@ -361,6 +362,7 @@ fn info(
         improvement: None,
         noise: None,
         blind: false,
+        record_from: 0,
         confirmed: true,
         checks: Vec::new(),
     }
@@ -555,7 +557,7 @@ fn try_candidate(
     let run_id = attempts::new_run_id();
     let start = timestamp(runner.ctx.global.now.as_deref())?;
     let best = segment.kept.as_ref().expect("a kept commit");
-    let best_estimate = super::estimate_of(best, segment, objective.confidence);
+    let best_estimate = super::estimate_of(best, segment, INTERVAL_CONFIDENCE);
     let mut i = info(
         objective,
         TryStatus::Discard,
@@ -666,7 +668,14 @@ fn try_candidate(
     i.noise = d.noise;
     i.blind = d.blind;
     i.confirmed = d.confirmed;
-    let mean = summarize(&samples).map_or(f64::NAN, |s| s.mean);
+    i.record_from = d.record_from;
+    // A keep's value is the mean of its confirmation runs (the record).
+    let recorded = if d.verdict == Verdict::Supported && d.record_from < samples.len() {
+        &samples[d.record_from..]
+    } else {
+        &samples[..]
+    };
+    let mean = summarize(recorded).map_or(f64::NAN, |s| s.mean);
     let segment_noise = ratchet::pooled_noise(&groups).map(|(sd, _)| sd);
     let dp = decimals(d.noise.or(segment_noise), mean);
     let vs = i

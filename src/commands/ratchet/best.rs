@@ -9,6 +9,7 @@ use super::{decimals, estimate_of, load, num, short, signed, Estimate};
 use crate::cli::ObjectiveFlags;
 use crate::commands::Ctx;
 use crate::error::Exit;
+use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::output::{bold, dim, Report};
 
 #[derive(Serialize)]
@@ -73,14 +74,14 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         eprintln!("arx: the segment has no baseline yet; `arx try` measures it");
         return Ok(Exit::No);
     };
-    let Some(estimate) = estimate_of(kept, &seg, o.confidence) else {
+    let Some(estimate) = estimate_of(kept, &seg, INTERVAL_CONFIDENCE) else {
         eprintln!("arx: the kept commit has no sample of {}", o.metric);
         return Ok(Exit::No);
     };
     let baseline = seg
         .baseline
         .as_ref()
-        .and_then(|b| estimate_of(b, &seg, o.confidence))
+        .and_then(|b| estimate_of(b, &seg, INTERVAL_CONFIDENCE))
         .map(|e| e.value);
     ctx.out.emit(&BestReport {
         segment: seg.id.clone(),

@@ -12,6 +12,7 @@ use crate::cli::ObjectiveFlags;
 use crate::commands::Ctx;
 use crate::error::Exit;
 use crate::io::git::ratchet::RatchetRepo;
+use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::segment::{stop_advice, StopAdvice};
 use crate::output::{bold, dim, warn, Report};
 
@@ -135,11 +136,11 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let best = seg
         .kept
         .as_ref()
-        .and_then(|k| estimate_of(k, seg, o.confidence));
+        .and_then(|k| estimate_of(k, seg, INTERVAL_CONFIDENCE));
     let baseline = seg
         .baseline
         .as_ref()
-        .and_then(|b| estimate_of(b, seg, o.confidence))
+        .and_then(|b| estimate_of(b, seg, INTERVAL_CONFIDENCE))
         .map(|e| e.value);
     let advice = stop_advice(
         seg,

@@ -1,0 +1,716 @@
+//! Keep-if-better simulation for `arx try`: plays whole autoresearch loops
+//! (measure the baseline, then try candidate changes one after another,
+//! each run as often as the rule asks) against streams of changes whose
+//! true effects are known, and compares the ratchet's decision rules at
+//! equal compute.
+//!
+//! ```sh
+//! cargo run --release --example ratchet_sim
+//! cargo run --release --example ratchet_sim -- --trials 4000 --seed 7
+//! cargo run --release --example ratchet_sim -- --frontier   # a grid of the confirm rule's constants
+//! ```
+//!
+//! Every decision goes through `arx::kernel::ratchet::next_step` (rows with
+//! other constants through `next_step_tuned`), the code `arx try` runs.
+//! The metric is a loss (lower is better, `Direction::Min`): a run of a
+//! commit whose true value is `v` (in σ units, higher = better) measures
+//! `−v + ε`, ε ~ N(0, 1). Everything is seeded: the same seed prints the
+//! same tables.
+
+use std::time::Instant;
+
+use arx::kernel::ratchet::{
+    estimate, next_step, next_step_tuned, pooled_noise, Evidence, Rule, Settings, Step, Tuning,
+    DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS, SETTLED_DF,
+};
+use arx::kernel::stats::Direction;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Runs per loop, the baseline's included.
+const BUDGET: usize = 200;
+/// Runs of the starting commit (true value 0).
+const BASELINE_RUNS: usize = 5;
+/// Most candidates a loop can try (each costs at least one run).
+const MAX_CANDIDATES: usize = BUDGET - BASELINE_RUNS;
+/// Noise draws prepared per candidate (the most runs any row may ask for).
+const MAX_DRAWS: usize = 8;
+/// Loops per stream (overridable with `--trials`).
+const TRIALS: u64 = 1000;
+/// Loops per stream of the `--frontier` grid (overridable with
+/// `--frontier-trials`).
+const FRONTIER_TRIALS: u64 = 250;
+/// Base seed (overridable with `--seed`): "arxtry01".
+const SEED: u64 = 0x6172_7874_7279_3031;
+/// Targets of the default rule against `strict`, in every stream: false
+/// keeps (null changes and regressions kept) at most this share of strict's…
+const FALSE_KEEP_RATIO: f64 = 0.2;
+/// …true improvement at least this share of strict's…
+const GAIN_RATIO: f64 = 0.6;
+/// …and an honest recorded best: the 95% interval `estimate` puts around it
+/// holds the kept commit's true value in at least this share of the loops.
+const COVERAGE: f64 = 0.9;
+/// Confidence of the interval around the recorded best.
+const INTERVAL: f64 = 0.95;
+/// One more target, outside the loop: a single decision on a change of no
+/// true effect, against a baseline of five runs, keeps it at most this
+/// often…
+const SINGLE_NULL_KEEPS: f64 = 0.05;
+/// …over this many seeded decisions.
+const SINGLE_TRIALS: u64 = 20_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Improvement,
+    Regression,
+    Null,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    kind: Kind,
+    effect: f64,
+}
+
+struct Stream {
+    key: &'static str,
+    title: &'static str,
+    improvements: f64,
+    improvement_range: (f64, f64),
+    regressions: f64,
+    /// Mean and sd of a "null" change's effect.
+    null: (f64, f64),
+}
+
+/// Regressions in every stream: effect −U(0.5, 3)σ.
+const REGRESSION_RANGE: (f64, f64) = (0.5, 3.0);
+
+fn streams() -> [Stream; 3] {
+    [
+        Stream {
+            key: "rich",
+            title: "20% improvements U(0.5, 3)σ, 10% regressions −U(0.5, 3)σ, 70% null (0)",
+            improvements: 0.2,
+            improvement_range: (0.5, 3.0),
+            regressions: 0.1,
+            null: (0.0, 0.0),
+        },
+        Stream {
+            key: "sparse",
+            title: "5% improvements U(1, 3)σ, 30% regressions −U(0.5, 3)σ, 65% null (0)",
+            improvements: 0.05,
+            improvement_range: (1.0, 3.0),
+            regressions: 0.3,
+            null: (0.0, 0.0),
+        },
+        Stream {
+            key: "junk",
+            title: "as rich, but the 70% \"null\" changes have effect N(−0.15σ, 0.3σ)",
+            improvements: 0.2,
+            improvement_range: (0.5, 3.0),
+            regressions: 0.1,
+            null: (-0.15, 0.3),
+        },
+    ]
+}
+
+/// One standard normal draw (Box–Muller).
+fn normal(rng: &mut ChaCha8Rng) -> f64 {
+    let u1: f64 = 1.0 - rng.random::<f64>();
+    let u2: f64 = rng.random::<f64>();
+    (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+/// Everything random in one loop, drawn in advance so that every rule meets
+/// the same changes in the same order with the same noise: the j-th run of
+/// the i-th candidate has noise `noise[i][j]` under every rule.
+struct World {
+    baseline: Vec<f64>,
+    changes: Vec<Change>,
+    noise: Vec<[f64; MAX_DRAWS]>,
+}
+
+fn world(stream: &Stream, seed: u64) -> World {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let baseline = (0..BASELINE_RUNS).map(|_| normal(&mut rng)).collect();
+    let uniform = |rng: &mut ChaCha8Rng, (lo, hi): (f64, f64)| lo + (hi - lo) * rng.random::<f64>();
+    let changes = (0..MAX_CANDIDATES)
+        .map(|_| {
+            let u: f64 = rng.random();
+            if u < stream.improvements {
+                Change {
+                    kind: Kind::Improvement,
+                    effect: uniform(&mut rng, stream.improvement_range),
+                }
+            } else if u < stream.improvements + stream.regressions {
+                Change {
+                    kind: Kind::Regression,
+                    effect: -uniform(&mut rng, REGRESSION_RANGE),
+                }
+            } else {
+                Change {
+                    kind: Kind::Null,
+                    effect: stream.null.0 + stream.null.1 * normal(&mut rng),
+                }
+            }
+        })
+        .collect();
+    let noise = (0..MAX_CANDIDATES)
+        .map(|_| std::array::from_fn(|_| normal(&mut rng)))
+        .collect();
+    World {
+        baseline,
+        changes,
+        noise,
+    }
+}
+
+/// A rule with its settings, as the loop runs it.
+#[derive(Debug, Clone)]
+struct Variant {
+    label: String,
+    rule: Rule,
+    settings: Settings,
+    /// `None`: `next_step` (the defaults); otherwise `next_step_tuned`.
+    tuning: Option<Tuning>,
+    /// Record every run of a kept candidate, not only its
+    /// `Decision::record_from` tail.
+    record_all: bool,
+}
+
+impl Variant {
+    fn of(rule: Rule) -> Variant {
+        Variant {
+            label: match rule {
+                Rule::Confirm => "`confirm` (default)".to_string(),
+                rule => format!("`{rule}`"),
+            },
+            rule,
+            settings: Settings::new(Direction::Min),
+            tuning: None,
+            record_all: false,
+        }
+    }
+
+    /// `confirm` with other constants.
+    fn confirm(promise: f64, futility: f64, confidence: f64, max_runs: u32) -> Variant {
+        let mut v = Variant::of(Rule::Confirm);
+        v.settings.confidence = confidence;
+        v.settings.max_runs = max_runs;
+        v.tuning = Some(Tuning {
+            promise,
+            futility,
+            settled_df: SETTLED_DF,
+        });
+        v.label = format!("promise {promise}, futility {futility}, {confidence}, {max_runs} runs");
+        v
+    }
+
+    fn decide(&self, evidence: &Evidence<'_>) -> Step {
+        match &self.tuning {
+            None => next_step(self.rule, &self.settings, evidence),
+            Some(t) => next_step_tuned(self.rule, &self.settings, t, evidence),
+        }
+    }
+}
+
+/// What one loop produced.
+#[derive(Debug, Default, Clone, Copy)]
+struct Outcome {
+    /// True value of the final kept commit (the baseline is 0).
+    gain: f64,
+    nulls_kept: f64,
+    regressions_kept: f64,
+    improvements_kept: f64,
+    tried: f64,
+    /// Recorded best minus the final kept commit's true value (σ).
+    bias: f64,
+    /// Sum over the keeps of (recorded value − true value) when kept.
+    keep_bias_sum: f64,
+    /// 1 when the 95% interval around the recorded best holds the true value.
+    covered: f64,
+}
+
+/// The recorded value of a kept commit, in "better" units (the metric is a
+/// loss): the best single sample for the naive rules, the mean otherwise;
+/// and the samples `estimate` puts its interval around.
+fn recorded(rule: Rule, record: &[f64]) -> (f64, Vec<f64>) {
+    match rule {
+        Rule::Strict | Rule::Mad => {
+            let best = record.iter().copied().fold(f64::INFINITY, f64::min);
+            (-best, vec![best])
+        }
+        Rule::Confirm => (
+            -record.iter().sum::<f64>() / record.len() as f64,
+            record.to_vec(),
+        ),
+    }
+}
+
+fn play(world: &World, v: &Variant) -> Outcome {
+    let mut groups: Vec<Vec<f64>> = vec![world.baseline.clone()];
+    let mut values: Vec<f64> = world.baseline.clone();
+    let (mut kept, mut kept_from, mut kept_value) = (0usize, 0usize, 0.0);
+    let mut used = BASELINE_RUNS;
+    let mut out = Outcome::default();
+    'changes: for (i, change) in world.changes.iter().enumerate() {
+        if used >= BUDGET {
+            break;
+        }
+        out.tried += 1.0;
+        let value = kept_value + change.effect;
+        let mut samples: Vec<f64> = Vec::new();
+        let decision = loop {
+            if used >= BUDGET || samples.len() >= MAX_DRAWS {
+                // The budget ran out before a decision: not kept.
+                break 'changes;
+            }
+            samples.push(-value + world.noise[i][samples.len()]);
+            used += 1;
+            let replicates: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+            let evidence = Evidence {
+                best: &groups[kept][kept_from..],
+                candidate: &samples,
+                replicates: &replicates,
+                segment_values: &values,
+            };
+            match v.decide(&evidence) {
+                Step::RunAgain => continue,
+                Step::Decide(d) => break d,
+            }
+        };
+        values.extend_from_slice(&samples);
+        groups.push(samples);
+        if decision.keep() {
+            kept = groups.len() - 1;
+            kept_from = if v.record_all {
+                0
+            } else {
+                decision.record_from
+            };
+            kept_value = value;
+            out.keep_bias_sum += recorded(v.rule, &groups[kept][kept_from..]).0 - value;
+            match change.kind {
+                Kind::Improvement => out.improvements_kept += 1.0,
+                Kind::Regression => out.regressions_kept += 1.0,
+                Kind::Null => out.nulls_kept += 1.0,
+            }
+        }
+    }
+    out.gain = kept_value;
+    let refs: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    let (best, measured) = recorded(v.rule, &groups[kept][kept_from..]);
+    out.bias = best - kept_value;
+    let (_, (lo, hi)) = estimate(&measured, pooled_noise(&refs), INTERVAL)
+        .expect("the kept commit has samples and the baseline measures the noise");
+    // The interval is on the loss; the true loss is −kept_value.
+    out.covered = f64::from(u8::from(lo <= -kept_value && -kept_value <= hi));
+    out
+}
+
+/// How often one decision keeps a change of no true effect: five baseline
+/// runs, then the candidate's runs until the rule decides, all N(0, 1).
+fn single_null_rate(v: &Variant, trials: u64, seed: u64) -> f64 {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(9);
+    let mut kept = 0u64;
+    for _ in 0..trials {
+        let baseline: Vec<f64> = (0..BASELINE_RUNS).map(|_| normal(&mut rng)).collect();
+        let mut candidate = Vec::new();
+        let decision = loop {
+            candidate.push(normal(&mut rng));
+            let replicates: [&[f64]; 1] = [&baseline];
+            let evidence = Evidence {
+                best: &baseline,
+                candidate: &candidate,
+                replicates: &replicates,
+                segment_values: &baseline,
+            };
+            if let Step::Decide(d) = v.decide(&evidence) {
+                break d;
+            }
+        };
+        kept += u64::from(decision.keep());
+    }
+    kept as f64 / trials as f64
+}
+
+/// Means (and standard errors) over the loops.
+#[derive(Debug, Clone)]
+struct Summary {
+    label: String,
+    gain: (f64, f64),
+    nulls: f64,
+    regressions: f64,
+    false_keeps: f64,
+    improvements: f64,
+    tried: f64,
+    bias: (f64, f64),
+    keep_bias: f64,
+    coverage: f64,
+}
+
+fn mean_se(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, (var / n).sqrt())
+}
+
+fn summarize(worlds: &[World], v: &Variant) -> Summary {
+    let outs: Vec<Outcome> = worlds.iter().map(|w| play(w, v)).collect();
+    let col = |f: fn(&Outcome) -> f64| outs.iter().map(f).collect::<Vec<f64>>();
+    let mean = |f: fn(&Outcome) -> f64| mean_se(&col(f)).0;
+    let keeps = outs
+        .iter()
+        .map(|o| o.improvements_kept + o.nulls_kept + o.regressions_kept)
+        .sum::<f64>();
+    Summary {
+        label: v.label.clone(),
+        gain: mean_se(&col(|o| o.gain)),
+        nulls: mean(|o| o.nulls_kept),
+        regressions: mean(|o| o.regressions_kept),
+        false_keeps: mean(|o| o.nulls_kept + o.regressions_kept),
+        improvements: mean(|o| o.improvements_kept),
+        tried: mean(|o| o.tried),
+        bias: mean_se(&col(|o| o.bias)),
+        keep_bias: outs.iter().map(|o| o.keep_bias_sum).sum::<f64>() / keeps.max(1.0),
+        coverage: mean(|o| o.covered),
+    }
+}
+
+/// Seed of loop `k` of stream `salt`: the same for every rule.
+fn trial_seed(seed: u64, salt: u64, k: u64) -> u64 {
+    seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03)
+}
+
+fn worlds(seed: u64, trials: u64) -> Vec<Vec<World>> {
+    streams()
+        .iter()
+        .enumerate()
+        .map(|(s, stream)| {
+            (0..trials)
+                .map(|k| world(stream, trial_seed(seed, s as u64 + 1, k)))
+                .collect()
+        })
+        .collect()
+}
+
+/// Summaries of every variant in every stream (streams in parallel).
+fn summarize_all(worlds: &[Vec<World>], variants: &[Variant]) -> Vec<Vec<Summary>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = worlds
+            .iter()
+            .map(|w| scope.spawn(move || variants.iter().map(|v| summarize(w, v)).collect()))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a stream's simulation"))
+            .collect()
+    })
+}
+
+fn table(rows: &[Summary]) -> String {
+    let mut out = String::from(
+        "| rule | true improvement (σ) | ± s.e. | null changes kept | regressions kept | \
+         improvements kept | candidates tried | bias of the recorded best (σ) | ± s.e. | \
+         bias when recorded (σ) | 95% interval holds the truth |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for r in rows {
+        out += &format!(
+            "| {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:+.2} | {:.2} | {:+.2} | {:.1}% |\n",
+            r.label,
+            r.gain.0,
+            r.gain.1,
+            r.nulls,
+            r.regressions,
+            r.improvements,
+            r.tried,
+            r.bias.0,
+            r.bias.1,
+            r.keep_bias,
+            100.0 * r.coverage,
+        );
+    }
+    out
+}
+
+/// The three targets of a row against the strict rule's row.
+struct Check {
+    false_ratio: f64,
+    gain_ratio: f64,
+    coverage: f64,
+}
+
+impl Check {
+    fn of(row: &Summary, strict: &Summary) -> Check {
+        Check {
+            false_ratio: row.false_keeps / strict.false_keeps,
+            gain_ratio: row.gain.0 / strict.gain.0,
+            coverage: row.coverage,
+        }
+    }
+
+    fn false_ok(&self) -> bool {
+        self.false_ratio <= FALSE_KEEP_RATIO
+    }
+
+    fn gain_ok(&self) -> bool {
+        self.gain_ratio >= GAIN_RATIO
+    }
+
+    fn honest_ok(&self) -> bool {
+        self.coverage >= COVERAGE
+    }
+
+    fn pass(&self) -> bool {
+        self.false_ok() && self.gain_ok() && self.honest_ok()
+    }
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "PASS"
+    } else {
+        "FAIL"
+    }
+}
+
+struct Args {
+    trials: u64,
+    frontier_trials: u64,
+    seed: u64,
+    frontier: bool,
+}
+
+fn parse_args() -> Args {
+    let mut a = Args {
+        trials: TRIALS,
+        frontier_trials: FRONTIER_TRIALS,
+        seed: SEED,
+        frontier: false,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let value = |args: &mut dyn Iterator<Item = String>| -> u64 {
+            let v = args.next().unwrap_or_else(|| usage(&arg));
+            v.parse().unwrap_or_else(|_| usage(&arg))
+        };
+        match arg.as_str() {
+            "--trials" => a.trials = value(&mut args).max(2),
+            "--frontier-trials" => a.frontier_trials = value(&mut args).max(2),
+            "--seed" => a.seed = value(&mut args),
+            "--frontier" => a.frontier = true,
+            _ => usage(&arg),
+        }
+    }
+    a
+}
+
+fn usage(arg: &str) -> ! {
+    eprintln!(
+        "ratchet_sim: bad argument {arg:?}\n\
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N]"
+    );
+    std::process::exit(2)
+}
+
+fn main() {
+    let started = Instant::now();
+    let args = parse_args();
+    let trials = args.trials;
+    let all_worlds = worlds(args.seed, trials);
+    // The headline rows; the first three are the rules of `arx try`.
+    // Close to the quick model quoted as a reference point: one run, then
+    // up to five when it beats the best by half a σ, a futility stop, keep at
+    // one-sided 90%, every run recorded (no early keep here, and no
+    // shortcut for a well-measured noise).
+    let mut reference = Variant::confirm(0.5, 0.0, 0.9, 5);
+    reference.record_all = true;
+    if let Some(t) = reference.tuning.as_mut() {
+        t.settled_df = f64::INFINITY;
+    }
+    reference.label = "reference model: promise 0.5σ, futility 0, one-sided 90%, 5 runs, \
+                       every run recorded"
+        .to_string();
+    let mut with_screen = Variant::of(Rule::Confirm);
+    with_screen.record_all = true;
+    with_screen.label = "`confirm`, screening run recorded too".to_string();
+    let mut unsettled = Variant::of(Rule::Confirm);
+    unsettled.tuning = Some(Tuning {
+        settled_df: f64::INFINITY,
+        ..Tuning::DEFAULT
+    });
+    unsettled.label = "`confirm`, always every confirmation run".to_string();
+    let variants = [
+        Variant::of(Rule::Confirm),
+        Variant::of(Rule::Strict),
+        Variant::of(Rule::Mad),
+        unsettled,
+        with_screen,
+        reference,
+    ];
+
+    println!(
+        "# `arx try` ratchet simulation\n\n\
+         {BUDGET} runs per loop ({BASELINE_RUNS} of them the baseline), {trials} loops per \
+         stream, base seed {:#x}, ChaCha8 seeded per loop; noise N(0, 1), effects in σ, \
+         a loss metric (`Direction::Min`). Every rule meets the same changes with the same \
+         noise; decisions through `arx::kernel::ratchet::next_step`. `confirm` defaults: \
+         promise {}σ, futility {}σ, one-sided {}, {} runs at most ({} once the noise has \
+         {} df). Figures are means over the loops.\n",
+        args.seed,
+        Tuning::DEFAULT.promise,
+        Tuning::DEFAULT.futility,
+        DEFAULT_CONFIDENCE,
+        DEFAULT_MAX_RUNS,
+        DEFAULT_MAX_RUNS - 1,
+        SETTLED_DF,
+    );
+    let results = summarize_all(&all_worlds, &variants);
+    let mut all_pass = true;
+    for (stream, rows) in streams().iter().zip(&results) {
+        println!("## Stream `{}`: {}\n", stream.key, stream.title);
+        print!("{}", table(rows));
+        println!();
+        let (arx, strict) = (&rows[0], &rows[1]);
+        let c = Check::of(arx, strict);
+        all_pass &= c.pass();
+        println!(
+            "- {} false keeps (null changes + regressions) at most 1/5 of strict's: \
+             {:.2} vs {:.2} (ratio {:.3})",
+            verdict(c.false_ok()),
+            arx.false_keeps,
+            strict.false_keeps,
+            c.false_ratio
+        );
+        println!(
+            "- {} true improvement at least 60% of strict's: {:.2}σ vs {:.2}σ (ratio {:.3})",
+            verdict(c.gain_ok()),
+            arx.gain.0,
+            strict.gain.0,
+            c.gain_ratio
+        );
+        println!(
+            "- {} honest recorded best (the mean of the kept commit's confirmation runs; \
+             its 95% interval holds the true value in at least 90% of loops): {:.1}% \
+             (strict's best sample: {:.1}%); bias {:+.2}σ at the end, {:+.2}σ when recorded \
+             (strict: {:+.2}σ, {:+.2}σ)",
+            verdict(c.honest_ok()),
+            100.0 * c.coverage,
+            100.0 * strict.coverage,
+            arx.bias.0,
+            arx.keep_bias,
+            strict.bias.0,
+            strict.keep_bias,
+        );
+        println!();
+    }
+    println!("## One decision on a null change\n");
+    println!(
+        "{SINGLE_TRIALS} seeded decisions: five baseline runs, then a candidate of no true \
+         effect run until the rule decides (repeat 1, N(0, 1) noise).\n"
+    );
+    println!("| rule | null changes kept |\n|---|---:|");
+    let singles: Vec<f64> = variants
+        .iter()
+        .map(|v| single_null_rate(v, SINGLE_TRIALS, args.seed))
+        .collect();
+    for (v, rate) in variants.iter().zip(&singles) {
+        println!("| {} | {:.2}% |", v.label, 100.0 * rate);
+    }
+    println!();
+    let single_ok = singles[0] <= SINGLE_NULL_KEEPS;
+    all_pass &= single_ok;
+    println!(
+        "- {} one decision keeps a null change at most 5% of the time: {:.2}% (strict: {:.2}%)\n",
+        verdict(single_ok),
+        100.0 * singles[0],
+        100.0 * singles[1]
+    );
+    println!(
+        "## Verdict\n\n- `confirm` (default): {}\n",
+        if all_pass {
+            "meets every target in every stream"
+        } else {
+            "misses at least one target"
+        }
+    );
+
+    if args.frontier {
+        frontier(args.seed, args.frontier_trials);
+    }
+    println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
+}
+
+/// A grid of the confirm rule's constants, each judged against `strict` on
+/// the same loops.
+fn frontier(seed: u64, trials: u64) {
+    println!("## Frontier of the `confirm` constants\n");
+    println!(
+        "{trials} loops per stream (the first {trials} loops of the headline), strict \
+         played on the same loops as the yardstick. Each cell: true improvement \
+         and false keeps as shares of strict's, then the end-of-loop bias (σ) and how \
+         often the 95% interval holds the truth; then how often one decision keeps a null \
+         change ({} decisions). `targets` is PASS when every target holds in every stream.\n",
+        SINGLE_TRIALS / 4
+    );
+    let worlds = worlds(seed, trials);
+    let strict: Vec<Summary> = summarize_all(&worlds, &[Variant::of(Rule::Strict)])
+        .into_iter()
+        .map(|mut rows| rows.remove(0))
+        .collect();
+    let mut variants = Vec::new();
+    for max_runs in [4, 5, 6] {
+        for confidence in [0.8, 0.85, 0.9] {
+            for promise in [0.5, 0.75, 0.85, 1.0] {
+                for futility in [0.5, 0.75, 1.0, 1.25] {
+                    variants.push(Variant::confirm(promise, futility, confidence, max_runs));
+                }
+            }
+        }
+    }
+    let results = summarize_all(&worlds, &variants);
+    println!("| promise, futility, confidence, runs | rich | sparse | junk | one null decision | targets |");
+    println!("|---|---|---|---|---:|---|");
+    let mut best: Option<(String, f64)> = None;
+    for (i, v) in variants.iter().enumerate() {
+        let mut cells = Vec::new();
+        let mut ok = true;
+        let mut worst_gain = f64::INFINITY;
+        for (s, rows) in results.iter().enumerate() {
+            let row = &rows[i];
+            let c = Check::of(row, &strict[s]);
+            ok &= c.pass();
+            worst_gain = worst_gain.min(c.gain_ratio);
+            cells.push(format!(
+                "{:.2} / {:.3} / {:+.2} / {:.0}%",
+                c.gain_ratio,
+                c.false_ratio,
+                row.bias.0,
+                100.0 * c.coverage
+            ));
+        }
+        let single = single_null_rate(v, SINGLE_TRIALS / 4, seed);
+        ok &= single <= SINGLE_NULL_KEEPS;
+        println!(
+            "| {} | {} | {:.1}% | {} |",
+            v.label,
+            cells.join(" | "),
+            100.0 * single,
+            if ok { "PASS" } else { "" }
+        );
+        if ok && best.as_ref().is_none_or(|(_, g)| worst_gain > *g) {
+            best = Some((v.label.clone(), worst_gain));
+        }
+    }
+    println!();
+    match best {
+        Some((label, g)) => println!(
+            "- Highest smallest true-improvement share among the rows meeting every \
+             target: {label} ({g:.2}).\n"
+        ),
+        None => println!("- No row meets every target.\n"),
+    }
+}
