@@ -17,7 +17,9 @@ use super::Ctx;
 use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::config::{repo_root, FILE_NAME};
-use crate::io::state::{dead_ends, ensure_dir, journal, knowhow};
+use crate::io::state::{
+    dead_ends, ensure_dir, journal, knowhow, no_follow, open_no_follow, refuse_symlinks,
+};
 use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
 use crate::output::{bold, dim, Report};
 
@@ -97,12 +99,17 @@ impl Report for InitReport {
 }
 
 /// Create `path` with `contents` unless it exists. Returns whether it was
-/// created; an existing directory in its place is an error.
-fn create_file(path: &Path, contents: &str) -> Result<bool> {
+/// created; an existing directory in its place is an error, and so is a
+/// symbolic link in place of a state file (`state`). `create_new` never
+/// writes through a link.
+fn create_file(path: &Path, contents: &str, state: bool) -> Result<bool> {
     if path.is_dir() {
         anyhow::bail!("{} is a directory, not a file", path.display());
     }
-    match OpenOptions::new().write(true).create_new(true).open(path) {
+    if state {
+        refuse_symlinks(path.parent().unwrap_or(Path::new(".")), path)?;
+    }
+    match no_follow(OpenOptions::new().write(true).create_new(true)).open(path) {
         Ok(mut f) => {
             f.write_all(contents.as_bytes())
                 .and_then(|()| f.sync_all())
@@ -185,11 +192,8 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
         text.push_str(line);
         text.push('\n');
     }
-    let mut f = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&path)
-        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    refuse_symlinks(root, &path)?;
+    let mut f = open_no_follow(OpenOptions::new().append(true).create(true), &path)?;
     f.write_all(text.as_bytes())
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;
@@ -287,7 +291,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     });
 
     let journal_path = journal(&state_dir, WARN).path;
-    let created = create_file(&journal_path, "")?;
+    let created = create_file(&journal_path, "", true)?;
     items.push(Item {
         path: show(&journal_path),
         status: if created {
@@ -299,7 +303,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     });
 
     let config = root.join(FILE_NAME);
-    let created = create_file(&config, CONFIG_TEMPLATE)?;
+    let created = create_file(&config, CONFIG_TEMPLATE, false)?;
     items.push(Item {
         path: show(&config),
         status: if created {

@@ -9,7 +9,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::state::{ensure_dir, Registry};
+use super::state::{ensure_dir_within, no_follow, refuse_symlinks, symlink_refusal, Registry};
 use crate::kernel::round::{EvalReport, RoundStatus};
 
 /// One line of `rounds/hashes.jsonl`.
@@ -27,30 +27,56 @@ pub fn rounds_dir(state: &Path) -> PathBuf {
 
 /// The patch-hash registry.
 pub fn hashes(state: &Path, warn: super::Warn) -> Registry<HashLine> {
-    Registry::new(rounds_dir(state).join("hashes.jsonl"), warn)
+    Registry::new(rounds_dir(state).join("hashes.jsonl"), warn).within(state)
 }
 
-/// Write `value` as pretty JSON to `path` atomically.
+/// Write `value` as pretty JSON to `path` atomically; no symbolic link is
+/// followed at the file or its directory.
 pub fn write_json_atomic<T: Serialize>(path: &Path, value: &T) -> Result<()> {
-    let dir = path.parent().context("a round file needs a directory")?;
-    ensure_dir(dir)?;
+    let dir = path.parent().context("a state file needs a directory")?;
+    write_json_within(dir, path, value)
+}
+
+/// Write `value` as pretty JSON to `path` atomically, creating its
+/// directories from `root` (the state directory) down; no symbolic link
+/// is followed from `root` to the file.
+pub fn write_json_within<T: Serialize>(root: &Path, path: &Path, value: &T) -> Result<()> {
+    let dir = path.parent().context("a state file needs a directory")?;
+    ensure_dir_within(root, dir)?;
+    refuse_symlinks(root, path)?;
     let mut text = serde_json::to_vec_pretty(value)?;
     text.push(b'\n');
-    write_bytes_atomic(path, &text).with_context(|| format!("cannot write {}", path.display()))
+    write_bytes_atomic(path, &text).map_err(|e| {
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            symlink_refusal(path, path)
+        } else {
+            anyhow::Error::new(e).context(format!("cannot write {}", path.display()))
+        }
+    })
 }
 
 /// Replace `path` with `bytes`: written to a temporary file beside it,
 /// synced, then renamed over it, so readers see the old file or the whole
-/// new one. The temporary file is removed on failure.
+/// new one. The temporary file is removed on failure. A symbolic link at
+/// `path` is not replaced (an error), nor is the temporary file opened
+/// through one.
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(std::io::Error::other(format!(
+            "{} is a symbolic link",
+            path.display()
+        )));
+    }
     let tmp = dir.join(format!(
         ".{}.tmp-{}",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
         std::process::id()
     ));
+    let _ = std::fs::remove_file(&tmp);
     let written = (|| -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f =
+            no_follow(std::fs::OpenOptions::new().write(true).create_new(true)).open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)?;
@@ -233,6 +259,44 @@ mod tests {
         assert_eq!(tree_path_problems(w, "out/evil.md", false).len(), 1);
         assert_eq!(tree_path_problems(w, "link.md", false).len(), 1);
         assert_eq!(tree_path_problems(w, "file.md/sub.md", false).len(), 1);
+    }
+
+    #[test]
+    fn round_files_are_never_written_through_a_symlink() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        let outside = dir.path().join("outside");
+        std::fs::create_dir_all(&state).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("victim"), "precious").unwrap();
+        // A link at the file, and a link for the rounds directory.
+        let record = record_path(&state, "r1");
+        std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(outside.join("victim"), &record).unwrap();
+        let err = write_json_within(&state, &record, &1).unwrap_err();
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        std::fs::remove_dir_all(rounds_dir(&state)).unwrap();
+        std::os::unix::fs::symlink(&outside, rounds_dir(&state)).unwrap();
+        let err = write_json_within(&state, &record_path(&state, "r2"), &1).unwrap_err();
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        let err = hashes(&state, |_| {})
+            .append(&HashLine {
+                hash: "h".into(),
+                round: "r".into(),
+                status: "applied".into(),
+            })
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("symbolic link"), "{err:#}");
+        let names: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
+        assert_eq!(names.len(), 1);
+        assert_eq!(
+            std::fs::read_to_string(outside.join("victim")).unwrap(),
+            "precious"
+        );
+        // A plain write works, and replaces nothing but the file.
+        std::fs::remove_file(rounds_dir(&state)).unwrap();
+        write_json_within(&state, &record_path(&state, "r3"), &1).unwrap();
+        assert!(write_bytes_atomic(&outside.join("victim"), b"x").is_ok());
     }
 
     #[test]

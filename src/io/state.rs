@@ -10,10 +10,17 @@
 //! under the same lock, through a synced temporary file renamed over it, so
 //! a reader sees the old file or the new one. Writers check, once they hold
 //! the lock, that it is still on the file the path names.
+//!
+//! No write follows a symbolic link: a cloned repository can bring a
+//! `.arx/journal.jsonl` (or `.arx/` itself) that points anywhere. Every
+//! directory from the state directory down to the file is checked with
+//! `lstat`, files are opened with `O_NOFOLLOW`, and a link is refused with
+//! its path ([`refuse_symlinks`]).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::marker::PhantomData;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -36,16 +43,118 @@ pub fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
 }
 
 /// Create the state directory if needed, with a clear error when a file
-/// stands in its way.
+/// or a symbolic link stands in its way.
 pub fn ensure_dir(dir: &Path) -> Result<()> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Hinted::error(
-            format!("state directory {} is not a directory", dir.display()),
-            "move the file away or choose another place with --state-dir",
-        ));
+    ensure_dir_within(dir, dir)
+}
+
+/// Create `dir` and the directories between `root` and it, refusing a
+/// symbolic link at `root` or anywhere below it (the directories above
+/// `root` are the user's and may be links). No directory is created
+/// through a link.
+pub fn ensure_dir_within(root: &Path, dir: &Path) -> Result<()> {
+    refuse_symlink_at(root, root)?;
+    match std::fs::symlink_metadata(root) {
+        Ok(m) if !m.is_dir() => {
+            return Err(Hinted::error(
+                format!("state directory {} is not a directory", root.display()),
+                "move the file away or choose another place with --state-dir",
+            ))
+        }
+        Ok(_) => {}
+        Err(_) => {
+            std::fs::create_dir_all(root)
+                .with_context(|| format!("cannot create state directory {}", root.display()))?;
+            refuse_symlink_at(root, root)?;
+        }
     }
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create state directory {}", dir.display()))
+    let Ok(rel) = dir.strip_prefix(root) else {
+        return ensure_dir_within(dir, dir);
+    };
+    let mut walked = root.to_path_buf();
+    for part in rel.components() {
+        walked.push(part);
+        refuse_symlink_at(&walked, &walked)?;
+        match std::fs::symlink_metadata(&walked) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => anyhow::bail!("{} is not a directory", walked.display()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                match std::fs::create_dir(&walked) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        refuse_symlink_at(&walked, &walked)?
+                    }
+                    Err(e) => {
+                        return Err(e)
+                            .with_context(|| format!("cannot create {}", walked.display()))
+                    }
+                }
+            }
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", walked.display())),
+        }
+    }
+    Ok(())
+}
+
+/// The refusal to write `path` because `link` is a symbolic link.
+pub fn symlink_refusal(path: &Path, link: &Path) -> anyhow::Error {
+    let what = if path == link {
+        format!(
+            "refusing to write {}: it is a symbolic link",
+            path.display()
+        )
+    } else {
+        format!(
+            "refusing to write {}: {} is a symbolic link",
+            path.display(),
+            link.display()
+        )
+    };
+    Hinted::error(
+        what,
+        "arx never writes its state through a symbolic link; replace the link with a real file or directory",
+    )
+}
+
+/// Refuse when `link` exists and is a symbolic link (writing `path`).
+fn refuse_symlink_at(path: &Path, link: &Path) -> Result<()> {
+    match std::fs::symlink_metadata(link) {
+        Ok(m) if m.file_type().is_symlink() => Err(symlink_refusal(path, link)),
+        _ => Ok(()),
+    }
+}
+
+/// Refuse to write `path` when it, `root` or any directory between them is
+/// a symbolic link. A `path` outside `root` is checked with its own
+/// directory as the root.
+pub fn refuse_symlinks(root: &Path, path: &Path) -> Result<()> {
+    let root = match path.strip_prefix(root) {
+        Ok(_) => root,
+        Err(_) => path.parent().unwrap_or(Path::new(".")),
+    };
+    refuse_symlink_at(path, root)?;
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let mut walked = root.to_path_buf();
+    for part in rel.components() {
+        walked.push(part);
+        refuse_symlink_at(path, &walked)?;
+    }
+    Ok(())
+}
+
+/// `options` set not to follow a symbolic link at the last component.
+pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
+    options.custom_flags(libc::O_NOFOLLOW)
+}
+
+/// Open `path` with `options`, never through a symbolic link: a link
+/// there (`ELOOP`) is refused with its path.
+pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> Result<File> {
+    match no_follow(options).open(path) {
+        Ok(f) => Ok(f),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(symlink_refusal(path, path)),
+        Err(e) => Err(e).with_context(|| format!("cannot open {} for writing", path.display())),
+    }
 }
 
 /// The records of a registry file, and what was wrong with it.
@@ -64,6 +173,9 @@ pub struct Loaded<T> {
 #[derive(Debug, Clone)]
 pub struct Registry<T> {
     pub path: PathBuf,
+    /// The directory below which no symbolic link is followed on writes
+    /// (the state directory).
+    root: PathBuf,
     warn: Warn,
     _record: PhantomData<fn() -> T>,
 }
@@ -80,11 +192,31 @@ pub enum Appended<T> {
 impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     /// A registry at `path`; what it recovers from goes to `warn`.
     pub fn new(path: PathBuf, warn: Warn) -> Self {
+        let root = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
         Registry {
             path,
+            root,
             warn,
             _record: PhantomData,
         }
+    }
+
+    /// The same registry, with no symbolic link followed from `root` down.
+    pub fn within(mut self, root: &Path) -> Self {
+        self.root = root.to_path_buf();
+        self
+    }
+
+    /// Create the registry's directory (from its root, no link followed)
+    /// and refuse a link at the file.
+    fn prepare_write(&self) -> Result<()> {
+        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            ensure_dir_within(&self.root, dir)?;
+        }
+        refuse_symlinks(&self.root, &self.path)
     }
 
     /// All readable records (an absent file is empty).
@@ -187,9 +319,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     /// Open for appending under an exclusive lock, with a torn last line
     /// (an interrupted write) trimmed away. Returns the file and its length.
     fn open_for_append(&self) -> Result<(File, u64)> {
-        if let Some(dir) = self.path.parent() {
-            ensure_dir(dir)?;
-        }
+        self.prepare_write()?;
         if self.path.is_dir() {
             anyhow::bail!(
                 "{} is a directory, not a registry file",
@@ -221,9 +351,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     fn lock_current(&self, options: &OpenOptions) -> Result<File> {
         const TRIES: usize = 100;
         for _ in 0..TRIES {
-            let file = options
-                .open(&self.path)
-                .with_context(|| format!("cannot open {} for writing", self.path.display()))?;
+            let file = open_no_follow(&mut options.clone(), &self.path)?;
             file.lock()
                 .with_context(|| format!("cannot lock {}", self.path.display()))?;
             if same_file(&file, &self.path) {
@@ -247,7 +375,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        ensure_dir(&dir)?;
+        self.prepare_write()?;
         if self.path.is_dir() {
             anyhow::bail!(
                 "{} is a directory, not a registry file",
@@ -265,12 +393,9 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         let Some(records) = update(&loaded) else {
             return Ok(false);
         };
-        // Replace the file itself, not a symbolic link that points to it.
-        let target = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
-        let dir = match target.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => dir,
-        };
+        // The path was opened without following a link, and no directory
+        // on the way is one: the rename replaces the file itself.
+        let target = self.path.clone();
         let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -297,10 +422,10 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     /// Write `records` to a new file at `tmp` (permissions copied from
     /// `like`) and sync it.
     fn write_all_to(&self, tmp: &Path, records: &[T], like: &File) -> Result<()> {
-        let mut out = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
+        // A stale temporary file (or anything planted under its name) goes;
+        // the new one is created, never opened through a link.
+        let _ = std::fs::remove_file(tmp);
+        let mut out = no_follow(OpenOptions::new().write(true).create_new(true))
             .open(tmp)
             .with_context(|| format!("cannot create {}", tmp.display()))?;
         if let Ok(meta) = like.metadata() {

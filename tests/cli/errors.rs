@@ -93,16 +93,18 @@ fn a_registry_that_is_not_a_regular_file_is_refused() {
     let sb = Sandbox::new();
     std::fs::create_dir_all(sb.path().join(".arx")).unwrap();
     std::os::unix::fs::symlink("/dev/zero", sb.path().join(".arx/dead-ends.jsonl")).unwrap();
-    for args in [
-        &["deadend", "list"][..],
-        &["deadend", "add", "--approve", "a", "--reason", "r"],
+    // Reading refuses what is not a regular file; writing refuses the
+    // symbolic link itself first.
+    for (args, want) in [
+        (&["deadend", "list"][..], "not a regular file"),
+        (&["deadend", "add", "--approve", "a", "--reason", "r"], "symbolic link"),
     ] {
         sb.arx()
             .args(args)
             .timeout(std::time::Duration::from_secs(20))
             .assert()
             .code(2)
-            .stderr(contains("not a regular file"));
+            .stderr(contains(want));
     }
 }
 

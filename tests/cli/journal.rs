@@ -328,7 +328,7 @@ fn verify_of_an_unreadable_file_exits_2() {
 }
 
 #[test]
-fn merge_through_a_symlinked_journal_rewrites_its_target() {
+fn merge_through_a_symlinked_journal_is_refused() {
     let sb = Sandbox::new();
     sb.write("shared/journal.jsonl", jsonl(&[run(2), run(1), run(2)]));
     std::fs::create_dir_all(sb.path().join(".arx")).unwrap();
@@ -337,10 +337,17 @@ fn merge_through_a_symlinked_journal_rewrites_its_target() {
         sb.path().join(".arx/journal.jsonl"),
     )
     .unwrap();
-    sb.arx().args(["journal", "merge"]).assert().code(0);
+    sb.arx()
+        .args(["journal", "merge"])
+        .assert()
+        .code(2)
+        .stderr(contains("symbolic link"));
     let link = std::fs::symlink_metadata(sb.path().join(".arx/journal.jsonl")).unwrap();
     assert!(link.file_type().is_symlink());
-    assert_eq!(sb.read("shared/journal.jsonl"), jsonl(&[run(1), run(2)]));
+    assert_eq!(
+        sb.read("shared/journal.jsonl"),
+        jsonl(&[run(2), run(1), run(2)])
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ mod round;
 mod run;
 mod show;
 mod support;
+mod symlinks;
 
 #[test]
 fn cli_definition_is_consistent() {

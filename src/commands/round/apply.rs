@@ -21,7 +21,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::git::{Change, RoundRepo};
 use crate::io::process::{self, RunSpec, Sink};
-use crate::io::rounds::{hashes, rounds_dir, write_json_atomic, HashLine};
+use crate::io::rounds::{hashes, rounds_dir, write_json_within, HashLine};
 use crate::kernel::failure::FailureClass;
 use crate::kernel::round::{
     gate_round, patch_hash, screen_round, EvalCheck, EvalReport, RoundPatch, RoundStatus,
@@ -435,10 +435,10 @@ fn save(
     if let Some(p) = patch {
         let mut saved = p.clone();
         saved.round_id = Some(record.round_id.clone());
-        write_json_atomic(&dir.join("patch.json"), &saved)?;
+        write_json_within(state, &dir.join("patch.json"), &saved)?;
     }
     if let Some(e) = eval {
-        write_json_atomic(&dir.join("eval.json"), e)?;
+        write_json_within(state, &dir.join("eval.json"), e)?;
     }
-    write_json_atomic(&record_path(state, &record.round_id), record)
+    write_json_within(state, &record_path(state, &record.round_id), record)
 }

@@ -386,7 +386,11 @@ pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Resul
             "round {}: an interrupted landing was settled as {}",
             record.round_id, record.status
         ));
-        crate::io::rounds::write_json_atomic(&record_path(state, &record.round_id), &record)?;
+        crate::io::rounds::write_json_within(
+            state,
+            &record_path(state, &record.round_id),
+            &record,
+        )?;
     }
     Ok(())
 }

@@ -10,7 +10,7 @@ use crate::commands::Ctx;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::git::RoundRepo;
-use crate::io::rounds::{read_json, write_json_atomic};
+use crate::io::rounds::{read_json, write_json_within};
 use crate::kernel::round::RoundStatus;
 use crate::output::{bold, Report};
 
@@ -80,7 +80,7 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<Exit> {
     record.reverted_sha = Some(commit.to_string());
     record.reverted_at = Some(now.to_string());
     record.detail = format!("reverted by {commit}");
-    write_json_atomic(&path, &record)?;
+    write_json_within(&state, &path, &record)?;
     ctx.out.emit(&RevertReport { record })?;
     Ok(Exit::Ok)
 }
