@@ -1906,3 +1906,6 @@ fn human_output_reads_well() {
         .code(1)
         .stdout(contains("invalid: 1 error\n"));
 }
+
+#[path = "round_guard.rs"]
+mod guard;

@@ -73,6 +73,9 @@ pub struct Settings {
     pub config_format: Option<Format>,
     /// The live `harness` block.
     pub harness: Map<String, Value>,
+    /// The state directory relative to the repository root, when it is
+    /// inside the repository (`""`: the root itself).
+    pub state_rel: Option<String>,
 }
 
 fn string_list(v: Option<&Value>, what: &str) -> Result<Vec<String>> {
@@ -167,7 +170,65 @@ pub fn settings(ctx: &Ctx, root: &Path, force_auto: bool) -> Result<Settings> {
         config_rel,
         config_format: config.format,
         harness,
+        state_rel: relative_inside(&ctx.state_dir()?, root),
     })
+}
+
+/// `path` relative to `root`, `/`-separated, when it lies inside it once
+/// symbolic links are resolved (the part of `path` that does not exist
+/// yet is taken as written).
+fn relative_inside(path: &Path, root: &Path) -> Option<String> {
+    let root = root.canonicalize().ok()?;
+    let mut existing = path.to_path_buf();
+    let mut rest = Vec::new();
+    let resolved = loop {
+        if let Ok(p) = existing.canonicalize() {
+            break p;
+        }
+        rest.push(existing.file_name()?.to_os_string());
+        existing = existing.parent()?.to_path_buf();
+    };
+    let full = rest.iter().rev().fold(resolved, |p, part| p.join(part));
+    let rel = full.strip_prefix(&root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    Some(parts?.join("/"))
+}
+
+/// What a state directory at the repository root holds: patches may not
+/// touch these names there.
+const STATE_NAMES: &[&str] = &[
+    "journal.jsonl",
+    "dead-ends.jsonl",
+    "knowhow.jsonl",
+    "rounds",
+    "precision.json",
+    "ratchet-pending.json",
+    "ratchet-aside.json",
+];
+
+/// Entries that would write into the state directory where it really is
+/// (`.arx/` is checked by the kernel whatever the state directory).
+fn state_dir_errors(patch: &RoundPatch, settings: &Settings) -> Vec<String> {
+    use crate::kernel::round::{path_in_dir, path_in_state_dir};
+    let Some(dir) = settings.state_rel.as_deref() else {
+        return Vec::new();
+    };
+    let mut errors = Vec::new();
+    for (i, e) in patch.entries.iter().enumerate() {
+        let inside = if dir.is_empty() {
+            STATE_NAMES.iter().any(|n| path_in_dir(&e.path, n))
+        } else {
+            path_in_dir(&e.path, dir)
+        };
+        if inside && !path_in_state_dir(&e.path) {
+            let shown = if dir.is_empty() { "." } else { dir };
+            errors.push(format!(
+                "entries[{i}] ({}): may not touch the state directory ({shown}/)",
+                e.path.escape_debug()
+            ));
+        }
+    }
+    errors
 }
 
 /// Read the patch JSON (file or `-`).
@@ -217,6 +278,7 @@ pub fn validate_all(
         &config_path,
         harness,
     ));
+    errors.extend(state_dir_errors(&checked, settings));
     errors.extend(toml_harness_errors(&checked, settings, workdir));
     for entry in &checked.entries {
         errors.extend(tree_path_problems(workdir, &entry.path, false));

@@ -87,6 +87,17 @@ pub fn path_in_state_dir(path: &str) -> bool {
         .is_some_and(|first| fold_component(first) == STATE_DIR)
 }
 
+/// Is the path inside the directory `dir` (both relative to the
+/// repository root), or the directory itself, compared as a
+/// case-insensitive filesystem would (`./`, doubled slashes, case and
+/// trailing dots ignored)? An empty `dir` (the root) contains every path.
+pub fn path_in_dir(path: &str, dir: &str) -> bool {
+    let mut parts = meaningful_components(path).map(fold_component);
+    meaningful_components(dir)
+        .map(fold_component)
+        .all(|d| parts.next().is_some_and(|c| c == d))
+}
+
 /// Errors from checks stricter than the reference's, for every entry; the
 /// host adds them to [`validate_round_patch`](super::validate_round_patch)'s. Only what that function
 /// does not already report is reported here, so the two lists can be joined
@@ -215,6 +226,19 @@ mod tests {
         let errors = strict(&patch(vec![md(".arx/journal.jsonl")]));
         assert_eq!(errors.len(), 1);
         assert!(errors[0].contains(".arx/ state directory"));
+    }
+
+    #[test]
+    fn paths_in_a_directory() {
+        for p in ["st/x", "./ST/x", "st", "st./rounds/a", "st//y"] {
+            assert!(path_in_dir(p, "st"), "{p}");
+        }
+        for p in ["stx/y", "s/t", "x/st/y"] {
+            assert!(!path_in_dir(p, "st"), "{p}");
+        }
+        assert!(path_in_dir("var/state/rounds/x", "var/state"));
+        assert!(!path_in_dir("var/x", "var/state"));
+        assert!(path_in_dir("anything", ""));
     }
 
     #[test]

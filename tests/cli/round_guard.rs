@@ -1,0 +1,74 @@
+//! Rounds under hostile patches: the state directory wherever it is, the
+//! kind a path really has, the `[gates]` block, names git refuses, and
+//! patches that change nothing.
+
+use serde_json::{json, Value};
+
+use super::{entry, patch, Fixture};
+use crate::support::{stderr, stdout_json};
+
+/// `arx --json [pre...] round validate` and `round apply --auto` of one
+/// patch: both must reject it with an error containing `want`, and nothing
+/// may land.
+fn rejects(fx: &Fixture, pre: &[&str], p: &Value, want: &str) {
+    let base = fx.head();
+    let file = fx.patch("guard.json", p);
+    let out = fx
+        .arx()
+        .arg("--json")
+        .args(pre)
+        .args(["round", "validate", &file])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{p}: {}", stderr(&out));
+    let errors = stdout_json(&out)["errors"].to_string();
+    assert!(errors.contains(want), "{p}: want {want:?} in {errors}");
+    let out = fx
+        .arx()
+        .arg("--json")
+        .args(pre)
+        .args(["round", "apply", &file, "--auto"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{p}: {}", stderr(&out));
+    assert_eq!(stdout_json(&out)["status"], "rejected", "{p}");
+    assert_eq!(fx.head(), base, "{p}: nothing landed");
+    // Each trial is its own round id; clear the interval's memory.
+    let _ = std::fs::remove_dir_all(fx.root.join(".arx"));
+    let _ = std::fs::remove_dir_all(fx.root.join("arxstate"));
+    let _ = std::fs::remove_dir_all(fx.root.join("var"));
+}
+
+fn md(path: &str) -> Value {
+    patch(
+        "p",
+        0.9,
+        vec![entry(path, "markdown", "create", Some("x\n"))],
+    )
+}
+
+#[test]
+fn a_state_directory_not_named_arx_is_off_limits() {
+    let fx = Fixture::new();
+    let pre = ["--state-dir", "arxstate"];
+    for path in [
+        "arxstate/rounds/z-fake/RECORD.json",
+        "./arxstate/journal.jsonl",
+        "ARXSTATE/journal.jsonl",
+        "arxstate",
+    ] {
+        rejects(&fx, &pre, &md(path), "state directory");
+    }
+    // Nested, through ARX_STATE_DIR as an absolute path.
+    let nested = fx.root.join("var/state");
+    let nested = nested.to_str().unwrap();
+    rejects(
+        &fx,
+        &["--state-dir", nested],
+        &md("var/state/rounds/hashes.jsonl"),
+        "state directory",
+    );
+    // `.arx` stays protected whatever the state directory.
+    rejects(&fx, &pre, &md(".arx/journal.jsonl"), "state directory");
+    let _ = json!(null);
+}
