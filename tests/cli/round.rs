@@ -800,7 +800,7 @@ fn paths_are_checked_against_the_commit_too() {
     std::fs::remove_file(fx.root.join("README.md")).unwrap();
     for (e, want) in [
         (
-            entry("docs", "markdown", "create", Some("x")),
+            entry("docs", "code", "create", Some("x")),
             "names a directory",
         ),
         (

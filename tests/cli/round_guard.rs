@@ -72,3 +72,41 @@ fn a_state_directory_not_named_arx_is_off_limits() {
     rejects(&fx, &pre, &md(".arx/journal.jsonl"), "state directory");
     let _ = json!(null);
 }
+
+#[test]
+fn a_kind_that_does_not_match_the_path_is_rejected() {
+    let fx = Fixture::with_config(
+        "[harness]\nmin_interval_hours = 0\nallowed_targets = [\"markdown\"]\n\n\
+         [[harness.checks]]\nname = \"code-check\"\ncommand = \"false\"\nkinds = [\"code\"]\n",
+    );
+    fx.write("docs/tool.md", "#!/bin/sh\necho tool\n");
+    std::fs::set_permissions(
+        fx.root.join("docs/tool.md"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    fx.commit_all("an executable .md");
+    let cases = [
+        ("bin/run.sh", "echo pwned\n", "bin/run.sh is code"),
+        ("src/new.py", "print(1)\n", "is code"),
+        ("docs/new.json", "{}", "is config"),
+        ("docs/x.md", "#!/bin/sh\necho pwned\n", "is code"),
+        ("docs/tool.md", "echo pwned\n", "executable"),
+    ];
+    for (path, content, want) in cases {
+        let p = patch(
+            "p",
+            0.9,
+            vec![entry(path, "markdown", "create", Some(content))],
+        );
+        rejects(&fx, &[], &p, want);
+    }
+    // A real markdown file passes.
+    let p = patch(
+        "p",
+        0.9,
+        vec![entry("docs/ok.md", "markdown", "create", Some("# ok\n"))],
+    );
+    let file = fx.patch("ok.json", &p);
+    fx.arx().args(["round", "validate", &file]).assert().code(0);
+}

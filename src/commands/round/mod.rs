@@ -279,6 +279,7 @@ pub fn validate_all(
         harness,
     ));
     errors.extend(state_dir_errors(&checked, settings));
+    errors.extend(crate::kernel::round::kind_errors(&checked));
     errors.extend(toml_harness_errors(&checked, settings, workdir));
     for entry in &checked.entries {
         errors.extend(tree_path_problems(workdir, &entry.path, false));
@@ -360,11 +361,18 @@ pub fn head_tree_problems(
                 break;
             }
         }
-        if !blocked
-            && entry.op == PatchOp::Delete
-            && repo.tree_kind(commit, &entry.path)? == TreeKind::Absent
-        {
-            problems.push(format!("{tag}: not in the repository (nothing to delete)"));
+        if blocked {
+            continue;
+        }
+        match repo.tree_kind(commit, &entry.path)? {
+            TreeKind::Absent if entry.op == PatchOp::Delete => {
+                problems.push(format!("{tag}: not in the repository (nothing to delete)"))
+            }
+            TreeKind::Executable if entry.kind != PatchKind::Code => problems.push(format!(
+                "{tag}: kind '{}' does not match the file: it is executable in the repository, so it is code",
+                entry.kind
+            )),
+            _ => {}
         }
     }
     Ok(problems)

@@ -49,8 +49,8 @@ pub use evidence::{finding_priority, select_evidence, Finding};
 pub use interval::{counts_for_interval, last_counted_round, next_round_allowed, round_allowed_at};
 pub use patch::{patch_hash, PatchEntry, PatchKind, PatchOp, RoundPatch};
 pub use strict::{
-    path_has_nul, path_in_dir, path_in_state_dir, path_touches_git, paths_alias,
-    strict_patch_errors, toml_harness, toml_harness_error,
+    kind_errors, path_has_nul, path_in_dir, path_in_state_dir, path_kind, path_touches_git,
+    paths_alias, strict_patch_errors, toml_harness, toml_harness_error,
 };
 pub use validate::{validate_patch_json, validate_round_patch};
 

@@ -98,6 +98,52 @@ pub fn path_in_dir(path: &str, dir: &str) -> bool {
         .all(|d| parts.next().is_some_and(|c| c == d))
 }
 
+/// File extensions (lower case) of the markdown kind: prose that no check
+/// of code needs to see.
+const MARKDOWN_EXTENSIONS: &[&str] = &["md", "markdown", "mdown", "mkd", "mkdn", "rst", "adoc"];
+
+/// The kind a path really has, from its name and, where the name cannot
+/// tell, its content: a markdown extension (`.md`, `.markdown`, `.rst`,
+/// `.adoc`, ...) is markdown, `.json` is config (the config kind's content
+/// must be JSON), anything else is code, and so is any content that starts
+/// with `#!` (a script, whatever its name).
+pub fn path_kind(path: &str, content: Option<&str>) -> PatchKind {
+    if content.is_some_and(|c| c.trim_start_matches('\u{feff}').starts_with("#!")) {
+        return PatchKind::Code;
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => fold_component(ext),
+        _ => return PatchKind::Code,
+    };
+    if MARKDOWN_EXTENSIONS.contains(&ext.as_str()) {
+        PatchKind::Markdown
+    } else if ext == "json" {
+        PatchKind::Config
+    } else {
+        PatchKind::Code
+    }
+}
+
+/// Entries whose declared kind is not the kind of their path
+/// ([`path_kind`]): the kind decides which checks run and what
+/// `allowed_targets` lets through, so it may not be chosen freely.
+pub fn kind_errors(patch: &RoundPatch) -> Vec<String> {
+    let mut errors = Vec::new();
+    for (i, e) in patch.entries.iter().enumerate() {
+        let real = path_kind(&e.path, e.content.as_deref());
+        if real != e.kind {
+            errors.push(format!(
+                "{}: kind '{}' does not match the file: {} is {real}",
+                entry_tag(i, Some(&e.path)),
+                e.kind,
+                e.path.escape_debug()
+            ));
+        }
+    }
+    errors
+}
+
 /// Errors from checks stricter than the reference's, for every entry; the
 /// host adds them to [`validate_round_patch`](super::validate_round_patch)'s. Only what that function
 /// does not already report is reported here, so the two lists can be joined
@@ -226,6 +272,34 @@ mod tests {
         let errors = strict(&patch(vec![md(".arx/journal.jsonl")]));
         assert_eq!(errors.len(), 1);
         assert!(errors[0].contains(".arx/ state directory"));
+    }
+
+    #[test]
+    fn kinds_follow_the_path() {
+        use PatchKind::*;
+        for (path, content, kind) in [
+            ("docs/a.md", Some("# a"), Markdown),
+            ("README.MD", None, Markdown),
+            ("a.rst", Some("x"), Markdown),
+            ("c.json", Some("{}"), Config),
+            ("src/run.sh", Some("echo"), Code),
+            ("Makefile", None, Code),
+            (".md", None, Code),
+            ("notes.txt", None, Code),
+            ("arx.toml", None, Code),
+            ("x.md", Some("#!/bin/sh\n"), Code),
+            ("x.md", Some("\u{feff}#!/bin/sh\n"), Code),
+        ] {
+            assert_eq!(path_kind(path, content), kind, "{path}");
+        }
+        let p = patch(vec![
+            entry("src/run.sh", Markdown, PatchOp::Modify, Some("x")),
+            md("docs/a.md"),
+        ]);
+        assert_eq!(
+            kind_errors(&p),
+            ["entries[0] (src/run.sh): kind 'markdown' does not match the file: src/run.sh is code"]
+        );
     }
 
     #[test]
