@@ -110,3 +110,75 @@ fn a_kind_that_does_not_match_the_path_is_rejected() {
     let file = fx.patch("ok.json", &p);
     fx.arx().args(["round", "validate", &file]).assert().code(0);
 }
+
+#[test]
+fn a_round_may_not_switch_the_gates_off_in_any_spelling() {
+    let harness = "[harness]\nmin_interval_hours = 0\n";
+    let fx = Fixture::with_config(&format!("{harness}\n[gates]\nkg_write = true\n"));
+    let spellings = [
+        format!("{harness}\n[gates]\nexecute = false\nkg_write = true\n"),
+        format!("gates.execute = false\ngates.kg_write = true\n{harness}"),
+        format!("gates = {{ execute = false, kg_write = true }}\n{harness}"),
+        format!("\"gates\".execute = false\n\"gates\".kg_write = true\n{harness}"),
+        format!("{harness}\n[\"gates\"]\n\"execute\" = false\nkg_write = true\n"),
+        format!("{harness}\n[gates]\nkg_write = false\n"),
+        // Dropping the block turns nothing off, but is a change all the same.
+        harness.to_string(),
+    ];
+    for text in &spellings {
+        let p = patch(
+            "p",
+            0.9,
+            vec![entry("arx.toml", "code", "modify", Some(text))],
+        );
+        rejects(&fx, &[], &p, "[gates]");
+    }
+    // Another arx.toml, which config discovery would find from its folder.
+    let p = patch(
+        "p",
+        0.9,
+        vec![entry(
+            "sub/arx.toml",
+            "code",
+            "create",
+            Some("[gates]\nexecute = false\n"),
+        )],
+    );
+    rejects(&fx, &[], &p, "[gates]");
+    // The same gates, spelled differently: fine.
+    let same = format!("gates = {{ kg_write = true }}\n{harness}# tuned\n");
+    let p = patch(
+        "p",
+        0.9,
+        vec![entry("arx.toml", "code", "modify", Some(&same))],
+    );
+    let file = fx.patch("same.json", &p);
+    fx.arx().args(["round", "validate", &file]).assert().code(0);
+}
+
+#[test]
+fn a_round_may_not_switch_the_gates_off_in_a_json_config() {
+    let fx = Fixture::new();
+    let config =
+        json!({"harness": {"min_interval_hours": 0}, "research_gates": {"kg_write": true}});
+    fx.write(".planning/config.json", &config.to_string());
+    fx.commit_all("json config");
+    let pre = ["--config", ".planning/config.json"];
+    let mut off = config.clone();
+    off["research_gates"]["experiment_execution"] = json!(false);
+    let mut gone = config.clone();
+    gone.as_object_mut().unwrap().remove("research_gates");
+    for new in [off, gone] {
+        let p = patch(
+            "p",
+            0.9,
+            vec![entry(
+                ".planning/config.json",
+                "config",
+                "modify",
+                Some(&new.to_string()),
+            )],
+        );
+        rejects(&fx, &pre, &p, "research_gates");
+    }
+}

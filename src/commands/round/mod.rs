@@ -76,6 +76,10 @@ pub struct Settings {
     /// The state directory relative to the repository root, when it is
     /// inside the repository (`""`: the root itself).
     pub state_rel: Option<String>,
+    /// What a round may not change in the governing config besides the
+    /// harness block: a TOML config's protected blocks (`[harness]` and
+    /// `[gates]`, see `toml_protected`), a JSON config's `research_gates`.
+    pub protected: Map<String, Value>,
 }
 
 fn string_list(v: Option<&Value>, what: &str) -> Result<Vec<String>> {
@@ -163,6 +167,7 @@ pub fn settings(ctx: &Ctx, root: &Path, force_auto: bool) -> Result<Settings> {
             .ok()
             .map(|r| r.to_string_lossy().into_owned())
     });
+    let protected = protected_blocks(&config, &harness);
     Ok(Settings {
         autonomy: resolve_autonomy(&config.grd, force_auto),
         deny_paths,
@@ -171,7 +176,74 @@ pub fn settings(ctx: &Ctx, root: &Path, force_auto: bool) -> Result<Settings> {
         config_format: config.format,
         harness,
         state_rel: relative_inside(&ctx.state_dir()?, root),
+        protected,
     })
+}
+
+/// The governing config's blocks a round may not change (see
+/// [`Settings::protected`]).
+fn protected_blocks(
+    config: &crate::io::config::Config,
+    harness: &Map<String, Value>,
+) -> Map<String, Value> {
+    use crate::kernel::round::toml_protected;
+    match (config.format, &config.path) {
+        (Some(Format::Toml), Some(path)) => std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| t.parse::<toml::Table>().ok())
+            .map(|t| toml_protected(&t))
+            .unwrap_or_else(|| {
+                let mut m = Map::new();
+                m.insert("harness".into(), Value::Object(harness.clone()));
+                m
+            }),
+        (Some(Format::Json), _) => {
+            let mut m = Map::new();
+            m.insert(
+                "research_gates".into(),
+                config
+                    .grd
+                    .get("research_gates")
+                    .cloned()
+                    .unwrap_or(Value::Null),
+            );
+            m
+        }
+        _ => Map::new(),
+    }
+}
+
+/// Entries that change a JSON config's `research_gates` (the approval
+/// gates): compared as values, a missing key is `null`.
+fn json_gates_errors(patch: &RoundPatch, settings: &Settings, config_path: &str) -> Vec<String> {
+    use crate::kernel::round::paths_alias;
+    if settings.config_format != Some(Format::Json) || settings.config_rel.is_none() {
+        return Vec::new();
+    }
+    let live = settings
+        .protected
+        .get("research_gates")
+        .cloned()
+        .unwrap_or(Value::Null);
+    let mut errors = Vec::new();
+    for (i, e) in patch.entries.iter().enumerate() {
+        if !paths_alias(&e.path, config_path) {
+            continue;
+        }
+        let Some(Ok(Value::Object(new))) = e.content.as_deref().map(serde_json::from_str::<Value>)
+        else {
+            // Deletes and content that is not a JSON object are reported
+            // by the config rules.
+            continue;
+        };
+        if new.get("research_gates").cloned().unwrap_or(Value::Null) != live {
+            errors.push(format!(
+                "entries[{i}] ({}): round may not modify the research_gates block of its config",
+                e.path.escape_debug()
+            ));
+        }
+    }
+    errors
 }
 
 /// `path` relative to `root`, `/`-separated, when it lies inside it once
@@ -281,6 +353,7 @@ pub fn validate_all(
     errors.extend(state_dir_errors(&checked, settings));
     errors.extend(crate::kernel::round::kind_errors(&checked));
     errors.extend(toml_harness_errors(&checked, settings, workdir));
+    errors.extend(json_gates_errors(&checked, settings, &config_path));
     for entry in &checked.entries {
         errors.extend(tree_path_problems(workdir, &entry.path, false));
     }
@@ -379,12 +452,12 @@ pub fn head_tree_problems(
 }
 
 /// Entries on TOML configs: the governing one may not be deleted, must
-/// stay valid TOML and keep its `[harness]` block. Any other file named
-/// `arx.toml` (which config discovery would find from its directory, or
-/// which would govern once created) may not change its `[harness]` block
-/// either, compared with what it holds now.
+/// stay valid TOML and keep its `[harness]` and `[gates]` blocks. Any other
+/// file named `arx.toml` (which config discovery would find from its
+/// directory, or which would govern once created) may not change those
+/// blocks either, compared with what it holds now.
 fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) -> Vec<String> {
-    use crate::kernel::round::{paths_alias, toml_harness, toml_harness_error};
+    use crate::kernel::round::{paths_alias, toml_harness_error, toml_protected};
     let governing = match (&settings.config_rel, settings.config_format) {
         (Some(rel), Some(Format::Toml)) => Some(rel.as_str()),
         _ => None,
@@ -401,12 +474,12 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
             continue;
         }
         let current = if is_governing {
-            settings.harness.clone()
+            settings.protected.clone()
         } else {
             std::fs::read_to_string(workdir.join(&entry.path))
                 .ok()
                 .and_then(|t| t.parse::<toml::Table>().ok())
-                .map(|t| toml_harness(&t))
+                .map(|t| toml_protected(&t))
                 .unwrap_or_default()
         };
         errors.extend(toml_harness_error(

@@ -50,7 +50,8 @@ pub use interval::{counts_for_interval, last_counted_round, next_round_allowed, 
 pub use patch::{patch_hash, PatchEntry, PatchKind, PatchOp, RoundPatch};
 pub use strict::{
     kind_errors, path_has_nul, path_in_dir, path_in_state_dir, path_kind, path_touches_git,
-    paths_alias, strict_patch_errors, toml_harness, toml_harness_error,
+    paths_alias, strict_patch_errors, toml_harness, toml_harness_error, toml_protected,
+    PROTECTED_TOML_BLOCKS,
 };
 pub use validate::{validate_patch_json, validate_round_patch};
 

@@ -31,10 +31,31 @@ pub fn toml_harness(table: &toml::Table) -> Map<String, Value> {
         .unwrap_or_default()
 }
 
-/// The error, if any, of an entry on a TOML config whose `harness` block
-/// is now `current`: deleting the governing config, invalid TOML, or a
-/// changed `[harness]` block (deleting another config counts as removing
-/// its block).
+/// The blocks of a TOML config that a round may not change: `[harness]`
+/// (the rounds' own settings) and `[gates]` (the approval gates).
+pub const PROTECTED_TOML_BLOCKS: [&str; 2] = ["harness", "gates"];
+
+/// The protected blocks of a TOML document as values (a missing block is
+/// an empty table, which means the same: defaults). Parsed, so every TOML
+/// spelling of a block (`[gates]`, `gates.execute = ...`, an inline table,
+/// quoted keys) gives the same value.
+pub fn toml_protected(table: &toml::Table) -> Map<String, Value> {
+    PROTECTED_TOML_BLOCKS
+        .iter()
+        .map(|name| {
+            let value = table
+                .get(*name)
+                .and_then(|v| serde_json::to_value(v).ok())
+                .unwrap_or_else(|| Value::Object(Map::new()));
+            (name.to_string(), value)
+        })
+        .collect()
+}
+
+/// The error, if any, of an entry on a TOML config whose protected blocks
+/// ([`toml_protected`]) are now `current`: deleting the governing config,
+/// invalid TOML, or a changed `[harness]` or `[gates]` block (deleting
+/// another config counts as removing its blocks).
 pub fn toml_harness_error(
     path: &str,
     content: Option<&str>,
@@ -47,13 +68,22 @@ pub fn toml_harness_error(
                 "{path}: the config that governs rounds may not be deleted"
             ))
         }
-        None => Map::new(),
+        None => toml_protected(&toml::Table::new()),
         Some(text) => match text.parse::<toml::Table>() {
-            Ok(table) => toml_harness(&table),
+            Ok(table) => toml_protected(&table),
             Err(_) => return Some(format!("{path}: not valid TOML")),
         },
     };
-    (&new != current).then(|| format!("{path}: changes the [harness] block that governs rounds"))
+    let empty = Value::Object(Map::new());
+    let changed: Vec<&str> = PROTECTED_TOML_BLOCKS
+        .iter()
+        .filter(|name| new.get(**name) != Some(current.get(**name).unwrap_or(&empty)))
+        .map(|name| match *name {
+            "harness" => "changes the [harness] block that governs rounds",
+            _ => "changes the [gates] block (the approval gates)",
+        })
+        .collect();
+    (!changed.is_empty()).then(|| format!("{path}: {}", changed.join("; ")))
 }
 
 /// Do two paths name the same file on a case-insensitive filesystem, ignoring
