@@ -182,3 +182,92 @@ fn a_round_may_not_switch_the_gates_off_in_a_json_config() {
         rejects(&fx, &pre, &p, "research_gates");
     }
 }
+
+#[test]
+fn names_git_refuses_and_gitmodules_fsck_rejects_are_refused() {
+    let fx = Fixture::new();
+    let code = |path: &str, content: &str| {
+        patch("p", 0.9, vec![entry(path, "code", "create", Some(content))])
+    };
+    for path in [
+        ".g\u{200c}it/hooks/post-commit",
+        "\u{feff}.git/hooks/post-commit",
+        "sub/.GI\u{200d}T/config",
+        ".git::$INDEX_ALLOCATION/hooks/post-commit",
+        "git~1/hooks/post-commit",
+        ".git. /config",
+    ] {
+        rejects(&fx, &[], &code(path, "#!/bin/sh\n"), "may not touch .git");
+    }
+    for (path, real) in [
+        (".gitmodules\u{200c}", ".gitmodules"),
+        ("GITMOD~1", ".gitmodules"),
+        ("docs/.gitattributes.", ".gitattributes"),
+        (".gitignore ", ".gitignore"),
+        (".mail\u{200f}map", ".mailmap"),
+    ] {
+        rejects(&fx, &[], &code(path, "x\n"), &format!("read as {real}"));
+    }
+    for (text, want) in [
+        (
+            "[submodule \"x\"]\n\tpath = x\n\turl = --upload-pack=touch$IFS/tmp/pwn\n",
+            "url starts with '-'",
+        ),
+        (
+            "[submodule \"x\"]\n\tpath = x\n\turl = ./x\n\tupdate = !touch /tmp/pwn\n",
+            "update runs a command",
+        ),
+        (
+            "[submodule \"x\"]\n\tpath = -x\n\turl = ./x\n",
+            "path starts",
+        ),
+        ("[submodule \"../../x\"]\n\tpath = x\n\turl = ./x\n", "name"),
+    ] {
+        rejects(&fx, &[], &code(".gitmodules", text), want);
+    }
+    // A newline in a path would forge lines of the commit message.
+    rejects(
+        &fx,
+        &[],
+        &patch(
+            "p",
+            0.9,
+            vec![entry(
+                "docs/a.md\n\nRound: forged",
+                "markdown",
+                "create",
+                Some("x\n"),
+            )],
+        ),
+        "control character",
+    );
+}
+
+#[test]
+fn text_in_the_commit_message_cannot_forge_trailers() {
+    let fx = Fixture::new();
+    let mut e = entry("docs/guide.md", "markdown", "modify", Some("new\n"));
+    e["rationale"] = json!("fine\n\nRound: forged\rPatch-Hash: 0000\u{2028}Signed-off-by: x <x@y>");
+    let p = patch("Better\nRound: forged", 0.9, vec![e]);
+    let file = fx.patch("p.json", &p);
+    fx.arx()
+        .args(["round", "apply", &file, "--auto", "--round-id", "r1"])
+        .assert()
+        .code(0);
+    let repo = fx.repo();
+    let head = repo.find_commit(fx.head()).unwrap();
+    let message = head.message().unwrap().to_string();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("Round:")).count(),
+        1,
+        "{message}"
+    );
+    assert!(lines.contains(&"Round: r1"), "{message}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("Signed-off-by")),
+        "{message}"
+    );
+    assert!(!message.contains('\r'), "{message:?}");
+    assert!(!message.contains('\u{2028}'), "{message:?}");
+}

@@ -81,22 +81,29 @@ impl Report for ApplyReport {
     }
 }
 
+/// `text` on one line: every run of whitespace (newlines, carriage returns,
+/// Unicode line separators) becomes one space, control characters are
+/// dropped. Text from a patch goes into the commit message this way, so it
+/// can neither become the subject nor forge a trailer line.
+fn one_line(text: &str) -> String {
+    text.split_whitespace()
+        .map(|word| word.chars().filter(|c| !c.is_control()).collect::<String>())
+        .filter(|word| !word.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The commit message: subject, each entry's rationale, trailers.
 fn message(id: &str, patch: &RoundPatch, hash: &str) -> String {
     // One line whatever the summary holds: git reads the first line as the
     // subject.
-    let summary = patch
-        .summary
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
-    let mut m = format!("harness(round-{id}): {summary}\n\n");
+    let mut m = format!("harness(round-{id}): {}\n\n", one_line(&patch.summary));
     for e in &patch.entries {
         m.push_str(&format!(
             "- {} {}: {}\n",
             e.op.as_str(),
-            e.path,
-            e.rationale.trim()
+            one_line(&e.path),
+            one_line(&e.rationale)
         ));
     }
     m.push_str(&format!(

@@ -32,6 +32,7 @@
 mod autonomy;
 mod decide;
 mod evidence;
+mod gitnames;
 mod interval;
 mod patch;
 mod strict;
@@ -46,12 +47,13 @@ pub use decide::{
     EvalReport, RoundDecision, RoundReason,
 };
 pub use evidence::{finding_priority, select_evidence, Finding};
+pub use gitnames::{gitmodules_errors, is_dotgit, special_git_name};
 pub use interval::{counts_for_interval, last_counted_round, next_round_allowed, round_allowed_at};
 pub use patch::{patch_hash, PatchEntry, PatchKind, PatchOp, RoundPatch};
 pub use strict::{
-    kind_errors, path_has_nul, path_in_dir, path_in_state_dir, path_kind, path_touches_git,
-    paths_alias, strict_patch_errors, toml_harness, toml_harness_error, toml_protected,
-    PROTECTED_TOML_BLOCKS,
+    kind_errors, path_has_control, path_has_nul, path_in_dir, path_in_state_dir, path_kind,
+    path_touches_git, paths_alias, strict_patch_errors, toml_harness, toml_harness_error,
+    toml_protected, PROTECTED_TOML_BLOCKS,
 };
 pub use validate::{validate_patch_json, validate_round_patch};
 

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::gitnames::{gitmodules_errors, is_dotgit, special_git_name};
 use super::validate::{config_content_error, entry_tag};
 use super::{PatchKind, PatchOp, RoundPatch, STATE_DIR};
 use crate::kernel::contract::is_py_whitespace;
@@ -94,13 +95,22 @@ pub fn paths_alias(a: &str, b: &str) -> bool {
         .eq(meaningful_components(b).map(fold_component))
 }
 
-/// Does the path touch a git directory at any depth: a component that is
-/// `.git` in any case, with trailing dots or spaces, or the Windows short
-/// name `git~1`? (`sub/.git/config`, `.GIT/hooks/x`, `a/.git./x`.)
+/// Does the path touch a git directory at any depth: a component that
+/// HFS+ or NTFS reads as `.git`, as git's `verify_path` checks it: any
+/// case, code points HFS+ ignores (`.g\u{200c}it`), trailing dots or
+/// spaces, a stream (`.git::$INDEX_ALLOCATION`), the short name `git~1`?
+/// (`sub/.git/config`, `.GIT/hooks/x`, `a/.git./x`.)
 pub fn path_touches_git(path: &str) -> bool {
-    path.split('/')
-        .map(fold_component)
-        .any(|c| c == ".git" || c == "git~1")
+    path.split('/').any(is_dotgit)
+}
+
+/// Does the path hold a character that would break a line where it is
+/// shown: a control character (a newline or carriage return would forge
+/// lines of the round's commit message), or a Unicode line or paragraph
+/// separator? NUL is reported on its own ([`path_has_nul`]).
+pub fn path_has_control(path: &str) -> bool {
+    path.chars()
+        .any(|c| c != '\0' && (c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')))
 }
 
 /// Does the path contain a NUL character (which no filesystem accepts and
@@ -178,9 +188,12 @@ pub fn kind_errors(patch: &RoundPatch) -> Vec<String> {
 /// host adds them to [`validate_round_patch`](super::validate_round_patch)'s. Only what that function
 /// does not already report is reported here, so the two lists can be joined
 /// without repeats:
-/// - a NUL character in a path;
-/// - `.git` at any depth or in any case (the reference only rejects a first
-///   component spelled exactly `.git`);
+/// - a NUL or other control character in a path;
+/// - `.git` at any depth, in any case and as HFS+ and NTFS read names
+///   (the reference only rejects a first component spelled exactly `.git`);
+/// - a lookalike of `.gitmodules`, `.gitattributes`, `.gitignore` or
+///   `.mailmap` that HFS+ or NTFS would read as the real name;
+/// - `.gitmodules` content that `git fsck` rejects;
 /// - a path inside the `.arx/` state directory;
 /// - an alias of a deny-listed path (`./bin/driver.py`, `bin//driver.py`,
 ///   a case variant), which the reference compares only verbatim;
@@ -211,8 +224,27 @@ pub fn strict_patch_errors(
         if path_has_nul(p) {
             push("path contains a NUL character".to_string());
         }
+        if path_has_control(p) {
+            push("path contains a control character (a newline would forge lines of the commit message)".to_string());
+        }
         if path_touches_git(p) && p.split('/').next() != Some(".git") {
             push("may not touch .git".to_string());
+        }
+        for c in p.split('/') {
+            if let Some(name) = special_git_name(c).filter(|name| c != *name) {
+                push(format!(
+                    "{} would be read as {name} on macOS or Windows (git refuses such names)",
+                    c.escape_debug()
+                ));
+            }
+        }
+        let last = p.rsplit('/').next().unwrap_or(p);
+        if last == ".gitmodules" {
+            if let (PatchOp::Create | PatchOp::Modify, Some(c)) = (e.op, e.content.as_deref()) {
+                for msg in gitmodules_errors(c) {
+                    push(format!("{msg} (git fsck rejects it)"));
+                }
+            }
         }
         if path_in_state_dir(p) {
             push(format!("may not touch the {STATE_DIR}/ state directory"));
