@@ -271,3 +271,28 @@ fn text_in_the_commit_message_cannot_forge_trailers() {
     assert!(!message.contains('\r'), "{message:?}");
     assert!(!message.contains('\u{2028}'), "{message:?}");
 }
+
+#[test]
+fn a_directory_on_deny_paths_protects_everything_below_it() {
+    for deny in ["bin", "bin/", "./bin", "BIN"] {
+        let fx = Fixture::with_config(&format!(
+            "[harness]\nmin_interval_hours = 0\ndeny_paths = [\"{deny}\", \"docs/deep/x\"]\n"
+        ));
+        for path in ["bin/run.sh", "bin/new/tool.sh", "./bin//run.sh"] {
+            let p = patch(
+                "p",
+                0.9,
+                vec![entry(path, "code", "create", Some("echo\n"))],
+            );
+            rejects(&fx, &[], &p, "deny-listed");
+        }
+        // A sibling that merely starts with the same letters is not below it.
+        let p = patch(
+            "p",
+            0.9,
+            vec![entry("binary.sh", "code", "create", Some("echo\n"))],
+        );
+        let file = fx.patch("ok.json", &p);
+        fx.arx().args(["round", "validate", &file]).assert().code(0);
+    }
+}

@@ -196,7 +196,8 @@ pub fn kind_errors(patch: &RoundPatch) -> Vec<String> {
 /// - `.gitmodules` content that `git fsck` rejects;
 /// - a path inside the `.arx/` state directory;
 /// - an alias of a deny-listed path (`./bin/driver.py`, `bin//driver.py`,
-///   a case variant), which the reference compares only verbatim;
+///   a case variant), which the reference compares only verbatim, and any
+///   path below a deny-listed directory (`src` protects `src/run.sh`);
 /// - an alias of `config_path`: deleting it, or writing content that is not
 ///   JSON or that changes the `harness` block (whatever the entry's kind;
 ///   the reference checks only kind config on the exact path);
@@ -249,9 +250,11 @@ pub fn strict_patch_errors(
         if path_in_state_dir(p) {
             push(format!("may not touch the {STATE_DIR}/ state directory"));
         }
-        if let Some(d) = denied.iter().find(|d| paths_alias(p, d)) {
-            if !denied.contains(&p) {
+        if !denied.contains(&p) {
+            if let Some(d) = denied.iter().find(|d| paths_alias(p, d)) {
                 push(format!("path is deny-listed (same file as {d})"));
+            } else if let Some(d) = denied.iter().find(|d| path_in_dir(p, d)) {
+                push(format!("path is deny-listed (inside {d})"));
             }
         }
         if paths_alias(p, config_path) {
@@ -394,6 +397,27 @@ mod tests {
             assert_eq!(check(p).len(), 1, "{p}");
         }
         assert!(check("bin/other.py").is_empty());
+        // A directory protects everything below it.
+        let deny = vec!["src".to_string(), "lib/".to_string()];
+        let check = |p: &str| {
+            strict_patch_errors(
+                &patch(vec![entry(p, PatchKind::Code, PatchOp::Modify, Some("x"))]),
+                &deny,
+                DEFAULT_CONFIG_PATH,
+                None,
+            )
+        };
+        for p in ["src/run.sh", "src/a/b.rs", "SRC/x", "lib/x.rs"] {
+            assert_eq!(
+                check(p),
+                [format!(
+                    "entries[0] ({p}): path is deny-listed (inside {})",
+                    if p.starts_with('l') { "lib/" } else { "src" }
+                )],
+                "{p}"
+            );
+        }
+        assert!(check("srcx/run.sh").is_empty());
     }
 
     #[test]
