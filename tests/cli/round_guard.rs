@@ -296,3 +296,53 @@ fn a_directory_on_deny_paths_protects_everything_below_it() {
         fx.arx().args(["round", "validate", &file]).assert().code(0);
     }
 }
+
+#[test]
+fn a_patch_that_changes_nothing_is_skipped() {
+    let fx = Fixture::new();
+    let base = fx.head();
+    let p = patch(
+        "Same again",
+        0.9,
+        vec![
+            entry("docs/guide.md", "markdown", "modify", Some("old guide\n")),
+            entry("README.md", "markdown", "create", Some("# project\n")),
+        ],
+    );
+    let file = fx.patch("same.json", &p);
+    for auto in [true, false] {
+        let mut cmd = fx.arx();
+        cmd.args(["--json", "round", "apply", &file]);
+        if auto {
+            cmd.arg("--auto");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let report = stdout_json(&out);
+        assert_eq!(report["status"], "skipped", "{report}");
+        assert!(
+            report["detail"]
+                .as_str()
+                .unwrap()
+                .contains("changes nothing"),
+            "{report}"
+        );
+        assert_eq!(fx.head(), base);
+        assert_eq!(fx.branches(), vec!["main".to_string()]);
+    }
+    // One real change among unchanged files lands.
+    let p = patch(
+        "One change",
+        0.9,
+        vec![
+            entry("docs/guide.md", "markdown", "modify", Some("old guide\n")),
+            entry("README.md", "markdown", "modify", Some("# new\n")),
+        ],
+    );
+    let file = fx.patch("one.json", &p);
+    fx.arx()
+        .args(["round", "apply", &file, "--auto", "--round-id", "one"])
+        .assert()
+        .code(0);
+    assert_ne!(fx.head(), base);
+}

@@ -324,6 +324,14 @@ pub fn run(
         }
         return emit(record, None);
     }
+    // A patch whose every file already holds its content would land an
+    // empty commit: skipped, and nothing is written.
+    if changes_nothing(&repo, &patch)? {
+        record.status = RoundStatus::Skipped;
+        record.detail =
+            "the patch changes nothing: every file already holds the content it gives".into();
+        return emit(record, None);
+    }
     if dry_run {
         record.status = RoundStatus::Validated;
         record.detail = "valid; not a duplicate".into();
@@ -429,6 +437,22 @@ pub fn run(
         })?;
     }
     emit(record, next_step)
+}
+
+/// Does every entry give a file the content HEAD already has? (Deletes
+/// always change something: a delete of a missing file is an error.)
+fn changes_nothing(repo: &RoundRepo, patch: &RoundPatch) -> Result<bool> {
+    for e in &patch.entries {
+        let Some(content) = &e.content else {
+            return Ok(false);
+        };
+        let same = repo.tree_kind(repo.head, &e.path)? != crate::io::git::TreeKind::Symlink
+            && repo.blob_at(repo.head, &e.path)?.as_deref() == Some(content.as_bytes());
+        if !same {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Write the round's files.
