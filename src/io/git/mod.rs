@@ -62,6 +62,11 @@ pub struct RoundRepo {
     pub branch_ref: String,
     /// The commit the current branch points at.
     pub head: git2::Oid,
+    /// The tree of each commit looked up so far: libgit2 does not cache a
+    /// commit larger than a few KiB (a round's message lists every entry),
+    /// and reading and hashing it again for each path would make checks
+    /// grow with the square of the entries.
+    trees: std::cell::RefCell<std::collections::HashMap<git2::Oid, git2::Oid>>,
 }
 
 /// A change to one path: new content (`None` deletes the file).
@@ -141,6 +146,7 @@ impl RoundRepo {
             workdir,
             branch_ref,
             head: head_oid,
+            trees: Default::default(),
         })
     }
 
@@ -164,14 +170,23 @@ impl RoundRepo {
             .unwrap_or(&self.branch_ref)
     }
 
+    /// The root tree of `commit` (its id remembered, see `trees`).
+    fn commit_tree(&self, commit: git2::Oid) -> anyhow::Result<git2::Tree<'_>> {
+        let known = self.trees.borrow().get(&commit).copied();
+        let id = match known {
+            Some(id) => id,
+            None => {
+                let id = self.repo.find_commit(commit).map_err(git_err)?.tree_id();
+                self.trees.borrow_mut().insert(commit, id);
+                id
+            }
+        };
+        self.repo.find_tree(id).map_err(git_err)
+    }
+
     /// What the tree of `commit` holds at `path`.
     pub fn tree_kind(&self, commit: git2::Oid, path: &str) -> anyhow::Result<TreeKind> {
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .map_err(git_err)?
-            .tree()
-            .map_err(git_err)?;
+        let tree = self.commit_tree(commit)?;
         let entry = match tree.get_path(Path::new(path)) {
             Ok(e) => e,
             Err(e) if e.code() == git2::ErrorCode::NotFound => return Ok(TreeKind::Absent),
@@ -188,12 +203,7 @@ impl RoundRepo {
 
     /// Content of `path` in the tree of `commit` (`None` when absent).
     pub fn blob_at(&self, commit: git2::Oid, path: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .map_err(git_err)?
-            .tree()
-            .map_err(git_err)?;
+        let tree = self.commit_tree(commit)?;
         match tree.get_path(Path::new(path)) {
             Ok(e) => {
                 let obj = e.to_object(&self.repo).map_err(git_err)?;
@@ -322,16 +332,34 @@ impl RoundRepo {
     }
 
     /// The touched paths that have uncommitted changes (staged, unstaged or
-    /// an untracked file in the way).
+    /// an untracked or ignored file in the way). One status scan of the
+    /// tracked files for all the paths, so the cost does not grow with the
+    /// square of their number.
     pub fn dirty_paths(&self, paths: &[&str]) -> anyhow::Result<Vec<String>> {
+        let mut opts = StatusOptions::new();
+        opts.include_untracked(false)
+            .include_ignored(false)
+            .exclude_submodules(true);
+        let statuses = self.repo.statuses(Some(&mut opts)).map_err(git_err)?;
+        let changed: std::collections::HashSet<String> = statuses
+            .iter()
+            .filter(|e| !e.status().is_empty() && e.status() != git2::Status::CURRENT)
+            .filter_map(|e| e.path().map(str::to_string))
+            .collect();
+        let head_tree = self
+            .repo
+            .find_commit(self.head)
+            .map_err(git_err)?
+            .tree()
+            .map_err(git_err)?;
         let mut dirty = Vec::new();
         for path in paths {
-            match self.repo.status_file(Path::new(path)) {
-                Ok(s) if s.is_empty() || s == git2::Status::CURRENT => {}
-                Ok(s) if s.contains(git2::Status::IGNORED) => dirty.push(path.to_string()),
-                Ok(_) => dirty.push(path.to_string()),
-                Err(e) if e.code() == git2::ErrorCode::NotFound => {}
-                Err(e) => return Err(git_err(e)),
+            let in_the_way = || {
+                std::fs::symlink_metadata(self.workdir.join(path)).is_ok()
+                    && head_tree.get_path(Path::new(path)).is_err()
+            };
+            if changed.contains(*path) || in_the_way() {
+                dirty.push(path.to_string());
             }
         }
         Ok(dirty)

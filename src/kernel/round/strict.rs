@@ -87,6 +87,15 @@ pub fn toml_harness_error(
     (!changed.is_empty()).then(|| format!("{path}: {}", changed.join("; ")))
 }
 
+/// The form of a path that [`paths_alias`] compares: two paths alias
+/// exactly when their keys are equal.
+fn alias_key(path: &str) -> String {
+    meaningful_components(path)
+        .map(fold_component)
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
 /// Do two paths name the same file on a case-insensitive filesystem, ignoring
 /// `.` and empty components? Errs toward "same" (a false match is safe).
 pub fn paths_alias(a: &str, b: &str) -> bool {
@@ -217,6 +226,7 @@ pub fn strict_patch_errors(
         .filter(|d| !d.is_empty())
         .collect();
     let mut errors = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, e) in patch.entries.iter().enumerate() {
         let tag = entry_tag(i, Some(&e.path));
         let mut push = |msg: String| errors.push(format!("{tag}: {msg}"));
@@ -272,11 +282,15 @@ pub fn strict_patch_errors(
                 _ => {}
             }
         }
-        if let Some(j) = patch.entries[..i]
-            .iter()
-            .position(|other| paths_alias(&other.path, p))
-        {
-            push(format!("same file as entries[{j}]"));
+        // Keyed by the folded form `paths_alias` compares, so the check is
+        // linear in the number of entries.
+        match seen.entry(alias_key(p)) {
+            std::collections::hash_map::Entry::Occupied(j) => {
+                push(format!("same file as entries[{}]", j.get()))
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
         }
     }
     errors
