@@ -346,3 +346,100 @@ fn a_patch_that_changes_nothing_is_skipped() {
         .code(0);
     assert_ne!(fx.head(), base);
 }
+
+/// `git merge --ff-only <branch>`, done with git2: the current branch and
+/// the working tree move to the branch's commit.
+fn fast_forward(fx: &Fixture, branch: &str) {
+    let repo = fx.repo();
+    let target = repo
+        .find_branch(branch, git2::BranchType::Local)
+        .unwrap()
+        .get()
+        .target()
+        .unwrap();
+    let object = repo.find_object(target, None).unwrap();
+    repo.checkout_tree(&object, Some(git2::build::CheckoutBuilder::new().safe()))
+        .unwrap();
+    repo.reference("refs/heads/main", target, true, "merge --ff-only")
+        .unwrap();
+}
+
+#[test]
+fn a_round_merged_from_its_review_branch_is_recognised() {
+    let fx = Fixture::new();
+    let p = patch(
+        "Sharpen the guide",
+        0.9,
+        vec![entry(
+            "docs/guide.md",
+            "markdown",
+            "modify",
+            Some("new guide\n"),
+        )],
+    );
+    let file = fx.patch("p.json", &p);
+    fx.arx()
+        .args(["round", "apply", &file, "--round-id", "r1"])
+        .assert()
+        .code(0);
+    assert_eq!(fx.record("r1")["status"], "evaluated");
+    fast_forward(&fx, "harness/round-r1");
+    assert_eq!(fx.read("docs/guide.md").as_deref(), Some("new guide\n"));
+
+    let out = fx
+        .arx()
+        .args(["--json", "round", "status"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let status = stdout_json(&out);
+    assert_eq!(status["rounds"][0]["status"], "applied", "{status}");
+    assert_eq!(
+        fx.record("r1")["applied_sha"],
+        fx.record("r1")["commit_sha"]
+    );
+    // Applying it again is a duplicate, not an empty commit.
+    let head = fx.head();
+    let out = fx
+        .arx()
+        .args(["--json", "round", "apply", &file, "--round-id", "r2"])
+        .output()
+        .unwrap();
+    assert_eq!(stdout_json(&out)["status"], "skipped");
+    assert!(
+        stdout_json(&out)["detail"]
+            .as_str()
+            .unwrap()
+            .contains("duplicate of round r1"),
+        "{}",
+        stdout_json(&out)
+    );
+    assert_eq!(fx.head(), head);
+    // And it can be reverted.
+    fx.arx().args(["round", "revert", "r1"]).assert().code(0);
+    assert_eq!(fx.read("docs/guide.md").as_deref(), Some("old guide\n"));
+}
+
+#[test]
+fn a_merged_round_is_recognised_by_revert_too() {
+    let fx = Fixture::new();
+    let p = patch(
+        "Sharpen the guide",
+        0.9,
+        vec![entry(
+            "docs/guide.md",
+            "markdown",
+            "modify",
+            Some("new guide\n"),
+        )],
+    );
+    let file = fx.patch("p.json", &p);
+    fx.arx()
+        .args(["round", "apply", &file, "--round-id", "r1"])
+        .assert()
+        .code(0);
+    fast_forward(&fx, "harness/round-r1");
+    fx.arx().args(["round", "revert", "r1"]).assert().code(0);
+    assert_eq!(fx.read("docs/guide.md").as_deref(), Some("old guide\n"));
+    assert_eq!(fx.record("r1")["status"], "reverted");
+}

@@ -492,23 +492,44 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
     errors
 }
 
-/// Settle rounds whose landing was interrupted: a round whose commit is on
-/// the current branch is applied (and its patch hash recorded), any other
-/// is left awaiting review on its branch.
+/// Settle rounds the record no longer tells the truth about:
+/// - a round whose landing was interrupted: applied when its commit is on
+///   the current branch (its patch hash recorded), else left awaiting
+///   review on its branch;
+/// - a round awaiting review whose commit is now on the current branch
+///   (`git merge --ff-only harness/round-<id>`, or a merge): applied, its
+///   patch hash recorded (so proposing it again is a duplicate), its review
+///   branch removed when it still points at the round commit.
 pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Result<()> {
-    for mut record in all_records(state)?.into_iter().filter(|r| r.landing) {
+    let unsettled = |r: &RoundRecord| {
+        r.landing || (r.status == RoundStatus::Evaluated && r.commit_sha.is_some())
+    };
+    for mut record in all_records(state)?.into_iter().filter(unsettled) {
         let commit = record
             .commit_sha
             .as_deref()
             .and_then(|s| git2::Oid::from_str(s).ok());
+        let landed = commit.is_some_and(|c| repo.contains(c));
+        let was_landing = record.landing;
+        if !was_landing && !landed {
+            continue;
+        }
         record.landing = false;
-        if commit.is_some_and(|c| repo.contains(c)) {
+        if landed {
             record.status = RoundStatus::Applied;
             record.applied_sha = record.commit_sha.clone();
-            record.detail =
-                "eval passed; autonomy approved (landing completed after an interruption)".into();
+            record.detail = if was_landing {
+                "eval passed; autonomy approved (landing completed after an interruption)".into()
+            } else {
+                format!(
+                    "merged from its review branch {}",
+                    record.branch.as_deref().unwrap_or("(gone)")
+                )
+            };
             if let Some(branch) = record.branch.take() {
-                let _ = repo.delete_branch(&branch);
+                if repo.branch_target(&branch) == commit {
+                    let _ = repo.delete_branch(&branch);
+                }
             }
             if let Some(hash) = &record.patch_hash {
                 let registry = crate::io::rounds::hashes(state, crate::commands::WARN);
@@ -525,8 +546,13 @@ pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Resul
             record.status = RoundStatus::Evaluated;
             record.detail = "awaiting review (landing was interrupted)".into();
         }
+        let how = if was_landing {
+            "an interrupted landing was settled as"
+        } else {
+            "its review branch was merged; now"
+        };
         crate::output::warn(format_args!(
-            "round {}: an interrupted landing was settled as {}",
+            "round {}: {how} {}",
             record.round_id, record.status
         ));
         crate::io::rounds::write_json_within(

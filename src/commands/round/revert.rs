@@ -35,6 +35,9 @@ impl Report for RevertReport {
 pub fn run(ctx: &Ctx, id: &str) -> Result<Exit> {
     super::check_round_id(id)?;
     let state = ctx.state_dir()?;
+    let repo = RoundRepo::open(&ctx.cwd()?)?;
+    // A round merged from its review branch is applied.
+    super::recover_landings(&repo, &state)?;
     let path = record_path(&state, id);
     let mut record: RoundRecord = read_json(&path)?.ok_or_else(|| {
         Hinted::error(
@@ -53,7 +56,6 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<Exit> {
         .as_deref()
         .and_then(|s| git2::Oid::from_str(s).ok())
         .ok_or_else(|| anyhow::anyhow!("round {id} has no applied commit in its record"))?;
-    let repo = RoundRepo::open(&ctx.cwd()?)?;
     let now = timestamp(ctx.global.now.as_deref())?;
     let message = format!(
         "Revert \"harness(round-{id})\"\n\nThis reverts commit {applied}.\n\n[life-harness round {id} reverted]\n"

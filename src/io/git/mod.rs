@@ -266,6 +266,15 @@ impl RoundRepo {
         Ok(())
     }
 
+    /// The commit a local branch points at (`None`: no such branch).
+    pub fn branch_target(&self, name: &str) -> Option<git2::Oid> {
+        self.repo
+            .find_branch(name, git2::BranchType::Local)
+            .ok()?
+            .get()
+            .target()
+    }
+
     /// Remove a branch (no error when it is already gone).
     pub fn delete_branch(&self, name: &str) -> anyhow::Result<()> {
         match self.repo.find_branch(name, git2::BranchType::Local) {
