@@ -378,12 +378,14 @@ fn auto_round_lands_exactly_one_commit_and_updates_the_touched_files() {
         vec![("README.md".to_string(), git2::Status::INDEX_MODIFIED.bits())],
         "only the user's staged edit remains"
     );
-    // No review branch, no temporary files left in .git.
+    // No review branch, no temporary files left in .git (the round lock
+    // stays, empty).
     assert_eq!(fx.branches(), vec!["main".to_string()]);
     let leftovers: Vec<_> = std::fs::read_dir(fx.root.join(".git"))
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().starts_with("arx"))
+        .filter(|e| e.file_name() != "arx-rounds.lock")
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 

@@ -443,3 +443,81 @@ fn a_merged_round_is_recognised_by_revert_too() {
     assert_eq!(fx.read("docs/guide.md").as_deref(), Some("old guide\n"));
     assert_eq!(fx.record("r1")["status"], "reverted");
 }
+
+#[test]
+fn concurrent_applies_keep_the_index_and_the_records_true() {
+    for trial in 0..4 {
+        let fx = Fixture::new();
+        let files: Vec<String> = (0..6)
+            .map(|k| {
+                fx.patch(
+                    &format!("c{k}.json"),
+                    &patch(
+                        &format!("Round {k}"),
+                        0.9,
+                        vec![entry(
+                            &format!("docs/c{k}.md"),
+                            "markdown",
+                            "create",
+                            Some(&format!("c{k}\n")),
+                        )],
+                    ),
+                )
+            })
+            .collect();
+        let children: Vec<_> = files
+            .iter()
+            .enumerate()
+            .map(|(k, file)| {
+                let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("arx"));
+                cmd.current_dir(&fx.root)
+                    .env_remove("ARX_STATE_DIR")
+                    .env("TMPDIR", fx.sb.path())
+                    .args([
+                        "round",
+                        "apply",
+                        file,
+                        "--auto",
+                        "--round-id",
+                        &format!("c{k}"),
+                    ])
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::null());
+                cmd.spawn().unwrap()
+            })
+            .collect();
+        for mut child in children {
+            child.wait().unwrap();
+        }
+        // The index and the working tree agree with HEAD: nothing staged,
+        // nothing deleted, nothing modified.
+        assert_eq!(fx.status(), vec![], "trial {trial}");
+        let repo = fx.repo();
+        let head = fx.head();
+        let mut applied = 0;
+        for k in 0..6 {
+            let Some(text) = fx.read(&format!(".arx/rounds/c{k}/RECORD.json")) else {
+                continue;
+            };
+            let record: Value = serde_json::from_str(&text).unwrap();
+            let commit = record["commit_sha"]
+                .as_str()
+                .map(|s| git2::Oid::from_str(s).unwrap());
+            let on_branch =
+                commit.is_some_and(|c| c == head || repo.graph_descendant_of(head, c).unwrap());
+            assert_eq!(
+                record["status"] == "applied",
+                on_branch,
+                "trial {trial}: round c{k}: {record}"
+            );
+            if on_branch {
+                applied += 1;
+                assert_eq!(
+                    fx.read(&format!("docs/c{k}.md")).as_deref(),
+                    Some(format!("c{k}\n").as_str())
+                );
+            }
+        }
+        assert!(applied >= 1, "trial {trial}");
+    }
+}

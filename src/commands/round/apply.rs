@@ -394,6 +394,13 @@ pub fn run(
     record.status = decision.status;
     record.detail = decision.detail;
     let mut next_step = None;
+    // Landings are serialized: the dirty check, the landing and the
+    // round's records happen under the repository's round lock.
+    let _lock = if decision.status == RoundStatus::Applied {
+        Some(repo.lock_rounds()?)
+    } else {
+        None
+    };
     match decision.status {
         RoundStatus::Rejected => {
             repo.delete_branch(&branch)?;

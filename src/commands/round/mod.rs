@@ -500,7 +500,11 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
 ///   (`git merge --ff-only harness/round-<id>`, or a merge): applied, its
 ///   patch hash recorded (so proposing it again is a duplicate), its review
 ///   branch removed when it still points at the round commit.
+///
+/// Takes the round lock: a landing in progress in another process is
+/// waited for, never mistaken for an interrupted one.
 pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Result<()> {
+    let _lock = repo.lock_rounds()?;
     let unsettled = |r: &RoundRecord| {
         r.landing || (r.status == RoundStatus::Evaluated && r.commit_sha.is_some())
     };

@@ -60,6 +60,7 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<Exit> {
     let message = format!(
         "Revert \"harness(round-{id})\"\n\nThis reverts commit {applied}.\n\n[life-harness round {id} reverted]\n"
     );
+    let _lock = repo.lock_rounds()?;
     let (commit, changes) = repo.build_revert(applied, &message, now.as_second())?;
     let touched: Vec<&str> = changes.iter().map(|c| c.path.as_str()).collect();
     let dirty = repo.dirty_paths(&touched)?;

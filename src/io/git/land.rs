@@ -192,7 +192,11 @@ impl RoundRepo {
                 )
             }
         }
+        // Read from disk again: the copy libgit2 keeps may be older than the
+        // file (another process may have written it), and writing a stale
+        // index back would undo its changes.
         let mut index = self.repo.index().map_err(git_err)?;
+        index.read(true).map_err(git_err)?;
         for change in changes {
             let path = Path::new(&change.path);
             match &change.content {

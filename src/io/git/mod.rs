@@ -69,6 +69,9 @@ pub struct RoundRepo {
     trees: std::cell::RefCell<std::collections::HashMap<git2::Oid, git2::Oid>>,
 }
 
+/// The round lock of a repository, released when dropped.
+pub struct RoundLock(#[allow(dead_code)] std::fs::File);
+
 /// A change to one path: new content (`None` deletes the file).
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -155,12 +158,33 @@ impl RoundRepo {
     }
 
     /// Is `commit` on the current branch (HEAD or an ancestor of it)?
+    /// The branch is read again: another process may have moved it since
+    /// the repository was opened.
     pub fn contains(&self, commit: git2::Oid) -> bool {
-        self.head == commit
-            || self
-                .repo
-                .graph_descendant_of(self.head, commit)
-                .unwrap_or(false)
+        let head = self
+            .repo
+            .refname_to_id(&self.branch_ref)
+            .unwrap_or(self.head);
+        head == commit || self.repo.graph_descendant_of(head, commit).unwrap_or(false)
+    }
+
+    /// Take the repository's round lock (`.git/arx-rounds.lock`), waiting
+    /// for another arx process to release it: landings, reverts and the
+    /// settling of round records happen one at a time. Held until the
+    /// returned guard is dropped.
+    pub fn lock_rounds(&self) -> anyhow::Result<RoundLock> {
+        use anyhow::Context;
+        let path = self.repo.path().join("arx-rounds.lock");
+        let file = crate::io::state::open_no_follow(
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true),
+            &path,
+        )?;
+        file.lock()
+            .with_context(|| format!("cannot lock {}", path.display()))?;
+        Ok(RoundLock(file))
     }
 
     /// The short name of the current branch.
