@@ -521,3 +521,65 @@ fn concurrent_applies_keep_the_index_and_the_records_true() {
         assert!(applied >= 1, "trial {trial}");
     }
 }
+
+#[test]
+fn a_landing_interrupted_by_sigint_is_undone_by_the_next_command() {
+    let fx = Fixture::new();
+    let base = fx.head();
+    let entries: Vec<Value> = (0..3000)
+        .map(|k| {
+            entry(
+                &format!("docs/many/f{k}.md"),
+                "markdown",
+                "create",
+                Some("x\n"),
+            )
+        })
+        .chain([entry("docs/guide.md", "markdown", "modify", Some("new\n"))])
+        .collect();
+    let file = fx.patch("many.json", &patch("Many", 0.9, entries));
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("arx"))
+        .current_dir(&fx.root)
+        .env_remove("ARX_STATE_DIR")
+        .env("TMPDIR", fx.sb.path())
+        .args(["round", "apply", &file, "--auto", "--round-id", "many"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the landing has begun moving files, then interrupt it.
+    let git = fx.root.join(".git");
+    let started = std::time::Instant::now();
+    loop {
+        let moving = fx.root.join("docs/many/f0.md").exists();
+        if moving || started.elapsed() > std::time::Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    child.wait().unwrap();
+
+    let out = fx.arx().args(["round", "status"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The working tree and the index agree with the branch, whichever way
+    // it went.
+    assert_eq!(fx.status(), vec![]);
+    if fx.head() == base {
+        assert_eq!(fx.read("docs/guide.md").as_deref(), Some("old guide\n"));
+        assert!(fx.read("docs/many/f0.md").is_none());
+        assert_eq!(fx.record("many")["status"], "evaluated");
+    } else {
+        assert_eq!(fx.read("docs/guide.md").as_deref(), Some("new\n"));
+        assert_eq!(fx.record("many")["status"], "applied");
+    }
+    let left = std::fs::read_dir(&git)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("arx-round-"))
+        .count();
+    assert_eq!(left, 0);
+}

@@ -493,6 +493,9 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
 }
 
 /// Settle rounds the record no longer tells the truth about:
+/// - a landing cut off by a kill is finished or undone in the working tree
+///   and the index (`settle_interrupted_landings`), naming the files it
+///   restored;
 /// - a round whose landing was interrupted: applied when its commit is on
 ///   the current branch (its patch hash recorded), else left awaiting
 ///   review on its branch;
@@ -505,6 +508,11 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
 /// waited for, never mistaken for an interrupted one.
 pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Result<()> {
     let _lock = repo.lock_rounds()?;
+    // The working tree first: a landing cut off by a kill is finished or
+    // undone, and the files it restored are named.
+    for report in repo.settle_interrupted_landings()? {
+        crate::output::warn(&report);
+    }
     let unsettled = |r: &RoundRecord| {
         r.landing || (r.status == RoundStatus::Evaluated && r.commit_sha.is_some())
     };

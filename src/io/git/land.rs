@@ -1,10 +1,13 @@
 //! Landing a round's commit in the working tree: files renamed into place
 //! one by one, the index and the branch ref moved last, and everything put
-//! back if any step fails.
+//! back if any step fails. A landing cut off by a kill leaves its plan
+//! (`landing.json`) and the old files in its scratch directory inside
+//! `.git`; [`RoundRepo::settle_interrupted_landings`] finishes or undoes it.
 
 use std::path::Path;
 
 use anyhow::Context;
+use serde::{Deserialize, Serialize};
 
 use super::{git_err, Change, RoundRepo, TreeKind};
 
@@ -88,6 +91,36 @@ impl RoundRepo {
             }
             staged.push((i, tmp));
         }
+        // The plan, so that the next arx command can undo a landing cut off
+        // by a kill (or finish it, once the branch has moved): what each
+        // target was, the directories that will be created, the index.
+        let plan = Plan {
+            commit: commit.to_string(),
+            changes: changes
+                .iter()
+                .map(|c| PlannedChange {
+                    path: c.path.clone(),
+                    existed: std::fs::symlink_metadata(self.workdir.join(&c.path)).is_ok(),
+                    writes: c.content.is_some(),
+                })
+                .collect(),
+            created_dirs: self.missing_dirs(changes),
+        };
+        let index_path = self.repo.path().join("index");
+        match std::fs::read(&index_path) {
+            Ok(bytes) => {
+                crate::io::rounds::write_bytes_atomic(&scratch.path().join(INDEX_COPY), &bytes)
+                    .with_context_path(&scratch.path().join(INDEX_COPY))?
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e).with_context_path(&index_path),
+        }
+        let plan_path = scratch.path().join(PLAN_FILE);
+        crate::io::rounds::write_bytes_atomic(&plan_path, &serde_json::to_vec(&plan)?)
+            .with_context_path(&plan_path)?;
+        // From here on the scratch directory outlives a kill; it is
+        // removed once the landing is done or undone.
+        let scratch = scratch.keep();
         let mut undo = Undo::default();
         let landed = self.move_into_place(
             &tree,
@@ -95,7 +128,7 @@ impl RoundRepo {
             commit,
             changes,
             staged,
-            scratch.path(),
+            &scratch,
             log_message,
             &mut undo,
             fault,
@@ -104,20 +137,137 @@ impl RoundRepo {
             // Put every file, directory and the index back as they were.
             let unrestored = undo.roll_back();
             if unrestored.is_empty() {
+                let _ = std::fs::remove_dir_all(&scratch);
                 return Err(e.context(
                     "the round was not applied; the working tree and index are as they were",
                 ));
             }
-            // Keep the old contents where the message says they are.
-            let kept = scratch.keep();
+            // Keep the old contents where the message says they are; the
+            // plan goes, so no later command undoes anything twice.
+            let _ = std::fs::remove_file(scratch.join(PLAN_FILE));
             return Err(e.context(format!(
                 "the round was not applied, and {} could not be put back (the old contents are in {}): {}",
                 if unrestored.len() == 1 { "one path" } else { "some paths" },
-                kept.display(),
+                scratch.display(),
                 unrestored.join("; ")
             )));
         }
+        let _ = std::fs::remove_dir_all(&scratch);
         Ok(())
+    }
+
+    /// The directories the changes' files need that do not exist yet,
+    /// deepest first.
+    fn missing_dirs(&self, changes: &[Change]) -> Vec<String> {
+        let mut dirs = std::collections::BTreeSet::new();
+        for change in changes.iter().filter(|c| c.content.is_some()) {
+            let mut dir = Path::new(&change.path).parent();
+            while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty()) {
+                if self.workdir.join(d).exists() {
+                    break;
+                }
+                dirs.insert(d.to_string_lossy().into_owned());
+                dir = d.parent();
+            }
+        }
+        let mut dirs: Vec<String> = dirs.into_iter().collect();
+        dirs.sort_by_key(|d| std::cmp::Reverse(d.matches('/').count()));
+        dirs
+    }
+
+    /// Finish or undo landings cut off by a kill (their scratch directories
+    /// inside `.git` still hold a plan). A landing whose commit is on the
+    /// current branch had done everything: its scratch directory goes.
+    /// Any other is undone: the old files are put back, the files it
+    /// created removed, with the directories it created, and the index
+    /// restored. Returns one line per landing, naming the files restored.
+    /// Call it under the round lock ([`RoundRepo::lock_rounds`]), so that
+    /// no landing in progress is taken for an interrupted one.
+    pub fn settle_interrupted_landings(&self) -> anyhow::Result<Vec<String>> {
+        let mut reports = Vec::new();
+        let git_dir = self.repo.path().to_path_buf();
+        let entries = std::fs::read_dir(&git_dir)
+            .with_context(|| format!("cannot list {}", git_dir.display()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            if !name.to_string_lossy().starts_with("arx-round-")
+                || !entry.file_type().is_ok_and(|t| t.is_dir())
+            {
+                continue;
+            }
+            let scratch = entry.path();
+            let plan: Plan = match std::fs::read(scratch.join(PLAN_FILE)) {
+                Ok(bytes) => serde_json::from_slice(&bytes).with_context(|| {
+                    format!("{} is not valid", scratch.join(PLAN_FILE).display())
+                })?,
+                // No plan: cut off before anything moved, or kept on
+                // purpose after a failed undo (the message named it).
+                Err(_) => {
+                    let kept_old_files = std::fs::read_dir(&scratch).is_ok_and(|mut d| {
+                        d.any(|e| {
+                            e.is_ok_and(|e| e.file_name().to_string_lossy().starts_with("old-"))
+                        })
+                    });
+                    if !kept_old_files {
+                        let _ = std::fs::remove_dir_all(&scratch);
+                    }
+                    continue;
+                }
+            };
+            let commit = git2::Oid::from_str(&plan.commit).map_err(git_err)?;
+            if self.contains(commit) {
+                let _ = std::fs::remove_dir_all(&scratch);
+                reports.push(format!(
+                    "an interrupted landing of {commit} had completed; its leftovers were removed"
+                ));
+                continue;
+            }
+            let mut restored = Vec::new();
+            let mut removed = Vec::new();
+            for (i, change) in plan.changes.iter().enumerate().rev() {
+                let target = self.workdir.join(&change.path);
+                let backup = scratch.join(format!("old-{i}"));
+                let staged = scratch.join(i.to_string());
+                let here = std::fs::symlink_metadata(&target).is_ok();
+                if std::fs::symlink_metadata(&backup).is_ok() {
+                    if here {
+                        std::fs::remove_file(&target).with_context_path(&target)?;
+                    }
+                    std::fs::rename(&backup, &target).with_context_path(&target)?;
+                    restored.push(change.path.clone());
+                } else if change.writes && !change.existed && here && !staged.exists() {
+                    std::fs::remove_file(&target).with_context_path(&target)?;
+                    removed.push(change.path.clone());
+                }
+            }
+            for dir in &plan.created_dirs {
+                let _ = std::fs::remove_dir(self.workdir.join(dir));
+            }
+            let index_copy = scratch.join(INDEX_COPY);
+            if let Ok(bytes) = std::fs::read(&index_copy) {
+                let index_path = git_dir.join("index");
+                crate::io::rounds::write_bytes_atomic(&index_path, &bytes)
+                    .with_context_path(&index_path)?;
+            }
+            std::fs::remove_dir_all(&scratch).with_context_path(&scratch)?;
+            restored.reverse();
+            removed.reverse();
+            let list = |paths: &[String]| {
+                if paths.is_empty() {
+                    "none".to_string()
+                } else {
+                    paths.join(", ")
+                }
+            };
+            reports.push(format!(
+                "an interrupted landing of {commit} was undone: restored {} ({}); removed {} new ({}); the index was put back",
+                restored.len(),
+                list(&restored),
+                removed.len(),
+                list(&removed)
+            ));
+        }
+        Ok(reports)
     }
 
     /// The landing proper: old files moved aside into `scratch`, new ones
@@ -232,6 +382,29 @@ impl RoundRepo {
             })?;
         Ok(())
     }
+}
+
+/// The plan of a landing, in its scratch directory.
+const PLAN_FILE: &str = "landing.json";
+/// The index as it was before a landing, in its scratch directory.
+const INDEX_COPY: &str = "index.orig";
+
+/// What a landing is about to do, saved before the first file moves.
+#[derive(Serialize, Deserialize)]
+struct Plan {
+    commit: String,
+    changes: Vec<PlannedChange>,
+    /// Directories that did not exist, deepest first.
+    created_dirs: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct PlannedChange {
+    path: String,
+    /// Something was at the path before the landing.
+    existed: bool,
+    /// The landing writes a file there (else it deletes).
+    writes: bool,
 }
 
 /// What a landing changed so far, to be put back if a later step fails.
@@ -412,6 +585,7 @@ mod tests {
             assert_eq!(snapshot(dir.path()), before, "failure at step {fail_at}");
         }
         repo.land(repo.head, commit, &changes, "round").unwrap();
+        assert!(repo.settle_interrupted_landings().unwrap().is_empty());
         let (files, _, branch, scratch) = snapshot(dir.path());
         assert_eq!(files["a.txt"].as_deref(), Some(&b"new a\n"[..]));
         assert!(!files.contains_key("b.txt"));
@@ -419,5 +593,56 @@ mod tests {
         assert_eq!(files["d/e.txt"].as_deref(), Some(&b"new e\n"[..]));
         assert_eq!(branch.trim(), commit.to_string());
         assert_eq!(scratch, 0);
+    }
+
+    #[test]
+    fn a_landing_killed_at_any_step_is_undone_by_the_next_command() {
+        let (dir, repo) = repo_with(&[
+            ("a.txt", "old a\n"),
+            ("b.txt", "old b\n"),
+            ("d/e.txt", "old e\n"),
+        ]);
+        let changes = vec![
+            Change {
+                path: "a.txt".into(),
+                content: Some(b"new a\n".to_vec()),
+            },
+            Change {
+                path: "b.txt".into(),
+                content: None,
+            },
+            Change {
+                path: "new/deep/c.txt".into(),
+                content: Some(b"new c\n".to_vec()),
+            },
+            Change {
+                path: "d/e.txt".into(),
+                content: Some(b"new e\n".to_vec()),
+            },
+        ];
+        let commit = repo.build_commit(repo.head, &changes, "round", 0).unwrap();
+        let before = snapshot(dir.path());
+        let steps = changes.len() + 2;
+        for killed_at in 0..steps {
+            // A kill: the process stops at this step and nothing it would
+            // have done on the way out happens.
+            let landing = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let _ = repo.land_with(repo.head, commit, &changes, "round", &mut |step| {
+                    if step == killed_at {
+                        panic!("killed");
+                    }
+                    Ok(())
+                });
+            }));
+            assert!(landing.is_err());
+            let next = RoundRepo::open(dir.path()).unwrap();
+            let reports = next.settle_interrupted_landings().unwrap();
+            assert_eq!(reports.len(), 1, "{reports:?}");
+            assert!(reports[0].contains("undone"), "{reports:?}");
+            if killed_at >= 2 {
+                assert!(reports[0].contains("a.txt"), "{reports:?}");
+            }
+            assert_eq!(snapshot(dir.path()), before, "killed at step {killed_at}");
+        }
     }
 }
