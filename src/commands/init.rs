@@ -225,6 +225,7 @@ const DERIVED: [&str; 3] = [
 fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
     let path = state_dir.join(".gitignore");
     let name = show(&path);
+    refuse_symlinks(state_dir, &path)?;
     if path.is_dir() {
         anyhow::bail!("{} is a directory, not a file", path.display());
     }
@@ -251,11 +252,8 @@ fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
         text.push_str(line);
         text.push('\n');
     }
-    let mut f = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&path)
-        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    refuse_symlinks(state_dir, &path)?;
+    let mut f = open_no_follow(OpenOptions::new().append(true).create(true), &path)?;
     f.write_all(text.as_bytes())
         .and_then(|()| f.sync_all())
         .with_context(|| format!("cannot write {}", path.display()))?;

@@ -97,7 +97,10 @@ fn a_registry_that_is_not_a_regular_file_is_refused() {
     // symbolic link itself first.
     for (args, want) in [
         (&["deadend", "list"][..], "not a regular file"),
-        (&["deadend", "add", "--approve", "a", "--reason", "r"], "symbolic link"),
+        (
+            &["deadend", "add", "--approve", "a", "--reason", "r"],
+            "symbolic link",
+        ),
     ] {
         sb.arx()
             .args(args)

@@ -99,3 +99,18 @@ fn init_refuses_a_symlinked_gitattributes() {
         .stderr(contains("symbolic link"));
     assert_eq!(victim(&sb), "precious\nno newline at the end");
 }
+
+#[test]
+fn init_refuses_a_symlinked_state_gitignore() {
+    let sb = Sandbox::new();
+    sb.git_init(".");
+    let outside = sb.write("outside.txt", "mine\n");
+    std::fs::create_dir_all(sb.path().join(".arx")).unwrap();
+    std::os::unix::fs::symlink(&outside, sb.path().join(".arx/.gitignore")).unwrap();
+    sb.arx()
+        .arg("init")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("symbolic link"));
+    assert_eq!(sb.read("outside.txt"), "mine\n");
+}
