@@ -8,20 +8,32 @@ pub mod best;
 pub mod restore;
 pub mod status;
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::Result;
 use serde::Serialize;
+use serde_json::json;
 
 use super::{Ctx, WARN};
-use crate::cli::ObjectiveFlags;
-use crate::io::git::ratchet::RatchetRepo;
+use crate::cli::{ObjectiveFlags, TryArgs};
+use crate::error::{Exit, Hinted};
+use crate::io::clock::timestamp;
+use crate::io::events::Events;
+use crate::io::git::ratchet::{Candidate, RatchetRepo};
+use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
 use crate::io::state::journal;
-use crate::kernel::journal::RunRecord;
+use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::Objective;
-use crate::kernel::ratchet::{estimate, pooled_noise};
-use crate::kernel::segment::{self, Measured, Segment};
+use crate::kernel::outcome::Judgement;
+use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
+use crate::kernel::segment::{self, CheckResult, Measured, RatchetInfo, Segment, TryStatus};
+use crate::kernel::stats::summarize;
+use crate::ops::attempts::{self, AttemptEvent};
+use crate::ops::journal as run_journal;
+use crate::output::{bold, dim, warn, Report, Spinner};
 
 /// What every ratchet command starts from.
 pub struct Loaded {
@@ -151,4 +163,426 @@ pub fn recover(repo: &RatchetRepo, state: &Path, records: &[RunRecord]) -> Resul
         ));
     }
     Ok(done)
+}
+
+// What `arx try` shares among its steps: the runner, the record, the
+// baseline, the checks and the reports.
+
+/// The report of one try: the journal record, and what happened to the tree.
+#[derive(Serialize)]
+struct TryReport {
+    #[serde(flatten)]
+    record: RunRecord,
+    /// What a dry run would do, or what a discard restored.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
+    #[serde(skip)]
+    line: String,
+}
+
+impl Report for TryReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        let d = dim();
+        match self.line.split_once(": ") {
+            Some((head, rest)) => writeln!(out, "{b}{head}{b:#}: {rest}")?,
+            None => writeln!(out, "{}", self.line)?,
+        }
+        for n in &self.notes {
+            writeln!(out, "  {d}{n}{d:#}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A dry run's answer.
+#[derive(Serialize)]
+struct DryRun {
+    dry_run: bool,
+    segment: String,
+    baseline_needed: bool,
+    kept: Option<String>,
+    paths: Vec<String>,
+    protected: Vec<String>,
+    would: Vec<String>,
+}
+
+impl Report for DryRun {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        writeln!(out, "{b}dry run{b:#}: nothing changed")?;
+        for w in &self.would {
+            writeln!(out, "  {w}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The settings of the runs of one try.
+struct Runner<'a> {
+    ctx: &'a Ctx,
+    args: &'a TryArgs,
+    objective: &'a Objective,
+    spec: RunSpec,
+    spinner: Spinner,
+    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    /// The tree the runs see (read once from the candidate: a second
+    /// status scan of a large tree is not free).
+    git: GitState,
+}
+
+impl Runner<'_> {
+    /// One run of the experiment, with live events.
+    fn once(&self, events: &mut Events, label: &str) -> Result<RunOutcome> {
+        self.spinner.set_message(label.to_string());
+        let (mut outcomes, _) = attempts::run_attempts(&self.spec, 1, &self.interrupt, |e| {
+            if let AttemptEvent::Run { event, elapsed } = e {
+                match event {
+                    RunEvent::Started { pid } => events.emit(
+                        "started",
+                        elapsed,
+                        json!({"pid": pid, "command": self.spec.argv, "attempt": label}),
+                    ),
+                    RunEvent::Progress(m) => {
+                        events.emit("progress", elapsed, json!({"metrics": m}))
+                    }
+                    RunEvent::Result(m) => events.emit("result", elapsed, json!({"metrics": m})),
+                    RunEvent::Heartbeat { .. } => events.emit("heartbeat", elapsed, json!({})),
+                }
+            }
+        })?;
+        let outcome = outcomes.remove(0);
+        if outcome.output_held {
+            warn(crate::commands::OUTPUT_HELD);
+        }
+        if let Some(msg) = &outcome.spawn_error {
+            warn(format_args!("cannot run the experiment: {msg}"));
+        }
+        self.spinner.inc();
+        Ok(outcome)
+    }
+
+    /// The metric of a run that succeeded; `None` for a crash.
+    fn sample(&self, o: &RunOutcome) -> Option<f64> {
+        if o.effective_exit_code() != 0 {
+            return None;
+        }
+        o.metrics
+            .get(&self.objective.metric)
+            .filter(|x| x.is_finite())
+    }
+}
+
+fn rule_of(args: &TryArgs, file_rule: Option<&str>) -> Result<Rule> {
+    match args.rule.as_deref().or(file_rule) {
+        None => Ok(Rule::default()),
+        Some(text) => text.parse().map_err(|e: String| {
+            Hinted::error(
+                format!("invalid rule: {e}"),
+                "use --rule confirm (the default), strict or mad",
+            )
+        }),
+    }
+}
+
+/// One line for a commit message: no line breaks (which could forge
+/// trailer lines), trimmed.
+fn subject(text: &str) -> String {
+    text.split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn dry_run(
+    ctx: &Ctx,
+    objective: &Objective,
+    baseline_needed: bool,
+    kept: &str,
+    candidate: &Candidate,
+    protected: Vec<String>,
+) -> Result<Exit> {
+    let mut would = Vec::new();
+    if baseline_needed {
+        would.push(format!(
+            "measure the baseline: {} of {}{}",
+            crate::output::count(objective.baseline_repeat, "run", "runs"),
+            short(kept),
+            if candidate.dirty {
+                " (the changes in the working tree set aside meanwhile)"
+            } else {
+                ""
+            }
+        ));
+    }
+    if candidate.is_empty() {
+        would.push("nothing to try: no change since the kept commit".into());
+    } else if !protected.is_empty() {
+        would.push(format!(
+            "refuse the candidate: it changes protected paths ({}); restore {}",
+            protected.join(", "),
+            short(kept)
+        ));
+    } else {
+        would.push(format!(
+            "run the candidate ({} changed, {}) at least {}",
+            crate::output::count(candidate.paths.len() as u64, "path", "paths"),
+            crate::output::count(candidate.commits.len() as u64, "commit", "commits"),
+            crate::output::count(objective.repeat, "time", "times")
+        ));
+        would.push(format!(
+            "keep: {}; otherwise store it under refs/arx/discarded/<run-id> and restore {} ({})",
+            if candidate.dirty {
+                "commit the changes"
+            } else {
+                "keep the commits as they are"
+            },
+            short(kept),
+            candidate.paths.join(", ")
+        ));
+    }
+    ctx.out.emit(&DryRun {
+        dry_run: true,
+        segment: objective.segment_id(),
+        baseline_needed,
+        kept: Some(kept.to_string()),
+        paths: candidate.paths.clone(),
+        protected,
+        would,
+    })?;
+    Ok(Exit::Ok)
+}
+
+/// The ratchet part of a record, before the outcome is known.
+fn info(
+    objective: &Objective,
+    status: TryStatus,
+    kept: &str,
+    rule: Rule,
+    description: Option<String>,
+) -> RatchetInfo {
+    RatchetInfo {
+        segment: objective.segment_id(),
+        new_segment: false,
+        status,
+        description,
+        metric: objective.metric.clone(),
+        direction: objective.direction,
+        rule: rule.name().to_string(),
+        kept: kept.to_string(),
+        commit: None,
+        discarded_ref: None,
+        paths: Vec::new(),
+        protected: Vec::new(),
+        best: None,
+        improvement: None,
+        noise: None,
+        blind: false,
+        record_from: 0,
+        confirmed: true,
+        checks: Vec::new(),
+    }
+}
+
+/// The journal record of the runs of one try.
+fn record(
+    runner: &Runner<'_>,
+    run_id: String,
+    start: jiff::Timestamp,
+    elapsed: Duration,
+    outcomes: &[RunOutcome],
+    samples: Vec<f64>,
+    info: RatchetInfo,
+) -> Result<RunRecord> {
+    let cwd = runner.ctx.cwd()?;
+    let summary = if samples.len() > 1 {
+        summarize(&samples)
+    } else {
+        None
+    };
+    Ok(RunRecord::builder(
+        attempts::origin(run_id, start, elapsed, &cwd, Some(runner.git.clone())),
+        runner.spec.argv.clone(),
+        runner.spec.shell,
+        outcomes,
+        outcomes.len() > 1,
+    )
+    .judgement(Judgement {
+        samples: if samples.len() > 1 {
+            samples
+        } else {
+            Vec::new()
+        },
+        summary,
+        ..Judgement::default()
+    })
+    .ratchet(info)
+    .build())
+}
+
+/// Measure the kept commit `baseline_repeat` times, with any candidate in
+/// the tree set aside meanwhile. Returns the exit code and, when the
+/// baseline was measured, the new segment.
+#[allow(clippy::too_many_arguments)]
+fn baseline(
+    runner: &Runner<'_>,
+    repo: &RatchetRepo,
+    state: &std::path::Path,
+    records: &[RunRecord],
+    kept: &str,
+    candidate: &Candidate,
+    rule: Rule,
+) -> Result<(Exit, Option<Segment>)> {
+    let objective = runner.objective;
+    let aside = candidate.dirty;
+    if aside {
+        let refname = "refs/arx/aside".to_string();
+        crate::io::ratchet::write_aside(
+            state,
+            &crate::io::ratchet::Aside {
+                refname: refname.clone(),
+                head: repo.head(),
+            },
+        )?;
+        repo.snapshot(&refname, "arx: set aside for the baseline")?;
+        repo.restore_to(kept)?;
+        eprintln!("arx: set the working tree's changes aside to measure the baseline");
+    }
+    let runner = &Runner {
+        git: GitState {
+            head: Some(kept.to_string()),
+            dirty: false,
+            ..runner.git.clone()
+        },
+        spec: runner.spec.clone(),
+        spinner: runner.spinner.clone(),
+        interrupt: runner.interrupt.clone(),
+        ..*runner
+    };
+    let run_id = attempts::new_run_id();
+    let start = timestamp(runner.ctx.global.now.as_deref())?;
+    let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
+    let wall = std::time::Instant::now();
+    let mut outcomes = Vec::new();
+    let mut samples = Vec::new();
+    for i in 0..objective.baseline_repeat {
+        let o = runner.once(
+            &mut events,
+            &format!("baseline {}/{}", i + 1, objective.baseline_repeat),
+        )?;
+        let interrupted = o.interrupted;
+        if let Some(x) = runner.sample(&o) {
+            samples.push(x);
+        }
+        outcomes.push(o);
+        if interrupted {
+            break;
+        }
+    }
+    runner.spinner.finish();
+    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let status = if interrupted {
+        TryStatus::Interrupted
+    } else if samples.is_empty() {
+        TryStatus::Crash
+    } else {
+        TryStatus::Baseline
+    };
+    let mut i = info(objective, status, kept, rule, Some("baseline".into()));
+    i.new_segment = runner.args.new_segment;
+    i.commit = Some(kept.to_string());
+    let rec = record(
+        runner,
+        run_id,
+        start,
+        wall.elapsed(),
+        &outcomes,
+        samples.clone(),
+        i,
+    )?;
+    events.emit(
+        "finished",
+        wall.elapsed(),
+        json!({"status": status, "metrics": rec.metrics}),
+    );
+    run_journal::record_run(state, &rec, WARN)?;
+    if aside {
+        repo.put_back("refs/arx/aside")?;
+        repo.delete_ref("refs/arx/aside")?;
+        crate::io::ratchet::clear_aside(state)?;
+    }
+    let line = match status {
+        TryStatus::Baseline => {
+            let s = summarize(&samples);
+            let mean = s.as_ref().map_or(samples[0], |s| s.mean);
+            let sd = s.as_ref().filter(|s| s.n > 1).map(|s| s.sd);
+            let d = decimals(sd, mean);
+            let spread = sd.map_or(String::new(), |sd| format!(" \u{b1} {} sd", num(sd, d)));
+            format!(
+                "baseline: {} {}{spread} (n={}) at {}",
+                objective.metric,
+                num(mean, d),
+                samples.len(),
+                short(kept)
+            )
+        }
+        TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
+        _ => format!(
+            "crash: the baseline reported no {} (exit code {})",
+            objective.metric, rec.exit_code
+        ),
+    };
+    let exit = match status {
+        TryStatus::Baseline => Exit::Ok,
+        _ => Exit::Inconclusive,
+    };
+    if status != TryStatus::Baseline || candidate.is_empty() {
+        runner.ctx.out.emit(&TryReport {
+            record: rec.clone(),
+            notes: Vec::new(),
+            line,
+        })?;
+        if interrupted {
+            attempts::resend_interrupt();
+        }
+        if status != TryStatus::Baseline {
+            return Ok((exit, None));
+        }
+    } else {
+        eprintln!("arx: {line}");
+    }
+    let mut all = records.to_vec();
+    all.push(rec);
+    let seg = crate::kernel::segment::current(&all, &objective.segment_id());
+    Ok((exit, seg))
+}
+
+/// Run the checks in order, stopping at the first that fails.
+fn run_checks(runner: &Runner<'_>, checks: &[String]) -> Result<Vec<CheckResult>> {
+    let mut results = Vec::new();
+    for check in checks {
+        eprintln!("arx: check: {check}");
+        let spec = RunSpec {
+            argv: vec![check.clone()],
+            shell: true,
+            stop_after_result: None,
+            stdout_to: if runner.ctx.out.quiet {
+                Sink::Discard
+            } else {
+                Sink::Stderr
+            },
+            ..runner.spec.clone()
+        };
+        let o = process::run(&spec, &runner.interrupt, |_| {})?;
+        results.push(CheckResult {
+            command: check.clone(),
+            exit_code: o.exit_code,
+            duration_ms: o.duration.as_millis() as u64,
+        });
+        if o.exit_code != 0 || o.interrupted {
+            break;
+        }
+    }
+    Ok(results)
 }
