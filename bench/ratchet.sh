@@ -192,7 +192,7 @@ awk -v files="$tracked" -v reps="$reps" \
   print "|---|---|---:|---:|"
   printf "| keep | `git add -A && git commit` | %.1f | %.1f |\n", kg * 1000, kgn * 1000
   printf "| keep | arx `keep` | %.1f | %.1f |\n", ka * 1000, kan * 1000
-  printf "| keep | arx `candidate` + `keep` (an iteration) | %.1f | %.1f |\n", kt * 1000, ktn * 1000
+  printf "| keep | arx `candidate` + `keep_candidate` (an iteration) | %.1f | %.1f |\n", kt * 1000, ktn * 1000
   printf "| discard | `git stash -u && git stash drop` | %.1f | %.1f |\n", dg * 1000, dgn * 1000
   printf "| discard | arx `snapshot` + `restore_to` | %.1f | %.1f |\n", da * 1000, dan * 1000
   printf "| discard | arx `candidate` + `discard` (an iteration) | %.1f | %.1f |\n", dt * 1000, dtn * 1000

@@ -12,8 +12,9 @@
 //!   working tree back to `K` with `restore_to`.
 //! - `try-keep --kept K`, `try-discard --kept K`: a whole iteration's git
 //!   work: the candidate relative to `K` read first (as the command does
-//!   before running the experiment), then `keep`, or `discard` (snapshot
-//!   and restore in one call).
+//!   before running the experiment), then `keep_candidate` (the paths that
+//!   read found, as `arx try` keeps), or `discard` (snapshot and restore in
+//!   one call).
 //!
 //! The state directory is `REPO/.arx`. Prints the elapsed time in
 //! milliseconds, from opening the repository to the end of the operation.
@@ -57,7 +58,7 @@ fn run() -> anyhow::Result<()> {
         "keep" => format!("kept {}", repo.keep("Benchmark keep")?),
         "try-keep" => {
             let candidate = repo.candidate(&kept()?)?;
-            let commit = repo.keep("Benchmark keep")?;
+            let commit = repo.keep_candidate(&candidate, "Benchmark keep")?;
             format!("kept {commit} ({} paths)", candidate.paths.len())
         }
         "discard" => {
