@@ -18,7 +18,8 @@ use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::config::{repo_root, FILE_NAME};
 use crate::io::state::{
-    dead_ends, ensure_dir, journal, knowhow, no_follow, open_no_follow, refuse_symlinks,
+    append_lines, dead_ends, ensure_dir, journal, knowhow, no_follow, read_text_if_any,
+    refuse_symlinks,
 };
 use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
 use crate::output::{bold, dim, Report};
@@ -168,14 +169,9 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
             }
         }
     }
-    if path.is_dir() {
-        anyhow::bail!("{} is a directory, not a file", path.display());
-    }
-    let (existed, existing) = match std::fs::read(&path) {
-        Ok(bytes) => (true, String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => (false, String::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
+    let existing = read_text_if_any(&path)?;
+    let existed = existing.is_some();
+    let existing = existing.unwrap_or_default();
     let lines = union_merge_lines(&existing, &patterns);
     if lines.is_empty() {
         return Ok(Item {
@@ -184,19 +180,7 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
             detail: Some("merge=union already set".into()),
         });
     }
-    let mut text = String::new();
-    if !existing.is_empty() && !existing.ends_with('\n') {
-        text.push('\n');
-    }
-    for line in &lines {
-        text.push_str(line);
-        text.push('\n');
-    }
-    refuse_symlinks(root, &path)?;
-    let mut f = open_no_follow(OpenOptions::new().append(true).create(true), &path)?;
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    append_lines(root, &path, &existing, &lines)?;
     let added = lines.len();
     Ok(Item {
         path: name,
@@ -226,15 +210,10 @@ fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
     let path = state_dir.join(".gitignore");
     let name = show(&path);
     refuse_symlinks(state_dir, &path)?;
-    if path.is_dir() {
-        anyhow::bail!("{} is a directory, not a file", path.display());
-    }
-    let (existed, existing) = match std::fs::read(&path) {
-        Ok(bytes) => (true, String::from_utf8_lossy(&bytes).into_owned()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => (false, String::new()),
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
-    };
-    let lines = derived_ignore_lines(&existing, &DERIVED);
+    let existing = read_text_if_any(&path)?;
+    let existed = existing.is_some();
+    let existing = existing.unwrap_or_default();
+    let mut lines = derived_ignore_lines(&existing, &DERIVED);
     if lines.is_empty() {
         return Ok(Item {
             path: name,
@@ -242,21 +221,13 @@ fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
             detail: None,
         });
     }
-    let mut text = String::new();
     if !existed {
-        text.push_str("# Derived by arx from the journal; rebuilt when missing.\n");
-    } else if !existing.is_empty() && !existing.ends_with('\n') {
-        text.push('\n');
+        lines.insert(
+            0,
+            "# Derived by arx from the journal; rebuilt when missing.".to_string(),
+        );
     }
-    for line in &lines {
-        text.push_str(line);
-        text.push('\n');
-    }
-    refuse_symlinks(state_dir, &path)?;
-    let mut f = open_no_follow(OpenOptions::new().append(true).create(true), &path)?;
-    f.write_all(text.as_bytes())
-        .and_then(|()| f.sync_all())
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    append_lines(state_dir, &path, &existing, &lines)?;
     Ok(Item {
         path: name,
         status: if existed {

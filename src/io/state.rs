@@ -157,6 +157,38 @@ pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> Result<File> {
     }
 }
 
+/// A text file's content, `None` when there is no such file; a directory
+/// there is an error.
+pub fn read_text_if_any(path: &Path) -> Result<Option<String>> {
+    if path.is_dir() {
+        anyhow::bail!("{} is a directory, not a file", path.display());
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => Ok(Some(String::from_utf8_lossy(&bytes).into_owned())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
+/// Append `lines` to the text file `path` (after `existing`, its current
+/// content, which gets a final newline first if it lacks one), never
+/// through a symbolic link from `root` down; synced.
+pub fn append_lines(root: &Path, path: &Path, existing: &str, lines: &[String]) -> Result<()> {
+    let mut text = String::new();
+    if !existing.is_empty() && !existing.ends_with('\n') {
+        text.push('\n');
+    }
+    for line in lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    refuse_symlinks(root, path)?;
+    let mut f = open_no_follow(OpenOptions::new().append(true).create(true), path)?;
+    f.write_all(text.as_bytes())
+        .and_then(|()| f.sync_all())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// The records of a registry file, and what was wrong with it.
 #[derive(Debug)]
 pub struct Loaded<T> {
