@@ -15,7 +15,7 @@ use crate::cli::RunArgs;
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::events::Events;
-use crate::io::process::{RunEvent, RunSpec, Sink};
+use crate::io::process::{RunEvent, RunSpec};
 use crate::kernel::contract::{MetricSpec, Metrics};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::fmt_number;
@@ -69,26 +69,14 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
         .map_err(|e| Hinted::error(format!("invalid --confidence: {e}"), "use e.g. 0.95"))?;
     let timeout = parse_timeout(args.timeout.as_deref())?;
     let grace = parse_duration(&args.grace, "--grace")?;
-    let heartbeat = parse_duration(&args.heartbeat, "--heartbeat")?;
-    if heartbeat.is_zero() {
-        return Err(Hinted::error(
-            "--heartbeat must be greater than zero",
-            "e.g. --heartbeat 5s",
-        ));
-    }
+    let heartbeat = attempts::heartbeat(&args.heartbeat)?;
     let spinner = if args.repeat > 1 {
         Spinner::bar(!ctx.out.quiet && !ctx.out.json, u64::from(args.repeat))
     } else {
         Spinner::new(!ctx.out.quiet && !ctx.out.json)
     };
     let data_on_stdout = ctx.out.json || args.events.as_deref() == Some("-");
-    let (stdout_to, stderr_to) = if ctx.out.quiet {
-        (Sink::Discard, Sink::Discard)
-    } else if data_on_stdout {
-        (Sink::Stderr, Sink::Stderr)
-    } else {
-        (Sink::Stdout, Sink::Stderr)
-    };
+    let (stdout_to, stderr_to) = attempts::sinks(ctx.out.quiet, data_on_stdout);
     Ok(Plan {
         spec,
         hypothesis: args.hypothesis.clone().or(file_hypothesis),
@@ -237,24 +225,18 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
                 };
                 plan.spinner.set_message(label.clone());
             }
-            AttemptEvent::Run { event, elapsed } => match event {
-                RunEvent::Started { pid } => events.emit(
-                    "started",
-                    elapsed,
-                    json!({"pid": pid, "command": plan.run.argv, "attempt": label}),
-                ),
-                RunEvent::Progress(m) => {
-                    plan.spinner
-                        .set_message(format!("{label} · {}", describe_metrics(m)));
-                    events.emit("progress", elapsed, json!({"metrics": m}));
+            AttemptEvent::Run { event, elapsed } => {
+                match event {
+                    RunEvent::Progress(m) => plan
+                        .spinner
+                        .set_message(format!("{label} · {}", describe_metrics(m))),
+                    RunEvent::Result(m) => plan
+                        .spinner
+                        .set_message(format!("{label} · result {}", describe_metrics(m))),
+                    _ => {}
                 }
-                RunEvent::Result(m) => {
-                    plan.spinner
-                        .set_message(format!("{label} · result {}", describe_metrics(m)));
-                    events.emit("result", elapsed, json!({"metrics": m}));
-                }
-                RunEvent::Heartbeat { .. } => events.emit("heartbeat", elapsed, json!({})),
-            },
+                events.emit_run(event, elapsed, &plan.run.argv, &label);
+            }
             AttemptEvent::End { outcome } => {
                 if outcome.output_held {
                     warn(super::OUTPUT_HELD);

@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::clock::millis;
+use super::process::RunEvent;
 
 /// Events for `--events`, one JSON object per line, flushed as they happen.
 pub struct Events {
@@ -54,6 +55,27 @@ impl Events {
         if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
             // A reader that went away must not stop the experiment.
             self.out = None;
+        }
+    }
+
+    /// The event of something that happened in a running attempt
+    /// (`started`, `progress`, `result`, `heartbeat`).
+    pub fn emit_run(
+        &mut self,
+        event: &RunEvent,
+        elapsed: Duration,
+        argv: &[String],
+        attempt: &str,
+    ) {
+        match event {
+            RunEvent::Started { pid } => self.emit(
+                "started",
+                elapsed,
+                json!({"pid": pid, "command": argv, "attempt": attempt}),
+            ),
+            RunEvent::Progress(m) => self.emit("progress", elapsed, json!({"metrics": m})),
+            RunEvent::Result(m) => self.emit("result", elapsed, json!({"metrics": m})),
+            RunEvent::Heartbeat { .. } => self.emit("heartbeat", elapsed, json!({})),
         }
     }
 }

@@ -9,9 +9,34 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use crate::io::clock::millis;
-use crate::io::process::{self, RunEvent, RunOutcome, RunSpec};
+use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
 use crate::kernel::journal::GitState;
 use crate::kernel::record::RunOrigin;
+
+/// Where the experiment's stdout and stderr go: nowhere when `quiet`, both
+/// to stderr when arx's stdout carries data (`--json`, `--events -`), else
+/// each to its own stream.
+pub fn sinks(quiet: bool, data_on_stdout: bool) -> (Sink, Sink) {
+    if quiet {
+        (Sink::Discard, Sink::Discard)
+    } else if data_on_stdout {
+        (Sink::Stderr, Sink::Stderr)
+    } else {
+        (Sink::Stdout, Sink::Stderr)
+    }
+}
+
+/// `--heartbeat`: a duration greater than zero.
+pub fn heartbeat(text: &str) -> Result<Duration> {
+    let heartbeat = crate::io::clock::parse_duration(text, "--heartbeat")?;
+    if heartbeat.is_zero() {
+        return Err(crate::error::Hinted::error(
+            "--heartbeat must be greater than zero",
+            "e.g. --heartbeat 5s",
+        ));
+    }
+    Ok(heartbeat)
+}
 
 /// Install the Ctrl-C / SIGTERM flag the runner polls.
 pub fn interrupt_flag() -> Result<Arc<AtomicBool>> {

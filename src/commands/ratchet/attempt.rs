@@ -18,7 +18,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
-use crate::io::process::{RunSpec, Sink};
+use crate::io::process::RunSpec;
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
@@ -92,22 +92,10 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
 
     let timeout = parse_timeout(objective.timeout.as_deref())?;
     let grace = parse_duration(&args.grace, "--grace")?;
-    let heartbeat = parse_duration(&args.heartbeat, "--heartbeat")?;
-    if heartbeat.is_zero() {
-        return Err(Hinted::error(
-            "--heartbeat must be greater than zero",
-            "e.g. --heartbeat 5s",
-        ));
-    }
+    let heartbeat = attempts::heartbeat(&args.heartbeat)?;
     let spinner = Spinner::new(!ctx.out.quiet && !ctx.out.json);
     let data_on_stdout = ctx.out.json || args.events.as_deref() == Some("-");
-    let (stdout_to, stderr_to) = if ctx.out.quiet {
-        (Sink::Discard, Sink::Discard)
-    } else if data_on_stdout {
-        (Sink::Stderr, Sink::Stderr)
-    } else {
-        (Sink::Stdout, Sink::Stderr)
-    };
+    let (stdout_to, stderr_to) = attempts::sinks(ctx.out.quiet, data_on_stdout);
     let runner = Runner {
         ctx,
         args,

@@ -22,7 +22,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
-use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
+use crate::io::process::{self, RunOutcome, RunSpec, Sink};
 use crate::io::state::journal;
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
@@ -237,18 +237,7 @@ impl Runner<'_> {
         self.spinner.set_message(label.to_string());
         let (mut outcomes, _) = attempts::run_attempts(&self.spec, 1, &self.interrupt, |e| {
             if let AttemptEvent::Run { event, elapsed } = e {
-                match event {
-                    RunEvent::Started { pid } => events.emit(
-                        "started",
-                        elapsed,
-                        json!({"pid": pid, "command": self.spec.argv, "attempt": label}),
-                    ),
-                    RunEvent::Progress(m) => {
-                        events.emit("progress", elapsed, json!({"metrics": m}))
-                    }
-                    RunEvent::Result(m) => events.emit("result", elapsed, json!({"metrics": m})),
-                    RunEvent::Heartbeat { .. } => events.emit("heartbeat", elapsed, json!({})),
-                }
+                events.emit_run(event, elapsed, &self.spec.argv, label);
             }
         })?;
         let outcome = outcomes.remove(0);
