@@ -129,9 +129,12 @@ pub fn resolve(
         .clone()
         .or(file.direction)
         .ok_or_else(|| Hinted::error("the objective has no direction (min or max)", HINT))?;
-    let direction: Direction = direction
-        .parse()
-        .map_err(|e: String| Hinted::error(format!("invalid [objective] direction: {e}"), HINT))?;
+    let direction: Direction = direction.parse().map_err(|e: String| {
+        Hinted::error(
+            format!("invalid [objective] direction: {e}"),
+            "direction = \"min\" when lower is better, \"max\" when higher is",
+        )
+    })?;
     let (command, shell) = if !flags.argv.is_empty() {
         (flags.argv.clone(), false)
     } else if let Some(line) = &flags.command_line {
