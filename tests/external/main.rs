@@ -1,0 +1,19 @@
+//! Tests that need a program arx does not ship: bubblewrap, a headless
+//! browser, the official MCP Python client, the pre-commit tool.
+//!
+//! `.ci/run` installs them. Where one is missing, its tests are reported as
+//! **ignored** (never as passed): this binary uses a harness that decides at
+//! run time, and prints on stderr what was missing and how to get it.
+//!
+//! Add a module with a `trials() -> Vec<Trial>` function and list it below.
+
+mod needs;
+
+use libtest_mimic::{Arguments, Trial};
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials: Vec<Trial> = Vec::new();
+    trials.extend(needs::trials());
+    libtest_mimic::run(&args, trials).exit();
+}
