@@ -17,6 +17,7 @@ pub mod input;
 pub mod process;
 pub mod ratchet;
 pub mod rounds;
+pub mod sandbox;
 pub mod spec;
 pub mod state;
 pub mod terminal;

@@ -1912,3 +1912,6 @@ fn human_output_reads_well() {
 
 #[path = "round_guard.rs"]
 mod guard;
+
+#[path = "round_isolation.rs"]
+mod isolation;

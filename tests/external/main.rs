@@ -7,13 +7,16 @@
 //!
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
+mod isolation;
 mod needs;
 
 use libtest_mimic::{Arguments, Trial};
 
 fn main() {
     let args = Arguments::from_args();
+    needs::summary();
     let mut trials: Vec<Trial> = Vec::new();
     trials.extend(needs::trials());
+    trials.extend(isolation::trials());
     libtest_mimic::run(&args, trials).exit();
 }

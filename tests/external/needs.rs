@@ -130,6 +130,22 @@ pub fn pre_commit() -> Result<PathBuf, String> {
     program("ARX_TEST_PRE_COMMIT", &["pre-commit"], "--version")
 }
 
+/// What this machine has, on stderr before the tests run.
+pub fn summary() {
+    let probes: [(&str, Probe); 4] = [
+        ("bubblewrap", bwrap),
+        ("chromium", chromium),
+        ("mcp client", mcp_client),
+        ("pre-commit", pre_commit),
+    ];
+    for (name, probe) in probes {
+        match probe() {
+            Ok(path) => eprintln!("external: {name}: {}", path.display()),
+            Err(why) => eprintln!("external: {name}: missing: {why}"),
+        }
+    }
+}
+
 /// Every probe is exercised on its own, so a broken probe shows up as a
 /// failure here rather than as silently ignored tests elsewhere.
 pub fn trials() -> Vec<Trial> {

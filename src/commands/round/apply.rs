@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +14,7 @@ use serde::Serialize;
 
 use super::{
     all_records, check_round_id, head_tree_problems, next_allowed, read_patch, record_path,
-    settings, validate_all, CheckSpec, RoundRecord,
+    settings, validate_all, CheckSpec, RoundRecord, Settings,
 };
 use crate::commands::Ctx;
 use crate::commands::WARN;
@@ -22,6 +23,7 @@ use crate::io::clock::timestamp;
 use crate::io::git::{Change, RoundRepo};
 use crate::io::process::{self, RunSpec, Sink};
 use crate::io::rounds::{hashes, rounds_dir, write_json_within, HashLine};
+use crate::io::sandbox::{Bubblewrap, Confinement, BWRAP_ENV};
 use crate::kernel::failure::FailureClass;
 use crate::kernel::round::{
     gate_round, patch_hash, screen_round, EvalCheck, EvalReport, RoundPatch, RoundStatus,
@@ -112,36 +114,107 @@ fn message(id: &str, patch: &RoundPatch, hash: &str) -> String {
     m
 }
 
+/// Checks confined by bubblewrap (`[harness] isolate = true`): the
+/// sandbox, and what it hides besides everything outside the scratch
+/// checkout being read-only.
+struct Isolation {
+    bwrap: Bubblewrap,
+    hide: Vec<PathBuf>,
+}
+
+/// The isolation asked for, or a refusal when it cannot be had: checks are
+/// never run unconfined once `isolate = true`.
+fn isolation(settings: &Settings, root: &Path, state: &Path) -> Result<Option<Isolation>> {
+    if !settings.isolate {
+        return Ok(None);
+    }
+    let bwrap = Bubblewrap::find().map_err(|why| {
+        Hinted::error(
+            format!("[harness] isolate = true, but checks cannot be isolated: {why}"),
+            format!(
+                "install bubblewrap (Debian and Ubuntu: apt install bubblewrap) or set \
+                 {BWRAP_ENV} to it; nothing was landed"
+            ),
+        )
+    })?;
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut hide: Vec<PathBuf> = vec![root.to_path_buf(), state.to_path_buf()];
+    for entry in &settings.isolate_hide {
+        let path = match (entry.strip_prefix("~/"), &home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ if entry == "~" => home.clone().unwrap_or_default(),
+            _ => root.join(entry),
+        };
+        hide.push(path);
+    }
+    // bwrap mounts over the real location: resolve links, drop what is gone.
+    let hide = hide
+        .into_iter()
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    Ok(Some(Isolation { bwrap, hide }))
+}
+
 /// Run the triggered checks against a scratch checkout of the round commit.
 fn evaluate(
     repo: &RoundRepo,
     commit: git2::Oid,
-    checks: &[CheckSpec],
+    settings: &Settings,
+    state: &Path,
     patch: &RoundPatch,
     quiet: bool,
 ) -> Result<EvalReport> {
-    let triggered: Vec<&CheckSpec> = checks
+    let triggered: Vec<&CheckSpec> = settings
+        .checks
         .iter()
         .filter(|c| c.kinds.is_empty() || patch.entries.iter().any(|e| c.kinds.contains(&e.kind)))
         .collect();
     if triggered.is_empty() {
         return Ok(EvalReport { checks: Vec::new() });
     }
+    let isolation = isolation(settings, repo.workdir(), state)?;
     let scratch = tempfile::Builder::new()
         .prefix("arx-round-")
         .tempdir()
         .context("cannot create a scratch checkout")?;
     repo.export_tree(commit, scratch.path())?;
+    // bwrap binds the scratch checkout by its real path.
+    let scratch_path = scratch
+        .path()
+        .canonicalize()
+        .context("cannot resolve the scratch checkout")?;
     let interrupt = Arc::new(AtomicBool::new(false));
     let mut results = Vec::new();
     for check in triggered {
         if !quiet {
-            eprintln!("arx: check {}: running `{}`", check.name, check.command);
+            let how = if isolation.is_some() {
+                " (isolated)"
+            } else {
+                ""
+            };
+            eprintln!(
+                "arx: check {}: running `{}`{how}",
+                check.name, check.command
+            );
         }
+        let (argv, shell) = match &isolation {
+            None => (vec![check.command.clone()], true),
+            Some(iso) => {
+                let confinement = Confinement {
+                    scratch: &scratch_path,
+                    hide: &iso.hide,
+                };
+                let argv = iso
+                    .bwrap
+                    .argv(&confinement, &check.command)
+                    .map_err(|why| anyhow::anyhow!("cannot isolate check {}: {why}", check.name))?;
+                (argv, false)
+            }
+        };
         let spec = RunSpec {
-            argv: vec![check.command.clone()],
-            shell: true,
-            cwd: Some(scratch.path().to_path_buf()),
+            argv,
+            shell,
+            cwd: Some(scratch_path.clone()),
             timeout: check.timeout,
             grace: Duration::from_secs(5),
             stop_after_result: None,
@@ -379,7 +452,7 @@ pub fn run(
     record.branch = Some(branch.clone());
 
     // 5. Evaluate.
-    let eval = evaluate(&repo, commit, &settings.checks, &patch, quiet);
+    let eval = evaluate(&repo, commit, &settings, &state, &patch, quiet);
     let eval = match eval {
         Ok(e) => e,
         Err(e) => {

@@ -68,6 +68,10 @@ pub struct Settings {
     pub autonomy: AutonomyState,
     pub deny_paths: Vec<String>,
     pub checks: Vec<CheckSpec>,
+    /// `isolate = true`: checks run under bubblewrap, or not at all.
+    pub isolate: bool,
+    /// More paths hidden from isolated checks (`isolate_hide`).
+    pub isolate_hide: Vec<String>,
     /// The governing config file, relative to the repository root.
     pub config_rel: Option<String>,
     pub config_format: Option<Format>,
@@ -155,6 +159,19 @@ pub fn settings(ctx: &Ctx, root: &Path, force_auto: bool) -> Result<Settings> {
     };
     let deny_paths = string_list(harness.get("deny_paths"), "harness.deny_paths").map_err(bad)?;
     let checks = parse_checks(harness.get("checks")).map_err(bad)?;
+    // A security setting: a value that is not a boolean is an error, never
+    // read as "off".
+    let isolate = match harness.get("isolate") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => {
+            return Err(bad(anyhow::anyhow!(
+                "harness.isolate must be true or false"
+            )))
+        }
+    };
+    let isolate_hide =
+        string_list(harness.get("isolate_hide"), "harness.isolate_hide").map_err(bad)?;
     let config_rel = config.path.as_ref().and_then(|p| {
         let abs = if p.is_absolute() {
             p.clone()
@@ -172,6 +189,8 @@ pub fn settings(ctx: &Ctx, root: &Path, force_auto: bool) -> Result<Settings> {
         autonomy: resolve_autonomy(&config.grd, force_auto),
         deny_paths,
         checks,
+        isolate,
+        isolate_hide,
         config_rel,
         config_format: config.format,
         harness,
