@@ -18,3 +18,4 @@ pub mod observe;
 pub mod policy_cache;
 pub mod precision;
 pub mod select;
+pub mod finding;
