@@ -10,6 +10,8 @@ pub use crate::ops::spec::{RunSpecFlags, SpecFlags};
 
 mod args;
 pub use args::*;
+mod finding;
+pub use finding::*;
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -150,6 +152,11 @@ pub enum Command {
     /// Knowhow: positive learnings worth keeping.
     #[command(subcommand)]
     Knowhow(KnowhowCommand),
+
+    /// Findings: what the loop learned, kept healthy (dedupe, reinforcement,
+    /// decay, contradiction) and ranked for the next proposal.
+    #[command(subcommand)]
+    Finding(FindingCommand),
 
     /// Run an experiment: gate, live output, verdict, journal.
     ///

@@ -7,6 +7,7 @@ mod compare;
 mod completions;
 mod deadend;
 mod decide;
+mod finding;
 mod gate;
 mod init;
 mod journal;
@@ -252,6 +253,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Plateau { window, verdicts } => plateau::run(&ctx, window, &verdicts),
         Command::DeadEnd(cmd) => deadend::run(&ctx, &cmd),
         Command::Knowhow(cmd) => knowhow::run(&ctx, &cmd),
+        Command::Finding(cmd) => finding::run(&ctx, &cmd),
         Command::Run(args) => run::run(&ctx, &args),
         Command::Compare(args) => compare::run(&ctx, &args),
         Command::Try(args) => ratchet::attempt::run(&ctx, &args),

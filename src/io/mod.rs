@@ -11,6 +11,7 @@ pub mod clock;
 pub mod config;
 pub mod disk;
 pub mod events;
+pub mod findings;
 pub mod git;
 pub mod history;
 pub mod input;

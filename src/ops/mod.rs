@@ -6,6 +6,7 @@
 
 pub mod attempts;
 pub mod deadend;
+pub mod finding;
 pub mod gate;
 pub mod journal;
 pub mod loop_state;

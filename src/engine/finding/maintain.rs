@@ -205,7 +205,7 @@ pub fn maintain(store: Vec<Finding>, now: Timestamp, force: bool) -> Pass {
     let contradictions = pairs.len();
     for i in 0..fs.len() {
         if let Some((j, score)) = strongest[i] {
-            if score > before[i] + 1e-9 {
+            if score > before[i] + 0.01 {
                 let other = fs[j].id.clone();
                 let detail = format!("tension {:.2} -> {score:.2}", before[i]);
                 fs[i].note(&at, "contradicted", Some(&other), detail.clone());
