@@ -250,6 +250,13 @@ pub enum RoundCommand {
         /// Round id (default: the UTC time, YYYYMMDD-HHMMSS).
         #[arg(long, value_name = "ID")]
         round_id: Option<String>,
+        /// Base the round on the store's active findings (as `arx round
+        /// evidence`): saved as the round's evidence.md; too few skip it.
+        #[arg(long)]
+        evidence: bool,
+        /// With --evidence: the findings relevant to TEXT, best ranked first.
+        #[arg(long, value_name = "TEXT", requires = "evidence")]
+        context: Option<String>,
     },
     /// Revert an applied round with a revert commit.
     #[command(after_help = "Example:\n  arx round revert 20261121-101500")]
@@ -264,12 +271,17 @@ pub enum RoundCommand {
     ///
     /// Exit 1 when there is too little evidence.
     #[command(
-        after_help = "Example:\n  arx round evidence --findings findings.json --min 3 --max 25"
+        after_help = "Examples:\n  arx round evidence --findings findings.json --min 3 --max 25\n  arx round evidence --context \"learning rate schedule\""
     )]
     Evidence {
-        /// Findings: a JSON array of {kind, content, source, created_at}.
+        /// Findings: a JSON array of {kind, content, source, created_at}
+        /// (default: the active findings of the store, .arx/findings.jsonl).
         #[arg(long, value_name = "FILE")]
-        findings: String,
+        findings: Option<String>,
+        /// Draw from the store the findings relevant to TEXT, best ranked
+        /// first (`arx finding rank`), instead of all active ones.
+        #[arg(long, value_name = "TEXT", conflicts_with = "findings")]
+        context: Option<String>,
         /// Fewest findings for a round (default: config min_evidence, 3).
         #[arg(long, value_name = "N", allow_negative_numbers = true)]
         min: Option<usize>,
@@ -427,6 +439,10 @@ pub struct TryArgs {
     /// Say what would be run, kept or restored; change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Refuse (exit 1) when the description matches a deprecated or refuted
+    /// finding or a known dead end; without it, warn and go on.
+    #[arg(long)]
+    pub strict: bool,
     /// Approve the `execute` gate for this try.
     #[arg(long, alias = "approved")]
     pub approve: bool,

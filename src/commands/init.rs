@@ -287,6 +287,7 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
         journal_path,
         dead_ends(&state_dir, WARN).path,
         knowhow(&state_dir, WARN).path,
+        state_dir.join(crate::io::findings::FINDINGS_FILE),
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, show)?);

@@ -275,3 +275,49 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Completions { shell } => completions::run(&ctx, shell),
     }
 }
+
+/// After a try or a run is journaled: the finding it adds (or reinforces),
+/// said on stderr. A failure here warns and never fails the command (the
+/// run is already journaled).
+pub fn finding_from_result(ctx: &Ctx, state: &Path, record: &crate::kernel::journal::RunRecord) {
+    let outcome = io::clock::timestamp(ctx.global.now.as_deref())
+        .and_then(|now| crate::ops::finding::record_result(state, record, now, WARN));
+    match outcome {
+        Ok(Some(line)) if !ctx.out.quiet => eprintln!("arx: {line}"),
+        Ok(_) => {}
+        Err(e) => crate::output::warn(format_args!("the finding of this run was not recorded: {e:#}")),
+    }
+}
+
+/// Before a try: warn when `description` matches a deprecated or refuted
+/// finding or a known dead end, quoting it; with `strict`, refuse (the
+/// refusal is reported and the exit code returned).
+pub fn screen_description(
+    ctx: &Ctx,
+    state: &Path,
+    description: Option<&str>,
+    strict: bool,
+) -> Result<Option<Exit>> {
+    let Some(d) = description.filter(|d| !d.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let Some(m) = crate::ops::finding::screen(state, d, WARN)? else {
+        return Ok(None);
+    };
+    let detail = format!(
+        "\"{d}\" matches {} {} (similarity {:.2}): {}",
+        m.what, m.id, m.similarity, m.content
+    );
+    if strict {
+        ctx.out.emit(&Refusal {
+            proceed: false,
+            reason: "matches a failed approach",
+            pending_gate: None,
+            approach_hash: (m.what == "dead end").then(|| m.id.clone()),
+            detail: format!("{detail}; drop --strict to try it anyway"),
+        })?;
+        return Ok(Some(Exit::No));
+    }
+    crate::output::warn(detail);
+    Ok(None)
+}

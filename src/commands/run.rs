@@ -279,6 +279,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     );
     if !args.no_journal {
         journal::record_run(&state, &record, WARN)?;
+        super::finding_from_result(ctx, &state, &record);
     }
     if args.promote {
         promote(ctx, &record, args.iteration)?;

@@ -55,6 +55,20 @@ pub fn write_json_within<T: Serialize>(root: &Path, path: &Path, value: &T) -> R
     })
 }
 
+/// Write a text file below `root` atomically, as [`write_json_within`].
+pub fn write_text_within(root: &Path, path: &Path, text: &str) -> Result<()> {
+    let dir = path.parent().context("a state file needs a directory")?;
+    ensure_dir_within(root, dir)?;
+    refuse_symlinks(root, path)?;
+    write_bytes_atomic(path, text.as_bytes()).map_err(|e| {
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+            symlink_refusal(path, path)
+        } else {
+            anyhow::Error::new(e).context(format!("cannot write {}", path.display()))
+        }
+    })
+}
+
 /// Replace `path` with `bytes`: written to a temporary file beside it,
 /// synced, then renamed over it, so readers see the old file or the whole
 /// new one. The temporary file is removed on failure. A symbolic link at

@@ -7,6 +7,7 @@ const UNION_LINES: &str = "\
 .arx/journal.jsonl merge=union
 .arx/dead-ends.jsonl merge=union
 .arx/knowhow.jsonl merge=union
+.arx/findings.jsonl merge=union
 ";
 
 /// A sandbox holding a git repository (built with git2) at `repo/`.
@@ -64,6 +65,7 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
         ".arx/journal.jsonl",
         ".arx/dead-ends.jsonl",
         ".arx/knowhow.jsonl",
+        ".arx/findings.jsonl",
     ] {
         let attr = git
             .get_attr(
@@ -150,7 +152,8 @@ fn keeps_existing_files_and_appends_only_what_is_missing() {
     assert_eq!(
         sb.read("repo/.gitattributes"),
         "*.png binary\n.arx/journal.jsonl merge=union\n*.ipynb -diff\n\
-         .arx/dead-ends.jsonl merge=union\n.arx/knowhow.jsonl merge=union\n"
+         .arx/dead-ends.jsonl merge=union\n.arx/knowhow.jsonl merge=union\n\
+         .arx/findings.jsonl merge=union\n"
     );
     assert_eq!(sb.read("repo/arx.toml"), "[gates]\nexecute = false\n");
     assert_eq!(sb.read("repo/.arx/journal.jsonl"), "{\"keep\": true}\n");
@@ -170,7 +173,7 @@ fn gitattributes_follow_the_state_directory() {
     assert_eq!(
         sb.read("repo/.gitattributes"),
         "state/arx/journal.jsonl merge=union\nstate/arx/dead-ends.jsonl merge=union\n\
-         state/arx/knowhow.jsonl merge=union\n"
+         state/arx/knowhow.jsonl merge=union\nstate/arx/findings.jsonl merge=union\n"
     );
 
     // A state directory outside the repository cannot be covered.

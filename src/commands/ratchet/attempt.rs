@@ -13,7 +13,9 @@ use super::{
     short, signed, subject, Loaded, Runner, TryReport,
 };
 use crate::cli::TryArgs;
-use crate::commands::{pass_execute_gate, passthrough, Ctx, WARN};
+use crate::commands::{
+    finding_from_result, pass_execute_gate, passthrough, screen_description, Ctx, WARN,
+};
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::events::Events;
@@ -64,6 +66,9 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     }
     let candidate = repo.candidate(&kept)?;
     let protected = repo.protected_paths(&candidate, &objective.protect)?;
+    if let Some(exit) = screen_description(ctx, &state, args.description.as_deref(), args.strict)? {
+        return Ok(exit);
+    }
 
     if args.dry_run {
         return dry_run(
@@ -341,6 +346,7 @@ fn try_candidate(
             json!({"status": "keep", "commit": commit}),
         );
         journal::record_run(state, &rec, WARN)?;
+        finding_from_result(runner.ctx, state, &rec);
         let unconfirmed = if d.confirmed { "" } else { " (unconfirmed)" };
         runner.ctx.out.emit(&TryReport {
             record: rec,
@@ -393,6 +399,7 @@ fn discard(
         },
     )?;
     journal::record_run(state, &rec, WARN)?;
+    finding_from_result(runner.ctx, state, &rec);
     let (_, restored) = repo.discard(kept, &refname, &format!("arx: discarded {}", rec.run_id))?;
     crate::io::ratchet::clear_pending(state)?;
     let mut notes = Vec::new();

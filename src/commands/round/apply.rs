@@ -276,6 +276,7 @@ pub fn run(
     auto: bool,
     dry_run: bool,
     round_id: Option<&str>,
+    evidence: Option<Option<&str>>,
 ) -> Result<Exit> {
     let now = timestamp(ctx.global.now.as_deref())?;
     let created_at = now.to_string();
@@ -356,6 +357,21 @@ pub fn run(
             return emit(record, None);
         }
     }
+    // The evidence the round is based on (`--evidence`): too little skips it.
+    let mut evidence_md = None;
+    if let Some(context) = evidence {
+        let (min, max) = (settings.autonomy.min_evidence, settings.autonomy.max_evidence);
+        let (available, selected) =
+            crate::ops::finding::evidence(&state, context, now, min, max, WARN)?;
+        if selected.is_empty() && !(min == 0 && available == 0) {
+            record.detail = format!(
+                "too little evidence: {available} active findings, a round needs {min}"
+            );
+            return emit(record, None);
+        }
+        record.evidence_count = selected.len();
+        evidence_md = Some(evidence_markdown(&id, &selected));
+    }
     // 3. Validation, then the duplicate check.
     let (patch, errors) = validate_all(&value, &settings, repo.workdir());
     let seen: Vec<HashLine> = hashes(&state, WARN).read()?;
@@ -381,7 +397,7 @@ pub fn run(
             }
         }
         if !dry_run && record.status == RoundStatus::Rejected {
-            save(&state, &record, patch.as_ref(), None)?;
+            save(&state, &record, patch.as_ref(), None, evidence_md.as_deref())?;
         }
         return emit(record, None);
     }
@@ -393,7 +409,7 @@ pub fn run(
         record.detail = problems.join("; ");
         record.errors = problems;
         if !dry_run {
-            save(&state, &record, Some(&patch), None)?;
+            save(&state, &record, Some(&patch), None, evidence_md.as_deref())?;
         }
         return emit(record, None);
     }
@@ -491,7 +507,7 @@ pub fn run(
             provisional.status = RoundStatus::Evaluated;
             provisional.detail = "landing".into();
             provisional.landing = true;
-            save(&state, &provisional, Some(&patch), Some(&eval))?;
+            save(&state, &provisional, Some(&patch), Some(&eval), evidence_md.as_deref())?;
             if let Err(e) = repo.land(repo.head, commit, &changes, &format!("arx: round {id}")) {
                 let _ = repo.delete_branch(&branch);
                 // Nothing landed: the round leaves no trace.
@@ -508,7 +524,7 @@ pub fn run(
             ));
         }
     }
-    save(&state, &record, Some(&patch), Some(&eval))?;
+    save(&state, &record, Some(&patch), Some(&eval), evidence_md.as_deref())?;
     if records_hash {
         hashes(&state, WARN).append(&HashLine {
             hash,
@@ -541,8 +557,12 @@ fn save(
     record: &RoundRecord,
     patch: Option<&RoundPatch>,
     eval: Option<&EvalReport>,
+    evidence: Option<&str>,
 ) -> Result<()> {
     let dir = rounds_dir(state).join(&record.round_id);
+    if let Some(md) = evidence {
+        crate::io::rounds::write_text_within(state, &dir.join("evidence.md"), md)?;
+    }
     if let Some(p) = patch {
         let mut saved = p.clone();
         saved.round_id = Some(record.round_id.clone());
@@ -552,4 +572,16 @@ fn save(
         write_json_within(state, &dir.join("eval.json"), e)?;
     }
     write_json_within(state, &record_path(state, &record.round_id), record)
+}
+
+/// The round's evidence.md: one section per finding, in selection order.
+fn evidence_markdown(id: &str, items: &[crate::kernel::round::Finding]) -> String {
+    let mut md = format!("# Evidence for round {id}\n");
+    for f in items {
+        md.push_str(&format!(
+            "\n## {} ({})\n\n{}\n\n_{}, {}_\n",
+            f.kind, f.source, f.content, f.source, f.created_at
+        ));
+    }
+    md
 }

@@ -46,10 +46,24 @@ pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
             auto,
             dry_run,
             round_id,
-        } => apply::run(ctx, patch, *auto, *dry_run, round_id.as_deref()),
+            evidence,
+            context,
+        } => apply::run(
+            ctx,
+            patch,
+            *auto,
+            *dry_run,
+            round_id.as_deref(),
+            evidence.then_some(context.as_deref()),
+        ),
         RoundCommand::Revert { id } => revert::run(ctx, id),
         RoundCommand::Status => status::run(ctx),
-        RoundCommand::Evidence { findings, min, max } => evidence::run(ctx, findings, *min, *max),
+        RoundCommand::Evidence {
+            findings,
+            context,
+            min,
+            max,
+        } => evidence::run(ctx, findings.as_deref(), context.as_deref(), *min, *max),
     }
 }
 
