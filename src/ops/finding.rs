@@ -183,7 +183,12 @@ pub fn from_run(rec: &RunRecord, now: &str) -> Option<Finding> {
     } else {
         ("does not hold", "refuted")
     };
-    let content: String = format!("`{subject}` {word} ({})", v.detail)
+    // The verdict's own pass/fail word would read as a second polarity flip.
+    let detail = v
+        .detail
+        .trim_end_matches(" \u{2192} pass")
+        .trim_end_matches(" \u{2192} fail");
+    let content: String = format!("`{subject}` {word} ({detail})")
         .chars()
         .take(crate::engine::finding::MAX_CONTENT_CHARS)
         .collect();

@@ -7,6 +7,7 @@ mod completions;
 mod deadend;
 mod decide;
 mod errors;
+mod finding;
 mod gate;
 mod init;
 mod journal;
