@@ -15,7 +15,10 @@ struct Pair {
 }
 
 fn corpus() -> Vec<Pair> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/finding/contradictions.tsv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/finding/contradictions.tsv"
+    );
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -34,7 +37,10 @@ fn corpus() -> Vec<Pair> {
 /// Contradiction scores of every pair, over one index of the whole corpus
 /// (as the store would hold them).
 fn scores(pairs: &[Pair]) -> Vec<f64> {
-    let texts: Vec<&str> = pairs.iter().flat_map(|p| [p.a.as_str(), p.b.as_str()]).collect();
+    let texts: Vec<&str> = pairs
+        .iter()
+        .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+        .collect();
     let ix = Index::build(texts);
     (0..pairs.len())
         .map(|i| ix.similarity(2 * i, 2 * i + 1) * ix.negation(2 * i, 2 * i + 1))

@@ -54,7 +54,9 @@ pub enum FindingCommand {
     /// skipped; timestamps and log prefixes stripped; lines split into
     /// claims; duplicates dropped. Exit 0 when something was found, 1 when
     /// nothing was (or paused at the gate).
-    #[command(after_help = "Examples:\n  arx finding ingest notes.md --dry-run\n  agent-log | arx finding ingest - --approve")]
+    #[command(
+        after_help = "Examples:\n  arx finding ingest notes.md --dry-run\n  agent-log | arx finding ingest - --approve"
+    )]
     Ingest {
         /// The text (default: stdin; `-` also means stdin).
         file: Option<PathBuf>,
@@ -92,7 +94,9 @@ pub enum FindingCommand {
     /// (relevance below 0.3 dropped).
     ///
     /// Exit 0 when something ranks, 1 when nothing is relevant.
-    #[command(after_help = "Example:\n  arx finding rank --context \"raise the learning rate\" --limit 5 --json")]
+    #[command(
+        after_help = "Example:\n  arx finding rank --context \"raise the learning rate\" --limit 5 --json"
+    )]
     Rank {
         /// What the next proposal is about.
         #[arg(long, value_name = "TEXT")]
@@ -122,7 +126,9 @@ pub enum FindingCommand {
     },
     /// Why a finding ranks where it does, what reinforced or contradicted
     /// it, and its lineage.
-    #[command(after_help = "Example:\n  arx finding explain f3a9c --context \"raise the learning rate\"")]
+    #[command(
+        after_help = "Example:\n  arx finding explain f3a9c --context \"raise the learning rate\""
+    )]
     Explain {
         /// Finding id or a unique prefix.
         id: String,

@@ -285,7 +285,9 @@ pub fn finding_from_result(ctx: &Ctx, state: &Path, record: &crate::kernel::jour
     match outcome {
         Ok(Some(line)) if !ctx.out.quiet => eprintln!("arx: {line}"),
         Ok(_) => {}
-        Err(e) => crate::output::warn(format_args!("the finding of this run was not recorded: {e:#}")),
+        Err(e) => crate::output::warn(format_args!(
+            "the finding of this run was not recorded: {e:#}"
+        )),
     }
 }
 

@@ -13,9 +13,9 @@
 //! 0.2.1, Popoto 1.10.1), and the unit tests reproduce their check values.
 
 pub mod efe;
+pub mod finding;
 pub mod history;
 pub mod observe;
 pub mod policy_cache;
 pub mod precision;
 pub mod select;
-pub mod finding;

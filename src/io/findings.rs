@@ -38,17 +38,19 @@ pub fn update<R>(
     update: impl FnOnce(Vec<Finding>) -> Result<(Option<Vec<Finding>>, R)>,
 ) -> Result<R> {
     let mut result: Option<Result<R>> = None;
-    registry(dir, warn).within(dir).rewrite(|loaded: &Loaded<Finding>| {
-        match update(fold(loaded.records.iter().cloned())) {
-            Ok((store, r)) => {
-                result = Some(Ok(r));
-                store
-            }
-            Err(e) => {
-                result = Some(Err(e));
-                None
-            }
-        }
-    })?;
+    registry(dir, warn)
+        .within(dir)
+        .rewrite(
+            |loaded: &Loaded<Finding>| match update(fold(loaded.records.iter().cloned())) {
+                Ok((store, r)) => {
+                    result = Some(Ok(r));
+                    store
+                }
+                Err(e) => {
+                    result = Some(Err(e));
+                    None
+                }
+            },
+        )?;
     result.expect("the update ran")
 }

@@ -63,7 +63,11 @@ pub fn record(
                         reinforced,
                         ..
                     } => (
-                        if *reinforced { "reinforced" } else { "unchanged" },
+                        if *reinforced {
+                            "reinforced"
+                        } else {
+                            "unchanged"
+                        },
                         Some(*similarity),
                     ),
                 };
@@ -113,7 +117,12 @@ pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
         Some(d) if !d.is_empty() => d.to_string(),
         _ if !info.paths.is_empty() => format!(
             "the change to {}",
-            info.paths.iter().take(3).cloned().collect::<Vec<_>>().join(", ")
+            info.paths
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         _ => return None,
     };
@@ -123,7 +132,11 @@ pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
         TryStatus::Keep => (
             format!("`{subject}` improved {metric} by {}", sig3(imp.abs())),
             "keep",
-            if info.confirmed { DEFAULT_CONFIDENCE } else { 0.5 },
+            if info.confirmed {
+                DEFAULT_CONFIDENCE
+            } else {
+                0.5
+            },
         ),
         TryStatus::Discard => {
             let raw = match info.direction {
@@ -205,7 +218,12 @@ pub fn from_run(rec: &RunRecord, now: &str) -> Option<Finding> {
 
 /// Record the finding a try or a run adds (none for other records); a
 /// line for stderr saying what happened.
-pub fn record_result(state: &Path, rec: &RunRecord, now: Timestamp, warn: Warn) -> Result<Option<String>> {
+pub fn record_result(
+    state: &Path,
+    rec: &RunRecord,
+    now: Timestamp,
+    warn: Warn,
+) -> Result<Option<String>> {
     let at = now.to_string();
     let finding = if rec.ratchet.is_some() {
         from_try(rec, &at)
@@ -219,7 +237,10 @@ pub fn record_result(state: &Path, rec: &RunRecord, now: Timestamp, warn: Warn) 
     let Some(r) = recorded.into_iter().next() else {
         return Ok(None);
     };
-    let mut line = format!("finding {} {}: {}", r.finding.id, r.outcome, r.finding.content);
+    let mut line = format!(
+        "finding {} {}: {}",
+        r.finding.id, r.outcome, r.finding.content
+    );
     for a in &r.contradicts {
         line.push_str(&format!(
             "\n  contradicts {} ({:.2}): {}",
@@ -323,7 +344,14 @@ pub fn evidence(
             if n < min {
                 return Ok((n, Vec::new()));
             }
-            Ok((n, ranked.iter().take(max).map(|r| item(&store[r.index])).collect()))
+            Ok((
+                n,
+                ranked
+                    .iter()
+                    .take(max)
+                    .map(|r| item(&store[r.index]))
+                    .collect(),
+            ))
         }
     }
 }

@@ -41,18 +41,33 @@ fn store(sb: &Sandbox) -> Vec<Value> {
 #[test]
 fn add_dedupes_reinforces_and_refuses_what_is_too_long() {
     let sb = Sandbox::new();
-    let a = add(&sb, T0, "batch size 64 always improves accuracy", &["--source", "me"]);
+    let a = add(
+        &sb,
+        T0,
+        "batch size 64 always improves accuracy",
+        &["--source", "me"],
+    );
     assert_eq!(a["outcome"], "new");
     assert_eq!(a["finding"]["confidence"], 0.7);
     assert_eq!(a["finding"]["status"], "active");
     assert_eq!(a["finding"]["source"], "me");
     // A paraphrase this close (similarity >= 0.95) is the same finding.
-    let b = add(&sb, "2026-01-01T00:05:00Z", "Batch size 64 always improves the accuracy!", &[]);
+    let b = add(
+        &sb,
+        "2026-01-01T00:05:00Z",
+        "Batch size 64 always improves the accuracy!",
+        &[],
+    );
     assert_eq!(b["outcome"], "reinforced", "{b}");
     assert_eq!(b["finding"]["id"], a["finding"]["id"]);
     assert!((b["finding"]["confidence"].as_f64().unwrap() - 0.8).abs() < 1e-9);
     // Within the 60 s cooldown: unchanged.
-    let c = add(&sb, "2026-01-01T00:05:30Z", "batch size 64 always improves accuracy", &[]);
+    let c = add(
+        &sb,
+        "2026-01-01T00:05:30Z",
+        "batch size 64 always improves accuracy",
+        &[],
+    );
     assert_eq!(c["outcome"], "unchanged");
     assert_eq!(store(&sb).len(), 1);
     // The opposite claim is a new finding, in tension with the first.
@@ -73,7 +88,11 @@ fn add_dedupes_reinforces_and_refuses_what_is_too_long() {
     assert!(stderr(&out).contains("2001 characters"), "{}", stderr(&out));
     assert_eq!(sb.read(".arx/findings.jsonl"), before);
     // A bad confidence too.
-    let (code, _) = finding(&sb, T0, &["add", "x y z", "--confidence", "1.5", "--approve"]);
+    let (code, _) = finding(
+        &sb,
+        T0,
+        &["add", "x y z", "--confidence", "1.5", "--approve"],
+    );
     assert_eq!(code, 2);
 }
 
@@ -131,9 +150,17 @@ fn ingest_extracts_claims_and_a_dry_run_writes_nothing() {
 #[test]
 fn maintain_decays_and_refuses_a_pass_that_deprecates_too_much() {
     let sb = Sandbox::new();
-    for (i, topic) in ["tokenizer", "dropout", "warmup", "optimizer"].iter().enumerate() {
+    for (i, topic) in ["tokenizer", "dropout", "warmup", "optimizer"]
+        .iter()
+        .enumerate()
+    {
         let c = if i == 0 { "0.31" } else { "0.9" };
-        add(&sb, T0, &format!("the {topic} setting changes throughput"), &["--confidence", c]);
+        add(
+            &sb,
+            T0,
+            &format!("the {topic} setting changes throughput"),
+            &["--confidence", c],
+        );
     }
     // Ten hours later: 0.31 × 0.995^10 = 0.295 < 0.3 → decaying.
     let (code, v) = finding(&sb, "2026-01-01T10:00:00Z", &["maintain"]);
@@ -163,26 +190,52 @@ fn maintain_decays_and_refuses_a_pass_that_deprecates_too_much() {
 fn maintain_mutates_a_contested_weak_finding_and_explain_shows_the_lineage() {
     let sb = Sandbox::new();
     for topic in ["tokenizer", "dropout", "warmup", "optimizer"] {
-        add(&sb, T0, &format!("the {topic} setting changes throughput"), &[]);
+        add(
+            &sb,
+            T0,
+            &format!("the {topic} setting changes throughput"),
+            &[],
+        );
     }
-    let strong = add(&sb, T0, "batch size 64 always improves accuracy", &["--confidence", "0.9"]);
-    let weak = add(&sb, T0, "batch size 64 never improves accuracy", &["--confidence", "0.4"]);
+    let strong = add(
+        &sb,
+        T0,
+        "batch size 64 always improves accuracy",
+        &["--confidence", "0.9"],
+    );
+    let weak = add(
+        &sb,
+        T0,
+        "batch size 64 never improves accuracy",
+        &["--confidence", "0.4"],
+    );
     let (code, v) = finding(&sb, T0, &["maintain"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["mutated"], 1, "{v}");
     let s = store(&sb);
     let child = s.last().unwrap();
-    assert_eq!(child["content"], "It may be that batch size 64 never improves accuracy");
+    assert_eq!(
+        child["content"],
+        "It may be that batch size 64 never improves accuracy"
+    );
     assert_eq!(child["parent_id"], weak["finding"]["id"]);
     assert_eq!(child["confidence"], 0.5);
 
     let id = child["id"].as_str().unwrap();
-    let (code, e) = finding(&sb, T0, &["explain", &id[..6], "--context", "batch size accuracy"]);
+    let (code, e) = finding(
+        &sb,
+        T0,
+        &["explain", &id[..6], "--context", "batch size accuracy"],
+    );
     assert_eq!(code, 0, "{e}");
     assert_eq!(e["ancestors"][0]["id"], weak["finding"]["id"]);
     assert_eq!(e["contradicts_now"][0]["id"], strong["finding"]["id"]);
     assert!(e["position"].as_u64().is_some(), "{e}");
-    let (code, e) = finding(&sb, T0, &["explain", weak["finding"]["id"].as_str().unwrap()]);
+    let (code, e) = finding(
+        &sb,
+        T0,
+        &["explain", weak["finding"]["id"].as_str().unwrap()],
+    );
     assert_eq!(code, 0);
     assert_eq!(e["children"][0]["id"], child["id"]);
     assert_eq!(e["why_not"], "deprecated findings are not ranked");
@@ -193,13 +246,29 @@ fn maintain_mutates_a_contested_weak_finding_and_explain_shows_the_lineage() {
 #[test]
 fn rank_json_is_stable_and_drops_the_irrelevant() {
     let sb = Sandbox::new();
-    add(&sb, T0, "doubling the learning rate made val_bpb worse", &[]);
-    add(&sb, T0, "warmup of 500 steps stabilizes the early loss", &[]);
+    add(
+        &sb,
+        T0,
+        "doubling the learning rate made val_bpb worse",
+        &[],
+    );
+    add(
+        &sb,
+        T0,
+        "warmup of 500 steps stabilizes the early loss",
+        &[],
+    );
     add(&sb, T0, "the eval set leaks labels from training", &[]);
     let (code, v) = finding(
         &sb,
         "2026-01-04T12:00:00Z",
-        &["rank", "--context", "raise the learning rate", "--limit", "5"],
+        &[
+            "rank",
+            "--context",
+            "raise the learning rate",
+            "--limit",
+            "5",
+        ],
     );
     assert_eq!(code, 0, "{v}");
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
@@ -211,8 +280,20 @@ fn rank_json_is_stable_and_drops_the_irrelevant() {
     assert_eq!(
         keys,
         [
-            "rank", "id", "kind", "content", "source", "status", "score", "relevance",
-            "confidence", "recency", "tension", "created_at", "last_reinforced", "tags"
+            "rank",
+            "id",
+            "kind",
+            "content",
+            "source",
+            "status",
+            "score",
+            "relevance",
+            "confidence",
+            "recency",
+            "tension",
+            "created_at",
+            "last_reinforced",
+            "tags"
         ]
     );
     assert!((f["recency"].as_f64().unwrap() - 0.5).abs() < 1e-9);
@@ -248,10 +329,30 @@ fn merge_is_a_union_by_id_with_the_newer_version_winning() {
 #[test]
 fn round_evidence_draws_active_findings_in_selection_order() {
     let sb = Sandbox::new();
-    add(&sb, "2026-01-01T00:00:00Z", "should we tune dropout on the eval split", &["--kind", "question"]);
-    add(&sb, "2026-01-01T01:00:00Z", "warmup stabilizes the early loss", &["--kind", "insight"]);
-    add(&sb, "2026-01-01T02:00:00Z", "doubling the learning rate made val_bpb worse", &[]);
-    add(&sb, "2026-01-01T03:00:00Z", "the learning rate schedule matters most", &[]);
+    add(
+        &sb,
+        "2026-01-01T00:00:00Z",
+        "should we tune dropout on the eval split",
+        &["--kind", "question"],
+    );
+    add(
+        &sb,
+        "2026-01-01T01:00:00Z",
+        "warmup stabilizes the early loss",
+        &["--kind", "insight"],
+    );
+    add(
+        &sb,
+        "2026-01-01T02:00:00Z",
+        "doubling the learning rate made val_bpb worse",
+        &[],
+    );
+    add(
+        &sb,
+        "2026-01-01T03:00:00Z",
+        "the learning rate schedule matters most",
+        &[],
+    );
     let out = sb
         .arx()
         .args(["--json", "round", "evidence", "--min", "3"])
@@ -274,11 +375,22 @@ fn round_evidence_draws_active_findings_in_selection_order() {
             "should we tune dropout on the eval split",
         ]
     );
-    assert!(v["selected"][0]["source"].as_str().unwrap().starts_with("finding:f"));
+    assert!(v["selected"][0]["source"]
+        .as_str()
+        .unwrap()
+        .starts_with("finding:f"));
     // Ranked by a context: only the relevant ones; too few → exit 1.
     let out = sb
         .arx()
-        .args(["--json", "round", "evidence", "--context", "learning rate", "--min", "3"])
+        .args([
+            "--json",
+            "round",
+            "evidence",
+            "--context",
+            "learning rate",
+            "--min",
+            "3",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -286,7 +398,15 @@ fn round_evidence_draws_active_findings_in_selection_order() {
     assert_eq!(v["available"], 2);
     let out = sb
         .arx()
-        .args(["--json", "round", "evidence", "--context", "learning rate", "--min", "1"])
+        .args([
+            "--json",
+            "round",
+            "evidence",
+            "--context",
+            "learning rate",
+            "--min",
+            "1",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -298,7 +418,16 @@ fn a_deterministic_run_verdict_adds_a_finding() {
     let sb = Sandbox::new();
     let run = |target: &str| {
         sb.arx()
-            .args(["run", "--no-gates", "--metric", "acc", "--cmp", ">=", "--target", target])
+            .args([
+                "run",
+                "--no-gates",
+                "--metric",
+                "acc",
+                "--cmp",
+                ">=",
+                "--target",
+                target,
+            ])
             .args(["--hypothesis", "label smoothing lifts accuracy", "--"])
             .args(["sh", "-c", "echo '__RESULT__ {\"acc\": 0.83}'"])
             .output()
@@ -311,7 +440,10 @@ fn a_deterministic_run_verdict_adds_a_finding() {
     assert_eq!(out.status.code(), Some(1));
     let s = store(&sb);
     assert_eq!(s.len(), 2, "{s:?}");
-    assert!(s[0]["content"].as_str().unwrap().starts_with("`label smoothing lifts accuracy` holds ("));
+    assert!(s[0]["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("`label smoothing lifts accuracy` holds ("));
     assert!(s[1]["content"]
         .as_str()
         .unwrap()
@@ -319,7 +451,10 @@ fn a_deterministic_run_verdict_adds_a_finding() {
     assert!(s[0]["source"].as_str().unwrap().starts_with("run:"));
     // The later result contradicts the earlier: both in tension.
     assert!(s[0]["tension"].as_f64().unwrap() > 0.6, "{s:?}");
-    assert!(s[1]["tags"].as_array().unwrap().contains(&Value::from("refuted")));
+    assert!(s[1]["tags"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("refuted")));
 }
 
 const SCORE: &str = r#"#!/bin/sh
@@ -331,12 +466,21 @@ awk -v v="$v" -v j="$j" 'BEGIN { printf "__RESULT__ {\"val_bpb\": %.6f}\n", v + 
 "#;
 
 fn git(sb: &Sandbox, args: &[&str]) {
-    let out = Std::new("git").args(args).current_dir(sb.path()).output().unwrap();
+    let out = Std::new("git")
+        .args(args)
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
     assert!(out.status.success(), "git {args:?}");
 }
 
 fn try_(sb: &Sandbox, args: &[&str]) -> (i32, Value, String) {
-    let out = sb.arx().args(["--json", "try"]).args(args).output().unwrap();
+    let out = sb
+        .arx()
+        .args(["--json", "try"])
+        .args(args)
+        .output()
+        .unwrap();
     let code = out.status.code().unwrap_or(-1);
     (code, stdout_json(&out), stderr(&out))
 }
@@ -363,8 +507,14 @@ fn try_records_keeps_and_discards_and_screens_failed_descriptions() {
     let s = store(&sb);
     assert_eq!(s.len(), 1);
     let content = s[0]["content"].as_str().unwrap();
-    assert!(content.starts_with("`lower the value` improved val_bpb by 0.1"), "{content}");
-    assert_eq!(s[0]["source"], format!("run:{}", r["run_id"].as_str().unwrap()));
+    assert!(
+        content.starts_with("`lower the value` improved val_bpb by 0.1"),
+        "{content}"
+    );
+    assert_eq!(
+        s[0]["source"],
+        format!("run:{}", r["run_id"].as_str().unwrap())
+    );
 
     sb.write("value.txt", "0.9005");
     let (code, r, _) = try_(&sb, &["-m", "nudge the value up"]);

@@ -56,7 +56,11 @@ struct ExplainReport {
 impl Report for ExplainReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let (b, d) = (bold(), dim());
-        writeln!(out, "{b}{}{b:#} {} {d}({}){d:#}", self.id, self.content, self.status)?;
+        writeln!(
+            out,
+            "{b}{}{b:#} {} {d}({}){d:#}",
+            self.id, self.content, self.status
+        )?;
         let s = &self.score;
         match (self.position, &self.why_not) {
             (Some(p), _) => writeln!(out, "rank {p} of {} for {:?}", self.ranked, self.context)?,
@@ -69,17 +73,32 @@ impl Report for ExplainReport {
             s.score, s.relevance, s.confidence, s.recency, s.tension
         )?;
         for e in self.reinforced.iter().chain(&self.contradicted) {
-            let by = e.by.as_deref().map(|b| format!(" by {b}")).unwrap_or_default();
+            let by =
+                e.by.as_deref()
+                    .map(|b| format!(" by {b}"))
+                    .unwrap_or_default();
             writeln!(out, "  {d}{}{d:#} {}{by}: {}", e.at, e.what, e.detail)?;
         }
         for o in &self.contradicts_now {
-            writeln!(out, "  contradicts {} {d}({:.2}){d:#} {}", o.id, o.score, o.content)?;
+            writeln!(
+                out,
+                "  contradicts {} {d}({:.2}){d:#} {}",
+                o.id, o.score, o.content
+            )?;
         }
         for a in &self.ancestors {
-            writeln!(out, "  {d}mutated from{d:#} {} {d}({}){d:#} {}", a.id, a.status, a.content)?;
+            writeln!(
+                out,
+                "  {d}mutated from{d:#} {} {d}({}){d:#} {}",
+                a.id, a.status, a.content
+            )?;
         }
         for c in &self.children {
-            writeln!(out, "  {d}mutated into{d:#} {} {d}({}){d:#} {}", c.id, c.status, c.content)?;
+            writeln!(
+                out,
+                "  {d}mutated into{d:#} {} {d}({}){d:#} {}",
+                c.id, c.status, c.content
+            )?;
         }
         Ok(())
     }
@@ -157,7 +176,13 @@ pub fn run(ctx: &Ctx, id: &str, context: Option<&str>) -> Result<Exit> {
         why_not,
         score: score(&f, relevance, now),
         reinforced: pick(&["reinforced"]),
-        contradicted: pick(&["contradicted", "resolved", "mutated", "decaying", "deprecated"]),
+        contradicted: pick(&[
+            "contradicted",
+            "resolved",
+            "mutated",
+            "decaying",
+            "deprecated",
+        ]),
         contradicts_now,
         ancestors,
         children,

@@ -36,9 +36,17 @@ impl Report for IngestReport {
         }
         if self.dry_run {
             for c in &self.claims {
-                writeln!(out, "{d}line {:<4} {:<10}{d:#} {}", c.line, c.kind, c.content)?;
+                writeln!(
+                    out,
+                    "{d}line {:<4} {:<10}{d:#} {}",
+                    c.line, c.kind, c.content
+                )?;
             }
-            return writeln!(out, "{d}{} claims; nothing recorded (--dry-run){d:#}", self.claims.len());
+            return writeln!(
+                out,
+                "{d}{} claims; nothing recorded (--dry-run){d:#}",
+                self.claims.len()
+            );
         }
         let new = self.recorded.iter().filter(|r| r.outcome == "new").count();
         writeln!(
@@ -48,7 +56,11 @@ impl Report for IngestReport {
             self.claims.len() - new
         )?;
         for r in &self.recorded {
-            writeln!(out, "  {d}{:<10} {}{d:#} {}", r.outcome, r.finding.id, r.finding.content)?;
+            writeln!(
+                out,
+                "  {d}{:<10} {}{d:#} {}",
+                r.outcome, r.finding.id, r.finding.content
+            )?;
         }
         Ok(())
     }
@@ -103,7 +115,10 @@ pub fn run(
         for a in &r.contradicts {
             note(
                 ctx,
-                &format!("{} contradicts {} ({:.2}): {}", r.finding.id, a.id, a.score, a.content),
+                &format!(
+                    "{} contradicts {} ({:.2}): {}",
+                    r.finding.id, a.id, a.score, a.content
+                ),
             );
         }
     }

@@ -58,9 +58,19 @@ impl Report for ShowReport {
             ("source", f.source.clone().unwrap_or_else(|| "-".into())),
             ("created_at", f.created_at.clone()),
             ("last_reinforced", f.last_reinforced.clone()),
-            ("parent_id", f.parent_id.clone().unwrap_or_else(|| "-".into())),
+            (
+                "parent_id",
+                f.parent_id.clone().unwrap_or_else(|| "-".into()),
+            ),
             ("depth", f.depth.to_string()),
-            ("tags", if f.tags.is_empty() { "-".into() } else { f.tags.join(", ") }),
+            (
+                "tags",
+                if f.tags.is_empty() {
+                    "-".into()
+                } else {
+                    f.tags.join(", ")
+                },
+            ),
         ];
         for (k, v) in rows {
             writeln!(out, "{d}{k:<16}{d:#}{v}")?;

@@ -44,7 +44,10 @@ impl Report for MaintainReport {
             p.live_before, p.reinforced, p.decayed, p.contradictions, p.mutated, p.resolved, p.deprecated
         )?;
         if let Some(why) = &p.refused {
-            writeln!(out, "{d}{why}; nothing was written (pass --force to apply it){d:#}")?;
+            writeln!(
+                out,
+                "{d}{why}; nothing was written (pass --force to apply it){d:#}"
+            )?;
         }
         Ok(())
     }
@@ -58,7 +61,10 @@ pub fn run(ctx: &Ctx, force: bool, dry_run: bool) -> Result<Exit> {
     } else {
         findings::update(&state, WARN, |store| {
             let mut pass = maintain(store, now, force);
-            let new = pass.refused.is_none().then(|| std::mem::take(&mut pass.findings));
+            let new = pass
+                .refused
+                .is_none()
+                .then(|| std::mem::take(&mut pass.findings));
             Ok((new, pass))
         })?
     };

@@ -49,7 +49,14 @@ pub fn run(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
         let before = store.len();
         let merged = fold(store.into_iter().chain(incoming));
         let after = merged.len();
-        Ok((Some(merged), MergeReport { before, read, after }))
+        Ok((
+            Some(merged),
+            MergeReport {
+                before,
+                read,
+                after,
+            },
+        ))
     })?;
     ctx.out.emit(&report)?;
     Ok(Exit::Ok)

@@ -81,7 +81,8 @@ pub fn confidence(value: Option<f64>, default: f64) -> Result<f64> {
 
 /// The finding `id` names, or an error saying why none does.
 pub fn find<'a>(store: &'a [Finding], id: &str) -> Result<&'a Finding> {
-    lookup(store, id).map_err(|e| Hinted::error(e, "list the findings with `arx finding list --all`"))
+    lookup(store, id)
+        .map_err(|e| Hinted::error(e, "list the findings with `arx finding list --all`"))
 }
 
 /// One finding's line: id, kind, status, confidence, tension, content.

@@ -47,13 +47,25 @@ impl Report for RankReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let d = dim();
         if self.findings.is_empty() {
-            return writeln!(out, "{d}nothing relevant among {} live findings{d:#}", self.considered);
+            return writeln!(
+                out,
+                "{d}nothing relevant among {} live findings{d:#}",
+                self.considered
+            );
         }
         for f in &self.findings {
             writeln!(
                 out,
                 "{:>2}. {:.3} {}  {d}{} rel={:.2} c={:.2} rec={:.2} t={:.2}{d:#}  {}",
-                f.rank, f.score, f.id, f.kind, f.relevance, f.confidence, f.recency, f.tension, f.content
+                f.rank,
+                f.score,
+                f.id,
+                f.kind,
+                f.relevance,
+                f.confidence,
+                f.recency,
+                f.tension,
+                f.content
             )?;
         }
         Ok(())

@@ -360,13 +360,15 @@ pub fn run(
     // The evidence the round is based on (`--evidence`): too little skips it.
     let mut evidence_md = None;
     if let Some(context) = evidence {
-        let (min, max) = (settings.autonomy.min_evidence, settings.autonomy.max_evidence);
+        let (min, max) = (
+            settings.autonomy.min_evidence,
+            settings.autonomy.max_evidence,
+        );
         let (available, selected) =
             crate::ops::finding::evidence(&state, context, now, min, max, WARN)?;
         if selected.is_empty() && !(min == 0 && available == 0) {
-            record.detail = format!(
-                "too little evidence: {available} active findings, a round needs {min}"
-            );
+            record.detail =
+                format!("too little evidence: {available} active findings, a round needs {min}");
             return emit(record, None);
         }
         record.evidence_count = selected.len();
@@ -397,7 +399,13 @@ pub fn run(
             }
         }
         if !dry_run && record.status == RoundStatus::Rejected {
-            save(&state, &record, patch.as_ref(), None, evidence_md.as_deref())?;
+            save(
+                &state,
+                &record,
+                patch.as_ref(),
+                None,
+                evidence_md.as_deref(),
+            )?;
         }
         return emit(record, None);
     }
@@ -507,7 +515,13 @@ pub fn run(
             provisional.status = RoundStatus::Evaluated;
             provisional.detail = "landing".into();
             provisional.landing = true;
-            save(&state, &provisional, Some(&patch), Some(&eval), evidence_md.as_deref())?;
+            save(
+                &state,
+                &provisional,
+                Some(&patch),
+                Some(&eval),
+                evidence_md.as_deref(),
+            )?;
             if let Err(e) = repo.land(repo.head, commit, &changes, &format!("arx: round {id}")) {
                 let _ = repo.delete_branch(&branch);
                 // Nothing landed: the round leaves no trace.
@@ -524,7 +538,13 @@ pub fn run(
             ));
         }
     }
-    save(&state, &record, Some(&patch), Some(&eval), evidence_md.as_deref())?;
+    save(
+        &state,
+        &record,
+        Some(&patch),
+        Some(&eval),
+        evidence_md.as_deref(),
+    )?;
     if records_hash {
         hashes(&state, WARN).append(&HashLine {
             hash,

@@ -83,6 +83,5 @@ fn read_findings(file: &str) -> Result<Vec<Finding>> {
             format!("{} is not a list of findings: {e}", source.describe()),
             "findings are a JSON array of {\"kind\", \"content\", \"source\", \"created_at\"}",
         )
-        .into()
     })
 }

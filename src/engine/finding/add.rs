@@ -44,7 +44,11 @@ pub struct Contradiction {
 
 /// Add `news` to `store` in order at `now`. Each is compared with the
 /// store and with the ones added before it.
-pub fn add_all(store: &mut Vec<Finding>, news: Vec<Finding>, now: Timestamp) -> (Vec<Added>, Vec<Contradiction>) {
+pub fn add_all(
+    store: &mut Vec<Finding>,
+    news: Vec<Finding>,
+    now: Timestamp,
+) -> (Vec<Added>, Vec<Contradiction>) {
     let at = now.to_string();
     let base = store.len();
     let ix = Index::build(
@@ -88,7 +92,8 @@ pub fn add_all(store: &mut Vec<Finding>, news: Vec<Finding>, now: Timestamp) -> 
             }
         }
         if let Some((pos, sim)) = same {
-            let reinforced = store[pos].reinforce(now, None, &format!("added again (similarity {sim:.2})"));
+            let reinforced =
+                store[pos].reinforce(now, None, &format!("added again (similarity {sim:.2})"));
             placed[d] = Some(pos);
             outcomes.push(Added::Same {
                 index: pos,
@@ -105,7 +110,12 @@ pub fn add_all(store: &mut Vec<Finding>, news: Vec<Finding>, now: Timestamp) -> 
                 store[old].tension = score;
                 store[old].updated_at = at.clone();
                 let id = new.id.clone();
-                store[old].note(&at, "contradicted", Some(&id), format!("tension {before:.2} -> {score:.2}"));
+                store[old].note(
+                    &at,
+                    "contradicted",
+                    Some(&id),
+                    format!("tension {before:.2} -> {score:.2}"),
+                );
             }
             if score > new.tension {
                 new.tension = score;
@@ -138,9 +148,26 @@ mod tests {
     fn near_duplicates_are_one_finding_reinforced() {
         assert_eq!(DEDUP_SIMILARITY, 0.95);
         let now: Timestamp = "2026-01-01T01:00:00Z".parse().unwrap();
-        let mut store = vec![f("Batch size 64 improves accuracy."), f("the eval leaks labels")];
-        let (out, _) = add_all(&mut store, vec![f("batch size 64 improves the accuracy")], now);
-        assert!(matches!(out[0], Added::Same { index: 0, reinforced: true, .. }), "{out:?}");
+        let mut store = vec![
+            f("Batch size 64 improves accuracy."),
+            f("the eval leaks labels"),
+        ];
+        let (out, _) = add_all(
+            &mut store,
+            vec![f("batch size 64 improves the accuracy")],
+            now,
+        );
+        assert!(
+            matches!(
+                out[0],
+                Added::Same {
+                    index: 0,
+                    reinforced: true,
+                    ..
+                }
+            ),
+            "{out:?}"
+        );
         assert_eq!(store.len(), 2);
         assert!((store[0].confidence - 0.6).abs() < 1e-9);
     }
@@ -153,15 +180,26 @@ mod tests {
             f("batch size 32 is slow"),
             f("accuracy of the eval set"),
         ];
-        let (out, _) = add_all(&mut store, vec![f("batch size 64 improves accuracy on cifar")], now);
+        let (out, _) = add_all(
+            &mut store,
+            vec![f("batch size 64 improves accuracy on cifar")],
+            now,
+        );
         assert!(matches!(out[0], Added::New { index: 3 }), "{out:?}");
     }
 
     #[test]
     fn a_contradiction_is_not_a_duplicate_and_raises_tension() {
         let now: Timestamp = T0.parse().unwrap();
-        let mut store = vec![f("doubling the LR helps val_bpb"), f("the eval leaks labels")];
-        let (out, c) = add_all(&mut store, vec![f("doubling the LR does not help val_bpb")], now);
+        let mut store = vec![
+            f("doubling the LR helps val_bpb"),
+            f("the eval leaks labels"),
+        ];
+        let (out, c) = add_all(
+            &mut store,
+            vec![f("doubling the LR does not help val_bpb")],
+            now,
+        );
         assert!(matches!(out[0], Added::New { index: 2 }));
         assert_eq!(c.len(), 1);
         assert!(store[0].tension > 0.9);

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use super::text::{negation_signal, polarity, terms, Polarity};
+use super::text::{analyze, negation_signal, terms, Polarity, StemCache};
 
 /// A normalized sparse vector: (term, weight), sorted by term.
 pub type Vector = Vec<(u32, f32)>;
@@ -55,9 +55,11 @@ impl Index {
     pub fn build<'a>(texts: impl IntoIterator<Item = &'a str>) -> Index {
         let mut ix = Index::default();
         let mut raw: Vec<Vec<(u32, u32)>> = Vec::new();
+        let mut cache = StemCache::default();
         for text in texts {
             let mut doc = Vec::new();
-            for (t, c) in counts(terms(text)) {
+            let (ts, pol) = analyze(text, &mut cache);
+            for (t, c) in counts(ts) {
                 let next = ix.vocab.len() as u32;
                 let id = *ix.vocab.entry(t.clone()).or_insert(next);
                 if id as usize == ix.df.len() {
@@ -68,19 +70,14 @@ impl Index {
                 doc.push((id, c));
             }
             raw.push(doc);
-            ix.polarity.push(polarity(text));
+            ix.polarity.push(pol);
         }
         let n = raw.len();
         ix.postings = vec![Vec::new(); ix.df.len()];
         for (d, doc) in raw.into_iter().enumerate() {
             let v = normalize(
                 doc.into_iter()
-                    .map(|(t, c)| {
-                        (
-                            t,
-                            (1.0 + (c as f32).ln()) * idf(n, ix.df[t as usize]),
-                        )
-                    })
+                    .map(|(t, c)| (t, (1.0 + (c as f32).ln()) * idf(n, ix.df[t as usize])))
                     .collect(),
             );
             for &(t, w) in &v {
@@ -158,7 +155,13 @@ impl Index {
     /// Documents at least `min` similar to the vector `v` (with their
     /// similarity), through the postings of its terms only. `scratch` must
     /// hold `len()` zeros and is left so.
-    pub fn query_into(&self, v: &Vector, min: f64, scratch: &mut [f32], out: &mut Vec<(usize, f64)>) {
+    pub fn query_into(
+        &self,
+        v: &Vector,
+        min: f64,
+        scratch: &mut [f32],
+        out: &mut Vec<(usize, f64)>,
+    ) {
         let mut touched: Vec<u32> = Vec::new();
         for &(t, w) in v {
             let Some(list) = self.postings.get(t as usize) else {

@@ -20,22 +20,107 @@ pub struct Claim {
 pub const MIN_WORDS: usize = 3;
 
 const GREETINGS: &[&str] = &[
-    "hi", "hello", "hey", "thanks", "thank you", "thx", "ok", "okay", "sure", "yes", "no", "yep",
-    "nope", "got it", "sounds good", "great", "cool", "nice", "perfect", "good morning",
-    "good night", "bye", "cheers", "will do", "done", "awesome", "understood", "right",
-    "of course", "no problem", "you're welcome", "great thanks", "ok thanks", "okay thanks",
-    "let me check", "let me look", "one moment", "hold on",
+    "hi",
+    "hello",
+    "hey",
+    "thanks",
+    "thank you",
+    "thx",
+    "ok",
+    "okay",
+    "sure",
+    "yes",
+    "no",
+    "yep",
+    "nope",
+    "got it",
+    "sounds good",
+    "great",
+    "cool",
+    "nice",
+    "perfect",
+    "good morning",
+    "good night",
+    "bye",
+    "cheers",
+    "will do",
+    "done",
+    "awesome",
+    "understood",
+    "right",
+    "of course",
+    "no problem",
+    "you're welcome",
+    "great thanks",
+    "ok thanks",
+    "okay thanks",
+    "let me check",
+    "let me look",
+    "one moment",
+    "hold on",
 ];
 
 const COMMANDS: &[&str] = &[
-    "git", "cargo", "python", "python3", "pip", "uv", "ls", "cd", "cat", "rm", "cp", "mv", "mkdir",
-    "arx", "make", "npm", "npx", "node", "bash", "sh", "sudo", "echo", "grep", "sed", "awk",
-    "curl", "wget", "docker", "kubectl", "pytest", "torchrun", "export", "source", "tail", "head",
-    "less", "vim", "nano", "find", "chmod", "ssh", "scp", "rsync", "tar", "conda", "nvidia-smi",
+    "git",
+    "cargo",
+    "python",
+    "python3",
+    "pip",
+    "uv",
+    "ls",
+    "cd",
+    "cat",
+    "rm",
+    "cp",
+    "mv",
+    "mkdir",
+    "arx",
+    "make",
+    "npm",
+    "npx",
+    "node",
+    "bash",
+    "sh",
+    "sudo",
+    "echo",
+    "grep",
+    "sed",
+    "awk",
+    "curl",
+    "wget",
+    "docker",
+    "kubectl",
+    "pytest",
+    "torchrun",
+    "export",
+    "source",
+    "tail",
+    "head",
+    "less",
+    "vim",
+    "nano",
+    "find",
+    "chmod",
+    "ssh",
+    "scp",
+    "rsync",
+    "tar",
+    "conda",
+    "nvidia-smi",
 ];
 
 const SPEAKERS: &[&str] = &[
-    "user", "assistant", "human", "ai", "agent", "system", "me", "bot", "note", "notes", "log",
+    "user",
+    "assistant",
+    "human",
+    "ai",
+    "agent",
+    "system",
+    "me",
+    "bot",
+    "note",
+    "notes",
+    "log",
 ];
 
 const LEVELS: &[&str] = &[
@@ -61,7 +146,10 @@ pub fn extract(text: &str) -> Vec<Claim> {
             continue;
         }
         for sentence in split_claims(&line) {
-            let s = sentence.trim().trim_start_matches(['-', '*', '•', '>']).trim();
+            let s = sentence
+                .trim()
+                .trim_start_matches(['-', '*', '•', '>'])
+                .trim();
             if s.is_empty() || is_small_talk(s) || is_bare_command(s) {
                 continue;
             }
@@ -111,7 +199,10 @@ pub fn strip_prefixes(line: &str) -> String {
     let mut s = line.trim().to_string();
     loop {
         let before = s.clone();
-        s = s.trim_start_matches(['-', '*', '•', '>', '#', '|']).trim_start().to_string();
+        s = s
+            .trim_start_matches(['-', '*', '•', '>', '#', '|'])
+            .trim_start()
+            .to_string();
         // [anything short] or (anything short) at the start.
         for (open, close) in [('[', ']'), ('(', ')'), ('<', '>')] {
             if s.starts_with(open) {
@@ -130,7 +221,9 @@ pub fn strip_prefixes(line: &str) -> String {
             if LEVELS.contains(&h.as_str()) || (colon && SPEAKERS.contains(&h.as_str())) {
                 s = rest.trim_start_matches(':').trim_start().to_string();
             } else if !h.is_empty()
-                && h.trim_end_matches(['.', ')']).chars().all(|c| c.is_ascii_digit())
+                && h.trim_end_matches(['.', ')'])
+                    .chars()
+                    .all(|c| c.is_ascii_digit())
                 && (h.ends_with('.') || h.ends_with(')'))
             {
                 s = rest.trim_start().to_string();
@@ -146,11 +239,22 @@ pub fn strip_prefixes(line: &str) -> String {
 /// `2026/01/31 12:00:00,123`, `12:00`, `12:00:00.5`.
 fn strip_timestamp(s: &str) -> String {
     let b = s.as_bytes();
-    let digits = |from: usize, n: usize| b.len() >= from + n && b[from..from + n].iter().all(u8::is_ascii_digit);
+    let digits = |from: usize, n: usize| {
+        b.len() >= from + n && b[from..from + n].iter().all(u8::is_ascii_digit)
+    };
     let mut i = 0;
-    if digits(0, 4) && b.len() > 4 && (b[4] == b'-' || b[4] == b'/') && digits(5, 2) && b.get(7) == Some(&b[4]) && digits(8, 2) {
+    if digits(0, 4)
+        && b.len() > 4
+        && (b[4] == b'-' || b[4] == b'/')
+        && digits(5, 2)
+        && b.get(7) == Some(&b[4])
+        && digits(8, 2)
+    {
         i = 10;
-        if b.get(i).is_some_and(|&c| c == b'T' || c == b' ') && digits(i + 1, 2) && b.get(i + 3) == Some(&b':') {
+        if b.get(i).is_some_and(|&c| c == b'T' || c == b' ')
+            && digits(i + 1, 2)
+            && b.get(i + 3) == Some(&b':')
+        {
             i += 1;
         }
     }
@@ -180,12 +284,16 @@ fn strip_timestamp(s: &str) -> String {
     if i == 0 {
         return s.to_string();
     }
-    s[i..].trim_start_matches([' ', '\t', ',', '|', '-', ':', ']']).trim_start().to_string()
+    s[i..]
+        .trim_start_matches([' ', '\t', ',', '|', '-', ':', ']'])
+        .trim_start()
+        .to_string()
 }
 
 fn is_small_talk(s: &str) -> bool {
     let norm = words(s).join(" ");
-    norm.is_empty() || GREETINGS.contains(&norm.as_str())
+    norm.is_empty()
+        || GREETINGS.contains(&norm.as_str())
         || GREETINGS.iter().any(|g| {
             norm.strip_prefix(g)
                 .is_some_and(|rest| rest.is_empty() || GREETINGS.contains(&rest.trim()))
@@ -196,7 +304,15 @@ fn is_small_talk(s: &str) -> bool {
 /// line that is only inline code.
 fn is_bare_command(s: &str) -> bool {
     let t = s.trim();
-    if t.starts_with("$ ") || t.starts_with("% ") || t.starts_with("# ") && t.len() > 2 && t[2..].split_whitespace().next().is_some_and(|w| COMMANDS.contains(&w)) {
+    if t.starts_with("$ ")
+        || t.starts_with("% ")
+        || t.starts_with("# ")
+            && t.len() > 2
+            && t[2..]
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| COMMANDS.contains(&w))
+    {
         return true;
     }
     if t.starts_with('`') && t.ends_with('`') && t.len() > 1 && !t[1..t.len() - 1].contains('`') {
@@ -208,9 +324,12 @@ fn is_bare_command(s: &str) -> bool {
         // reads on; a command has flags, paths or no more words.
         let rest: Vec<&str> = t.split_whitespace().skip(1).collect();
         return rest.is_empty()
-            || rest
-                .iter()
-                .any(|w| w.starts_with('-') || w.contains('/') || w.contains('=') || w.contains('.') && !w.ends_with('.'));
+            || rest.iter().any(|w| {
+                w.starts_with('-')
+                    || w.contains('/')
+                    || w.contains('=')
+                    || w.contains('.') && !w.ends_with('.')
+            });
     }
     false
 }
@@ -268,13 +387,32 @@ pub fn kind_of(s: &str) -> (Kind, String) {
     let has = |xs: &[&str]| w.iter().any(|x| xs.contains(&x.as_str()));
     let kind = if t.ends_with('?') {
         Kind::Question
-    } else if lower.starts_with("we should") || lower.starts_with("need to") || lower.starts_with("should ") || lower.starts_with("try ") || has(&["todo"]) {
+    } else if lower.starts_with("we should")
+        || lower.starts_with("need to")
+        || lower.starts_with("should ")
+        || lower.starts_with("try ")
+        || has(&["todo"])
+    {
         Kind::Todo
-    } else if lower.starts_with("we decided") || lower.starts_with("we will") || lower.starts_with("going with") || has(&["decided", "chose"]) {
+    } else if lower.starts_with("we decided")
+        || lower.starts_with("we will")
+        || lower.starts_with("going with")
+        || has(&["decided", "chose"])
+    {
         Kind::Decision
-    } else if has(&["maybe", "might", "perhaps", "hypothesis", "suspect", "probably"]) || lower.starts_with("if ") {
+    } else if has(&[
+        "maybe",
+        "might",
+        "perhaps",
+        "hypothesis",
+        "suspect",
+        "probably",
+    ]) || lower.starts_with("if ")
+    {
         Kind::Hypothesis
-    } else if has(&["because", "turns", "realized", "learned", "insight", "explains"]) {
+    } else if has(&[
+        "because", "turns", "realized", "learned", "insight", "explains",
+    ]) {
         Kind::Insight
     } else {
         Kind::Takeaway
@@ -303,13 +441,19 @@ Should we tune dropout on the eval split?
 2026-01-31 12:03:04,567 | WARNING | doubling the LR made val_bpb worse
 ";
         let claims = extract(text);
-        let contents: Vec<(&str, Kind)> = claims.iter().map(|c| (c.content.as_str(), c.kind)).collect();
+        let contents: Vec<(&str, Kind)> = claims
+            .iter()
+            .map(|c| (c.content.as_str(), c.kind))
+            .collect();
         assert_eq!(
             contents,
             vec![
                 ("doubling the LR made val_bpb worse.", Kind::Takeaway),
                 ("Batch size 64 improves accuracy.", Kind::Takeaway),
-                ("Warmup matters because the loss spikes early.", Kind::Insight),
+                (
+                    "Warmup matters because the loss spikes early.",
+                    Kind::Insight
+                ),
                 ("try a cosine schedule with restarts", Kind::Todo),
                 ("Should we tune dropout on the eval split?", Kind::Question),
             ]
@@ -319,8 +463,14 @@ Should we tune dropout on the eval split?
 
     #[test]
     fn timestamps_and_prefixes_are_stripped() {
-        assert_eq!(strip_prefixes("2026-01-31 12:00:00,123 - ERROR - the eval leaks"), "the eval leaks");
-        assert_eq!(strip_prefixes("[worker-3] 12:00 note: the eval leaks"), "the eval leaks");
+        assert_eq!(
+            strip_prefixes("2026-01-31 12:00:00,123 - ERROR - the eval leaks"),
+            "the eval leaks"
+        );
+        assert_eq!(
+            strip_prefixes("[worker-3] 12:00 note: the eval leaks"),
+            "the eval leaks"
+        );
         assert_eq!(strip_prefixes("3. the eval leaks"), "the eval leaks");
         assert_eq!(strip_prefixes("the eval: leaks"), "the eval: leaks");
     }

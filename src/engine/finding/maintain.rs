@@ -6,9 +6,7 @@ use jiff::Timestamp;
 use serde::Serialize;
 
 use super::index::Index;
-use super::{
-    parse_time, Finding, Status, MAX_CLUSTER, MAX_DEPTH, REINFORCE_SIMILARITY,
-};
+use super::{parse_time, Finding, Status, MAX_CLUSTER, MAX_DEPTH, REINFORCE_SIMILARITY};
 
 /// Decay per hour: confidence × `DECAY_RATE ^ hours` since the last pass
 /// (a half-life of about 5.8 days).
@@ -71,7 +69,9 @@ pub struct Pass {
 }
 
 fn hours_between(from: Option<Timestamp>, to: Timestamp) -> f64 {
-    from.map_or(0.0, |f| ((to.as_second() - f.as_second()) as f64 / 3600.0).max(0.0))
+    from.map_or(0.0, |f| {
+        ((to.as_second() - f.as_second()) as f64 / 3600.0).max(0.0)
+    })
 }
 
 /// One maintenance pass at `now`. With `force`, a pass past the safety
@@ -106,7 +106,11 @@ pub fn maintain(store: Vec<Finding>, now: Timestamp, force: bool) -> Pass {
                 continue;
             }
             let by = fs[p].id.clone();
-            if fs[j].reinforce(now, Some(&by), &format!("similar ({sim:.2}) to a new finding")) {
+            if fs[j].reinforce(
+                now,
+                Some(&by),
+                &format!("similar ({sim:.2}) to a new finding"),
+            ) {
                 reinforced += 1;
                 changes.push(Change {
                     id: fs[j].id.clone(),
@@ -246,7 +250,12 @@ pub fn maintain(store: Vec<Finding>, now: Timestamp, force: bool) -> Pass {
         child.depth = f.depth + 1;
         child.tags = f.tags.clone();
         child.pending = false;
-        child.note(&at, "mutated", Some(&f.id), format!("{strategy} of its parent"));
+        child.note(
+            &at,
+            "mutated",
+            Some(&f.id),
+            format!("{strategy} of its parent"),
+        );
         f.status = Status::Deprecated;
         f.updated_at = at.clone();
         f.note(
@@ -275,7 +284,9 @@ pub fn maintain(store: Vec<Finding>, now: Timestamp, force: bool) -> Pass {
             continue;
         }
         let (ci, cj) = (fs[i].confidence, fs[j].confidence);
-        if ci < RESOLVE_MIN_CONFIDENCE || cj < RESOLVE_MIN_CONFIDENCE || (ci - cj).abs() <= RESOLVE_GAP + 1e-9
+        if ci < RESOLVE_MIN_CONFIDENCE
+            || cj < RESOLVE_MIN_CONFIDENCE
+            || (ci - cj).abs() <= RESOLVE_GAP + 1e-9
         {
             continue;
         }
@@ -376,11 +387,12 @@ pub fn mutate_content(f: &Finding, now: Timestamp) -> Option<(&'static str, Stri
     if !c.starts_with(HEDGE) && !c.starts_with(ATTRIBUTION) {
         let mut chars = c.chars();
         let first = chars.next()?;
-        let rest: String = if first.is_uppercase() && !chars.clone().next().is_some_and(char::is_uppercase) {
-            first.to_lowercase().chain(chars).collect()
-        } else {
-            c.to_string()
-        };
+        let rest: String =
+            if first.is_uppercase() && !chars.clone().next().is_some_and(char::is_uppercase) {
+                first.to_lowercase().chain(chars).collect()
+            } else {
+                c.to_string()
+            };
         return Some(("hedge", format!("{HEDGE}{rest}")));
     }
     if !c.contains(CONDITION) {
@@ -389,7 +401,10 @@ pub fn mutate_content(f: &Finding, now: Timestamp) -> Option<(&'static str, Stri
         return Some(("condition", format!("{body}{CONDITION}{date}")));
     }
     if !c.starts_with(ATTRIBUTION) {
-        let who = f.source.clone().unwrap_or_else(|| "an earlier finding".into());
+        let who = f
+            .source
+            .clone()
+            .unwrap_or_else(|| "an earlier finding".into());
         return Some(("source attribution", format!("{ATTRIBUTION}{who}, {c}")));
     }
     None
@@ -405,8 +420,14 @@ fn replace_word(text: &str, from: &str, to: &str) -> Option<String> {
     while let Some(pos) = lower[start..].find(from) {
         let i = start + pos;
         let j = i + from.len();
-        let before_ok = lower[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
-        let after_ok = lower[j..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+        let before_ok = lower[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        let after_ok = lower[j..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric());
         if before_ok && after_ok {
             return Some(format!("{}{}{}", &text[..i], to, &text[j..]));
         }
@@ -435,11 +456,32 @@ mod tests {
 
     fn filler(n: usize) -> Vec<Finding> {
         let topics = [
-            "tokenizer", "dropout", "warmup", "optimizer", "eval", "dataset", "scheduler", "kernel",
-            "cache", "embedding", "attention", "gradient", "checkpoint", "sampler", "shuffle",
+            "tokenizer",
+            "dropout",
+            "warmup",
+            "optimizer",
+            "eval",
+            "dataset",
+            "scheduler",
+            "kernel",
+            "cache",
+            "embedding",
+            "attention",
+            "gradient",
+            "checkpoint",
+            "sampler",
+            "shuffle",
         ];
         (0..n)
-            .map(|i| f(&format!("{} setting {i} changes throughput", topics[i % topics.len()]), 0.9))
+            .map(|i| {
+                f(
+                    &format!(
+                        "{} setting {i} changes throughput",
+                        topics[i % topics.len()]
+                    ),
+                    0.9,
+                )
+            })
             .collect()
     }
 
@@ -545,7 +587,10 @@ mod tests {
         assert_eq!(pass.mutated, 1);
         let child = pass.findings.last().unwrap();
         assert_eq!(child.content, "batch size 64 usually improves accuracy");
-        assert_eq!(child.parent_id.as_deref(), Some(pass.findings[20].id.as_str()));
+        assert_eq!(
+            child.parent_id.as_deref(),
+            Some(pass.findings[20].id.as_str())
+        );
         assert_eq!(child.confidence, 0.5);
         assert_eq!(child.depth, 1);
         assert_eq!(pass.findings[20].status, Status::Deprecated);
@@ -589,10 +634,7 @@ mod tests {
         );
         g.content = "It may be that warmup helps, at least as of 2026-03-04".into();
         g.source = Some("run:0193".into());
-        assert_eq!(
-            mutate_content(&g, now).unwrap().0,
-            "source attribution"
-        );
+        assert_eq!(mutate_content(&g, now).unwrap().0, "source attribution");
         g.content = "All runs diverge".into();
         assert_eq!(mutate_content(&g, now).unwrap().1, "most runs diverge");
     }

@@ -204,7 +204,13 @@ pub fn check_content(content: &str) -> Result<(), String> {
 
 impl Finding {
     /// A new active finding at `now`.
-    pub fn new(kind: Kind, content: &str, source: Option<String>, confidence: f64, now: &str) -> Self {
+    pub fn new(
+        kind: Kind,
+        content: &str,
+        source: Option<String>,
+        confidence: f64,
+        now: &str,
+    ) -> Self {
         let content = content.trim().to_string();
         Finding {
             id: finding_id(kind, &content),
@@ -254,13 +260,15 @@ impl Finding {
         let last = parse_time(&self.last_reinforced);
         if let Some(last) = last {
             let since = now.as_second() - last.as_second();
-            if since < REINFORCE_COOLDOWN_SECS && since >= 0 && self.use_count > 0 {
+            if (0..REINFORCE_COOLDOWN_SECS).contains(&since) && self.use_count > 0 {
                 return false;
             }
         }
         let at = now.to_string();
         let before = self.confidence;
-        self.confidence = (self.confidence + REINFORCE_STEP).min(REINFORCE_CAP).max(before);
+        self.confidence = (self.confidence + REINFORCE_STEP)
+            .min(REINFORCE_CAP)
+            .max(before);
         self.use_count += 1;
         self.last_reinforced = at.clone();
         self.decayed_at = Some(at.clone());
@@ -318,7 +326,9 @@ pub fn lookup<'a>(findings: &'a [Finding], id: &str) -> Result<&'a Finding, Stri
     match matches.as_slice() {
         [] => Err(format!("no finding {id:?}")),
         [one] if id.len() >= 3 => Ok(one),
-        [_] => Err(format!("finding id {id:?} is too short: give at least 3 characters")),
+        [_] => Err(format!(
+            "finding id {id:?} is too short: give at least 3 characters"
+        )),
         many => Err(format!(
             "finding id prefix {id:?} matches {} findings",
             many.len()

@@ -35,8 +35,9 @@ pub struct Ranked {
 
 /// Recency at `now`: `1 - hours since last reinforced / 168`, within [0, 1].
 pub fn recency(f: &Finding, now: Timestamp) -> f64 {
-    let hours = parse_time(&f.last_reinforced)
-        .map_or(RECENCY_HOURS, |t| (now.as_second() - t.as_second()) as f64 / 3600.0);
+    let hours = parse_time(&f.last_reinforced).map_or(RECENCY_HOURS, |t| {
+        (now.as_second() - t.as_second()) as f64 / 3600.0
+    });
     (1.0 - hours.max(0.0) / RECENCY_HOURS).clamp(0.0, 1.0)
 }
 
@@ -58,7 +59,13 @@ pub fn score(f: &Finding, relevance: f64, now: Timestamp) -> Ranked {
 /// first (ties: newer first, then store order), at most `limit`. Only the
 /// findings sharing a term with the context are scored (the index's
 /// postings).
-pub fn rank(findings: &[Finding], ix: &Index, context: &str, now: Timestamp, limit: usize) -> Vec<Ranked> {
+pub fn rank(
+    findings: &[Finding],
+    ix: &Index,
+    context: &str,
+    now: Timestamp,
+    limit: usize,
+) -> Vec<Ranked> {
     let mut out: Vec<Ranked> = ix
         .query(context, MIN_RELEVANCE)
         .into_iter()
@@ -71,7 +78,11 @@ pub fn rank(findings: &[Finding], ix: &Index, context: &str, now: Timestamp, lim
     out.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| findings[b.index].created_at.cmp(&findings[a.index].created_at))
+            .then_with(|| {
+                findings[b.index]
+                    .created_at
+                    .cmp(&findings[a.index].created_at)
+            })
             .then(a.index.cmp(&b.index))
     });
     out.truncate(limit);
@@ -94,7 +105,10 @@ mod tests {
         assert!((r.recency - 0.5).abs() < 1e-12);
         let expect = 0.4 * 0.6 + 0.3 * 0.8 + 0.2 * 0.5 - 0.1 * 0.5;
         assert!((r.score - expect).abs() < 1e-12, "{}", r.score);
-        assert_eq!((W_RELEVANCE, W_CONFIDENCE, W_RECENCY, W_TENSION), (0.4, 0.3, 0.2, 0.1));
+        assert_eq!(
+            (W_RELEVANCE, W_CONFIDENCE, W_RECENCY, W_TENSION),
+            (0.4, 0.3, 0.2, 0.1)
+        );
         let later: Timestamp = "2026-01-08T00:00:00Z".parse().unwrap(); // 168 h
         assert_eq!(recency(&f, later), 0.0);
         assert_eq!(RECENCY_HOURS, 168.0);
@@ -104,7 +118,13 @@ mod tests {
     fn irrelevant_and_deprecated_findings_are_dropped() {
         assert_eq!(MIN_RELEVANCE, 0.3);
         let mut fs = vec![
-            Finding::new(Kind::Insight, "batch size 64 improves accuracy", None, 0.8, T0),
+            Finding::new(
+                Kind::Insight,
+                "batch size 64 improves accuracy",
+                None,
+                0.8,
+                T0,
+            ),
             Finding::new(Kind::Insight, "the eval leaks labels", None, 0.8, T0),
             Finding::new(Kind::Insight, "batch size 64 helps accuracy", None, 0.8, T0),
         ];
@@ -115,7 +135,13 @@ mod tests {
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].index, 0);
         // Relevance just under the floor drops it.
-        let weak = rank(&fs, &ix, "batch size tokenizer dropout warmup optimizer cache eval leaks", now, 10);
+        let weak = rank(
+            &fs,
+            &ix,
+            "batch size tokenizer dropout warmup optimizer cache eval leaks",
+            now,
+            10,
+        );
         assert!(weak.iter().all(|r| r.relevance >= 0.3));
     }
 }

@@ -11,17 +11,126 @@ use rust_stemmers::{Algorithm, Stemmer};
 /// hedges and quantifiers a mutation adds or swaps ("always" -> "usually"),
 /// so a mutated finding stays close to its parent.
 pub const STOP_WORDS: &[&str] = &[
-    "a", "an", "the", "and", "or", "but", "if", "then", "so", "of", "to", "in", "on", "at", "by",
-    "for", "from", "with", "as", "is", "are", "was", "were", "be", "been", "being", "am", "it",
-    "its", "this", "that", "these", "those", "there", "here", "we", "i", "you", "he", "she",
-    "they", "our", "my", "your", "their", "them", "us", "me", "do", "does", "did", "doing", "has",
-    "have", "had", "will", "would", "should", "could", "can", "may", "might", "must", "shall",
-    "than", "also", "just", "very", "too", "which", "who", "what", "when", "where", "how", "why",
-    "into", "about", "while", "again", "always", "usually", "often", "sometimes", "rarely",
-    "seldom", "generally", "typically", "all", "every", "most", "some", "many", "few", "least",
-    "according", "seems", "seem", "likely", "perhaps", "maybe", "probably", "possibly", "least",
-    "make", "makes", "made", "get", "gets", "got", "really", "still", "any", "each", "only",
-    "one", "same", "such", "both", "either",
+    "a",
+    "an",
+    "the",
+    "and",
+    "or",
+    "but",
+    "if",
+    "then",
+    "so",
+    "of",
+    "to",
+    "in",
+    "on",
+    "at",
+    "by",
+    "for",
+    "from",
+    "with",
+    "as",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "being",
+    "am",
+    "it",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "there",
+    "here",
+    "we",
+    "i",
+    "you",
+    "he",
+    "she",
+    "they",
+    "our",
+    "my",
+    "your",
+    "their",
+    "them",
+    "us",
+    "me",
+    "do",
+    "does",
+    "did",
+    "doing",
+    "has",
+    "have",
+    "had",
+    "will",
+    "would",
+    "should",
+    "could",
+    "can",
+    "may",
+    "might",
+    "must",
+    "shall",
+    "than",
+    "also",
+    "just",
+    "very",
+    "too",
+    "which",
+    "who",
+    "what",
+    "when",
+    "where",
+    "how",
+    "why",
+    "into",
+    "about",
+    "while",
+    "again",
+    "always",
+    "usually",
+    "often",
+    "sometimes",
+    "rarely",
+    "seldom",
+    "generally",
+    "typically",
+    "all",
+    "every",
+    "most",
+    "some",
+    "many",
+    "few",
+    "least",
+    "according",
+    "seems",
+    "seem",
+    "likely",
+    "perhaps",
+    "maybe",
+    "probably",
+    "possibly",
+    "least",
+    "make",
+    "makes",
+    "made",
+    "get",
+    "gets",
+    "got",
+    "really",
+    "still",
+    "any",
+    "each",
+    "only",
+    "one",
+    "same",
+    "such",
+    "both",
+    "either",
 ];
 
 /// Words that negate a statement. `n't` contractions count too.
@@ -138,6 +247,52 @@ pub fn terms(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Stems memoized across the texts of one index build (words repeat).
+#[derive(Debug, Default)]
+pub struct StemCache(std::collections::HashMap<String, String>);
+
+impl StemCache {
+    pub fn stem(&mut self, word: &str) -> String {
+        if let Some(s) = self.0.get(word) {
+            return s.clone();
+        }
+        let s = stem(word);
+        self.0.insert(word.to_string(), s.clone());
+        s
+    }
+}
+
+/// The content terms and the polarity of `text` in one pass over its
+/// words: the same as [`terms`] and [`polarity`].
+pub fn analyze(text: &str, cache: &mut StemCache) -> (Vec<String>, Polarity) {
+    let ws = words(text);
+    let mut p = Polarity::default();
+    let mut negations = 0;
+    let mut out = Vec::new();
+    let pairs = antonym_stems();
+    for w in ws {
+        if is_negation(&w) {
+            negations += 1;
+            continue;
+        }
+        let full = cache.stem(&w);
+        for (k, (a, b)) in pairs.iter().enumerate() {
+            if &full == a {
+                p.first |= 1 << k;
+            }
+            if &full == b {
+                p.second |= 1 << k;
+            }
+        }
+        let w = w.strip_suffix("'s").map(str::to_string).unwrap_or(w);
+        if !STOP_WORDS.contains(&w.as_str()) {
+            out.push(cache.stem(&w));
+        }
+    }
+    p.negated = negations % 2 == 1;
+    (out, p)
+}
+
 /// The polarity of a statement: whether it is negated (an odd number of
 /// negation words) and which side of each antonym pair it holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -220,6 +375,18 @@ mod tests {
     }
 
     #[test]
+    fn analyze_agrees_with_terms_and_polarity() {
+        let mut cache = StemCache::default();
+        for t in [
+            "The batch sizes always improved the accuracy",
+            "X doesn't help; it hurts the model's loss",
+            "never better, not worse",
+        ] {
+            assert_eq!(analyze(t, &mut cache), (terms(t), polarity(t)), "{t}");
+        }
+    }
+
+    #[test]
     fn negation_and_antonyms_flip_polarity() {
         let p = |t: &str| polarity(t);
         assert_eq!(negation_signal(&p("X helps"), &p("X does not help")), 1.0);
@@ -227,7 +394,10 @@ mod tests {
         assert_eq!(negation_signal(&p("X hurts"), &p("X does not help")), 0.0);
         assert_eq!(negation_signal(&p("X helps"), &p("X really helps")), 0.0);
         assert_eq!(
-            negation_signal(&p("batch 64 always improves"), &p("batch 64 never improves")),
+            negation_signal(
+                &p("batch 64 always improves"),
+                &p("batch 64 never improves")
+            ),
             1.0
         );
     }
