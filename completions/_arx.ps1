@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('plateau', 'plateau', [CompletionResultType]::ParameterValue, 'Detect a plateau: the last WINDOW verdicts hold no `supported`')
             [CompletionResult]::new('deadend', 'deadend', [CompletionResultType]::ParameterValue, 'Dead ends: approaches that a deterministic refutation ruled out')
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
+            [CompletionResult]::new('finding', 'finding', [CompletionResultType]::ParameterValue, 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
             [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
@@ -344,6 +345,182 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;knowhow;help;help' {
             break
         }
+        'arx;finding' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead')
+            [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Extract candidate findings from free text (notes, logs, a transcript) and record them')
+            [CompletionResult]::new('maintain', 'maintain', [CompletionResultType]::ParameterValue, 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why')
+            [CompletionResult]::new('rank', 'rank', [CompletionResultType]::ParameterValue, 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List findings (live ones unless --all or --status)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one finding in full (a unique prefix of its id is enough)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;finding;add' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'What it is')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Where it came from: a run id, a round, a file, a person')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'How sure it is, in [0, 1] (default 0.7)')
+            [CompletionResult]::new('--tag', '--tag', [CompletionResultType]::ParameterName, 'A label (repeatable)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)')
+            [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Turn every gate off')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;ingest' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Record every claim as this kind (default: guessed from its wording)')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Source of the claims (default: the file name, or `stdin`)')
+            [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence of the claims, in [0, 1] (default 0.5)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'List the claims found; record nothing')
+            [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)')
+            [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Turn every gate off')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;maintain' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Apply a pass past the safety limit')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what the pass would change; write nothing')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;rank' {
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'What the next proposal is about')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Most findings shown')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;list' {
+            [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this kind')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only this status')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Deprecated findings too')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;show' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;explain' {
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Rank it against this context (default: its own text)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;merge' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;finding;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead')
+            [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Extract candidate findings from free text (notes, logs, a transcript) and record them')
+            [CompletionResult]::new('maintain', 'maintain', [CompletionResultType]::ParameterValue, 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why')
+            [CompletionResult]::new('rank', 'rank', [CompletionResultType]::ParameterValue, 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List findings (live ones unless --all or --status)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one finding in full (a unique prefix of its id is enough)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;finding;help;add' {
+            break
+        }
+        'arx;finding;help;ingest' {
+            break
+        }
+        'arx;finding;help;maintain' {
+            break
+        }
+        'arx;finding;help;rank' {
+            break
+        }
+        'arx;finding;help;list' {
+            break
+        }
+        'arx;finding;help;show' {
+            break
+        }
+        'arx;finding;help;explain' {
+            break
+        }
+        'arx;finding;help;merge' {
+            break
+        }
+        'arx;finding;help;help' {
+            break
+        }
         'arx;run' {
             [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric key to judge (overrides the spec file)')
             [CompletionResult]::new('--cmp', '--cmp', [CompletionResultType]::ParameterName, 'Comparator: >=, <=, >, < or == (overrides the spec file)')
@@ -429,6 +606,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
             [CompletionResult]::new('--new-segment', '--new-segment', [CompletionResultType]::ParameterName, 'Start a new segment: measure the baseline again')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Say what would be run, kept or restored; change nothing')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on')
             [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve the `execute` gate for this try')
             [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Ignore the approval gates')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
@@ -777,12 +955,14 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         }
         'arx;round;apply' {
             [CompletionResult]::new('--round-id', '--round-id', [CompletionResultType]::ParameterName, 'Round id (default: the UTC time, YYYYMMDD-HHMMSS)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'With --evidence: the findings relevant to TEXT, best ranked first')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
             [CompletionResult]::new('--auto', '--auto', [CompletionResultType]::ParameterName, 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Stop after validation and the duplicate check')
+            [CompletionResult]::new('--evidence', '--evidence', [CompletionResultType]::ParameterName, 'Base the round on the store''s active findings (as `arx round evidence`): saved as the round''s evidence.md; too few skip it')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
@@ -815,7 +995,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;round;evidence' {
-            [CompletionResult]::new('--findings', '--findings', [CompletionResultType]::ParameterName, 'Findings: a JSON array of {kind, content, source, created_at}')
+            [CompletionResult]::new('--findings', '--findings', [CompletionResultType]::ParameterName, 'Findings: a JSON array of {kind, content, source, created_at} (default: the active findings of the store, .arx/findings.jsonl)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Draw from the store the findings relevant to TEXT, best ranked first (`arx finding rank`), instead of all active ones')
             [CompletionResult]::new('--min', '--min', [CompletionResultType]::ParameterName, 'Fewest findings for a round (default: config min_evidence, 3)')
             [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Most findings kept (default: config max_evidence, 25)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -889,6 +1070,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('plateau', 'plateau', [CompletionResultType]::ParameterValue, 'Detect a plateau: the last WINDOW verdicts hold no `supported`')
             [CompletionResult]::new('deadend', 'deadend', [CompletionResultType]::ParameterValue, 'Dead ends: approaches that a deterministic refutation ruled out')
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
+            [CompletionResult]::new('finding', 'finding', [CompletionResultType]::ParameterValue, 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
             [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
@@ -961,6 +1143,41 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;knowhow;list' {
+            break
+        }
+        'arx;help;finding' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead')
+            [CompletionResult]::new('ingest', 'ingest', [CompletionResultType]::ParameterValue, 'Extract candidate findings from free text (notes, logs, a transcript) and record them')
+            [CompletionResult]::new('maintain', 'maintain', [CompletionResultType]::ParameterValue, 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why')
+            [CompletionResult]::new('rank', 'rank', [CompletionResultType]::ParameterValue, 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List findings (live ones unless --all or --status)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one finding in full (a unique prefix of its id is enough)')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage')
+            [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning')
+            break
+        }
+        'arx;help;finding;add' {
+            break
+        }
+        'arx;help;finding;ingest' {
+            break
+        }
+        'arx;help;finding;maintain' {
+            break
+        }
+        'arx;help;finding;rank' {
+            break
+        }
+        'arx;help;finding;list' {
+            break
+        }
+        'arx;help;finding;show' {
+            break
+        }
+        'arx;help;finding;explain' {
+            break
+        }
+        'arx;help;finding;merge' {
             break
         }
         'arx;help;run' {

@@ -34,6 +34,9 @@ _arx() {
             arx,decide)
                 cmd="arx__subcmd__decide"
                 ;;
+            arx,finding)
+                cmd="arx__subcmd__finding"
+                ;;
             arx,gate)
                 cmd="arx__subcmd__gate"
                 ;;
@@ -118,6 +121,60 @@ _arx() {
             arx__subcmd__deadend__subcmd__help,promote)
                 cmd="arx__subcmd__deadend__subcmd__help__subcmd__promote"
                 ;;
+            arx__subcmd__finding,add)
+                cmd="arx__subcmd__finding__subcmd__add"
+                ;;
+            arx__subcmd__finding,explain)
+                cmd="arx__subcmd__finding__subcmd__explain"
+                ;;
+            arx__subcmd__finding,help)
+                cmd="arx__subcmd__finding__subcmd__help"
+                ;;
+            arx__subcmd__finding,ingest)
+                cmd="arx__subcmd__finding__subcmd__ingest"
+                ;;
+            arx__subcmd__finding,list)
+                cmd="arx__subcmd__finding__subcmd__list"
+                ;;
+            arx__subcmd__finding,maintain)
+                cmd="arx__subcmd__finding__subcmd__maintain"
+                ;;
+            arx__subcmd__finding,merge)
+                cmd="arx__subcmd__finding__subcmd__merge"
+                ;;
+            arx__subcmd__finding,rank)
+                cmd="arx__subcmd__finding__subcmd__rank"
+                ;;
+            arx__subcmd__finding,show)
+                cmd="arx__subcmd__finding__subcmd__show"
+                ;;
+            arx__subcmd__finding__subcmd__help,add)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__add"
+                ;;
+            arx__subcmd__finding__subcmd__help,explain)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__explain"
+                ;;
+            arx__subcmd__finding__subcmd__help,help)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__help"
+                ;;
+            arx__subcmd__finding__subcmd__help,ingest)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__ingest"
+                ;;
+            arx__subcmd__finding__subcmd__help,list)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__list"
+                ;;
+            arx__subcmd__finding__subcmd__help,maintain)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__maintain"
+                ;;
+            arx__subcmd__finding__subcmd__help,merge)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__merge"
+                ;;
+            arx__subcmd__finding__subcmd__help,rank)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__rank"
+                ;;
+            arx__subcmd__finding__subcmd__help,show)
+                cmd="arx__subcmd__finding__subcmd__help__subcmd__show"
+                ;;
             arx__subcmd__gate,check)
                 cmd="arx__subcmd__gate__subcmd__check"
                 ;;
@@ -153,6 +210,9 @@ _arx() {
                 ;;
             arx__subcmd__help,decide)
                 cmd="arx__subcmd__help__subcmd__decide"
+                ;;
+            arx__subcmd__help,finding)
+                cmd="arx__subcmd__help__subcmd__finding"
                 ;;
             arx__subcmd__help,gate)
                 cmd="arx__subcmd__help__subcmd__gate"
@@ -219,6 +279,30 @@ _arx() {
                 ;;
             arx__subcmd__help__subcmd__deadend,promote)
                 cmd="arx__subcmd__help__subcmd__deadend__subcmd__promote"
+                ;;
+            arx__subcmd__help__subcmd__finding,add)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__add"
+                ;;
+            arx__subcmd__help__subcmd__finding,explain)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__explain"
+                ;;
+            arx__subcmd__help__subcmd__finding,ingest)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__ingest"
+                ;;
+            arx__subcmd__help__subcmd__finding,list)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__list"
+                ;;
+            arx__subcmd__help__subcmd__finding,maintain)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__maintain"
+                ;;
+            arx__subcmd__help__subcmd__finding,merge)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__merge"
+                ;;
+            arx__subcmd__help__subcmd__finding,rank)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__rank"
+                ;;
+            arx__subcmd__help__subcmd__finding,show)
+                cmd="arx__subcmd__help__subcmd__finding__subcmd__show"
                 ;;
             arx__subcmd__help__subcmd__gate,check)
                 cmd="arx__subcmd__help__subcmd__gate__subcmd__check"
@@ -398,7 +482,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -935,6 +1019,464 @@ _arx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arx__subcmd__finding)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help add ingest maintain rank list show explain merge help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__add)
+            opts="-q -h --kind --source --confidence --tag --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kind)
+                    COMPREPLY=($(compgen -W "takeaway decision insight hypothesis todo question" -- "${cur}"))
+                    return 0
+                    ;;
+                --source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__explain)
+            opts="-q -h --context --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help)
+            opts="add ingest maintain rank list show explain merge help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__ingest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__maintain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__rank)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__ingest)
+            opts="-q -h --dry-run --kind --source --confidence --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kind)
+                    COMPREPLY=($(compgen -W "takeaway decision insight hypothesis todo question" -- "${cur}"))
+                    return 0
+                    ;;
+                --source)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confidence)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__list)
+            opts="-q -h --kind --status --all --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kind)
+                    COMPREPLY=($(compgen -W "takeaway decision insight hypothesis todo question" -- "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -W "active decaying deprecated" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__maintain)
+            opts="-q -h --force --dry-run --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__merge)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__rank)
+            opts="-q -h --context --limit --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__finding__subcmd__show)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arx__subcmd__gate)
             opts="-q -h --json --quiet --color --config --state-dir --now --help check show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1082,7 +1624,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help)
-            opts="parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help"
+            opts="parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1224,6 +1766,132 @@ _arx() {
         arx__subcmd__help__subcmd__decide)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding)
+            opts="add ingest maintain rank list show explain merge"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__explain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__ingest)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__maintain)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__merge)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__rank)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__finding__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2706,13 +3374,17 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__apply)
-            opts="-q -h --auto --dry-run --round-id --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --auto --dry-run --round-id --evidence --context --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --round-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2740,13 +3412,17 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__evidence)
-            opts="-q -h --findings --min --max --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --findings --context --min --max --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --findings)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3180,7 +3856,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --rule --new-segment --dry-run --approve --no-gates --grace --events --heartbeat --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --rule --new-segment --dry-run --strict --approve --no-gates --grace --events --heartbeat --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -37,6 +37,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand plateau 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
             cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
             cand knowhow 'Knowhow: positive learnings worth keeping'
+            cand finding 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal'
             cand run 'Run an experiment: gate, live output, verdict, journal'
             cand compare 'Compare a baseline and a candidate command over interleaved runs'
             cand try 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
@@ -310,6 +311,163 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;knowhow;help;help'= {
         }
+        &'arx;finding'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand add 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead'
+            cand ingest 'Extract candidate findings from free text (notes, logs, a transcript) and record them'
+            cand maintain 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why'
+            cand rank 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)'
+            cand list 'List findings (live ones unless --all or --status)'
+            cand show 'Show one finding in full (a unique prefix of its id is enough)'
+            cand explain 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage'
+            cand merge 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;finding;add'= {
+            cand --kind 'What it is'
+            cand --source 'Where it came from: a run id, a round, a file, a person'
+            cand --confidence 'How sure it is, in [0, 1] (default 0.7)'
+            cand --tag 'A label (repeatable)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --approve 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+            cand --no-gates 'Turn every gate off'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;ingest'= {
+            cand --kind 'Record every claim as this kind (default: guessed from its wording)'
+            cand --source 'Source of the claims (default: the file name, or `stdin`)'
+            cand --confidence 'Confidence of the claims, in [0, 1] (default 0.5)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --dry-run 'List the claims found; record nothing'
+            cand --approve 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+            cand --no-gates 'Turn every gate off'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;maintain'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --force 'Apply a pass past the safety limit'
+            cand --dry-run 'Say what the pass would change; write nothing'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;rank'= {
+            cand --context 'What the next proposal is about'
+            cand --limit 'Most findings shown'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;list'= {
+            cand --kind 'Only this kind'
+            cand --status 'Only this status'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --all 'Deprecated findings too'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;show'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;explain'= {
+            cand --context 'Rank it against this context (default: its own text)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;merge'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;finding;help'= {
+            cand add 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead'
+            cand ingest 'Extract candidate findings from free text (notes, logs, a transcript) and record them'
+            cand maintain 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why'
+            cand rank 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)'
+            cand list 'List findings (live ones unless --all or --status)'
+            cand show 'Show one finding in full (a unique prefix of its id is enough)'
+            cand explain 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage'
+            cand merge 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;finding;help;add'= {
+        }
+        &'arx;finding;help;ingest'= {
+        }
+        &'arx;finding;help;maintain'= {
+        }
+        &'arx;finding;help;rank'= {
+        }
+        &'arx;finding;help;list'= {
+        }
+        &'arx;finding;help;show'= {
+        }
+        &'arx;finding;help;explain'= {
+        }
+        &'arx;finding;help;merge'= {
+        }
+        &'arx;finding;help;help'= {
+        }
         &'arx;run'= {
             cand --metric 'Metric key to judge (overrides the spec file)'
             cand --cmp 'Comparator: >=, <=, >, < or == (overrides the spec file)'
@@ -393,6 +551,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --now 'The current time (RFC 3339), for reproducible records'
             cand --new-segment 'Start a new segment: measure the baseline again'
             cand --dry-run 'Say what would be run, kept or restored; change nothing'
+            cand --strict 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on'
             cand --approve 'Approve the `execute` gate for this try'
             cand --no-gates 'Ignore the approval gates'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
@@ -707,12 +866,14 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;round;apply'= {
             cand --round-id 'Round id (default: the UTC time, YYYYMMDD-HHMMSS)'
+            cand --context 'With --evidence: the findings relevant to TEXT, best ranked first'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
             cand --now 'The current time (RFC 3339), for reproducible records'
             cand --auto 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)'
             cand --dry-run 'Stop after validation and the duplicate check'
+            cand --evidence 'Base the round on the store''s active findings (as `arx round evidence`): saved as the round''s evidence.md; too few skip it'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
             cand -q 'Print nothing on stdout; the exit code carries the answer'
             cand --quiet 'Print nothing on stdout; the exit code carries the answer'
@@ -742,7 +903,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'arx;round;evidence'= {
-            cand --findings 'Findings: a JSON array of {kind, content, source, created_at}'
+            cand --findings 'Findings: a JSON array of {kind, content, source, created_at} (default: the active findings of the store, .arx/findings.jsonl)'
+            cand --context 'Draw from the store the findings relevant to TEXT, best ranked first (`arx finding rank`), instead of all active ones'
             cand --min 'Fewest findings for a round (default: config min_evidence, 3)'
             cand --max 'Most findings kept (default: config max_evidence, 25)'
             cand --color 'When to colour human output'
@@ -806,6 +968,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand plateau 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
             cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
             cand knowhow 'Knowhow: positive learnings worth keeping'
+            cand finding 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal'
             cand run 'Run an experiment: gate, live output, verdict, journal'
             cand compare 'Compare a baseline and a candidate command over interleaved runs'
             cand try 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
@@ -862,6 +1025,32 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;knowhow;add'= {
         }
         &'arx;help;knowhow;list'= {
+        }
+        &'arx;help;finding'= {
+            cand add 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead'
+            cand ingest 'Extract candidate findings from free text (notes, logs, a transcript) and record them'
+            cand maintain 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why'
+            cand rank 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)'
+            cand list 'List findings (live ones unless --all or --status)'
+            cand show 'Show one finding in full (a unique prefix of its id is enough)'
+            cand explain 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage'
+            cand merge 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning'
+        }
+        &'arx;help;finding;add'= {
+        }
+        &'arx;help;finding;ingest'= {
+        }
+        &'arx;help;finding;maintain'= {
+        }
+        &'arx;help;finding;rank'= {
+        }
+        &'arx;help;finding;list'= {
+        }
+        &'arx;help;finding;show'= {
+        }
+        &'arx;help;finding;explain'= {
+        }
+        &'arx;help;finding;merge'= {
         }
         &'arx;help;run'= {
         }

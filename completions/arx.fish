@@ -42,6 +42,7 @@ complete -c arx -n "__fish_arx_needs_command" -f -a "decide" -d 'Decide the loop
 complete -c arx -n "__fish_arx_needs_command" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
 complete -c arx -n "__fish_arx_needs_command" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
 complete -c arx -n "__fish_arx_needs_command" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_needs_command" -f -a "finding" -d 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal'
 complete -c arx -n "__fish_arx_needs_command" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
 complete -c arx -n "__fish_arx_needs_command" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
 complete -c arx -n "__fish_arx_needs_command" -f -a "try" -d 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
@@ -262,6 +263,142 @@ complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "list" -d 'List knowhow'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "add" -d 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "ingest" -d 'Extract candidate findings from free text (notes, logs, a transcript) and record them'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "maintain" -d 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "rank" -d 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "list" -d 'List findings (live ones unless --all or --status)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "show" -d 'Show one finding in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "explain" -d 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "merge" -d 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning'
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l kind -d 'What it is' -r -f -a "takeaway\t''
+decision\t''
+insight\t''
+hypothesis\t''
+todo\t''
+question\t''"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l source -d 'Where it came from: a run id, a round, a file, a person' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l confidence -d 'How sure it is, in [0, 1] (default 0.7)' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l tag -d 'A label (repeatable)' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l no-gates -d 'Turn every gate off'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l kind -d 'Record every claim as this kind (default: guessed from its wording)' -r -f -a "takeaway\t''
+decision\t''
+insight\t''
+hypothesis\t''
+todo\t''
+question\t''"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l source -d 'Source of the claims (default: the file name, or `stdin`)' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l confidence -d 'Confidence of the claims, in [0, 1] (default 0.5)' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l dry-run -d 'List the claims found; record nothing'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l no-gates -d 'Turn every gate off'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l force -d 'Apply a pass past the safety limit'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l dry-run -d 'Say what the pass would change; write nothing'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l context -d 'What the next proposal is about' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l limit -d 'Most findings shown' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l kind -d 'Only this kind' -r -f -a "takeaway\t''
+decision\t''
+insight\t''
+hypothesis\t''
+todo\t''
+question\t''"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l status -d 'Only this status' -r -f -a "active\t''
+decaying\t''
+deprecated\t''"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l all -d 'Deprecated findings too'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l context -d 'Rank it against this context (default: its own text)' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "add" -d 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "ingest" -d 'Extract candidate findings from free text (notes, logs, a transcript) and record them'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "maintain" -d 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "rank" -d 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "list" -d 'List findings (live ones unless --all or --status)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "show" -d 'Show one finding in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "explain" -d 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning'
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand run" -l metric -d 'Metric key to judge (overrides the spec file)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l cmp -d 'Comparator: >=, <=, >, < or == (overrides the spec file)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l target -d 'Target value, a finite number (overrides the spec file)' -r
@@ -343,6 +480,7 @@ complete -c arx -n "__fish_arx_using_subcommand try" -l state-dir -d 'State dire
 complete -c arx -n "__fish_arx_using_subcommand try" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l new-segment -d 'Start a new segment: measure the baseline again'
 complete -c arx -n "__fish_arx_using_subcommand try" -l dry-run -d 'Say what would be run, kept or restored; change nothing'
+complete -c arx -n "__fish_arx_using_subcommand try" -l strict -d 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on'
 complete -c arx -n "__fish_arx_using_subcommand try" -l approve -d 'Approve the `execute` gate for this try'
 complete -c arx -n "__fish_arx_using_subcommand try" -l no-gates -d 'Ignore the approval gates'
 complete -c arx -n "__fish_arx_using_subcommand try" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -591,6 +729,7 @@ complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcomman
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l round-id -d 'Round id (default: the UTC time, YYYYMMDD-HHMMSS)' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l context -d 'With --evidence: the findings relevant to TEXT, best ranked first' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -599,6 +738,7 @@ complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcomman
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l auto -d 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l dry-run -d 'Stop after validation and the duplicate check'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l evidence -d 'Base the round on the store\'s active findings (as `arx round evidence`): saved as the round\'s evidence.md; too few skip it'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -620,7 +760,8 @@ complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcomman
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l findings -d 'Findings: a JSON array of {kind, content, source, created_at}' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l findings -d 'Findings: a JSON array of {kind, content, source, created_at} (default: the active findings of the store, .arx/findings.jsonl)' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l context -d 'Draw from the store the findings relevant to TEXT, best ranked first (`arx finding rank`), instead of all active ones' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l min -d 'Fewest findings for a round (default: config min_evidence, 3)' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l max -d 'Most findings kept (default: config max_evidence, 25)' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
@@ -656,30 +797,31 @@ complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The curr
 complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "try" -d 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "best" -d 'The best kept run of the ratchet\'s segment: value, interval, commit'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "status" -d 'The ratchet\'s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "restore" -d 'Put a discarded candidate back in the working tree (a clean tree is needed)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "next" -d 'Pick the next experiment from candidates, by expected free energy'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "precision" -d 'The precision engine\'s state: show, rebuild from the journal, reset'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "policy" -d 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow run compare try best status restore log show journal next precision policy round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "parse" -d 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "measure" -d 'Compute the verdict of an experiment\'s stdout against a metric spec'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "classify" -d 'Print the failure class (H2, H3, H4 or none) of a stderr stream'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "gate" -d 'Approval gates: check one before acting, or show their state'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "decide" -d 'Decide the loop\'s next step from the latest verdict'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "plateau" -d 'Detect a plateau: the last WINDOW verdicts hold no `supported`'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "deadend" -d 'Dead ends: approaches that a deterministic refutation ruled out'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "knowhow" -d 'Knowhow: positive learnings worth keeping'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "finding" -d 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "run" -d 'Run an experiment: gate, live output, verdict, journal'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "compare" -d 'Compare a baseline and a candidate command over interleaved runs'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "try" -d 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "best" -d 'The best kept run of the ratchet\'s segment: value, interval, commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "status" -d 'The ratchet\'s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "restore" -d 'Put a discarded candidate back in the working tree (a clean tree is needed)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "log" -d 'List journaled runs, newest last (`--json`: one record per line)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "show" -d 'Show one journaled run in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "journal" -d 'The run journal: merge journals from many machines, verify one'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "next" -d 'Pick the next experiment from candidates, by expected free energy'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "precision" -d 'The precision engine\'s state: show, rebuild from the journal, reset'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "policy" -d 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "round" -d 'Life-harness rounds: validate, apply, revert and list patches to the project\'s own prompts, config and code, each as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "init" -d 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c arx -n "__fish_arx_using_subcommand help; and not __fish_seen_subcommand_from parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log show journal next precision policy round init completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "check" -d 'Check a gate: exit 0 to proceed, 1 paused (prints the pending gate)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from gate" -f -a "show" -d 'Show which gates are on, and where the setting came from'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "add" -d 'Record a dead end by hand (kept once per approach)'
@@ -688,6 +830,14 @@ complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from deadend" -f -a "promote" -d 'Promote a verdict to a dead end: only a deterministic refutation is kept'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "add" -d 'Record a positive learning (an identical one is kept once)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from knowhow" -f -a "list" -d 'List knowhow'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "add" -d 'Record a finding; one at least 0.95 similar to a stored one (and not contradicting it) is that finding, reinforced instead'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "ingest" -d 'Extract candidate findings from free text (notes, logs, a transcript) and record them'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "maintain" -d 'One maintenance pass: reinforcement, decay, contradiction audit, mutation, resolution, safety check. Prints what changed and why'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "rank" -d 'What to read before the next proposal: live findings ranked by 0.4 relevance + 0.3 confidence + 0.2 recency - 0.1 tension (relevance below 0.3 dropped)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "list" -d 'List findings (live ones unless --all or --status)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "show" -d 'Show one finding in full (a unique prefix of its id is enough)'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "explain" -d 'Why a finding ranks where it does, what reinforced or contradicted it, and its lineage'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from finding" -f -a "merge" -d 'Merge findings files (e.g. from other machines) into the store: the union, one finding per id, the most recently updated version winning'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from precision" -f -a "show" -d 'Values, alpha, beta and variance per level, and whether adaptation is due'
