@@ -355,3 +355,77 @@ pub fn evidence(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOW: &str = "2026-01-01T00:00:00Z";
+
+    fn quiet(_: &str) {}
+
+    #[test]
+    fn more_than_10000_active_findings_warn() {
+        assert_eq!(MAX_ACTIVE, 10_000);
+        let dir = tempfile::tempdir().unwrap();
+        let now: Timestamp = NOW.parse().unwrap();
+        // 9,999 stored; the 10,000th does not warn, the 10,001st does.
+        let mut text = String::new();
+        for i in 0..9_999 {
+            let f = Finding::new(
+                Kind::Insight,
+                &format!("setting s{i} changes t{i}"),
+                None,
+                0.7,
+                NOW,
+            );
+            text.push_str(&serde_json::to_string(&f).unwrap());
+            text.push('\n');
+        }
+        std::fs::write(dir.path().join(findings::FINDINGS_FILE), text).unwrap();
+        let one = |c: &str| vec![Finding::new(Kind::Insight, c, None, 0.7, NOW)];
+        let (_, w) = record(dir.path(), one("the eval leaks labels"), now, quiet).unwrap();
+        assert!(w.is_none());
+        let (_, w) = record(dir.path(), one("warmup stabilizes the loss"), now, quiet).unwrap();
+        assert!(w.unwrap().contains("10001 active findings"));
+    }
+
+    #[test]
+    fn subjects_are_the_backquoted_part() {
+        assert_eq!(subject("`lr 2x` did not improve val_bpb"), "lr 2x");
+        assert_eq!(subject("plain text"), "plain text");
+        assert_eq!(subject("an `unclosed quote"), "an `unclosed quote");
+    }
+
+    #[test]
+    fn try_findings_use_the_metric_direction() {
+        use crate::kernel::segment::RatchetInfo;
+        let mut rec: RunRecord = serde_json::from_value(serde_json::json!({
+            "run_id": "r1", "started_at": NOW, "ended_at": NOW, "duration_ms": 0,
+            "command": ["x"], "cwd": ".", "metrics": {}, "exit_code": 0,
+            "timed_out": false, "failure_class": "none"
+        }))
+        .unwrap();
+        let info: RatchetInfo = serde_json::from_value(serde_json::json!({
+            "segment": "s", "status": "discard", "description": "lr 2x",
+            "metric": "val_bpb", "direction": "min", "kept": "abc",
+            "improvement": -0.0012, "noise": 0.002
+        }))
+        .unwrap();
+        rec.ratchet = Some(info);
+        let f = from_try(&rec, NOW).unwrap();
+        assert_eq!(
+            f.content,
+            "`lr 2x` did not improve val_bpb (+0.0012, within noise)"
+        );
+        assert!(f.tags.contains(&"refuted".to_string()));
+        let info = rec.ratchet.as_mut().unwrap();
+        info.status = TryStatus::Keep;
+        info.improvement = Some(0.0047);
+        let f = from_try(&rec, NOW).unwrap();
+        assert_eq!(f.content, "`lr 2x` improved val_bpb by 0.0047");
+        let info = rec.ratchet.as_mut().unwrap();
+        info.status = TryStatus::Crash;
+        assert!(from_try(&rec, NOW).is_none());
+    }
+}

@@ -678,3 +678,34 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod cluster_tests {
+    use super::super::{Finding, Kind, MAX_CLUSTER};
+    use super::*;
+
+    #[test]
+    fn more_than_500_findings_on_one_term_warn() {
+        assert_eq!(MAX_CLUSTER, 500);
+        let now: Timestamp = "2026-01-01T00:00:00Z".parse().unwrap();
+        for (n, warns) in [(500, false), (501, true)] {
+            let store: Vec<Finding> = (0..n)
+                .map(|_| {
+                    let mut f = Finding::new(
+                        Kind::Insight,
+                        "zebra stripes",
+                        None,
+                        0.9,
+                        "2026-01-01T00:00:00Z",
+                    );
+                    f.pending = false;
+                    f.use_count = 1;
+                    f
+                })
+                .collect();
+            let pass = maintain(store, now, false);
+            let warned = pass.warnings.iter().any(|w| w.contains("cluster"));
+            assert_eq!(warned, warns, "{n}: {:?}", pass.warnings);
+        }
+    }
+}
