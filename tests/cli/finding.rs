@@ -541,3 +541,72 @@ fn try_records_keeps_and_discards_and_screens_failed_descriptions() {
     assert_eq!(r["reason"], "matches a failed approach");
     assert_eq!(sb.journal().len(), journaled);
 }
+
+#[test]
+fn round_apply_with_evidence_skips_without_enough_and_saves_evidence_md() {
+    let sb = Sandbox::new();
+    sb.write("README.md", "# p\n");
+    sb.write("arx.toml", "[harness]\nmin_interval_hours = 0\n");
+    sb.write(".gitignore", ".arx/\n");
+    git(&sb, &["init", "-q", "-b", "main"]);
+    git(&sb, &["config", "user.email", "t@example.com"]);
+    git(&sb, &["config", "user.name", "T"]);
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "start"]);
+    sb.write(
+        "patch.json",
+        r##"{"summary": "document warmup", "confidence": 0.9, "entries": [{"path": "README.md", "kind": "markdown", "op": "modify", "content": "# p\nwarmup helps\n", "rationale": "the findings say so", "evidence_refs": []}]}"##,
+    );
+    let apply = |id: &str| {
+        let out = sb
+            .arx()
+            .args([
+                "--json",
+                "--now",
+                "2026-03-01T10:00:00Z",
+                "round",
+                "apply",
+                "patch.json",
+            ])
+            .args(["--evidence", "--round-id", id])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout_json(&out)
+    };
+    add(&sb, T0, "warmup stabilizes the early loss", &[]);
+    let r = apply("20260301-100000");
+    assert_eq!(r["status"], "skipped", "{r}");
+    assert_eq!(
+        r["detail"],
+        "too little evidence: 1 active findings, a round needs 3"
+    );
+    assert!(!sb.path().join(".arx/rounds/20260301-100000").exists());
+    add(
+        &sb,
+        T0,
+        "doubling the learning rate made val_bpb worse",
+        &[],
+    );
+    add(
+        &sb,
+        T0,
+        "batch size 64 improves accuracy",
+        &["--kind", "decision"],
+    );
+    let r = apply("20260301-100001");
+    assert_eq!(r["status"], "evaluated", "{r}");
+    assert_eq!(r["evidence_count"], 3);
+    let md = sb.read(".arx/rounds/20260301-100001/evidence.md");
+    assert!(
+        md.starts_with("# Evidence for round 20260301-100001\n"),
+        "{md}"
+    );
+    // takeaways first, then the decision.
+    let at = |t: &str| md.find(t).unwrap_or(usize::MAX);
+    assert!(at("warmup stabilizes") < at("batch size 64"), "{md}");
+    assert!(
+        at("doubling the learning rate") < at("batch size 64"),
+        "{md}"
+    );
+}

@@ -599,8 +599,8 @@ fn evidence_markdown(id: &str, items: &[crate::kernel::round::Finding]) -> Strin
     let mut md = format!("# Evidence for round {id}\n");
     for f in items {
         md.push_str(&format!(
-            "\n## {} ({})\n\n{}\n\n_{}, {}_\n",
-            f.kind, f.source, f.content, f.source, f.created_at
+            "\n## {} ({})\n\n{}\n\n_{}_\n",
+            f.kind, f.source, f.content, f.created_at
         ));
     }
     md
