@@ -60,7 +60,9 @@ fn add_dedupes_reinforces_and_refuses_what_is_too_long() {
     );
     assert_eq!(b["outcome"], "reinforced", "{b}");
     assert_eq!(b["finding"]["id"], a["finding"]["id"]);
-    assert!((b["finding"]["confidence"].as_f64().unwrap() - 0.8).abs() < 1e-9);
+    // Five minutes of decay first, then + 0.1.
+    let expect = 0.7 * 0.995f64.powf(5.0 / 60.0) + 0.1;
+    assert!((b["finding"]["confidence"].as_f64().unwrap() - expect).abs() < 1e-9);
     // Within the 60 s cooldown: unchanged.
     let c = add(
         &sb,
@@ -317,7 +319,7 @@ fn merge_is_a_union_by_id_with_the_newer_version_winning() {
     let s = store(&a);
     assert_eq!(s.len(), 2);
     assert_eq!(s[0]["id"], x["finding"]["id"]);
-    assert!((s[0]["confidence"].as_f64().unwrap() - 0.8).abs() < 1e-9);
+    assert!((s[0]["confidence"].as_f64().unwrap() - (0.7 * 0.995 + 0.1)).abs() < 1e-9);
     // A line-union of two versions reads as the newer one.
     let mut text = a.read(".arx/findings.jsonl");
     text.push_str(&std::fs::read_to_string(&other).unwrap());
@@ -609,4 +611,42 @@ fn round_apply_with_evidence_skips_without_enough_and_saves_evidence_md() {
         at("doubling the learning rate") < at("batch size 64"),
         "{md}"
     );
+}
+
+#[test]
+fn a_torn_last_line_is_skipped_and_a_symlinked_store_is_refused() {
+    let sb = Sandbox::new();
+    add(&sb, T0, "the eval set leaks labels", &[]);
+    let mut text = sb.read(".arx/findings.jsonl");
+    text.push_str("{\"id\": \"f00\", \"kind\": \"ins");
+    sb.write(".arx/findings.jsonl", &text);
+    let out = sb
+        .arx()
+        .args(["--json", "finding", "list"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("torn last line"), "{}", stderr(&out));
+    assert_eq!(stdout_json(&out).as_array().unwrap().len(), 1);
+    // The next write leaves only complete lines.
+    add(&sb, T0, "warmup stabilizes the early loss", &[]);
+    assert_eq!(store(&sb).len(), 2);
+    assert!(sb.read(".arx/findings.jsonl").ends_with("}\n"));
+
+    let other = Sandbox::new();
+    other.write("elsewhere.jsonl", "");
+    std::fs::create_dir_all(other.path().join(".arx")).unwrap();
+    std::os::unix::fs::symlink(
+        other.path().join("elsewhere.jsonl"),
+        other.path().join(".arx/findings.jsonl"),
+    )
+    .unwrap();
+    let out = other
+        .arx()
+        .args(["finding", "add", "the eval set leaks labels", "--approve"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+    assert_eq!(other.read("elsewhere.jsonl"), "");
 }

@@ -169,7 +169,7 @@ mod tests {
             "{out:?}"
         );
         assert_eq!(store.len(), 2);
-        assert!((store[0].confidence - 0.6).abs() < 1e-9);
+        assert!((store[0].confidence - (0.5 * 0.995 + 0.1)).abs() < 1e-9);
     }
 
     #[test]

@@ -554,8 +554,8 @@ mod tests {
         store.push(f("doubling the learning rate made val_bpb better", 0.5));
         let now = ts("2026-01-01T01:00:00Z");
         let pass = maintain(store, now, true);
-        // Reinforced (which restarts its decay): 0.5 + 0.1.
-        assert!((pass.findings[10].confidence - 0.6).abs() < 1e-9);
+        // Reinforced after the hour's decay: 0.5 × 0.995 + 0.1.
+        assert!((pass.findings[10].confidence - (0.5 * 0.995 + 0.1)).abs() < 1e-9);
         // The contradicting one is not reinforced, only decayed.
         assert!((pass.findings[12].confidence - 0.5 * 0.995).abs() < 1e-9);
         assert!(pass.findings.iter().all(|f| !f.pending));

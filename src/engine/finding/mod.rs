@@ -251,7 +251,8 @@ impl Finding {
         }
     }
 
-    /// Reinforce by new evidence at `now`: + [`REINFORCE_STEP`] capped at
+    /// Reinforce by new evidence at `now`: the decay owed since the last
+    /// pass applied, then + [`REINFORCE_STEP`] capped at
     /// [`REINFORCE_CAP`], unless reinforced less than
     /// [`REINFORCE_COOLDOWN_SECS`] ago. A decaying or deprecated finding
     /// lifted back to [`maintain::DECAYING_BELOW`] or above is active again.
@@ -265,6 +266,15 @@ impl Finding {
             }
         }
         let at = now.to_string();
+        // The decay owed since the last pass comes first.
+        let since = self
+            .decayed_at
+            .as_deref()
+            .and_then(parse_time)
+            .map_or(0, |t| now.as_second() - t.as_second());
+        if since > 0 {
+            self.confidence *= maintain::DECAY_RATE.powf(since as f64 / 3600.0);
+        }
         let before = self.confidence;
         self.confidence = (self.confidence + REINFORCE_STEP)
             .min(REINFORCE_CAP)
@@ -359,24 +369,36 @@ mod tests {
     #[test]
     fn reinforcement_adds_a_tenth_and_caps_at_095() {
         let mut f = Finding::new(Kind::Takeaway, "x helps", None, 0.5, T0);
-        assert!(f.reinforce(ts("2026-01-01T01:00:00Z"), None, "t"));
+        assert!(f.reinforce(ts(T0), None, "t"));
         assert!((f.confidence - 0.6).abs() < 1e-12);
         f.confidence = 0.9;
-        assert!(f.reinforce(ts("2026-01-01T02:00:00Z"), None, "t"));
+        f.last_reinforced = "2025-12-31T00:00:00Z".into();
+        assert!(f.reinforce(ts(T0), None, "t"));
         assert!((f.confidence - 0.95).abs() < 1e-12, "{}", f.confidence);
-        assert!(f.reinforce(ts("2026-01-01T03:00:00Z"), None, "t"));
+        f.last_reinforced = "2025-12-31T00:00:00Z".into();
+        assert!(f.reinforce(ts(T0), None, "t"));
         assert!((f.confidence - 0.95).abs() < 1e-12);
         assert_eq!(f.use_count, 3);
     }
 
     #[test]
+    fn reinforcement_applies_the_decay_owed_first() {
+        let mut f = Finding::new(Kind::Takeaway, "x helps", None, 0.5, T0);
+        assert!(f.reinforce(ts("2026-01-01T10:00:00Z"), None, "t"));
+        let expect = 0.5 * 0.995f64.powi(10) + 0.1;
+        assert!((f.confidence - expect).abs() < 1e-12, "{}", f.confidence);
+        assert_eq!(f.decayed_at.as_deref(), Some("2026-01-01T10:00:00Z"));
+    }
+
+    #[test]
     fn reinforcement_cooldown_is_60_seconds() {
         let mut f = Finding::new(Kind::Takeaway, "x helps", None, 0.5, T0);
-        assert!(f.reinforce(ts("2026-01-01T01:00:00Z"), None, "t"));
-        assert!(!f.reinforce(ts("2026-01-01T01:00:59Z"), None, "t"));
+        assert!(f.reinforce(ts(T0), None, "t"));
+        assert!(!f.reinforce(ts("2026-01-01T00:00:59Z"), None, "t"));
         assert!((f.confidence - 0.6).abs() < 1e-12);
-        assert!(f.reinforce(ts("2026-01-01T01:01:00Z"), None, "t"));
-        assert!((f.confidence - 0.7).abs() < 1e-12);
+        assert!(f.reinforce(ts("2026-01-01T00:01:00Z"), None, "t"));
+        let expect = 0.6 * 0.995f64.powf(1.0 / 60.0) + 0.1;
+        assert!((f.confidence - expect).abs() < 1e-12);
     }
 
     #[test]
