@@ -11,10 +11,11 @@
 use std::path::Path;
 
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 
 use super::state::{Loaded, Registry};
 use super::Warn;
-use crate::engine::finding::{fold, Finding};
+use crate::engine::finding::{fold, Finding, Kind, Status};
 
 /// File name of the findings store inside the state directory.
 pub const FINDINGS_FILE: &str = "findings.jsonl";
@@ -27,6 +28,62 @@ pub fn registry(dir: &Path, warn: Warn) -> Registry<Finding> {
 /// The findings of a state directory, one per id (an absent store is empty).
 pub fn load(dir: &Path, warn: Warn) -> Result<Vec<Finding>> {
     Ok(fold(registry(dir, warn).read()?))
+}
+
+/// A finding as read for ranking: everything but its history, which is
+/// skipped unparsed (a store that went through many passes is mostly
+/// history).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Light {
+    id: String,
+    kind: Kind,
+    content: String,
+    #[serde(default)]
+    source: Option<String>,
+    created_at: String,
+    confidence: f64,
+    status: Status,
+    #[serde(default)]
+    use_count: u64,
+    last_reinforced: String,
+    #[serde(default)]
+    tension: f64,
+    #[serde(default)]
+    parent_id: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    depth: u32,
+    updated_at: String,
+    #[serde(default)]
+    decayed_at: Option<String>,
+    #[serde(default)]
+    pending: bool,
+}
+
+/// The findings of a state directory without their histories (for `rank`
+/// and round evidence: faster to read).
+pub fn load_light(dir: &Path, warn: Warn) -> Result<Vec<Finding>> {
+    let records = Registry::<Light>::new(dir.join(FINDINGS_FILE), warn).read()?;
+    Ok(fold(records.into_iter().map(|l| Finding {
+        id: l.id,
+        kind: l.kind,
+        content: l.content,
+        source: l.source,
+        created_at: l.created_at,
+        confidence: l.confidence,
+        status: l.status,
+        use_count: l.use_count,
+        last_reinforced: l.last_reinforced,
+        tension: l.tension,
+        parent_id: l.parent_id,
+        tags: l.tags,
+        depth: l.depth,
+        updated_at: l.updated_at,
+        decayed_at: l.decayed_at,
+        pending: l.pending,
+        history: Vec::new(),
+    })))
 }
 
 /// Read, change and write the store under one exclusive lock: `update`

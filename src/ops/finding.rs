@@ -278,7 +278,7 @@ pub fn subject(content: &str) -> &str {
 /// The deprecated or refuted finding, or dead end, that `description`
 /// matches best (similarity at least [`MATCH_SIMILARITY`]).
 pub fn screen(state: &Path, description: &str, warn: Warn) -> Result<Option<DeadMatch>> {
-    let store = findings::load(state, warn)?;
+    let store = findings::load_light(state, warn)?;
     let dead = crate::io::state::dead_ends(state, warn).read()?;
     let mut items: Vec<(&'static str, String, String)> = Vec::new();
     for f in &store {
@@ -322,7 +322,7 @@ pub fn evidence(
     max: usize,
     warn: Warn,
 ) -> Result<(usize, Vec<EvidenceItem>)> {
-    let store: Vec<Finding> = findings::load(state, warn)?
+    let store: Vec<Finding> = findings::load_light(state, warn)?
         .into_iter()
         .filter(|f| f.status == Status::Active)
         .collect();

@@ -75,7 +75,7 @@ impl Report for RankReport {
 pub fn run(ctx: &Ctx, context: &str, limit: usize) -> Result<Exit> {
     require_text(context, "--context", "say what the next proposal is about")?;
     let now = now(ctx)?;
-    let store = findings::load(&ctx.state_dir()?, WARN)?;
+    let store = findings::load_light(&ctx.state_dir()?, WARN)?;
     let ix = Index::build(store.iter().map(|f| f.content.as_str()));
     let ranked = rank(&store, &ix, context, now, limit);
     let list: Vec<RankedFinding> = ranked

@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use super::text::{analyze, negation_signal, terms, Polarity, StemCache};
+use super::text::{analyze_with, negation_signal, Polarity, StemCache};
 
 /// A normalized sparse vector: (term, weight), sorted by term.
 pub type Vector = Vec<(u32, f32)>;
@@ -42,14 +42,6 @@ fn normalize(mut v: Vec<(u32, f32)>) -> Vector {
     v
 }
 
-fn counts(ts: Vec<String>) -> Vec<(String, u32)> {
-    let mut c: HashMap<String, u32> = HashMap::new();
-    for t in ts {
-        *c.entry(t).or_default() += 1;
-    }
-    c.into_iter().collect()
-}
-
 impl Index {
     /// The index of `texts` (document i is `texts[i]`).
     pub fn build<'a>(texts: impl IntoIterator<Item = &'a str>) -> Index {
@@ -57,17 +49,25 @@ impl Index {
         let mut raw: Vec<Vec<(u32, u32)>> = Vec::new();
         let mut cache = StemCache::default();
         for text in texts {
-            let mut doc = Vec::new();
-            let (ts, pol) = analyze(text, &mut cache);
-            for (t, c) in counts(ts) {
-                let next = ix.vocab.len() as u32;
-                let id = *ix.vocab.entry(t.clone()).or_insert(next);
-                if id as usize == ix.df.len() {
-                    ix.df.push(0);
-                    ix.names.push(t);
+            let mut doc: Vec<(u32, u32)> = Vec::new();
+            let pol = analyze_with(text, &mut cache, |t| {
+                let id = match ix.vocab.get(t) {
+                    Some(&id) => id,
+                    None => {
+                        let id = ix.names.len() as u32;
+                        ix.vocab.insert(t.to_string(), id);
+                        ix.names.push(t.to_string());
+                        ix.df.push(0);
+                        id
+                    }
+                };
+                match doc.iter_mut().find(|(d, _)| *d == id) {
+                    Some((_, c)) => *c += 1,
+                    None => doc.push((id, 1)),
                 }
+            });
+            for &(id, _) in &doc {
                 ix.df[id as usize] += 1;
-                doc.push((id, c));
             }
             raw.push(doc);
             ix.polarity.push(pol);
@@ -101,22 +101,33 @@ impl Index {
     /// rare; it cannot match anything, but it dilutes the others).
     pub fn vector(&self, text: &str) -> (Vector, Vec<u32>) {
         let n = self.len();
-        let mut v = Vec::new();
-        let mut unknown = Vec::new();
-        let mut next = u32::MAX;
-        for (t, c) in counts(terms(text)) {
-            let (id, df) = match self.vocab.get(&t) {
-                Some(&id) => (id, self.df[id as usize]),
-                None => {
-                    // A placeholder id no document holds.
-                    next -= 1;
-                    unknown.push(next);
-                    (next, 0)
-                }
-            };
-            v.push((id, (1.0 + (c as f32).ln()) * idf(n, df)));
-        }
-        (normalize(v), unknown)
+        let mut cache = StemCache::default();
+        let mut tf: Vec<(u32, u32)> = Vec::new();
+        let mut unknown: Vec<(String, u32)> = Vec::new();
+        analyze_with(text, &mut cache, |t| match self.vocab.get(t) {
+            Some(&id) => match tf.iter_mut().find(|(d, _)| *d == id) {
+                Some((_, c)) => *c += 1,
+                None => tf.push((id, 1)),
+            },
+            None => match unknown.iter_mut().find(|(u, _)| u == t) {
+                Some((_, c)) => *c += 1,
+                None => unknown.push((t.to_string(), 1)),
+            },
+        });
+        let weight = |c: u32, df: u32| (1.0 + (c as f32).ln()) * idf(n, df);
+        let mut v: Vec<(u32, f32)> = tf
+            .iter()
+            .map(|&(id, c)| (id, weight(c, self.df[id as usize])))
+            .collect();
+        // A term the store lacks counts as rare: it cannot match anything,
+        // but it dilutes the others. Placeholder ids no document holds.
+        let ids: Vec<u32> = (0..unknown.len() as u32).map(|i| u32::MAX - i).collect();
+        v.extend(
+            ids.iter()
+                .zip(&unknown)
+                .map(|(&id, (_, c))| (id, weight(*c, 0))),
+        );
+        (normalize(v), ids)
     }
 
     /// The vector of document `d`.

@@ -247,49 +247,89 @@ pub fn terms(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Stems memoized across the texts of one index build (words repeat).
+/// What one distinct word contributes, worked out once per index build
+/// (words repeat across findings).
+#[derive(Debug, Clone)]
+struct WordInfo {
+    /// Its stem, when it is a content word.
+    term: Option<String>,
+    negation: bool,
+    first: u64,
+    second: u64,
+}
+
+/// The analysis of each distinct word seen, memoized across the texts of
+/// one index build.
 #[derive(Debug, Default)]
-pub struct StemCache(std::collections::HashMap<String, String>);
+pub struct StemCache {
+    index: std::collections::HashMap<String, usize>,
+    infos: Vec<WordInfo>,
+}
 
 impl StemCache {
-    pub fn stem(&mut self, word: &str) -> String {
-        if let Some(s) = self.0.get(word) {
-            return s.clone();
+    fn info(&mut self, w: &str) -> &WordInfo {
+        if let Some(&i) = self.index.get(w) {
+            return &self.infos[i];
         }
-        let s = stem(word);
-        self.0.insert(word.to_string(), s.clone());
-        s
+        let negation = is_negation(w);
+        let (mut first, mut second) = (0u64, 0u64);
+        let mut term = None;
+        if !negation {
+            let full = stem(w);
+            for (k, (a, b)) in antonym_stems().iter().enumerate() {
+                if &full == a {
+                    first |= 1 << k;
+                }
+                if &full == b {
+                    second |= 1 << k;
+                }
+            }
+            let bare = w.strip_suffix("'s").unwrap_or(w);
+            if !STOP_WORDS.contains(&bare) {
+                term = Some(if bare.len() == w.len() {
+                    full
+                } else {
+                    stem(bare)
+                });
+            }
+        }
+        self.index.insert(w.to_string(), self.infos.len());
+        self.infos.push(WordInfo {
+            term,
+            negation,
+            first,
+            second,
+        });
+        self.infos.last().expect("just pushed")
     }
 }
 
-/// The content terms and the polarity of `text` in one pass over its
-/// words: the same as [`terms`] and [`polarity`].
-pub fn analyze(text: &str, cache: &mut StemCache) -> (Vec<String>, Polarity) {
-    let ws = words(text);
+/// The content terms of `text` (each passed to `term`, in order) and its
+/// polarity, in one pass over its words: the same as [`terms`] and
+/// [`polarity`].
+pub fn analyze_with(text: &str, cache: &mut StemCache, mut term: impl FnMut(&str)) -> Polarity {
     let mut p = Polarity::default();
     let mut negations = 0;
-    let mut out = Vec::new();
-    let pairs = antonym_stems();
-    for w in ws {
-        if is_negation(&w) {
+    for w in words(text) {
+        let info = cache.info(&w);
+        if info.negation {
             negations += 1;
             continue;
         }
-        let full = cache.stem(&w);
-        for (k, (a, b)) in pairs.iter().enumerate() {
-            if &full == a {
-                p.first |= 1 << k;
-            }
-            if &full == b {
-                p.second |= 1 << k;
-            }
-        }
-        let w = w.strip_suffix("'s").map(str::to_string).unwrap_or(w);
-        if !STOP_WORDS.contains(&w.as_str()) {
-            out.push(cache.stem(&w));
+        p.first |= info.first;
+        p.second |= info.second;
+        if let Some(t) = &info.term {
+            term(t);
         }
     }
     p.negated = negations % 2 == 1;
+    p
+}
+
+/// [`analyze_with`], collecting the terms.
+pub fn analyze(text: &str, cache: &mut StemCache) -> (Vec<String>, Polarity) {
+    let mut out = Vec::new();
+    let p = analyze_with(text, cache, |t| out.push(t.to_string()));
     (out, p)
 }
 
