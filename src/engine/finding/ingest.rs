@@ -290,8 +290,27 @@ fn strip_timestamp(s: &str) -> String {
         .to_string()
 }
 
+/// How an agent narrates its own next step ("Let me check the logs."):
+/// not a claim about the experiment.
+const NARRATION: &[&str] = &[
+    "let me",
+    "i'll",
+    "i will",
+    "i'm going to",
+    "i am going to",
+    "now i'll",
+    "now let me",
+    "next i'll",
+    "first i'll",
+    "i'm now",
+    "i am now",
+];
+
 fn is_small_talk(s: &str) -> bool {
     let norm = words(s).join(" ");
+    if NARRATION.iter().any(|n| norm.starts_with(&format!("{n} "))) {
+        return true;
+    }
     norm.is_empty()
         || GREETINGS.contains(&norm.as_str())
         || GREETINGS.iter().any(|g| {
@@ -459,6 +478,13 @@ Should we tune dropout on the eval split?
             ]
         );
         assert_eq!(claims[0].line, 1);
+    }
+
+    #[test]
+    fn an_agent_narrating_its_next_step_is_not_a_claim() {
+        let claims = extract("assistant: Let me check the training logs.\nI'll run the eval again now.\nThe eval loss plateaus after step 2000.");
+        let contents: Vec<&str> = claims.iter().map(|c| c.content.as_str()).collect();
+        assert_eq!(contents, ["The eval loss plateaus after step 2000."]);
     }
 
     #[test]
