@@ -138,6 +138,11 @@ fn ingest_extracts_claims_and_a_dry_run_writes_nothing() {
         ]
     );
     assert!(!sb.path().join(".arx/findings.jsonl").exists());
+    // The kg_write gate: not approved, nothing written.
+    let (code, v) = finding(&sb, T0, &["ingest", "notes.txt"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["reason"], "paused");
+    assert!(!sb.path().join(".arx/findings.jsonl").exists());
     let (code, v) = finding(&sb, T0, &["ingest", "notes.txt", "--approve"]);
     assert_eq!(code, 0, "{v}");
     let s = store(&sb);
