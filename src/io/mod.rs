@@ -15,6 +15,7 @@ pub mod findings;
 pub mod git;
 pub mod history;
 pub mod input;
+pub mod live;
 pub mod process;
 pub mod ratchet;
 pub mod rounds;

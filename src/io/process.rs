@@ -21,7 +21,7 @@ use memchr::memmem;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-use crate::kernel::contract::{parse_object_line, Metrics, ResultScanner};
+use crate::kernel::contract::{parse_progress_line, Metrics, ResultScanner};
 use crate::kernel::failure::{FailureClass, FailureScanner};
 
 pub use crate::kernel::outcome::{RunOutcome, TIMEOUT_EXIT_CODE};
@@ -183,7 +183,7 @@ impl ProgressLines {
         }
         if end.is_some() {
             if !self.overflow {
-                if let Some(m) = parse_object_line(&self.line) {
+                if let Some(m) = parse_progress_line(&self.line) {
                     found(m);
                 }
             }
@@ -339,11 +339,33 @@ fn group_alive(pgid: Pid) -> bool {
     killpg(pgid, None).is_ok()
 }
 
+/// What the caller wants after an event: go on, or end the experiment
+/// now (its progress says it is hopeless: it is pruned).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Go,
+    Prune,
+}
+
 /// Run one experiment. `interrupt` is raised by the caller's signal handler.
 pub fn run(
     spec: &RunSpec,
     interrupt: &Arc<AtomicBool>,
     mut on_event: impl FnMut(&RunEvent),
+) -> Result<RunOutcome> {
+    run_reacting(spec, interrupt, |e| {
+        on_event(e);
+        Flow::Go
+    })
+}
+
+/// Run one experiment; `on_event` may end it (pruned) after any event:
+/// SIGTERM to the whole group, the grace period, then SIGKILL, as for a
+/// timeout.
+pub fn run_reacting(
+    spec: &RunSpec,
+    interrupt: &Arc<AtomicBool>,
+    mut on_event: impl FnMut(&RunEvent) -> Flow,
 ) -> Result<RunOutcome> {
     anyhow::ensure!(!spec.argv.is_empty(), "no command to run");
     let start = Instant::now();
@@ -353,7 +375,7 @@ pub fn run(
     };
     let pid = child.id();
     let pgid = Pid::from_raw(pid as i32);
-    on_event(&RunEvent::Started { pid });
+    let mut flow = on_event(&RunEvent::Started { pid });
 
     let (tx, rx) = mpsc::channel::<Msg>();
     let stdout = child.stdout.take().context("no stdout pipe")?;
@@ -439,13 +461,13 @@ pub fn run(
     loop {
         match rx.recv_timeout(tick) {
             Ok(Msg::Result(m)) => {
-                on_event(&RunEvent::Result(m.clone()));
+                flow = on_event(&RunEvent::Result(m.clone()));
                 scanned = Some(m);
                 if let Some(g) = spec.stop_after_result {
                     stop_at.get_or_insert(Instant::now() + g);
                 }
             }
-            Ok(Msg::Progress(m)) => on_event(&RunEvent::Progress(m)),
+            Ok(Msg::Progress(m)) => flow = on_event(&RunEvent::Progress(m)),
             Ok(msg @ (Msg::StdoutDone { .. } | Msg::StderrDone { .. })) => {
                 readers.absorb(msg, &mut out);
             }
@@ -462,6 +484,10 @@ pub fn run(
         if status.is_some() && readers.done() {
             break;
         }
+        if flow == Flow::Prune && !out.pruned && status.is_none() && !out.interrupted {
+            out.pruned = true;
+            terminate(&mut kill_at);
+        }
         if interrupt.load(Ordering::Relaxed) && !out.interrupted {
             out.interrupted = true;
             terminate(&mut kill_at);
@@ -472,13 +498,14 @@ pub fn run(
                 && !out.timed_out
                 && !out.interrupted
                 && !out.stopped_on_result
+                && !out.pruned
             {
                 out.timed_out = true;
                 terminate(&mut kill_at);
             }
         }
         if let Some(s) = stop_at {
-            if now >= s && status.is_none() && !out.stopped_on_result {
+            if now >= s && status.is_none() && !out.stopped_on_result && !out.pruned {
                 out.stopped_on_result = true;
                 terminate(&mut kill_at);
             }
@@ -501,7 +528,7 @@ pub fn run(
             break;
         }
         if now >= next_beat {
-            on_event(&RunEvent::Heartbeat {
+            flow = on_event(&RunEvent::Heartbeat {
                 elapsed: now - start,
             });
             next_beat = now + spec.heartbeat;
@@ -533,6 +560,9 @@ pub fn run(
     }
     let (class, phrase) = if out.timed_out {
         (FailureClass::H4, None)
+    } else if out.pruned {
+        // Ended by arx, not by a fault of its own.
+        (FailureClass::None, None)
     } else if !out.failed()
         || (out.stderr_bytes == 0 && readers.stderr_class.0 == FailureClass::None)
     {

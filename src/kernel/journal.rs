@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::contract::{MetricSpec, Metrics};
 use super::failure::FailureClass;
+use super::names::str_enum;
 use super::number::fmt_number;
 use super::stats::Summary;
 use super::verdict::VerdictRecord;
@@ -104,6 +105,26 @@ pub struct RunRecord {
     /// What `arx try` did with this run (ratchet records only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ratchet: Option<super::segment::RatchetInfo>,
+    /// How the run ended when arx ended it for a reason of its own:
+    /// `pruned` (hopeless progress) or `lost` (arx itself died).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<RunStatus>,
+    /// Why and where a pruned run was stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pruned: Option<super::prune::Pruned>,
+    /// The progress curves of the run's metric, bounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<super::prune::Progress>,
+}
+
+str_enum! {
+    /// How a run ended when arx, not the experiment, ended it.
+    RunStatus, "run status" {
+        /// Stopped early: its progress was hopeless (`--prune`).
+        Pruned => "pruned",
+        /// arx died while it ran (found by `arx ps --reap`).
+        Lost => "lost",
+    }
 }
 
 impl RunRecord {

@@ -22,6 +22,8 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// The experiment was ended after its result came in.
     pub stopped_on_result: bool,
+    /// The experiment was ended because its progress was hopeless.
+    pub pruned: bool,
     /// The command could not be started (the message says why).
     pub spawn_error: Option<String>,
     pub metrics: Metrics,

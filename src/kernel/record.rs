@@ -78,6 +78,9 @@ impl RunRecord {
                 interval: None,
                 more_runs: None,
                 ratchet: None,
+                status: None,
+                pruned: None,
+                progress: None,
             },
         }
     }
@@ -149,6 +152,21 @@ impl RunRecordBuilder {
     /// What `arx try` did with the run.
     pub fn ratchet(mut self, info: super::segment::RatchetInfo) -> Self {
         self.record.ratchet = Some(info);
+        self
+    }
+
+    /// A run arx stopped because its progress was hopeless.
+    pub fn pruned(mut self, pruned: Option<super::prune::Pruned>) -> Self {
+        if pruned.is_some() {
+            self.record.status = Some(super::journal::RunStatus::Pruned);
+        }
+        self.record.pruned = pruned;
+        self
+    }
+
+    /// The progress curves of the run's metric.
+    pub fn progress(mut self, progress: Option<super::prune::Progress>) -> Self {
+        self.record.progress = progress.filter(|p| p.curves.iter().any(|c| !c.is_empty()));
         self
     }
 

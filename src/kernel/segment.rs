@@ -30,6 +30,9 @@ str_enum! {
         Protected => "protected",
         /// Ctrl-C during the try: the working tree is left as it was.
         Interrupted => "interrupted",
+        /// Stopped early by `--prune` (hopeless progress): counts as a
+        /// discard, set aside and undone.
+        Pruned => "pruned",
     }
 }
 
@@ -225,7 +228,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             }
             seg.kept = Some(m);
         }
-        TryStatus::Discard => seg.discards += 1,
+        TryStatus::Discard | TryStatus::Pruned => seg.discards += 1,
         TryStatus::Crash => seg.crashes += 1,
         TryStatus::ChecksFailed => seg.checks_failed += 1,
         TryStatus::Protected => seg.protected += 1,
@@ -417,6 +420,9 @@ mod tests {
             summary: None,
             interval: None,
             more_runs: None,
+            status: None,
+            pruned: None,
+            progress: None,
             ratchet: Some(RatchetInfo {
                 segment: segment.into(),
                 new_segment: false,

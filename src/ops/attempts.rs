@@ -12,6 +12,7 @@ use crate::io::clock::millis;
 use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
 use crate::kernel::journal::GitState;
 use crate::kernel::record::RunOrigin;
+use crate::ops::reactive::Reactive;
 
 /// Where the experiment's stdout and stderr go: nowhere when `quiet`, both
 /// to stderr when arx's stdout carries data (`--json`, `--events -`), else
@@ -75,15 +76,34 @@ pub fn run_attempts(
     run: &RunSpec,
     repeat: u32,
     interrupt: &Arc<AtomicBool>,
+    on: impl FnMut(AttemptEvent<'_>),
+) -> Result<(Vec<RunOutcome>, Duration)> {
+    run_attempts_reacting(run, repeat, interrupt, &mut Reactive::off(), "", on)
+}
+
+/// [`run_attempts`], with `reactive` keeping the live file and progress
+/// curve and pruning: a pruned attempt ends the run (no further attempts).
+/// `label` names the attempt in the live file (`run N` when repeated).
+pub fn run_attempts_reacting(
+    run: &RunSpec,
+    repeat: u32,
+    interrupt: &Arc<AtomicBool>,
+    reactive: &mut Reactive,
+    label: &str,
     mut on: impl FnMut(AttemptEvent<'_>),
 ) -> Result<(Vec<RunOutcome>, Duration)> {
     let wall = Instant::now();
     let mut outcomes = Vec::new();
     for index in 0..repeat {
         on(AttemptEvent::Begin { index });
+        reactive.begin(&if repeat > 1 {
+            format!("run {}/{repeat}", index + 1)
+        } else {
+            label.to_string()
+        });
         let offset = wall.elapsed();
         let mut clock = Instant::now();
-        let outcome = process::run(run, interrupt, |event| {
+        let outcome = process::run_reacting(run, interrupt, |event| {
             let elapsed = match event {
                 RunEvent::Started { .. } => {
                     clock = Instant::now();
@@ -93,9 +113,11 @@ pub fn run_attempts(
                 RunEvent::Progress(_) | RunEvent::Result(_) => offset + clock.elapsed(),
             };
             on(AttemptEvent::Run { event, elapsed });
+            reactive.event(event)
         })?;
+        reactive.end();
         on(AttemptEvent::End { outcome: &outcome });
-        let stop = outcome.interrupted || outcome.spawn_error.is_some();
+        let stop = outcome.interrupted || outcome.spawn_error.is_some() || outcome.pruned;
         outcomes.push(outcome);
         if stop {
             break;

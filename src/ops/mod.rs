@@ -11,5 +11,6 @@ pub mod gate;
 pub mod journal;
 pub mod loop_state;
 pub mod objective;
+pub mod reactive;
 pub mod scan;
 pub mod spec;

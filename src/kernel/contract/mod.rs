@@ -15,7 +15,9 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize, Serializer};
 
 pub use json::{MAX_DEPTH, MAX_KEYS, MAX_KEY_BYTES};
-pub use scanner::{is_py_whitespace, parse_metrics, parse_object_line, ResultScanner};
+pub use scanner::{
+    is_py_whitespace, parse_metrics, parse_object_line, parse_progress_line, ResultScanner,
+};
 
 /// The metrics of a result line: finite numbers by key, in first-seen order.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -414,6 +414,79 @@ pub fn parse_object_line(rest: &[u8]) -> Option<Metrics> {
     None
 }
 
+/// The metrics of a `__PROGRESS__` line's object: as [`parse_object_line`],
+/// and also when the object holds the non-JSON words `NaN`, `Infinity` or
+/// `-Infinity` (what Python's `json.dumps` prints for a diverged loss): a
+/// progress value may be NaN or infinite, so that a rule can see it. `None`
+/// when there is no valid object or it holds no number.
+pub fn parse_progress_line(rest: &[u8]) -> Option<Metrics> {
+    if let Some(m) = parse_object_line(rest) {
+        return Some(m);
+    }
+    if memchr::memmem::find(rest, b"NaN").is_none()
+        && memchr::memmem::find(rest, b"Infinity").is_none()
+    {
+        return None;
+    }
+    const NAN: &str = "\\u0000nan";
+    const INF: &str = "\\u0000inf";
+    const NEG_INF: &str = "\\u0000-inf";
+    let text = String::from_utf8_lossy(rest);
+    let body = text.trim_matches(is_py_whitespace);
+    // Outside strings, the three words become marked strings.
+    let mut out = String::with_capacity(body.len() + 16);
+    let mut in_str = false;
+    let mut escaped = false;
+    let mut rest = body;
+    while let Some(c) = rest.chars().next() {
+        if in_str {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_str = false;
+            }
+            rest = &rest[c.len_utf8()..];
+            continue;
+        }
+        let word = [("-Infinity", NEG_INF), ("Infinity", INF), ("NaN", NAN)]
+            .into_iter()
+            .find(|(w, _)| rest.starts_with(w));
+        if let Some((w, marked)) = word {
+            out.push('"');
+            out.push_str(marked);
+            out.push('"');
+            rest = &rest[w.len()..];
+            continue;
+        }
+        if c == '"' {
+            in_str = true;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&out).ok()?;
+    let mut m = Metrics::new();
+    for (k, v) in map {
+        let x = match &v {
+            serde_json::Value::Number(n) => n.as_f64(),
+            serde_json::Value::String(s) => match s.as_str() {
+                "\0nan" => Some(f64::NAN),
+                "\0inf" => Some(f64::INFINITY),
+                "\0-inf" => Some(f64::NEG_INFINITY),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(x) = x {
+            m.insert(k, x);
+        }
+    }
+    (!m.is_empty()).then_some(m)
+}
+
 /// Parse a whole buffer (convenience over [`ResultScanner`]).
 pub fn parse_metrics(stdout: &[u8]) -> Metrics {
     let mut scanner = ResultScanner::new();
@@ -585,5 +658,28 @@ mod tests {
         assert!(!sc.feed(b"__RESULT__ {\"a\": 1}"));
         assert!(sc.feed(b"\nmore"));
         assert_eq!(sc.settled().map(|m| m.get("a")), Some(Some(1.0)));
+    }
+}
+
+#[cfg(test)]
+mod progress_tests {
+    use super::parse_progress_line;
+
+    #[test]
+    fn progress_lines_may_hold_nan_and_infinity() {
+        let m = parse_progress_line(
+            br#" {"step": 3, "loss": NaN, "gn": Infinity, "x": -Infinity, "s": "NaN"}"#,
+        )
+        .unwrap();
+        assert_eq!(m.get("step"), Some(3.0));
+        assert!(m.get("loss").unwrap().is_nan());
+        assert_eq!(m.get("gn"), Some(f64::INFINITY));
+        assert_eq!(m.get("x"), Some(f64::NEG_INFINITY));
+        assert_eq!(m.get("s"), None);
+        let m = parse_progress_line(br#"{"step": 1, "loss": 0.5}"#).unwrap();
+        assert_eq!(m.get("loss"), Some(0.5));
+        assert!(parse_progress_line(br#"{"step": NaNa}"#).is_none());
+        assert!(parse_progress_line(b"{bad}").is_none());
+        assert!(parse_progress_line(br#"{"a": "x"}"#).is_none());
     }
 }

@@ -1,0 +1,122 @@
+//! Live files: `live/<run-id>.json` in the state directory, one per running
+//! `arx run` or `arx try`, written atomically (never through a symbolic
+//! link) at the start, at every heartbeat and when pruning starts, and
+//! removed when the run is journaled. Also the process checks `arx ps`
+//! needs: is arx's process there, is the experiment's group, end it.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
+
+use super::rounds::{read_json, write_json_within};
+use super::Warn;
+use crate::kernel::live::LiveRun;
+
+/// The directory of live files inside the state directory.
+pub const LIVE_DIR: &str = "live";
+
+pub fn live_dir(state: &Path) -> PathBuf {
+    state.join(LIVE_DIR)
+}
+
+/// A run id fit for a file name (what arx makes: hex digits and dashes).
+pub fn valid_run_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-')
+}
+
+fn path_of(state: &Path, run_id: &str) -> Result<PathBuf> {
+    anyhow::ensure!(valid_run_id(run_id), "invalid run id {run_id:?}");
+    Ok(live_dir(state).join(format!("{run_id}.json")))
+}
+
+/// Write (or replace) a run's live file.
+pub fn write(state: &Path, live: &LiveRun) -> Result<()> {
+    write_json_within(state, &path_of(state, &live.run_id)?, live)
+}
+
+/// Remove a run's live file (nothing when it is gone already).
+pub fn remove(state: &Path, run_id: &str) -> Result<()> {
+    let path = path_of(state, run_id)?;
+    match std::fs::remove_file(&path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e).with_context(|| format!("cannot remove {}", path.display())),
+    }
+}
+
+/// Every live file, oldest run first; unreadable ones are skipped with a
+/// warning (a run id is its name, so nothing else can be said of them).
+pub fn list(state: &Path, warn: Warn) -> Result<Vec<LiveRun>> {
+    let dir = live_dir(state);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot list {}", dir.display())),
+    };
+    let mut runs = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let Some(id) = name.strip_suffix(".json") else {
+            continue;
+        };
+        if !valid_run_id(id) || !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        match read_json::<LiveRun>(&entry.path()) {
+            Ok(Some(live)) if live.run_id == id => runs.push(live),
+            Ok(Some(_)) => warn(&format!(
+                "{}: its run id is not its name; skipped",
+                entry.path().display()
+            )),
+            Ok(None) => {} // removed meanwhile: the run ended
+            Err(e) => warn(&format!("{e:#}; skipped")),
+        }
+    }
+    runs.sort_by(|a, b| {
+        a.started_ms
+            .cmp(&b.started_ms)
+            .then_with(|| a.run_id.cmp(&b.run_id))
+    });
+    Ok(runs)
+}
+
+/// Read one run's live file, if it is there.
+pub fn read(state: &Path, run_id: &str) -> Result<Option<LiveRun>> {
+    read_json(&path_of(state, run_id)?)
+}
+
+/// Is a process with this id there?
+pub fn pid_alive(pid: u32) -> bool {
+    let Ok(pid) = i32::try_from(pid) else {
+        return false;
+    };
+    // EPERM: there, but another user's.
+    !matches!(
+        kill(Pid::from_raw(pid), None),
+        Err(nix::errno::Errno::ESRCH)
+    )
+}
+
+/// Is anything left in the process group?
+pub fn group_alive(pgid: i32) -> bool {
+    pgid > 1
+        && !matches!(
+            killpg(Pid::from_raw(pgid), None),
+            Err(nix::errno::Errno::ESRCH)
+        )
+}
+
+/// End a process group at once (SIGKILL); true when something was there.
+pub fn kill_group(pgid: i32) -> bool {
+    pgid > 1 && killpg(Pid::from_raw(pgid), Signal::SIGKILL).is_ok()
+}
+
+/// This machine's name, as runs record it.
+pub fn hostname() -> Option<String> {
+    nix::unistd::gethostname()
+        .ok()
+        .map(|h| h.to_string_lossy().into_owned())
+}

@@ -1,0 +1,160 @@
+//! Live runs: the small record a running `arx run` or `arx try` keeps in
+//! the state directory while it runs, the rule that calls a run lost, and
+//! the journal record of a lost run. Times are milliseconds since the Unix
+//! epoch, given as values.
+
+use serde::{Deserialize, Serialize};
+
+use super::contract::Metrics;
+use super::failure::FailureClass;
+use super::journal::{RunRecord, RunStatus};
+use super::record::RunOrigin;
+
+/// A heartbeat older than this many intervals, with arx's process gone,
+/// makes a run lost.
+pub const LOST_AFTER_HEARTBEATS: u64 = 2;
+
+/// Exit code journaled for a lost run (nobody saw it end).
+pub const LOST_EXIT_CODE: i64 = -1;
+
+/// What a running invocation says about itself.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LiveRun {
+    pub run_id: String,
+    /// `run` or `try`.
+    pub kind: String,
+    /// arx's own process.
+    pub pid: u32,
+    /// The experiment's process group, while one runs.
+    #[serde(default)]
+    pub pgid: Option<i32>,
+    #[serde(default)]
+    pub host: Option<String>,
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub shell: bool,
+    pub cwd: String,
+    /// What runs now (`candidate run 2`, `baseline 3/5`).
+    #[serde(default)]
+    pub label: String,
+    /// RFC 3339 with milliseconds, and the same in ms since the epoch.
+    pub started_at: String,
+    pub started_ms: i64,
+    /// The heartbeat interval.
+    pub heartbeat_ms: u64,
+    pub last_heartbeat_ms: i64,
+    /// The last `__PROGRESS__` metrics.
+    #[serde(default)]
+    pub last_progress: Option<Metrics>,
+    /// When the last progress arrived.
+    #[serde(default)]
+    pub last_progress_ms: Option<i64>,
+    /// The result metrics, once the result line arrived.
+    #[serde(default)]
+    pub result: Option<Metrics>,
+    /// Set when the run is being stopped by its pruning rule.
+    #[serde(default)]
+    pub pruning: Option<String>,
+}
+
+/// The state of a live run at `now_ms`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Liveness {
+    /// Its heartbeat is recent, or arx still runs.
+    Running,
+    /// The heartbeat is late but arx still runs (busy between runs, or
+    /// stopped).
+    Late,
+    /// The heartbeat is late and arx is gone.
+    Lost,
+    /// On another host: arx's process cannot be checked from here.
+    Elsewhere,
+}
+
+/// Is the run lost? `same_host` and `pid_alive` are what the host found.
+pub fn liveness(live: &LiveRun, now_ms: i64, same_host: bool, pid_alive: bool) -> Liveness {
+    let age = now_ms.saturating_sub(live.last_heartbeat_ms);
+    let late = age > (live.heartbeat_ms.saturating_mul(LOST_AFTER_HEARTBEATS)) as i64;
+    match (late, same_host, pid_alive) {
+        (false, _, _) => Liveness::Running,
+        (true, false, _) => Liveness::Elsewhere,
+        (true, true, true) => Liveness::Late,
+        (true, true, false) => Liveness::Lost,
+    }
+}
+
+/// The journal record of a lost run: what its live file knew. It ended,
+/// as far as anyone knows, at its last heartbeat.
+pub fn lost_record(
+    live: &LiveRun,
+    ended_at: String,
+    git: Option<super::journal::GitState>,
+) -> RunRecord {
+    let duration_ms = live
+        .last_heartbeat_ms
+        .saturating_sub(live.started_ms)
+        .max(0) as u64;
+    let origin = RunOrigin {
+        run_id: live.run_id.clone(),
+        started_at: live.started_at.clone(),
+        ended_at,
+        duration_ms,
+        cwd: live.cwd.clone(),
+        host: live.host.clone(),
+        git,
+    };
+    let mut record =
+        RunRecord::builder(origin, live.command.clone(), live.shell, &[], false).build();
+    record.exit_code = LOST_EXIT_CODE;
+    record.failure_class = FailureClass::None;
+    record.status = Some(RunStatus::Lost);
+    record.metrics = live.result.clone().unwrap_or_default();
+    record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn live() -> LiveRun {
+        LiveRun {
+            run_id: "r".into(),
+            kind: "run".into(),
+            pid: 1,
+            pgid: Some(2),
+            host: Some("h".into()),
+            command: vec!["sleep".into(), "9".into()],
+            shell: false,
+            cwd: "/w".into(),
+            label: String::new(),
+            started_at: "2026-01-01T00:00:00.000Z".into(),
+            started_ms: 1_000,
+            heartbeat_ms: 5_000,
+            last_heartbeat_ms: 11_000,
+            last_progress: None,
+            last_progress_ms: None,
+            result: None,
+            pruning: None,
+        }
+    }
+
+    #[test]
+    fn a_run_is_lost_only_when_late_and_its_arx_is_gone() {
+        let l = live();
+        assert_eq!(liveness(&l, 21_000, true, false), Liveness::Running);
+        assert_eq!(liveness(&l, 21_001, true, false), Liveness::Lost);
+        assert_eq!(liveness(&l, 21_001, true, true), Liveness::Late);
+        assert_eq!(liveness(&l, 21_001, false, false), Liveness::Elsewhere);
+    }
+
+    #[test]
+    fn a_lost_record_says_so_and_ends_at_the_last_heartbeat() {
+        let r = lost_record(&live(), "2026-01-01T00:00:10.000Z".into(), None);
+        assert_eq!(r.status, Some(RunStatus::Lost));
+        assert_eq!(r.duration_ms, 10_000);
+        assert_eq!(r.exit_code, LOST_EXIT_CODE);
+        assert_eq!(r.command, vec!["sleep".to_string(), "9".to_string()]);
+        assert!(!r.succeeded());
+    }
+}

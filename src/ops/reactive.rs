@@ -1,0 +1,290 @@
+//! Reacting to a run while it runs: its live file (written at the start, at
+//! every heartbeat and when pruning starts; removed when the run is over,
+//! however it ends but a `kill -9`), its progress curve, and its pruning
+//! rule, which may end the experiment. Also the `--prune` flag group and
+//! the peers a rule compares with.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use crate::error::Hinted;
+use crate::io::live;
+use crate::io::process::{Flow, RunEvent};
+use crate::io::Warn;
+use crate::kernel::journal::RunRecord;
+use crate::kernel::live::LiveRun;
+use crate::kernel::prune::{
+    completed_curves, CurveRecorder, Points, Progress, PruneRule, Pruned, Pruner, DEFAULT_STEP_KEY,
+};
+use crate::kernel::stats::Direction;
+
+/// `--prune` and `--progress-step`, shared by `arx run` and `arx try`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PruneFlags {
+    /// Stop a hopeless run early from its `__PROGRESS__` values: median
+    /// (worse than the median of earlier completed runs at the same step),
+    /// patient:N[:RULE] (only after N checks in a row say so), threshold:X
+    /// (the value crosses X, or is NaN or infinite).
+    #[arg(long, value_name = "RULE")]
+    pub prune: Option<String>,
+    /// The progress key holding the step (default: step).
+    #[arg(long, value_name = "KEY")]
+    pub progress_step: Option<String>,
+}
+
+/// What a run's progress is followed by: the metric and its direction, the
+/// step key, and the pruning rule if any.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Follow {
+    pub metric: String,
+    pub direction: Option<Direction>,
+    pub step_key: String,
+    pub rule: Option<PruneRule>,
+}
+
+/// Parse a `--prune` rule (or `[objective] prune`).
+pub fn parse_rule(text: &str) -> Result<PruneRule> {
+    text.parse().map_err(|e: String| {
+        Hinted::error(
+            format!("invalid --prune rule: {e}"),
+            "use --prune median, --prune patient:3 or --prune threshold:10",
+        )
+    })
+}
+
+/// The step key given, or the default; a blank key is an error.
+pub fn step_key(given: Option<&str>) -> Result<String> {
+    match given {
+        None => Ok(DEFAULT_STEP_KEY.to_string()),
+        Some(k) if k.trim().is_empty() => Err(Hinted::error(
+            "--progress-step must not be blank",
+            "omit it to use the `step` key",
+        )),
+        Some(k) => Ok(k.to_string()),
+    }
+}
+
+/// The peers of a new run: completed curves of `records` that follow the
+/// same metric and step key.
+pub fn peers<'a>(records: impl IntoIterator<Item = &'a RunRecord>, follow: &Follow) -> Vec<Points> {
+    completed_curves(records, &follow.metric, &follow.step_key)
+}
+
+/// The live, progress and pruning side of one journal record's attempts.
+pub struct Reactive {
+    state: PathBuf,
+    warn: Warn,
+    live: Option<LiveRun>,
+    clock: Instant,
+    follow: Option<Follow>,
+    peers: Vec<Points>,
+    pruner: Option<Pruner>,
+    recorder: CurveRecorder,
+    reports: u64,
+    curves: Vec<Points>,
+    /// Set once the rule stopped the run.
+    pub pruned: Option<Pruned>,
+}
+
+/// Who is running, for the live file.
+pub struct LiveInfo<'a> {
+    pub run_id: &'a str,
+    pub kind: &'a str,
+    pub command: &'a [String],
+    pub shell: bool,
+    pub cwd: &'a Path,
+    pub start: jiff::Timestamp,
+    pub heartbeat: Duration,
+}
+
+impl Reactive {
+    /// Start following a run: its live file is written now (a failure to
+    /// write it is a warning, not a reason to stop the experiment).
+    pub fn start(
+        state: &Path,
+        info: LiveInfo<'_>,
+        follow: Option<Follow>,
+        peers: Vec<Points>,
+        warn: Warn,
+    ) -> Self {
+        let started_ms = info.start.as_millisecond();
+        let live = LiveRun {
+            run_id: info.run_id.to_string(),
+            kind: info.kind.to_string(),
+            pid: std::process::id(),
+            pgid: None,
+            host: live::hostname(),
+            command: info.command.to_vec(),
+            shell: info.shell,
+            cwd: info.cwd.display().to_string(),
+            label: String::new(),
+            started_at: crate::io::clock::millis(info.start),
+            started_ms,
+            heartbeat_ms: info.heartbeat.as_millis() as u64,
+            last_heartbeat_ms: started_ms,
+            last_progress: None,
+            last_progress_ms: None,
+            result: None,
+            pruning: None,
+        };
+        let mut r = Reactive {
+            state: state.to_path_buf(),
+            warn,
+            live: Some(live),
+            clock: Instant::now(),
+            follow,
+            peers,
+            pruner: None,
+            recorder: CurveRecorder::default(),
+            reports: 0,
+            curves: Vec::new(),
+            pruned: None,
+        };
+        r.write();
+        r
+    }
+
+    /// Follow nothing and write no live file (`--no-journal`, checks).
+    pub fn off() -> Self {
+        Reactive {
+            state: PathBuf::new(),
+            warn: |_| {},
+            live: None,
+            clock: Instant::now(),
+            follow: None,
+            peers: Vec::new(),
+            pruner: None,
+            recorder: CurveRecorder::default(),
+            reports: 0,
+            curves: Vec::new(),
+            pruned: None,
+        }
+    }
+
+    /// Follow the progress without pruning (a baseline).
+    pub fn without_pruning(&mut self) -> &mut Self {
+        if let Some(f) = self.follow.as_mut() {
+            f.rule = None;
+        }
+        self
+    }
+
+    fn now_ms(&self) -> i64 {
+        self.live.as_ref().map_or(0, |l| l.started_ms) + self.clock.elapsed().as_millis() as i64
+    }
+
+    fn write(&mut self) {
+        let Some(l) = &self.live else { return };
+        if let Err(e) = live::write(&self.state, l) {
+            (self.warn)(&format!(
+                "cannot keep the live file of run {}: {e:#}",
+                l.run_id
+            ));
+            // One warning; the run goes on without it.
+            let id = l.run_id.clone();
+            let _ = live::remove(&self.state, &id);
+            self.live = None;
+        }
+    }
+
+    /// An attempt begins.
+    pub fn begin(&mut self, label: &str) {
+        self.recorder = CurveRecorder::default();
+        self.reports = 0;
+        self.pruner = self.follow.as_ref().and_then(|f| {
+            let rule = f.rule?;
+            Some(Pruner::new(
+                rule,
+                &f.metric,
+                f.direction.unwrap_or(Direction::Min),
+                self.peers.clone(),
+            ))
+        });
+        if let Some(l) = self.live.as_mut() {
+            l.label = label.to_string();
+        }
+    }
+
+    /// Something happened in the running attempt: keep the live file and
+    /// curve, and say whether the experiment is to be pruned now.
+    pub fn event(&mut self, event: &RunEvent) -> Flow {
+        let now = self.now_ms();
+        match event {
+            RunEvent::Started { pid } => {
+                if let Some(l) = self.live.as_mut() {
+                    l.pgid = i32::try_from(*pid).ok();
+                    l.last_heartbeat_ms = now;
+                }
+                self.write();
+            }
+            RunEvent::Heartbeat { .. } => {
+                if let Some(l) = self.live.as_mut() {
+                    l.last_heartbeat_ms = now;
+                }
+                self.write();
+            }
+            RunEvent::Result(m) => {
+                if let Some(l) = self.live.as_mut() {
+                    l.result = Some(m.clone());
+                }
+            }
+            RunEvent::Progress(m) => {
+                if let Some(l) = self.live.as_mut() {
+                    l.last_progress = Some(m.clone());
+                    l.last_progress_ms = Some(now);
+                }
+                if self.pruned.is_some() {
+                    return Flow::Prune;
+                }
+                let Some(f) = &self.follow else {
+                    return Flow::Go;
+                };
+                let Some(value) = m.get(&f.metric) else {
+                    return Flow::Go;
+                };
+                self.reports += 1;
+                let step = m.get(&f.step_key).unwrap_or(self.reports as f64);
+                self.recorder.push(step, value);
+                if let Some(p) = self.pruner.as_mut().and_then(|p| p.observe(step, value)) {
+                    if let Some(l) = self.live.as_mut() {
+                        l.pruning = Some(p.describe());
+                    }
+                    self.pruned = Some(p);
+                    self.write();
+                    return Flow::Prune;
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    /// The attempt ended.
+    pub fn end(&mut self) {
+        if self.follow.is_some() {
+            self.curves.push(self.recorder.finish());
+        }
+        if let Some(l) = self.live.as_mut() {
+            l.pgid = None;
+        }
+    }
+
+    /// The progress curves of the attempts so far.
+    pub fn progress(&self) -> Option<Progress> {
+        let f = self.follow.as_ref()?;
+        Some(Progress {
+            metric: f.metric.clone(),
+            step_key: f.step_key.clone(),
+            curves: self.curves.clone(),
+        })
+    }
+}
+
+impl Drop for Reactive {
+    fn drop(&mut self) {
+        if let Some(l) = &self.live {
+            let _ = live::remove(&self.state, &l.run_id);
+        }
+    }
+}
