@@ -106,6 +106,8 @@ pub struct RunArgs {
     /// Do not write the journal.
     #[arg(long)]
     pub no_journal: bool,
+    #[command(flatten)]
+    pub prune: crate::ops::reactive::PruneFlags,
     /// The experiment command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -458,6 +460,8 @@ pub struct TryArgs {
     /// Time between heartbeat events.
     #[arg(long, value_name = "DURATION", default_value = "5s")]
     pub heartbeat: String,
+    #[command(flatten)]
+    pub prune: crate::ops::reactive::PruneFlags,
     #[command(flatten)]
     pub objective: ObjectiveFlags,
 }

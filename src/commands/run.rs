@@ -23,6 +23,7 @@ use crate::kernel::outcome::judge;
 use crate::kernel::promote::approach_hash;
 use crate::kernel::stats::check_confidence;
 use crate::ops::attempts::{self, AttemptEvent};
+use crate::ops::reactive::{self, LiveInfo, Reactive};
 use crate::ops::deadend::{self, Promotion};
 use crate::ops::gate::GateFlags;
 use crate::ops::journal;
@@ -41,6 +42,8 @@ struct Plan {
     spinner: Spinner,
     repeat: u32,
     confidence: f64,
+    /// The metric whose progress is followed (and the pruning rule).
+    follow: Option<reactive::Follow>,
 }
 
 fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
@@ -70,6 +73,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     let timeout = parse_timeout(args.timeout.as_deref())?;
     let grace = parse_duration(&args.grace, "--grace")?;
     let heartbeat = attempts::heartbeat(&args.heartbeat)?;
+    let follow = reactive::follow_spec(&args.prune, spec.as_ref())?;
     let spinner = if args.repeat > 1 {
         Spinner::bar(!ctx.out.quiet && !ctx.out.json, u64::from(args.repeat))
     } else {
@@ -95,6 +99,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
         spinner,
         repeat: args.repeat,
         confidence,
+        follow,
     })
 }
 
@@ -120,7 +125,11 @@ impl Report for RunReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let r = &self.record;
         let d = dim();
-        match &r.verdict {
+        if let Some(p) = &r.pruned {
+            let b = bold();
+            write!(out, "{b}pruned{b:#}: {}", p.describe())?;
+        } else {
+            match &r.verdict {
             Some(v) => {
                 let s = verdict_style(v.verdict);
                 write!(out, "{s}{}{s:#}: {}", v.verdict, v.detail)?;
@@ -137,6 +146,7 @@ impl Report for RunReport {
                     write!(out, ", {}", describe_metrics(&r.metrics))?;
                 }
             }
+        }
         }
         if r.failure_class != crate::kernel::failure::FailureClass::None && !r.succeeded() {
             write!(
@@ -213,10 +223,39 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     let start = timestamp(ctx.global.now.as_deref())?;
     let mut events = Events::open(args.events.as_deref(), &run_id, start)?;
     let git = crate::io::git::state(&cwd, &state);
+    let mut reactive = if args.no_journal {
+        Reactive::off()
+    } else {
+        let peers = match plan.follow.as_ref().filter(|f| f.rule.is_some()) {
+            Some(f) => reactive::peers(&crate::io::state::journal(&state, WARN).read()?, f),
+            None => Vec::new(),
+        };
+        Reactive::start(
+            &state,
+            LiveInfo {
+                run_id: &run_id,
+                kind: "run",
+                command: &plan.run.argv,
+                shell: plan.run.shell,
+                cwd: &cwd,
+                start,
+                heartbeat: plan.run.heartbeat,
+            },
+            plan.follow.clone(),
+            peers,
+            WARN,
+        )
+    };
 
     let mut label = String::new();
-    let (outcomes, elapsed) =
-        attempts::run_attempts(&plan.run, plan.repeat, &interrupt, |e| match e {
+    let run_label = plan.run.argv.join(" ");
+    let (outcomes, elapsed) = attempts::run_attempts_reacting(
+        &plan.run,
+        plan.repeat,
+        &interrupt,
+        &mut reactive,
+        &run_label,
+        |e| match e {
             AttemptEvent::Begin { index } => {
                 label = if plan.repeat > 1 {
                     format!("run {}", index + 1)
@@ -246,7 +285,8 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
                 }
                 plan.spinner.inc();
             }
-        })?;
+        },
+    )?;
     plan.spinner.finish();
     let interrupted = outcomes.iter().any(|o| o.interrupted);
 
@@ -264,11 +304,15 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     .loop_state(loop_state)
     .spec(plan.spec.clone())
     .judgement(judgement)
+    .pruned(reactive.pruned.clone())
+    .progress(reactive.progress())
     .build();
     events.emit(
         "finished",
         elapsed,
         json!({
+            "status": record.status,
+            "pruned": record.pruned,
             "exit_code": record.exit_code,
             "timed_out": record.timed_out,
             "interrupted": record.interrupted,
@@ -294,8 +338,12 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     } else {
         ctx.out.emit(&report)?;
     }
+    drop(reactive); // the live file goes once the run is journaled
     if interrupted {
         attempts::resend_interrupt();
+    }
+    if record.pruned.is_some() {
+        return Ok(Exit::No);
     }
     Ok(match &record.verdict {
         Some(v) => verdict_exit(v.verdict),

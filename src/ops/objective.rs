@@ -83,6 +83,10 @@ struct ObjectiveFile {
     stop: StopFile,
     /// Read by `arx try --rule`'s default.
     rule: Option<String>,
+    /// Read by `arx try --prune`'s default.
+    prune: Option<String>,
+    /// Read by `arx try --progress-step`'s default.
+    progress_step: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -105,6 +109,15 @@ enum CommandSpec {
 
 const HINT: &str = "set it in arx.toml under [objective], or pass it as a flag of arx try";
 
+/// `prune` and `progress_step` from `[objective]`, if set (an invalid
+/// table is reported by [`resolve`]).
+pub fn file_prune(file: Option<&Value>) -> (Option<String>, Option<String>) {
+    let file: ObjectiveFile = file
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default();
+    (file.prune, file.progress_step)
+}
+
 /// The objective from `file` (the config's `[objective]`, if any) and the
 /// flags; also the file's `rule`, if set.
 pub fn resolve(
@@ -116,7 +129,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, rule and [objective.stop] max_runs, max_discards_in_a_row, max_hours, target",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, rule, prune, progress_step and [objective.stop] max_runs, max_discards_in_a_row, max_hours, target",
             )
         })?,
     };

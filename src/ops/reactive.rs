@@ -44,6 +44,44 @@ pub struct Follow {
     pub rule: Option<PruneRule>,
 }
 
+/// What `arx run` follows: the spec's metric, in the direction its
+/// comparator says is better (`>=`, `>`: max; `<=`, `<`: min). Without a
+/// spec nothing is followed, and `--prune` is an error.
+pub fn follow_spec(
+    flags: &PruneFlags,
+    spec: Option<&crate::kernel::contract::MetricSpec>,
+) -> Result<Option<Follow>> {
+    use crate::kernel::contract::Comparator;
+    let rule = flags.prune.as_deref().map(parse_rule).transpose()?;
+    let step_key = step_key(flags.progress_step.as_deref())?;
+    let Some(spec) = spec else {
+        if rule.is_some() {
+            return Err(Hinted::error(
+                "--prune needs a metric to follow",
+                "pass --metric KEY --cmp OP --target X, or --spec FILE",
+            ));
+        }
+        return Ok(None);
+    };
+    let direction = match spec.comparator {
+        Comparator::Ge | Comparator::Gt => Some(Direction::Max),
+        Comparator::Le | Comparator::Lt => Some(Direction::Min),
+        Comparator::Eq => None,
+    };
+    if rule.is_some() && direction.is_none() {
+        return Err(Hinted::error(
+            "--prune needs a direction, and the comparator == has none",
+            "use --cmp '>=' when higher is better, '<=' when lower is",
+        ));
+    }
+    Ok(Some(Follow {
+        metric: spec.metric_key.clone(),
+        direction,
+        step_key,
+        rule,
+    }))
+}
+
 /// Parse a `--prune` rule (or `[objective] prune`).
 pub fn parse_rule(text: &str) -> Result<PruneRule> {
     text.parse().map_err(|e: String| {

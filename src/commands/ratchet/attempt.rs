@@ -30,6 +30,8 @@ use crate::kernel::stats::summarize;
 use crate::kernel::verdict::Verdict;
 use crate::ops::attempts::{self};
 use crate::ops::journal;
+use crate::ops::reactive::{self, Follow};
+use crate::kernel::prune::Points;
 use crate::output::{warn, Spinner};
 
 pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
@@ -40,6 +42,7 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         state,
         records,
         segment,
+        file_prune,
     } = load(ctx, &args.objective)?;
     let rule = rule_of(args, file_rule.as_deref())?;
     let repo = RatchetRepo::open(&cwd, &state)?;
@@ -95,6 +98,23 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     }
     journal::check_writable(&state, WARN)?;
 
+    let follow = Follow {
+        metric: objective.metric.clone(),
+        direction: Some(objective.direction),
+        step_key: reactive::step_key(
+            args.prune
+                .progress_step
+                .as_deref()
+                .or(file_prune.1.as_deref()),
+        )?,
+        rule: args
+            .prune
+            .prune
+            .as_deref()
+            .or(file_prune.0.as_deref())
+            .map(reactive::parse_rule)
+            .transpose()?,
+    };
     let timeout = parse_timeout(objective.timeout.as_deref())?;
     let grace = parse_duration(&args.grace, "--grace")?;
     let heartbeat = attempts::heartbeat(&args.heartbeat)?;
@@ -124,9 +144,11 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             branch: Some(repo.branch().to_string()),
             dirty: candidate.dirty,
         },
+        follow,
     };
 
     let mut segment = segment;
+    let mut records = records;
     if baseline_needed {
         let (exit, measured) = baseline(&runner, &repo, &state, &records, &kept, &candidate, rule)?;
         let Some(seg) = measured else {
@@ -136,10 +158,18 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             return Ok(exit);
         }
         segment = Some(seg);
+        records = crate::io::state::journal(&state, WARN).read()?;
     }
     let segment = segment.expect("a segment with a kept commit");
+    // The peers of the pruning rule: the segment's completed runs.
+    let peers = reactive::peers(
+        records
+            .iter()
+            .filter(|r| r.ratchet.as_ref().is_some_and(|i| i.segment == segment.id)),
+        &runner.follow,
+    );
     try_candidate(
-        &runner, &repo, &state, &segment, &kept, candidate, protected, rule,
+        &runner, &repo, &state, &segment, &kept, candidate, protected, rule, peers,
     )
 }
 
@@ -153,6 +183,7 @@ fn try_candidate(
     candidate: Candidate,
     protected: Vec<String>,
     rule: Rule,
+    peers: Vec<Points>,
 ) -> Result<Exit> {
     let objective = runner.objective;
     let description = runner.args.description.as_deref().map(subject);
@@ -183,6 +214,7 @@ fn try_candidate(
     }
 
     let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
+    let mut reactive = runner.reactive(state, &run_id, start, peers)?;
     let wall = std::time::Instant::now();
     let mut outcomes = Vec::new();
     let mut samples: Vec<f64> = Vec::new();
@@ -196,8 +228,12 @@ fn try_candidate(
     };
     let decision: Option<Decision> = loop {
         let n = outcomes.len() + 1;
-        let o = runner.once(&mut events, &format!("candidate run {n}"))?;
+        let o = runner.once(&mut events, &format!("candidate run {n}"), &mut reactive)?;
         let interrupted = o.interrupted;
+        if o.pruned {
+            outcomes.push(o);
+            break None;
+        }
         let sample = runner.sample(&o);
         outcomes.push(o);
         if interrupted {
@@ -226,6 +262,19 @@ fn try_candidate(
     let elapsed = wall.elapsed();
     let interrupted = outcomes.iter().any(|o| o.interrupted);
     let last = outcomes.last().cloned().unwrap_or_default();
+    let progress = reactive.progress().filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+    let record = |runner: &Runner<'_>,
+                  run_id: String,
+                  start,
+                  elapsed,
+                  outcomes: &[crate::io::process::RunOutcome],
+                  samples,
+                  i|
+     -> Result<RunRecord> {
+        let mut rec = record(runner, run_id, start, elapsed, outcomes, samples, i)?;
+        rec.progress = progress.clone();
+        Ok(rec)
+    };
 
     if interrupted {
         i.status = TryStatus::Interrupted;
@@ -245,6 +294,25 @@ fn try_candidate(
         .as_deref()
         .map(|d| format!(" \"{d}\""))
         .unwrap_or_default();
+    if let Some(p) = reactive.pruned.clone() {
+        i.status = TryStatus::Pruned;
+        let mut rec = record(runner, run_id, start, elapsed, &outcomes, samples, i)?;
+        rec.status = Some(crate::kernel::journal::RunStatus::Pruned);
+        let line = format!(
+            "pruned: {}{quoted} \u{2192} set aside, {} restored",
+            p.describe(),
+            short(kept)
+        );
+        rec.pruned = Some(p);
+        events.emit(
+            "finished",
+            elapsed,
+            json!({"status": "pruned", "pruned": rec.pruned}),
+        );
+        let exit = discard(runner, repo, state, kept, rec, line, Exit::No);
+        drop(reactive);
+        return exit;
+    }
     let Some(d) = decision else {
         i.status = TryStatus::Crash;
         let rec = record(runner, run_id, start, elapsed, &outcomes, samples, i)?;

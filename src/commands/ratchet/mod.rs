@@ -33,6 +33,8 @@ use crate::kernel::segment::{self, CheckResult, Measured, RatchetInfo, Segment, 
 use crate::kernel::stats::summarize;
 use crate::ops::attempts::{self, AttemptEvent};
 use crate::ops::journal as run_journal;
+use crate::ops::reactive::{Follow, LiveInfo, Reactive};
+use crate::kernel::prune::Points;
 use crate::output::{bold, dim, warn, Report, Spinner};
 
 /// What every ratchet command starts from.
@@ -45,12 +47,15 @@ pub struct Loaded {
     pub records: Vec<RunRecord>,
     /// The objective's segment, when it is the journal's current one.
     pub segment: Option<Segment>,
+    /// `prune` and `progress_step` from `[objective]`, if set.
+    pub file_prune: (Option<String>, Option<String>),
 }
 
 /// The objective, the journal and the current segment.
 pub fn load(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Loaded> {
     let config = ctx.config()?;
     let (objective, file_rule) = crate::ops::objective::resolve(flags, config.objective.as_ref())?;
+    let file_prune = crate::ops::objective::file_prune(config.objective.as_ref());
     let cwd = ctx.cwd()?;
     let state = ctx.state_dir()?;
     let records = journal(&state, WARN).read()?;
@@ -62,6 +67,7 @@ pub fn load(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Loaded> {
         state,
         records,
         segment,
+        file_prune,
     })
 }
 
@@ -229,17 +235,48 @@ struct Runner<'a> {
     /// The tree the runs see (read once from the candidate: a second
     /// status scan of a large tree is not free).
     git: GitState,
+    /// The progress followed and the pruning rule.
+    follow: Follow,
 }
 
 impl Runner<'_> {
-    /// One run of the experiment, with live events.
-    fn once(&self, events: &mut Events, label: &str) -> Result<RunOutcome> {
+    /// Start following the runs of a new record (`kind`: `try`).
+    fn reactive(&self, state: &Path, run_id: &str, start: jiff::Timestamp, peers: Vec<Points>) -> Result<Reactive> {
+        Ok(Reactive::start(
+            state,
+            LiveInfo {
+                run_id,
+                kind: "try",
+                command: &self.spec.argv,
+                shell: self.spec.shell,
+                cwd: &self.ctx.cwd()?,
+                start,
+                heartbeat: self.spec.heartbeat,
+            },
+            Some(self.follow.clone()),
+            peers,
+            WARN,
+        ))
+    }
+}
+
+impl Runner<'_> {
+    /// One run of the experiment, with live events, its live file,
+    /// progress curve and pruning.
+    fn once(&self, events: &mut Events, label: &str, reactive: &mut Reactive) -> Result<RunOutcome> {
         self.spinner.set_message(label.to_string());
-        let (mut outcomes, _) = attempts::run_attempts(&self.spec, 1, &self.interrupt, |e| {
-            if let AttemptEvent::Run { event, elapsed } = e {
-                events.emit_run(event, elapsed, &self.spec.argv, label);
-            }
-        })?;
+        let (mut outcomes, _) = attempts::run_attempts_reacting(
+            &self.spec,
+            1,
+            &self.interrupt,
+            reactive,
+            label,
+            |e| {
+                if let AttemptEvent::Run { event, elapsed } = e {
+                    events.emit_run(event, elapsed, &self.spec.argv, label);
+                }
+            },
+        )?;
         let outcome = outcomes.remove(0);
         if outcome.output_held {
             warn(crate::commands::OUTPUT_HELD);
@@ -447,11 +484,15 @@ fn baseline(
         spec: runner.spec.clone(),
         spinner: runner.spinner.clone(),
         interrupt: runner.interrupt.clone(),
+        follow: runner.follow.clone(),
         ..*runner
     };
     let run_id = attempts::new_run_id();
     let start = timestamp(runner.ctx.global.now.as_deref())?;
     let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
+    // The baseline is never pruned: it is what later runs are compared with.
+    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+    reactive.without_pruning();
     let wall = std::time::Instant::now();
     let mut outcomes = Vec::new();
     let mut samples = Vec::new();
@@ -459,6 +500,7 @@ fn baseline(
         let o = runner.once(
             &mut events,
             &format!("baseline {}/{}", i + 1, objective.baseline_repeat),
+            &mut reactive,
         )?;
         let interrupted = o.interrupted;
         if let Some(x) = runner.sample(&o) {
@@ -481,7 +523,7 @@ fn baseline(
     let mut i = info(objective, status, kept, rule, Some("baseline".into()));
     i.new_segment = runner.args.new_segment;
     i.commit = Some(kept.to_string());
-    let rec = record(
+    let mut rec = record(
         runner,
         run_id,
         start,
@@ -490,12 +532,14 @@ fn baseline(
         samples.clone(),
         i,
     )?;
+    rec.progress = reactive.progress().filter(|p| p.curves.iter().any(|c| !c.is_empty()));
     events.emit(
         "finished",
         wall.elapsed(),
         json!({"status": status, "metrics": rec.metrics}),
     );
     run_journal::record_run(state, &rec, WARN)?;
+    drop(reactive);
     if aside {
         repo.put_back("refs/arx/aside")?;
         repo.delete_ref("refs/arx/aside")?;
