@@ -270,6 +270,28 @@ pub enum Command {
     )]
     Init,
 
+    /// Live runs: every running `arx run` and `arx try`, with its elapsed
+    /// time, last progress and heartbeat age.
+    ///
+    /// A run whose heartbeat is older than twice its interval and whose arx
+    /// process is gone is lost; `--reap` journals it as `lost` and ends its
+    /// orphaned experiment. Exit 0.
+    #[command(after_help = "Examples:\n  arx ps\n  arx ps --reap --json")]
+    Ps {
+        /// Journal lost runs as `lost`, end their orphaned experiments and
+        /// remove their live files.
+        #[arg(long)]
+        reap: bool,
+    },
+
+    /// Follow live runs' events (progress, heartbeats, verdicts) until they
+    /// end; `--json` prints them as NDJSON.
+    #[command(after_help = "Examples:\n  arx watch\n  arx watch 01a2 --json")]
+    Watch {
+        /// Follow only this run (a prefix of its id is enough).
+        run: Option<String>,
+    },
+
     /// Print a shell completion script.
     #[command(
         after_help = "Example:\n  arx completions bash > ~/.local/share/bash-completion/completions/arx"

@@ -19,10 +19,12 @@ mod parse;
 mod plateau;
 mod policy;
 mod precision;
+mod ps;
 mod ratchet;
 mod round;
 mod run;
 mod show;
+mod watch;
 
 use std::path::{Path, PathBuf};
 
@@ -273,6 +275,8 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Round(cmd) => round::run(&ctx, &cmd),
         Command::Init => init::run(&ctx),
         Command::Completions { shell } => completions::run(&ctx, shell),
+        Command::Ps { reap } => ps::run(&ctx, reap),
+        Command::Watch { run } => watch::run(&ctx, run.as_deref()),
     }
 }
 

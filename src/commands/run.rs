@@ -23,11 +23,11 @@ use crate::kernel::outcome::judge;
 use crate::kernel::promote::approach_hash;
 use crate::kernel::stats::check_confidence;
 use crate::ops::attempts::{self, AttemptEvent};
-use crate::ops::reactive::{self, LiveInfo, Reactive};
 use crate::ops::deadend::{self, Promotion};
 use crate::ops::gate::GateFlags;
 use crate::ops::journal;
 use crate::ops::loop_state::loop_state;
+use crate::ops::reactive::{self, LiveInfo, Reactive};
 use crate::output::{bold, dim, verdict_style, warn, Report, Spinner};
 
 /// Grace between a result line and the end of the experiment with
@@ -130,23 +130,23 @@ impl Report for RunReport {
             write!(out, "{b}pruned{b:#}: {}", p.describe())?;
         } else {
             match &r.verdict {
-            Some(v) => {
-                let s = verdict_style(v.verdict);
-                write!(out, "{s}{}{s:#}: {}", v.verdict, v.detail)?;
-            }
-            None => {
-                let b = bold();
-                if r.succeeded() && r.exit_code != 0 {
-                    write!(out, "{b}ok{b:#}: ended after its result")?;
-                } else {
-                    let what = if r.succeeded() { "ok" } else { "failed" };
-                    write!(out, "{b}{what}{b:#}: exit code {}", r.exit_code)?;
+                Some(v) => {
+                    let s = verdict_style(v.verdict);
+                    write!(out, "{s}{}{s:#}: {}", v.verdict, v.detail)?;
                 }
-                if !r.metrics.is_empty() {
-                    write!(out, ", {}", describe_metrics(&r.metrics))?;
+                None => {
+                    let b = bold();
+                    if r.succeeded() && r.exit_code != 0 {
+                        write!(out, "{b}ok{b:#}: ended after its result")?;
+                    } else {
+                        let what = if r.succeeded() { "ok" } else { "failed" };
+                        write!(out, "{b}{what}{b:#}: exit code {}", r.exit_code)?;
+                    }
+                    if !r.metrics.is_empty() {
+                        write!(out, ", {}", describe_metrics(&r.metrics))?;
+                    }
                 }
             }
-        }
         }
         if r.failure_class != crate::kernel::failure::FailureClass::None && !r.succeeded() {
             write!(

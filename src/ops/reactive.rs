@@ -326,3 +326,70 @@ impl Drop for Reactive {
         }
     }
 }
+
+/// A live run as `arx ps` sees it at `now_ms`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Seen {
+    #[serde(flatten)]
+    pub live: LiveRun,
+    pub state: crate::kernel::live::Liveness,
+    pub elapsed_ms: i64,
+    pub heartbeat_age_ms: i64,
+    /// The experiment's group still has processes.
+    pub group_alive: bool,
+}
+
+/// Every live run and its state at `now_ms`.
+pub fn survey(state: &Path, now_ms: i64, warn: Warn) -> Result<Vec<Seen>> {
+    let host = live::hostname();
+    Ok(live::list(state, warn)?
+        .into_iter()
+        .map(|l| {
+            let same_host = l.host == host;
+            let pid_alive = same_host && live::pid_alive(l.pid);
+            let group_alive = same_host && l.pgid.is_some_and(live::group_alive);
+            Seen {
+                state: crate::kernel::live::liveness(&l, now_ms, same_host, pid_alive),
+                elapsed_ms: now_ms.saturating_sub(l.started_ms),
+                heartbeat_age_ms: now_ms.saturating_sub(l.last_heartbeat_ms),
+                group_alive,
+                live: l,
+            }
+        })
+        .collect())
+}
+
+/// What reaping one lost run did.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Reaped {
+    pub run_id: String,
+    /// The orphaned experiment group was ended.
+    pub group_killed: bool,
+    /// The `lost` record was added (false: the journal had the run already).
+    pub journaled: bool,
+}
+
+/// Reap a lost run: end its orphaned experiment group, journal it as
+/// `lost` (unless the journal has it), remove its live file.
+pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
+    let l = &seen.live;
+    let group_killed = match l.pgid {
+        Some(pgid) if live::group_alive(pgid) => live::kill_group(pgid),
+        _ => false,
+    };
+    let ended = jiff::Timestamp::from_millisecond(l.last_heartbeat_ms)
+        .map(crate::io::clock::millis)
+        .unwrap_or_else(|_| l.started_at.clone());
+    let record = crate::kernel::live::lost_record(l, ended, None);
+    let id = l.run_id.clone();
+    crate::io::state::journal(state, warn).check_writable()?;
+    let added = crate::io::state::journal(state, warn).append_unless(record, |records| {
+        records.iter().find(|r| r.run_id == id).cloned()
+    })?;
+    live::remove(state, &l.run_id)?;
+    Ok(Reaped {
+        run_id: l.run_id.clone(),
+        group_killed,
+        journaled: matches!(added, crate::io::state::Appended::Added(_)),
+    })
+}

@@ -24,6 +24,7 @@ use crate::io::process::RunSpec;
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
+use crate::kernel::prune::Points;
 use crate::kernel::ratchet::{self, Decision, Evidence, Rule, Settings, Step};
 use crate::kernel::segment::{Segment, TryStatus};
 use crate::kernel::stats::summarize;
@@ -31,7 +32,6 @@ use crate::kernel::verdict::Verdict;
 use crate::ops::attempts::{self};
 use crate::ops::journal;
 use crate::ops::reactive::{self, Follow};
-use crate::kernel::prune::Points;
 use crate::output::{warn, Spinner};
 
 pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
@@ -262,7 +262,9 @@ fn try_candidate(
     let elapsed = wall.elapsed();
     let interrupted = outcomes.iter().any(|o| o.interrupted);
     let last = outcomes.last().cloned().unwrap_or_default();
-    let progress = reactive.progress().filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+    let progress = reactive
+        .progress()
+        .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
     let record = |runner: &Runner<'_>,
                   run_id: String,
                   start,

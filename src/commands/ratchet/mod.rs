@@ -28,13 +28,13 @@ use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::Objective;
 use crate::kernel::outcome::Judgement;
+use crate::kernel::prune::Points;
 use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
 use crate::kernel::segment::{self, CheckResult, Measured, RatchetInfo, Segment, TryStatus};
 use crate::kernel::stats::summarize;
 use crate::ops::attempts::{self, AttemptEvent};
 use crate::ops::journal as run_journal;
 use crate::ops::reactive::{Follow, LiveInfo, Reactive};
-use crate::kernel::prune::Points;
 use crate::output::{bold, dim, warn, Report, Spinner};
 
 /// What every ratchet command starts from.
@@ -241,7 +241,13 @@ struct Runner<'a> {
 
 impl Runner<'_> {
     /// Start following the runs of a new record (`kind`: `try`).
-    fn reactive(&self, state: &Path, run_id: &str, start: jiff::Timestamp, peers: Vec<Points>) -> Result<Reactive> {
+    fn reactive(
+        &self,
+        state: &Path,
+        run_id: &str,
+        start: jiff::Timestamp,
+        peers: Vec<Points>,
+    ) -> Result<Reactive> {
         Ok(Reactive::start(
             state,
             LiveInfo {
@@ -263,7 +269,12 @@ impl Runner<'_> {
 impl Runner<'_> {
     /// One run of the experiment, with live events, its live file,
     /// progress curve and pruning.
-    fn once(&self, events: &mut Events, label: &str, reactive: &mut Reactive) -> Result<RunOutcome> {
+    fn once(
+        &self,
+        events: &mut Events,
+        label: &str,
+        reactive: &mut Reactive,
+    ) -> Result<RunOutcome> {
         self.spinner.set_message(label.to_string());
         let (mut outcomes, _) = attempts::run_attempts_reacting(
             &self.spec,
@@ -532,7 +543,9 @@ fn baseline(
         samples.clone(),
         i,
     )?;
-    rec.progress = reactive.progress().filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+    rec.progress = reactive
+        .progress()
+        .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
     events.emit(
         "finished",
         wall.elapsed(),
