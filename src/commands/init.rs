@@ -199,10 +199,11 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 3] = [
+const DERIVED: [&str; 4] = [
     crate::io::history::CACHE_FILE,
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
+    "live/", // crate::io::live::LIVE_DIR: one file per running run
 ];
 
 /// Ignore the derived files in the state directory's own `.gitignore`.

@@ -225,6 +225,7 @@ fn derived_files_are_ignored_by_git() {
         ".arx/ratchet-pending.json",
         ".arx/ratchet-aside.json",
         ".arx/.precision.json.tmp-1234",
+        ".arx/live/01a208ed-761d-714f-9415-98e088faa988.json",
     ] {
         assert!(git.is_path_ignored(file).unwrap(), "{file} is not ignored");
     }

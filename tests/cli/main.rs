@@ -18,6 +18,7 @@ mod next;
 mod parse;
 mod plateau;
 mod ratchet;
+mod reactive;
 mod round;
 mod run;
 mod show;

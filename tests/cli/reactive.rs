@@ -1,0 +1,415 @@
+//! Reactive runs: `--prune` on `arx run` and `arx try`, the live files,
+//! `arx ps` (and `--reap` after a `kill -9` of arx) and `arx watch`.
+
+use std::process::{Command as Std, Stdio};
+use std::time::{Duration, Instant};
+
+use predicates::prelude::PredicateBooleanExt;
+use serde_json::Value;
+
+use crate::support::{json_lines, stderr, stdout_json, Sandbox};
+
+/// A shell command printing a loss curve: `loss = a / step + c` for steps
+/// 1..=n, then the final loss as the result.
+fn curve(a: f64, c: f64, n: u32) -> String {
+    format!(
+        r#"awk 'BEGIN {{ for (s = 1; s <= {n}; s++) printf "__PROGRESS__ {{\"step\": %d, \"loss\": %.6f}}\n", s, {a} / s + {c}; printf "__RESULT__ {{\"loss\": %.6f}}\n", {a} / {n} + {c} }}'"#
+    )
+}
+
+/// `arx --json run` on loss with `extra` flags, its exit code and report.
+fn run_loss(sb: &Sandbox, extra: &[&str], cmd: &str) -> (i32, Value) {
+    let out = sb
+        .arx()
+        .args([
+            "--json",
+            "run",
+            "--no-gates",
+            "--metric",
+            "loss",
+            "--cmp",
+            "<=",
+            "--target",
+            "0.5",
+        ])
+        .args(extra)
+        .args(["--shell", "--", cmd])
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    assert!(
+        !out.stdout.is_empty(),
+        "no report (exit {code}): {}",
+        stderr(&out)
+    );
+    (code, stdout_json(&out))
+}
+
+fn live_files(sb: &Sandbox) -> Vec<String> {
+    match std::fs::read_dir(sb.path().join(".arx/live")) {
+        Ok(d) => d
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// Five completed runs with loss = 1/step + 0.1 .. 0.14 over 10 steps.
+fn five_peers(sb: &Sandbox) {
+    for i in 0..5 {
+        let (code, r) = run_loss(sb, &[], &curve(1.0, 0.1 + 0.01 * f64::from(i), 10));
+        assert_eq!(code, 0, "{r}");
+        assert_eq!(r["progress"]["curves"][0].as_array().unwrap().len(), 10);
+    }
+}
+
+#[test]
+fn median_prunes_a_hopeless_run_at_the_first_step_worse_than_its_peers() {
+    let sb = Sandbox::new();
+    five_peers(&sb);
+    // Follows the peers' best for 3 steps, then stalls at 1/3 + 0.1: at
+    // step 4 the peers' median is 1/4 + 0.12 = 0.37 < 0.4333.
+    let stalled = r#"awk 'BEGIN { for (s = 1; s <= 10; s++) { v = (s <= 3 ? 1 / s : 1 / 3) + 0.1; printf "__PROGRESS__ {\"step\": %d, \"loss\": %.6f}\n", s, v; fflush() } ; system("sleep 30") }'"#;
+    let started = Instant::now();
+    let (code, r) = run_loss(&sb, &["--prune", "median"], stalled);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "not ended early"
+    );
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["status"], "pruned");
+    assert_eq!(r["pruned"]["step"], 4.0);
+    assert_eq!(r["pruned"]["rule"], "median");
+    assert_eq!(r["pruned"]["peers"], 5);
+    assert!(
+        (r["pruned"]["median"].as_f64().unwrap() - 0.37).abs() < 1e-9,
+        "{r}"
+    );
+    assert!((r["pruned"]["value"].as_f64().unwrap() - (1.0 / 3.0 + 0.1)).abs() < 1e-5);
+    assert_eq!(r["timed_out"], false);
+    let last = sb.journal().pop().unwrap();
+    assert_eq!(last["status"], "pruned");
+    assert_eq!(last["progress"]["curves"][0].as_array().unwrap().len(), 4);
+    assert!(live_files(&sb).is_empty());
+}
+
+#[test]
+fn median_never_prunes_before_the_startup_runs_nor_an_improving_curve() {
+    let sb = Sandbox::new();
+    for i in 0..4 {
+        run_loss(&sb, &[], &curve(1.0, 0.1 + 0.01 * f64::from(i), 10));
+    }
+    // A failed run is no peer: with four completed runs, a far worse run
+    // is not pruned.
+    run_loss(
+        &sb,
+        &[],
+        "echo '__PROGRESS__ {\"step\": 1, \"loss\": 9}'; exit 3",
+    );
+    let (code, r) = run_loss(&sb, &["--prune", "median"], &curve(5.0, 2.0, 10));
+    assert_eq!(code, 1, "refuted, not pruned: {r}");
+    assert_eq!(r["status"], Value::Null, "{r}");
+    // Now five completed runs: an improving curve at the peers' best is
+    // never pruned, with or without patience.
+    for rule in ["median", "patient:2"] {
+        let (code, r) = run_loss(&sb, &["--prune", rule], &curve(1.0, 0.1, 10));
+        assert_eq!(code, 0, "{rule}: {r}");
+        assert_eq!(r["status"], Value::Null, "{rule}: {r}");
+    }
+}
+
+#[test]
+fn patience_waits_for_checks_in_a_row() {
+    let sb = Sandbox::new();
+    five_peers(&sb);
+    let worse = curve(1.0, 0.5, 10);
+    let (_, r) = run_loss(&sb, &["--prune", "median"], &worse);
+    assert_eq!(r["pruned"]["step"], 1.0, "{r}");
+    let (_, r) = run_loss(&sb, &["--prune", "patient:3"], &worse);
+    assert_eq!(r["pruned"]["step"], 3.0, "{r}");
+    assert_eq!(r["pruned"]["rule"], "patient:3");
+}
+
+#[test]
+fn threshold_prunes_on_nan() {
+    let sb = Sandbox::new();
+    let diverging = r#"echo '__PROGRESS__ {"step": 1, "loss": 2.5}'; echo '__PROGRESS__ {"step": 2, "loss": NaN}'; sleep 30"#;
+    let (code, r) = run_loss(
+        &sb,
+        &["--prune", "threshold:10", "--progress-step", "step"],
+        diverging,
+    );
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["status"], "pruned");
+    assert_eq!(r["pruned"]["step"], 2.0);
+    assert_eq!(r["pruned"]["value"], Value::Null);
+    assert_eq!(r["pruned"]["bound"], 10.0);
+    // The bound itself, without NaN, and a custom step key.
+    let (_, r) = run_loss(
+        &sb,
+        &["--prune", "threshold:10", "--progress-step", "it"],
+        r#"echo '__PROGRESS__ {"it": 7, "loss": 11}'; sleep 30"#,
+    );
+    assert_eq!(r["pruned"]["step"], 7.0, "{r}");
+}
+
+#[test]
+fn bad_prune_flags_are_errors() {
+    let sb = Sandbox::new();
+    for (args, needle) in [
+        (
+            vec![
+                "--prune", "mean", "--metric", "l", "--cmp", "<=", "--target", "1",
+            ],
+            "unknown rule",
+        ),
+        (vec!["--prune", "median"], "needs a metric"),
+        (
+            vec![
+                "--prune", "median", "--metric", "l", "--cmp", "==", "--target", "1",
+            ],
+            "direction",
+        ),
+        (
+            vec![
+                "--prune",
+                "patient:0",
+                "--metric",
+                "l",
+                "--cmp",
+                "<=",
+                "--target",
+                "1",
+            ],
+            "patience",
+        ),
+    ] {
+        sb.arx()
+            .args(["run", "--no-gates"])
+            .args(&args)
+            .args(["--", "true"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(needle).and(predicates::str::contains("hint:")));
+    }
+    assert!(sb.journal().is_empty());
+}
+
+fn spawn_run(sb: &Sandbox, args: &[&str]) -> std::process::Child {
+    Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .args(["run", "--no-gates", "--heartbeat", "200ms"])
+        .args(args)
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_for(what: &str, mut cond: impl FnMut() -> bool) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while !cond() {
+        assert!(Instant::now() < until, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn the_live_file_is_there_while_running_and_gone_on_every_ending() {
+    let sb = Sandbox::new();
+    let endings: Vec<(&str, Vec<&str>)> = vec![
+        ("ok", vec!["--", "sh", "-c", "sleep 0.5"]),
+        ("failed", vec!["--", "sh", "-c", "sleep 0.5; exit 3"]),
+        ("not found", vec!["--", "no-such-program-arx"]),
+        (
+            "timeout",
+            vec!["--timeout", "1s", "--grace", "100ms", "--", "sleep", "30"],
+        ),
+        (
+            "pruned",
+            vec![
+                "--metric",
+                "loss",
+                "--cmp",
+                "<=",
+                "--target",
+                "1",
+                "--prune",
+                "threshold:1",
+                "--shell",
+                "--",
+                "sleep 0.5; echo '__PROGRESS__ {\"step\": 1, \"loss\": 5}'; sleep 30",
+            ],
+        ),
+        ("interrupted", vec!["--", "sleep", "30"]),
+    ];
+    for (name, args) in endings {
+        let mut child = spawn_run(&sb, &args);
+        if name != "not found" {
+            wait_for("the live file", || live_files(&sb).len() == 1);
+            let files = live_files(&sb);
+            let text = sb.read(&format!(".arx/live/{}", files[0]));
+            let live: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(live["pid"], child.id(), "{name}");
+            assert_eq!(live["kind"], "run");
+        }
+        if name == "interrupted" {
+            wait_for("the experiment", || {
+                let t = sb.read(&format!(".arx/live/{}", live_files(&sb)[0]));
+                t.contains("\"pgid\": ") && !t.contains("\"pgid\": null")
+            });
+            nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(child.id() as i32),
+                nix::sys::signal::Signal::SIGINT,
+            )
+            .unwrap();
+        }
+        child.wait().unwrap();
+        assert!(live_files(&sb).is_empty(), "{name}: {:?}", live_files(&sb));
+    }
+    let journal = sb.journal();
+    assert_eq!(journal.len(), 6);
+    assert_eq!(journal[4]["status"], "pruned");
+    assert_eq!(journal[5]["interrupted"], true);
+}
+
+#[test]
+fn a_killed_arx_is_reaped_as_lost_and_its_experiment_ended() {
+    let sb = Sandbox::new();
+    let mut child = spawn_run(&sb, &["--", "sleep", "300"]);
+    let mut pgid = 0;
+    wait_for("the experiment's group in the live file", || {
+        let Some(f) = live_files(&sb).pop() else {
+            return false;
+        };
+        let live: Value =
+            serde_json::from_str(&sb.read(&format!(".arx/live/{f}"))).unwrap_or_default();
+        pgid = live["pgid"].as_i64().unwrap_or(0);
+        pgid > 0
+    });
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let group = nix::unistd::Pid::from_raw(pgid as i32);
+    assert!(
+        nix::sys::signal::killpg(group, None).is_ok(),
+        "the sleep outlived arx"
+    );
+    // Until the heartbeat is twice its interval old the run is not lost.
+    std::thread::sleep(Duration::from_millis(600));
+    let ps = sb.arx().args(["--json", "ps"]).assert().code(0);
+    let ps = stdout_json(&ps);
+    assert_eq!(ps["runs"][0]["state"], "lost", "{ps}");
+    let reaped = sb.arx().args(["--json", "ps", "--reap"]).assert().code(0);
+    let reaped = stdout_json(&reaped);
+    assert_eq!(reaped["reaped"][0]["group_killed"], true, "{reaped}");
+    assert_eq!(reaped["reaped"][0]["journaled"], true);
+    assert_eq!(reaped["runs"].as_array().unwrap().len(), 0);
+    wait_for("the group to go", || {
+        nix::sys::signal::killpg(group, None).is_err()
+    });
+    let journal = sb.journal();
+    assert_eq!(journal.len(), 1);
+    assert_eq!(journal[0]["status"], "lost");
+    assert_eq!(journal[0]["command"], serde_json::json!(["sleep", "300"]));
+    assert!(live_files(&sb).is_empty());
+    // Reaping again finds nothing.
+    let again = sb.arx().args(["--json", "ps", "--reap"]).assert().code(0);
+    assert_eq!(stdout_json(&again)["reaped"].as_array().unwrap().len(), 0);
+    assert_eq!(sb.journal().len(), 1);
+}
+
+#[test]
+fn ps_lists_a_running_run_and_watch_follows_it_to_its_verdict() {
+    let sb = Sandbox::new();
+    sb.arx().arg("ps").assert().code(0).stdout("no live runs\n");
+    let cmd = r#"for s in 1 2 3 4 5 6; do echo "__PROGRESS__ {\"step\": $s, \"loss\": 0.$s}"; sleep 0.3; done; echo '__RESULT__ {"loss": 0.25}'"#;
+    let mut child = spawn_run(
+        &sb,
+        &[
+            "--metric", "loss", "--cmp", "<=", "--target", "0.5", "--shell", "--", cmd,
+        ],
+    );
+    wait_for("the live file", || live_files(&sb).len() == 1);
+    let ps = sb.arx().args(["--json", "ps"]).assert().code(0);
+    let ps = stdout_json(&ps);
+    assert_eq!(ps["runs"][0]["state"], "running", "{ps}");
+    assert_eq!(ps["runs"][0]["pid"], child.id());
+    assert!(ps["runs"][0]["elapsed_ms"].as_i64().unwrap() >= 0);
+    let watch = sb.arx().args(["--json", "watch"]).output().unwrap();
+    assert_eq!(watch.status.code(), Some(0), "{}", stderr(&watch));
+    child.wait().unwrap();
+    let events = json_lines(&watch.stdout);
+    let names: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.first(), Some(&"started"), "{names:?}");
+    assert!(names.contains(&"heartbeat"), "{names:?}");
+    assert!(names.contains(&"progress"), "{names:?}");
+    let last = events.last().unwrap();
+    assert_eq!(last["event"], "finished");
+    assert_eq!(last["status"], "supported");
+    assert_eq!(last["metrics"]["loss"], 0.25);
+    // A journaled run asked for by id: its verdict at once.
+    let id = sb.journal()[0]["run_id"].as_str().unwrap().to_string();
+    let watch = sb.arx().args(["watch", &id[..8]]).assert().code(0);
+    assert!(String::from_utf8_lossy(&watch.get_output().stdout).contains("finished supported"));
+    sb.arx().args(["watch", "ffffffff"]).assert().code(2);
+}
+
+const SCORE: &str = r#"#!/bin/sh
+# loss = a / step + c, with a and c from params.txt
+read a c < params.txt
+awk -v a="$a" -v c="$c" 'BEGIN { for (s = 1; s <= 8; s++) printf "__PROGRESS__ {\"step\": %d, \"loss\": %.6f}\n", s, a / s + c + (s % 2) * 0.0001; printf "__RESULT__ {\"loss\": %.6f}\n", a / 8 + c }'
+"#;
+
+fn git(sb: &Sandbox, args: &[&str]) {
+    let out = Std::new("git")
+        .args(args)
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}");
+}
+
+#[test]
+fn a_pruned_try_is_set_aside_and_counts_as_a_discard() {
+    let sb = Sandbox::new();
+    sb.write("score.sh", SCORE);
+    sb.write("params.txt", "1 0.1\n");
+    sb.write(
+        "arx.toml",
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"loss\"\ndirection = \"min\"\ncommand = \"sh score.sh\"\nprune = \"median\"\n",
+    );
+    git(&sb, &["init", "-q", "-b", "main"]);
+    git(&sb, &["config", "user.email", "t@example.com"]);
+    git(&sb, &["config", "user.name", "T"]);
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "start"]);
+    // The baseline: five runs, never pruned, their curves kept.
+    let out = sb.arx().args(["--json", "try"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let baseline = &sb.journal()[0];
+    assert_eq!(baseline["progress"]["curves"].as_array().unwrap().len(), 5);
+    // A worse candidate is pruned at its first step.
+    sb.write("params.txt", "1 0.5\n");
+    let out = sb
+        .arx()
+        .args(["--json", "try", "-m", "worse"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let r = stdout_json(&out);
+    assert_eq!(r["ratchet"]["status"], "pruned", "{r}");
+    assert_eq!(r["status"], "pruned");
+    assert_eq!(r["pruned"]["step"], 1.0);
+    assert_eq!(sb.read("params.txt"), "1 0.1\n", "the candidate was undone");
+    let status = sb.arx().args(["--json", "status"]).output().unwrap();
+    let status = stdout_json(&status);
+    assert_eq!(status["discards"], 1, "{status}");
+    assert_eq!(status["non_keeps_in_a_row"], 1);
+    assert!(live_files(&sb).is_empty());
+}
