@@ -1,22 +1,30 @@
 #!/usr/bin/env bash
-# Overhead of `arx run` over running a command bare, for a command that
-# prints 1 GiB to stdout. Compares, in one run:
-#   bare:  cat LOG | cat > /dev/null        (a bare cat-to-/dev/null pipe)
-#   arx:   arx run -- cat LOG > /dev/null   (pass-through, result scanning,
-#                                            progress detection, tails)
-# and reports median wall time, throughput, peak RSS and the ratio.
-# Targets: arx throughput >= 80% of the bare pipe; arx peak RSS < 32 MiB.
+# Overhead of `arx run` over the one pipe hop it replaces, for an
+# experiment that prints 1 GiB to stdout (a training-style log with
+# `__PROGRESS__` lines and a result at the end). Compares, in one run,
+# interleaved (pipe, arx, arx --prune, pipe, ...):
+#   pipe:   sh -c "$gen" | cat > /dev/null
+#   arx:    arx run -- sh -c "$gen" > /dev/null
+#   prune:  arx run --metric loss --cmp '<=' --target 0.1 --prune median -- sh -c "$gen" > /dev/null
+# with gen = "cat LOG" (the log in the page cache). The pruned variant has
+# five completed peer runs in its journal, so the median rule is computed
+# at every progress line (their losses are worse: it never prunes here).
+# Reports median wall time, throughput and the ratio to the pipe hop, and
+# peak RSS (GNU time, separate runs).
+# Targets: arx and arx --prune throughput >= 90% of the pipe hop; peak RSS
+# the same with and without --prune (and under 32 MiB).
 #
-# Usage: bench/run.sh [--quick]     (BENCH_RUN_MIB=1024 and BENCH_REPS=5 by default)
+# Usage: bench/run.sh [--quick]     (BENCH_RUN_MIB=1024, BENCH_REPS=11 by default)
+#        ARX_BIN=path/to/arx bench/run.sh   (an arx built elsewhere, e.g. an older one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mib=${BENCH_RUN_MIB:-1024}
-reps=${BENCH_REPS:-5}
-if [[ "${1:-}" == "--quick" ]]; then mib=128; reps=3; fi
+reps=${BENCH_REPS:-11}
+if [[ "${1:-}" == "--quick" ]]; then mib=128; reps=5; fi
 
 if [[ -z "${ARX_BIN:-}" ]]; then
-  cargo build --release --quiet
+  cargo build --release --quiet --bin arx
   ARX_BIN=target/release/arx
 fi
 if [[ ! -x /usr/bin/time ]]; then
@@ -51,46 +59,84 @@ with open(path, "wb") as f:
 PY
 fi
 cat "$log" > /dev/null  # warm the page cache
+gen="cat '$log'"
 
-measure() {  # prints "seconds peak_kib" of one run of "$@" (stdout to /dev/null)
+# State directories: one empty, one with five completed peers whose loss
+# curves (5.0 at every step) are worse than anything the log reports.
+plain_state="$dir/run-state-plain"
+prune_state="$dir/run-state-prune"
+rm -rf "$plain_state" "$prune_state"
+peer='awk '\''BEGIN { for (s = 0; s <= 20000; s += 100) printf "__PROGRESS__ {\"step\": %d, \"loss\": 5.0}\n", s; print "__RESULT__ {\"loss\": 5.0}" }'\'''
+for _ in 1 2 3 4 5; do
+  ARX_STATE_DIR="$prune_state" "$ARX_BIN" run --no-gates -q --metric loss --cmp '<=' --target 0.1 \
+    --shell -- "$peer" || true
+done
+
+pipe_cmd=(sh -c "sh -c \"$gen\" | cat")
+arx_cmd=(env ARX_STATE_DIR="$plain_state" "$ARX_BIN" run --no-gates -- sh -c "$gen")
+prune_cmd=(env ARX_STATE_DIR="$prune_state" "$ARX_BIN" run --no-gates --metric loss --cmp '<=' --target 0.1
+           --prune median -- sh -c "$gen")
+
+wall() {  # seconds of one run of "$@", stdout to /dev/null
+  local t0 t1
+  t0=$EPOCHREALTIME
+  "$@" > /dev/null 2>/dev/null || true
+  t1=$EPOCHREALTIME
+  echo "$t0 $t1" | awk '{printf "%.4f\n", $2 - $1}'
+}
+peak() {  # peak RSS (KiB) of one run of "$@"
   local report="$dir/time.out"
-  /usr/bin/time -o "$report" -f '%e %M' "$@" > /dev/null 2>/dev/null
+  /usr/bin/time -o "$report" -f '%M' "$@" > /dev/null 2>/dev/null || true
   tail -n 1 "$report"
 }
-
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 
-run_series() {  # name, command...
-  local name=$1; shift
-  local times=() mem=0
-  measure "$@" > /dev/null  # warm-up
-  for ((i = 0; i < reps; i++)); do
-    read -r t m < <(measure "$@")
-    times+=("$t")
-    (( m > mem )) && mem=$m
-  done
-  local med
-  med=$(printf '%s\n' "${times[@]}" | median)
-  echo "$name $med $mem"
-}
+load_before=$(cut -d' ' -f1 /proc/loadavg)
+# Warm-up, then interleaved timed runs.
+wall "${pipe_cmd[@]}" > /dev/null; wall "${arx_cmd[@]}" > /dev/null; wall "${prune_cmd[@]}" > /dev/null
+pipe_t=(); arx_t=(); prune_t=()
+for ((i = 0; i < reps; i++)); do
+  pipe_t+=("$(wall "${pipe_cmd[@]}")")
+  arx_t+=("$(wall "${arx_cmd[@]}")")
+  prune_t+=("$(wall "${prune_cmd[@]}")")
+done
+pipe_m=0; arx_m=0; prune_m=0
+for _ in 1 2 3; do
+  m=$(peak "${arx_cmd[@]}"); (( m > arx_m )) && arx_m=$m
+  m=$(peak "${prune_cmd[@]}"); (( m > prune_m )) && prune_m=$m
+  m=$(peak cat "$log"); (( m > pipe_m )) && pipe_m=$m
+done
+load_after=$(cut -d' ' -f1 /proc/loadavg)
+# The pruned variant really followed its progress and was not pruned.
+last=$(tail -n 1 "$prune_state/journal.jsonl")
+case "$last" in
+  *'"status":"pruned"'*) echo "bench: the --prune run was pruned; the figures would be wrong" >&2; exit 2;;
+  *'"progress":'*) ;;
+  *) echo "bench: the --prune run kept no progress curve" >&2; exit 2;;
+esac
 
-read -r _ bare_t bare_m < <(run_series bare sh -c "cat '$log' | cat")
-read -r _ arx_t arx_m < <(run_series arx "$ARX_BIN" run --approve --no-journal --no-gates -- cat "$log")
-
-python3 - "$mib" "$bare_t" "$bare_m" "$arx_t" "$arx_m" "$reps" <<'PY'
+pm=$(printf '%s\n' "${pipe_t[@]}" | median)
+am=$(printf '%s\n' "${arx_t[@]}" | median)
+rm_=$(printf '%s\n' "${prune_t[@]}" | median)
+python3 - "$mib" "$reps" "$pm" "$am" "$rm_" "$pipe_m" "$arx_m" "$prune_m" "$load_before" "$load_after" <<'PY'
 import sys
-mib, bt, bm, at, am, reps = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+mib, reps = int(sys.argv[1]), int(sys.argv[2])
+pt, at, rt = map(float, sys.argv[3:6])
+pm, am, rm = map(int, sys.argv[6:9])
+lb, la = sys.argv[9], sys.argv[10]
 gib = mib / 1024
-thr_b, thr_a = gib / bt, gib / at
-ratio = thr_a / thr_b
-print(f"## arx run overhead ({mib} MiB to stdout, median of {reps})\n")
-print("| command | median wall (s) | throughput (GiB/s) | peak RSS (MiB) |")
-print("|---|---:|---:|---:|")
-print(f"| `cat LOG \\| cat > /dev/null` | {bt:.2f} | {thr_b:.2f} | {bm/1024:.1f} |")
-print(f"| `arx run -- cat LOG > /dev/null` | {at:.2f} | {thr_a:.2f} | {am/1024:.1f} |")
+print(f"## arx run overhead ({mib} MiB to stdout, medians of {reps} interleaved runs; load {lb} before, {la} after)\n")
+print("| command | median wall (s) | throughput (GiB/s) | vs the pipe hop | peak RSS (MiB) |")
+print("|---|---:|---:|---:|---:|")
+print(f"| `sh -c \"$gen\" \\| cat > /dev/null` | {pt:.3f} | {gib/pt:.2f} | 1.00x | {pm/1024:.1f} (cat) |")
+print(f"| `arx run -- sh -c \"$gen\" > /dev/null` | {at:.3f} | {gib/at:.2f} | {pt/at:.2f}x | {am/1024:.1f} |")
+print(f"| `arx run --prune median ... -- sh -c \"$gen\"` | {rt:.3f} | {gib/rt:.2f} | {pt/rt:.2f}x | {rm/1024:.1f} |")
 print()
 print("| target | measured | goal | result |")
 print("|---|---:|---:|---|")
-print(f"| arx throughput / bare pipe | {ratio*100:.0f}% | >= 80% | {'PASS' if ratio >= 0.8 else 'FAIL'} |")
-print(f"| arx peak RSS | {am/1024:.1f} MiB | < 32 MiB | {'PASS' if am < 32*1024 else 'FAIL'} |")
+for name, t in (("arx", at), ("arx --prune median", rt)):
+    r = pt / t
+    print(f"| {name} throughput / pipe hop | {r:.2f}x | >= 0.90x | {'PASS' if r >= 0.9 else 'FAIL'} |")
+print(f"| peak RSS, --prune vs without | {rm/1024:.1f} vs {am/1024:.1f} MiB | same (within 1 MiB) | {'PASS' if abs(rm - am) <= 1024 else 'FAIL'} |")
+print(f"| arx peak RSS | {max(am, rm)/1024:.1f} MiB | < 32 MiB | {'PASS' if max(am, rm) < 32*1024 else 'FAIL'} |")
 PY

@@ -4,8 +4,8 @@
 //!
 //! The rules follow Optuna's pruners. `median` is its MedianPruner with the
 //! default settings: no pruning until [`STARTUP_RUNS`] earlier runs
-//! completed, from step [`WARMUP_STEPS`] on, at every step
-//! ([`INTERVAL_STEPS`]), and only at a step where at least [`MIN_PEERS`]
+//! completed, from step [`WARMUP_STEPS`] on, at every reported step
+//! (interval 1), and only at a step where at least [`MIN_PEERS`]
 //! completed runs have a value; the run is pruned when its best value so
 //! far is worse than the median of those values. `patient:N` wraps a rule
 //! (PatientPruner): it prunes only once N consecutive checks said so.
@@ -23,8 +23,6 @@ use super::stats::Direction;
 pub const STARTUP_RUNS: usize = 5;
 /// Steps before which `median` never prunes.
 pub const WARMUP_STEPS: f64 = 0.0;
-/// `median` checks every this many steps (counted from the warm-up).
-pub const INTERVAL_STEPS: u64 = 1;
 /// Peers with a value at a step needed for `median` to judge it.
 pub const MIN_PEERS: usize = 1;
 /// The progress key that holds the step, unless told otherwise.
@@ -168,7 +166,7 @@ impl CurveRecorder {
         }
         self.last = Some((step, value));
         self.last_kept = false;
-        if self.seen % self.stride == 0 {
+        if self.seen.is_multiple_of(self.stride) {
             self.kept.push((step, value));
             self.last_kept = true;
             if self.kept.len() > MAX_CURVE_POINTS - 1 {
@@ -346,10 +344,6 @@ impl Pruner {
             }
             Base::Median => {
                 if self.peers.len() < STARTUP_RUNS || step < WARMUP_STEPS {
-                    return None;
-                }
-                let since = step - WARMUP_STEPS;
-                if since.fract() == 0.0 && (since as u64) % INTERVAL_STEPS != 0 {
                     return None;
                 }
                 let Some(best) = self.best else {
