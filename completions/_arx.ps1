@@ -55,6 +55,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
             [CompletionResult]::new('round', 'round', [CompletionResultType]::ParameterValue, 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
+            [CompletionResult]::new('ps', 'ps', [CompletionResultType]::ParameterValue, 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -538,6 +540,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--iteration', '--iteration', [CompletionResultType]::ParameterName, 'Loop iteration (recorded with a promoted dead end)')
             [CompletionResult]::new('--repeat', '--repeat', [CompletionResultType]::ParameterName, 'Run N times and judge the mean with a confidence interval')
             [CompletionResult]::new('--confidence', '--confidence', [CompletionResultType]::ParameterName, 'Confidence level of the interval (with --repeat)')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)')
+            [CompletionResult]::new('--progress-step', '--progress-step', [CompletionResultType]::ParameterName, 'The progress key holding the step (default: step)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -586,6 +590,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH')
             [CompletionResult]::new('--heartbeat', '--heartbeat', [CompletionResultType]::ParameterName, 'Time between heartbeat events')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)')
+            [CompletionResult]::new('--progress-step', '--progress-step', [CompletionResultType]::ParameterName, 'The progress key holding the step (default: step)')
             [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The metric to improve ([objective] metric)')
             [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves ([objective] direction)')
             [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The experiment as one shell command line ([objective] command); or give it after `--`')
@@ -1049,6 +1055,31 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;ps' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--reap', '--reap', [CompletionResultType]::ParameterName, 'Journal lost runs as `lost`, end their orphaned experiments and remove their live files')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;watch' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
@@ -1085,6 +1116,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
             [CompletionResult]::new('round', 'round', [CompletionResultType]::ParameterValue, 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit')
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
+            [CompletionResult]::new('ps', 'ps', [CompletionResultType]::ParameterValue, 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1272,6 +1305,12 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;init' {
+            break
+        }
+        'arx;help;ps' {
+            break
+        }
+        'arx;help;watch' {
             break
         }
         'arx;help;completions' {

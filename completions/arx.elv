@@ -52,6 +52,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
             cand round 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit'
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+            cand ps 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age'
+            cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -485,6 +487,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --iteration 'Loop iteration (recorded with a promoted dead end)'
             cand --repeat 'Run N times and judge the mean with a confidence interval'
             cand --confidence 'Confidence level of the interval (with --repeat)'
+            cand --prune 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)'
+            cand --progress-step 'The progress key holding the step (default: step)'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -531,6 +535,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
             cand --events 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH'
             cand --heartbeat 'Time between heartbeat events'
+            cand --prune 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)'
+            cand --progress-step 'The progress key holding the step (default: step)'
             cand --metric 'The metric to improve ([objective] metric)'
             cand --direction 'Which way the metric improves ([objective] direction)'
             cand --command 'The experiment as one shell command line ([objective] command); or give it after `--`'
@@ -948,6 +954,29 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;ps'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --reap 'Journal lost runs as `lost`, end their orphaned experiments and remove their live files'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;watch'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;completions'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
@@ -983,6 +1012,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
             cand round 'Life-harness rounds: validate, apply, revert and list patches to the project''s own prompts, config and code, each as one git commit'
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
+            cand ps 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age'
+            cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1118,6 +1149,10 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;round;evidence'= {
         }
         &'arx;help;init'= {
+        }
+        &'arx;help;ps'= {
+        }
+        &'arx;help;watch'= {
         }
         &'arx;help;completions'= {
         }

@@ -159,8 +159,12 @@ pub fn verdict_exit(v: Verdict) -> Exit {
     }
 }
 
-/// Pass an experiment's output through with the spinner cleared.
+/// Pass an experiment's output through with the spinner cleared (plainly
+/// when the spinner is never drawn: no lock per write).
 pub fn passthrough(spinner: &Spinner) -> io::process::Passthrough {
+    if !spinner.visible() {
+        return io::process::Passthrough::default();
+    }
     let spinner = spinner.clone();
     io::process::Passthrough::new(move |write| spinner.suspend(write))
 }

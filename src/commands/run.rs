@@ -266,7 +266,9 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
             }
             AttemptEvent::Run { event, elapsed } => {
                 match event {
-                    RunEvent::Progress(m) => plan
+                    // Formatting is not free at thousands of lines a second:
+                    // only for a spinner that is drawn.
+                    RunEvent::Progress(m) if plan.spinner.visible() => plan
                         .spinner
                         .set_message(format!("{label} · {}", describe_metrics(m))),
                     RunEvent::Result(m) => plan

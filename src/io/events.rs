@@ -67,6 +67,9 @@ impl Events {
         argv: &[String],
         attempt: &str,
     ) {
+        if self.out.is_none() {
+            return; // no JSON built for nobody
+        }
         match event {
             RunEvent::Started { pid } => self.emit(
                 "started",

@@ -245,7 +245,8 @@ impl ProgressLines {
 
 enum Msg {
     Result(Metrics),
-    Progress(Metrics),
+    /// The progress lines of one chunk (one message, one wake-up).
+    Progress(Vec<Metrics>),
     StdoutDone {
         metrics: Metrics,
         tail: String,
@@ -329,6 +330,16 @@ fn build_command(spec: &RunSpec) -> Command {
     cmd
 }
 
+/// Bytes the experiment's stdout pipe may hold (the kernel's default is
+/// 64 KiB): a chatty experiment then writes in large blocks and both sides
+/// wake up far less often. 1 MiB is the default limit for unprivileged
+/// processes; when refused, the pipe stays as it is.
+const PIPE_BYTES: i32 = 1 << 20;
+
+fn widen_pipe(pipe: &impl std::os::fd::AsRawFd) {
+    let _ = nix::fcntl::fcntl(pipe.as_raw_fd(), nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
+}
+
 /// Send `signal` to the whole process group; false when it is gone.
 fn signal_group(pgid: Pid, signal: Signal) -> bool {
     killpg(pgid, signal).is_ok()
@@ -379,6 +390,7 @@ pub fn run_reacting(
 
     let (tx, rx) = mpsc::channel::<Msg>();
     let stdout = child.stdout.take().context("no stdout pipe")?;
+    widen_pipe(&stdout);
     let stderr = child.stderr.take().context("no stderr pipe")?;
 
     let tx_out = tx.clone();
@@ -396,9 +408,11 @@ pub fn run_reacting(
                     let m = scanner.settled().cloned().unwrap_or_default();
                     let _ = tx_out.send(Msg::Result(m));
                 }
-                progress.feed(chunk, &mut |m| {
-                    let _ = tx_out.send(Msg::Progress(m));
-                });
+                let mut found = Vec::new();
+                progress.feed(chunk, &mut |m| found.push(m));
+                if !found.is_empty() {
+                    let _ = tx_out.send(Msg::Progress(found));
+                }
             });
             let metrics = scanner.finish();
             if !sent && !metrics.is_empty() {
@@ -467,7 +481,15 @@ pub fn run_reacting(
                     stop_at.get_or_insert(Instant::now() + g);
                 }
             }
-            Ok(Msg::Progress(m)) => flow = on_event(&RunEvent::Progress(m)),
+            Ok(Msg::Progress(batch)) => {
+                for m in batch {
+                    if on_event(&RunEvent::Progress(m)) == Flow::Prune {
+                        flow = Flow::Prune;
+                    } else if flow != Flow::Prune {
+                        flow = Flow::Go;
+                    }
+                }
+            }
             Ok(msg @ (Msg::StdoutDone { .. } | Msg::StderrDone { .. })) => {
                 readers.absorb(msg, &mut out);
             }

@@ -448,6 +448,19 @@ mod tests {
     }
 
     #[test]
+    fn a_pruned_try_counts_as_a_discard_not_a_keep() {
+        let records = vec![
+            record("b", "s1", TryStatus::Baseline, &[1.0, 1.1, 0.9]),
+            record("p1", "s1", TryStatus::Pruned, &[]),
+            record("p2", "s1", TryStatus::Pruned, &[]),
+        ];
+        let seg = current(&records, "s1").unwrap();
+        assert_eq!((seg.keeps, seg.discards, seg.crashes), (0, 2, 0));
+        assert_eq!(seg.non_keeps_in_a_row, 2);
+        assert_eq!(seg.kept.unwrap().run_id, "b");
+    }
+
+    #[test]
     fn a_segment_tracks_the_kept_commit_and_the_counts() {
         let records = vec![
             record("b", "s1", TryStatus::Baseline, &[1.0, 1.1, 0.9]),

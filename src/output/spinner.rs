@@ -76,6 +76,11 @@ impl Spinner {
         self.bar.set_message(msg);
     }
 
+    /// Will it ever be drawn? (When not, nothing needs clearing around a write.)
+    pub fn visible(&self) -> bool {
+        self.visible
+    }
+
     /// Run `f` (which writes to the terminal) with the spinner cleared.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         self.bar.suspend(f)
