@@ -15,7 +15,8 @@
 # the same with and without --prune (and under 32 MiB).
 #
 # Usage: bench/run.sh [--quick]     (BENCH_RUN_MIB=1024, BENCH_REPS=11 by default)
-#        ARX_BIN=path/to/arx bench/run.sh   (an arx built elsewhere, e.g. an older one)
+#        ARX_BIN=path/to/arx bench/run.sh   (an arx built elsewhere)
+#        ARX_BASE_BIN=path/to/older/arx bench/run.sh   (also time an older arx, plain, interleaved)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -94,17 +95,22 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 # Warm-up, then interleaved timed runs.
 wall "${pipe_cmd[@]}" > /dev/null; wall "${arx_cmd[@]}" > /dev/null; wall "${prune_cmd[@]}" > /dev/null
-pipe_t=(); arx_t=(); prune_t=()
+base_state="$dir/run-state-base"
+rm -rf "$base_state"
+base_cmd=(env ARX_STATE_DIR="$base_state" "${ARX_BASE_BIN:-true}" run --no-gates -- sh -c "$gen")
+pipe_t=(); arx_t=(); prune_t=(); base_t=()
 for ((i = 0; i < reps; i++)); do
   pipe_t+=("$(wall "${pipe_cmd[@]}")")
   arx_t+=("$(wall "${arx_cmd[@]}")")
   prune_t+=("$(wall "${prune_cmd[@]}")")
+  if [[ -n "${ARX_BASE_BIN:-}" ]]; then base_t+=("$(wall "${base_cmd[@]}")"); fi
 done
-pipe_m=0; arx_m=0; prune_m=0
+pipe_m=0; arx_m=0; prune_m=0; base_m=0
 for _ in 1 2 3; do
   m=$(peak "${arx_cmd[@]}"); (( m > arx_m )) && arx_m=$m
   m=$(peak "${prune_cmd[@]}"); (( m > prune_m )) && prune_m=$m
   m=$(peak cat "$log"); (( m > pipe_m )) && pipe_m=$m
+  if [[ -n "${ARX_BASE_BIN:-}" ]]; then m=$(peak "${base_cmd[@]}"); (( m > base_m )) && base_m=$m; fi
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 # The pruned variant really followed its progress and was not pruned.
@@ -118,12 +124,15 @@ esac
 pm=$(printf '%s\n' "${pipe_t[@]}" | median)
 am=$(printf '%s\n' "${arx_t[@]}" | median)
 rm_=$(printf '%s\n' "${prune_t[@]}" | median)
-python3 - "$mib" "$reps" "$pm" "$am" "$rm_" "$pipe_m" "$arx_m" "$prune_m" "$load_before" "$load_after" <<'PY'
+bm=0
+if [[ -n "${ARX_BASE_BIN:-}" ]]; then bm=$(printf '%s\n' "${base_t[@]}" | median); fi
+python3 - "$mib" "$reps" "$pm" "$am" "$rm_" "$pipe_m" "$arx_m" "$prune_m" "$load_before" "$load_after" "$bm" "$base_m" <<'PY'
 import sys
 mib, reps = int(sys.argv[1]), int(sys.argv[2])
 pt, at, rt = map(float, sys.argv[3:6])
 pm, am, rm = map(int, sys.argv[6:9])
 lb, la = sys.argv[9], sys.argv[10]
+bt, bmem = float(sys.argv[11]), int(sys.argv[12])
 gib = mib / 1024
 print(f"## arx run overhead ({mib} MiB to stdout, medians of {reps} interleaved runs; load {lb} before, {la} after)\n")
 print("| command | median wall (s) | throughput (GiB/s) | vs the pipe hop | peak RSS (MiB) |")
@@ -131,6 +140,8 @@ print("|---|---:|---:|---:|---:|")
 print(f"| `sh -c \"$gen\" \\| cat > /dev/null` | {pt:.3f} | {gib/pt:.2f} | 1.00x | {pm/1024:.1f} (cat) |")
 print(f"| `arx run -- sh -c \"$gen\" > /dev/null` | {at:.3f} | {gib/at:.2f} | {pt/at:.2f}x | {am/1024:.1f} |")
 print(f"| `arx run --prune median ... -- sh -c \"$gen\"` | {rt:.3f} | {gib/rt:.2f} | {pt/rt:.2f}x | {rm/1024:.1f} |")
+if bt > 0:
+    print(f"| `$ARX_BASE_BIN run -- sh -c \"$gen\"` (older arx) | {bt:.3f} | {gib/bt:.2f} | {pt/bt:.2f}x | {bmem/1024:.1f} |")
 print()
 print("| target | measured | goal | result |")
 print("|---|---:|---:|---|")
@@ -138,5 +149,7 @@ for name, t in (("arx", at), ("arx --prune median", rt)):
     r = pt / t
     print(f"| {name} throughput / pipe hop | {r:.2f}x | >= 0.90x | {'PASS' if r >= 0.9 else 'FAIL'} |")
 print(f"| peak RSS, --prune vs without | {rm/1024:.1f} vs {am/1024:.1f} MiB | same (within 1 MiB) | {'PASS' if abs(rm - am) <= 1024 else 'FAIL'} |")
+if bt > 0:
+    print(f"| peak RSS vs the older arx | {am/1024:.1f} vs {bmem/1024:.1f} MiB | same (within 1 MiB) | {'PASS' if abs(am - bmem) <= 1024 else 'FAIL'} |")
 print(f"| arx peak RSS | {max(am, rm)/1024:.1f} MiB | < 32 MiB | {'PASS' if max(am, rm) < 32*1024 else 'FAIL'} |")
 PY
