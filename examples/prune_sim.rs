@@ -120,7 +120,9 @@ fn main() {
         "## Pruning on synthetic learning curves ({CONFIGS} configurations, {GOOD} good, {STEPS} steps, noise sd {NOISE_SD})\n"
     );
     println!("Seed 1:\n");
-    println!("| rule | steps run | compute saved | runs pruned | best final loss | same best as none |");
+    println!(
+        "| rule | steps run | compute saved | runs pruned | best final loss | same best as none |"
+    );
     println!("|---|---:|---:|---:|---:|---|");
     let first = configs(1);
     let base = search(&first, None);

@@ -330,6 +330,21 @@ fn build_command(spec: &RunSpec) -> Command {
     cmd
 }
 
+/// Longest a progress line waits in the reader while more output follows.
+const PROGRESS_BATCH: Duration = Duration::from_millis(20);
+
+/// Is there output to read at once (without blocking)?
+fn readable(fd: std::os::fd::RawFd) -> bool {
+    let mut p = libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one valid pollfd, a zero timeout.
+    let n = unsafe { libc::poll(&mut p, 1, 0) };
+    n > 0 && p.revents & libc::POLLIN != 0
+}
+
 /// Bytes the experiment's stdout pipe may hold (the kernel's default is
 /// 64 KiB): a chatty experiment then writes in large blocks and both sides
 /// wake up far less often. 1 MiB is the default limit for unprivileged
@@ -337,7 +352,10 @@ fn build_command(spec: &RunSpec) -> Command {
 const PIPE_BYTES: i32 = 1 << 20;
 
 fn widen_pipe(pipe: &impl std::os::fd::AsRawFd) {
-    let _ = nix::fcntl::fcntl(pipe.as_raw_fd(), nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES));
+    let _ = nix::fcntl::fcntl(
+        pipe.as_raw_fd(),
+        nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES),
+    );
 }
 
 /// Send `signal` to the whole process group; false when it is gone.
@@ -402,18 +420,32 @@ pub fn run_reacting(
             let mut scanner = ResultScanner::new();
             let mut progress = ProgressLines::new();
             let mut sent = false;
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&stdout);
+            // Progress lines wait here while more output is ready at once
+            // (for at most PROGRESS_BATCH): a chatty experiment wakes the
+            // runner a few dozen times a second, not once per chunk.
+            let mut pending: Vec<Metrics> = Vec::new();
+            let mut since = Instant::now();
             let (tail, bytes) = pump(stdout, stdout_to, &passthrough, |chunk| {
                 if !sent && scanner.feed(chunk) {
                     sent = true;
                     let m = scanner.settled().cloned().unwrap_or_default();
+                    if !pending.is_empty() {
+                        let _ = tx_out.send(Msg::Progress(std::mem::take(&mut pending)));
+                    }
                     let _ = tx_out.send(Msg::Result(m));
                 }
-                let mut found = Vec::new();
-                progress.feed(chunk, &mut |m| found.push(m));
-                if !found.is_empty() {
-                    let _ = tx_out.send(Msg::Progress(found));
+                if pending.is_empty() {
+                    since = Instant::now();
+                }
+                progress.feed(chunk, &mut |m| pending.push(m));
+                if !pending.is_empty() && (since.elapsed() >= PROGRESS_BATCH || !readable(fd)) {
+                    let _ = tx_out.send(Msg::Progress(std::mem::take(&mut pending)));
                 }
             });
+            if !pending.is_empty() {
+                let _ = tx_out.send(Msg::Progress(pending));
+            }
             let metrics = scanner.finish();
             if !sent && !metrics.is_empty() {
                 let _ = tx_out.send(Msg::Result(metrics.clone()));
