@@ -195,7 +195,19 @@ impl ProgressLines {
     }
 
     /// Feed a chunk; call `found` with the metrics of each progress line.
+    #[cfg(test)]
     fn feed(&mut self, chunk: &[u8], found: &mut impl FnMut(Metrics)) {
+        self.feed_marked(chunk, None, found);
+    }
+
+    /// [`ProgressLines::feed`], with the start of every complete marker in
+    /// the chunk given by the caller (`None`: search for them here).
+    fn feed_marked(
+        &mut self,
+        chunk: &[u8],
+        marks: Option<&[usize]>,
+        found: &mut impl FnMut(Metrics),
+    ) {
         if chunk.is_empty() {
             return;
         }
@@ -222,9 +234,14 @@ impl ProgressLines {
                 }
             }
         }
-        while let Some(at) = self.finder.find(&chunk[pos..]) {
+        loop {
+            let next = match marks {
+                None => self.finder.find(&chunk[pos..]).map(|i| pos + i),
+                Some(m) => m.iter().copied().find(|&a| a >= pos),
+            };
+            let Some(at) = next else { break };
             self.collecting = true;
-            match self.collect(chunk, pos + at + PROGRESS.len(), found) {
+            match self.collect(chunk, at + PROGRESS.len(), found) {
                 Some(next) => pos = next,
                 None => return,
             }
@@ -240,6 +257,44 @@ impl ProgressLines {
         let keep = tail.len().min(PROGRESS.len() - 1);
         tail.drain(..tail.len() - keep);
         self.carry = tail;
+    }
+}
+
+/// Finds both markers of a chunk in one pass: every `__` (a SIMD search),
+/// then which marker, if any, starts there. Only complete markers are
+/// found; the scanners handle markers split across chunks themselves.
+struct Markers {
+    finder: memmem::Finder<'static>,
+    progress: Vec<usize>,
+}
+
+const RESULT_MARKER: &[u8] = b"__RESULT__";
+
+impl Markers {
+    fn new() -> Self {
+        Markers {
+            finder: memmem::Finder::new(b"__"),
+            progress: Vec::new(),
+        }
+    }
+
+    /// Scan `chunk`: whether it holds a result marker; the progress
+    /// markers' starts are left in `self.progress`.
+    fn scan(&mut self, chunk: &[u8]) -> bool {
+        self.progress.clear();
+        let mut result = false;
+        let mut pos = 0;
+        while let Some(i) = self.finder.find(&chunk[pos..]) {
+            let at = pos + i;
+            let rest = &chunk[at..];
+            if rest.starts_with(PROGRESS) {
+                self.progress.push(at);
+            } else if rest.starts_with(RESULT_MARKER) {
+                result = true;
+            }
+            pos = at + 1;
+        }
+        result
     }
 }
 
@@ -426,8 +481,17 @@ pub fn run_reacting(
             // runner a few dozen times a second, not once per chunk.
             let mut pending: Vec<Metrics> = Vec::new();
             let mut since = Instant::now();
+            let mut markers = Markers::new();
             let (tail, bytes) = pump(stdout, stdout_to, &passthrough, |chunk| {
-                if !sent && scanner.feed(chunk) {
+                // One pass finds both markers; the scanners skip the rest.
+                let has_result = markers.scan(chunk);
+                let settled = !sent
+                    && if has_result {
+                        scanner.feed(chunk)
+                    } else {
+                        scanner.feed_unmarked(chunk)
+                    };
+                if settled {
                     sent = true;
                     let m = scanner.settled().cloned().unwrap_or_default();
                     if !pending.is_empty() {
@@ -438,7 +502,7 @@ pub fn run_reacting(
                 if pending.is_empty() {
                     since = Instant::now();
                 }
-                progress.feed(chunk, &mut |m| pending.push(m));
+                progress.feed_marked(chunk, Some(&markers.progress), &mut |m| pending.push(m));
                 if !pending.is_empty() && (since.elapsed() >= PROGRESS_BATCH || !readable(fd)) {
                     let _ = tx_out.send(Msg::Progress(std::mem::take(&mut pending)));
                 }
@@ -722,7 +786,60 @@ mod tests {
                 found.push(m.iter().map(|(k, v)| (k.to_string(), v)).collect())
             });
         }
+        // The one-pass marker scan finds the same lines.
+        let mut p = ProgressLines::new();
+        let mut markers = Markers::new();
+        let mut marked: Vec<Vec<(String, f64)>> = Vec::new();
+        for c in chunks {
+            markers.scan(c);
+            p.feed_marked(c, Some(&markers.progress), &mut |m: Metrics| {
+                marked.push(m.iter().map(|(k, v)| (k.to_string(), v)).collect())
+            });
+        }
+        assert_eq!(found, marked, "{chunks:?}");
         found
+    }
+
+    /// The result as `feed` finds it, and as the one-pass marker scan
+    /// with `feed_unmarked` finds it.
+    fn results(chunks: &[&[u8]]) -> (Metrics, Metrics) {
+        let mut a = ResultScanner::new();
+        let mut b = ResultScanner::new();
+        let mut markers = Markers::new();
+        let (mut done_a, mut done_b) = (false, false);
+        for c in chunks {
+            if !done_a {
+                done_a = a.feed(c);
+            }
+            if !done_b {
+                done_b = if markers.scan(c) {
+                    b.feed(c)
+                } else {
+                    b.feed_unmarked(c)
+                };
+            }
+        }
+        (a.finish(), b.finish())
+    }
+
+    #[test]
+    fn the_one_pass_marker_scan_finds_the_same_result() {
+        let texts: [&[u8]; 4] = [
+            b"x __RESULT__ {bad\n___RESULT__ {\"a\": 1}\n__PROGRESS__ {\"s\": 1}\n",
+            b"__RESULT__\n  {\"a\": 2} }\n__RESULT__ {\"b\": 3}\n",
+            b"____RESULT__RESULT__ {\"c\": 4}",
+            b"__PROGRESS____RESULT__ {\"d\": 5}\n",
+        ];
+        for text in texts {
+            let (want, _) = results(&[text]);
+            for cut in 0..=text.len() {
+                for cut2 in cut..=text.len() {
+                    let (a, b) = results(&[&text[..cut], &text[cut..cut2], &text[cut2..]]);
+                    assert_eq!(a, want, "cuts {cut} {cut2}");
+                    assert_eq!(b, want, "cuts {cut} {cut2}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -379,6 +379,20 @@ impl ResultScanner {
         matches!(self.mode, Mode::Settled(_))
     }
 
+    /// [`ResultScanner::feed`] for a chunk the caller knows holds no
+    /// complete marker: while searching, only the chunk's last bytes (a
+    /// marker's possible beginning) are looked at. Same outcome as `feed`.
+    pub fn feed_unmarked(&mut self, buf: &[u8]) -> bool {
+        if matches!(self.mode, Mode::Search) && self.kmp == 0 {
+            let start = buf.len().saturating_sub(M - 1);
+            self.kmp = buf[start..]
+                .iter()
+                .fold(0u8, |s, &b| DELTA[s as usize][b as usize]);
+            return false;
+        }
+        self.feed(buf)
+    }
+
     /// End of input: the metrics of the first result line (empty when none).
     pub fn finish(self) -> Metrics {
         match self.mode {
