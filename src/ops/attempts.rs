@@ -115,7 +115,7 @@ pub fn run_attempts_reacting(
             on(AttemptEvent::Run { event, elapsed });
             reactive.event(event)
         })?;
-        reactive.end();
+        reactive.end(outcome.pruned);
         on(AttemptEvent::End { outcome: &outcome });
         let stop = outcome.interrupted || outcome.spawn_error.is_some() || outcome.pruned;
         outcomes.push(outcome);

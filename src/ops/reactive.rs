@@ -298,8 +298,12 @@ impl Reactive {
         Flow::Go
     }
 
-    /// The attempt ended.
-    pub fn end(&mut self) {
+    /// The attempt ended (`pruned`: the runner ended it for its rule; a
+    /// decision that came after the experiment ended by itself is dropped).
+    pub fn end(&mut self, pruned: bool) {
+        if !pruned {
+            self.pruned = None;
+        }
         if self.follow.is_some() {
             self.curves.push(self.recorder.finish());
         }
