@@ -17,6 +17,12 @@ fn curve(a: f64, c: f64, n: u32) -> String {
     )
 }
 
+/// [`curve`], then a wait: a run that is to be pruned is still running
+/// when its rule decides (an experiment that ended by itself is not pruned).
+fn slow_curve(a: f64, c: f64, n: u32) -> String {
+    format!("{}; sleep 1", curve(a, c, n))
+}
+
 /// `arx --json run` on loss with `extra` flags, its exit code and report.
 fn run_loss(sb: &Sandbox, extra: &[&str], cmd: &str) -> (i32, Value) {
     let out = sb
@@ -107,13 +113,13 @@ fn median_never_prunes_before_the_startup_runs_nor_an_improving_curve() {
         &[],
         "echo '__PROGRESS__ {\"step\": 1, \"loss\": 9}'; exit 3",
     );
-    let (code, r) = run_loss(&sb, &["--prune", "median"], &curve(5.0, 2.0, 10));
+    let (code, r) = run_loss(&sb, &["--prune", "median"], &slow_curve(5.0, 2.0, 10));
     assert_eq!(code, 1, "refuted, not pruned: {r}");
     assert_eq!(r["status"], Value::Null, "{r}");
     // Now five completed runs: an improving curve at the peers' best is
     // never pruned, with or without patience.
     for rule in ["median", "patient:2"] {
-        let (code, r) = run_loss(&sb, &["--prune", rule], &curve(1.0, 0.1, 10));
+        let (code, r) = run_loss(&sb, &["--prune", rule], &slow_curve(1.0, 0.1, 10));
         assert_eq!(code, 0, "{rule}: {r}");
         assert_eq!(r["status"], Value::Null, "{rule}: {r}");
     }
@@ -123,7 +129,7 @@ fn median_never_prunes_before_the_startup_runs_nor_an_improving_curve() {
 fn patience_waits_for_checks_in_a_row() {
     let sb = Sandbox::new();
     five_peers(&sb);
-    let worse = curve(1.0, 0.5, 10);
+    let worse = slow_curve(1.0, 0.5, 10);
     let (_, r) = run_loss(&sb, &["--prune", "median"], &worse);
     assert_eq!(r["pruned"]["step"], 1.0, "{r}");
     let (_, r) = run_loss(&sb, &["--prune", "patient:3"], &worse);
@@ -361,9 +367,10 @@ fn ps_lists_a_running_run_and_watch_follows_it_to_its_verdict() {
 }
 
 const SCORE: &str = r#"#!/bin/sh
-# loss = a / step + c, with a and c from params.txt
-read a c < params.txt
+# loss = a / step + c, with a and c from params.txt; then wait w seconds
+read a c w < params.txt
 awk -v a="$a" -v c="$c" 'BEGIN { for (s = 1; s <= 8; s++) printf "__PROGRESS__ {\"step\": %d, \"loss\": %.6f}\n", s, a / s + c + (s % 2) * 0.0001; printf "__RESULT__ {\"loss\": %.6f}\n", a / 8 + c }'
+sleep "${w:-0}"
 "#;
 
 fn git(sb: &Sandbox, args: &[&str]) {
@@ -394,8 +401,8 @@ fn a_pruned_try_is_set_aside_and_counts_as_a_discard() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let baseline = &sb.journal()[0];
     assert_eq!(baseline["progress"]["curves"].as_array().unwrap().len(), 5);
-    // A worse candidate is pruned at its first step.
-    sb.write("params.txt", "1 0.5\n");
+    // A worse candidate is pruned at its first step (while it waits).
+    sb.write("params.txt", "1 0.5 30\n");
     let out = sb
         .arx()
         .args(["--json", "try", "-m", "worse"])
