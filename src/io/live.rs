@@ -118,10 +118,25 @@ pub fn pid_alive(pid: u32) -> bool {
         return false;
     };
     // EPERM: there, but another user's.
-    !matches!(
+    let there = !matches!(
         kill(Pid::from_raw(pid), None),
         Err(nix::errno::Errno::ESRCH)
-    )
+    );
+    there && !zombie(pid)
+}
+
+/// A process that has exited but is not yet reaped still answers signals;
+/// on Linux its state in `/proc/<pid>/stat` is `Z`. (Elsewhere: not known,
+/// so not a zombie.)
+fn zombie(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // The state follows the command name, which is in parentheses and may
+    // itself hold spaces or parentheses.
+    stat.rfind(')')
+        .and_then(|end| stat[end + 1..].split_whitespace().next())
+        == Some("Z")
 }
 
 /// Is anything left in the process group?
@@ -143,4 +158,23 @@ pub fn hostname() -> Option<String> {
     nix::unistd::gethostname()
         .ok()
         .map(|h| h.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn an_exited_unreaped_child_is_not_alive() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        // Not waited for yet: a zombie once it has exited.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while super::pid_alive(pid) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(!super::pid_alive(pid), "a zombie counts as gone");
+        child.wait().unwrap();
+        assert!(super::pid_alive(std::process::id()));
+    }
 }
