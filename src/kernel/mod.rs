@@ -20,6 +20,7 @@ pub mod promote;
 pub mod prune;
 pub mod ratchet;
 pub mod record;
+pub mod report;
 pub mod round;
 pub mod segment;
 pub mod stats;

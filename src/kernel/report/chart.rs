@@ -1,0 +1,269 @@
+//! The progress chart's data: one point per run of the series (a ratchet
+//! segment, or the runs of one metric), the best-so-far step line through
+//! the kept runs, the target. Above [`CHART_LIMIT`] runs the chart is
+//! downsampled: every kept run and every crash stays, and of the other
+//! runs the lowest and the highest of each equal stretch of the x axis.
+
+use serde::Serialize;
+
+use super::{better, in_scope, millis, Class, Point, Scope, Status};
+use crate::kernel::stats::Direction;
+
+/// Most points a chart draws before it is downsampled.
+pub const CHART_LIMIT: usize = 5_000;
+
+/// Longest label on a kept run, in characters.
+const LABEL_CHARS: usize = 24;
+
+/// What the x axis counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum XAxis {
+    /// Run number in the series (1, 2, ...).
+    #[default]
+    Run,
+    /// Hours since the series' first run.
+    Time,
+}
+
+/// How a point is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mark {
+    /// Kept (or supported): a solid point on the best-so-far line.
+    Kept,
+    /// Not kept: a faint point.
+    Discarded,
+    /// Crashed: a mark on the x axis.
+    Crash,
+    /// Not kept and no value (refused, inconclusive without a metric): a
+    /// faint mark on the x axis.
+    NoValue,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartPoint {
+    pub x: f64,
+    pub y: Option<f64>,
+    /// The run's interval, for repeated runs.
+    pub interval: Option<(f64, f64)>,
+    pub mark: Mark,
+    /// A short label (kept runs).
+    pub label: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Chart {
+    pub title: String,
+    pub metric: String,
+    pub direction: Option<Direction>,
+    pub x_axis: XAxis,
+    pub points: Vec<ChartPoint>,
+    /// The best-so-far step line: its corners, left to right; a new
+    /// segment starts a new line.
+    pub best: Vec<Vec<(f64, f64)>>,
+    pub target: Option<f64>,
+    /// Runs in the series (`points` may hold fewer: downsampled).
+    pub total: usize,
+}
+
+impl Chart {
+    pub fn downsampled(&self) -> bool {
+        self.points.len() < self.total
+    }
+}
+
+/// The series a chart draws for `scope`: a segment's runs, or (without
+/// segments) the runs of the latest run's metric.
+fn series<'p, 'a>(points: &'p [Point<'a>], scope: Scope) -> Vec<&'p Point<'a>> {
+    let latest = points.iter().map(|p| p.segment_number).max().unwrap_or(0);
+    match scope {
+        Scope::Segment(n) => in_scope(points, scope)
+            .into_iter()
+            .filter(|p| p.segment_number == n)
+            .collect(),
+        Scope::Latest if latest > 0 => points
+            .iter()
+            .filter(|p| p.segment_number == latest)
+            .collect(),
+        _ => {
+            let metric = match points.iter().rev().find(|p| p.segment_number == latest && latest > 0) {
+                Some(p) => p.metric.as_deref(),
+                None => points.iter().rev().find_map(|p| p.metric.as_deref().map(Some)).flatten(),
+            };
+            points
+                .iter()
+                .filter(|p| p.metric.is_some() && p.metric.as_deref() == metric)
+                .collect()
+        }
+    }
+}
+
+/// The value a kept run holds the line at: its samples from `record_from`.
+fn kept_value(p: &Point<'_>) -> Option<f64> {
+    if p.record_from > 0 && p.record_from < p.samples.len() {
+        let s = &p.samples[p.record_from..];
+        return Some(s.iter().sum::<f64>() / s.len() as f64);
+    }
+    p.value
+}
+
+fn label(p: &Point<'_>) -> Option<String> {
+    let text = match p.status {
+        Status::Baseline => "baseline".to_string(),
+        _ => p.description.as_deref()?.to_string(),
+    };
+    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    Some(if text.chars().count() > LABEL_CHARS {
+        let mut cut: String = text.chars().take(LABEL_CHARS - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        text
+    })
+}
+
+/// The chart of `scope`'s series, with `target` drawn when given.
+pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f64>) -> Chart {
+    let series = series(points, scope);
+    let first = series.first();
+    let metric = first
+        .and_then(|p| p.metric.as_deref())
+        .unwrap_or("value")
+        .to_string();
+    let direction = series.iter().find_map(|p| p.direction);
+    let start_ms = first.and_then(|p| millis(&p.started_at));
+    let mut all = Vec::with_capacity(series.len());
+    let mut best: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut current: Option<(usize, f64)> = None;
+    let mut last_x = 0.0;
+    for (i, p) in series.iter().enumerate() {
+        let x = match x_axis {
+            XAxis::Run => (i + 1) as f64,
+            XAxis::Time => match (millis(&p.started_at), start_ms) {
+                (Some(t), Some(s)) => (t - s) as f64 / 3_600_000.0,
+                _ => last_x,
+            },
+        };
+        last_x = x;
+        let class = p.status.class();
+        let mark = match (class, p.value) {
+            (Class::Crash, _) => Mark::Crash,
+            (Class::Pass, Some(_)) => Mark::Kept,
+            (_, Some(_)) => Mark::Discarded,
+            (_, None) => Mark::NoValue,
+        };
+        // The step line: a kept value starts or lowers (raises) it; a
+        // plain run's pass moves it only when better.
+        if mark == Mark::Kept {
+            let v = kept_value(p).unwrap_or_default();
+            let moves = match (current, direction) {
+                (Some((seg, _)), _) if seg != p.segment_number => {
+                    best.push(Vec::new());
+                    true
+                }
+                (None, _) => {
+                    best.push(Vec::new());
+                    true
+                }
+                _ if p.segment_number > 0 => true,
+                (Some((_, b)), Some(d)) => better(d, v, b),
+                (Some(_), None) => false,
+            };
+            if moves {
+                let line = best.last_mut().expect("a line was started");
+                if let Some(&(_, y)) = line.last() {
+                    line.push((x, y));
+                }
+                line.push((x, v));
+                current = Some((p.segment_number, v));
+            }
+        }
+        all.push(ChartPoint {
+            x,
+            y: if mark == Mark::Crash || mark == Mark::NoValue {
+                None
+            } else {
+                p.value
+            },
+            interval: p.estimate().and_then(|e| e.1),
+            mark,
+            label: (mark == Mark::Kept && p.segment_number > 0)
+                .then(|| label(p))
+                .flatten(),
+        });
+    }
+    if let Some(line) = best.last_mut() {
+        if let Some(&(x, y)) = line.last() {
+            if x < last_x {
+                line.push((last_x, y));
+            }
+        }
+    }
+    let total = all.len();
+    let title = match series.first() {
+        Some(p) if p.segment_number > 0 && scope != Scope::All => {
+            format!("{metric}: segment {}", p.segment_number)
+        }
+        _ => metric.clone(),
+    };
+    Chart {
+        title,
+        metric,
+        direction,
+        x_axis,
+        points: downsample(all, CHART_LIMIT),
+        best,
+        target,
+        total,
+    }
+}
+
+/// At most about `limit` points: every kept run and crash, and of the
+/// others the lowest and highest of each of `(limit - kept - crashes) / 2`
+/// equal stretches of the x axis. Order is kept.
+pub fn downsample(points: Vec<ChartPoint>, limit: usize) -> Vec<ChartPoint> {
+    if points.len() <= limit {
+        return points;
+    }
+    let essential = points
+        .iter()
+        .filter(|p| matches!(p.mark, Mark::Kept | Mark::Crash))
+        .count();
+    let buckets = (limit.saturating_sub(essential) / 2).max(1);
+    let (lo, hi) = points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.x), hi.max(p.x))
+        });
+    let width = (hi - lo).max(f64::MIN_POSITIVE);
+    let bucket = |x: f64| (((x - lo) / width * buckets as f64) as usize).min(buckets - 1);
+    // Per bucket: the index of its lowest and highest point.
+    let mut extremes: Vec<Option<(usize, usize)>> = vec![None; buckets];
+    for (i, p) in points.iter().enumerate() {
+        if matches!(p.mark, Mark::Kept | Mark::Crash) {
+            continue;
+        }
+        let y = p.y.unwrap_or(f64::NAN);
+        let slot = &mut extremes[bucket(p.x)];
+        *slot = Some(match *slot {
+            None => (i, i),
+            Some((a, b)) => {
+                let ya = points[a].y.unwrap_or(f64::NAN);
+                let yb = points[b].y.unwrap_or(f64::NAN);
+                (if y < ya { i } else { a }, if y > yb { i } else { b })
+            }
+        });
+    }
+    let mut keep = vec![false; points.len()];
+    for (a, b) in extremes.into_iter().flatten() {
+        keep[a] = true;
+        keep[b] = true;
+    }
+    points
+        .into_iter()
+        .enumerate()
+        .filter(|(i, p)| keep[*i] || matches!(p.mark, Mark::Kept | Mark::Crash))
+        .map(|(_, p)| p)
+        .collect()
+}

@@ -1,0 +1,337 @@
+//! One journal line as the report reads it: the few fields a report shows,
+//! borrowed from the line where they need no decoding, the rest skipped
+//! unread. A status this version does not know is kept as text (counted as
+//! "other"), so a journal written by a newer arx still reports.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use super::{Point, Status};
+use crate::kernel::stats::Direction;
+
+#[derive(Deserialize)]
+struct LineView<'a> {
+    #[serde(borrow)]
+    run_id: Cow<'a, str>,
+    #[serde(borrow, default)]
+    started_at: Cow<'a, str>,
+    #[serde(default)]
+    duration_ms: u64,
+    #[serde(borrow, default)]
+    hypothesis: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    candidate: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    git: Option<GitView<'a>>,
+    #[serde(borrow, default)]
+    spec: Option<SpecView<'a>>,
+    #[serde(borrow, default)]
+    metrics: MetricsView<'a>,
+    #[serde(default)]
+    exit_code: i64,
+    #[serde(default)]
+    timed_out: bool,
+    #[serde(default)]
+    interrupted: bool,
+    #[serde(default)]
+    stopped_on_result: bool,
+    #[serde(borrow, default)]
+    failure_class: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    verdict: Option<VerdictView<'a>>,
+    #[serde(default)]
+    attempts: Vec<IgnoredAny>,
+    #[serde(default)]
+    samples: Vec<f64>,
+    #[serde(default)]
+    interval: Option<(f64, f64)>,
+    #[serde(borrow, default)]
+    ratchet: Option<RatchetView<'a>>,
+}
+
+#[derive(Deserialize)]
+struct GitView<'a> {
+    #[serde(borrow, default)]
+    head: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct SpecView<'a> {
+    #[serde(borrow)]
+    metric_key: Cow<'a, str>,
+    #[serde(borrow, default)]
+    comparator: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct VerdictView<'a> {
+    #[serde(borrow)]
+    verdict: Cow<'a, str>,
+    #[serde(borrow, default)]
+    detail: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct RatchetView<'a> {
+    #[serde(borrow)]
+    segment: Cow<'a, str>,
+    #[serde(default)]
+    new_segment: bool,
+    #[serde(borrow)]
+    status: Cow<'a, str>,
+    #[serde(borrow, default)]
+    description: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    metric: Cow<'a, str>,
+    #[serde(default)]
+    direction: Option<Direction>,
+    #[serde(borrow, default)]
+    kept: Cow<'a, str>,
+    #[serde(borrow, default)]
+    commit: Option<Cow<'a, str>>,
+    #[serde(default)]
+    record_from: usize,
+    #[serde(default = "yes")]
+    confirmed: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A record's metrics: the numeric members of an object, in order.
+#[derive(Default)]
+struct MetricsView<'a>(Vec<(Cow<'a, str>, f64)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for MetricsView<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = MetricsView<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of metrics")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                let mut out = Vec::new();
+                while let Some(key) = map.next_key::<Key<'de>>()? {
+                    match map.next_value::<Number>()? {
+                        Number(Some(v)) => out.push((key.0, v)),
+                        Number(None) => {}
+                    }
+                }
+                Ok(MetricsView(out))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(MetricsView(Vec::new()))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// A borrowed key (owned when it has escapes).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Cow<'de, str>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Cow::Borrowed(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Cow::Owned(v.to_string()))
+            }
+        }
+        d.deserialize_str(V).map(Key)
+    }
+}
+
+/// A metric value: a finite number, or anything else (skipped).
+struct Number(Option<f64>);
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Number;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a metric value")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Number, E> {
+                Ok(Number(v.is_finite().then_some(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
+                Ok(Number(Some(v as f64)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Number, E> {
+                Ok(Number(Some(v as f64)))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Number, E> {
+                Ok(Number(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Number, E> {
+                Ok(Number(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Number, E> {
+                Ok(Number(None))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Number, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Number(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Number, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Number(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn mean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// The status of a plain run (`arx run`, `arx compare`): its verdict, or
+/// whether it ran cleanly when it had no metric spec.
+fn plain_status(v: &LineView<'_>) -> (Status, Option<String>) {
+    if let Some(verdict) = &v.verdict {
+        let status = match verdict.verdict.as_ref() {
+            "supported" => Status::Supported,
+            "refuted" => Status::Refuted,
+            "inconclusive" => Status::Inconclusive,
+            _ => Status::Other,
+        };
+        return (status, Some(verdict.verdict.to_string()));
+    }
+    let ok = !v.timed_out
+        && !v.interrupted
+        && (v.exit_code == 0 || (v.stopped_on_result && !v.metrics.0.is_empty()));
+    (if ok { Status::Ok } else { Status::Failed }, None)
+}
+
+/// Parse one journal line; `None` for a line that is not a run record.
+pub fn parse_line(line: &[u8]) -> Option<Point<'_>> {
+    let v: LineView<'_> = serde_json::from_slice(line).ok()?;
+    let (status, unknown) = match &v.ratchet {
+        Some(r) => match Status::from_try(&r.status) {
+            Some(s) => (s, None),
+            None => (Status::Other, Some(r.status.to_string())),
+        },
+        None => match plain_status(&v) {
+            (Status::Other, text) => (Status::Other, text),
+            (s, _) => (s, None),
+        },
+    };
+    let metric: Option<Cow<'_, str>> = match (&v.ratchet, &v.spec) {
+        (Some(r), _) => Some(r.metric.clone()),
+        (None, Some(s)) => Some(s.metric_key.clone()),
+        (None, None) => v.metrics.0.first().map(|(k, _)| k.clone()),
+    };
+    let direction = match (&v.ratchet, &v.spec) {
+        (Some(r), _) => r.direction,
+        (None, Some(s)) => match s.comparator.as_ref() {
+            ">" | ">=" => Some(Direction::Max),
+            "<" | "<=" => Some(Direction::Min),
+            _ => None,
+        },
+        _ => None,
+    };
+    let metric_value = metric
+        .as_deref()
+        .and_then(|m| v.metrics.0.iter().find(|(k, _)| k == m).map(|(_, x)| *x));
+    let crashed = matches!(
+        status,
+        Status::Crash | Status::Failed | Status::Lost | Status::Interrupted
+    );
+    let value = if crashed {
+        None
+    } else {
+        mean(&v.samples).or(metric_value)
+    };
+    let head = v.git.as_ref().and_then(|g| g.head.clone());
+    let detail = match (&v.verdict, crashed) {
+        (Some(verdict), _) if !verdict.detail.is_empty() => Some(verdict.detail.to_string()),
+        (_, true) => Some(failure_detail(&v)),
+        _ => None,
+    };
+    let runs = match status {
+        Status::Protected => 0,
+        _ => v.attempts.len().max(1) as u64,
+    };
+    let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
+        Some(r) => {
+            let commit = match status {
+                Status::Keep => r.commit.or(Some(r.kept.clone())),
+                Status::Baseline => Some(r.kept.clone()),
+                _ => head.or(Some(r.kept.clone())),
+            };
+            (
+                commit,
+                r.description.or(v.hypothesis),
+                Some(r.segment),
+                r.new_segment,
+                r.record_from,
+                r.confirmed,
+            )
+        }
+        None => (head, v.hypothesis, None, false, 0, true),
+    };
+    Some(Point {
+        segment_number: 0,
+        run_id: v.run_id,
+        started_at: v.started_at,
+        duration_ms: v.duration_ms,
+        candidate: v.candidate,
+        metric,
+        direction,
+        value,
+        samples: if v.samples.len() >= 2 {
+            v.samples
+        } else {
+            Vec::new()
+        },
+        record_from,
+        confirmed,
+        interval: v.interval,
+        status,
+        unknown_status: unknown,
+        segment,
+        new_segment,
+        commit,
+        description,
+        detail,
+        failure_class: v
+            .failure_class
+            .map(|f| f.into_owned())
+            .filter(|f| f != "none"),
+        metrics: v.metrics.0,
+        runs,
+    })
+}
+
+/// Why a run crashed, in words: timeout, interruption, exit code and class.
+fn failure_detail(v: &LineView<'_>) -> String {
+    let mut parts = Vec::new();
+    if v.timed_out {
+        parts.push("timed out".to_string());
+    } else if v.interrupted {
+        parts.push("interrupted".to_string());
+    } else if v.exit_code != 0 {
+        parts.push(format!("exit code {}", v.exit_code));
+    } else {
+        parts.push("no metric".to_string());
+    }
+    if let Some(class) = v.failure_class.as_deref().filter(|c| *c != "none") {
+        parts.push(format!("failure class {class}"));
+    }
+    parts.join(", ")
+}

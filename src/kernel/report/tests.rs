@@ -1,0 +1,147 @@
+use super::*;
+
+fn line(status: &str, value: Option<f64>, extra: &str) -> String {
+    let metrics = match value {
+        Some(v) => format!("{{\"loss\":{v}}}"),
+        None => "{}".to_string(),
+    };
+    format!(
+        "{{\"run_id\":\"01a2-{status}-{}\",\"started_at\":\"2026-01-01T00:00:00Z\",\"duration_ms\":5,\
+         \"metrics\":{metrics},\"exit_code\":0,\"timed_out\":false,\"failure_class\":\"none\",\
+         \"ratchet\":{{\"segment\":\"s1\",\"status\":\"{status}\",\"metric\":\"loss\",\"direction\":\"min\",\
+         \"kept\":\"k0\",\"description\":\"try {status}\"{extra}}}}}",
+        value.unwrap_or(0.0)
+    )
+}
+
+fn parse(lines: &[String]) -> Vec<Point<'_>> {
+    let mut points: Vec<Point<'_>> = lines
+        .iter()
+        .map(|l| parse_line(l.as_bytes()).expect("a record"))
+        .collect();
+    number_segments(&mut points);
+    points
+}
+
+fn ctx() -> Context {
+    Context {
+        now: "2026-01-01T02:00:00Z".into(),
+        now_ms: millis("2026-01-01T02:00:00Z"),
+        last: 10,
+        ..Context::default()
+    }
+}
+
+#[test]
+fn a_segment_counts_keeps_discards_crashes_and_unknown_statuses() {
+    let lines = vec![
+        line("baseline", Some(1.0), ""),
+        line("discard", Some(1.2), ""),
+        line("keep", Some(0.8), ",\"commit\":\"c1\""),
+        line("crash", None, ""),
+        line("pruned", Some(1.5), ""),
+        line("lost", None, ""),
+        line("teleported", Some(0.1), ""),
+    ];
+    let points = parse(&lines);
+    assert_eq!(points[4].status, Status::Pruned);
+    assert_eq!(points[6].status, Status::Other);
+    assert_eq!(points[6].status_text(), "teleported");
+    let o = overview(&points, Scope::Latest, &ctx());
+    let s = &o.segments[0];
+    assert_eq!((s.keeps, s.discards, s.crashes, s.other), (1, 2, 2, 1));
+    assert_eq!(s.since_keep, 4);
+    assert_eq!(s.keep_rate, Some(1.0 / 6.0));
+    let best = s.best.as_ref().unwrap();
+    assert_eq!(best.commit, "c1");
+    assert_eq!(best.value.value, 0.8);
+    assert!((best.change.unwrap() + 0.2).abs() < 1e-12);
+    assert_eq!(s.elapsed_hours, 2.0);
+    assert_eq!(o.groups.len(), 1);
+    assert_eq!(o.groups[0].best, Some(0.1));
+    assert_eq!(o.last_runs.len(), 7);
+    // Changes against the best before: the discard is 0.2 worse.
+    assert!((o.last_runs[1].change.unwrap() + 0.2).abs() < 1e-12, "{:?}", o.last_runs[1]);
+}
+
+#[test]
+fn plain_runs_group_by_metric_and_candidate() {
+    let run = |cand: &str, verdict: &str, v: f64| {
+        format!(
+            "{{\"run_id\":\"r-{cand}-{v}\",\"started_at\":\"2026-01-01T00:00:00Z\",\"candidate\":\"{cand}\",\
+             \"spec\":{{\"metric_key\":\"acc\",\"comparator\":\">=\",\"target\":0.8}},\
+             \"metrics\":{{\"acc\":{v},\"note\":\"x\"}},\"exit_code\":0,\"timed_out\":false,\"failure_class\":\"none\",\
+             \"verdict\":{{\"verdict\":\"{verdict}\",\"detail\":\"acc={v}\"}}}}"
+        )
+    };
+    let lines = vec![
+        run("a", "supported", 0.9),
+        run("b", "refuted", 0.5),
+        run("a", "supported", 0.95),
+        "not json".to_string(),
+    ];
+    let points: Vec<Point<'_>> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
+    assert_eq!(points.len(), 3);
+    assert_eq!(points[0].metrics.len(), 1, "a non-number metric is skipped");
+    let o = overview(&points, Scope::Latest, &ctx());
+    assert!(o.segments.is_empty());
+    assert_eq!(o.groups.len(), 2);
+    assert_eq!(o.groups[0].runs, 2);
+    assert_eq!(o.groups[0].best, Some(0.95));
+    assert_eq!(o.groups[0].statuses["supported"], 2);
+    assert_eq!(o.groups[1].statuses["refuted"], 1);
+    let cases = cases(&points, Scope::Latest);
+    assert_eq!(cases[1].class, Class::Fail);
+    assert_eq!(cases[1].detail.as_deref(), Some("acc=0.5"));
+}
+
+#[test]
+fn the_chart_has_a_point_per_run_and_a_step_line_through_kept_runs() {
+    let lines = vec![
+        line("baseline", Some(1.0), ""),
+        line("discard", Some(1.2), ""),
+        line("keep", Some(0.8), ""),
+        line("crash", None, ""),
+    ];
+    let points = parse(&lines);
+    let c = chart(&points, Scope::Latest, XAxis::Run, Some(0.5));
+    assert_eq!(c.points.len(), 4);
+    let marks: Vec<Mark> = c.points.iter().map(|p| p.mark).collect();
+    assert_eq!(marks, [Mark::Kept, Mark::Discarded, Mark::Kept, Mark::Crash]);
+    assert_eq!(
+        c.best,
+        vec![vec![(1.0, 1.0), (3.0, 1.0), (3.0, 0.8), (4.0, 0.8)]]
+    );
+    assert_eq!(c.points[0].label.as_deref(), Some("baseline"));
+    assert_eq!(c.points[2].label.as_deref(), Some("try keep"));
+}
+
+#[test]
+fn downsampling_keeps_every_kept_run_and_crash() {
+    let pts: Vec<ChartPoint> = (0..10_000)
+        .map(|i| ChartPoint {
+            x: i as f64,
+            y: Some((i % 97) as f64),
+            interval: None,
+            mark: match i % 1000 {
+                0 => Mark::Kept,
+                1 => Mark::Crash,
+                _ => Mark::Discarded,
+            },
+            label: None,
+        })
+        .collect();
+    let kept = downsample_for_test(pts.clone(), 1_000);
+    assert!(kept.len() <= 1_000, "{}", kept.len());
+    assert_eq!(kept.iter().filter(|p| p.mark == Mark::Kept).count(), 10);
+    assert_eq!(kept.iter().filter(|p| p.mark == Mark::Crash).count(), 10);
+    // The envelope survives: the highest and lowest values are drawn.
+    assert!(kept.iter().any(|p| p.y == Some(96.0)));
+    assert!(kept.iter().any(|p| p.y == Some(0.0) && p.mark == Mark::Discarded));
+    assert!(kept.windows(2).all(|w| w[0].x < w[1].x));
+    assert_eq!(downsample_for_test(pts[..500].to_vec(), 1_000).len(), 500);
+}
+
+fn downsample_for_test(p: Vec<ChartPoint>, limit: usize) -> Vec<ChartPoint> {
+    chart::downsample(p, limit)
+}
