@@ -12,6 +12,8 @@ mod args;
 pub use args::*;
 mod finding;
 pub use finding::*;
+mod report;
+pub use report::{ChartX, ReportArgs, SegmentChoice};
 
 const EXIT_CODES: &str = "\
 Exit codes:
@@ -226,6 +228,14 @@ pub enum Command {
         #[arg(long, value_name = "FORMAT")]
         format: Option<TableFormat>,
     },
+
+    /// What the loop did: the segment's summary, the last runs, runs by
+    /// metric and candidate; the progress chart (SVG), an HTML page, JUnit
+    /// or Markdown.
+    #[command(
+        after_help = "Examples:\n  arx report\n  arx report --html report.html --refresh 30\n  arx report --svg progress.svg --junit runs.xml\n  arx report --markdown >> \"$GITHUB_STEP_SUMMARY\""
+    )]
+    Report(Box<ReportArgs>),
 
     /// Show one journaled run in full (a unique prefix of its id is enough).
     #[command(after_help = "Example:\n  arx show 0193a7c2")]

@@ -21,6 +21,7 @@ mod policy;
 mod precision;
 mod ps;
 mod ratchet;
+mod report;
 mod round;
 mod run;
 mod show;
@@ -271,6 +272,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
             candidate,
             format,
         } => log::run(&ctx, limit, candidate.as_deref(), format),
+        Command::Report(args) => report::run(&ctx, &args),
         Command::Show { run_id } => show::run(&ctx, &run_id),
         Command::Journal(cmd) => journal::run(&ctx, &cmd),
         Command::Next(args) => next::run(&ctx, &args),

@@ -18,6 +18,7 @@ pub mod input;
 pub mod live;
 pub mod process;
 pub mod ratchet;
+pub mod report;
 pub mod rounds;
 pub mod sandbox;
 pub mod spec;

@@ -6,14 +6,25 @@
 //! formats draw a [`Table`] and share its walk (`markup.rs`): such a format
 //! is a [`Markup`] (separators and a cell escape), and so an
 //! `Exporter<Table>`.
+//!
+//! `arx report` draws its [`crate::kernel::report::Overview`] in the
+//! terminal (`terminal.rs`), as Markdown (`report_markdown.rs`) and as an
+//! HTML page (`html.rs`), all from the facts and tables in `overview.rs`;
+//! its chart is [`Svg`], its runs as test cases [`Junit`].
 
 mod csv;
+pub mod html;
 mod human;
 mod json;
+mod junit;
 mod markdown;
 mod markup;
 mod ndjson;
+pub mod overview;
+mod report_markdown;
+pub mod svg;
 mod table;
+mod terminal;
 mod tsv;
 
 #[cfg(test)]
@@ -23,10 +34,14 @@ use std::io::Write;
 
 pub use csv::Csv;
 pub use human::Human;
+pub use html::{Html, Page};
 pub use json::Json;
+pub use junit::Junit;
 pub use markdown::Markdown;
 pub use markup::Markup;
 pub use ndjson::Ndjson;
+pub use report_markdown::MarkdownReport;
+pub use svg::Svg;
 pub use table::{Align, Column, Table};
 pub use tsv::Tsv;
 

@@ -1,0 +1,174 @@
+//! `arx report`: what the loop did, to look at. The journal is read into
+//! report points (`io::report`), summarized by `kernel::report`, and drawn
+//! by the exporters: the terminal view (or `--json`, `--markdown`) on
+//! stdout, the chart, the HTML page and the JUnit file written to files.
+//! It only reads the state (the precision cache excepted, which it may
+//! bring up to date like every reader of it).
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::{Ctx, WARN};
+use crate::cli::{ChartX, ReportArgs, SegmentChoice};
+use crate::error::{Exit, Hinted};
+use crate::io::report::{points, write_file, JournalText};
+use crate::io::state::JOURNAL_FILE;
+use crate::kernel::objective::StopRules;
+use crate::kernel::report::{
+    cases, chart, millis, overview, table_rows, Context, DeadEnd, PrecisionSummary, Round, Scope,
+    XAxis,
+};
+use crate::output::export::html::TABLE_LIMIT;
+use crate::output::export::{Exporter, Html, Junit, MarkdownReport, Page, Svg};
+
+/// The stop rules of `[objective.stop]`, if any.
+fn stop_rules(ctx: &Ctx) -> Result<StopRules> {
+    let config = ctx.config()?;
+    let Some(stop) = config.objective.as_ref().and_then(|o| o.get("stop")) else {
+        return Ok(StopRules::default());
+    };
+    serde_json::from_value(stop.clone()).map_err(|e| {
+        Hinted::error(
+            format!("invalid [objective.stop]: {e}"),
+            "keys are max_runs, max_discards_in_a_row, max_hours and target",
+        )
+    })
+}
+
+fn precision(state: &Path) -> Result<Option<PrecisionSummary>> {
+    use crate::engine::precision::Level;
+    let journal = state.join(JOURNAL_FILE);
+    if !journal.exists() {
+        return Ok(None);
+    }
+    let cache = crate::io::history::load(state, &journal, true, WARN)?;
+    let h = &cache.history.precision;
+    Ok(Some(PrecisionSummary {
+        runs: cache.history.runs,
+        execution: h.get(Level::Execution).value(),
+        planning: h.get(Level::Planning).value(),
+        abstract_level: h.get(Level::Abstract).value(),
+        adaptation_due: Level::ALL.iter().any(|&l| h.get(l).should_adapt()),
+    }))
+}
+
+fn dead_ends(state: &Path) -> Result<Vec<DeadEnd>> {
+    Ok(crate::io::state::dead_ends(state, WARN)
+        .read()?
+        .into_iter()
+        .map(|d| DeadEnd {
+            statement: d.statement,
+            reason: d.reason,
+            approach_hash: d.approach_hash,
+            created_at: d.created_at,
+        })
+        .collect())
+}
+
+fn rounds(state: &Path) -> Result<Vec<Round>> {
+    let (records, skipped) = crate::io::rounds::all_records(state)?;
+    for s in skipped {
+        WARN(&s);
+    }
+    let mut rounds: Vec<Round> = records
+        .into_iter()
+        .map(|r| Round {
+            round_id: r.round_id,
+            status: r.status.to_string(),
+            detail: r.detail,
+            created_at: r.created_at,
+            commit: r.applied_sha.or(r.commit_sha),
+        })
+        .collect();
+    rounds.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    Ok(rounds)
+}
+
+/// Export `value` to the file `path` (whole or not at all).
+fn write_to<T: ?Sized>(path: &Path, exporter: &dyn Exporter<T>, value: &T) -> Result<()> {
+    let mut bytes = Vec::new();
+    exporter.export(value, &mut bytes)?;
+    write_file(path, &bytes)
+}
+
+pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
+    let state = ctx.state_dir()?;
+    let now = crate::io::clock::now(ctx.global.now.as_deref())?;
+    let stop = stop_rules(ctx)?;
+    let text = JournalText::open(&state.join(JOURNAL_FILE))?;
+    let (points, unreadable) = points(text.bytes());
+    if unreadable > 0 {
+        WARN(&format!(
+            "{unreadable} journal line(s) are not run records; skipped (`arx journal verify` checks the journal)"
+        ));
+    }
+    let segments = points.iter().map(|p| p.segment_number).max().unwrap_or(0);
+    let scope = match args.segment {
+        None => Scope::Latest,
+        Some(SegmentChoice::All) => Scope::All,
+        Some(SegmentChoice::Number(n)) if n <= segments => Scope::Segment(n),
+        Some(SegmentChoice::Number(n)) => {
+            return Err(Hinted::error(
+                format!(
+                    "no segment {n}: the journal has {}",
+                    crate::output::count(segments as u64, "segment", "segments")
+                ),
+                if segments == 0 {
+                    "segments are what `arx try` records; leave out --segment to report every run"
+                        .to_string()
+                } else {
+                    format!("give a number from 1 to {segments}, or `all`")
+                },
+            ))
+        }
+    };
+    let context = Context {
+        now_ms: millis(&now),
+        now,
+        stop,
+        precision: precision(&state)?,
+        dead_ends: dead_ends(&state)?,
+        rounds: rounds(&state)?,
+        last: args.last,
+        unreadable,
+    };
+    let report = overview(&points, scope, &context);
+    let x_axis = match args.x_axis {
+        ChartX::Run => XAxis::Run,
+        ChartX::Time => XAxis::Time,
+    };
+    if args.svg.is_some() || args.html.is_some() {
+        let chart = chart(&points, scope, x_axis, context.stop.target);
+        let mut svg = Vec::new();
+        Svg.export(&chart, &mut svg)?;
+        let svg = String::from_utf8(svg)?;
+        if let Some(path) = &args.svg {
+            write_file(path, svg.as_bytes())?;
+            eprintln!("arx: wrote the chart to {}", path.display());
+        }
+        if let Some(path) = &args.html {
+            let (rows, rows_total) = table_rows(&points, scope, TABLE_LIMIT);
+            let page = Page {
+                overview: &report,
+                chart: &chart,
+                svg: &svg,
+                rows: &rows,
+                rows_total,
+            };
+            write_to(path, &Html { refresh: args.refresh }, &page)?;
+            eprintln!("arx: wrote the page to {}", path.display());
+        }
+    }
+    if let Some(path) = &args.junit {
+        let cases = cases(&points, scope);
+        write_to(path, &Junit, &cases[..])?;
+        eprintln!("arx: wrote {} test cases to {}", cases.len(), path.display());
+    }
+    if args.markdown {
+        ctx.out.emit_as(&MarkdownReport, &report)?;
+    } else {
+        ctx.out.emit(&report)?;
+    }
+    Ok(Exit::Ok)
+}

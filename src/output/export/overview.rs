@@ -1,0 +1,238 @@
+//! What the report's formats share: numbers as people read them, the
+//! segment's facts as label and value, and the tables of runs and groups.
+//! The terminal, Markdown and HTML views are drawn from these, so they say
+//! the same thing.
+
+use crate::kernel::journal::fmt_duration;
+use crate::kernel::report::{Group, Overview, Row, SegmentSummary};
+use crate::kernel::stats::Direction;
+
+use super::{Column, Table};
+
+/// A number with five significant digits (integers as they are).
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return crate::kernel::number::fmt_number(x);
+    }
+    if x == x.trunc() && x.abs() < 1e15 {
+        return format!("{x:.0}");
+    }
+    let digits = (4 - x.abs().log10().floor() as i64).clamp(0, 12) as usize;
+    format!("{x:.digits$}")
+}
+
+/// A signed change: `+0.0011`, `−0.0047`.
+pub fn signed(x: f64) -> String {
+    if x < 0.0 {
+        format!("\u{2212}{}", num(-x))
+    } else {
+        format!("+{}", num(x))
+    }
+}
+
+/// A value with its interval: `0.9812 [0.9790, 0.9834]`.
+pub fn with_interval(value: f64, interval: Option<(f64, f64)>) -> String {
+    match interval {
+        Some((lo, hi)) => format!("{} [{}, {}]", num(value), num(lo), num(hi)),
+        None => num(value),
+    }
+}
+
+/// A percentage with one decimal.
+pub fn percent(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// Hours as people read them: `42m`, `7.5 h`.
+pub fn hours(h: f64) -> String {
+    if h < 1.0 {
+        format!("{:.0}m", h * 60.0)
+    } else {
+        format!("{h:.1} h")
+    }
+}
+
+/// A commit as people read it.
+pub fn short_commit(c: &str) -> &str {
+    c.get(..7).unwrap_or(c)
+}
+
+/// A run id as `arx log` shows it.
+pub fn short_run(id: &str) -> &str {
+    id.get(..crate::kernel::journal::SHORT_ID_LEN).unwrap_or(id)
+}
+
+/// One line of text: control characters as spaces.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// At most `width` characters, an ellipsis marking a cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    let text = one_line(text);
+    if text.chars().count() <= width {
+        return text;
+    }
+    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+fn direction_word(d: Option<Direction>) -> &'static str {
+    match d {
+        Some(Direction::Min) => "lower is better",
+        Some(Direction::Max) => "higher is better",
+        None => "direction unknown",
+    }
+}
+
+/// The segment's facts, label and value, in the order every view shows
+/// them.
+pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
+    let mut out = vec![(
+        "metric",
+        format!("{} ({})", s.metric, direction_word(s.direction)),
+    )];
+    if let Some(b) = &s.baseline {
+        out.push(("baseline", with_interval(b.value, b.interval)));
+    }
+    if let Some(best) = &s.best {
+        let mut text = with_interval(best.value.value, best.value.interval);
+        if !best.commit.is_empty() {
+            text.push_str(&format!(" at {}", short_commit(&best.commit)));
+        }
+        if let Some(d) = &best.description {
+            text.push_str(&format!(" \"{}\"", truncate(d, 40)));
+        }
+        if let (Some(c), Some(b)) = (best.change, &s.baseline) {
+            text.push_str(&format!(" ({} vs baseline", signed(c)));
+            if b.value != 0.0 {
+                text.push_str(&format!(", {}", signed_percent(c / b.value.abs())));
+            }
+            text.push(')');
+        }
+        if !best.confirmed {
+            text.push_str(" (unconfirmed)");
+        }
+        out.push(("best", text));
+    }
+    let mut runs = format!(
+        "{} tries, {} runs: {} kept, {} discarded, {} crashed",
+        s.tries, s.runs, s.keeps, s.discards, s.crashes
+    );
+    if s.other > 0 {
+        runs.push_str(&format!(", {} other", s.other));
+    }
+    out.push(("runs", runs));
+    if let Some(rate) = s.keep_rate {
+        out.push(("keep rate", percent(rate)));
+    }
+    out.push(("since last keep", format!("{} tries", s.since_keep)));
+    if let Some(n) = s.noise {
+        out.push(("noise (sd)", num(n)));
+    }
+    out.push(("elapsed", hours(s.elapsed_hours)));
+    out.push((
+        "advice",
+        match &s.advice.reason {
+            Some(r) => format!("stop: {r}"),
+            None => "go on: no stop rule fired".to_string(),
+        },
+    ));
+    out
+}
+
+fn signed_percent(x: f64) -> String {
+    if x < 0.0 {
+        format!("\u{2212}{:.2}%", -x * 100.0)
+    } else {
+        format!("+{:.2}%", x * 100.0)
+    }
+}
+
+/// The last runs as a table: number, commit, value, change, status and
+/// description.
+pub fn runs_table(rows: &[Row], metric: &str) -> Table {
+    let mut t = Table::new([
+        Column::number("#"),
+        Column::text("commit"),
+        Column::number(if metric.is_empty() { "value" } else { metric }),
+        Column::number("change"),
+        Column::text("status"),
+        Column::text("description"),
+    ]);
+    for r in rows {
+        t.push([
+            r.number.to_string(),
+            r.commit
+                .as_deref()
+                .map_or(String::new(), |c| short_commit(c).to_string()),
+            r.value.map_or(String::new(), |v| with_interval(v, r.interval)),
+            r.change.map_or(String::new(), signed),
+            r.status.clone(),
+            r.description
+                .as_deref()
+                .or(r.detail.as_deref())
+                .map_or(String::new(), one_line),
+        ]);
+    }
+    t
+}
+
+/// The groups as a table: metric, candidate, runs, statuses, best, latest.
+pub fn groups_table(groups: &[Group]) -> Table {
+    let mut t = Table::new([
+        Column::text("metric"),
+        Column::text("candidate"),
+        Column::number("runs"),
+        Column::text("verdicts"),
+        Column::number("best"),
+        Column::number("latest"),
+    ]);
+    for g in groups {
+        t.push([
+            g.metric.clone().unwrap_or_else(|| "-".into()),
+            g.candidate.clone().unwrap_or_else(|| "-".into()),
+            g.runs.to_string(),
+            statuses(&g.statuses),
+            g.best.map_or("-".into(), num),
+            g.latest.map_or("-".into(), num),
+        ]);
+    }
+    t
+}
+
+/// `12 keep, 80 discard` from counts by status.
+pub fn statuses(counts: &std::collections::BTreeMap<String, usize>) -> String {
+    let mut v: Vec<(&String, &usize)> = counts.iter().collect();
+    v.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    v.iter()
+        .map(|(s, n)| format!("{n} {s}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The metric the last-runs table is headed by: the focused segment's, or
+/// the one every listed run shares.
+pub fn table_metric(o: &Overview) -> String {
+    if let Some(s) = o.segments.last() {
+        if o.last_runs
+            .iter()
+            .all(|r| r.metric.as_deref() == Some(s.metric.as_str()))
+        {
+            return s.metric.clone();
+        }
+    }
+    let first = o.last_runs.first().and_then(|r| r.metric.clone());
+    if o.last_runs.iter().all(|r| r.metric == first) {
+        return first.unwrap_or_default();
+    }
+    String::new()
+}
+
+/// A duration as `arx log` shows it.
+pub fn duration(ms: u64) -> String {
+    fmt_duration(ms)
+}
