@@ -86,10 +86,17 @@ fn main() -> anyhow::Result<()> {
             record.metrics = Metrics::from_pairs(vec![("acc".into(), v)]);
             let supported = v >= 0.9;
             record.verdict = Some(VerdictRecord {
-                verdict: if supported { Verdict::Supported } else { Verdict::Refuted },
+                verdict: if supported {
+                    Verdict::Supported
+                } else {
+                    Verdict::Refuted
+                },
                 strategy: "deterministic".into(),
                 evidence_level: EvidenceLevel::Deterministic,
-                detail: format!("acc={v} >= 0.9 → {}", if supported { "pass" } else { "fail" }),
+                detail: format!(
+                    "acc={v} >= 0.9 → {}",
+                    if supported { "pass" } else { "fail" }
+                ),
                 raw_evidence_ref: None,
             });
         } else {

@@ -156,14 +156,24 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
                 rows: &rows,
                 rows_total,
             };
-            write_to(path, &Html { refresh: args.refresh }, &page)?;
+            write_to(
+                path,
+                &Html {
+                    refresh: args.refresh,
+                },
+                &page,
+            )?;
             eprintln!("arx: wrote the page to {}", path.display());
         }
     }
     if let Some(path) = &args.junit {
         let cases = cases(&points, scope);
         write_to(path, &Junit, &cases[..])?;
-        eprintln!("arx: wrote {} test cases to {}", cases.len(), path.display());
+        eprintln!(
+            "arx: wrote {} test cases to {}",
+            cases.len(),
+            path.display()
+        );
     }
     if args.markdown {
         ctx.out.emit_as(&MarkdownReport, &report)?;

@@ -19,6 +19,7 @@ mod parse;
 mod plateau;
 mod ratchet;
 mod reactive;
+mod report;
 mod round;
 mod run;
 mod show;

@@ -87,9 +87,17 @@ fn series<'p, 'a>(points: &'p [Point<'a>], scope: Scope) -> Vec<&'p Point<'a>> {
             .filter(|p| p.segment_number == latest)
             .collect(),
         _ => {
-            let metric = match points.iter().rev().find(|p| p.segment_number == latest && latest > 0) {
+            let metric = match points
+                .iter()
+                .rev()
+                .find(|p| p.segment_number == latest && latest > 0)
+            {
                 Some(p) => p.metric.as_deref(),
-                None => points.iter().rev().find_map(|p| p.metric.as_deref().map(Some)).flatten(),
+                None => points
+                    .iter()
+                    .rev()
+                    .find_map(|p| p.metric.as_deref().map(Some))
+                    .flatten(),
             };
             points
                 .iter()
@@ -113,7 +121,10 @@ fn label(p: &Point<'_>) -> Option<String> {
         Status::Baseline => "baseline".to_string(),
         _ => p.description.as_deref()?.to_string(),
     };
-    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let text: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     Some(if text.chars().count() > LABEL_CHARS {
         let mut cut: String = text.chars().take(LABEL_CHARS - 1).collect();
         cut.push('…');

@@ -489,7 +489,13 @@ pub fn summarize_segment(
         ..Segment::default()
     };
     let advice = match direction {
-        Some(d) => stop_advice(&seg, &ctx.stop, best.as_ref().map(|b| b.value.value), d, hours),
+        Some(d) => stop_advice(
+            &seg,
+            &ctx.stop,
+            best.as_ref().map(|b| b.value.value),
+            d,
+            hours,
+        ),
         None => StopAdvice {
             stop: false,
             reason: None,

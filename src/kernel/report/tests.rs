@@ -61,7 +61,11 @@ fn a_segment_counts_keeps_discards_crashes_and_unknown_statuses() {
     assert_eq!(o.groups[0].best, Some(0.1));
     assert_eq!(o.last_runs.len(), 7);
     // Changes against the best before: the discard is 0.2 worse.
-    assert!((o.last_runs[1].change.unwrap() + 0.2).abs() < 1e-12, "{:?}", o.last_runs[1]);
+    assert!(
+        (o.last_runs[1].change.unwrap() + 0.2).abs() < 1e-12,
+        "{:?}",
+        o.last_runs[1]
+    );
 }
 
 #[test]
@@ -80,7 +84,10 @@ fn plain_runs_group_by_metric_and_candidate() {
         run("a", "supported", 0.95),
         "not json".to_string(),
     ];
-    let points: Vec<Point<'_>> = lines.iter().filter_map(|l| parse_line(l.as_bytes())).collect();
+    let points: Vec<Point<'_>> = lines
+        .iter()
+        .filter_map(|l| parse_line(l.as_bytes()))
+        .collect();
     assert_eq!(points.len(), 3);
     assert_eq!(points[0].metrics.len(), 1, "a non-number metric is skipped");
     let o = overview(&points, Scope::Latest, &ctx());
@@ -107,7 +114,10 @@ fn the_chart_has_a_point_per_run_and_a_step_line_through_kept_runs() {
     let c = chart(&points, Scope::Latest, XAxis::Run, Some(0.5));
     assert_eq!(c.points.len(), 4);
     let marks: Vec<Mark> = c.points.iter().map(|p| p.mark).collect();
-    assert_eq!(marks, [Mark::Kept, Mark::Discarded, Mark::Kept, Mark::Crash]);
+    assert_eq!(
+        marks,
+        [Mark::Kept, Mark::Discarded, Mark::Kept, Mark::Crash]
+    );
     assert_eq!(
         c.best,
         vec![vec![(1.0, 1.0), (3.0, 1.0), (3.0, 0.8), (4.0, 0.8)]]
@@ -137,7 +147,9 @@ fn downsampling_keeps_every_kept_run_and_crash() {
     assert_eq!(kept.iter().filter(|p| p.mark == Mark::Crash).count(), 10);
     // The envelope survives: the highest and lowest values are drawn.
     assert!(kept.iter().any(|p| p.y == Some(96.0)));
-    assert!(kept.iter().any(|p| p.y == Some(0.0) && p.mark == Mark::Discarded));
+    assert!(kept
+        .iter()
+        .any(|p| p.y == Some(0.0) && p.mark == Mark::Discarded));
     assert!(kept.windows(2).all(|w| w[0].x < w[1].x));
     assert_eq!(downsample_for_test(pts[..500].to_vec(), 1_000).len(), 500);
 }

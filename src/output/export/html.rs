@@ -8,7 +8,9 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::Write;
 
-use super::overview::{duration, facts, groups_table, num, one_line, short_commit, short_run, signed, with_interval};
+use super::overview::{
+    duration, facts, groups_table, num, one_line, short_commit, short_run, signed, with_interval,
+};
 use super::{Align, Exporter, Table};
 use crate::kernel::report::{Chart, Overview, Row};
 
@@ -62,7 +64,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .muted{color:#6e6e73}.chart svg{max-width:100%;height:auto;border:1px solid #e5e5ea;border-radius:6px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:3px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
-td.n,th.n{text-align:right}th{background:#f5f5f7;position:sticky;top:0}
+td.n,th.n{text-align:right;white-space:nowrap}td.t{white-space:nowrap}th{background:#f5f5f7;position:sticky;top:0}
 #runs th{cursor:pointer;user-select:none}#runs th:hover{background:#e8e8ed}
 .s-pass{color:#1a7f37;font-weight:600}.s-fail{color:#6e6e73}.s-crash{color:#cf222e;font-weight:600}.s-other{color:#9a6700}
 .facts td:first-child{color:#6e6e73;padding-right:18px}
@@ -90,12 +92,14 @@ show();})();
 
 fn status_class(status: &str) -> &'static str {
     use crate::kernel::report::{Class, Status};
-    let class = Status::from_try(status).map(Status::class).unwrap_or(match status {
-        "supported" | "ok" => Class::Pass,
-        "refuted" => Class::Fail,
-        "failed" => Class::Crash,
-        _ => Class::Other,
-    });
+    let class = Status::from_try(status)
+        .map(Status::class)
+        .unwrap_or(match status {
+            "supported" | "ok" => Class::Pass,
+            "refuted" => Class::Fail,
+            "failed" => Class::Crash,
+            _ => Class::Other,
+        });
     match class {
         Class::Pass => "s-pass",
         Class::Fail => "s-fail",
@@ -108,14 +112,22 @@ fn status_class(status: &str) -> &'static str {
 fn table(out: &mut String, t: &Table, class: &str) {
     let _ = write!(out, "<table class=\"{class}\"><thead><tr>");
     for c in t.columns() {
-        let n = if c.align == Align::Right { " class=\"n\"" } else { "" };
+        let n = if c.align == Align::Right {
+            " class=\"n\""
+        } else {
+            ""
+        };
         let _ = write!(out, "<th{n}>{}</th>", escape(&c.header));
     }
     out.push_str("</tr></thead><tbody>");
     for row in t.rows() {
         out.push_str("<tr>");
         for (cell, c) in row.iter().zip(t.columns()) {
-            let n = if c.align == Align::Right { " class=\"n\"" } else { "" };
+            let n = if c.align == Align::Right {
+                " class=\"n\""
+            } else {
+                ""
+            };
             let _ = write!(out, "<td{n}>{}</td>", escape(cell));
         }
         out.push_str("</tr>");
@@ -149,7 +161,11 @@ fn run_rows(out: &mut String, rows: &[Row]) {
         out.push_str("<tr>");
         cell_num(out, Some(r.number as f64), &r.number.to_string());
         cell(out, short_run(&r.run_id));
-        cell(out, &r.started_at);
+        let _ = write!(
+            out,
+            "<td class=\"t\">{}</td>",
+            escape(&start_time(&r.started_at))
+        );
         cell_num(out, Some(r.duration_ms as f64), &duration(r.duration_ms));
         cell_num(
             out,
@@ -161,7 +177,8 @@ fn run_rows(out: &mut String, rows: &[Row]) {
         cell_num(
             out,
             r.value,
-            &r.value.map_or(String::new(), |v| with_interval(v, r.interval)),
+            &r.value
+                .map_or(String::new(), |v| with_interval(v, r.interval)),
         );
         cell_num(out, r.change, &r.change.map_or(String::new(), signed));
         let _ = write!(
@@ -189,6 +206,14 @@ fn run_rows(out: &mut String, rows: &[Row]) {
     out.push_str("</tbody></table>");
 }
 
+/// `2026-11-21 10:00:03` from an RFC 3339 time (UTC); other text as is.
+fn start_time(text: &str) -> String {
+    match text.parse::<jiff::Timestamp>() {
+        Ok(ts) => ts.strftime("%Y-%m-%d %H:%M:%S").to_string(),
+        Err(_) => one_line(text),
+    }
+}
+
 /// The inline form of an SVG document: without an XML declaration.
 fn inline_svg(svg: &str) -> &str {
     match svg.find("<svg") {
@@ -210,14 +235,18 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
     if let Some(s) = refresh {
         let _ = write!(out, "<meta http-equiv=\"refresh\" content=\"{s}\">");
     }
-    let _ = write!(out, "<title>arx report — {}</title>", escape(&page.chart.title));
+    let _ = write!(
+        out,
+        "<title>arx report — {}</title>",
+        escape(&page.chart.title)
+    );
     let _ = write!(out, "<style>{STYLE}</style></head><body>");
     let _ = write!(
         out,
-        "<h1>arx report</h1><p class=\"muted\">{} runs in scope, {} in the journal, {} segments; generated {}{}.</p>",
-        o.runs,
+        "<h1>arx report</h1><p class=\"muted\">{} in scope, {} in the journal, {}; generated {}{}.</p>",
+        crate::output::count(o.runs as u64, "run", "runs"),
         o.journal.runs,
-        o.journal.segments,
+        crate::output::count(o.journal.segments as u64, "segment", "segments"),
         escape(&o.generated_at),
         match refresh {
             Some(s) => format!("; reloads every {s} s"),
@@ -234,10 +263,20 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
         );
     }
     for s in &o.segments {
-        let _ = write!(out, "<h2>Segment {} <span class=\"muted\">{}</span></h2>", s.number, escape(&s.id));
+        let _ = write!(
+            out,
+            "<h2>Segment {} <span class=\"muted\">{}</span></h2>",
+            s.number,
+            escape(&s.id)
+        );
         out.push_str("<table class=\"facts\"><tbody>");
         for (label, value) in facts(s) {
-            let _ = write!(out, "<tr><td>{}</td><td>{}</td></tr>", escape(label), escape(&value));
+            let _ = write!(
+                out,
+                "<tr><td>{}</td><td>{}</td></tr>",
+                escape(label),
+                escape(&value)
+            );
         }
         out.push_str("</tbody></table>");
     }
@@ -245,7 +284,11 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
         out.push_str("<h2>By metric and candidate</h2>");
         table(&mut out, &groups_table(&o.groups), "groups");
     }
-    let _ = write!(out, "<h2>Runs <span class=\"muted\">({})</span></h2>", page.rows_total);
+    let _ = write!(
+        out,
+        "<h2>Runs <span class=\"muted\">({})</span></h2>",
+        page.rows_total
+    );
     if page.rows.len() < page.rows_total {
         let _ = write!(
             out,

@@ -33,8 +33,8 @@ mod tests;
 use std::io::Write;
 
 pub use csv::Csv;
-pub use human::Human;
 pub use html::{Html, Page};
+pub use human::Human;
 pub use json::Json;
 pub use junit::Junit;
 pub use markdown::Markdown;

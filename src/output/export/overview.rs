@@ -129,7 +129,10 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
     if let Some(rate) = s.keep_rate {
         out.push(("keep rate", percent(rate)));
     }
-    out.push(("since last keep", format!("{} tries", s.since_keep)));
+    out.push((
+        "since last keep",
+        crate::output::count(s.since_keep as u64, "try", "tries"),
+    ));
     if let Some(n) = s.noise {
         out.push(("noise (sd)", num(n)));
     }
@@ -169,7 +172,8 @@ pub fn runs_table(rows: &[Row], metric: &str) -> Table {
             r.commit
                 .as_deref()
                 .map_or(String::new(), |c| short_commit(c).to_string()),
-            r.value.map_or(String::new(), |v| with_interval(v, r.interval)),
+            r.value
+                .map_or(String::new(), |v| with_interval(v, r.interval)),
             r.change.map_or(String::new(), signed),
             r.status.clone(),
             r.description

@@ -18,12 +18,20 @@ impl Exporter<Overview> for MarkdownReport {
         writeln!(out)?;
         writeln!(
             out,
-            "{} runs in scope, {} in the journal, {} segments; generated {}.",
-            o.runs, o.journal.runs, o.journal.segments, o.generated_at
+            "{} in scope, {} in the journal, {}; generated {}.",
+            crate::output::count(o.runs as u64, "run", "runs"),
+            o.journal.runs,
+            crate::output::count(o.journal.segments as u64, "segment", "segments"),
+            o.generated_at
         )?;
         for s in &o.segments {
             writeln!(out)?;
-            writeln!(out, "### Segment {} (`{}`)", s.number, s.id.replace('`', "'"))?;
+            writeln!(
+                out,
+                "### Segment {} (`{}`)",
+                s.number,
+                s.id.replace('`', "'")
+            )?;
             writeln!(out)?;
             let mut t = Table::new([Column::text(""), Column::text("")]);
             for (label, value) in facts(s) {

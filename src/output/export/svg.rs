@@ -100,7 +100,7 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
             ));
         }
         let mut cc = ChartBuilder::on(&root)
-            .caption(caption, ("sans-serif", 18))
+            .caption(caption, ("sans-serif", 22))
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64)
@@ -117,7 +117,12 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
                 XAxis::Time => "hours since the first run",
             })
             .y_desc(format!("{}{better}", chart.metric))
-            .light_line_style(RGBColor(235, 235, 235))
+            .x_labels(12)
+            .y_labels(10)
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 15))
+            .bold_line_style(RGBColor(225, 225, 225))
+            .light_line_style(TRANSPARENT)
             .draw()
             .map_err(plot_error)?;
         if let Some(t) = chart.target {
@@ -134,7 +139,10 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
             } else {
                 FAINT.mix(0.3)
             };
-            Some(PathElement::new([(p.x, a), (p.x, b)], color.stroke_width(1)))
+            Some(PathElement::new(
+                [(p.x, a), (p.x, b)],
+                color.stroke_width(1),
+            ))
         });
         cc.draw_series(whiskers).map_err(plot_error)?;
         let faint = chart
@@ -161,11 +169,14 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
         cc.draw_series(kept).map_err(plot_error)?;
         let labels = chart.points.iter().filter_map(|p| {
             let label = p.label.as_ref()?;
-            Some(Text::new(
-                label.clone(),
-                (p.x, p.y?),
-                ("sans-serif", 11).into_font().color(&KEPT.mix(0.9)),
-            ))
+            Some(
+                EmptyElement::at((p.x, p.y?))
+                    + Text::new(
+                        label.clone(),
+                        (6, -16),
+                        ("sans-serif", 13).into_font().color(&KEPT.mix(0.9)),
+                    ),
+            )
         });
         cc.draw_series(labels).map_err(plot_error)?;
         // Runs without a value sit on the x axis.

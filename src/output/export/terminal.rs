@@ -6,7 +6,9 @@ use std::io::{self, Write};
 
 use anstyle::{AnsiColor, Style};
 
-use super::overview::{facts, groups_table, num, one_line, runs_table, short_run, table_metric, truncate};
+use super::overview::{
+    facts, groups_table, num, one_line, runs_table, short_run, table_metric, truncate,
+};
 use super::{Align, Table};
 use crate::kernel::report::{Class, Overview, Status};
 use crate::output::{bold, dim, Report};
@@ -56,7 +58,11 @@ fn draw(out: &mut dyn Write, table: &Table, styled: Option<usize>) -> io::Result
         }
     };
     let d = dim();
-    let head: Vec<String> = columns.iter().enumerate().map(|(i, c)| cell(&c.header, i)).collect();
+    let head: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| cell(&c.header, i))
+        .collect();
     writeln!(out, "  {d}{}{d:#}", head.join("  ").trim_end())?;
     for row in table.rows() {
         let mut line = String::from("  ");
@@ -122,7 +128,11 @@ impl Report for Overview {
         if !self.last_runs.is_empty() {
             writeln!(out)?;
             writeln!(out, "{b}last {} runs{b:#}", self.last_runs.len())?;
-            draw(out, &runs_table(&self.last_runs, &table_metric(self)), Some(4))?;
+            draw(
+                out,
+                &runs_table(&self.last_runs, &table_metric(self)),
+                Some(4),
+            )?;
         }
         if !self.groups.is_empty() {
             writeln!(out)?;
@@ -143,7 +153,11 @@ impl Report for Overview {
         }
         if self.dead_ends_total > 0 {
             writeln!(out)?;
-            writeln!(out, "{b}dead ends{b:#} {d}({} recorded){d:#}", self.dead_ends_total)?;
+            writeln!(
+                out,
+                "{b}dead ends{b:#} {d}({} recorded){d:#}",
+                self.dead_ends_total
+            )?;
             for de in &self.dead_ends {
                 writeln!(
                     out,
@@ -154,7 +168,11 @@ impl Report for Overview {
         }
         if self.rounds_total > 0 {
             writeln!(out)?;
-            writeln!(out, "{b}rounds{b:#} {d}({} recorded){d:#}", self.rounds_total)?;
+            writeln!(
+                out,
+                "{b}rounds{b:#} {d}({} recorded){d:#}",
+                self.rounds_total
+            )?;
             for r in &self.rounds {
                 writeln!(
                     out,
