@@ -9,6 +9,7 @@
 
 mod isolation;
 mod needs;
+mod report;
 
 use libtest_mimic::{Arguments, Trial};
 
@@ -18,5 +19,6 @@ fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     trials.extend(needs::trials());
     trials.extend(isolation::trials());
+    trials.extend(report::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -15,6 +15,11 @@ pub const CHART_LIMIT: usize = 5_000;
 /// Longest label on a kept run, in characters.
 const LABEL_CHARS: usize = 24;
 
+/// Most labels a chart carries: past this many kept runs, a label is
+/// drawn only where the last one is at least 1/MAX_LABELS of the x axis
+/// away (the latest kept run always has one).
+const MAX_LABELS: usize = 16;
+
 /// What the x axis counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -211,6 +216,7 @@ pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f
             }
         }
     }
+    thin_labels(&mut all, MAX_LABELS);
     let total = all.len();
     let title = match series.first() {
         Some(p) if p.segment_number > 0 && scope != Scope::All => {
@@ -227,6 +233,32 @@ pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f
         best,
         target,
         total,
+    }
+}
+
+/// Keep at most about `max` labels, spread along the x axis.
+fn thin_labels(points: &mut [ChartPoint], max: usize) {
+    let labelled = points.iter().filter(|p| p.label.is_some()).count();
+    if labelled <= max {
+        return;
+    }
+    let (lo, hi) = points
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+            (lo.min(p.x), hi.max(p.x))
+        });
+    let gap = (hi - lo) / max as f64;
+    let last = points.iter().rposition(|p| p.label.is_some());
+    let mut at = f64::NEG_INFINITY;
+    for (i, p) in points.iter_mut().enumerate() {
+        if p.label.is_none() {
+            continue;
+        }
+        if Some(i) == last || p.x - at >= gap {
+            at = p.x;
+        } else {
+            p.label = None;
+        }
     }
 }
 

@@ -59,13 +59,13 @@ pub fn escape(text: &str) -> Cow<'_, str> {
 }
 
 const STYLE: &str = "
-body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1200px;padding:0 16px;color:#1d1d1f}
+body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1400px;padding:0 16px;color:#1d1d1f}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 .muted{color:#6e6e73}.chart svg{max-width:100%;height:auto;border:1px solid #e5e5ea;border-radius:6px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:3px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right;white-space:nowrap}td.t{white-space:nowrap}th{background:#f5f5f7;position:sticky;top:0}
-#runs th{cursor:pointer;user-select:none}#runs th:hover{background:#e8e8ed}
+#runs{font-size:13px}#runs th{cursor:pointer;user-select:none}#runs th:hover{background:#e8e8ed}
 .s-pass{color:#1a7f37;font-weight:600}.s-fail{color:#6e6e73}.s-crash{color:#cf222e;font-weight:600}.s-other{color:#9a6700}
 .facts td:first-child{color:#6e6e73;padding-right:18px}
 .pager{margin:8px 0}.pager button{margin-right:6px}
@@ -160,7 +160,7 @@ fn run_rows(out: &mut String, rows: &[Row]) {
     for r in rows {
         out.push_str("<tr>");
         cell_num(out, Some(r.number as f64), &r.number.to_string());
-        cell(out, short_run(&r.run_id));
+        let _ = write!(out, "<td class=\"t\">{}</td>", escape(short_run(&r.run_id)));
         let _ = write!(
             out,
             "<td class=\"t\">{}</td>",
