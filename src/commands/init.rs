@@ -199,8 +199,9 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 4] = [
+const DERIVED: [&str; 5] = [
     crate::io::history::CACHE_FILE,
+    crate::io::report::CACHE_FILE,
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
     "live/", // crate::io::live::LIVE_DIR: one file per running run

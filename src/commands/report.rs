@@ -12,12 +12,12 @@ use anyhow::Result;
 use super::{Ctx, WARN};
 use crate::cli::{ChartX, ReportArgs, SegmentChoice};
 use crate::error::{Exit, Hinted};
-use crate::io::report::{points, write_file, JournalText};
+use crate::io::report::{fold, points, tail, write_file, JournalText};
 use crate::io::state::JOURNAL_FILE;
 use crate::kernel::objective::StopRules;
 use crate::kernel::report::{
-    cases, chart, millis, overview, table_rows, Context, DeadEnd, PrecisionSummary, Round, Scope,
-    XAxis,
+    cases, chart, fold_all, last_in_scope, last_rows, millis, overview, table_rows, Context,
+    DeadEnd, Point, PrecisionSummary, Round, Scope, XAxis,
 };
 use crate::output::export::html::TABLE_LIMIT;
 use crate::output::export::{Exporter, Html, Junit, MarkdownReport, Page, Svg};
@@ -97,13 +97,28 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
     let now = crate::io::clock::now(ctx.global.now.as_deref())?;
     let stop = stop_rules(ctx)?;
     let text = JournalText::open(&state.join(JOURNAL_FILE))?;
-    let (points, unreadable) = points(text.bytes());
+    let bytes = text.bytes();
+    // The chart, the page, the test cases and one segment's runs need every
+    // record; the summary alone comes from the cached fold and the
+    // journal's last lines.
+    let every_run = args.svg.is_some()
+        || args.html.is_some()
+        || args.junit.is_some()
+        || matches!(args.segment, Some(SegmentChoice::Number(_)));
+    let (points, fold, unreadable) = if every_run {
+        let (mut points, unreadable) = points(bytes);
+        let fold = fold_all(&mut points);
+        (points, fold, unreadable)
+    } else {
+        let (fold, unreadable) = fold(&state, bytes, WARN)?;
+        (Vec::new(), fold, unreadable)
+    };
     if unreadable > 0 {
         WARN(&format!(
             "{unreadable} journal line(s) are not run records; skipped (`arx journal verify` checks the journal)"
         ));
     }
-    let segments = points.iter().map(|p| p.segment_number).max().unwrap_or(0);
+    let segments = fold.segments.len();
     let scope = match args.segment {
         None => Scope::Latest,
         Some(SegmentChoice::All) => Scope::All,
@@ -133,7 +148,14 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         last: args.last,
         unreadable,
     };
-    let report = overview(&points, scope, &context);
+    let last_runs = if every_run {
+        last_rows(&last_in_scope(&points, scope, args.last), &fold)
+    } else {
+        let tail = tail(bytes, &fold, args.last);
+        let refs: Vec<(usize, &Point<'_>)> = tail.iter().map(|(i, p)| (*i, p)).collect();
+        last_rows(&refs, &fold)
+    };
+    let report = overview(&fold, scope, &context, last_runs);
     let x_axis = match args.x_axis {
         ChartX::Run => XAxis::Run,
         ChartX::Time => XAxis::Time,

@@ -6,7 +6,18 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::kernel::report::{number_segments, parse_line, Point};
+use serde::{Deserialize, Serialize};
+
+use super::Warn;
+use crate::kernel::report::{parse_line, Fold, Point};
+
+/// The report's cache in the state directory: the fold of the journal's
+/// complete lines, keyed by their length and a hash of their end. Derived:
+/// rebuilt when missing or stale, never committed.
+pub const CACHE_FILE: &str = "report.json";
+
+/// How much of the journal's end the cache key hashes.
+const TAIL_BYTES: usize = 64 * 1024;
 
 /// The journal's bytes, mapped; empty when there is no journal.
 pub struct JournalText {
@@ -73,9 +84,9 @@ fn pieces(bytes: &[u8], n: usize) -> Vec<&[u8]> {
     out
 }
 
-/// Every run record of the journal as a report point, in journal order,
-/// with its segment numbered; and how many non-blank lines are not run
-/// records (torn or foreign lines, skipped).
+/// Every run record of `bytes` (journal lines) as a report point, in
+/// journal order, not yet numbered; and how many non-blank lines are not
+/// run records (torn or foreign lines, skipped).
 pub fn points(bytes: &[u8]) -> (Vec<Point<'_>>, usize) {
     fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
         let mut points = Vec::with_capacity(piece.len() / 512 + 1);
@@ -112,8 +123,126 @@ pub fn points(bytes: &[u8]) -> (Vec<Point<'_>>, usize) {
         points.extend(p);
         unreadable += u;
     }
-    number_segments(&mut points);
     (points, unreadable)
+}
+
+#[derive(Serialize, Deserialize)]
+struct Cache {
+    /// Bytes of the journal folded: complete lines only.
+    journal_bytes: u64,
+    /// SHA-256 (hex) of the last [`TAIL_BYTES`] of those bytes.
+    journal_tail: String,
+    unreadable: usize,
+    fold: Fold,
+}
+
+fn tail_hash(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..])
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The end of the journal's last complete line.
+fn complete(bytes: &[u8]) -> usize {
+    memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1)
+}
+
+/// Fold `points` after `fold` (numbering them).
+fn extend(fold: &mut Fold, points: &mut [Point<'_>]) {
+    for p in points.iter_mut() {
+        fold.number(p);
+        fold.add(p);
+    }
+}
+
+/// The fold of the whole journal `bytes` and its count of unreadable
+/// lines: the cache in `state` extended by the lines appended since it was
+/// saved, or a fold of every line when it does not describe the start of
+/// this journal. The cache is brought up to date when the state directory
+/// exists (a cache that cannot be saved is reported to `warn`).
+pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
+    let path = state.join(CACHE_FILE);
+    let end = complete(bytes);
+    let cached: Option<Cache> = std::fs::read(&path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .filter(|c: &Cache| {
+            let n = c.journal_bytes as usize;
+            n <= end
+                && (n == 0 || bytes[n - 1] == b'\n')
+                && tail_hash(&bytes[..n]) == c.journal_tail
+        });
+    let (mut fold, mut unreadable, from) = match cached {
+        Some(c) => (c.fold, c.unreadable, c.journal_bytes as usize),
+        None => (Fold::default(), 0, 0),
+    };
+    let fresh = from < end;
+    if fresh {
+        let (mut new, bad) = points(&bytes[from..end]);
+        extend(&mut fold, &mut new);
+        unreadable += bad;
+    }
+    if fresh && state.is_dir() {
+        let cache = Cache {
+            journal_bytes: end as u64,
+            journal_tail: tail_hash(&bytes[..end]),
+            unreadable,
+            fold: fold.clone(),
+        };
+        let saved = serde_json::to_vec(&cache)
+            .map_err(anyhow::Error::from)
+            .and_then(|b| write_file(&path, &b));
+        if let Err(e) = saved {
+            warn(&format!("cannot save the report cache: {e:#}"));
+        }
+    }
+    // A last line without its line break (being written, or torn) counts
+    // for this report only.
+    if end < bytes.len() {
+        let (mut last, bad) = points(&bytes[end..]);
+        extend(&mut fold, &mut last);
+        unreadable += bad;
+    }
+    Ok((fold, unreadable))
+}
+
+/// The last `n` run records of the journal `bytes`, read from its end, in
+/// journal order, numbered to match `fold` (the fold of the same bytes),
+/// each with its journal position.
+pub fn tail<'a>(bytes: &'a [u8], fold: &Fold, n: usize) -> Vec<(usize, Point<'a>)> {
+    let mut out: Vec<Point<'a>> = Vec::with_capacity(n);
+    let mut end = bytes.len();
+    while out.len() < n && end > 0 {
+        let start = memchr::memrchr(b'\n', &bytes[..end.saturating_sub(1)]).map_or(0, |i| i + 1);
+        let line = &bytes[start..end];
+        if !line.iter().all(|b| b.is_ascii_whitespace()) {
+            if let Some(p) = parse_line(line) {
+                out.push(p);
+            }
+        }
+        end = start;
+    }
+    // Newest first: number segments backwards from the fold's last one.
+    let mut number = fold.segments.len();
+    let mut id = fold.last_segment_id.clone();
+    let mut later_started = false;
+    for p in out.iter_mut() {
+        let Some(pid) = &p.segment else { continue };
+        if later_started || id.as_deref() != Some(pid.as_ref()) {
+            number = number.saturating_sub(1);
+            id = Some(pid.to_string());
+        }
+        p.segment_number = number;
+        later_started = p.new_segment;
+    }
+    out.reverse();
+    let first = fold.runs + 1 - out.len();
+    out.into_iter()
+        .enumerate()
+        .map(|(i, p)| (first + i, p))
+        .collect()
 }
 
 /// Write a report file: the whole new file or the old one, never through
@@ -126,6 +255,66 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn line(id: &str, segment: &str, status: &str, new_segment: bool) -> String {
+        format!(
+            "{{\"run_id\":\"{id}\",\"started_at\":\"2026-01-01T00:00:00Z\",\"metrics\":{{\"m\":1}},\
+             \"exit_code\":0,\"timed_out\":false,\"failure_class\":\"none\",\"ratchet\":{{\"segment\":\"{segment}\",\
+             \"new_segment\":{new_segment},\"status\":\"{status}\",\"metric\":\"m\",\"direction\":\"min\",\"kept\":\"k\"}}}}\n"
+        )
+    }
+
+    fn journal() -> String {
+        [
+            line("a", "s1", "baseline", false),
+            line("b", "s1", "keep", false),
+            line("c", "s2", "baseline", false),
+            "{\"torn\n".to_string(),
+            line("d", "s2", "discard", false),
+            line("e", "s2", "baseline", true),
+            line("f", "s2", "keep", false),
+        ]
+        .concat()
+    }
+
+    #[test]
+    fn the_cached_fold_extended_by_new_lines_is_the_fold_of_everything() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = journal();
+        let cut = text.find("{\"run_id\":\"e\"").unwrap();
+        let (first, _) = fold(dir.path(), &text.as_bytes()[..cut], |_| {}).unwrap();
+        assert_eq!(first.runs, 4);
+        assert!(dir.path().join(CACHE_FILE).exists());
+        let (extended, bad) = fold(dir.path(), text.as_bytes(), |_| {}).unwrap();
+        let mut all = points(text.as_bytes()).0;
+        let whole = crate::kernel::report::fold_all(&mut all);
+        assert_eq!(extended, whole);
+        assert_eq!((whole.runs, whole.segments.len(), bad), (6, 3, 1));
+        // A journal that is not the cached one's continuation is folded anew.
+        let other = journal().replace("\"b\"", "\"x\"");
+        let (again, _) = fold(dir.path(), other.as_bytes(), |_| {}).unwrap();
+        assert_eq!(again.segments[0].kept.as_ref().unwrap().run_id, "x");
+    }
+
+    #[test]
+    fn the_tail_is_numbered_as_the_whole_journal_is() {
+        let text = journal();
+        let mut all = points(text.as_bytes()).0;
+        let whole = crate::kernel::report::fold_all(&mut all);
+        for n in 0..=7 {
+            let t = tail(text.as_bytes(), &whole, n);
+            assert_eq!(t.len(), n.min(6));
+            for (pos, p) in &t {
+                assert_eq!(p.run_id, all[pos - 1].run_id);
+                assert_eq!(
+                    p.segment_number,
+                    all[pos - 1].segment_number,
+                    "{}",
+                    p.run_id
+                );
+            }
+        }
+    }
 
     #[test]
     fn pieces_end_at_line_ends_and_cover_everything() {

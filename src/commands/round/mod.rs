@@ -307,6 +307,7 @@ const STATE_NAMES: &[&str] = &[
     "knowhow.jsonl",
     "rounds",
     "precision.json",
+    "report.json",
     "ratchet-pending.json",
     "ratchet-aside.json",
 ];

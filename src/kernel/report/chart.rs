@@ -262,51 +262,66 @@ fn thin_labels(points: &mut [ChartPoint], max: usize) {
     }
 }
 
-/// At most about `limit` points: every kept run and crash, and of the
-/// others the lowest and highest of each of `(limit - kept - crashes) / 2`
-/// equal stretches of the x axis. Order is kept.
+/// Columns and rows of the grid a downsampled chart is drawn on: about
+/// the plot area's pixels.
+const GRID_COLUMNS: usize = 1000;
+const GRID_ROWS: usize = 500;
+
+/// Above `limit` points: every kept run and every crash is drawn, those
+/// that would land on the same grid cell (the same pixel of the plot:
+/// marks drawn exactly over each other) once; of the other runs, the
+/// lowest and the highest of each grid column. Order is kept.
 pub fn downsample(points: Vec<ChartPoint>, limit: usize) -> Vec<ChartPoint> {
     if points.len() <= limit {
         return points;
     }
-    let essential = points
-        .iter()
-        .filter(|p| matches!(p.mark, Mark::Kept | Mark::Crash))
-        .count();
-    let buckets = (limit.saturating_sub(essential) / 2).max(1);
-    let (lo, hi) = points
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-            (lo.min(p.x), hi.max(p.x))
-        });
-    let width = (hi - lo).max(f64::MIN_POSITIVE);
-    let bucket = |x: f64| (((x - lo) / width * buckets as f64) as usize).min(buckets - 1);
-    // Per bucket: the index of its lowest and highest point.
-    let mut extremes: Vec<Option<(usize, usize)>> = vec![None; buckets];
-    for (i, p) in points.iter().enumerate() {
-        if matches!(p.mark, Mark::Kept | Mark::Crash) {
-            continue;
+    let range = |vals: &mut dyn Iterator<Item = f64>| {
+        vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        })
+    };
+    let (x0, x1) = range(&mut points.iter().map(|p| p.x));
+    let (y0, y1) = range(&mut points.iter().filter_map(|p| p.y));
+    let cell = |v: f64, lo: f64, hi: f64, n: usize| -> usize {
+        let w = hi - lo;
+        if !(w > 0.0) || !v.is_finite() {
+            return 0;
         }
-        let y = p.y.unwrap_or(f64::NAN);
-        let slot = &mut extremes[bucket(p.x)];
-        *slot = Some(match *slot {
-            None => (i, i),
-            Some((a, b)) => {
-                let ya = points[a].y.unwrap_or(f64::NAN);
-                let yb = points[b].y.unwrap_or(f64::NAN);
-                (if y < ya { i } else { a }, if y > yb { i } else { b })
-            }
-        });
-    }
+        (((v - lo) / w * n as f64) as usize).min(n - 1)
+    };
+    let column = |p: &ChartPoint| cell(p.x, x0, x1, GRID_COLUMNS);
+    let row = |p: &ChartPoint| p.y.map_or(GRID_ROWS, |y| cell(y, y0, y1, GRID_ROWS));
+    let mut seen = std::collections::HashSet::new();
+    // Per column: the index of its lowest and highest other run.
+    let mut extremes: Vec<Option<(usize, usize)>> = vec![None; GRID_COLUMNS];
     let mut keep = vec![false; points.len()];
+    for (i, p) in points.iter().enumerate() {
+        match p.mark {
+            Mark::Kept | Mark::Crash | Mark::NoValue => {
+                keep[i] = seen.insert((p.mark as u8, column(p), row(p)));
+            }
+            Mark::Discarded => {
+                let y = p.y.unwrap_or(f64::NAN);
+                let slot = &mut extremes[column(p)];
+                *slot = Some(match *slot {
+                    None => (i, i),
+                    Some((a, b)) => {
+                        let ya = points[a].y.unwrap_or(f64::NAN);
+                        let yb = points[b].y.unwrap_or(f64::NAN);
+                        (if y < ya { i } else { a }, if y > yb { i } else { b })
+                    }
+                });
+            }
+        }
+    }
     for (a, b) in extremes.into_iter().flatten() {
         keep[a] = true;
         keep[b] = true;
     }
     points
         .into_iter()
-        .enumerate()
-        .filter(|(i, p)| keep[*i] || matches!(p.mark, Mark::Kept | Mark::Crash))
-        .map(|(_, p)| p)
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(p, _)| p)
         .collect()
 }

@@ -117,9 +117,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for MetricsView<'a> {
             fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
                 let mut out = Vec::new();
                 while let Some(key) = map.next_key::<Key<'de>>()? {
-                    match map.next_value::<Number>()? {
-                        Number(Some(v)) => out.push((key.0, v)),
-                        Number(None) => {}
+                    if let Number(Some(v)) = map.next_value::<Number>()? {
+                        out.push((key.0, v));
                     }
                 }
                 Ok(MetricsView(out))

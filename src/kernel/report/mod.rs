@@ -5,6 +5,7 @@
 //! host reads the files and the clock, the output layer draws.
 
 mod chart;
+mod fold;
 mod line;
 
 #[cfg(test)]
@@ -16,11 +17,12 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use chart::{chart, Chart, ChartPoint, Mark, XAxis, CHART_LIMIT};
+pub use fold::{change, Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
 pub use line::parse_line;
 
 use super::objective::{StopRules, INTERVAL_CONFIDENCE};
-use super::ratchet::{estimate, pooled_noise};
-use super::segment::{stop_advice, Segment, StopAdvice};
+use super::ratchet::estimate;
+use super::segment::StopAdvice;
 use super::stats::Direction;
 
 /// What a run came to, across the ratchet's statuses and plain runs'
@@ -177,21 +179,16 @@ impl Point<'_> {
     }
 }
 
-/// Number the ratchet segments in journal order, as `kernel::segment`
-/// does: a segment starts at a try whose segment id differs from the try
-/// before, or that says so.
-pub fn number_segments(points: &mut [Point<'_>]) -> usize {
-    let mut n = 0;
-    let mut last: Option<Cow<'_, str>> = None;
+/// Number the ratchet segments of `points` in journal order and fold
+/// them (a segment starts at a try whose segment id differs from the try
+/// before, or that says so, as in `kernel::segment`).
+pub fn fold_all(points: &mut [Point<'_>]) -> Fold {
+    let mut fold = Fold::default();
     for p in points.iter_mut() {
-        let Some(id) = &p.segment else { continue };
-        if last.as_deref() != Some(id.as_ref()) || p.new_segment {
-            n += 1;
-            last = Some(Cow::Owned(id.to_string()));
-        }
-        p.segment_number = n;
+        fold.number(p);
+        fold.add(p);
     }
-    n
+    fold
 }
 
 /// Which runs a report covers.
@@ -398,285 +395,88 @@ pub fn better(direction: Direction, a: f64, b: f64) -> bool {
     }
 }
 
-/// The summary of segment `number` (its points in journal order).
-pub fn summarize_segment(
-    number: usize,
-    points: &[&Point<'_>],
-    ctx: &Context,
-) -> Option<SegmentSummary> {
-    let first = points.first()?;
-    let last = points.last()?;
-    let metric = first.metric.as_deref().unwrap_or_default().to_string();
-    let direction = first.direction;
-    let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut keeps, mut discards, mut crashes, mut other, mut baselines) = (0, 0, 0, 0, 0);
-    let mut since_keep = 0;
-    let mut runs = 0u64;
-    let mut baseline: Option<&Point<'_>> = None;
-    let mut kept: Option<&Point<'_>> = None;
-    let mut replicates: Vec<&[f64]> = Vec::new();
-    for p in points {
-        *statuses.entry(p.status_text().to_string()).or_default() += 1;
-        runs += p.runs;
-        if p.samples.len() >= 2 {
-            replicates.push(&p.samples);
-        }
-        match p.status {
-            Status::Baseline => {
-                baselines += 1;
-                baseline = Some(p);
-                kept = Some(p);
-            }
-            Status::Keep => {
-                keeps += 1;
-                kept = Some(p);
-            }
-            s => match s.class() {
-                Class::Fail => discards += 1,
-                Class::Crash => crashes += 1,
-                _ => other += 1,
-            },
-        }
-        if matches!(p.status, Status::Baseline | Status::Keep) {
-            since_keep = 0;
-        } else {
-            since_keep += 1;
-        }
-    }
-    let noise = pooled_noise(&replicates);
-    let value_of = |p: &Point<'_>| -> Option<Value> {
-        let samples: Vec<f64> = if p.samples.is_empty() {
-            p.value.into_iter().collect()
-        } else if p.record_from > 0 && p.record_from < p.samples.len() {
-            p.samples[p.record_from..].to_vec()
-        } else {
-            p.samples.clone()
-        };
-        match estimate(&samples, noise, INTERVAL_CONFIDENCE) {
-            Some((value, interval)) => Some(Value {
-                value,
-                interval: (samples.len() > 1 || noise.is_some()).then_some(interval),
-                n: samples.len(),
-            }),
-            // One sample and no noise to go by: the value alone.
-            None => samples.first().map(|&value| Value {
-                value,
-                interval: None,
-                n: samples.len(),
-            }),
-        }
-    };
-    let base = baseline.and_then(value_of);
-    let best = kept.and_then(|k| {
-        let v = value_of(k)?;
-        Some(Best {
-            change: base.as_ref().map(|b| v.value - b.value),
-            value: v,
-            run_id: k.run_id.to_string(),
-            commit: k.commit.as_deref().unwrap_or_default().to_string(),
-            description: k.description.as_deref().map(str::to_string),
-            confirmed: k.confirmed,
-        })
-    });
-    let hours = match (ctx.now_ms, millis(&first.started_at)) {
-        (Some(now), Some(start)) => (now - start).max(0) as f64 / 3_600_000.0,
-        _ => 0.0,
-    };
-    let tries = points.len();
-    let seg = Segment {
-        runs,
-        non_keeps_in_a_row: since_keep,
-        ..Segment::default()
-    };
-    let advice = match direction {
-        Some(d) => stop_advice(
-            &seg,
-            &ctx.stop,
-            best.as_ref().map(|b| b.value.value),
-            d,
-            hours,
-        ),
-        None => StopAdvice {
-            stop: false,
-            reason: None,
-        },
-    };
-    let after_baseline = tries - baselines;
-    Some(SegmentSummary {
+/// One run as a row, its change taken against `best` (the best kept
+/// value of its segment before it).
+pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
+    let estimate = p.estimate();
+    Row {
         number,
-        id: first.segment.as_deref().unwrap_or_default().to_string(),
-        metric,
-        direction,
-        started_at: first.started_at.to_string(),
-        last_at: last.started_at.to_string(),
-        elapsed_hours: hours,
-        baseline: base,
-        best,
-        tries,
-        runs,
-        keeps,
-        discards,
-        crashes,
-        other,
-        keep_rate: (after_baseline > 0).then(|| keeps as f64 / after_baseline as f64),
-        since_keep,
-        noise: noise.map(|(sd, _)| sd),
-        statuses,
-        target: ctx.stop.target,
-        advice,
-    })
+        run_id: p.run_id.to_string(),
+        started_at: p.started_at.to_string(),
+        duration_ms: p.duration_ms,
+        segment: (p.segment_number > 0).then_some(p.segment_number),
+        candidate: p.candidate.as_deref().map(str::to_string),
+        metric: p.metric.as_deref().map(str::to_string),
+        value: estimate.map(|e| e.0),
+        interval: estimate.and_then(|e| e.1),
+        change: if p.segment_number > 0 {
+            change(p.direction, p.value, best)
+        } else {
+            None
+        },
+        status: p.status_text().to_string(),
+        commit: p.commit.as_deref().map(str::to_string),
+        description: p.description.as_deref().map(str::to_string),
+        detail: p.detail.clone(),
+        metrics: p.metrics.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+    }
 }
 
-/// The runs grouped by metric and candidate, in order of first appearance.
-pub fn groups(points: &[&Point<'_>]) -> Vec<Group> {
-    let mut index: BTreeMap<(Option<&str>, Option<&str>), usize> = BTreeMap::new();
-    let mut out: Vec<Group> = Vec::new();
-    for p in points {
-        let key = (p.metric.as_deref(), p.candidate.as_deref());
-        let i = *index.entry(key).or_insert_with(|| {
-            out.push(Group {
-                metric: key.0.map(str::to_string),
-                candidate: key.1.map(str::to_string),
-                direction: p.direction,
-                runs: 0,
-                statuses: BTreeMap::new(),
-                best: None,
-                best_run: None,
-                latest: None,
-            });
-            out.len() - 1
-        });
-        let g = &mut out[i];
-        g.runs += 1;
-        if g.direction.is_none() {
-            g.direction = p.direction;
-        }
-        *g.statuses.entry(p.status_text().to_string()).or_default() += 1;
-        if let Some(v) = p.value {
-            g.latest = Some(v);
-            if let Some(d) = g.direction {
-                if g.best.is_none_or(|b| better(d, v, b)) {
-                    g.best = Some(v);
-                    g.best_run = Some(p.run_id.to_string());
-                }
-            }
-        }
-    }
+/// The last runs of a report: `(journal position, point)` pairs, their
+/// changes taken from the fold's record of kept values.
+pub fn last_rows(points: &[(usize, &Point<'_>)], fold: &Fold) -> Vec<Row> {
+    points
+        .iter()
+        .map(|(i, p)| row(*i, p, fold.best_before(p.segment_number, *i)))
+        .collect()
+}
+
+/// The last `n` runs of `scope` among numbered `points` (the whole
+/// journal), with their journal positions.
+pub fn last_in_scope<'p, 'a>(
+    points: &'p [Point<'a>],
+    scope: Scope,
+    n: usize,
+) -> Vec<(usize, &'p Point<'a>)> {
+    let mut out: Vec<(usize, &Point<'_>)> = points
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(_, p)| match scope {
+            Scope::Segment(s) => p.segment_number == s,
+            _ => true,
+        })
+        .take(n)
+        .map(|(i, p)| (i + 1, p))
+        .collect();
+    out.reverse();
     out
 }
 
-/// The table rows of `points` (journal positions from `numbers`), with the
-/// change against the best so far of their segment.
-pub fn rows(points: &[&Point<'_>], numbers: &[usize], changes: &[Option<f64>]) -> Vec<Row> {
-    points
-        .iter()
-        .zip(numbers)
-        .zip(changes)
-        .map(|((p, &number), &change)| {
-            let estimate = p.estimate();
-            Row {
-                number,
-                run_id: p.run_id.to_string(),
-                started_at: p.started_at.to_string(),
-                duration_ms: p.duration_ms,
-                segment: (p.segment_number > 0).then_some(p.segment_number),
-                candidate: p.candidate.as_deref().map(str::to_string),
-                metric: p.metric.as_deref().map(str::to_string),
-                value: estimate.map(|e| e.0),
-                interval: estimate.and_then(|e| e.1),
-                change,
-                status: p.status_text().to_string(),
-                commit: p.commit.as_deref().map(str::to_string),
-                description: p.description.as_deref().map(str::to_string),
-                detail: p.detail.clone(),
-                metrics: p.metrics.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-            }
-        })
-        .collect()
-}
-
-/// Each point's change against the best kept value of its segment before
-/// it (positive = better); `None` outside a segment or before a baseline.
-pub fn changes(points: &[&Point<'_>]) -> Vec<Option<f64>> {
-    let mut best: BTreeMap<usize, f64> = BTreeMap::new();
-    points
-        .iter()
-        .map(|p| {
-            if p.segment_number == 0 {
-                return None;
-            }
-            let d = p.direction?;
-            let prior = best.get(&p.segment_number).copied();
-            let change = match (p.value, prior) {
-                (Some(v), Some(b)) => Some(match d {
-                    Direction::Max => v - b,
-                    Direction::Min => b - v,
-                }),
-                _ => None,
-            };
-            if matches!(p.status, Status::Baseline | Status::Keep) {
-                if let Some(v) = p.value {
-                    best.insert(p.segment_number, v);
-                }
-            }
-            change
-        })
-        .collect()
-}
-
-/// The whole report of `points` (every journal record, numbered) for
-/// `scope`.
-pub fn overview(points: &[Point<'_>], scope: Scope, ctx: &Context) -> Overview {
-    let segments_total = points.iter().map(|p| p.segment_number).max().unwrap_or(0);
-    let scoped = in_scope(points, scope);
-    let numbers: Vec<usize> = match scope {
-        Scope::Segment(_) => {
-            let mut out = Vec::with_capacity(scoped.len());
-            for (i, p) in points.iter().enumerate() {
-                if let Scope::Segment(n) = scope {
-                    if p.segment_number == n {
-                        out.push(i + 1);
-                    }
-                }
-            }
-            out
-        }
-        _ => (1..=points.len()).collect(),
+/// The report of a journal's `fold` for `scope`, with its last runs.
+pub fn overview(fold: &Fold, scope: Scope, ctx: &Context, last_runs: Vec<Row>) -> Overview {
+    let segments = match scope {
+        Scope::Segment(n) => fold.segments.get(n.wrapping_sub(1)).into_iter().collect(),
+        Scope::Latest => fold.segments.last().into_iter().collect(),
+        Scope::All => fold.segments.iter().collect::<Vec<_>>(),
     };
-    let wanted: Vec<usize> = match scope {
-        Scope::Segment(n) => vec![n],
-        Scope::Latest => (segments_total > 0)
-            .then_some(segments_total)
-            .into_iter()
-            .collect(),
-        Scope::All => (1..=segments_total).collect(),
+    let runs = match scope {
+        Scope::Segment(n) => fold.segments.get(n.wrapping_sub(1)).map_or(0, |s| s.tries),
+        _ => fold.runs,
     };
-    let mut by_segment: BTreeMap<usize, Vec<&Point<'_>>> = BTreeMap::new();
-    for p in points {
-        if wanted.contains(&p.segment_number) {
-            by_segment.entry(p.segment_number).or_default().push(p);
-        }
-    }
-    let segments = by_segment
-        .iter()
-        .filter_map(|(n, ps)| summarize_segment(*n, ps, ctx))
-        .collect();
-    let from = scoped.len().saturating_sub(ctx.last);
-    let changes = changes(&scoped);
-    let last_runs = rows(&scoped[from..], &numbers[from..], &changes[from..]);
     Overview {
         generated_at: ctx.now.clone(),
         scope,
         journal: JournalSummary {
-            runs: points.len(),
-            segments: segments_total,
-            first_at: points.first().map(|p| p.started_at.to_string()),
-            last_at: points.last().map(|p| p.started_at.to_string()),
+            runs: fold.runs,
+            segments: fold.segments.len(),
+            first_at: fold.first_at.clone(),
+            last_at: fold.last_at.clone(),
             unreadable: ctx.unreadable,
         },
-        runs: scoped.len(),
-        segments,
-        groups: groups(&scoped),
+        runs,
+        segments: segments.into_iter().map(|s| s.summary(ctx)).collect(),
+        groups: fold.groups(scope),
         last_runs,
         precision: ctx.precision.clone(),
         dead_ends_total: ctx.dead_ends.len(),
@@ -687,24 +487,33 @@ pub fn overview(points: &[Point<'_>], scope: Scope, ctx: &Context) -> Overview {
 }
 
 /// Every row of the scope for the page's run table: all of them up to
-/// `limit`, else the latest `limit` (the page says how many are left out).
+/// `limit`, else the latest `limit` (the page says how many are left
+/// out); changes against the best kept value before each, walked in
+/// journal order.
 pub fn table_rows(points: &[Point<'_>], scope: Scope, limit: usize) -> (Vec<Row>, usize) {
-    let scoped = in_scope(points, scope);
-    let numbers: Vec<usize> = points
+    let scoped: Vec<(usize, &Point<'_>)> = points
         .iter()
         .enumerate()
         .filter(|(_, p)| match scope {
             Scope::Segment(n) => p.segment_number == n,
             _ => true,
         })
-        .map(|(i, _)| i + 1)
+        .map(|(i, p)| (i + 1, p))
         .collect();
-    let changes = changes(&scoped);
     let from = scoped.len().saturating_sub(limit);
-    (
-        rows(&scoped[from..], &numbers[from..], &changes[from..]),
-        scoped.len(),
-    )
+    let mut best: BTreeMap<usize, f64> = BTreeMap::new();
+    let mut rows = Vec::with_capacity(scoped.len() - from);
+    for (k, (i, p)) in scoped.iter().enumerate() {
+        if k >= from {
+            rows.push(row(*i, p, best.get(&p.segment_number).copied()));
+        }
+        if matches!(p.status, Status::Baseline | Status::Keep) && p.segment_number > 0 {
+            if let Some(v) = p.value {
+                best.insert(p.segment_number, v);
+            }
+        }
+    }
+    (rows, scoped.len())
 }
 
 /// A run as a test case (`--junit`).

@@ -19,8 +19,15 @@ fn parse(lines: &[String]) -> Vec<Point<'_>> {
         .iter()
         .map(|l| parse_line(l.as_bytes()).expect("a record"))
         .collect();
-    number_segments(&mut points);
+    fold_all(&mut points);
     points
+}
+
+fn report(points: &[Point<'_>], scope: Scope) -> Overview {
+    let mut owned = points.to_vec();
+    let fold = fold_all(&mut owned);
+    let last = last_rows(&last_in_scope(&owned, scope, 10), &fold);
+    overview(&fold, scope, &ctx(), last)
 }
 
 fn ctx() -> Context {
@@ -47,7 +54,7 @@ fn a_segment_counts_keeps_discards_crashes_and_unknown_statuses() {
     assert_eq!(points[4].status, Status::Pruned);
     assert_eq!(points[6].status, Status::Other);
     assert_eq!(points[6].status_text(), "teleported");
-    let o = overview(&points, Scope::Latest, &ctx());
+    let o = report(&points, Scope::Latest);
     let s = &o.segments[0];
     assert_eq!((s.keeps, s.discards, s.crashes, s.other), (1, 2, 2, 1));
     assert_eq!(s.since_keep, 4);
@@ -78,7 +85,7 @@ fn plain_runs_group_by_metric_and_candidate() {
              \"verdict\":{{\"verdict\":\"{verdict}\",\"detail\":\"acc={v}\"}}}}"
         )
     };
-    let lines = vec![
+    let lines = [
         run("a", "supported", 0.9),
         run("b", "refuted", 0.5),
         run("a", "supported", 0.95),
@@ -90,7 +97,7 @@ fn plain_runs_group_by_metric_and_candidate() {
         .collect();
     assert_eq!(points.len(), 3);
     assert_eq!(points[0].metrics.len(), 1, "a non-number metric is skipped");
-    let o = overview(&points, Scope::Latest, &ctx());
+    let o = report(&points, Scope::Latest);
     assert!(o.segments.is_empty());
     assert_eq!(o.groups.len(), 2);
     assert_eq!(o.groups[0].runs, 2);
@@ -142,7 +149,7 @@ fn downsampling_keeps_every_kept_run_and_crash() {
         })
         .collect();
     let kept = downsample_for_test(pts.clone(), 1_000);
-    assert!(kept.len() <= 1_000, "{}", kept.len());
+    assert!(kept.len() <= 2_020, "{}", kept.len());
     assert_eq!(kept.iter().filter(|p| p.mark == Mark::Kept).count(), 10);
     assert_eq!(kept.iter().filter(|p| p.mark == Mark::Crash).count(), 10);
     // The envelope survives: the highest and lowest values are drawn.
@@ -152,6 +159,26 @@ fn downsampling_keeps_every_kept_run_and_crash() {
         .any(|p| p.y == Some(0.0) && p.mark == Mark::Discarded));
     assert!(kept.windows(2).all(|w| w[0].x < w[1].x));
     assert_eq!(downsample_for_test(pts[..500].to_vec(), 1_000).len(), 500);
+    // A million runs: crashes on the same pixel of the axis, and kept runs
+    // on the same pixel, are drawn once.
+    let many: Vec<ChartPoint> = (0..1_000_000)
+        .map(|i| ChartPoint {
+            x: i as f64,
+            y: (i % 20 != 1).then(|| 1.0 - i as f64 * 1e-7),
+            interval: None,
+            mark: match i % 20 {
+                0 => Mark::Kept,
+                1 => Mark::Crash,
+                _ => Mark::Discarded,
+            },
+            label: None,
+        })
+        .collect();
+    let drawn = downsample_for_test(many, CHART_LIMIT);
+    let count = |m: Mark| drawn.iter().filter(|p| p.mark == m).count();
+    assert!(count(Mark::Crash) <= 1_000 && count(Mark::Crash) >= 999);
+    assert!(count(Mark::Kept) <= 1_500, "{}", count(Mark::Kept));
+    assert!(drawn.len() <= 4_600, "{}", drawn.len());
 }
 
 fn downsample_for_test(p: Vec<ChartPoint>, limit: usize) -> Vec<ChartPoint> {

@@ -327,9 +327,9 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
         }
         out.push_str("</tbody></table>");
     }
-    let _ = write!(
+    let _ = writeln!(
         out,
-        "<script>{}</script></body></html>\n",
+        "<script>{}</script></body></html>",
         SCRIPT.replace("PAGE", &PAGE_ROWS.to_string())
     );
     out

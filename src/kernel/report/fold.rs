@@ -1,0 +1,392 @@
+//! The report's fold of the journal: per segment its counts, baseline,
+//! kept commit and noise; per segment, metric and candidate the group's
+//! counts and values. It is extended one record at a time, so a host can
+//! save it and later fold only the records appended since (the fold of a
+//! journal is the same whether it was built at once or in pieces).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    better, millis, Best, Class, Context, Group, Point, Scope, SegmentSummary, Status, Value,
+};
+use crate::kernel::objective::INTERVAL_CONFIDENCE;
+use crate::kernel::ratchet::estimate;
+use crate::kernel::segment::{stop_advice, Segment, StopAdvice};
+use crate::kernel::stats::Direction;
+
+/// Kept values remembered per segment, for the change column of the last
+/// runs (the best before each of them).
+pub const KEEP_LOG: usize = 1024;
+
+/// A measured commit: the baseline or a keep.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeptFold {
+    pub run_id: String,
+    pub commit: String,
+    pub description: Option<String>,
+    pub confirmed: bool,
+    /// Its samples (from `record_from` on), or its value.
+    pub samples: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SegmentFold {
+    pub number: usize,
+    pub id: String,
+    pub metric: String,
+    pub direction: Option<Direction>,
+    pub started_at: String,
+    pub last_at: String,
+    pub tries: usize,
+    pub runs: u64,
+    pub keeps: usize,
+    pub discards: usize,
+    pub crashes: usize,
+    pub other: usize,
+    pub baselines: usize,
+    pub since_keep: usize,
+    pub statuses: BTreeMap<String, usize>,
+    pub baseline: Option<KeptFold>,
+    pub kept: Option<KeptFold>,
+    /// Pooled noise: the sum of squares within replicate groups and its
+    /// degrees of freedom.
+    pub noise_ss: f64,
+    pub noise_df: usize,
+    /// The latest kept values: (journal position, value).
+    pub keep_log: Vec<(usize, f64)>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupFold {
+    pub segment: usize,
+    pub metric: Option<String>,
+    pub candidate: Option<String>,
+    pub direction: Option<Direction>,
+    pub first: usize,
+    pub last: usize,
+    pub runs: usize,
+    pub statuses: BTreeMap<String, usize>,
+    pub best: Option<f64>,
+    pub best_run: Option<String>,
+    pub latest: Option<f64>,
+}
+
+/// The whole fold.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Fold {
+    /// Records folded.
+    pub runs: usize,
+    pub first_at: Option<String>,
+    pub last_at: Option<String>,
+    pub segments: Vec<SegmentFold>,
+    pub groups: Vec<GroupFold>,
+    /// The segment id of the last try, to number the next one.
+    pub last_segment_id: Option<String>,
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// The value a kept run holds: its samples from `record_from` on, or its
+/// value.
+pub fn kept_samples(p: &Point<'_>) -> Vec<f64> {
+    if p.samples.is_empty() {
+        p.value.into_iter().collect()
+    } else if p.record_from > 0 && p.record_from < p.samples.len() {
+        p.samples[p.record_from..].to_vec()
+    } else {
+        p.samples.clone()
+    }
+}
+
+/// The change of `value` against `best` (positive = better).
+pub fn change(direction: Option<Direction>, value: Option<f64>, best: Option<f64>) -> Option<f64> {
+    match (direction?, value?, best?) {
+        (Direction::Max, v, b) => Some(v - b),
+        (Direction::Min, v, b) => Some(b - v),
+    }
+}
+
+impl Fold {
+    /// Give `p` its segment number, continuing the numbering of what was
+    /// folded so far (as `kernel::segment` numbers segments).
+    pub fn number(&mut self, p: &mut Point<'_>) {
+        let Some(id) = &p.segment else { return };
+        let n = self.segments.len();
+        if n == 0 || p.new_segment || self.last_segment_id.as_deref() != Some(id.as_ref()) {
+            self.segments.push(SegmentFold {
+                number: n + 1,
+                id: id.to_string(),
+                metric: p.metric.as_deref().unwrap_or_default().to_string(),
+                direction: p.direction,
+                started_at: p.started_at.to_string(),
+                ..SegmentFold::default()
+            });
+            self.last_segment_id = Some(id.to_string());
+        }
+        p.segment_number = self.segments.len();
+    }
+
+    /// Fold the next record (numbered with [`Fold::number`]).
+    pub fn add(&mut self, p: &Point<'_>) {
+        self.runs += 1;
+        let index = self.runs;
+        if self.first_at.is_none() {
+            self.first_at = Some(p.started_at.to_string());
+        }
+        self.last_at = Some(p.started_at.to_string());
+        if p.segment_number > 0 {
+            if let Some(seg) = self.segments.get_mut(p.segment_number - 1) {
+                seg.add(index, p);
+            }
+        }
+        self.add_to_group(index, p);
+    }
+
+    fn add_to_group(&mut self, index: usize, p: &Point<'_>) {
+        let found = self.groups.iter().rposition(|g| {
+            g.segment == p.segment_number
+                && g.metric.as_deref() == p.metric.as_deref()
+                && g.candidate.as_deref() == p.candidate.as_deref()
+        });
+        let i = match found {
+            Some(i) => i,
+            None => {
+                self.groups.push(GroupFold {
+                    segment: p.segment_number,
+                    metric: p.metric.as_deref().map(str::to_string),
+                    candidate: p.candidate.as_deref().map(str::to_string),
+                    direction: p.direction,
+                    first: index,
+                    ..GroupFold::default()
+                });
+                self.groups.len() - 1
+            }
+        };
+        let g = &mut self.groups[i];
+        g.runs += 1;
+        g.last = index;
+        if g.direction.is_none() {
+            g.direction = p.direction;
+        }
+        *g.statuses.entry(p.status_text().to_string()).or_default() += 1;
+        if let Some(v) = p.value {
+            g.latest = Some(v);
+            if let Some(d) = g.direction {
+                if g.best.is_none_or(|b| better(d, v, b)) {
+                    g.best = Some(v);
+                    g.best_run = Some(p.run_id.to_string());
+                }
+            }
+        }
+    }
+
+    /// The groups `scope` covers, by metric and candidate, in order of
+    /// first appearance.
+    pub fn groups(&self, scope: Scope) -> Vec<Group> {
+        let mut merged: Vec<GroupFold> = Vec::new();
+        let mut parts: Vec<&GroupFold> = self
+            .groups
+            .iter()
+            .filter(|g| match scope {
+                Scope::Segment(n) => g.segment == n,
+                _ => true,
+            })
+            .collect();
+        parts.sort_by_key(|g| g.first);
+        for g in parts {
+            match merged
+                .iter_mut()
+                .find(|m| m.metric == g.metric && m.candidate == g.candidate)
+            {
+                None => merged.push(g.clone()),
+                Some(m) => {
+                    m.runs += g.runs;
+                    for (s, n) in &g.statuses {
+                        *m.statuses.entry(s.clone()).or_default() += n;
+                    }
+                    if m.direction.is_none() {
+                        m.direction = g.direction;
+                    }
+                    if g.last > m.last {
+                        m.last = g.last;
+                        if g.latest.is_some() {
+                            m.latest = g.latest;
+                        }
+                    }
+                    if let (Some(d), Some(b)) = (m.direction, g.best) {
+                        if m.best.is_none_or(|mb| better(d, b, mb)) {
+                            m.best = Some(b);
+                            m.best_run = g.best_run.clone();
+                        }
+                    }
+                }
+            }
+        }
+        merged
+            .into_iter()
+            .map(|g| Group {
+                metric: g.metric,
+                candidate: g.candidate,
+                direction: g.direction,
+                runs: g.runs,
+                statuses: g.statuses,
+                best: g.best,
+                best_run: g.best_run,
+                latest: g.latest,
+            })
+            .collect()
+    }
+
+    /// The best kept value of segment `n` before journal position `index`.
+    pub fn best_before(&self, n: usize, index: usize) -> Option<f64> {
+        let seg = self.segments.get(n.checked_sub(1)?)?;
+        seg.keep_log
+            .iter()
+            .rev()
+            .find(|(i, _)| *i < index)
+            .map(|(_, v)| *v)
+    }
+}
+
+impl SegmentFold {
+    fn add(&mut self, index: usize, p: &Point<'_>) {
+        self.tries += 1;
+        self.last_at = p.started_at.to_string();
+        self.runs += p.runs;
+        *self
+            .statuses
+            .entry(p.status_text().to_string())
+            .or_default() += 1;
+        if p.samples.len() >= 2 {
+            let m = mean(&p.samples);
+            self.noise_ss += p.samples.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
+            self.noise_df += p.samples.len() - 1;
+        }
+        let kept = || KeptFold {
+            run_id: p.run_id.to_string(),
+            commit: p.commit.as_deref().unwrap_or_default().to_string(),
+            description: p.description.as_deref().map(str::to_string),
+            confirmed: p.confirmed,
+            samples: kept_samples(p),
+        };
+        match p.status {
+            Status::Baseline => {
+                self.baselines += 1;
+                self.baseline = Some(kept());
+                self.kept = Some(kept());
+            }
+            Status::Keep => {
+                self.keeps += 1;
+                self.kept = Some(kept());
+            }
+            s => match s.class() {
+                Class::Fail => self.discards += 1,
+                Class::Crash => self.crashes += 1,
+                _ => self.other += 1,
+            },
+        }
+        if matches!(p.status, Status::Baseline | Status::Keep) {
+            self.since_keep = 0;
+            if let Some(v) = p.value {
+                if self.keep_log.len() == KEEP_LOG {
+                    self.keep_log.remove(0);
+                }
+                self.keep_log.push((index, v));
+            }
+        } else {
+            self.since_keep += 1;
+        }
+    }
+
+    fn noise(&self) -> Option<(f64, f64)> {
+        (self.noise_df > 0).then(|| {
+            (
+                (self.noise_ss / self.noise_df as f64).sqrt(),
+                self.noise_df as f64,
+            )
+        })
+    }
+
+    /// The summary people read, at `ctx`'s time and stop rules.
+    pub fn summary(&self, ctx: &Context) -> SegmentSummary {
+        let noise = self.noise();
+        let value_of = |k: &KeptFold| -> Option<Value> {
+            let samples = &k.samples;
+            match estimate(samples, noise, INTERVAL_CONFIDENCE) {
+                Some((value, interval)) => Some(Value {
+                    value,
+                    interval: (samples.len() > 1 || noise.is_some()).then_some(interval),
+                    n: samples.len(),
+                }),
+                // One sample and no noise to go by: the value alone.
+                None => samples.first().map(|&value| Value {
+                    value,
+                    interval: None,
+                    n: samples.len(),
+                }),
+            }
+        };
+        let base = self.baseline.as_ref().and_then(value_of);
+        let best = self.kept.as_ref().and_then(|k| {
+            let v = value_of(k)?;
+            Some(Best {
+                change: base.as_ref().map(|b| v.value - b.value),
+                value: v,
+                run_id: k.run_id.clone(),
+                commit: k.commit.clone(),
+                description: k.description.clone(),
+                confirmed: k.confirmed,
+            })
+        });
+        let hours = match (ctx.now_ms, millis(&self.started_at)) {
+            (Some(now), Some(start)) => (now - start).max(0) as f64 / 3_600_000.0,
+            _ => 0.0,
+        };
+        let seg = Segment {
+            runs: self.runs,
+            non_keeps_in_a_row: self.since_keep,
+            ..Segment::default()
+        };
+        let advice = match self.direction {
+            Some(d) => stop_advice(
+                &seg,
+                &ctx.stop,
+                best.as_ref().map(|b| b.value.value),
+                d,
+                hours,
+            ),
+            None => StopAdvice {
+                stop: false,
+                reason: None,
+            },
+        };
+        let after_baseline = self.tries - self.baselines;
+        SegmentSummary {
+            number: self.number,
+            id: self.id.clone(),
+            metric: self.metric.clone(),
+            direction: self.direction,
+            started_at: self.started_at.clone(),
+            last_at: self.last_at.clone(),
+            elapsed_hours: hours,
+            baseline: base,
+            best,
+            tries: self.tries,
+            runs: self.runs,
+            keeps: self.keeps,
+            discards: self.discards,
+            crashes: self.crashes,
+            other: self.other,
+            keep_rate: (after_baseline > 0).then(|| self.keeps as f64 / after_baseline as f64),
+            since_keep: self.since_keep,
+            noise: noise.map(|(sd, _)| sd),
+            statuses: self.statuses.clone(),
+            target: ctx.stop.target,
+            advice,
+        }
+    }
+}
