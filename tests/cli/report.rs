@@ -389,3 +389,34 @@ fn report_files_are_not_written_through_a_symbolic_link() {
         .stderr(contains("symbolic link"));
     assert_eq!(sb.read("elsewhere.html"), "old");
 }
+
+#[test]
+fn the_cached_summary_is_the_summary_of_every_record() {
+    let sb = Sandbox::new();
+    journal(&sb);
+    let report = |extra: &[&str]| {
+        let out = sb
+            .arx()
+            .args(["report", "--json", "--now", NOW])
+            .args(extra)
+            .assert()
+            .code(0);
+        stdout_json(&out)
+    };
+    // Built at once, then from the cache, then from the cache extended by
+    // an appended try: each equal to the report that reads every record.
+    let cold = report(&[]);
+    assert!(sb.path().join(".arx/report.json").exists());
+    assert_eq!(report(&[]), cold);
+    assert_eq!(report(&["--junit", "runs.xml"]), cold);
+    let mut text = sb.read(".arx/journal.jsonl");
+    text.push_str(&jsonl(&[try_record(30, "s2", "keep", Some(0.5))]));
+    sb.write(".arx/journal.jsonl", text);
+    let warm = report(&[]);
+    assert_eq!(warm["segments"][0]["keeps"], 3);
+    assert_eq!(warm["segments"][0]["best"]["value"], 0.5);
+    assert_eq!(warm, report(&["--junit", "runs.xml"]));
+    // A journal rewritten (not appended to) is folded anew.
+    journal(&sb);
+    assert_eq!(report(&[]), cold);
+}
