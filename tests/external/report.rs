@@ -60,7 +60,7 @@ fn journal(runs: usize) -> String {
         } else if next() < 0.08 {
             ("crash", vec![], None)
         } else {
-            let v = best + (next() - 0.75) * 0.008;
+            let v = best + (next() - 0.45) * 0.01;
             if v < best - 0.001 {
                 let s: Vec<f64> = (0..3).map(|_| v + (next() - 0.5) * 0.002).collect();
                 let m = s.iter().sum::<f64>() / 3.0;

@@ -68,7 +68,7 @@ td.n,th.n{text-align:right;white-space:nowrap}td.t{white-space:nowrap}th{backgro
 #runs{font-size:13px}#runs th{cursor:pointer;user-select:none}#runs th:hover{background:#e8e8ed}
 .s-pass{color:#1a7f37;font-weight:600}.s-fail{color:#6e6e73}.s-crash{color:#cf222e;font-weight:600}.s-other{color:#9a6700}
 .facts td:first-child{color:#6e6e73;padding-right:18px}
-.pager{margin:8px 0}.pager button{margin-right:6px}
+.pager{margin:8px 0}.scroll{overflow-x:auto}.pager button{margin-right:6px}
 ";
 
 const SCRIPT: &str = "
@@ -298,7 +298,9 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
         );
     }
     out.push_str("<div class=\"pager\"><button id=\"prev\" type=\"button\">previous</button><button id=\"next\" type=\"button\">next</button><span id=\"page\" class=\"muted\"></span></div>");
+    out.push_str("<div class=\"scroll\">");
     run_rows(&mut out, page.rows);
+    out.push_str("</div>");
     if o.rounds_total > 0 {
         let _ = write!(out, "<h2>Rounds <span class=\"muted\">({})</span></h2><table><thead><tr><th>round</th><th>status</th><th>created</th><th>commit</th><th>detail</th></tr></thead><tbody>", o.rounds_total);
         for r in &o.rounds {

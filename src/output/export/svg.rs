@@ -167,16 +167,23 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
             .filter(|p| p.mark == Mark::Kept)
             .filter_map(|p| Some(Circle::new((p.x, p.y?), 4, KEPT.filled())));
         cc.draw_series(kept).map_err(plot_error)?;
+        // Labels in the right fifth of the chart end at their point.
+        let right = x0 + (x1 - x0) * 0.8;
         let labels = chart.points.iter().filter_map(|p| {
             let label = p.label.as_ref()?;
-            Some(
-                EmptyElement::at((p.x, p.y?))
-                    + Text::new(
-                        label.clone(),
-                        (6, -16),
-                        ("sans-serif", 13).into_font().color(&KEPT.mix(0.9)),
-                    ),
-            )
+            let font = ("sans-serif", 13).into_font().color(&KEPT.mix(0.9));
+            let (offset, font) = if p.x > right {
+                (
+                    (-6, -16),
+                    font.pos(plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Right,
+                        plotters::style::text_anchor::VPos::Top,
+                    )),
+                )
+            } else {
+                ((6, -16), font)
+            };
+            Some(EmptyElement::at((p.x, p.y?)) + Text::new(label.clone(), offset, font))
         });
         cc.draw_series(labels).map_err(plot_error)?;
         // Runs without a value sit on the x axis.
