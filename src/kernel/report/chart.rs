@@ -284,7 +284,7 @@ pub fn downsample(points: Vec<ChartPoint>, limit: usize) -> Vec<ChartPoint> {
     let (y0, y1) = range(&mut points.iter().filter_map(|p| p.y));
     let cell = |v: f64, lo: f64, hi: f64, n: usize| -> usize {
         let w = hi - lo;
-        if !(w > 0.0) || !v.is_finite() {
+        if w.is_nan() || w <= 0.0 || !v.is_finite() {
             return 0;
         }
         (((v - lo) / w * n as f64) as usize).min(n - 1)

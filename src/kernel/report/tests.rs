@@ -164,7 +164,7 @@ fn downsampling_keeps_every_kept_run_and_crash() {
     let many: Vec<ChartPoint> = (0..1_000_000)
         .map(|i| ChartPoint {
             x: i as f64,
-            y: (i % 20 != 1).then(|| 1.0 - i as f64 * 1e-7),
+            y: (i % 20 != 1).then_some(1.0 - i as f64 * 1e-7),
             interval: None,
             mark: match i % 20 {
                 0 => Mark::Kept,
