@@ -106,17 +106,17 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
         if let Some(d) = &best.description {
             text.push_str(&format!(" \"{}\"", truncate(d, 40)));
         }
-        if let (Some(c), Some(b)) = (best.change, &s.baseline) {
-            text.push_str(&format!(" ({} vs baseline", signed(c)));
-            if b.value != 0.0 {
-                text.push_str(&format!(", {}", signed_percent(c / b.value.abs())));
-            }
-            text.push(')');
-        }
         if !best.confirmed {
             text.push_str(" (unconfirmed)");
         }
         out.push(("best", text));
+        if let (Some(c), Some(b)) = (best.change, &s.baseline) {
+            let mut text = format!("{} vs baseline", signed(c));
+            if b.value != 0.0 {
+                text.push_str(&format!(" ({})", signed_percent(c / b.value.abs())));
+            }
+            out.push(("change", text));
+        }
     }
     let mut runs = format!(
         "{} tries, {} runs: {} kept, {} discarded, {} crashed",
