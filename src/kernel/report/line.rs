@@ -20,9 +20,9 @@ struct LineView<'a> {
     started_at: Cow<'a, str>,
     #[serde(default)]
     duration_ms: u64,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     hypothesis: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     candidate: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     git: Option<GitView<'a>>,
@@ -38,7 +38,7 @@ struct LineView<'a> {
     interrupted: bool,
     #[serde(default)]
     stopped_on_result: bool,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     failure_class: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     verdict: Option<VerdictView<'a>>,
@@ -54,7 +54,7 @@ struct LineView<'a> {
 
 #[derive(Deserialize)]
 struct GitView<'a> {
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     head: Option<Cow<'a, str>>,
 }
 
@@ -82,7 +82,7 @@ struct RatchetView<'a> {
     new_segment: bool,
     #[serde(borrow)]
     status: Cow<'a, str>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     description: Option<Cow<'a, str>>,
     #[serde(borrow)]
     metric: Cow<'a, str>,
@@ -90,7 +90,7 @@ struct RatchetView<'a> {
     direction: Option<Direction>,
     #[serde(borrow, default)]
     kept: Cow<'a, str>,
-    #[serde(borrow, default)]
+    #[serde(borrow, default, deserialize_with = "borrowed")]
     commit: Option<Cow<'a, str>>,
     #[serde(default)]
     record_from: usize,
@@ -129,6 +129,12 @@ impl<'de: 'a, 'a> Deserialize<'de> for MetricsView<'a> {
         }
         d.deserialize_any(V(std::marker::PhantomData))
     }
+}
+
+/// An optional string borrowed from the line when it has no escapes
+/// (serde's own `Option<Cow<str>>` always copies).
+fn borrowed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    Ok(Option::<Key<'de>>::deserialize(d)?.map(|k| k.0))
 }
 
 /// A borrowed key (owned when it has escapes).
