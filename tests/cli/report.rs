@@ -420,3 +420,54 @@ fn the_cached_summary_is_the_summary_of_every_record() {
     journal(&sb);
     assert_eq!(report(&[]), cold);
 }
+
+#[test]
+fn dead_ends_and_rounds_are_listed() {
+    let sb = Sandbox::new();
+    journal(&sb);
+    sb.write(
+        ".arx/dead-ends.jsonl",
+        jsonl(&[json!({
+            "approach_hash": "adf460601cafce90",
+            "statement": "BM25 alone reaches 0.8",
+            "reason": "acc=0.61 >= 0.8 → fail",
+            "iteration": 2,
+            "evidence_level": "deterministic",
+            "created_at": "2026-11-21T10:20:00Z"
+        })]),
+    );
+    sb.write(
+        ".arx/rounds/r-0001/RECORD.json",
+        json!({
+            "round_id": "r-0001",
+            "status": "applied",
+            "detail": "raise the timeout of the eval",
+            "patch_hash": "0123456789abcdef",
+            "created_at": "2026-11-21T11:00:00Z",
+            "applied_sha": "89abcdef0123456789abcdef0123456789abcdef"
+        })
+        .to_string(),
+    );
+    let out = sb.arx().args(["report", "--now", NOW]).assert().code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("dead ends (1 recorded)"), "{text}");
+    assert!(text.contains("BM25 alone reaches 0.8 — acc=0.61"), "{text}");
+    assert!(text.contains("rounds (1 recorded)"), "{text}");
+    assert!(
+        text.contains("applied  raise the timeout of the eval"),
+        "{text}"
+    );
+    let v = stdout_json(sb.arx().args(["report", "--json"]).assert().code(0));
+    assert_eq!(v["dead_ends"][0]["approach_hash"], "adf460601cafce90");
+    assert_eq!(
+        v["rounds"][0]["commit"],
+        "89abcdef0123456789abcdef0123456789abcdef"
+    );
+    sb.arx()
+        .args(["report", "-q", "--html", "page.html"])
+        .assert()
+        .code(0);
+    let html = sb.read("page.html");
+    assert!(html.contains("<h2>Rounds") && html.contains("raise the timeout of the eval"));
+    assert!(html.contains("<h2>Dead ends") && html.contains("BM25 alone reaches 0.8"));
+}
