@@ -48,6 +48,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed)')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
@@ -701,6 +702,26 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;report' {
+            [CompletionResult]::new('--svg', '--svg', [CompletionResultType]::ParameterName, 'Write the progress chart to FILE (SVG)')
+            [CompletionResult]::new('--html', '--html', [CompletionResultType]::ParameterName, 'Write a self-contained HTML page to FILE: chart, summary, run table, rounds, dead ends')
+            [CompletionResult]::new('--refresh', '--refresh', [CompletionResultType]::ParameterName, 'Make the HTML page reload itself every SECONDS (a page left open follows the loop live)')
+            [CompletionResult]::new('--junit', '--junit', [CompletionResultType]::ParameterName, 'Write every run as a JUnit test case to FILE')
+            [CompletionResult]::new('--segment', '--segment', [CompletionResultType]::ParameterName, 'Narrow the report to ratchet segment N, or summarize `all` of them (default: every run, the latest segment summarized)')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'How many last runs (and dead ends, rounds) to list')
+            [CompletionResult]::new('--x', '--x', [CompletionResultType]::ParameterName, 'The chart''s x axis')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--markdown', '--markdown', [CompletionResultType]::ParameterName, 'Print the summary and the last runs as Markdown (for $GITHUB_STEP_SUMMARY and pull-request comments)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;show' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
@@ -1109,6 +1130,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on')
             [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed)')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
+            [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
@@ -1232,6 +1254,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;log' {
+            break
+        }
+        'arx;help;report' {
             break
         }
         'arx;help;show' {

@@ -45,6 +45,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand status 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
             cand restore 'Put a discarded candidate back in the working tree (a clean tree is needed)'
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
+            cand report 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
             cand next 'Pick the next experiment from candidates, by expected free energy'
@@ -641,6 +642,25 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;report'= {
+            cand --svg 'Write the progress chart to FILE (SVG)'
+            cand --html 'Write a self-contained HTML page to FILE: chart, summary, run table, rounds, dead ends'
+            cand --refresh 'Make the HTML page reload itself every SECONDS (a page left open follows the loop live)'
+            cand --junit 'Write every run as a JUnit test case to FILE'
+            cand --segment 'Narrow the report to ratchet segment N, or summarize `all` of them (default: every run, the latest segment summarized)'
+            cand --last 'How many last runs (and dead ends, rounds) to list'
+            cand --x 'The chart''s x axis'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --markdown 'Print the summary and the last runs as Markdown (for $GITHUB_STEP_SUMMARY and pull-request comments)'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;show'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
@@ -1005,6 +1025,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand status 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on'
             cand restore 'Put a discarded candidate back in the working tree (a clean tree is needed)'
             cand log 'List journaled runs, newest last (`--json`: one record per line)'
+            cand report 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
             cand next 'Pick the next experiment from candidates, by expected free energy'
@@ -1096,6 +1117,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;restore'= {
         }
         &'arx;help;log'= {
+        }
+        &'arx;help;report'= {
         }
         &'arx;help;show'= {
         }
