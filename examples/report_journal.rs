@@ -73,6 +73,9 @@ fn main() -> anyhow::Result<()> {
             interval: None,
             more_runs: None,
             ratchet: None,
+            status: None,
+            pruned: None,
+            progress: None,
         };
         if i % 10 == 9 {
             // A plain `arx run` of a candidate with a metric spec.

@@ -50,6 +50,9 @@ struct LineView<'a> {
     interval: Option<(f64, f64)>,
     #[serde(borrow, default)]
     ratchet: Option<RatchetView<'a>>,
+    /// How the run ended when arx ended it (`pruned`, `lost`).
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    status: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -208,6 +211,12 @@ fn mean(xs: &[f64]) -> Option<f64> {
 /// The status of a plain run (`arx run`, `arx compare`): its verdict, or
 /// whether it ran cleanly when it had no metric spec.
 fn plain_status(v: &LineView<'_>) -> (Status, Option<String>) {
+    match v.status.as_deref() {
+        None => {}
+        Some("pruned") => return (Status::Pruned, None),
+        Some("lost") => return (Status::Lost, None),
+        Some(other) => return (Status::Other, Some(other.to_string())),
+    }
     if let Some(verdict) = &v.verdict {
         let status = match verdict.verdict.as_ref() {
             "supported" => Status::Supported,

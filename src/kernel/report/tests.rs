@@ -184,3 +184,25 @@ fn downsampling_keeps_every_kept_run_and_crash() {
 fn downsample_for_test(p: Vec<ChartPoint>, limit: usize) -> Vec<ChartPoint> {
     chart::downsample(p, limit)
 }
+
+#[test]
+fn runs_arx_ended_count_as_pruned_or_lost() {
+    let plain = |status: &str| {
+        format!(
+            "{{\"run_id\":\"r-{status}\",\"metrics\":{{\"acc\":0.5}},\"exit_code\":143,\
+             \"timed_out\":false,\"failure_class\":\"none\",\"status\":\"{status}\"}}"
+        )
+    };
+    let pruned = plain("pruned");
+    let lost = plain("lost");
+    let odd = plain("vanished");
+    assert_eq!(
+        parse_line(pruned.as_bytes()).unwrap().status,
+        Status::Pruned
+    );
+    assert_eq!(parse_line(lost.as_bytes()).unwrap().status, Status::Lost);
+    let p = parse_line(odd.as_bytes()).unwrap();
+    assert_eq!((p.status, p.status_text()), (Status::Other, "vanished"));
+    assert_eq!(Status::Pruned.class(), Class::Fail);
+    assert_eq!(Status::Lost.class(), Class::Crash);
+}
