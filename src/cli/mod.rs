@@ -218,7 +218,12 @@ pub enum Command {
     #[command(after_help = "Example:\n  arx log --limit 20 --candidate hybrid")]
     Log {
         /// Show at most the N most recent runs.
-        #[arg(long, value_name = "N", allow_negative_numbers = true)]
+        #[arg(
+            long,
+            visible_alias = "last",
+            value_name = "N",
+            allow_negative_numbers = true
+        )]
         limit: Option<usize>,
         /// Only runs of this candidate.
         #[arg(long, value_name = "NAME")]
@@ -276,9 +281,14 @@ pub enum Command {
 
     /// Set up arx in this repository: .arx/, arx.toml and .gitattributes.
     #[command(
-        after_help = "Example:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl"
+        after_help = "Examples:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl\n  arx init --agent   # also the loop for an agent, in AGENTS.md"
     )]
-    Init,
+    Init {
+        /// Also write (or update) the arx section of AGENTS.md: the loop an
+        /// agent follows, filled with arx.toml's objective.
+        #[arg(long)]
+        agent: bool,
+    },
 
     /// Live runs: every running `arx run` and `arx try`, with its elapsed
     /// time, last progress and heartbeat age.
@@ -311,6 +321,19 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+
+    /// Serve arx as Model Context Protocol tools over stdio (for Claude
+    /// Code, Codex and other MCP clients).
+    ///
+    /// Tools: try, best, status, log, measure, run, next, deadend_check. Each
+    /// returns its command's `--json` output; errors come back as tool
+    /// errors. Logs go to stderr.
+    #[command(after_help = "Example:\n  claude mcp add arx -- arx mcp")]
+    Mcp,
+
+    /// Print the man page (roff).
+    #[command(after_help = "Example:\n  arx man > arx.1 && man -l arx.1")]
+    Man,
 }
 
 /// The three verdict words, for flags that take one.

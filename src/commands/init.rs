@@ -17,12 +17,17 @@ use super::Ctx;
 use crate::commands::WARN;
 use crate::error::Exit;
 use crate::io::config::{repo_root, FILE_NAME};
+use crate::io::rounds::write_bytes_atomic;
 use crate::io::state::{
     append_lines, dead_ends, ensure_dir, journal, knowhow, no_follow, read_text_if_any,
     refuse_symlinks,
 };
+use crate::kernel::agents::{self, AgentObjective};
 use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
 use crate::output::{bold, dim, Report};
+
+/// The file `--agent` writes arx's section to, at the repository root.
+const AGENTS_FILE: &str = "AGENTS.md";
 
 /// The `arx.toml` written when there is none.
 const CONFIG_TEMPLATE: &str = "\
@@ -241,7 +246,72 @@ fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
     })
 }
 
-pub fn run(ctx: &Ctx) -> Result<Exit> {
+/// The objective in the configuration's `[objective]` table, as written
+/// (what is missing or of another type is left out).
+fn agent_objective(objective: Option<&serde_json::Value>) -> AgentObjective {
+    let Some(o) = objective else {
+        return AgentObjective::default();
+    };
+    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
+    let list = |v: Option<&serde_json::Value>| -> Vec<String> {
+        v.and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let command = match o.get("command") {
+        Some(serde_json::Value::Array(words)) => Some(
+            words
+                .iter()
+                .filter_map(|w| w.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        other => text(other),
+    };
+    let stop = o
+        .get("stop")
+        .and_then(|s| s.as_object())
+        .map(|s| s.iter().map(|(k, v)| format!("{k} = {v}")).collect())
+        .unwrap_or_default();
+    AgentObjective {
+        metric: text(o.get("metric")),
+        direction: text(o.get("direction")),
+        command,
+        checks: list(o.get("checks")),
+        protect: list(o.get("protect")),
+        stop,
+    }
+}
+
+/// Write or update arx's section of `AGENTS.md` at `root`.
+fn agents_md(ctx: &Ctx, root: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
+    let path = root.join(AGENTS_FILE);
+    let config = ctx.config()?;
+    let section = agents::section(&agent_objective(config.objective.as_ref()));
+    let existing = read_text_if_any(&path)?;
+    let merged = agents::merge(existing.as_deref().unwrap_or(""), &section);
+    let status = match &existing {
+        None => Status::Created,
+        Some(old) if *old == merged => Status::Present,
+        Some(_) => Status::Updated,
+    };
+    if status != Status::Present {
+        refuse_symlinks(root, &path)?;
+        write_bytes_atomic(&path, merged.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(Item {
+        path: show(&path),
+        status,
+        detail: Some("the loop for an agent".into()),
+    })
+}
+
+pub fn run(ctx: &Ctx, agent: bool) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let repo = repo_root(&cwd);
     let root = repo.clone().unwrap_or_else(|| cwd.clone());
@@ -293,6 +363,9 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, show)?);
+    if agent {
+        items.push(agents_md(ctx, &root, show)?);
+    }
 
     ctx.out.emit(&InitReport {
         root: root.display().to_string(),

@@ -13,6 +13,8 @@ mod init;
 mod journal;
 mod knowhow;
 mod log;
+mod man;
+mod mcp;
 mod measure;
 mod next;
 mod parse;
@@ -279,10 +281,12 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Precision { cmd } => precision::run(&ctx, cmd.as_ref()),
         Command::Policy(cmd) => policy::run(&ctx, &cmd),
         Command::Round(cmd) => round::run(&ctx, &cmd),
-        Command::Init => init::run(&ctx),
+        Command::Init { agent } => init::run(&ctx, agent),
         Command::Completions { shell } => completions::run(&ctx, shell),
         Command::Ps { reap } => ps::run(&ctx, reap),
         Command::Watch { run } => watch::run(&ctx, run.as_deref()),
+        Command::Mcp => mcp::run(&ctx),
+        Command::Man => man::run(&ctx),
     }
 }
 

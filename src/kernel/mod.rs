@@ -6,6 +6,7 @@
 //! acts, the kernel decides. Parity with the reference kernel is tested
 //! against the conformance fixtures in `fixtures/kernel/`.
 
+pub mod agents;
 pub mod contract;
 pub mod failure;
 pub mod gate;

@@ -8,6 +8,7 @@
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
 mod isolation;
+mod mcp;
 mod needs;
 mod report;
 
@@ -20,5 +21,6 @@ fn main() {
     trials.extend(needs::trials());
     trials.extend(isolation::trials());
     trials.extend(report::trials());
+    trials.extend(mcp::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -1,0 +1,531 @@
+//! The MCP tools: one entry per tool, each an input struct (its JSON schema
+//! is derived from it, its fields named after the command's long flags in
+//! snake_case) and the command line it stands for.
+//!
+//! A tool is a call of this same binary with `--json`, so its result is
+//! exactly the command's `--json` output. Adding a tool is one struct, one
+//! `impl Tool` and one line in [`table`].
+
+use std::sync::Arc;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+
+/// A JSON object (a tool's schema or arguments).
+pub type JsonObject = serde_json::Map<String, serde_json::Value>;
+
+/// What one tool call runs: the arguments after `arx`, and what goes in.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Call {
+    /// The subcommand and its flags (`--json` and the server's global flags
+    /// are added by the server).
+    pub args: Vec<String>,
+    /// Text for the command's standard input (none: an empty input).
+    pub stdin: Option<String>,
+    /// The command takes `--events PATH`; the server follows that file
+    /// and reports each event as a progress notification.
+    pub events: bool,
+}
+
+/// How a command line is built from a tool's arguments.
+struct Argv(Vec<String>);
+
+impl Argv {
+    fn new(words: &[&str]) -> Self {
+        Argv(words.iter().map(|w| w.to_string()).collect())
+    }
+
+    fn opt(mut self, flag: &str, value: Option<impl ToString>) -> Self {
+        if let Some(v) = value {
+            self.0.push(format!("{flag}={}", v.to_string()));
+        }
+        self
+    }
+
+    fn flag(mut self, flag: &str, on: bool) -> Self {
+        if on {
+            self.0.push(flag.to_string());
+        }
+        self
+    }
+
+    fn many(mut self, flag: &str, values: &[String]) -> Self {
+        for v in values {
+            self.0.push(format!("{flag}={v}"));
+        }
+        self
+    }
+
+    /// Positional words after `--`, so none is read as a flag.
+    fn rest(mut self, words: &[String]) -> Self {
+        self.0.push("--".into());
+        self.0.extend(words.iter().cloned());
+        self
+    }
+
+    fn call(self) -> Call {
+        Call {
+            args: self.0,
+            ..Call::default()
+        }
+    }
+}
+
+/// A tool: its name, what it does, and the command line of a call.
+pub trait Tool: DeserializeOwned + JsonSchema + 'static {
+    const NAME: &'static str;
+    const DESCRIPTION: &'static str;
+    /// The key under which a command that prints a list (NDJSON or an
+    /// array) puts it in the structured result, which must be an object.
+    const LIST_KEY: &'static str = "items";
+    fn call(self) -> Call;
+}
+
+/// One row of the tool table.
+pub struct Entry {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub list_key: &'static str,
+    pub schema: fn() -> Arc<JsonObject>,
+    pub parse: fn(serde_json::Value) -> Result<Call, String>,
+}
+
+fn schema<T: JsonSchema>() -> Arc<JsonObject> {
+    let settings = schemars::generate::SchemaSettings::draft2020_12();
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut object = match serde_json::to_value(schema) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => JsonObject::new(),
+    };
+    object.remove("$schema");
+    object.remove("title");
+    Arc::new(object)
+}
+
+fn parse<T: Tool>(arguments: serde_json::Value) -> Result<Call, String> {
+    let arguments = match arguments {
+        serde_json::Value::Null => serde_json::Value::Object(JsonObject::new()),
+        other => other,
+    };
+    serde_json::from_value::<T>(arguments)
+        .map(T::call)
+        .map_err(|e| format!("invalid arguments for `{}`: {e}", T::NAME))
+}
+
+fn entry<T: Tool>() -> Entry {
+    Entry {
+        name: T::NAME,
+        description: T::DESCRIPTION,
+        list_key: T::LIST_KEY,
+        schema: schema::<T>,
+        parse: parse::<T>,
+    }
+}
+
+/// Every tool the server offers.
+pub fn table() -> Vec<Entry> {
+    vec![
+        entry::<Try>(),
+        entry::<Best>(),
+        entry::<Status>(),
+        entry::<Log>(),
+        entry::<Measure>(),
+        entry::<Run>(),
+        entry::<Next>(),
+        entry::<DeadendCheck>(),
+    ]
+}
+
+/// `arx try`: one ratchet iteration.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Try {
+    /// What the change is: the journal's description, the commit subject.
+    pub description: Option<String>,
+    /// The experiment, run through /bin/sh -c (default: arx.toml's objective.command).
+    pub command: Option<String>,
+    /// Runs of the candidate, at least.
+    pub repeat: Option<u32>,
+    /// Say what would be run, kept or restored; change nothing.
+    #[serde(default)]
+    pub dry_run: bool,
+    /// The decision rule: confirm, strict or mad.
+    pub rule: Option<String>,
+    /// Start a new segment: measure the baseline again.
+    #[serde(default)]
+    pub new_segment: bool,
+    /// Approve the `execute` gate for this try.
+    #[serde(default)]
+    pub approve: bool,
+    /// Ignore the approval gates.
+    #[serde(default)]
+    pub no_gates: bool,
+    /// The metric to improve (default: arx.toml's).
+    pub metric: Option<String>,
+    /// max or min (default: arx.toml's).
+    pub direction: Option<String>,
+    /// Time limit per run, e.g. 90s, 15m, 2h.
+    pub timeout: Option<String>,
+    /// Smallest improvement worth keeping, in metric units.
+    pub min_effect: Option<f64>,
+    /// Commands that must exit 0 before a keep.
+    #[serde(default)]
+    pub check: Vec<String>,
+    /// Paths no candidate may change (gitignore-style globs).
+    #[serde(default)]
+    pub protect: Vec<String>,
+}
+
+impl Tool for Try {
+    const NAME: &'static str = "try";
+    const DESCRIPTION: &'static str = "One iteration of the keep-if-better ratchet (`arx try`): run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it. The result is `arx try --json`; `_meta.exit_code` is 0 kept or baseline recorded, 1 discarded, 3 inconclusive or crash.";
+    fn call(self) -> Call {
+        let mut call = Argv::new(&["try"])
+            .opt("--description", self.description)
+            .opt("--command", self.command)
+            .opt("--repeat", self.repeat)
+            .flag("--dry-run", self.dry_run)
+            .opt("--rule", self.rule)
+            .flag("--new-segment", self.new_segment)
+            .flag("--approve", self.approve)
+            .flag("--no-gates", self.no_gates)
+            .opt("--metric", self.metric)
+            .opt("--direction", self.direction)
+            .opt("--timeout", self.timeout)
+            .opt("--min-effect", self.min_effect)
+            .many("--check", &self.check)
+            .many("--protect", &self.protect)
+            .call();
+        call.events = true;
+        call
+    }
+}
+
+/// `arx best`: the objective's flags that pick the ratchet's segment.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Best {
+    /// The metric (default: arx.toml's objective).
+    pub metric: Option<String>,
+    /// max or min (default: arx.toml's objective).
+    pub direction: Option<String>,
+}
+
+impl Tool for Best {
+    const NAME: &'static str = "best";
+    const DESCRIPTION: &'static str = "The best kept run of the ratchet's segment (`arx best`): value, confidence interval, commit, description. `_meta.exit_code` is 1 before any baseline.";
+    fn call(self) -> Call {
+        Argv::new(&["best"])
+            .opt("--metric", self.metric)
+            .opt("--direction", self.direction)
+            .call()
+    }
+}
+
+/// `arx status`: the objective's flags that pick the ratchet's segment.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Status {
+    /// The metric (default: arx.toml's objective).
+    pub metric: Option<String>,
+    /// max or min (default: arx.toml's objective).
+    pub direction: Option<String>,
+}
+
+impl Tool for Status {
+    const NAME: &'static str = "status";
+    const DESCRIPTION: &'static str = "The ratchet's state and the stop advice (`arx status`): tries, kept, discarded, best, and whether a stop rule fired. `_meta.exit_code` is 0 when the loop should stop, 1 to go on.";
+    fn call(self) -> Call {
+        Argv::new(&["status"])
+            .opt("--metric", self.metric)
+            .opt("--direction", self.direction)
+            .call()
+    }
+}
+
+/// `arx log`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Log {
+    /// Only the N most recent runs.
+    pub last: Option<usize>,
+    /// Only runs of this candidate.
+    pub candidate: Option<String>,
+}
+
+impl Tool for Log {
+    const NAME: &'static str = "log";
+    const DESCRIPTION: &'static str = "Journaled runs, newest last (`arx log --json`, one record per line): the structured result lists them under `runs`.";
+    const LIST_KEY: &'static str = "runs";
+    fn call(self) -> Call {
+        Argv::new(&["log"])
+            .opt("--last", self.last)
+            .opt("--candidate", self.candidate)
+            .call()
+    }
+}
+
+/// `arx measure`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Measure {
+    /// Metric key.
+    pub metric: Option<String>,
+    /// Comparator: >=, >, <=, <, ==.
+    pub cmp: Option<String>,
+    /// Target value.
+    pub target: Option<f64>,
+    /// Metric spec file, TOML or JSON.
+    pub spec: Option<String>,
+    /// Exit code of the experiment.
+    pub exit_code: Option<i64>,
+    /// File holding the experiment's stderr, classified into a failure class.
+    pub stderr: Option<String>,
+    /// Failure class when stderr is not at hand: H2, H3, H4 or none.
+    pub failure_class: Option<String>,
+    /// The run timed out.
+    #[serde(default)]
+    pub timed_out: bool,
+    /// File holding the experiment's stdout.
+    pub file: Option<String>,
+    /// The experiment's stdout as text (instead of `file`).
+    pub input: Option<String>,
+}
+
+impl Tool for Measure {
+    const NAME: &'static str = "measure";
+    const DESCRIPTION: &'static str = "The verdict of an experiment's output against a metric spec (`arx measure`): supported, refuted or inconclusive. Give the output as `file` or as `input` text.";
+    fn call(self) -> Call {
+        let mut argv = Argv::new(&["measure"])
+            .opt("--metric", self.metric)
+            .opt("--cmp", self.cmp)
+            .opt("--target", self.target)
+            .opt("--spec", self.spec)
+            .opt("--exit-code", self.exit_code)
+            .opt("--stderr", self.stderr)
+            .opt("--failure-class", self.failure_class)
+            .flag("--timed-out", self.timed_out);
+        if let Some(file) = self.file {
+            argv = argv.rest(&[file]);
+        }
+        let mut call = argv.call();
+        call.stdin = self.input;
+        call
+    }
+}
+
+/// `arx run`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    /// The experiment command and its arguments.
+    pub command: Vec<String>,
+    /// Run the command through /bin/sh -c (give it as one string).
+    #[serde(default)]
+    pub shell: bool,
+    /// Metric key.
+    pub metric: Option<String>,
+    /// Comparator: >=, >, <=, <, ==.
+    pub cmp: Option<String>,
+    /// Target value.
+    pub target: Option<f64>,
+    /// Metric spec file, TOML or JSON.
+    pub spec: Option<String>,
+    /// The hypothesis this run tests.
+    pub hypothesis: Option<String>,
+    /// Name of the candidate experiment.
+    pub candidate: Option<String>,
+    /// Tags for the journal.
+    #[serde(default)]
+    pub tag: Vec<String>,
+    /// Time limit, e.g. 90s, 15m, 2h.
+    pub timeout: Option<String>,
+    /// Run N times and judge the mean with a confidence interval.
+    pub repeat: Option<u32>,
+    /// Confidence level of the interval (with repeat).
+    pub confidence: Option<f64>,
+    /// Approve the `execute` gate for this run.
+    #[serde(default)]
+    pub approve: bool,
+    /// Turn every gate off.
+    #[serde(default)]
+    pub no_gates: bool,
+    /// Run even when the hypothesis is a known dead end.
+    #[serde(default)]
+    pub force: bool,
+    /// Record a deterministic refutation in the dead-end registry.
+    #[serde(default)]
+    pub promote: bool,
+    /// End the experiment once its result line is in.
+    #[serde(default)]
+    pub stop_on_result: bool,
+    /// Do not write the journal.
+    #[serde(default)]
+    pub no_journal: bool,
+}
+
+impl Tool for Run {
+    const NAME: &'static str = "run";
+    const DESCRIPTION: &'static str = "Run an experiment (`arx run`): gate, verdict against the metric spec, journal. `_meta.exit_code` is 0 supported, 1 refuted (or paused at the gate, or a known dead end), 3 inconclusive.";
+    fn call(self) -> Call {
+        let mut call = Argv::new(&["run"])
+            .flag("--shell", self.shell)
+            .opt("--metric", self.metric)
+            .opt("--cmp", self.cmp)
+            .opt("--target", self.target)
+            .opt("--spec", self.spec)
+            .opt("--hypothesis", self.hypothesis)
+            .opt("--candidate", self.candidate)
+            .many("--tag", &self.tag)
+            .opt("--timeout", self.timeout)
+            .opt("--repeat", self.repeat)
+            .opt("--confidence", self.confidence)
+            .flag("--approve", self.approve)
+            .flag("--no-gates", self.no_gates)
+            .flag("--force", self.force)
+            .flag("--promote", self.promote)
+            .flag("--stop-on-result", self.stop_on_result)
+            .flag("--no-journal", self.no_journal)
+            .rest(&self.command)
+            .call();
+        call.events = true;
+        call
+    }
+}
+
+/// `arx next`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Next {
+    /// Candidates file: TOML `[[candidate]]` tables or a JSON array.
+    pub candidates: String,
+    /// Seed of the pick.
+    pub seed: Option<u64>,
+    /// Selection temperature.
+    pub temperature: Option<f64>,
+    /// Model of expected free energy: lrs or aif.
+    pub model: Option<String>,
+    /// Take the lowest expected free energy instead of sampling.
+    #[serde(default)]
+    pub greedy: bool,
+}
+
+impl Tool for Next {
+    const NAME: &'static str = "next";
+    const DESCRIPTION: &'static str = "Pick the next experiment from candidates by expected free energy (`arx next`). `_meta.exit_code` is 1 when every candidate is a known dead end.";
+    fn call(self) -> Call {
+        Argv::new(&["next"])
+            .opt("--candidates", Some(self.candidates))
+            .opt("--seed", self.seed)
+            .opt("--temperature", self.temperature)
+            .opt("--model", self.model)
+            .flag("--greedy", self.greedy)
+            .call()
+    }
+}
+
+/// `arx deadend check`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeadendCheck {
+    /// The approach to look up (case and spacing do not matter).
+    pub statement: String,
+}
+
+impl Tool for DeadendCheck {
+    const NAME: &'static str = "deadend_check";
+    const DESCRIPTION: &'static str = "Is this approach a known dead end? (`arx deadend check`). `_meta.exit_code` is 1 when it is, 0 when not.";
+    fn call(self) -> Call {
+        Argv::new(&["deadend", "check"])
+            .rest(&[self.statement])
+            .call()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn call(name: &str, args: serde_json::Value) -> Result<Call, String> {
+        let table = table();
+        let entry = table.iter().find(|e| e.name == name).unwrap();
+        (entry.parse)(args)
+    }
+
+    #[test]
+    fn try_maps_its_fields_to_the_long_flags() {
+        let c = call(
+            "try",
+            json!({"description": "x", "command": "sh -c 'echo'", "repeat": 2, "dry_run": true}),
+        )
+        .unwrap();
+        assert_eq!(
+            c.args,
+            [
+                "try",
+                "--description=x",
+                "--command=sh -c 'echo'",
+                "--repeat=2",
+                "--dry-run"
+            ]
+        );
+        assert!(c.events);
+    }
+
+    #[test]
+    fn a_value_that_looks_like_a_flag_stays_a_value() {
+        let c = call("deadend_check", json!({"statement": "--force"})).unwrap();
+        assert_eq!(c.args, ["deadend", "check", "--", "--force"]);
+        let c = call("try", json!({"description": "-m"})).unwrap();
+        assert_eq!(c.args, ["try", "--description=-m"]);
+    }
+
+    #[test]
+    fn log_takes_last() {
+        let c = call("log", json!({"last": 3})).unwrap();
+        assert_eq!(c.args, ["log", "--last=3"]);
+        assert!(call("log", json!(null)).is_ok());
+    }
+
+    #[test]
+    fn unknown_and_mistyped_arguments_are_refused() {
+        let e = call("log", json!({"limit": 3})).unwrap_err();
+        assert!(e.contains("limit"), "{e}");
+        assert!(call("try", json!({"repeat": "two"})).is_err());
+        assert!(call("deadend_check", json!({})).is_err());
+        assert!(call("best", json!({"metrc": "acc"})).is_err());
+    }
+
+    #[test]
+    fn every_schema_is_an_object_with_snake_case_properties() {
+        for e in table() {
+            let s = (e.schema)();
+            assert_eq!(s.get("type"), Some(&json!("object")), "{}", e.name);
+            let props = s.get("properties").and_then(|p| p.as_object());
+            for key in props.into_iter().flat_map(|p| p.keys()) {
+                assert!(
+                    key.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                    "{}: {key}",
+                    e.name
+                );
+            }
+        }
+        let s = (table()[0].schema)();
+        let props = s["properties"].as_object().unwrap();
+        for key in ["description", "command", "repeat", "dry_run"] {
+            assert!(props.contains_key(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn measure_passes_its_input_on_stdin() {
+        let c = call("measure", json!({"metric": "acc", "cmp": ">=", "target": 0.5, "input": "__RESULT__ {\"acc\": 1}"})).unwrap();
+        assert_eq!(c.stdin.as_deref(), Some("__RESULT__ {\"acc\": 1}"));
+        assert_eq!(
+            c.args,
+            ["measure", "--metric=acc", "--cmp=>=", "--target=0.5"]
+        );
+    }
+}

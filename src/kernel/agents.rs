@@ -1,0 +1,206 @@
+//! The arx section of `AGENTS.md`: the loop an agent follows with arx,
+//! filled with the repository's objective, and the rule that puts it into
+//! an existing file (between markers, replaced in place on a second run).
+//! Text in, text out.
+
+/// The line that opens arx's section.
+pub const BEGIN: &str =
+    "<!-- arx:begin (written by `arx init --agent`; edits inside are replaced) -->";
+/// The line that closes it.
+pub const END: &str = "<!-- arx:end -->";
+
+/// The objective as `arx.toml` states it (all optional: a repository may
+/// not have set it yet).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AgentObjective {
+    pub metric: Option<String>,
+    /// `min` or `max`.
+    pub direction: Option<String>,
+    pub command: Option<String>,
+    pub checks: Vec<String>,
+    pub protect: Vec<String>,
+    /// The stop rules, as `name = value` words.
+    pub stop: Vec<String>,
+}
+
+fn code(text: &str) -> String {
+    let ticks = if text.contains('`') { "``" } else { "`" };
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
+}
+
+/// The section (markers included), ending in a newline.
+pub fn section(o: &AgentObjective) -> String {
+    let mut s = String::new();
+    let mut line = |t: &str| {
+        s.push_str(t);
+        s.push('\n');
+    };
+    line(BEGIN);
+    line("## Research loop (arx)");
+    line("");
+    line("This repository improves one number with a keep-if-better loop. arx runs");
+    line("the experiment, measures it against the noise and decides; you propose.");
+    line("");
+    line("### Objective");
+    line("");
+    match (&o.metric, &o.direction) {
+        (Some(m), Some(d)) => {
+            let way = if d == "min" { "lower" } else { "higher" };
+            line(&format!("- Metric: {} ({d}: {way} is better).", code(m)));
+        }
+        (Some(m), None) => line(&format!(
+            "- Metric: {} (direction not set in `arx.toml`).",
+            code(m)
+        )),
+        _ => line("- Metric: not set yet. Fill `[objective]` in `arx.toml` (metric, direction, command) and run `arx init --agent` again."),
+    }
+    if let Some(c) = &o.command {
+        line(&format!(
+            "- Experiment: {} (it prints `__RESULT__ {{\"metric\": value}}`).",
+            code(c)
+        ));
+    }
+    if !o.checks.is_empty() {
+        let list: Vec<String> = o.checks.iter().map(|c| code(c)).collect();
+        line(&format!(
+            "- Checks that must pass before a keep: {}.",
+            list.join(", ")
+        ));
+    }
+    if o.protect.is_empty() {
+        line("- Protected paths: none configured; still never edit the evaluation.");
+    } else {
+        let list: Vec<String> = o.protect.iter().map(|c| code(c)).collect();
+        line(&format!(
+            "- Protected paths (never edit them; a change there is refused): {}.",
+            list.join(", ")
+        ));
+    }
+    if !o.stop.is_empty() {
+        let list: Vec<String> = o.stop.iter().map(|c| code(c)).collect();
+        line(&format!("- Stop rules: {}.", list.join(", ")));
+    }
+    line("");
+    line("### The loop");
+    line("");
+    line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
+    line("2. Read what is known: `arx best` (the value to beat), `arx log --last 20`,");
+    line("   `arx finding rank` when it exists, and `arx deadend list` (never retry a dead end).");
+    line("3. Make **one** change, the idea you expect to help most. Do not touch protected");
+    line("   paths, the experiment's evaluation or `.arx/`.");
+    line("4. `arx try -m \"what the change is and why\"` (add `--json` to read it as data).");
+    line("5. Read the verdict: exit 0 kept (committed for you), 1 discarded (undone; the");
+    line("   candidate is kept under `refs/arx/discarded/`), 3 inconclusive or crash (undone),");
+    line("   2 an error to fix (the message and its `hint:` say how). A discard is data,");
+    line("   not a failure: note what it tells you and pick the next idea.");
+    line("6. Go back to 1. Never stop on your own while `arx status` says go on;");
+    line("   never commit, reset or stash by hand: `arx try` does it.");
+    line("");
+    line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
+    line("`try` (with `description`) and `deadend_check`.");
+    line(END);
+    s
+}
+
+/// `existing` (an `AGENTS.md`, maybe empty) with `section` in it: in place
+/// of the old section when the markers are there, else appended after a
+/// blank line.
+pub fn merge(existing: &str, section: &str) -> String {
+    let lines: Vec<&str> = existing.split_inclusive('\n').collect();
+    let begin = lines.iter().position(|l| l.trim_end() == BEGIN);
+    let end = begin.and_then(|b| {
+        lines[b..]
+            .iter()
+            .position(|l| l.trim_end() == END)
+            .map(|e| b + e)
+    });
+    if let (Some(b), Some(e)) = (begin, end) {
+        let mut out: String = lines[..b].concat();
+        out.push_str(section);
+        out.push_str(&lines[e + 1..].concat());
+        return out;
+    }
+    let mut out = existing.to_string();
+    if !out.is_empty() {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        if !out.ends_with("\n\n") {
+            out.push('\n');
+        }
+    }
+    out.push_str(section);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn objective() -> AgentObjective {
+        AgentObjective {
+            metric: Some("val_bpb".into()),
+            direction: Some("min".into()),
+            command: Some("uv run train.py".into()),
+            checks: vec!["pytest -q".into()],
+            protect: vec!["prepare.py".into(), "eval/**".into()],
+            stop: vec!["max_runs = 200".into()],
+        }
+    }
+
+    #[test]
+    fn the_section_names_the_objective_and_the_loop() {
+        let s = section(&objective());
+        for needle in [
+            "`val_bpb` (min: lower is better)",
+            "`uv run train.py`",
+            "`prepare.py`, `eval/**`",
+            "`pytest -q`",
+            "`max_runs = 200`",
+            "arx try -m",
+            "arx status",
+            "arx best",
+            "arx finding rank",
+        ] {
+            assert!(s.contains(needle), "{needle}\n{s}");
+        }
+        assert!(s.starts_with(BEGIN) && s.ends_with(&format!("{END}\n")));
+        let empty = section(&AgentObjective::default());
+        assert!(empty.contains("not set yet"), "{empty}");
+    }
+
+    #[test]
+    fn merging_appends_once_and_then_replaces_in_place() {
+        let mine = "# Agents\n\nBe nice.\n";
+        let first = merge(mine, &section(&AgentObjective::default()));
+        assert!(first.starts_with("# Agents\n\nBe nice.\n\n<!-- arx:begin"));
+        let tail = format!("{first}\n## Later\nmine\n");
+        let second = merge(&tail, &section(&objective()));
+        assert_eq!(second.matches(BEGIN).count(), 1);
+        assert!(second.contains("val_bpb"));
+        assert!(!second.contains("not set yet"));
+        assert!(second.starts_with("# Agents\n\nBe nice.\n\n"));
+        assert!(second.ends_with("\n## Later\nmine\n"));
+        assert_eq!(merge(&second, &section(&objective())), second);
+        assert_eq!(merge("", "S\n"), "S\n");
+        assert_eq!(merge("x", "S\n"), "x\n\nS\n");
+    }
+
+    #[test]
+    fn an_unclosed_section_is_left_alone_and_a_new_one_appended() {
+        let broken = format!("{BEGIN}\nhalf\n");
+        let out = merge(&broken, "S\n");
+        assert_eq!(out, format!("{BEGIN}\nhalf\n\nS\n"));
+    }
+
+    #[test]
+    fn backticks_in_values_stay_code() {
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+    }
+}
