@@ -368,6 +368,16 @@ pub enum DeadEndCommand {
         /// The approach to look up (case and spacing do not matter).
         statement: String,
     },
+    /// Exit 1 when a file names a known dead end: a spec's `hypothesis`, a
+    /// candidates file's `statement`s, or a line of any other text file.
+    ///
+    /// For pre-commit hooks and CI (exit 2 when a file cannot be read).
+    #[command(after_help = "Example:\n  arx deadend scan hypotheses.md candidates.toml spec.toml")]
+    Scan {
+        /// Files to scan.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<std::path::PathBuf>,
+    },
     /// List known dead ends.
     #[command(after_help = "Example:\n  arx deadend list --json")]
     List,

@@ -73,6 +73,80 @@ impl Row for DeadEndRecord {
     }
 }
 
+/// A statement of a scanned file that is a known dead end.
+#[derive(Serialize)]
+struct Hit {
+    file: String,
+    statement: String,
+    record: DeadEndRecord,
+}
+
+#[derive(Serialize)]
+struct ScanReport {
+    files: usize,
+    statements: usize,
+    dead_ends: Vec<Hit>,
+}
+
+impl Report for ScanReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        for hit in &self.dead_ends {
+            writeln!(
+                out,
+                "{}: {b}known dead end{b:#} {d}{}{d:#} {}  {d}— {}{d:#}",
+                hit.file, hit.record.approach_hash, hit.statement, hit.record.reason
+            )?;
+        }
+        if self.dead_ends.is_empty() {
+            writeln!(
+                out,
+                "no known dead end in {} statements of {} files",
+                self.statements, self.files
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Look up every statement the files name.
+fn scan(ctx: &Ctx, files: &[std::path::PathBuf]) -> Result<Exit> {
+    use crate::kernel::statements::statements;
+    let known = dead_ends(&ctx.state_dir()?, WARN).read()?;
+    let mut report = ScanReport {
+        files: files.len(),
+        statements: 0,
+        dead_ends: Vec::new(),
+    };
+    for file in files {
+        let text = read_text(&Source::from_arg(Some(file)), "the file")?;
+        let found = statements(&file.display().to_string(), &text).map_err(|e| {
+            Hinted::error(
+                format!("{}: {e}", file.display()),
+                "fix the file, or leave it out of the scan",
+            )
+        })?;
+        report.statements += found.len();
+        for statement in found {
+            let hash = approach_hash(&statement);
+            if let Some(record) = known.iter().find(|r| r.approach_hash == hash) {
+                report.dead_ends.push(Hit {
+                    file: file.display().to_string(),
+                    statement,
+                    record: record.clone(),
+                });
+            }
+        }
+    }
+    let exit = if report.dead_ends.is_empty() {
+        Exit::Ok
+    } else {
+        Exit::No
+    };
+    ctx.out.emit(&report)?;
+    Ok(exit)
+}
+
 /// A verdict record as `arx measure --json` (or the reference host) writes it.
 #[derive(Debug, Deserialize)]
 struct VerdictInput {
@@ -175,6 +249,7 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             })?;
             Ok(if known { Exit::No } else { Exit::Ok })
         }
+        DeadEndCommand::Scan { files } => scan(ctx, files),
         DeadEndCommand::List => {
             ctx.out.emit(&Rows {
                 items: dead_ends(&ctx.state_dir()?, WARN).read()?,

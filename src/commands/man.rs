@@ -11,11 +11,65 @@ use crate::cli::Cli;
 use crate::error::Exit;
 use crate::output::Report;
 
-/// The roff source of `arx.1`.
+/// The roff source of `arx.1`: the page of `arx` itself, then one section
+/// per subcommand (its synopsis, description and options), so the one page
+/// documents every command.
 pub fn page() -> Result<String> {
+    let mut cmd = Cli::command().disable_help_subcommand(true);
+    cmd.build();
     let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command()).render(&mut buf)?;
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+    clap_mangen::Man::new(cmd.clone()).render(&mut buf)?;
+    let mut page = String::from_utf8_lossy(&buf).into_owned();
+    fn walk(cmd: &clap::Command, page: &mut String) -> Result<()> {
+        for sub in cmd.get_subcommands() {
+            page.push_str(&section(sub)?);
+            walk(sub, page)?;
+        }
+        Ok(())
+    }
+    walk(&cmd, &mut page)?;
+    Ok(page)
+}
+
+/// One subcommand's section: a heading with its full name, then its
+/// synopsis, description, options and notes as subsections.
+fn section(cmd: &clap::Command) -> Result<String> {
+    // The global flags are described once, on the page of `arx` itself.
+    let globals: Vec<String> = cmd
+        .get_arguments()
+        .filter(|a| a.is_global_set() || a.get_id() == "help")
+        .map(|a| a.get_id().to_string())
+        .collect();
+    let mut cmd = cmd.clone();
+    for id in globals {
+        cmd = cmd.mut_arg(id, |a| a.hide(true));
+    }
+    let cmd = &cmd;
+    let man = clap_mangen::Man::new(cmd.clone());
+    let mut buf = Vec::new();
+    man.render_synopsis_section(&mut buf)?;
+    man.render_description_section(&mut buf)?;
+    if cmd.get_arguments().any(|a| !a.is_hide_set()) {
+        man.render_options_section(&mut buf)?;
+    }
+    if cmd.has_subcommands() {
+        man.render_subcommands_section(&mut buf)?;
+    }
+    if cmd.get_after_help().is_some() || cmd.get_after_long_help().is_some() {
+        man.render_extra_section(&mut buf)?;
+    }
+    let name = cmd.get_bin_name().unwrap_or(cmd.get_name()).to_uppercase();
+    let mut out = format!(".SH \"{name}\"\n");
+    for line in String::from_utf8_lossy(&buf).lines() {
+        match line.strip_prefix(".SH ") {
+            Some(title) => out.push_str(&format!(".SS {title}\n")),
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[derive(Serialize)]

@@ -24,5 +24,6 @@ pub mod record;
 pub mod report;
 pub mod round;
 pub mod segment;
+pub mod statements;
 pub mod stats;
 pub mod verdict;

@@ -10,6 +10,7 @@
 mod isolation;
 mod mcp;
 mod needs;
+mod pre_commit;
 mod report;
 
 use libtest_mimic::{Arguments, Trial};
@@ -22,5 +23,6 @@ fn main() {
     trials.extend(isolation::trials());
     trials.extend(report::trials());
     trials.extend(mcp::trials());
+    trials.extend(pre_commit::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -1,0 +1,188 @@
+//! The hooks of `.pre-commit-hooks.yaml`, run by the real `pre-commit`
+//! tool (PyPI) with `pre-commit try-repo` on a scratch repository. The hooks
+//! use `language: system`, so the `arx` under test is put first on `PATH`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use libtest_mimic::{Failed, Trial};
+
+use crate::needs;
+
+/// This checkout: the repository that offers the hooks.
+fn hooks_repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn path_with_arx() -> String {
+    let bin = needs::arx();
+    format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// `pre-commit try-repo <this checkout> HOOK --files FILES` in `repo`.
+fn try_repo(pre_commit: &Path, repo: &Path, home: &Path, hook: &str, files: &[&str]) -> Output {
+    Command::new(pre_commit)
+        .arg("try-repo")
+        .arg(hooks_repo())
+        .arg(hook)
+        .arg("--verbose")
+        .arg("--files")
+        .args(files)
+        .current_dir(repo)
+        .env("PATH", path_with_arx())
+        .env("PRE_COMMIT_HOME", home)
+        .env_remove("ARX_STATE_DIR")
+        .output()
+        .expect("running pre-commit")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn git(repo: &Path, args: &[&str]) -> Result<(), Failed> {
+    let out = Command::new("git").args(args).current_dir(repo).output()?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr)).into())
+    }
+}
+
+fn arx(repo: &Path, args: &[&str]) -> Result<(), Failed> {
+    let out = Command::new(needs::arx())
+        .args(args)
+        .current_dir(repo)
+        .env_remove("ARX_STATE_DIR")
+        .output()?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("arx {args:?}: {}", String::from_utf8_lossy(&out.stderr)).into())
+    }
+}
+
+fn scratch() -> Result<(tempfile::TempDir, tempfile::TempDir), Failed> {
+    let dir = tempfile::tempdir()?;
+    let home = tempfile::tempdir()?;
+    let repo = dir.path();
+    git(repo, &["init", "-q", "-b", "main"])?;
+    git(repo, &["config", "user.email", "test@example.com"])?;
+    git(repo, &["config", "user.name", "test"])?;
+    git(repo, &["config", "commit.gpgsign", "false"])?;
+    std::fs::write(repo.join("README.md"), "scratch\n")?;
+    arx(repo, &["init"])?;
+    git(repo, &["add", "-A"])?;
+    git(repo, &["commit", "-q", "-m", "start"])?;
+    Ok((dir, home))
+}
+
+fn deadend_check_refuses_a_known_dead_end(pre_commit: &Path) -> Result<(), Failed> {
+    let (dir, home) = scratch()?;
+    let repo = dir.path();
+    arx(
+        repo,
+        &[
+            "deadend",
+            "add",
+            "BM25 alone reaches recall 0.8",
+            "--reason",
+            "recall 0.61",
+            "--no-gates",
+        ],
+    )?;
+    std::fs::write(
+        repo.join("hypotheses.md"),
+        "# Next ideas\n- rerank with a cross-encoder\n- bm25 ALONE reaches  recall 0.8\n",
+    )?;
+    std::fs::write(
+        repo.join("candidates.toml"),
+        "[[candidate]]\nname = \"rerank\"\nstatement = \"rerank with a cross-encoder\"\n",
+    )?;
+    git(repo, &["add", "hypotheses.md", "candidates.toml"])?;
+
+    let out = try_repo(
+        pre_commit,
+        repo,
+        home.path(),
+        "arx-deadend-check",
+        &["hypotheses.md", "candidates.toml"],
+    );
+    let said = text(&out);
+    if out.status.code() != Some(1) || !said.contains("known dead end") {
+        return Err(format!("a dead end must fail the hook:\n{said}").into());
+    }
+
+    let out = try_repo(
+        pre_commit,
+        repo,
+        home.path(),
+        "arx-deadend-check",
+        &["candidates.toml"],
+    );
+    if !out.status.success() {
+        return Err(format!("no dead end must pass:\n{}", text(&out)).into());
+    }
+    Ok(())
+}
+
+fn round_validate_checks_staged_patches(pre_commit: &Path) -> Result<(), Failed> {
+    let (dir, home) = scratch()?;
+    let repo = dir.path();
+    std::fs::create_dir(repo.join("rounds"))?;
+    std::fs::write(
+        repo.join("rounds/good.json"),
+        r#"{"summary": "Ask for sources", "confidence": 0.8, "entries": [{"path": "prompts/system.md", "kind": "markdown", "op": "create", "content": "Cite a source.\n", "rationale": "unsupported claims", "evidence_refs": ["journal:1"]}]}"#,
+    )?;
+    std::fs::write(
+        repo.join("rounds/bad.json"),
+        r#"{"summary": "", "confidence": 7, "entries": []}"#,
+    )?;
+    git(repo, &["add", "rounds"])?;
+
+    let out = try_repo(
+        pre_commit,
+        repo,
+        home.path(),
+        "arx-round-validate",
+        &["rounds/good.json"],
+    );
+    if !out.status.success() {
+        return Err(format!("a valid patch must pass:\n{}", text(&out)).into());
+    }
+    let out = try_repo(
+        pre_commit,
+        repo,
+        home.path(),
+        "arx-round-validate",
+        &["rounds/good.json", "rounds/bad.json"],
+    );
+    let said = text(&out);
+    if out.status.success() || !said.contains("invalid") {
+        return Err(format!("an invalid patch must fail the hook:\n{said}").into());
+    }
+    Ok(())
+}
+
+pub fn trials() -> Vec<Trial> {
+    vec![
+        needs::trial(
+            "pre_commit::deadend_check_refuses_a_known_dead_end",
+            needs::pre_commit,
+            deadend_check_refuses_a_known_dead_end,
+        ),
+        needs::trial(
+            "pre_commit::round_validate_checks_staged_patches",
+            needs::pre_commit,
+            round_validate_checks_staged_patches,
+        ),
+    ]
+}
