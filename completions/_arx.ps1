@@ -59,6 +59,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('ps', 'ps', [CompletionResultType]::ParameterValue, 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -204,6 +206,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a dead end by hand (kept once per approach)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when STATEMENT is a known dead end, 0 otherwise')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Exit 1 when a file names a known dead end: a spec''s `hypothesis`, a candidates file''s `statement`s, or a line of any other text file')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List known dead ends')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a verdict to a dead end: only a deterministic refutation is kept')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -227,6 +230,18 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;deadend;check' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;deadend;scan' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -270,6 +285,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;deadend;help' {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a dead end by hand (kept once per approach)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when STATEMENT is a known dead end, 0 otherwise')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Exit 1 when a file names a known dead end: a spec''s `hypothesis`, a candidates file''s `statement`s, or a line of any other text file')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List known dead ends')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a verdict to a dead end: only a deterministic refutation is kept')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -279,6 +295,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;deadend;help;check' {
+            break
+        }
+        'arx;deadend;help;scan' {
             break
         }
         'arx;deadend;help;list' {
@@ -689,6 +708,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         }
         'arx;log' {
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Show at most the N most recent runs')
+            [CompletionResult]::new('--last', '--last', [CompletionResultType]::ParameterName, 'Show at most the N most recent runs')
             [CompletionResult]::new('--candidate', '--candidate', [CompletionResultType]::ParameterName, 'Only runs of this candidate')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'The ratchet''s results table instead (commit, metric, status, description, other metrics), as TSV or CSV')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
@@ -1069,6 +1089,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--agent', '--agent', [CompletionResultType]::ParameterName, 'Also write (or update) the arx section of AGENTS.md: the loop an agent follows, filled with arx.toml''s objective')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
@@ -1113,6 +1134,30 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;mcp' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;man' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;help' {
             [CompletionResult]::new('parse', 'parse', [CompletionResultType]::ParameterValue, 'Print the metrics of the first `__RESULT__ {json}` line as JSON')
             [CompletionResult]::new('measure', 'measure', [CompletionResultType]::ParameterValue, 'Compute the verdict of an experiment''s stdout against a metric spec')
@@ -1141,6 +1186,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('ps', 'ps', [CompletionResultType]::ParameterValue, 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1173,6 +1220,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;help;deadend' {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Record a dead end by hand (kept once per approach)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Exit 1 when STATEMENT is a known dead end, 0 otherwise')
+            [CompletionResult]::new('scan', 'scan', [CompletionResultType]::ParameterValue, 'Exit 1 when a file names a known dead end: a spec''s `hypothesis`, a candidates file''s `statement`s, or a line of any other text file')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List known dead ends')
             [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Promote a verdict to a dead end: only a deterministic refutation is kept')
             break
@@ -1181,6 +1229,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;deadend;check' {
+            break
+        }
+        'arx;help;deadend;scan' {
             break
         }
         'arx;help;deadend;list' {
@@ -1339,6 +1390,12 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;completions' {
+            break
+        }
+        'arx;help;mcp' {
+            break
+        }
+        'arx;help;man' {
             break
         }
         'arx;help;help' {

@@ -56,6 +56,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand ps 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age'
             cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
             cand completions 'Print a shell completion script'
+            cand mcp 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)'
+            cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;parse'= {
@@ -188,6 +190,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand add 'Record a dead end by hand (kept once per approach)'
             cand check 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+            cand scan 'Exit 1 when a file names a known dead end: a spec''s `hypothesis`, a candidates file''s `statement`s, or a line of any other text file'
             cand list 'List known dead ends'
             cand promote 'Promote a verdict to a dead end: only a deterministic refutation is kept'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -209,6 +212,17 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'arx;deadend;check'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;deadend;scan'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -249,6 +263,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;deadend;help'= {
             cand add 'Record a dead end by hand (kept once per approach)'
             cand check 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+            cand scan 'Exit 1 when a file names a known dead end: a spec''s `hypothesis`, a candidates file''s `statement`s, or a line of any other text file'
             cand list 'List known dead ends'
             cand promote 'Promote a verdict to a dead end: only a deterministic refutation is kept'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -256,6 +271,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;deadend;help;add'= {
         }
         &'arx;deadend;help;check'= {
+        }
+        &'arx;deadend;help;scan'= {
         }
         &'arx;deadend;help;list'= {
         }
@@ -630,6 +647,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;log'= {
             cand --limit 'Show at most the N most recent runs'
+            cand --last 'Show at most the N most recent runs'
             cand --candidate 'Only runs of this candidate'
             cand --format 'The ratchet''s results table instead (commit, metric, status, description, other metrics), as TSV or CSV'
             cand --color 'When to colour human output'
@@ -968,6 +986,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
             cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --agent 'Also write (or update) the arx section of AGENTS.md: the loop an agent follows, filled with arx.toml''s objective'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
             cand -q 'Print nothing on stdout; the exit code carries the answer'
             cand --quiet 'Print nothing on stdout; the exit code carries the answer'
@@ -1008,6 +1027,28 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;mcp'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;man'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;help'= {
             cand parse 'Print the metrics of the first `__RESULT__ {json}` line as JSON'
             cand measure 'Compute the verdict of an experiment''s stdout against a metric spec'
@@ -1036,6 +1077,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand ps 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age'
             cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
             cand completions 'Print a shell completion script'
+            cand mcp 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)'
+            cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;help;parse'= {
@@ -1059,12 +1102,15 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;deadend'= {
             cand add 'Record a dead end by hand (kept once per approach)'
             cand check 'Exit 1 when STATEMENT is a known dead end, 0 otherwise'
+            cand scan 'Exit 1 when a file names a known dead end: a spec''s `hypothesis`, a candidates file''s `statement`s, or a line of any other text file'
             cand list 'List known dead ends'
             cand promote 'Promote a verdict to a dead end: only a deterministic refutation is kept'
         }
         &'arx;help;deadend;add'= {
         }
         &'arx;help;deadend;check'= {
+        }
+        &'arx;help;deadend;scan'= {
         }
         &'arx;help;deadend;list'= {
         }
@@ -1178,6 +1224,10 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;watch'= {
         }
         &'arx;help;completions'= {
+        }
+        &'arx;help;mcp'= {
+        }
+        &'arx;help;man'= {
         }
         &'arx;help;help'= {
         }

@@ -369,3 +369,74 @@ fn bad_now_is_an_error() {
         .stderr(contains("--now").and(contains("hint:")));
     assert!(!sb.path().join(".arx").exists());
 }
+
+#[test]
+fn scan_finds_dead_ends_named_by_hypothesis_and_candidate_files() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "deadend",
+            "add",
+            "BM25 alone",
+            "--reason",
+            "recall 0.61",
+            "--no-gates",
+        ])
+        .assert()
+        .code(0);
+    sb.write(
+        "spec.toml",
+        "metric_key = \"acc\"\nhypothesis = \"bm25   ALONE\"\n",
+    );
+    sb.write(
+        "candidates.toml",
+        "[[candidate]]\nname = \"r\"\nstatement = \"rerank\"\n",
+    );
+    sb.write("hypotheses.md", "# Ideas\n- rerank\n- dense only\n");
+    let out = sb
+        .arx()
+        .args([
+            "deadend",
+            "scan",
+            "spec.toml",
+            "candidates.toml",
+            "hypotheses.md",
+            "--json",
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let report = crate::support::json(&out);
+    assert_eq!(report["files"], 3);
+    assert_eq!(report["statements"], 4);
+    let hits = report["dead_ends"].as_array().unwrap();
+    assert_eq!(hits.len(), 1);
+    assert_eq!(hits[0]["file"], "spec.toml");
+    assert_eq!(hits[0]["record"]["reason"], "recall 0.61");
+
+    sb.arx()
+        .args(["deadend", "scan", "candidates.toml", "hypotheses.md"])
+        .assert()
+        .code(0)
+        .stdout(predicates::str::contains(
+            "no known dead end in 3 statements of 2 files",
+        ));
+}
+
+#[test]
+fn scan_of_a_broken_or_missing_file_is_an_error() {
+    let sb = Sandbox::new();
+    sb.write("spec.toml", "hypothesis = \n");
+    sb.arx()
+        .args(["deadend", "scan", "spec.toml"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("spec.toml: invalid TOML"));
+    sb.arx()
+        .args(["deadend", "scan", "missing.md"])
+        .assert()
+        .code(2);
+    sb.arx().args(["deadend", "scan"]).assert().code(2);
+}

@@ -1,6 +1,7 @@
 //! Integration tests: the real binary, one file per command; the helpers
 //! they share are in `support`.
 
+mod agents;
 mod classify;
 mod compare;
 mod completions;
@@ -13,6 +14,8 @@ mod init;
 mod journal;
 mod knowhow;
 mod log;
+mod man;
+mod mcp;
 mod measure;
 mod next;
 mod parse;

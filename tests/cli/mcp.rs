@@ -1,0 +1,171 @@
+//! `arx mcp` spoken to directly in JSON-RPC over its stdin and stdout (the
+//! external tests drive it with the official Python client as well).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::support::Sandbox;
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    next_id: u64,
+}
+
+impl Session {
+    fn start(sb: &Sandbox) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arx"))
+            .arg("mcp")
+            .current_dir(sb.path())
+            .env_remove("ARX_STATE_DIR")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut s = Session {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+        };
+        let init = s.request(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "arx-tests", "version": "0"}}),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "arx", "{init}");
+        s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        s
+    }
+
+    fn send(&mut self, message: Value) {
+        writeln!(self.stdin, "{message}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Send a request and return its response (notifications before it are
+    /// skipped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(60))
+                .expect("a response from arx mcp");
+            let message: Value = serde_json::from_str(&line).expect("JSON-RPC on stdout");
+            if message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
+        response["result"].clone()
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn lists_the_tools_with_their_schemas() {
+    let sb = Sandbox::new();
+    let mut s = Session::start(&sb);
+    let tools = s.request("tools/list", json!({}));
+    let tools = tools["result"]["tools"].as_array().unwrap().clone();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for name in [
+        "try",
+        "best",
+        "status",
+        "log",
+        "measure",
+        "run",
+        "next",
+        "deadend_check",
+    ] {
+        assert!(names.contains(&name), "{name} in {names:?}");
+    }
+    let try_tool = tools.iter().find(|t| t["name"] == "try").unwrap();
+    assert_eq!(try_tool["inputSchema"]["type"], "object");
+    for key in ["description", "command", "repeat", "dry_run"] {
+        assert!(
+            try_tool["inputSchema"]["properties"].get(key).is_some(),
+            "{key}"
+        );
+    }
+}
+
+#[test]
+fn a_no_is_a_result_and_an_error_is_a_tool_error() {
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "deadend",
+            "add",
+            "bm25 alone",
+            "--reason",
+            "r",
+            "--no-gates",
+        ])
+        .assert()
+        .code(0);
+    let mut s = Session::start(&sb);
+
+    let known = s.call("deadend_check", json!({"statement": "BM25  Alone"}));
+    assert_eq!(known["isError"], false, "{known}");
+    assert_eq!(known["structuredContent"]["known"], true);
+    assert_eq!(known["_meta"]["exit_code"], 1);
+    let text = known["content"][0]["text"].as_str().unwrap();
+    let parsed: Value = serde_json::from_str(text).unwrap();
+    assert_eq!(parsed, known["structuredContent"], "the text is the --json");
+
+    let fresh = s.call("deadend_check", json!({"statement": "--rerank"}));
+    assert_eq!(fresh["structuredContent"]["known"], false, "{fresh}");
+    assert_eq!(fresh["_meta"]["exit_code"], 0);
+
+    let measured = s.call(
+        "measure",
+        json!({"metric": "acc", "cmp": ">=", "target": 0.8, "input": "__RESULT__ {\"acc\": 0.83}\n"}),
+    );
+    assert_eq!(
+        measured["structuredContent"]["verdict"], "supported",
+        "{measured}"
+    );
+
+    // Not a repository: `best` fails with the command's message and hint.
+    let error = s.call("best", json!({}));
+    assert_eq!(error["isError"], true, "{error}");
+    let text = error["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("arx: error:"), "{text}");
+
+    let wrong = s.call("log", json!({"limit": 1}));
+    assert_eq!(wrong["isError"], true, "{wrong}");
+
+    let log = s.call("log", json!({"last": 5}));
+    assert_eq!(log["structuredContent"]["runs"], json!([]), "{log}");
+}
