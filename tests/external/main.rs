@@ -8,6 +8,7 @@
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
 mod isolation;
+mod man;
 mod mcp;
 mod needs;
 mod pre_commit;
@@ -22,6 +23,7 @@ fn main() {
     trials.extend(needs::trials());
     trials.extend(isolation::trials());
     trials.extend(report::trials());
+    trials.extend(man::trials());
     trials.extend(mcp::trials());
     trials.extend(pre_commit::trials());
     libtest_mimic::run(&args, trials).exit();
