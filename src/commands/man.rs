@@ -28,7 +28,27 @@ pub fn page() -> Result<String> {
         Ok(())
     }
     walk(&cmd, &mut page)?;
-    Ok(page)
+    Ok(in_page_references(&page))
+}
+
+/// The subcommand lists name pages of their own (`arx\\-try(1)`); in this
+/// one page they name the sections below (`arx try`).
+fn in_page_references(page: &str) -> String {
+    let mut out = String::with_capacity(page.len());
+    for line in page.lines() {
+        match line
+            .strip_prefix("arx\\-")
+            .and_then(|l| l.strip_suffix("(1)"))
+        {
+            Some(path) => {
+                out.push_str("arx ");
+                out.push_str(&path.replace("\\-", " "));
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// One subcommand's section: a heading with its full name, then its
