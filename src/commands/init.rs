@@ -288,12 +288,10 @@ fn agent_objective(objective: Option<&serde_json::Value>) -> AgentObjective {
 }
 
 /// Write or update arx's section of `AGENTS.md` at `root`.
-fn agents_md(ctx: &Ctx, root: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
+fn agents_md(section: &str, root: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
     let path = root.join(AGENTS_FILE);
-    let config = ctx.config()?;
-    let section = agents::section(&agent_objective(config.objective.as_ref()));
     let existing = read_text_if_any(&path)?;
-    let merged = agents::merge(existing.as_deref().unwrap_or(""), &section);
+    let merged = agents::merge(existing.as_deref().unwrap_or(""), section);
     let status = match &existing {
         None => Status::Created,
         Some(old) if *old == merged => Status::Present,
@@ -318,6 +316,14 @@ pub fn run(ctx: &Ctx, agent: bool) -> Result<Exit> {
     let state_dir = ctx.state_dir()?;
     let show = |p: &Path| shown(p, &root);
     let mut items = Vec::new();
+    // The configuration is read before anything is created: a broken
+    // arx.toml stops `--agent` with nothing half done.
+    let agent_section = if agent {
+        let config = ctx.config()?;
+        Some(agents::section(&agent_objective(config.objective.as_ref())))
+    } else {
+        None
+    };
 
     let existed = state_dir.is_dir();
     ensure_dir(&state_dir)?;
@@ -363,8 +369,8 @@ pub fn run(ctx: &Ctx, agent: bool) -> Result<Exit> {
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, show)?);
-    if agent {
-        items.push(agents_md(ctx, &root, show)?);
+    if let Some(section) = &agent_section {
+        items.push(agents_md(section, &root, show)?);
     }
 
     ctx.out.emit(&InitReport {

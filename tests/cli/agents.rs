@@ -110,3 +110,13 @@ fn never_writes_through_a_symbolic_link() {
     sb.arx().args(["init", "--agent"]).assert().code(2);
     assert_eq!(sb.read("elsewhere.md"), "theirs\n");
 }
+
+#[test]
+fn a_broken_arx_toml_stops_before_anything_is_created() {
+    let sb = Sandbox::new();
+    sb.git_init(".");
+    sb.write("arx.toml", "[objective\n");
+    sb.arx().args(["init", "--agent"]).assert().code(2);
+    assert!(!sb.path().join(".arx").exists());
+    assert!(!sb.path().join("AGENTS.md").exists());
+}

@@ -38,7 +38,9 @@ fn renders_without_warnings(man: &Path) -> Result<(), Failed> {
     if !out.status.success() || !warnings.trim().is_empty() {
         return Err(format!("man -l {}: {warnings}", page.display()).into());
     }
-    for needle in ["NAME", "SYNOPSIS", "ARX TRY", "ARX MCP", "ARX INIT", "--agent"] {
+    for needle in [
+        "NAME", "SYNOPSIS", "ARX TRY", "ARX MCP", "ARX INIT", "--agent",
+    ] {
         if !text.contains(needle) {
             return Err(format!("the rendered page lacks {needle:?}").into());
         }

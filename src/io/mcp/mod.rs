@@ -99,7 +99,7 @@ impl Server {
         let _turn = self.one_at_a_time.lock().await;
         (self.setup.log)(&format!("mcp: {} {}", entry.name, call.args.join(" ")));
         match run_child(&self.setup, &call, progress).await {
-            Ok(outcome) => Ok(result(entry, outcome)),
+            Ok(outcome) => Ok(result(entry, call.text_key, outcome)),
             Err(e) => Ok(tool_error(&format!("arx: error: {e:#}"), None)),
         }
     }
@@ -193,7 +193,10 @@ async fn run_child(
     let mut cmd = tokio::process::Command::new(&setup.exe);
     cmd.current_dir(&setup.dir)
         .args(&setup.global)
-        .args(["--json", "--color", "never"]);
+        .args(["--color", "never"]);
+    if call.text_key.is_none() {
+        cmd.arg("--json");
+    }
     let (subcommand, rest) = call
         .args
         .split_first()
@@ -435,7 +438,7 @@ fn structured(stdout: &str, list_key: &str) -> Option<serde_json::Value> {
     }
 }
 
-fn result(entry: &Entry, outcome: Outcome) -> CallToolResult {
+fn result(entry: &Entry, text_key: Option<&str>, outcome: Outcome) -> CallToolResult {
     match outcome.code {
         Some(code @ (0 | 1 | 3)) => {
             if outcome.stdout_cut {
@@ -450,7 +453,10 @@ fn result(entry: &Entry, outcome: Outcome) -> CallToolResult {
             }
             let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
             let mut result = CallToolResult::success(vec![ContentBlock::text(stdout.clone())]);
-            result.structured_content = structured(&stdout, entry.list_key);
+            result.structured_content = match text_key {
+                Some(key) => Some(serde_json::json!({ key: stdout })),
+                None => structured(&stdout, entry.list_key),
+            };
             result.meta = Some(exit_meta(code));
             result
         }

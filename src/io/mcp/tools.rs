@@ -26,6 +26,9 @@ pub struct Call {
     /// The command takes `--events PATH`; the server follows that file
     /// and reports each event as a progress notification.
     pub events: bool,
+    /// The command prints text, not `--json` (`report --markdown`): the
+    /// result is that text, and in structured content under this key.
+    pub text_key: Option<&'static str>,
 }
 
 /// How a command line is built from a tool's arguments.
