@@ -67,8 +67,9 @@ def direct(arx, repo, args, calls):
 
 async def over_mcp(arx, repo, calls):
     params = StdioServerParameters(command=arx, args=["mcp"], cwd=repo)
+    quiet = open(os.devnull, "w")  # the server's log lines
     t = time.perf_counter()
-    async with stdio_client(params) as (read, write):
+    async with stdio_client(params, errlog=quiet) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             start = time.perf_counter() - t

@@ -188,8 +188,13 @@ async fn run_child(
     call: &Call,
     progress: Option<(Peer<RoleServer>, ProgressToken)>,
 ) -> Result<Outcome> {
-    let events_dir = tempfile::tempdir().context("cannot create a directory for events")?;
-    let events = events_dir.path().join("events.ndjson");
+    // Events only when they will be reported: a call without a progress
+    // token (or a tool without events) costs no directory.
+    let events_dir = match call.events && progress.is_some() {
+        true => Some(tempfile::tempdir().context("cannot create a directory for events")?),
+        false => None,
+    };
+    let events = events_dir.as_ref().map(|d| d.path().join("events.ndjson"));
     let mut cmd = tokio::process::Command::new(&setup.exe);
     cmd.current_dir(&setup.dir)
         .args(&setup.global)
@@ -205,7 +210,7 @@ async fn run_child(
     // (which may hold a `--` and positional words).
     let words = subcommand_words(subcommand, rest);
     cmd.args(&call.args[..words]);
-    if call.events && progress.is_some() {
+    if let Some(events) = &events {
         cmd.arg(format!("--events={}", events.display()))
             .arg("--heartbeat=2s");
     }
@@ -234,7 +239,7 @@ async fn run_child(
     let read_out = read_head(stdout, MAX_STDOUT);
     let read_err = read_tail(stderr, MAX_STDERR);
     let wait = async {
-        let mut follow = Follow::new(&events, progress);
+        let mut follow = Follow::new(events.as_deref(), progress);
         loop {
             tokio::select! {
                 status = child.wait() => {
@@ -308,7 +313,7 @@ async fn read_tail(mut from: impl AsyncRead + Unpin, limit: usize) -> Vec<u8> {
 /// Follows the events file of a running command and reports each new
 /// event as a progress notification.
 struct Follow<'a> {
-    path: &'a Path,
+    path: Option<&'a Path>,
     progress: Option<(Peer<RoleServer>, ProgressToken)>,
     offset: u64,
     pending: Vec<u8>,
@@ -316,7 +321,7 @@ struct Follow<'a> {
 }
 
 impl<'a> Follow<'a> {
-    fn new(path: &'a Path, progress: Option<(Peer<RoleServer>, ProgressToken)>) -> Self {
+    fn new(path: Option<&'a Path>, progress: Option<(Peer<RoleServer>, ProgressToken)>) -> Self {
         Follow {
             path,
             progress,
@@ -328,10 +333,10 @@ impl<'a> Follow<'a> {
 
     /// Send what was appended since the last look.
     async fn poll(&mut self) {
-        let Some((peer, token)) = &self.progress else {
+        let (Some(path), Some((peer, token))) = (self.path, &self.progress) else {
             return;
         };
-        let fresh = read_from(self.path, self.offset);
+        let fresh = read_from(path, self.offset);
         self.offset += fresh.len() as u64;
         self.pending.extend_from_slice(&fresh);
         let Some(end) = self.pending.iter().rposition(|b| *b == b'\n') else {
