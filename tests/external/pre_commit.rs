@@ -35,6 +35,12 @@ fn try_repo(pre_commit: &Path, repo: &Path, home: &Path, hook: &str, files: &[&s
         .current_dir(repo)
         .env("PATH", path_with_arx())
         .env("PRE_COMMIT_HOME", home)
+        // try-repo commits uncommitted changes of the hooks' repository to
+        // a shadow copy: an identity for machines without a git config.
+        .env("GIT_AUTHOR_NAME", "test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.com")
+        .env("GIT_COMMITTER_NAME", "test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.com")
         .env_remove("ARX_STATE_DIR")
         .output()
         .expect("running pre-commit")
