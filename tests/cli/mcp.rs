@@ -6,6 +6,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::Duration;
 
+use predicates::prelude::*;
 use serde_json::{json, Value};
 
 use crate::support::Sandbox;
@@ -168,4 +169,19 @@ fn a_no_is_a_result_and_an_error_is_a_tool_error() {
 
     let log = s.call("log", json!({"last": 5}));
     assert_eq!(log["structuredContent"]["runs"], json!([]), "{log}");
+}
+
+#[test]
+fn no_client_is_an_error_with_a_hint() {
+    Sandbox::new()
+        .arx()
+        .arg("mcp")
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            predicates::str::contains("arx: error: the MCP client did not initialize")
+                .and(predicates::str::contains("hint:")),
+        );
 }

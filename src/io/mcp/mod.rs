@@ -154,7 +154,12 @@ pub fn serve(setup: Setup) -> Result<()> {
         let service = Server::new(setup)
             .serve(rmcp::transport::stdio())
             .await
-            .context("the MCP client did not initialize the connection")?;
+            .map_err(|e| {
+                crate::error::Hinted::error(
+                    format!("the MCP client did not initialize the connection: {e}"),
+                    "`arx mcp` is started by an MCP client, which speaks JSON-RPC on its stdin and stdout (see the README, `arx mcp`)",
+                )
+            })?;
         log("mcp: serving on stdio");
         let reason = service.waiting().await.context("the MCP server stopped")?;
         log(&format!("mcp: closed ({reason:?})"));
