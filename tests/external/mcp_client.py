@@ -13,6 +13,8 @@ import asyncio
 import json
 import sys
 
+import anyio
+
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -105,6 +107,18 @@ async def main(arx, repo):
 
             still = await session.call_tool("status", {})
             check(not still.is_error, "the server still answers after errors")
+
+            # A call the client cancels ends its experiment: the try is
+            # journaled as interrupted and the server goes on.
+            with open(f"{repo}/score.txt", "w") as f:
+                f.write("0.95\n")
+            with anyio.move_on_after(2):
+                await session.call_tool(
+                    "try", {"description": "slow", "command": "sleep 30; cat score.txt"}
+                )
+            last = await session.call_tool("log", {"last": 1})
+            record = last.structured_content
+            check(record.get("interrupted") is True, f"the cancelled try: {record}")
 
     check(progress, "progress notifications during try")
     print(json.dumps({"tools": sorted(tools), "progress": len(progress), "ok": True}))

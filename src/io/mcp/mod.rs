@@ -96,9 +96,19 @@ impl Server {
             .meta
             .get_progress_token()
             .map(|token| (context.peer.clone(), token));
-        let _turn = self.one_at_a_time.lock().await;
+        let _turn = tokio::select! {
+            turn = self.one_at_a_time.lock() => turn,
+            () = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
+        };
         (self.setup.log)(&format!("mcp: {} {}", entry.name, call.args.join(" ")));
-        match run_child(&self.setup, &call, progress).await {
+        // A cancelled call ends its child (SIGTERM: arx journals the run as
+        // interrupted) and waits for it, holding the turn meanwhile.
+        let outcome = run_child(&self.setup, &call, progress, context.ct.cancelled()).await;
+        if context.ct.is_cancelled() {
+            (self.setup.log)(&format!("mcp: {} cancelled", entry.name));
+            return Err(ErrorData::internal_error("cancelled", None));
+        }
+        match outcome {
             Ok(outcome) => Ok(result(entry, call.text_key, outcome)),
             Err(e) => Ok(tool_error(&format!("arx: error: {e:#}"), None)),
         }
@@ -179,8 +189,9 @@ struct Outcome {
 /// cancelled): SIGTERM, so arx journals the run as interrupted.
 struct EndOnDrop(Option<u32>);
 
-impl Drop for EndOnDrop {
-    fn drop(&mut self) {
+impl EndOnDrop {
+    /// SIGTERM to the child, once.
+    fn end(&mut self) {
         if let Some(pid) = self.0.take() {
             let pid = nix::unistd::Pid::from_raw(pid as i32);
             let _ = nix::sys::signal::kill(pid, nix::sys::signal::Signal::SIGTERM);
@@ -188,10 +199,20 @@ impl Drop for EndOnDrop {
     }
 }
 
+impl Drop for EndOnDrop {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// Run `call` as a child arx. When `cancelled` completes (the client
+/// cancelled the call), the child gets SIGTERM and is still waited for, so
+/// what it journals on the way out is there before the next call.
 async fn run_child(
     setup: &Setup,
     call: &Call,
     progress: Option<(Peer<RoleServer>, ProgressToken)>,
+    cancelled: impl std::future::Future<Output = ()>,
 ) -> Result<Outcome> {
     // Events only when they will be reported: a call without a progress
     // token (or a tool without events) costs no directory.
@@ -243,13 +264,20 @@ async fn run_child(
     let stderr = child.stderr.take().context("no stderr")?;
     let read_out = read_head(stdout, MAX_STDOUT);
     let read_err = read_tail(stderr, MAX_STDERR);
+    let pid = child.id();
     let wait = async {
         let mut follow = Follow::new(events.as_deref(), progress);
+        tokio::pin!(cancelled);
+        let mut ended = false;
         loop {
             tokio::select! {
                 status = child.wait() => {
                     follow.poll().await;
                     break status;
+                }
+                () = &mut cancelled, if !ended => {
+                    ended = true;
+                    EndOnDrop(pid).end();
                 }
                 () = tokio::time::sleep(EVENT_POLL) => follow.poll().await,
             }
