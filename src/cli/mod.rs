@@ -325,7 +325,8 @@ pub enum Command {
     /// Serve arx as Model Context Protocol tools over stdio (for Claude
     /// Code, Codex and other MCP clients).
     ///
-    /// Tools: try, best, status, log, measure, run, next, deadend_check. Each
+    /// Tools: try, best, status, log, measure, run, next, deadend_check,
+    /// finding_rank. Each
     /// returns its command's `--json` output; errors come back as tool
     /// errors. Logs go to stderr.
     #[command(after_help = "Example:\n  claude mcp add arx -- arx mcp")]

@@ -90,7 +90,8 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
     line("2. Read what is known: `arx best` (the value to beat), `arx log --last 20`,");
-    line("   `arx finding rank` when it exists, and `arx deadend list` (never retry a dead end).");
+    line("   `arx finding rank --context \"your next idea\"` (what the loop learned about it)");
+    line("   and `arx deadend list` (never retry a dead end).");
     line("3. Make **one** change, the idea you expect to help most. Do not touch protected");
     line("   paths, the experiment's evaluation or `.arx/`.");
     line("4. `arx try -m \"what the change is and why\"` (add `--json` to read it as data).");
@@ -102,7 +103,7 @@ pub fn section(o: &AgentObjective) -> String {
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
     line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
-    line("`try` (with `description`) and `deadend_check`.");
+    line("`finding_rank`, `try` (with `description`) and `deadend_check`.");
     line(END);
     s
 }

@@ -108,6 +108,7 @@ fn lists_the_tools_with_their_schemas() {
         "run",
         "next",
         "deadend_check",
+        "finding_rank",
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }

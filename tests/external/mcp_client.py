@@ -18,7 +18,9 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-EXPECTED_TOOLS = {"try", "best", "status", "log", "measure", "run", "next", "deadend_check"}
+EXPECTED_TOOLS = {
+    "try", "best", "status", "log", "measure", "run", "next", "deadend_check", "finding_rank",
+}
 
 
 def check(condition, message):
@@ -89,6 +91,11 @@ async def main(arx, repo):
 
             best = await session.call_tool("best", {})
             check(best.structured_content["value"] == 0.9, f"best: {best.structured_content}")
+
+            ranked = await session.call_tool("finding_rank", {"context": "a higher score"})
+            check(not ranked.is_error, f"finding_rank failed: {text(ranked)}")
+            check(exit_code(ranked) in (0, 1), f"finding_rank exit code {exit_code(ranked)}")
+            check(isinstance(ranked.structured_content.get("findings"), list), f"finding_rank: {ranked.structured_content}")
 
             log = await session.call_tool("log", {"last": 2})
             runs = log.structured_content["runs"]

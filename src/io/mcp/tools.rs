@@ -137,6 +137,7 @@ pub fn table() -> Vec<Entry> {
         entry::<Run>(),
         entry::<Next>(),
         entry::<DeadendCheck>(),
+        entry::<FindingRank>(),
     ]
 }
 
@@ -446,6 +447,27 @@ impl Tool for DeadendCheck {
     }
 }
 
+/// `arx finding rank`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindingRank {
+    /// What the next proposal is about.
+    pub context: String,
+    /// Most findings shown.
+    pub limit: Option<usize>,
+}
+
+impl Tool for FindingRank {
+    const NAME: &'static str = "finding_rank";
+    const DESCRIPTION: &'static str = "The findings most relevant to the next proposal, best first (`arx finding rank`). `_meta.exit_code` is 1 when nothing is relevant.";
+    fn call(self) -> Call {
+        Argv::new(&["finding", "rank"])
+            .opt("--context", Some(self.context))
+            .opt("--limit", self.limit)
+            .call()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,6 +505,20 @@ mod tests {
         assert_eq!(c.args, ["deadend", "check", "--", "--force"]);
         let c = call("try", json!({"description": "-m"})).unwrap();
         assert_eq!(c.args, ["try", "--description=-m"]);
+    }
+
+    #[test]
+    fn finding_rank_takes_a_context() {
+        let c = call(
+            "finding_rank",
+            json!({"context": "raise the lr", "limit": 3}),
+        )
+        .unwrap();
+        assert_eq!(
+            c.args,
+            ["finding", "rank", "--context=raise the lr", "--limit=3"]
+        );
+        assert!(call("finding_rank", json!({})).is_err());
     }
 
     #[test]
