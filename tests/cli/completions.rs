@@ -90,4 +90,5 @@ fn the_readme_install_lines_work_in_a_fresh_home() {
         .path()
         .join(".local/share/bash-completion/completions/arx");
     assert!(installed.is_file());
+    assert!(sb.path().join(".local/share/man/man1/arx.1").is_file());
 }
