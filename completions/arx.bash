@@ -55,6 +55,12 @@ _arx() {
             arx,log)
                 cmd="arx__subcmd__log"
                 ;;
+            arx,man)
+                cmd="arx__subcmd__man"
+                ;;
+            arx,mcp)
+                cmd="arx__subcmd__mcp"
+                ;;
             arx,measure)
                 cmd="arx__subcmd__measure"
                 ;;
@@ -115,6 +121,9 @@ _arx() {
             arx__subcmd__deadend,promote)
                 cmd="arx__subcmd__deadend__subcmd__promote"
                 ;;
+            arx__subcmd__deadend,scan)
+                cmd="arx__subcmd__deadend__subcmd__scan"
+                ;;
             arx__subcmd__deadend__subcmd__help,add)
                 cmd="arx__subcmd__deadend__subcmd__help__subcmd__add"
                 ;;
@@ -129,6 +138,9 @@ _arx() {
                 ;;
             arx__subcmd__deadend__subcmd__help,promote)
                 cmd="arx__subcmd__deadend__subcmd__help__subcmd__promote"
+                ;;
+            arx__subcmd__deadend__subcmd__help,scan)
+                cmd="arx__subcmd__deadend__subcmd__help__subcmd__scan"
                 ;;
             arx__subcmd__finding,add)
                 cmd="arx__subcmd__finding__subcmd__add"
@@ -241,6 +253,12 @@ _arx() {
             arx__subcmd__help,log)
                 cmd="arx__subcmd__help__subcmd__log"
                 ;;
+            arx__subcmd__help,man)
+                cmd="arx__subcmd__help__subcmd__man"
+                ;;
+            arx__subcmd__help,mcp)
+                cmd="arx__subcmd__help__subcmd__mcp"
+                ;;
             arx__subcmd__help,measure)
                 cmd="arx__subcmd__help__subcmd__measure"
                 ;;
@@ -297,6 +315,9 @@ _arx() {
                 ;;
             arx__subcmd__help__subcmd__deadend,promote)
                 cmd="arx__subcmd__help__subcmd__deadend__subcmd__promote"
+                ;;
+            arx__subcmd__help__subcmd__deadend,scan)
+                cmd="arx__subcmd__help__subcmd__deadend__subcmd__scan"
                 ;;
             arx__subcmd__help__subcmd__finding,add)
                 cmd="arx__subcmd__help__subcmd__finding__subcmd__add"
@@ -500,7 +521,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions mcp man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -738,7 +759,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help add check list promote help"
+            opts="-q -h --json --quiet --color --config --state-dir --now --help add check scan list promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -840,7 +861,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__help)
-            opts="add check list promote help"
+            opts="add check scan list promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -923,6 +944,20 @@ _arx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arx__subcmd__deadend__subcmd__help__subcmd__scan)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arx__subcmd__deadend__subcmd__list)
             opts="-q -h --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -972,6 +1007,36 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__deadend__subcmd__scan)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -1642,7 +1707,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help)
-            opts="parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions help"
+            opts="parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions mcp man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1712,7 +1777,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__deadend)
-            opts="add check list promote"
+            opts="add check scan list promote"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1768,6 +1833,20 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__deadend__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__deadend__subcmd__scan)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2076,6 +2155,34 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__log)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__mcp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2454,7 +2561,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__init)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --agent --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2784,13 +2891,17 @@ _arx() {
             return 0
             ;;
         arx__subcmd__log)
-            opts="-q -h --limit --candidate --format --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --last --limit --candidate --format --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --last)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2802,6 +2913,66 @@ _arx() {
                     COMPREPLY=($(compgen -W "tsv csv" -- "${cur}"))
                     return 0
                     ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__man)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__mcp)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

@@ -326,9 +326,9 @@ pub enum Command {
     /// Code, Codex and other MCP clients).
     ///
     /// Tools: try, best, status, log, measure, run, next, deadend_check,
-    /// finding_rank. Each
-    /// returns its command's `--json` output; errors come back as tool
-    /// errors. Logs go to stderr.
+    /// finding_rank, report. Each returns its command's `--json` output
+    /// (report: its Markdown); errors come back as tool errors. Logs go to
+    /// stderr.
     #[command(after_help = "Example:\n  claude mcp add arx -- arx mcp")]
     Mcp,
 

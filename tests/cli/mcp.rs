@@ -109,6 +109,7 @@ fn lists_the_tools_with_their_schemas() {
         "next",
         "deadend_check",
         "finding_rank",
+        "report",
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }

@@ -20,6 +20,7 @@ from mcp.client.stdio import stdio_client
 
 EXPECTED_TOOLS = {
     "try", "best", "status", "log", "measure", "run", "next", "deadend_check", "finding_rank",
+    "report",
 }
 
 
@@ -96,6 +97,11 @@ async def main(arx, repo):
             check(not ranked.is_error, f"finding_rank failed: {text(ranked)}")
             check(exit_code(ranked) in (0, 1), f"finding_rank exit code {exit_code(ranked)}")
             check(isinstance(ranked.structured_content.get("findings"), list), f"finding_rank: {ranked.structured_content}")
+
+            report = await session.call_tool("report", {"last": 5})
+            check(not report.is_error, f"report failed: {text(report)}")
+            check(report.structured_content["markdown"] == text(report), "report's text")
+            check("a higher score" in text(report), f"the report lists the keep: {text(report)}")
 
             log = await session.call_tool("log", {"last": 2})
             runs = log.structured_content["runs"]

@@ -138,6 +138,7 @@ pub fn table() -> Vec<Entry> {
         entry::<Next>(),
         entry::<DeadendCheck>(),
         entry::<FindingRank>(),
+        entry::<Report>(),
     ]
 }
 
@@ -447,6 +448,29 @@ impl Tool for DeadendCheck {
     }
 }
 
+/// `arx report --markdown`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    /// Ratchet segment N (1, 2, ...) or `all` (default: every run, the latest segment summarized).
+    pub segment: Option<String>,
+    /// How many last runs (and dead ends, rounds) to list.
+    pub last: Option<usize>,
+}
+
+impl Tool for Report {
+    const NAME: &'static str = "report";
+    const DESCRIPTION: &'static str = "The loop's report as Markdown (`arx report --markdown`): summary, best, last runs, dead ends, rounds. The structured result holds it under `markdown`.";
+    fn call(self) -> Call {
+        let mut call = Argv::new(&["report", "--markdown"])
+            .opt("--segment", self.segment)
+            .opt("--last", self.last)
+            .call();
+        call.text_key = Some("markdown");
+        call
+    }
+}
+
 /// `arx finding rank`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -519,6 +543,16 @@ mod tests {
             ["finding", "rank", "--context=raise the lr", "--limit=3"]
         );
         assert!(call("finding_rank", json!({})).is_err());
+    }
+
+    #[test]
+    fn report_is_markdown_text() {
+        let c = call("report", json!({"segment": "all", "last": 5})).unwrap();
+        assert_eq!(
+            c.args,
+            ["report", "--markdown", "--segment=all", "--last=5"]
+        );
+        assert_eq!(c.text_key, Some("markdown"));
     }
 
     #[test]
