@@ -40,7 +40,8 @@ fn check(cond: bool, what: impl FnOnce() -> String) -> Result<(), Failed> {
 }
 
 /// A repository with `arx.toml` (auto rounds, isolated checks) whose one
-/// check is `command` (`{probe}`, `{real}` and `{outside}` filled in).
+/// check is `command` (`{real}` and `{outside}` filled in), with the probe
+/// script at its root.
 fn repo(command: &str, timeout: Option<&str>) -> Result<Repo, Failed> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let base = dir.path().canonicalize().map_err(|e| e.to_string())?;
@@ -51,9 +52,12 @@ fn repo(command: &str, timeout: Option<&str>) -> Result<Repo, Failed> {
         std::fs::create_dir_all(d).map_err(|e| e.to_string())?;
     }
     std::fs::write(outside.join("victim.txt"), "untouched\n").map_err(|e| e.to_string())?;
+    // The probe goes into the repository, so the check runs it from its
+    // scratch checkout: arx's own checkout may lie under a path the
+    // sandbox hides (`/tmp`).
     let probe = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/isolation/probe.sh");
+    std::fs::copy(&probe, root.join("probe.sh")).map_err(|e| e.to_string())?;
     let command = command
-        .replace("{probe}", &probe.display().to_string())
         .replace("{real}", &root.display().to_string())
         .replace(
             "{outside}",
@@ -114,7 +118,7 @@ fn apply(repo: &Repo, bwrap: &Path) -> Result<Output, Failed> {
 }
 
 fn contained(bwrap: &Path) -> Result<(), Failed> {
-    let repo = repo("sh '{probe}' '{real}' '{outside}'", None)?;
+    let repo = repo("sh probe.sh '{real}' '{outside}'", None)?;
     let out = apply(&repo, bwrap)?;
     let err = String::from_utf8_lossy(&out.stderr);
     check(out.status.code() == Some(0), || {
