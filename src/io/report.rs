@@ -149,6 +149,28 @@ fn complete(bytes: &[u8]) -> usize {
     memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1)
 }
 
+/// How much of the journal is parsed at once when folding it.
+const FOLD_WINDOW: usize = 32 * 1024 * 1024;
+
+/// `bytes` cut at line ends into windows of about `size` bytes (a line
+/// longer than `size` is a window of its own).
+fn windows(bytes: &[u8], size: usize) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let mut end = (start + size).min(bytes.len());
+        if end < bytes.len() {
+            end = match memchr::memchr(b'\n', &bytes[end..]) {
+                Some(at) => end + at + 1,
+                None => bytes.len(),
+            };
+        }
+        out.push(&bytes[start..end]);
+        start = end;
+    }
+    out
+}
+
 /// Fold `points` after `fold` (numbering them).
 fn extend(fold: &mut Fold, points: &mut [Point<'_>]) {
     for p in points.iter_mut() {
@@ -180,9 +202,13 @@ pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
     };
     let fresh = from < end;
     if fresh {
-        let (mut new, bad) = points(&bytes[from..end]);
-        extend(&mut fold, &mut new);
-        unreadable += bad;
+        // Window by window, so memory stays bounded by a window's points
+        // whatever the journal's size.
+        for window in windows(&bytes[from..end], FOLD_WINDOW) {
+            let (mut new, bad) = points(window);
+            extend(&mut fold, &mut new);
+            unreadable += bad;
+        }
     }
     if fresh && state.is_dir() {
         let cache = Cache {
@@ -275,6 +301,39 @@ mod tests {
             line("f", "s2", "keep", false),
         ]
         .concat()
+    }
+
+    #[test]
+    fn windows_cut_at_line_ends_and_cover_everything() {
+        let text = journal();
+        for size in [1, 7, 64, 200, text.len(), text.len() + 10] {
+            let w = windows(text.as_bytes(), size);
+            assert_eq!(w.concat(), text.as_bytes(), "size {size}");
+            for piece in &w[..w.len() - 1] {
+                assert_eq!(piece.last(), Some(&b'\n'), "size {size}");
+            }
+        }
+        assert!(windows(b"", 8).is_empty());
+    }
+
+    #[test]
+    fn folding_window_by_window_is_folding_at_once() {
+        let text = journal().repeat(50);
+        let (mut all, bad_all) = points(text.as_bytes());
+        let mut whole = Fold::default();
+        extend(&mut whole, &mut all);
+        let mut windowed = Fold::default();
+        let mut bad = 0;
+        for w in windows(text.as_bytes(), 300) {
+            let (mut p, b) = points(w);
+            extend(&mut windowed, &mut p);
+            bad += b;
+        }
+        assert_eq!(bad, bad_all);
+        assert_eq!(
+            serde_json::to_value(&windowed).unwrap(),
+            serde_json::to_value(&whole).unwrap()
+        );
     }
 
     #[test]
