@@ -91,7 +91,11 @@ pub fn points(bytes: &[u8]) -> (Vec<Point<'_>>, usize) {
     fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
         let mut points = Vec::with_capacity(piece.len() / 512 + 1);
         let mut unreadable = 0;
-        for line in piece.split(|&b| b == b'\n') {
+        let mut start = 0;
+        let ends = memchr::memchr_iter(b'\n', piece).chain(std::iter::once(piece.len()));
+        for end in ends {
+            let line = &piece[start..end];
+            start = end + 1;
             if line.iter().all(|b| b.is_ascii_whitespace()) {
                 continue;
             }
