@@ -124,7 +124,13 @@ pub struct Reactive {
     curves: Vec<Points>,
     /// Set once the rule stopped the run.
     pub pruned: Option<Pruned>,
+    /// When the live file was last written (ms, the live clock).
+    written_ms: i64,
 }
+
+/// Progress is written to the live file at most this often (ms), so
+/// `arx watch` follows it closely without a write per progress line.
+const PROGRESS_WRITE_MS: i64 = 250;
 
 /// Who is running, for the live file.
 pub struct LiveInfo<'a> {
@@ -179,6 +185,7 @@ impl Reactive {
             reports: 0,
             curves: Vec::new(),
             pruned: None,
+            written_ms: 0,
         };
         r.write();
         r
@@ -198,6 +205,7 @@ impl Reactive {
             reports: 0,
             curves: Vec::new(),
             pruned: None,
+            written_ms: 0,
         }
     }
 
@@ -214,6 +222,7 @@ impl Reactive {
     }
 
     fn write(&mut self) {
+        self.written_ms = self.now_ms();
         let Some(l) = &self.live else { return };
         if let Err(e) = live::write(&self.state, l) {
             (self.warn)(&format!(
@@ -272,6 +281,9 @@ impl Reactive {
                 if let Some(l) = self.live.as_mut() {
                     l.last_progress = Some(m.clone());
                     l.last_progress_ms = Some(now);
+                }
+                if self.live.is_some() && now - self.written_ms >= PROGRESS_WRITE_MS {
+                    self.write();
                 }
                 if self.pruned.is_some() {
                     return Flow::Prune;

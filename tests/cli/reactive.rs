@@ -366,6 +366,40 @@ fn ps_lists_a_running_run_and_watch_follows_it_to_its_verdict() {
     sb.arx().args(["watch", "ffffffff"]).assert().code(2);
 }
 
+#[test]
+fn watch_follows_progress_between_heartbeats() {
+    // Heartbeats far apart: the live file still follows the progress.
+    let sb = Sandbox::new();
+    let cmd = r#"sleep 0.3; for s in 1 2 3 4 5 6; do echo "__PROGRESS__ {\"step\": $s, \"loss\": 0.$s}"; sleep 0.4; done"#;
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .args([
+            "run",
+            "--no-gates",
+            "--heartbeat",
+            "30s",
+            "--shell",
+            "--",
+            cmd,
+        ])
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("the live file", || live_files(&sb).len() == 1);
+    let watch = sb.arx().args(["--json", "watch"]).output().unwrap();
+    assert_eq!(watch.status.code(), Some(0), "{}", stderr(&watch));
+    child.wait().unwrap();
+    let steps: Vec<f64> = json_lines(&watch.stdout)
+        .iter()
+        .filter(|e| e["event"] == "progress")
+        .filter_map(|e| e["metrics"]["step"].as_f64())
+        .collect();
+    assert!(steps.len() >= 4, "progress seen: {steps:?}");
+    assert!(steps.windows(2).all(|w| w[0] < w[1]), "{steps:?}");
+}
+
 const SCORE: &str = r#"#!/bin/sh
 # loss = a / step + c, with a and c from params.txt; then wait w seconds
 read a c w < params.txt
