@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
 use super::rounds::write_json_atomic;
@@ -90,21 +90,8 @@ fn covers(cache: &Cache, journal: &Path, len: u64) -> bool {
 
 /// Fold the whole journal (honouring a precision reset).
 pub fn rebuild(journal: &Path, reset_after: Option<u64>) -> Result<Cache> {
-    let file = match std::fs::File::open(journal) {
-        Ok(f) => Some(f),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal.display())),
-    };
-    // SAFETY: the journal is only read while mapped; writers append under a
-    // lock and never truncate (a merge replaces the file by renaming a new
-    // one over it, which leaves this mapping intact).
-    let map = match &file {
-        Some(f) if f.metadata().map_or(0, |m| m.len()) > 0 => Some(unsafe {
-            memmap2::Mmap::map(f).with_context(|| format!("cannot read {}", journal.display()))?
-        }),
-        _ => None,
-    };
-    let bytes: &[u8] = map.as_deref().unwrap_or(&[]);
+    let text = super::mapped::JournalBytes::open(journal)?;
+    let bytes: &[u8] = text.bytes();
     let mut history = History::default();
     for_each_observation(bytes, parse_workers(), |obs| {
         if reset_after == Some(history.runs) {

@@ -16,6 +16,7 @@ pub mod git;
 pub mod history;
 pub mod input;
 pub mod live;
+pub mod mapped;
 pub mod mcp;
 pub mod process;
 pub mod ratchet;

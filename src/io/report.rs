@@ -8,6 +8,7 @@ use anyhow::{Context, Result};
 
 use serde::{Deserialize, Serialize};
 
+use super::mapped::JournalBytes;
 use super::Warn;
 use crate::kernel::report::{parse_line, Fold, Point};
 
@@ -19,38 +20,22 @@ pub const CACHE_FILE: &str = "report.json";
 /// How much of the journal's end the cache key hashes.
 const TAIL_BYTES: usize = 64 * 1024;
 
-/// The journal's bytes, mapped; empty when there is no journal.
+/// The journal's bytes: mapped under a shared lock, or read (see
+/// [`JournalBytes`]); empty when there is no journal.
 pub struct JournalText {
-    map: Option<memmap2::Mmap>,
+    bytes: JournalBytes,
 }
 
 impl JournalText {
-    /// Map `journal` (no file: an empty journal).
+    /// Open `journal` (no file: an empty journal).
     pub fn open(journal: &Path) -> Result<JournalText> {
-        let file = match std::fs::File::open(journal) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(JournalText { map: None })
-            }
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal.display())),
-        };
-        let len = file
-            .metadata()
-            .with_context(|| format!("cannot read {}", journal.display()))?
-            .len();
-        if len == 0 {
-            return Ok(JournalText { map: None });
-        }
-        // SAFETY: the journal is only read while mapped; writers append
-        // under a lock and never truncate (a merge renames a new file over
-        // it, which leaves this mapping intact).
-        let map = unsafe { memmap2::Mmap::map(&file) }
-            .with_context(|| format!("cannot read {}", journal.display()))?;
-        Ok(JournalText { map: Some(map) })
+        Ok(JournalText {
+            bytes: JournalBytes::open(journal)?,
+        })
     }
 
     pub fn bytes(&self) -> &[u8] {
-        self.map.as_deref().unwrap_or(&[])
+        self.bytes.bytes()
     }
 }
 
