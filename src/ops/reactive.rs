@@ -173,20 +173,12 @@ impl Reactive {
             result: None,
             pruning: None,
         };
-        let mut r = Reactive {
-            state: state.to_path_buf(),
-            warn,
-            live: Some(live),
-            clock: Instant::now(),
-            follow,
-            peers,
-            pruner: None,
-            recorder: CurveRecorder::default(),
-            reports: 0,
-            curves: Vec::new(),
-            pruned: None,
-            written_ms: 0,
-        };
+        let mut r = Reactive::off();
+        r.state = state.to_path_buf();
+        r.warn = warn;
+        r.live = Some(live);
+        r.follow = follow;
+        r.peers = peers;
         r.write();
         r
     }
