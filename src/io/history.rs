@@ -44,13 +44,6 @@ pub struct Cache {
     pub history: History,
 }
 
-/// Threads that parse the journal: the available cores, at most 8.
-fn parse_workers() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8)
-}
-
 fn journal_bytes(journal: &Path) -> u64 {
     std::fs::metadata(journal).map_or(0, |m| m.len())
 }
@@ -93,7 +86,7 @@ pub fn rebuild(journal: &Path, reset_after: Option<u64>) -> Result<Cache> {
     let text = super::mapped::JournalBytes::open(journal)?;
     let bytes: &[u8] = text.bytes();
     let mut history = History::default();
-    for_each_observation(bytes, parse_workers(), |obs| {
+    for_each_observation(bytes, super::mapped::parse_workers(), |obs| {
         if reset_after == Some(history.runs) {
             history.precision = Hierarchy::default();
         }

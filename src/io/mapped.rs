@@ -20,6 +20,13 @@ use anyhow::{Context, Result};
 const LOCK_TRIES: u32 = 50;
 const LOCK_PAUSE: Duration = Duration::from_millis(10);
 
+/// Threads that parse a journal: the available cores, at most 8.
+pub fn parse_workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 8)
+}
+
 /// The bytes of a journal (empty when there is none).
 pub struct JournalBytes {
     inner: Inner,

@@ -8,8 +8,9 @@ use anyhow::{Context, Result};
 
 use serde::{Deserialize, Serialize};
 
-use super::mapped::JournalBytes;
+use super::mapped::{parse_workers, JournalBytes};
 use super::Warn;
+use crate::engine::observe::line_windows;
 use crate::kernel::report::{parse_line, Fold, Point};
 
 /// The report's cache in the state directory: the fold of the journal's
@@ -39,34 +40,9 @@ impl JournalText {
     }
 }
 
-/// Threads that parse the journal: the available cores, at most 8.
-fn workers() -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8)
-}
-
 /// `bytes` cut into about `n` pieces at line ends.
 fn pieces(bytes: &[u8], n: usize) -> Vec<&[u8]> {
-    let mut out = Vec::with_capacity(n);
-    let mut start = 0;
-    for i in 1..=n {
-        if start >= bytes.len() {
-            break;
-        }
-        let mut end = (bytes.len() * i / n).max(start);
-        if i == n {
-            end = bytes.len();
-        } else {
-            end = match memchr::memchr(b'\n', &bytes[end..]) {
-                Some(at) => end + at + 1,
-                None => bytes.len(),
-            };
-        }
-        out.push(&bytes[start..end]);
-        start = end;
-    }
-    out
+    line_windows(bytes, bytes.len().div_ceil(n.max(1)))
 }
 
 /// Every run record of `bytes` (journal lines) as a report point, in
@@ -91,7 +67,7 @@ pub fn points(bytes: &[u8]) -> (Vec<Point<'_>>, usize) {
         }
         (points, unreadable)
     }
-    let pieces = pieces(bytes, workers());
+    let pieces = pieces(bytes, parse_workers());
     let parts: Vec<(Vec<Point<'_>>, usize)> = if pieces.len() <= 1 {
         pieces.into_iter().map(parse).collect()
     } else {
@@ -141,25 +117,6 @@ fn complete(bytes: &[u8]) -> usize {
 /// How much of the journal is parsed at once when folding it.
 const FOLD_WINDOW: usize = 32 * 1024 * 1024;
 
-/// `bytes` cut at line ends into windows of about `size` bytes (a line
-/// longer than `size` is a window of its own).
-fn windows(bytes: &[u8], size: usize) -> Vec<&[u8]> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < bytes.len() {
-        let mut end = (start + size).min(bytes.len());
-        if end < bytes.len() {
-            end = match memchr::memchr(b'\n', &bytes[end..]) {
-                Some(at) => end + at + 1,
-                None => bytes.len(),
-            };
-        }
-        out.push(&bytes[start..end]);
-        start = end;
-    }
-    out
-}
-
 /// Fold `points` after `fold` (numbering them).
 fn extend(fold: &mut Fold, points: &mut [Point<'_>]) {
     for p in points.iter_mut() {
@@ -193,7 +150,7 @@ pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
     if fresh {
         // Window by window, so memory stays bounded by a window's points
         // whatever the journal's size.
-        for window in windows(&bytes[from..end], FOLD_WINDOW) {
+        for window in line_windows(&bytes[from..end], FOLD_WINDOW) {
             let (mut new, bad) = points(window);
             extend(&mut fold, &mut new);
             unreadable += bad;
@@ -296,13 +253,13 @@ mod tests {
     fn windows_cut_at_line_ends_and_cover_everything() {
         let text = journal();
         for size in [1, 7, 64, 200, text.len(), text.len() + 10] {
-            let w = windows(text.as_bytes(), size);
+            let w = line_windows(text.as_bytes(), size);
             assert_eq!(w.concat(), text.as_bytes(), "size {size}");
             for piece in &w[..w.len() - 1] {
                 assert_eq!(piece.last(), Some(&b'\n'), "size {size}");
             }
         }
-        assert!(windows(b"", 8).is_empty());
+        assert!(line_windows(b"", 8).is_empty());
     }
 
     #[test]
@@ -313,7 +270,7 @@ mod tests {
         extend(&mut whole, &mut all);
         let mut windowed = Fold::default();
         let mut bad = 0;
-        for w in windows(text.as_bytes(), 300) {
+        for w in line_windows(text.as_bytes(), 300) {
             let (mut p, b) = points(w);
             extend(&mut windowed, &mut p);
             bad += b;

@@ -280,22 +280,31 @@ fn parse_lines(range: &[u8]) -> Vec<Observation<'_>> {
     out
 }
 
-/// Line-aligned chunks of the complete lines of `bytes`.
-fn chunks(bytes: &[u8], target: usize) -> Vec<&[u8]> {
-    let end = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+/// `bytes` cut at line ends into windows of about `size` bytes: each ends
+/// with a line break (but the last, when `bytes` does not) and a line longer
+/// than `size` is a window of its own. The one splitter of journal text for
+/// parsing it in parts.
+pub fn line_windows(bytes: &[u8], size: usize) -> Vec<&[u8]> {
     let mut out = Vec::new();
     let mut start = 0;
-    while start < end {
-        let guess = (start + target).min(end);
-        let stop = if guess >= end {
-            end
-        } else {
-            memchr::memchr(b'\n', &bytes[guess..end]).map_or(end, |i| guess + i + 1)
-        };
-        out.push(&bytes[start..stop]);
-        start = stop;
+    while start < bytes.len() {
+        let mut end = (start + size).min(bytes.len());
+        if end < bytes.len() {
+            end = match memchr::memchr(b'\n', &bytes[end..]) {
+                Some(at) => end + at + 1,
+                None => bytes.len(),
+            };
+        }
+        out.push(&bytes[start..end]);
+        start = end;
     }
     out
+}
+
+/// Line-aligned chunks of the complete lines of `bytes`.
+fn chunks(bytes: &[u8], target: usize) -> Vec<&[u8]> {
+    let end = memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1);
+    line_windows(&bytes[..end], target)
 }
 
 /// Feed the observations of a journal's complete lines to `each`, in
