@@ -137,6 +137,27 @@ fn arguments(c: &Confinement) -> Vec<OsString> {
     a
 }
 
+/// What an isolated check may not see besides the read-only system: the
+/// real repository `root`, the state directory, and `extra` (the
+/// `isolate_hide` entries: `~/...` in the home directory, others relative to
+/// `root`). bwrap mounts over real locations, so links are resolved and
+/// paths that do not exist are dropped.
+pub fn hidden_paths(root: &Path, state: &Path, extra: &[String]) -> Vec<PathBuf> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let extra = extra
+        .iter()
+        .map(|entry| match (entry.strip_prefix("~/"), &home) {
+            (Some(rest), Some(home)) => home.join(rest),
+            _ if entry == "~" => home.clone().unwrap_or_default(),
+            _ => root.join(entry),
+        });
+    [root.to_path_buf(), state.to_path_buf()]
+        .into_iter()
+        .chain(extra)
+        .filter_map(|p| p.canonicalize().ok())
+        .collect()
+}
+
 fn on_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
@@ -147,6 +168,20 @@ fn on_path(name: &str) -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hidden_paths_are_the_repository_the_state_and_the_extra_ones_that_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        std::fs::create_dir(root.join("secrets")).unwrap();
+        let state = root.join(".arx");
+        std::fs::create_dir(&state).unwrap();
+        let extra = vec!["secrets".to_string(), "missing".to_string()];
+        assert_eq!(
+            hidden_paths(&root, &state, &extra),
+            vec![root.clone(), state, root.join("secrets")]
+        );
+    }
 
     #[test]
     fn scratch_is_bound_after_what_is_hidden_and_the_network_is_unshared() {

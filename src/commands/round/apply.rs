@@ -23,7 +23,7 @@ use crate::io::clock::timestamp;
 use crate::io::git::{Change, RoundRepo};
 use crate::io::process::{self, RunSpec, Sink};
 use crate::io::rounds::{hashes, rounds_dir, write_json_within, HashLine};
-use crate::io::sandbox::{Bubblewrap, Confinement, BWRAP_ENV};
+use crate::io::sandbox::{hidden_paths, Bubblewrap, Confinement, BWRAP_ENV};
 use crate::kernel::failure::FailureClass;
 use crate::kernel::round::{
     gate_round, patch_hash, screen_round, EvalCheck, EvalReport, RoundPatch, RoundStatus,
@@ -137,21 +137,7 @@ fn isolation(settings: &Settings, root: &Path, state: &Path) -> Result<Option<Is
             ),
         )
     })?;
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let mut hide: Vec<PathBuf> = vec![root.to_path_buf(), state.to_path_buf()];
-    for entry in &settings.isolate_hide {
-        let path = match (entry.strip_prefix("~/"), &home) {
-            (Some(rest), Some(home)) => home.join(rest),
-            _ if entry == "~" => home.clone().unwrap_or_default(),
-            _ => root.join(entry),
-        };
-        hide.push(path);
-    }
-    // bwrap mounts over the real location: resolve links, drop what is gone.
-    let hide = hide
-        .into_iter()
-        .filter_map(|p| p.canonicalize().ok())
-        .collect();
+    let hide = hidden_paths(root, state, &settings.isolate_hide);
     Ok(Some(Isolation { bwrap, hide }))
 }
 
