@@ -2,6 +2,7 @@
 //! its lines are parsed into report points on several threads, in journal
 //! order; and the report's files are written atomically.
 
+use std::convert::Infallible;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -10,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::mapped::{parse_workers, JournalBytes};
 use super::Warn;
-use crate::engine::observe::line_windows;
+use crate::engine::observe::for_each_chunk;
 use crate::kernel::report::{parse_line, Fold, Point};
 
 /// The report's cache in the state directory: the fold of the journal's
@@ -40,54 +41,54 @@ impl JournalText {
     }
 }
 
-/// `bytes` cut into about `n` pieces at line ends.
-fn pieces(bytes: &[u8], n: usize) -> Vec<&[u8]> {
-    line_windows(bytes, bytes.len().div_ceil(n.max(1)))
+/// The run records of `piece` (journal lines) as report points, in order,
+/// not yet numbered; and how many non-blank lines are not run records
+/// (torn or foreign lines, skipped).
+fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
+    let mut points = Vec::with_capacity(piece.len() / 512 + 1);
+    let mut unreadable = 0;
+    let mut start = 0;
+    let ends = memchr::memchr_iter(b'\n', piece).chain(std::iter::once(piece.len()));
+    for end in ends {
+        let line = &piece[start..end];
+        start = end + 1;
+        if line.iter().all(|b| b.is_ascii_whitespace()) {
+            continue;
+        }
+        match parse_line(line) {
+            Some(p) => points.push(p),
+            None => unreadable += 1,
+        }
+    }
+    (points, unreadable)
+}
+
+/// Parse `bytes` (journal lines, the last one even without its line
+/// break) part by part on several threads, handing each part's points and
+/// count of unreadable lines to `each` in journal order.
+fn each_part<'a>(bytes: &'a [u8], mut each: impl FnMut(Vec<Point<'a>>, usize)) {
+    let end = complete(bytes);
+    let whole = for_each_chunk(&bytes[..end], parse_workers(), parse, |(p, bad)| {
+        each(p, bad);
+        Ok::<(), Infallible>(())
+    });
+    let Ok(()) = whole;
+    if end < bytes.len() {
+        let (p, bad) = parse(&bytes[end..]);
+        each(p, bad);
+    }
 }
 
 /// Every run record of `bytes` (journal lines) as a report point, in
 /// journal order, not yet numbered; and how many non-blank lines are not
 /// run records (torn or foreign lines, skipped).
 pub fn points(bytes: &[u8]) -> (Vec<Point<'_>>, usize) {
-    fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
-        let mut points = Vec::with_capacity(piece.len() / 512 + 1);
-        let mut unreadable = 0;
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', piece).chain(std::iter::once(piece.len()));
-        for end in ends {
-            let line = &piece[start..end];
-            start = end + 1;
-            if line.iter().all(|b| b.is_ascii_whitespace()) {
-                continue;
-            }
-            match parse_line(line) {
-                Some(p) => points.push(p),
-                None => unreadable += 1,
-            }
-        }
-        (points, unreadable)
-    }
-    let pieces = pieces(bytes, parse_workers());
-    let parts: Vec<(Vec<Point<'_>>, usize)> = if pieces.len() <= 1 {
-        pieces.into_iter().map(parse).collect()
-    } else {
-        std::thread::scope(|s| {
-            let handles: Vec<_> = pieces
-                .into_iter()
-                .map(|piece| s.spawn(move || parse(piece)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("a journal parser panicked"))
-                .collect()
-        })
-    };
-    let mut points = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
+    let mut points = Vec::with_capacity(bytes.len() / 1024);
     let mut unreadable = 0;
-    for (p, u) in parts {
+    each_part(bytes, |p, bad| {
         points.extend(p);
-        unreadable += u;
-    }
+        unreadable += bad;
+    });
     (points, unreadable)
 }
 
@@ -113,9 +114,6 @@ fn tail_hash(bytes: &[u8]) -> String {
 fn complete(bytes: &[u8]) -> usize {
     memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1)
 }
-
-/// How much of the journal is parsed at once when folding it.
-const FOLD_WINDOW: usize = 32 * 1024 * 1024;
 
 /// Fold `points` after `fold` (numbering them).
 fn extend(fold: &mut Fold, points: &mut [Point<'_>]) {
@@ -148,13 +146,12 @@ pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
     };
     let fresh = from < end;
     if fresh {
-        // Window by window, so memory stays bounded by a window's points
+        // Part by part, so memory stays bounded by a few parts' points
         // whatever the journal's size.
-        for window in line_windows(&bytes[from..end], FOLD_WINDOW) {
-            let (mut new, bad) = points(window);
+        each_part(&bytes[from..end], |mut new, bad| {
             extend(&mut fold, &mut new);
             unreadable += bad;
-        }
+        });
     }
     if fresh && state.is_dir() {
         let cache = Cache {
@@ -227,6 +224,7 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::observe::line_windows;
 
     fn line(id: &str, segment: &str, status: &str, new_segment: bool) -> String {
         format!(
@@ -319,18 +317,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn pieces_end_at_line_ends_and_cover_everything() {
-        let text = b"aaa\nbb\nc\n\ndddd\ne";
-        for n in 1..8 {
-            let p = pieces(text, n);
-            assert_eq!(p.concat(), text.to_vec());
-            for piece in &p[..p.len() - 1] {
-                assert!(piece.ends_with(b"\n"));
-            }
-        }
-        assert!(pieces(b"", 4).is_empty());
     }
 }

@@ -24,6 +24,7 @@ pub mod record;
 pub mod report;
 pub mod round;
 pub mod segment;
+pub mod skim;
 pub mod statements;
 pub mod stats;
 pub mod verdict;

@@ -3,24 +3,22 @@
 //! several threads and hands the observations over in journal order.
 //!
 //! Lines in the plain form arx writes are read by one walk over the text
-//! (the JSON skim in `skim`), with no copying; any other line goes through
+//! (the JSON skim in `kernel::skim`), with no copying; any other line goes through
 //! serde, and the two agree on every line they both accept.
 //!
 //! Pure: journal bytes and records in, observations out. The host reads
 //! the journal and chooses how many threads parse it.
-
-mod skim;
 
 use std::borrow::Cow;
 use std::convert::Infallible;
 
 use serde::Deserialize;
 
-use self::skim::{
-    plain_bool, plain_int, plain_opt_str, plain_scalar, plain_str, plain_str_array, walk_object,
-};
 use super::history::Observation;
 use crate::kernel::journal::RunRecord;
+use crate::kernel::skim::{
+    plain_bool, plain_int, plain_opt_str, plain_scalar, plain_str, plain_str_array, walk_object,
+};
 use crate::kernel::verdict::Verdict;
 
 #[derive(Deserialize)]
@@ -317,26 +315,41 @@ pub fn for_each_observation<'a, E>(
     workers: usize,
     mut each: impl FnMut(Observation<'a>) -> Result<(), E>,
 ) -> Result<(), E> {
+    for_each_chunk(bytes, workers, parse_lines, |obs| {
+        obs.into_iter().try_for_each(&mut each)
+    })
+}
+
+/// Feed `parse` of each chunk of a journal's complete lines (line-aligned,
+/// about 4 MiB) to `each`, in journal order, while `workers` threads parse
+/// the chunks ahead; with one worker, or one chunk, they are parsed on the
+/// calling thread. What `each` sees does not depend on `workers`; at most
+/// about two chunks per worker are parsed ahead, so memory stays bounded
+/// whatever the journal's size.
+pub fn for_each_chunk<'a, T: Send, E>(
+    bytes: &'a [u8],
+    workers: usize,
+    parse: impl Fn(&'a [u8]) -> T + Sync,
+    mut each: impl FnMut(T) -> Result<(), E>,
+) -> Result<(), E> {
     const CHUNK: usize = 4 << 20;
     let parts = chunks(bytes, CHUNK);
     if parts.len() <= 1 || workers <= 1 {
         for part in parts {
-            for o in parse_lines(part) {
-                each(o)?;
-            }
+            each(parse(part))?;
         }
         return Ok(());
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Vec<Observation<'a>>)>(workers * 2);
+    let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, T)>(workers * 2);
     std::thread::scope(|s| -> Result<(), E> {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, parts) = (&next, &parts);
+            let (next, parts, parse) = (&next, &parts, &parse);
             s.spawn(move || loop {
                 let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(part) = parts.get(k) else { break };
-                if tx.send((k, parse_lines(part))).is_err() {
+                if tx.send((k, parse(part))).is_err() {
                     break;
                 }
             });
@@ -344,12 +357,10 @@ pub fn for_each_observation<'a, E>(
         drop(tx);
         let mut waiting = std::collections::BTreeMap::new();
         let mut want = 0;
-        for (k, obs) in rx {
-            waiting.insert(k, obs);
-            while let Some(obs) = waiting.remove(&want) {
-                for o in obs {
-                    each(o)?;
-                }
+        for (k, parsed) in rx {
+            waiting.insert(k, parsed);
+            while let Some(parsed) = waiting.remove(&want) {
+                each(parsed)?;
                 want += 1;
             }
         }

@@ -4,7 +4,7 @@
 //! save it and later fold only the records appended since (the fold of a
 //! journal is the same whether it was built at once or in pieces).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -55,7 +55,7 @@ pub struct SegmentFold {
     pub noise_ss: f64,
     pub noise_df: usize,
     /// The latest kept values: (journal position, value).
-    pub keep_log: Vec<(usize, f64)>,
+    pub keep_log: VecDeque<(usize, f64)>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -84,6 +84,16 @@ pub struct Fold {
     pub groups: Vec<GroupFold>,
     /// The segment id of the last try, to number the next one.
     pub last_segment_id: Option<String>,
+}
+
+/// Count one more `status` (its text copied only the first time).
+fn count(statuses: &mut BTreeMap<String, usize>, status: &str) {
+    match statuses.get_mut(status) {
+        Some(n) => *n += 1,
+        None => {
+            statuses.insert(status.to_string(), 1);
+        }
+    }
 }
 
 fn mean(xs: &[f64]) -> f64 {
@@ -137,7 +147,10 @@ impl Fold {
         if self.first_at.is_none() {
             self.first_at = Some(p.started_at.to_string());
         }
-        self.last_at = Some(p.started_at.to_string());
+        // Reuse the text's buffer: this runs once per journaled run.
+        let last = self.last_at.get_or_insert_with(String::new);
+        last.clear();
+        last.push_str(&p.started_at);
         if p.segment_number > 0 {
             if let Some(seg) = self.segments.get_mut(p.segment_number - 1) {
                 seg.add(index, p);
@@ -172,7 +185,7 @@ impl Fold {
         if g.direction.is_none() {
             g.direction = p.direction;
         }
-        *g.statuses.entry(p.status_text().to_string()).or_default() += 1;
+        count(&mut g.statuses, p.status_text());
         if let Some(v) = p.value {
             g.latest = Some(v);
             if let Some(d) = g.direction {
@@ -255,12 +268,10 @@ impl Fold {
 impl SegmentFold {
     fn add(&mut self, index: usize, p: &Point<'_>) {
         self.tries += 1;
-        self.last_at = p.started_at.to_string();
+        self.last_at.clear();
+        self.last_at.push_str(&p.started_at);
         self.runs += p.runs;
-        *self
-            .statuses
-            .entry(p.status_text().to_string())
-            .or_default() += 1;
+        count(&mut self.statuses, p.status_text());
         if p.samples.len() >= 2 {
             let m = mean(&p.samples);
             self.noise_ss += p.samples.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
@@ -293,9 +304,9 @@ impl SegmentFold {
             self.since_keep = 0;
             if let Some(v) = p.value {
                 if self.keep_log.len() == KEEP_LOG {
-                    self.keep_log.remove(0);
+                    self.keep_log.pop_front();
                 }
-                self.keep_log.push((index, v));
+                self.keep_log.push_back((index, v));
             }
         } else {
             self.since_keep += 1;

@@ -2,6 +2,9 @@
 //! borrowed from the line where they need no decoding, the rest skipped
 //! unread. A status this version does not know is kept as text (counted as
 //! "other"), so a journal written by a newer arx still reports.
+//!
+//! Lines in the plain form arx writes are read by a walk over the text
+//! (`walk`); any other line is read here by serde, which has the last word.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -12,102 +15,126 @@ use serde::{Deserialize, Deserializer};
 use super::{Point, Status};
 use crate::kernel::stats::Direction;
 
-#[derive(Deserialize)]
-struct LineView<'a> {
+#[derive(Deserialize, Default)]
+pub(super) struct LineView<'a> {
     #[serde(borrow)]
-    run_id: Cow<'a, str>,
+    pub(super) run_id: Cow<'a, str>,
     #[serde(borrow, default)]
-    started_at: Cow<'a, str>,
+    pub(super) started_at: Cow<'a, str>,
     #[serde(default)]
-    duration_ms: u64,
+    pub(super) duration_ms: u64,
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    hypothesis: Option<Cow<'a, str>>,
+    pub(super) hypothesis: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    candidate: Option<Cow<'a, str>>,
+    pub(super) candidate: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    git: Option<GitView<'a>>,
+    pub(super) git: Option<GitView<'a>>,
     #[serde(borrow, default)]
-    spec: Option<SpecView<'a>>,
+    pub(super) spec: Option<SpecView<'a>>,
     #[serde(borrow, default)]
-    metrics: MetricsView<'a>,
+    pub(super) metrics: MetricsView<'a>,
     #[serde(default)]
-    exit_code: i64,
+    pub(super) exit_code: i64,
     #[serde(default)]
-    timed_out: bool,
+    pub(super) timed_out: bool,
     #[serde(default)]
-    interrupted: bool,
+    pub(super) interrupted: bool,
     #[serde(default)]
-    stopped_on_result: bool,
+    pub(super) stopped_on_result: bool,
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    failure_class: Option<Cow<'a, str>>,
+    pub(super) failure_class: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    verdict: Option<VerdictView<'a>>,
+    pub(super) verdict: Option<VerdictView<'a>>,
     #[serde(default)]
-    attempts: Vec<IgnoredAny>,
+    pub(super) attempts: Count,
     #[serde(default)]
-    samples: Vec<f64>,
+    pub(super) samples: Vec<f64>,
     #[serde(default)]
-    interval: Option<(f64, f64)>,
+    pub(super) interval: Option<(f64, f64)>,
     #[serde(borrow, default)]
-    ratchet: Option<RatchetView<'a>>,
+    pub(super) ratchet: Option<RatchetView<'a>>,
     /// How the run ended when arx ended it (`pruned`, `lost`).
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    status: Option<Cow<'a, str>>,
+    pub(super) status: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
-struct GitView<'a> {
+pub(super) struct GitView<'a> {
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    head: Option<Cow<'a, str>>,
+    pub(super) head: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
-struct SpecView<'a> {
+pub(super) struct SpecView<'a> {
     #[serde(borrow)]
-    metric_key: Cow<'a, str>,
+    pub(super) metric_key: Cow<'a, str>,
     #[serde(borrow, default)]
-    comparator: Cow<'a, str>,
+    pub(super) comparator: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
-struct VerdictView<'a> {
+pub(super) struct VerdictView<'a> {
     #[serde(borrow)]
-    verdict: Cow<'a, str>,
+    pub(super) verdict: Cow<'a, str>,
     #[serde(borrow, default)]
-    detail: Cow<'a, str>,
+    pub(super) detail: Cow<'a, str>,
 }
 
 #[derive(Deserialize)]
-struct RatchetView<'a> {
+pub(super) struct RatchetView<'a> {
     #[serde(borrow)]
-    segment: Cow<'a, str>,
+    pub(super) segment: Cow<'a, str>,
     #[serde(default)]
-    new_segment: bool,
+    pub(super) new_segment: bool,
     #[serde(borrow)]
-    status: Cow<'a, str>,
+    pub(super) status: Cow<'a, str>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    description: Option<Cow<'a, str>>,
+    pub(super) description: Option<Cow<'a, str>>,
     #[serde(borrow)]
-    metric: Cow<'a, str>,
+    pub(super) metric: Cow<'a, str>,
     #[serde(default)]
-    direction: Option<Direction>,
+    pub(super) direction: Option<Direction>,
     #[serde(borrow, default)]
-    kept: Cow<'a, str>,
+    pub(super) kept: Cow<'a, str>,
     #[serde(borrow, default, deserialize_with = "borrowed")]
-    commit: Option<Cow<'a, str>>,
+    pub(super) commit: Option<Cow<'a, str>>,
     #[serde(default)]
-    record_from: usize,
+    pub(super) record_from: usize,
     #[serde(default = "yes")]
-    confirmed: bool,
+    pub(super) confirmed: bool,
 }
 
 fn yes() -> bool {
     true
 }
 
+/// The length of an array whose elements are not read.
+#[derive(Default)]
+pub(super) struct Count(pub(super) usize);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Count, A::Error> {
+                let mut n = 0;
+                while a.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Count(n))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
 /// A record's metrics: the numeric members of an object, in order.
 #[derive(Default)]
-struct MetricsView<'a>(Vec<(Cow<'a, str>, f64)>);
+pub(super) struct MetricsView<'a>(pub(super) Vec<(Cow<'a, str>, f64)>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for MetricsView<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -234,7 +261,13 @@ fn plain_status(v: &LineView<'_>) -> (Status, Option<String>) {
 
 /// Parse one journal line; `None` for a line that is not a run record.
 pub fn parse_line(line: &[u8]) -> Option<Point<'_>> {
-    let v: LineView<'_> = serde_json::from_slice(line).ok()?;
+    super::walk::walked(line)
+        .or_else(|| serde_json::from_slice(line).ok())
+        .map(point)
+}
+
+/// The report's point of a record read.
+pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     let (status, unknown) = match &v.ratchet {
         Some(r) => match Status::from_try(&r.status) {
             Some(s) => (s, None),
@@ -279,7 +312,7 @@ pub fn parse_line(line: &[u8]) -> Option<Point<'_>> {
     };
     let runs = match status {
         Status::Protected => 0,
-        _ => v.attempts.len().max(1) as u64,
+        _ => v.attempts.0.max(1) as u64,
     };
     let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
         Some(r) => {
@@ -299,7 +332,7 @@ pub fn parse_line(line: &[u8]) -> Option<Point<'_>> {
         }
         None => (head, v.hypothesis, None, false, 0, true),
     };
-    Some(Point {
+    Point {
         segment_number: 0,
         run_id: v.run_id,
         started_at: v.started_at,
@@ -323,13 +356,10 @@ pub fn parse_line(line: &[u8]) -> Option<Point<'_>> {
         commit,
         description,
         detail,
-        failure_class: v
-            .failure_class
-            .map(|f| f.into_owned())
-            .filter(|f| f != "none"),
+        failure_class: v.failure_class.filter(|f| f != "none").map(Cow::into_owned),
         metrics: v.metrics.0,
         runs,
-    })
+    }
 }
 
 /// Why a run crashed, in words: timeout, interruption, exit code and class.

@@ -7,6 +7,7 @@
 mod chart;
 mod fold;
 mod line;
+mod walk;
 
 #[cfg(test)]
 mod tests;

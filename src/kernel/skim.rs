@@ -5,16 +5,26 @@
 
 use std::borrow::Cow;
 
-pub(super) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
         i += 1;
     }
     i
 }
 
-/// End of the JSON string starting at `b[i] == '"'`.
-pub(super) fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+/// End of the JSON string starting at `b[i] == '"'`. Short strings (most
+/// of a journal's) are scanned byte by byte; a long one is searched with
+/// SIMD from its 16th byte on.
+pub fn skip_string(b: &[u8], i: usize) -> Option<usize> {
     let mut j = i + 1;
+    let near = b.len().min(j + 16);
+    while j < near {
+        match b[j] {
+            b'"' => return Some(j + 1),
+            b'\\' => j += 2,
+            _ => j += 1,
+        }
+    }
     loop {
         let at = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
         if b[at] == b'\\' {
@@ -27,7 +37,7 @@ pub(super) fn skip_string(b: &[u8], i: usize) -> Option<usize> {
 
 /// End of the JSON value starting at `b[i]` (strings are jumped over with
 /// a SIMD search; containers are matched by depth).
-pub(super) fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+pub fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     match *b.get(i)? {
         b'"' => skip_string(b, i),
         b'{' | b'[' => {
@@ -66,7 +76,7 @@ pub(super) fn skip_value(b: &[u8], i: usize) -> Option<usize> {
 /// needs no decoding: no escape, no control character, valid UTF-8.
 /// `None` sends the line to the general path, which decodes (or rejects)
 /// it exactly as serde does.
-pub(super) fn plain_str(token: &[u8]) -> Option<&str> {
+pub fn plain_str(token: &[u8]) -> Option<&str> {
     let inner = token.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
     if inner.iter().any(|&c| c == b'\\' || c < 0x20) {
         return None;
@@ -75,7 +85,7 @@ pub(super) fn plain_str(token: &[u8]) -> Option<&str> {
 }
 
 /// A string, or `null` for `None`, in the plain form of [`plain_str`].
-pub(super) fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
+pub fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
     if token == b"null" {
         Some(None)
     } else {
@@ -83,7 +93,7 @@ pub(super) fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
     }
 }
 
-pub(super) fn plain_bool(token: &[u8]) -> Option<bool> {
+pub fn plain_bool(token: &[u8]) -> Option<bool> {
     match token {
         b"true" => Some(true),
         b"false" => Some(false),
@@ -94,7 +104,7 @@ pub(super) fn plain_bool(token: &[u8]) -> Option<bool> {
 /// A JSON integer that fits an `i64` (a number without fraction or
 /// exponent). `-0` is left to serde, which reads it as a float and so
 /// rejects it.
-pub(super) fn plain_int(token: &[u8]) -> Option<i64> {
+pub fn plain_int(token: &[u8]) -> Option<i64> {
     if !json_number(token)
         || token.iter().any(|c| matches!(c, b'.' | b'e' | b'E'))
         || token == b"-0"
@@ -105,7 +115,7 @@ pub(super) fn plain_int(token: &[u8]) -> Option<i64> {
 }
 
 /// A JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-pub(super) fn json_number(token: &[u8]) -> bool {
+pub fn json_number(token: &[u8]) -> bool {
     let digits = |t: &[u8]| t.iter().take_while(|c| c.is_ascii_digit()).count();
     let mut t = token.strip_prefix(b"-").unwrap_or(token);
     match t.first() {
@@ -136,14 +146,14 @@ pub(super) fn json_number(token: &[u8]) -> bool {
 
 /// A scalar serde accepts as it is: `null`, `true`, `false`, a number or
 /// a plain string.
-pub(super) fn plain_scalar(token: &[u8]) -> bool {
+pub fn plain_scalar(token: &[u8]) -> bool {
     matches!(token, b"null" | b"true" | b"false")
         || json_number(token)
         || plain_str(token).is_some()
 }
 
 /// `["a", "b"]`: an array of plain strings.
-pub(super) fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
+pub fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
     let mut out = Vec::new();
     let mut i = skip_ws(token, 0);
     if *token.get(i)? != b'[' {
@@ -172,17 +182,33 @@ pub(super) fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
 /// level, calling `each(key, value)` with the raw key (quotes stripped,
 /// escapes left as written) and the raw value token. `None` when the walk
 /// cannot follow the text or `each` gives up.
-pub(super) fn walk_object<'a>(
+pub fn walk_object<'a>(
     b: &'a [u8],
     mut each: impl FnMut(&'a [u8], &'a [u8]) -> Option<()>,
 ) -> Option<()> {
-    let mut i = skip_ws(b, 0);
+    let end = walk_members(b, skip_ws(b, 0), |key, start| {
+        let end = skip_value(b, start)?;
+        each(key, &b[start..end])?;
+        Some(end)
+    })?;
+    (skip_ws(b, end) == b.len()).then_some(())
+}
+
+/// Walk the members of the JSON object starting at `b[i]`, calling
+/// `each(key, start)` with the raw key and where its value starts; `each`
+/// reads or skips the value and gives where it ends. Gives the end of the
+/// object, so a caller reads nested values in the same pass.
+pub fn walk_members<'a>(
+    b: &'a [u8],
+    mut i: usize,
+    mut each: impl FnMut(&'a [u8], usize) -> Option<usize>,
+) -> Option<usize> {
     if *b.get(i)? != b'{' {
         return None;
     }
     i = skip_ws(b, i + 1);
     if b.get(i) == Some(&b'}') {
-        return (skip_ws(b, i + 1) == b.len()).then_some(());
+        return Some(i + 1);
     }
     loop {
         if *b.get(i)? != b'"' {
@@ -194,13 +220,36 @@ pub(super) fn walk_object<'a>(
         if *b.get(i)? != b':' {
             return None;
         }
-        let start = skip_ws(b, i + 1);
-        let end = skip_value(b, start)?;
-        each(key, &b[start..end])?;
+        let end = each(key, skip_ws(b, i + 1))?;
         i = skip_ws(b, end);
         match *b.get(i)? {
             b',' => i = skip_ws(b, i + 1),
-            b'}' => return (skip_ws(b, i + 1) == b.len()).then_some(()),
+            b'}' => return Some(i + 1),
+            _ => return None,
+        }
+    }
+}
+
+/// Walk the elements of the JSON array starting at `b[i]`, calling
+/// `each(start)`, which reads or skips the element and gives where it
+/// ends. Gives the end of the array.
+pub fn walk_elements(
+    b: &[u8],
+    mut i: usize,
+    mut each: impl FnMut(usize) -> Option<usize>,
+) -> Option<usize> {
+    if *b.get(i)? != b'[' {
+        return None;
+    }
+    i = skip_ws(b, i + 1);
+    if b.get(i) == Some(&b']') {
+        return Some(i + 1);
+    }
+    loop {
+        i = skip_ws(b, each(i)?);
+        match *b.get(i)? {
+            b',' => i = skip_ws(b, i + 1),
+            b']' => return Some(i + 1),
             _ => return None,
         }
     }

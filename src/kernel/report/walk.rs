@@ -1,0 +1,568 @@
+//! The fast path of the report's line reader: the members the report reads
+//! walked out of a journal line (`kernel::skim`), nested objects included,
+//! with no copying and no decoding of the members it does not read (the
+//! output tails, the command). Every value it reads is read as serde reads
+//! it, in the plain forms arx writes (strings without escapes, finite
+//! numbers); anything else (an escaped or repeated key, an escaped string,
+//! a value of another type) gives `None`, and the line goes to serde
+//! whole, which has the last word. So the two agree on every line the walk
+//! accepts, except that members the report does not read are followed, not
+//! validated.
+
+use std::borrow::Cow;
+
+use super::line::{Count, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView};
+use crate::kernel::skim::{
+    json_number, plain_bool, plain_int, plain_opt_str, plain_str, skip_value, skip_ws,
+    walk_elements, walk_members,
+};
+use crate::kernel::stats::Direction;
+
+/// A set of member names seen, to refuse a repeated one (serde does).
+struct Seen(u32);
+
+impl Seen {
+    fn first(&mut self, bit: u32) -> Option<()> {
+        if self.0 & (1 << bit) != 0 {
+            return None;
+        }
+        self.0 |= 1 << bit;
+        Some(())
+    }
+}
+
+/// The scalar token starting at `b[i]` and its end.
+fn token(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
+    let end = skip_value(b, i)?;
+    Some((&b[i..end], end))
+}
+
+/// Read the scalar at `b[i]` with `read`, storing it with `set`; gives its
+/// end.
+fn scalar<'a, T>(
+    b: &'a [u8],
+    i: usize,
+    read: impl FnOnce(&'a [u8]) -> Option<T>,
+    set: impl FnOnce(T),
+) -> Option<usize> {
+    let (t, end) = token(b, i)?;
+    set(read(t)?);
+    Some(end)
+}
+
+fn string(t: &[u8]) -> Option<Cow<'_, str>> {
+    plain_str(t).map(Cow::Borrowed)
+}
+
+fn unsigned(t: &[u8]) -> Option<u64> {
+    u64::try_from(plain_int(t)?).ok()
+}
+
+/// A number as serde reads it into an `f64` (integers converted; a number
+/// out of range is left to serde, which rejects it).
+fn number(t: &[u8]) -> Option<f64> {
+    if !json_number(t) {
+        return None;
+    }
+    let x: f64 = std::str::from_utf8(t).ok()?.parse().ok()?;
+    x.is_finite().then_some(x)
+}
+
+/// `null` (`None`), or the container at `b[i]` read by `read`; with its end.
+fn nullable<'a, T>(
+    b: &'a [u8],
+    i: usize,
+    read: impl FnOnce(&'a [u8], usize) -> Option<(T, usize)>,
+) -> Option<(Option<T>, usize)> {
+    if b[i..].starts_with(b"null") {
+        let (t, end) = token(b, i)?;
+        return (t == b"null").then_some((None, end));
+    }
+    read(b, i).map(|(x, end)| (Some(x), end))
+}
+
+fn numbers(b: &[u8], i: usize) -> Option<(Vec<f64>, usize)> {
+    let mut out = Vec::new();
+    let end = walk_elements(b, i, |at| scalar(b, at, number, |x| out.push(x)))?;
+    Some((out, end))
+}
+
+/// A key the walks do not read: one escaped may spell one they read, so
+/// serde decodes it; any other is skipped.
+fn other(key: &[u8], b: &[u8], i: usize) -> Option<usize> {
+    if key.contains(&b'\\') {
+        return None;
+    }
+    skip_value(b, i)
+}
+
+fn git(b: &[u8], i: usize) -> Option<(GitView<'_>, usize)> {
+    let mut head = None;
+    let mut seen = Seen(0);
+    let end = walk_members(b, i, |key, at| match key {
+        b"head" => {
+            seen.first(0)?;
+            scalar(b, at, plain_opt_str, |x| head = x)
+        }
+        _ => other(key, b, at),
+    })?;
+    Some((GitView { head }, end))
+}
+
+fn spec(b: &[u8], i: usize) -> Option<(SpecView<'_>, usize)> {
+    let (mut metric_key, mut comparator) = (None, Cow::Borrowed(""));
+    let mut seen = Seen(0);
+    let end = walk_members(b, i, |key, at| match key {
+        b"metric_key" => {
+            seen.first(0)?;
+            scalar(b, at, string, |x| metric_key = Some(x))
+        }
+        b"comparator" => {
+            seen.first(1)?;
+            scalar(b, at, string, |x| comparator = x)
+        }
+        _ => other(key, b, at),
+    })?;
+    let view = SpecView {
+        metric_key: metric_key?,
+        comparator,
+    };
+    Some((view, end))
+}
+
+fn verdict(b: &[u8], i: usize) -> Option<(VerdictView<'_>, usize)> {
+    let (mut verdict, mut detail) = (None, Cow::Borrowed(""));
+    let mut seen = Seen(0);
+    let end = walk_members(b, i, |key, at| match key {
+        b"verdict" => {
+            seen.first(0)?;
+            scalar(b, at, string, |x| verdict = Some(x))
+        }
+        b"detail" => {
+            seen.first(1)?;
+            scalar(b, at, string, |x| detail = x)
+        }
+        _ => other(key, b, at),
+    })?;
+    let view = VerdictView {
+        verdict: verdict?,
+        detail,
+    };
+    Some((view, end))
+}
+
+/// A key (quotes already stripped) in plain form.
+fn plain_key(key: &[u8]) -> Option<&str> {
+    if key.iter().any(|&c| c == b'\\' || c < 0x20) {
+        return None;
+    }
+    std::str::from_utf8(key).ok()
+}
+
+/// The numeric members of the metrics object, in order (others skipped,
+/// as serde skips them); `null` is no metrics.
+fn metrics(b: &[u8], i: usize) -> Option<(MetricsView<'_>, usize)> {
+    let mut out = Vec::new();
+    let (found, end) = nullable(b, i, |b, i| {
+        let end = walk_members(b, i, |key, at| {
+            let key = plain_key(key)?;
+            let (t, end) = token(b, at)?;
+            match t.first()? {
+                // Serde keeps integers whatever their size and drops a
+                // float out of range; the walk leaves the latter to it.
+                b'-' | b'0'..=b'9' => out.push((Cow::Borrowed(key), number(t)?)),
+                b'"' => {
+                    plain_str(t)?;
+                }
+                _ if matches!(t, b"true" | b"false" | b"null") => {}
+                // Arrays and objects: serde checks them as it skips them.
+                _ => return None,
+            }
+            Some(end)
+        })?;
+        Some(((), end))
+    })?;
+    let _ = found;
+    Some((MetricsView(out), end))
+}
+
+fn direction(t: &[u8]) -> Option<Option<Direction>> {
+    match t {
+        b"null" => Some(None),
+        b"\"max\"" => Some(Some(Direction::Max)),
+        b"\"min\"" => Some(Some(Direction::Min)),
+        _ => None,
+    }
+}
+
+fn ratchet(b: &[u8], i: usize) -> Option<(RatchetView<'_>, usize)> {
+    let mut r = RatchetView {
+        segment: Cow::Borrowed(""),
+        new_segment: false,
+        status: Cow::Borrowed(""),
+        description: None,
+        metric: Cow::Borrowed(""),
+        direction: None,
+        kept: Cow::Borrowed(""),
+        commit: None,
+        record_from: 0,
+        confirmed: true,
+    };
+    let mut seen = Seen(0);
+    let end = walk_members(b, i, |key, at| match key {
+        b"segment" => {
+            seen.first(0)?;
+            scalar(b, at, string, |x| r.segment = x)
+        }
+        b"new_segment" => {
+            seen.first(1)?;
+            scalar(b, at, plain_bool, |x| r.new_segment = x)
+        }
+        b"status" => {
+            seen.first(2)?;
+            scalar(b, at, string, |x| r.status = x)
+        }
+        b"description" => {
+            seen.first(3)?;
+            scalar(b, at, plain_opt_str, |x| r.description = x)
+        }
+        b"metric" => {
+            seen.first(4)?;
+            scalar(b, at, string, |x| r.metric = x)
+        }
+        b"direction" => {
+            seen.first(5)?;
+            scalar(b, at, direction, |x| r.direction = x)
+        }
+        b"kept" => {
+            seen.first(6)?;
+            scalar(b, at, string, |x| r.kept = x)
+        }
+        b"commit" => {
+            seen.first(7)?;
+            scalar(b, at, plain_opt_str, |x| r.commit = x)
+        }
+        b"record_from" => {
+            seen.first(8)?;
+            let read = |t| usize::try_from(unsigned(t)?).ok();
+            scalar(b, at, read, |x| r.record_from = x)
+        }
+        b"confirmed" => {
+            seen.first(9)?;
+            scalar(b, at, plain_bool, |x| r.confirmed = x)
+        }
+        _ => other(key, b, at),
+    })?;
+    // `segment`, `status` and `metric` are required.
+    (seen.0 & 0b1_0101 == 0b1_0101).then_some((r, end))
+}
+
+/// The members the report reads, walked out of `line`; `None` sends the
+/// line to serde (see the module's comment).
+pub(super) fn walked(line: &[u8]) -> Option<LineView<'_>> {
+    let b = line;
+    let mut v = LineView::default();
+    let mut seen = Seen(0);
+    let end = walk_members(b, skip_ws(b, 0), |key, at| match key {
+        b"run_id" => {
+            seen.first(0)?;
+            scalar(b, at, string, |x| v.run_id = x)
+        }
+        b"started_at" => {
+            seen.first(1)?;
+            scalar(b, at, string, |x| v.started_at = x)
+        }
+        b"duration_ms" => {
+            seen.first(2)?;
+            scalar(b, at, unsigned, |x| v.duration_ms = x)
+        }
+        b"hypothesis" => {
+            seen.first(3)?;
+            scalar(b, at, plain_opt_str, |x| v.hypothesis = x)
+        }
+        b"candidate" => {
+            seen.first(4)?;
+            scalar(b, at, plain_opt_str, |x| v.candidate = x)
+        }
+        b"git" => {
+            seen.first(5)?;
+            let (x, end) = nullable(b, at, git)?;
+            v.git = x;
+            Some(end)
+        }
+        b"spec" => {
+            seen.first(6)?;
+            let (x, end) = nullable(b, at, spec)?;
+            v.spec = x;
+            Some(end)
+        }
+        b"metrics" => {
+            seen.first(7)?;
+            let (x, end) = metrics(b, at)?;
+            v.metrics = x;
+            Some(end)
+        }
+        b"exit_code" => {
+            seen.first(8)?;
+            scalar(b, at, plain_int, |x| v.exit_code = x)
+        }
+        b"timed_out" => {
+            seen.first(9)?;
+            scalar(b, at, plain_bool, |x| v.timed_out = x)
+        }
+        b"interrupted" => {
+            seen.first(10)?;
+            scalar(b, at, plain_bool, |x| v.interrupted = x)
+        }
+        b"stopped_on_result" => {
+            seen.first(11)?;
+            scalar(b, at, plain_bool, |x| v.stopped_on_result = x)
+        }
+        b"failure_class" => {
+            seen.first(12)?;
+            scalar(b, at, plain_opt_str, |x| v.failure_class = x)
+        }
+        b"verdict" => {
+            seen.first(13)?;
+            let (x, end) = nullable(b, at, verdict)?;
+            v.verdict = x;
+            Some(end)
+        }
+        b"attempts" => {
+            seen.first(14)?;
+            let mut n = 0;
+            let end = walk_elements(b, at, |i| {
+                n += 1;
+                skip_value(b, i)
+            })?;
+            v.attempts = Count(n);
+            Some(end)
+        }
+        b"samples" => {
+            seen.first(15)?;
+            let (x, end) = numbers(b, at)?;
+            v.samples = x;
+            Some(end)
+        }
+        b"interval" => {
+            seen.first(16)?;
+            let (x, end) = nullable(b, at, |b, i| match numbers(b, i)? {
+                (xs, end) if xs.len() == 2 => Some(((xs[0], xs[1]), end)),
+                _ => None,
+            })?;
+            v.interval = x;
+            Some(end)
+        }
+        b"ratchet" => {
+            seen.first(17)?;
+            let (x, end) = nullable(b, at, ratchet)?;
+            v.ratchet = x;
+            Some(end)
+        }
+        b"status" => {
+            seen.first(18)?;
+            scalar(b, at, plain_opt_str, |x| v.status = x)
+        }
+        _ => other(key, b, at),
+    })?;
+    // The whole line is the object, and `run_id` is required.
+    (skip_ws(b, end) == b.len() && seen.0 & 1 != 0).then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::line::point;
+    use super::*;
+    use crate::kernel::report::Point;
+    use proptest::prelude::*;
+
+    fn by_serde(line: &str) -> Option<Point<'_>> {
+        serde_json::from_slice::<LineView<'_>>(line.as_bytes())
+            .ok()
+            .map(point)
+    }
+
+    fn by_walk(line: &str) -> Option<Point<'_>> {
+        walked(line.as_bytes()).map(point)
+    }
+
+    /// What the walk accepts, serde accepts and reads the same.
+    fn agree(line: &str) {
+        if let Some(w) = by_walk(line) {
+            assert_eq!(Some(w), by_serde(line), "{line}");
+        }
+    }
+
+    const TRY: &str = r#"{"run_id":"r1","started_at":"2026-11-02T10:00:00Z","ended_at":"x","duration_ms":29227,"command":["uv","run"],"cwd":"/h","git":{"head":"abc","branch":"b","dirty":true},"hypothesis":null,"candidate":"c","tags":["t"],"spec":null,"metrics":{"val_bpb":1.0013588500034107,"peak":44000,"note":"x","ok":true,"none":null},"exit_code":0,"timed_out":false,"interrupted":false,"failure_class":"none","verdict":null,"stdout_tail":"step 1\n__RESULT__ {\"val_bpb\": 1.0}\n","stderr_tail":"","attempts":[{"exit_code":0},{"exit_code":1}],"samples":[1.0,2,3.5],"interval":[0.5,1.5],"ratchet":{"segment":"s1","new_segment":true,"status":"keep","description":"try 3","metric":"val_bpb","direction":"min","rule":"confirm","kept":"k","commit":"c1","paths":["a"],"record_from":1,"confirmed":false,"best":0.99}}"#;
+
+    const RUN: &str = r#"{"run_id":"r2","started_at":"2026-11-02T10:00:00Z","duration_ms":5,"candidate":null,"spec":{"metric_key":"acc","comparator":">=","target":0.9},"metrics":{"acc":0.8},"exit_code":1,"timed_out":true,"interrupted":false,"stopped_on_result":false,"failure_class":"oom","verdict":{"verdict":"refuted","strategy":"deterministic","detail":"acc=0.8 >= 0.9 → fail","raw_evidence_ref":null},"status":"pruned"}"#;
+
+    #[test]
+    fn the_walk_reads_the_lines_arx_writes_as_serde_does() {
+        for line in [
+            TRY,
+            RUN,
+            r#"{"run_id":"x"}"#,
+            r#" { "run_id" : "x" , "metrics" : { } } "#,
+        ] {
+            assert!(by_walk(line).is_some(), "{line}");
+            agree(line);
+        }
+        let p = by_walk(TRY).unwrap();
+        assert_eq!((p.runs, p.record_from, p.confirmed), (2, 1, false));
+        assert_eq!(p.samples, vec![1.0, 2.0, 3.5]);
+        assert_eq!(p.metrics.len(), 2);
+        assert_eq!(p.commit.as_deref(), Some("c1"));
+        let p = by_walk(RUN).unwrap();
+        assert_eq!(p.detail.as_deref(), Some("acc=0.8 >= 0.9 → fail"));
+        assert_eq!(p.failure_class.as_deref(), Some("oom"));
+    }
+
+    #[test]
+    fn what_the_walk_cannot_read_plainly_goes_to_serde() {
+        let cases = [
+            // Escapes: in a value read, in a key (which may spell a member).
+            TRY.replace("\"try 3\"", "\"try \\\"3\\\"\""),
+            TRY.replace("\"run_id\"", "\"run\\u005fid\""),
+            // A repeated member (serde refuses the line).
+            TRY.replace(
+                "\"hypothesis\":null",
+                "\"hypothesis\":null,\"hypothesis\":\"h\"",
+            ),
+            TRY.replace("\"head\":\"abc\"", "\"head\":\"abc\",\"head\":\"d\""),
+            // Numbers serde reads otherwise or refuses.
+            TRY.replace("\"duration_ms\":29227", "\"duration_ms\":29227.0"),
+            TRY.replace(
+                "\"duration_ms\":29227",
+                "\"duration_ms\":18446744073709551615",
+            ),
+            TRY.replace("\"val_bpb\":1.0013588500034107", "\"val_bpb\":1e400"),
+            TRY.replace("[1.0,2,3.5]", "[1.0,2,1e999]"),
+            TRY.replace("\"exit_code\":0,\"timed", "\"exit_code\":-0,\"timed"),
+            // Other types.
+            TRY.replace("\"git\":{", "\"git\":[\"abc\"],\"x\":{"),
+            TRY.replace("\"peak\":44000", "\"peak\":[1,2]"),
+            TRY.replace("[0.5,1.5]", "[0.5,1.5,2]"),
+            TRY.replace("\"direction\":\"min\"", "\"direction\":\"down\""),
+            TRY.replace("\"metrics\":{", "\"metrics\":\"x\",\"m\":{"),
+            RUN.replace("\"verdict\":\"refuted\",", ""),
+            RUN.replace("\"metric_key\":\"acc\",", ""),
+            TRY.replace("\"segment\":\"s1\",", ""),
+            TRY.replace("\"run_id\":\"r1\",", ""),
+            TRY.replace("\"timed_out\":false", "\"timed_out\":0"),
+            // Not an object, or more than one.
+            format!("{TRY} {{}}"),
+            "[1]".to_string(),
+            "{\"run_id\":\"x\"".to_string(),
+        ];
+        for line in &cases {
+            assert!(by_walk(line).is_none(), "{line}");
+            // The reader as a whole is serde's on these lines.
+            assert_eq!(super::super::parse_line(line.as_bytes()), by_serde(line));
+        }
+        // Serde reads some of them.
+        assert!(by_serde(&cases[0]).is_some() && by_serde(&cases[1]).is_some());
+        assert!(by_serde(&cases[6]).is_none() && by_serde(&cases[2]).is_none());
+    }
+
+    /// Values of each type and form, plain and not, for each member the
+    /// walk reads (and for others).
+    fn forms(key: &str) -> &'static [&'static str] {
+        const TEXT: &[&str] = &[
+            "\"s\"",
+            "\"\"",
+            "\"a\\\"b\"",
+            "\"\\u00e9\"",
+            "\"é\"",
+            "null",
+            "1",
+        ];
+        const INT: &[&str] = &[
+            "0",
+            "7",
+            "-3",
+            "-0",
+            "1.5",
+            "2e3",
+            "18446744073709551616",
+            "null",
+        ];
+        const BOOL: &[&str] = &["true", "false", "0", "null"];
+        const NUMBERS: &[&str] = &[
+            "[]", "[1,2]", "[1.5,-2]", "[1,2,3]", "[1e400]", "[[1]]", "null",
+        ];
+        match key {
+            "run_id" | "started_at" | "hypothesis" | "candidate" | "failure_class" | "status"
+            | "stdout_tail" => TEXT,
+            "duration_ms" | "exit_code" => INT,
+            "timed_out" | "interrupted" | "stopped_on_result" => BOOL,
+            "attempts" | "samples" | "interval" => NUMBERS,
+            "git" => &["{\"head\":\"h\"}", "{\"head\":null,\"dirty\":true}", "{}", "{\"head\":1}", "null", "[\"h\"]"],
+            "spec" => &["{\"metric_key\":\"m\",\"comparator\":\"<\"}", "{\"metric_key\":\"m\"}", "{\"comparator\":\">\"}", "null"],
+            "metrics" => &["{\"m\":1,\"n\":2.5}", "{\"m\":1e400,\"n\":2}", "{\"m\":[1],\"n\":-0}", "{\"m\":\"x\",\"o\":{\"a\":1}}", "{\"m\":18446744073709551616}", "{\"m\\n\":1}", "{}", "null", "[1]"],
+            "verdict" => &["{\"verdict\":\"supported\",\"detail\":\"d\"}", "{\"verdict\":\"odd\"}", "{\"detail\":\"d\"}", "null"],
+            "ratchet" => &[
+                "{\"segment\":\"s\",\"status\":\"discard\",\"metric\":\"m\",\"direction\":\"max\",\"kept\":\"k\"}",
+                "{\"segment\":\"s\",\"status\":\"keep\",\"metric\":\"m\",\"record_from\":1,\"confirmed\":false,\"commit\":null,\"best\":1}",
+                "{\"segment\":\"s\",\"status\":\"x\",\"metric\":\"n\",\"direction\":\"up\"}",
+                "{\"segment\":\"s\",\"metric\":\"m\"}",
+                "{\"segment\":\"s\",\"status\":\"baseline\",\"metric\":\"m\",\"new_segment\":true,\"record_from\":-1}",
+                "null",
+            ],
+            _ => &["1", "\"x\"", "[1,{\"a\":[]}]", "{\"b\":null}", "null"],
+        }
+    }
+
+    const KEYS: &[&str] = &[
+        "run_id",
+        "started_at",
+        "duration_ms",
+        "hypothesis",
+        "candidate",
+        "git",
+        "spec",
+        "metrics",
+        "exit_code",
+        "timed_out",
+        "interrupted",
+        "stopped_on_result",
+        "failure_class",
+        "verdict",
+        "attempts",
+        "samples",
+        "interval",
+        "ratchet",
+        "status",
+        "stdout_tail",
+        "run\\u005fid",
+        "a",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn the_walk_never_reads_a_line_otherwise_than_serde(
+            keys in proptest::sample::subsequence(KEYS, 0..KEYS.len()),
+            picks in proptest::collection::vec(0..64usize, KEYS.len()),
+            repeat in proptest::option::of(0..KEYS.len()),
+            spaced in any::<bool>(),
+        ) {
+            let sep = if spaced { " , " } else { "," };
+            let mut keys = keys;
+            keys.insert(0, "run_id");
+            if let Some(r) = repeat {
+                keys.push(KEYS[r]);
+            }
+            let parts: Vec<String> = keys
+                .iter()
+                .zip(&picks)
+                .map(|(k, &i)| {
+                    let f = forms(k);
+                    format!("\"{k}\":{}", f[i % f.len()])
+                })
+                .collect();
+            let line = format!("{{{}}}", parts.join(sep));
+            agree(&line);
+        }
+    }
+}
