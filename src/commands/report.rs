@@ -12,7 +12,8 @@ use anyhow::Result;
 use super::{Ctx, WARN};
 use crate::cli::{ChartX, ReportArgs, SegmentChoice};
 use crate::error::{Exit, Hinted};
-use crate::io::report::{fold, points, tail, write_file, JournalText};
+use crate::io::history;
+use crate::io::report::{fold, points_replaying, tail, write_file, JournalText};
 use crate::io::state::JOURNAL_FILE;
 use crate::kernel::objective::StopRules;
 use crate::kernel::report::{
@@ -36,13 +37,21 @@ fn stop_rules(ctx: &Ctx) -> Result<StopRules> {
     })
 }
 
-fn precision(state: &Path) -> Result<Option<PrecisionSummary>> {
+/// The precision engine's state: its cache, rebuilt in the reading of the
+/// journal when stale (`rebuilt`), or loaded.
+fn precision(state: &Path, rebuilt: Option<history::Cache>) -> Result<Option<PrecisionSummary>> {
     use crate::engine::precision::Level;
     let journal = state.join(JOURNAL_FILE);
     if !journal.exists() {
         return Ok(None);
     }
-    let cache = crate::io::history::load(state, &journal, true, WARN)?;
+    let cache = match rebuilt {
+        Some(cache) => {
+            history::keep(state, &cache, WARN);
+            cache
+        }
+        None => history::load(state, &journal, true, WARN)?,
+    };
     let h = &cache.history.precision;
     Ok(Some(PrecisionSummary {
         runs: cache.history.runs,
@@ -105,13 +114,15 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         || args.html.is_some()
         || args.junit.is_some()
         || matches!(args.segment, Some(SegmentChoice::Number(_)));
-    let (points, fold, unreadable) = if every_run {
-        let (mut points, unreadable) = points(bytes);
+    // A stale precision history is rebuilt in the same reading.
+    let replay = history::current(&state, &state.join(JOURNAL_FILE)).err();
+    let (points, fold, unreadable, rebuilt) = if every_run {
+        let (mut points, unreadable, rebuilt) = points_replaying(bytes, replay)?;
         let fold = fold_all(&mut points);
-        (points, fold, unreadable)
+        (points, fold, unreadable, rebuilt)
     } else {
-        let (fold, unreadable) = fold(&state, bytes, WARN)?;
-        (Vec::new(), fold, unreadable)
+        let (fold, unreadable, rebuilt) = fold(&state, bytes, WARN, replay)?;
+        (Vec::new(), fold, unreadable, rebuilt)
     };
     if unreadable > 0 {
         WARN(&format!(
@@ -142,7 +153,7 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         now_ms: millis(&now),
         now,
         stop,
-        precision: precision(&state)?,
+        precision: precision(&state, rebuilt)?,
         dead_ends: dead_ends(&state)?,
         rounds: rounds(&state)?,
         last: args.last,

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::rounds::write_json_atomic;
 use super::Warn;
-use crate::engine::history::History;
+use crate::engine::history::{History, Observation};
 use crate::engine::observe::{for_each_observation, observation};
 use crate::engine::precision::Hierarchy;
 use crate::kernel::journal::RunRecord;
@@ -81,27 +81,53 @@ fn covers(cache: &Cache, journal: &Path, len: u64) -> bool {
         && cache.history.is_sound()
 }
 
+/// A rebuild of the history: the journal's observations replayed in
+/// order (honouring a precision reset), fed by whoever reads the journal.
+pub struct Replay {
+    history: History,
+    reset_after: Option<u64>,
+}
+
+impl Replay {
+    pub fn new(reset_after: Option<u64>) -> Replay {
+        Replay {
+            history: History::default(),
+            reset_after,
+        }
+    }
+
+    /// Replay the next observation.
+    pub fn observe(&mut self, obs: &Observation<'_>) -> Result<()> {
+        if self.reset_after == Some(self.history.runs) {
+            self.history.precision = Hierarchy::default();
+        }
+        self.history.observe(obs).map_err(anyhow::Error::msg)
+    }
+
+    /// The cache of the journal `bytes` whose complete lines were replayed.
+    pub fn finish(mut self, bytes: &[u8]) -> Cache {
+        if self.reset_after == Some(self.history.runs) {
+            self.history.precision = Hierarchy::default();
+        }
+        let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES as usize)..];
+        Cache {
+            journal_bytes: bytes.len() as u64,
+            journal_tail: Some(hash_hex(tail)),
+            reset_after: self.reset_after,
+            history: self.history,
+        }
+    }
+}
+
 /// Fold the whole journal (honouring a precision reset).
 pub fn rebuild(journal: &Path, reset_after: Option<u64>) -> Result<Cache> {
     let text = super::mapped::JournalBytes::open(journal)?;
     let bytes: &[u8] = text.bytes();
-    let mut history = History::default();
+    let mut replay = Replay::new(reset_after);
     for_each_observation(bytes, super::mapped::parse_workers(), |obs| {
-        if reset_after == Some(history.runs) {
-            history.precision = Hierarchy::default();
-        }
-        history.observe(&obs).map_err(anyhow::Error::msg)
+        replay.observe(&obs)
     })?;
-    if reset_after == Some(history.runs) {
-        history.precision = Hierarchy::default();
-    }
-    let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES as usize)..];
-    Ok(Cache {
-        journal_bytes: bytes.len() as u64,
-        journal_tail: Some(hash_hex(tail)),
-        reset_after,
-        history,
-    })
+    Ok(replay.finish(bytes))
 }
 
 fn read_cache(state: &Path) -> Option<Cache> {
@@ -114,20 +140,36 @@ fn read_cache(state: &Path) -> Option<Cache> {
 /// be saved (a read-only state directory) is reported to `warn`: the
 /// history is still computed, in memory.
 pub fn load(state: &Path, journal: &Path, save: bool, warn: Warn) -> Result<Cache> {
-    let size = journal_bytes(journal);
-    let cached = read_cache(state);
-    if let Some(c) = &cached {
-        if covers(c, journal, size) {
-            return Ok(c.clone());
+    match current(state, journal) {
+        Ok(cache) => Ok(cache),
+        Err(replay) => {
+            let cache = rebuild(journal, replay.reset_after)?;
+            if save {
+                keep(state, &cache, warn);
+            }
+            Ok(cache)
         }
     }
-    let cache = rebuild(journal, cached.and_then(|c| c.reset_after))?;
-    if save && state.is_dir() {
-        if let Err(e) = write_json_atomic(&cache_path(state), &cache) {
+}
+
+/// The cache when it matches the journal; else the replay that rebuilds
+/// it, for a reader of the whole journal to feed (then [`keep`] it).
+pub fn current(state: &Path, journal: &Path) -> std::result::Result<Cache, Replay> {
+    let cached = read_cache(state);
+    match cached {
+        Some(c) if covers(&c, journal, journal_bytes(journal)) => Ok(c),
+        other => Err(Replay::new(other.and_then(|c| c.reset_after))),
+    }
+}
+
+/// Save a rebuilt cache when the state directory exists (a failure is
+/// reported to `warn`).
+pub fn keep(state: &Path, cache: &Cache, warn: Warn) {
+    if state.is_dir() {
+        if let Err(e) = write_json_atomic(&cache_path(state), cache) {
             warn(&format!("cannot save the precision state: {e:#}"));
         }
     }
-    Ok(cache)
 }
 
 /// After `arx run` appended `record` to the journal, taking it from

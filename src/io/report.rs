@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::mapped::{parse_workers, JournalBytes};
 use super::Warn;
-use crate::engine::observe::for_each_chunk;
+use super::history::{self, Replay};
+use crate::engine::history::Observation;
+use crate::engine::observe::{for_each_chunk, for_each_observation, parse_lines};
 use crate::kernel::report::{parse_line, Fold, Point};
 
 /// The report's cache in the state directory: the fold of the journal's
@@ -64,32 +66,102 @@ fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
 }
 
 /// Parse `bytes` (journal lines, the last one even without its line
-/// break) part by part on several threads, handing each part's points and
-/// count of unreadable lines to `each` in journal order.
-fn each_part<'a>(bytes: &'a [u8], mut each: impl FnMut(Vec<Point<'a>>, usize)) {
+/// break) part by part on several threads, handing each part's points,
+/// count of unreadable lines and, when `observe` is set, the engines'
+/// observations of its complete lines to `each`, in journal order.
+fn each_part<'a>(
+    bytes: &'a [u8],
+    observe: bool,
+    mut each: impl FnMut(Vec<Point<'a>>, usize, Vec<Observation<'a>>),
+) {
     let end = complete(bytes);
-    let whole = for_each_chunk(&bytes[..end], parse_workers(), parse, |(p, bad)| {
-        each(p, bad);
+    let read = |chunk: &'a [u8]| {
+        let observed = if observe {
+            parse_lines(chunk)
+        } else {
+            Vec::new()
+        };
+        (parse(chunk), observed)
+    };
+    let whole = for_each_chunk(&bytes[..end], parse_workers(), read, |((p, bad), o)| {
+        each(p, bad, o);
         Ok::<(), Infallible>(())
     });
     let Ok(()) = whole;
     if end < bytes.len() {
         let (p, bad) = parse(&bytes[end..]);
-        each(p, bad);
+        each(p, bad, Vec::new());
     }
+}
+
+/// A rebuild of the precision history riding on a reading of the whole
+/// journal: fed the observations of each part as it is read, so a stale
+/// history costs no second reading.
+struct Riding {
+    replay: Replay,
+    failed: Option<anyhow::Error>,
+}
+
+impl Riding {
+    fn feed(&mut self, observed: Vec<Observation<'_>>) {
+        for o in &observed {
+            if self.failed.is_none() {
+                self.failed = self.replay.observe(o).err();
+            }
+        }
+    }
+
+    fn finish(self, bytes: &[u8]) -> Result<history::Cache> {
+        match self.failed {
+            Some(e) => Err(e),
+            None => Ok(self.replay.finish(bytes)),
+        }
+    }
+}
+
+/// Replay the whole journal `bytes` into `replay` on its own.
+fn replay_alone(mut replay: Replay, bytes: &[u8]) -> Result<history::Cache> {
+    for_each_observation(bytes, parse_workers(), |o| replay.observe(&o))?;
+    Ok(replay.finish(bytes))
 }
 
 /// Every run record of `bytes` (journal lines) as a report point, in
 /// journal order, not yet numbered; and how many non-blank lines are not
 /// run records (torn or foreign lines, skipped).
 pub fn points(bytes: &[u8]) -> (Vec<Point<'_>>, usize) {
+    let (points, unreadable, _) = read_all(bytes, None);
+    (points, unreadable)
+}
+
+/// [`points`], and the precision history rebuilt in the same reading when
+/// a `replay` is given (see [`history::current`]).
+pub fn points_replaying(
+    bytes: &[u8],
+    replay: Option<Replay>,
+) -> Result<(Vec<Point<'_>>, usize, Option<history::Cache>)> {
+    let riding = replay.map(|replay| Riding {
+        replay,
+        failed: None,
+    });
+    let (points, unreadable, riding) = read_all(bytes, riding);
+    let history = riding.map(|r| r.finish(bytes)).transpose()?;
+    Ok((points, unreadable, history))
+}
+
+fn read_all(
+    bytes: &[u8],
+    mut riding: Option<Riding>,
+) -> (Vec<Point<'_>>, usize, Option<Riding>) {
     let mut points = Vec::with_capacity(bytes.len() / 1024);
     let mut unreadable = 0;
-    each_part(bytes, |p, bad| {
+    each_part(bytes, riding.is_some(), |p, bad, observed| {
         points.extend(p);
         unreadable += bad;
+        if let Some(r) = riding.as_mut() {
+            r.feed(observed);
+        }
     });
-    (points, unreadable)
+    (points, unreadable, riding)
 }
 
 #[derive(Serialize, Deserialize)]
@@ -127,8 +199,15 @@ fn extend(fold: &mut Fold, points: &mut [Point<'_>]) {
 /// lines: the cache in `state` extended by the lines appended since it was
 /// saved, or a fold of every line when it does not describe the start of
 /// this journal. The cache is brought up to date when the state directory
-/// exists (a cache that cannot be saved is reported to `warn`).
-pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
+/// exists (a cache that cannot be saved is reported to `warn`). Given a
+/// `replay` (a stale precision history), the history is rebuilt too: in
+/// the same reading when every line is folded.
+pub fn fold(
+    state: &Path,
+    bytes: &[u8],
+    warn: Warn,
+    replay: Option<Replay>,
+) -> Result<(Fold, usize, Option<history::Cache>)> {
     let path = state.join(CACHE_FILE);
     let end = complete(bytes);
     let cached: Option<Cache> = std::fs::read(&path)
@@ -144,15 +223,33 @@ pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
         Some(c) => (c.fold, c.unreadable, c.journal_bytes as usize),
         None => (Fold::default(), 0, 0),
     };
+    let (mut riding, alone) = match replay {
+        Some(replay) if from == 0 => (
+            Some(Riding {
+                replay,
+                failed: None,
+            }),
+            None,
+        ),
+        other => (None, other),
+    };
     let fresh = from < end;
     if fresh {
         // Part by part, so memory stays bounded by a few parts' points
         // whatever the journal's size.
-        each_part(&bytes[from..end], |mut new, bad| {
+        each_part(&bytes[from..end], riding.is_some(), |mut new, bad, observed| {
             extend(&mut fold, &mut new);
             unreadable += bad;
+            if let Some(r) = riding.as_mut() {
+                r.feed(observed);
+            }
         });
     }
+    let history = match (riding, alone) {
+        (Some(r), _) => Some(r.finish(bytes)?),
+        (None, Some(replay)) => Some(replay_alone(replay, bytes)?),
+        (None, None) => None,
+    };
     if fresh && state.is_dir() {
         let cache = Cache {
             journal_bytes: end as u64,
@@ -170,11 +267,11 @@ pub fn fold(state: &Path, bytes: &[u8], warn: Warn) -> Result<(Fold, usize)> {
     // A last line without its line break (being written, or torn) counts
     // for this report only.
     if end < bytes.len() {
-        let (mut last, bad) = points(&bytes[end..]);
+        let (mut last, bad) = parse(&bytes[end..]);
         extend(&mut fold, &mut last);
         unreadable += bad;
     }
-    Ok((fold, unreadable))
+    Ok((fold, unreadable, history))
 }
 
 /// The last `n` run records of the journal `bytes`, read from its end, in
@@ -285,17 +382,17 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = journal();
         let cut = text.find("{\"run_id\":\"e\"").unwrap();
-        let (first, _) = fold(dir.path(), &text.as_bytes()[..cut], |_| {}).unwrap();
+        let (first, _, _) = fold(dir.path(), &text.as_bytes()[..cut], |_| {}, None).unwrap();
         assert_eq!(first.runs, 4);
         assert!(dir.path().join(CACHE_FILE).exists());
-        let (extended, bad) = fold(dir.path(), text.as_bytes(), |_| {}).unwrap();
+        let (extended, bad, _) = fold(dir.path(), text.as_bytes(), |_| {}, None).unwrap();
         let mut all = points(text.as_bytes()).0;
         let whole = crate::kernel::report::fold_all(&mut all);
         assert_eq!(extended, whole);
         assert_eq!((whole.runs, whole.segments.len(), bad), (6, 3, 1));
         // A journal that is not the cached one's continuation is folded anew.
         let other = journal().replace("\"b\"", "\"x\"");
-        let (again, _) = fold(dir.path(), other.as_bytes(), |_| {}).unwrap();
+        let (again, _, _) = fold(dir.path(), other.as_bytes(), |_| {}, None).unwrap();
         assert_eq!(again.segments[0].kept.as_ref().unwrap().run_id, "x");
     }
 

@@ -262,7 +262,9 @@ fn observe_line(line: &[u8]) -> Option<Observation<'_>> {
     }
 }
 
-fn parse_lines(range: &[u8]) -> Vec<Observation<'_>> {
+/// The observations of the lines of `range` (journal lines), in order;
+/// unreadable lines are skipped.
+pub fn parse_lines(range: &[u8]) -> Vec<Observation<'_>> {
     let mut out = Vec::new();
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', range).chain(std::iter::once(range.len())) {
