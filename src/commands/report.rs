@@ -115,7 +115,9 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         || args.junit.is_some()
         || matches!(args.segment, Some(SegmentChoice::Number(_)));
     // A stale precision history is rebuilt in the same reading.
-    let replay = history::current(&state, &state.join(JOURNAL_FILE)).err();
+    let replay = history::current(&state, &state.join(JOURNAL_FILE))
+        .err()
+        .map(|r| *r);
     let (points, fold, unreadable, rebuilt) = if every_run {
         let (mut points, unreadable, rebuilt) = points_replaying(bytes, replay)?;
         let fold = fold_all(&mut points);

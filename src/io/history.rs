@@ -154,11 +154,11 @@ pub fn load(state: &Path, journal: &Path, save: bool, warn: Warn) -> Result<Cach
 
 /// The cache when it matches the journal; else the replay that rebuilds
 /// it, for a reader of the whole journal to feed (then [`keep`] it).
-pub fn current(state: &Path, journal: &Path) -> std::result::Result<Cache, Replay> {
+pub fn current(state: &Path, journal: &Path) -> std::result::Result<Cache, Box<Replay>> {
     let cached = read_cache(state);
     match cached {
         Some(c) if covers(&c, journal, journal_bytes(journal)) => Ok(c),
-        other => Err(Replay::new(other.and_then(|c| c.reset_after))),
+        other => Err(Box::new(Replay::new(other.and_then(|c| c.reset_after)))),
     }
 }
 

@@ -9,9 +9,9 @@ use anyhow::{Context, Result};
 
 use serde::{Deserialize, Serialize};
 
+use super::history::{self, Replay};
 use super::mapped::{parse_workers, JournalBytes};
 use super::Warn;
-use super::history::{self, Replay};
 use crate::engine::history::Observation;
 use crate::engine::observe::{for_each_chunk, for_each_observation, parse_lines};
 use crate::kernel::report::{parse_line, Fold, Point};
@@ -148,10 +148,7 @@ pub fn points_replaying(
     Ok((points, unreadable, history))
 }
 
-fn read_all(
-    bytes: &[u8],
-    mut riding: Option<Riding>,
-) -> (Vec<Point<'_>>, usize, Option<Riding>) {
+fn read_all(bytes: &[u8], mut riding: Option<Riding>) -> (Vec<Point<'_>>, usize, Option<Riding>) {
     let mut points = Vec::with_capacity(bytes.len() / 1024);
     let mut unreadable = 0;
     each_part(bytes, riding.is_some(), |p, bad, observed| {
@@ -237,13 +234,17 @@ pub fn fold(
     if fresh {
         // Part by part, so memory stays bounded by a few parts' points
         // whatever the journal's size.
-        each_part(&bytes[from..end], riding.is_some(), |mut new, bad, observed| {
-            extend(&mut fold, &mut new);
-            unreadable += bad;
-            if let Some(r) = riding.as_mut() {
-                r.feed(observed);
-            }
-        });
+        each_part(
+            &bytes[from..end],
+            riding.is_some(),
+            |mut new, bad, observed| {
+                extend(&mut fold, &mut new);
+                unreadable += bad;
+                if let Some(r) = riding.as_mut() {
+                    r.feed(observed);
+                }
+            },
+        );
     }
     let history = match (riding, alone) {
         (Some(r), _) => Some(r.finish(bytes)?),
@@ -414,5 +415,52 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_precision_history_rebuilt_in_the_reading_is_the_engines_own() {
+        let dir = tempfile::tempdir().unwrap();
+        // Runs the engines count: candidates, verdicts, failures, tags; and
+        // lines they skip. Many of them, so the reading goes in parts.
+        let mut text = String::new();
+        for i in 0..40_000 {
+            let verdict = ["supported", "refuted", "inconclusive"][i % 3];
+            text.push_str(&format!(
+                "{{\"run_id\":\"r{i}\",\"started_at\":\"2026-11-0{}T10:00:00Z\",\"candidate\":\"c{}\",\"tags\":[\"t{}\"],\"exit_code\":{},\"verdict\":{{\"verdict\":\"{verdict}\"}},\"stdout_tail\":\"{}\"}}\n",
+                1 + i % 7,
+                i % 5,
+                i % 2,
+                i % 4,
+                "x".repeat(200)
+            ));
+            if i % 1000 == 0 {
+                text.push_str("{\"torn\n");
+            }
+        }
+        // A last line without its line break: the report counts it, the
+        // engines (complete lines only) do not.
+        text.push_str("{\"run_id\":\"last\"}");
+        let journal = dir.path().join("journal.jsonl");
+        std::fs::write(&journal, &text).unwrap();
+        let own = history::rebuild(&journal, Some(20_000)).unwrap();
+        let own = serde_json::to_value(&own).unwrap();
+        let bytes = JournalText::open(&journal).unwrap();
+        let bytes = bytes.bytes();
+        assert!(bytes.len() > 8 << 20, "more than one part");
+        // Folding every line: in the same reading.
+        let state = dir.path().join("state");
+        std::fs::create_dir(&state).unwrap();
+        let replay = Some(Replay::new(Some(20_000)));
+        let (_, _, rebuilt) = fold(&state, bytes, |_| {}, replay).unwrap();
+        assert_eq!(serde_json::to_value(rebuilt.unwrap()).unwrap(), own);
+        // The report's cache is fresh, so only the history is read.
+        let replay = Some(Replay::new(Some(20_000)));
+        let (_, _, rebuilt) = fold(&state, bytes, |_| {}, replay).unwrap();
+        assert_eq!(serde_json::to_value(rebuilt.unwrap()).unwrap(), own);
+        // Reading every record for the page.
+        let replay = Some(Replay::new(Some(20_000)));
+        let (points, _, rebuilt) = points_replaying(bytes, replay).unwrap();
+        assert_eq!(points.len(), 40_001);
+        assert_eq!(serde_json::to_value(rebuilt.unwrap()).unwrap(), own);
     }
 }
