@@ -12,18 +12,43 @@ pub fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// End of the JSON string starting at `b[i] == '"'`. Short strings (most
-/// of a journal's) are scanned byte by byte; a long one is searched with
-/// SIMD from its 16th byte on.
+/// End of the JSON string starting at `b[i] == '"'`. The text is read a
+/// word (8 bytes) at a time, looking for a quote or a backslash in all of
+/// its bytes at once; a long string is searched with SIMD.
 pub fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    // The high bit of each byte of `w` equal to `c` (exact up to the first
+    // such byte, which is all that is read).
+    let bytes_equal = |w: u64, c: u8| {
+        let x = w ^ (ONES * c as u64);
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
     let mut j = i + 1;
-    let near = b.len().min(j + 16);
-    while j < near {
-        match b[j] {
-            b'"' => return Some(j + 1),
-            b'\\' => j += 2,
-            _ => j += 1,
+    let mut words = 0;
+    loop {
+        if let Some(word) = b.get(j..j + 8) {
+            if words == 8 {
+                break; // a long string: SIMD below
+            }
+            words += 1;
+            let w = u64::from_le_bytes(word.try_into().ok()?);
+            let hits = bytes_equal(w, b'"') | bytes_equal(w, b'\\');
+            if hits == 0 {
+                j += 8;
+                continue;
+            }
+            j += (hits.trailing_zeros() / 8) as usize;
+        } else {
+            // The last bytes of the text.
+            while *b.get(j)? != b'"' && b[j] != b'\\' {
+                j += 1;
+            }
         }
+        if b[j] == b'"' {
+            return Some(j + 1);
+        }
+        j += 2; // an escape and the byte it escapes
     }
     loop {
         let at = j + memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
@@ -251,6 +276,41 @@ pub fn walk_elements(
             b',' => i = skip_ws(b, i + 1),
             b']' => return Some(i + 1),
             _ => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The end of a string by the definition: the first quote not escaped.
+    fn by_definition(b: &[u8], i: usize) -> Option<usize> {
+        let mut j = i + 1;
+        loop {
+            match *b.get(j)? {
+                b'"' => return Some(j + 1),
+                b'\\' => j += 2,
+                _ => j += 1,
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #[test]
+        fn a_string_ends_at_its_first_unescaped_quote(
+            text in proptest::collection::vec(
+                prop_oneof![4 => Just(b'a'), 1 => Just(b'"'), 1 => Just(b'\\'), 1 => any::<u8>()],
+                0..200,
+            ),
+            start in 0..8usize,
+        ) {
+            let mut b = vec![b'x'; start];
+            b.push(b'"');
+            b.extend(&text);
+            prop_assert_eq!(skip_string(&b, start), by_definition(&b, start));
         }
     }
 }
