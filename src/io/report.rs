@@ -13,8 +13,8 @@ use super::history::{self, Replay};
 use super::mapped::{parse_workers, JournalBytes};
 use super::Warn;
 use crate::engine::history::Observation;
-use crate::engine::observe::{for_each_chunk, for_each_observation, parse_lines};
-use crate::kernel::report::{parse_line, Fold, Point};
+use crate::engine::observe::{self, for_each_chunk, for_each_observation};
+use crate::kernel::report::{parse_line, parse_line_with, Fold, Point};
 
 /// The report's cache in the state directory: the fold of the journal's
 /// complete lines, keyed by their length and a hash of their end. Derived:
@@ -49,20 +49,56 @@ impl JournalText {
 fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
     let mut points = Vec::with_capacity(piece.len() / 512 + 1);
     let mut unreadable = 0;
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', piece).chain(std::iter::once(piece.len()));
-    for end in ends {
-        let line = &piece[start..end];
-        start = end + 1;
-        if line.iter().all(|b| b.is_ascii_whitespace()) {
-            continue;
-        }
+    for line in lines(piece) {
         match parse_line(line) {
             Some(p) => points.push(p),
             None => unreadable += 1,
         }
     }
     (points, unreadable)
+}
+
+/// [`parse`], and the engines' observations of the same lines (as
+/// `engine::observe` reads them), taking the members the engines read
+/// from the report's walk over each line instead of walking it again.
+type Observed<'a> = ((Vec<Point<'a>>, usize), Vec<Observation<'a>>);
+
+fn parse_observing(piece: &[u8]) -> Observed<'_> {
+    let mut points = Vec::with_capacity(piece.len() / 512 + 1);
+    let mut observed = Vec::with_capacity(piece.len() / 512 + 1);
+    let mut unreadable = 0;
+    let mut members = Vec::with_capacity(16);
+    for line in lines(piece) {
+        members.clear();
+        let (point, walked) = parse_line_with(line, |key, value| {
+            if observe::reads(key) {
+                members.push((key, value));
+            }
+        });
+        match point {
+            Some(p) => points.push(p),
+            None => unreadable += 1,
+        }
+        let seen = if walked {
+            observe::observe_members(&members)
+        } else {
+            None
+        };
+        observed.extend(seen.or_else(|| observe::observe_line(line)));
+    }
+    ((points, unreadable), observed)
+}
+
+/// The lines of `piece` that are not blank.
+fn lines(piece: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', piece)
+        .chain(std::iter::once(piece.len()))
+        .filter_map(move |end| {
+            let line = &piece[start..end];
+            start = end + 1;
+            (!line.iter().all(|b| b.is_ascii_whitespace())).then_some(line)
+        })
 }
 
 /// Parse `bytes` (journal lines, the last one even without its line
@@ -76,12 +112,11 @@ fn each_part<'a>(
 ) {
     let end = complete(bytes);
     let read = |chunk: &'a [u8]| {
-        let observed = if observe {
-            parse_lines(chunk)
+        if observe {
+            parse_observing(chunk)
         } else {
-            Vec::new()
-        };
-        (parse(chunk), observed)
+            (parse(chunk), Vec::new())
+        }
     };
     let whole = for_each_chunk(&bytes[..end], parse_workers(), read, |((p, bad), o)| {
         each(p, bad, o);

@@ -209,19 +209,32 @@ fn plain_verdict(token: &[u8]) -> Option<Option<VerdictView>> {
 /// in the plain form arx writes (see [`plain_str`]). `None` sends the line
 /// to the general path, so the two agree on every line they both accept.
 fn plain_view(line: &[u8]) -> Option<View<'_>> {
-    let mut v = View::default();
-    let mut seen = 0u16;
-    walk_object(line, |key, value| {
+    let mut plain = Plain::default();
+    walk_object(line, |key, value| plain.member(key, value))?;
+    Some(plain.view)
+}
+
+/// A view read member by member from the plain forms (see [`plain_view`]).
+#[derive(Default)]
+struct Plain<'a> {
+    view: View<'a>,
+    seen: u16,
+}
+
+impl<'a> Plain<'a> {
+    /// Read one top-level member; `None` when the line is not plain.
+    fn member(&mut self, key: &'a [u8], value: &'a [u8]) -> Option<()> {
         if key.contains(&b'\\') {
             return None; // serde decodes it: the general path
         }
         let Some(bit) = wanted_bit(key) else {
             return Some(());
         };
-        if seen & (1 << bit) != 0 {
+        if self.seen & (1 << bit) != 0 {
             return None; // a duplicate: serde rejects it
         }
-        seen |= 1 << bit;
+        self.seen |= 1 << bit;
+        let v = &mut self.view;
         match bit {
             0 => v.candidate = plain_opt_str(value)?,
             1 => v.tags = plain_str_array(value)?,
@@ -234,8 +247,26 @@ fn plain_view(line: &[u8]) -> Option<View<'_>> {
             _ => v.started_at = plain_opt_str(value)?,
         }
         Some(())
-    })?;
-    Some(v)
+    }
+}
+
+/// Is `key` a top-level member the engines read? A reader that walks a
+/// line for its own purpose keeps these members' raw values for
+/// [`observe_members`].
+pub fn reads(key: &[u8]) -> bool {
+    wanted_bit(key).is_some()
+}
+
+/// The observation of a line from its top-level members the engines read
+/// (each raw key and value, in the line's order, as a walk of the whole
+/// line found them: an object with no escaped key). `None` when they are
+/// not all in plain form: then [`observe_line`] reads the line.
+pub fn observe_members<'a>(members: &[(&'a [u8], &'a [u8])]) -> Option<Observation<'a>> {
+    let mut plain = Plain::default();
+    for &(key, value) in members {
+        plain.member(key, value)?;
+    }
+    Some(observe_view(plain.view))
 }
 
 /// The observation of one journal line. Lines in the plain form arx
@@ -248,7 +279,7 @@ fn plain_view(line: &[u8]) -> Option<View<'_>> {
 /// the other top-level values (tails, metrics, the command) are only
 /// followed, not validated, so a run whose `stdout_tail` was damaged by
 /// hand still counts.
-fn observe_line(line: &[u8]) -> Option<Observation<'_>> {
+pub fn observe_line(line: &[u8]) -> Option<Observation<'_>> {
     if let Some(v) = plain_view(line) {
         return Some(observe_view(v));
     }

@@ -19,7 +19,7 @@ use serde::Serialize;
 
 pub use chart::{chart, Chart, ChartPoint, Mark, XAxis, CHART_LIMIT};
 pub use fold::{change, Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
-pub use line::{parse_line, parse_line_by_serde};
+pub use line::{parse_line, parse_line_by_serde, parse_line_with};
 
 use super::objective::{StopRules, INTERVAL_CONFIDENCE};
 use super::ratchet::estimate;

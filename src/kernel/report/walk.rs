@@ -260,10 +260,37 @@ fn ratchet(b: &[u8], i: usize) -> Option<(RatchetView<'_>, usize)> {
 /// The members the report reads, walked out of `line`; `None` sends the
 /// line to serde (see the module's comment).
 pub(super) fn walked(line: &[u8]) -> Option<LineView<'_>> {
+    walked_with(line, |_, _| {})
+}
+
+/// [`walked`], handing every top-level member (raw key and value, in
+/// order) to `also` as it goes, for another reader of the same line.
+pub(super) fn walked_with<'a>(
+    line: &'a [u8],
+    mut also: impl FnMut(&'a [u8], &'a [u8]),
+) -> Option<LineView<'a>> {
     let b = line;
     let mut v = LineView::default();
     let mut seen = Seen(0);
-    let end = walk_members(b, skip_ws(b, 0), |key, at| match key {
+    let end = walk_members(b, skip_ws(b, 0), |key, at| {
+        let end = member(&mut v, &mut seen, b, key, at)?;
+        also(key, &b[at..end]);
+        Some(end)
+    })?;
+    // The whole line is the object, and `run_id` is required.
+    (skip_ws(b, end) == b.len() && seen.0 & 1 != 0).then_some(v)
+}
+
+/// Read the top-level member `key` whose value starts at `b[at]` into `v`;
+/// gives the value's end.
+fn member<'a>(
+    v: &mut LineView<'a>,
+    seen: &mut Seen,
+    b: &'a [u8],
+    key: &'a [u8],
+    at: usize,
+) -> Option<usize> {
+    match key {
         b"run_id" => {
             seen.first(0)?;
             scalar(b, at, string, |x| v.run_id = x)
@@ -364,9 +391,7 @@ pub(super) fn walked(line: &[u8]) -> Option<LineView<'_>> {
             scalar(b, at, plain_opt_str, |x| v.status = x)
         }
         _ => other(key, b, at),
-    })?;
-    // The whole line is the object, and `run_id` is required.
-    (skip_ws(b, end) == b.len() && seen.0 & 1 != 0).then_some(v)
+    }
 }
 
 #[cfg(test)]
