@@ -354,18 +354,20 @@ pub fn for_each_observation<'a, E>(
 }
 
 /// Feed `parse` of each chunk of a journal's complete lines (line-aligned,
-/// about 4 MiB) to `each`, in journal order, while `workers` threads parse
-/// the chunks ahead; with one worker, or one chunk, they are parsed on the
-/// calling thread. What `each` sees does not depend on `workers`; at most
-/// about two chunks per worker are parsed ahead, so memory stays bounded
-/// whatever the journal's size.
+/// about 256 KiB) to `each`, in journal order, while `workers` threads
+/// parse the chunks ahead; with one worker, or one chunk, they are parsed
+/// on the calling thread. What `each` sees does not depend on `workers`; at
+/// most about two chunks per worker are parsed ahead, so memory stays
+/// bounded whatever the journal's size. Chunks are small so that what
+/// `each` reads of a chunk's text is still in the cache the parsers left
+/// it in.
 pub fn for_each_chunk<'a, T: Send, E>(
     bytes: &'a [u8],
     workers: usize,
     parse: impl Fn(&'a [u8]) -> T + Sync,
     mut each: impl FnMut(T) -> Result<(), E>,
 ) -> Result<(), E> {
-    const CHUNK: usize = 4 << 20;
+    const CHUNK: usize = 256 << 10;
     let parts = chunks(bytes, CHUNK);
     if parts.len() <= 1 || workers <= 1 {
         for part in parts {
