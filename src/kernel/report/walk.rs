@@ -13,8 +13,7 @@ use std::borrow::Cow;
 
 use super::line::{Count, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView};
 use crate::kernel::skim::{
-    json_number, plain_bool, plain_int, plain_opt_str, plain_str, skip_value, skip_ws,
-    walk_elements, walk_members,
+    json_number, plain_bool, plain_int, skip_value, skip_ws, walk_elements, walk_members,
 };
 use crate::kernel::stats::Direction;
 
@@ -31,97 +30,127 @@ impl Seen {
     }
 }
 
-/// The scalar token starting at `b[i]` and its end.
-fn token(b: &[u8], i: usize) -> Option<(&[u8], usize)> {
-    let end = skip_value(b, i)?;
-    Some((&b[i..end], end))
+/// The scalar token starting at `s[i]` and its end.
+fn token(s: &str, i: usize) -> Option<(&str, usize)> {
+    let end = skip_value(s.as_bytes(), i)?;
+    Some((s.get(i..end)?, end))
 }
 
-/// Read the scalar at `b[i]` with `read`, storing it with `set`; gives its
+/// Read the scalar at `s[i]` with `read`, storing it with `set`; gives its
 /// end.
 fn scalar<'a, T>(
-    b: &'a [u8],
+    s: &'a str,
     i: usize,
-    read: impl FnOnce(&'a [u8]) -> Option<T>,
+    read: impl FnOnce(&'a str) -> Option<T>,
     set: impl FnOnce(T),
 ) -> Option<usize> {
-    let (t, end) = token(b, i)?;
+    let (t, end) = token(s, i)?;
     set(read(t)?);
     Some(end)
 }
 
-fn string(t: &[u8]) -> Option<Cow<'_, str>> {
-    plain_str(t).map(Cow::Borrowed)
+/// The text of a string token with no escape and no control character
+/// (the line was checked as UTF-8 once, so no piece of it is again).
+fn plain(t: &str) -> Option<&str> {
+    let inner = t.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.bytes().any(|c| c == b'\\' || c < 0x20)).then_some(inner)
 }
 
-fn unsigned(t: &[u8]) -> Option<u64> {
-    u64::try_from(plain_int(t)?).ok()
+fn string(t: &str) -> Option<Cow<'_, str>> {
+    plain(t).map(Cow::Borrowed)
+}
+
+/// A string, or `null` for `None`.
+fn opt_string(t: &str) -> Option<Option<Cow<'_, str>>> {
+    if t == "null" {
+        Some(None)
+    } else {
+        string(t).map(Some)
+    }
+}
+
+fn boolean(t: &str) -> Option<bool> {
+    plain_bool(t.as_bytes())
+}
+
+fn int(t: &str) -> Option<i64> {
+    plain_int(t.as_bytes())
+}
+
+/// The piece `part` of `s` (a slice of its bytes) as text.
+fn piece<'a>(s: &'a str, part: &[u8]) -> Option<&'a str> {
+    let at = (part.as_ptr() as usize).checked_sub(s.as_ptr() as usize)?;
+    s.get(at..at + part.len())
+}
+
+fn unsigned(t: &str) -> Option<u64> {
+    u64::try_from(int(t)?).ok()
 }
 
 /// A number as serde reads it into an `f64` (integers converted; a number
 /// out of range is left to serde, which rejects it).
-fn number(t: &[u8]) -> Option<f64> {
-    if !json_number(t) {
+fn number(t: &str) -> Option<f64> {
+    if !json_number(t.as_bytes()) {
         return None;
     }
-    let x: f64 = std::str::from_utf8(t).ok()?.parse().ok()?;
+    let x: f64 = t.parse().ok()?;
     x.is_finite().then_some(x)
 }
 
-/// `null` (`None`), or the container at `b[i]` read by `read`; with its end.
+/// `null` (`None`), or the container at `s[i]` read by `read`; with its end.
 fn nullable<'a, T>(
-    b: &'a [u8],
+    s: &'a str,
     i: usize,
-    read: impl FnOnce(&'a [u8], usize) -> Option<(T, usize)>,
+    read: impl FnOnce(&'a str, usize) -> Option<(T, usize)>,
 ) -> Option<(Option<T>, usize)> {
-    if b[i..].starts_with(b"null") {
-        let (t, end) = token(b, i)?;
-        return (t == b"null").then_some((None, end));
+    if s.as_bytes()[i..].starts_with(b"null") {
+        let (t, end) = token(s, i)?;
+        return (t == "null").then_some((None, end));
     }
-    read(b, i).map(|(x, end)| (Some(x), end))
+    read(s, i).map(|(x, end)| (Some(x), end))
 }
 
-fn numbers(b: &[u8], i: usize) -> Option<(Vec<f64>, usize)> {
+fn numbers(s: &str, i: usize) -> Option<(Vec<f64>, usize)> {
     let mut out = Vec::new();
-    let end = walk_elements(b, i, |at| scalar(b, at, number, |x| out.push(x)))?;
+    let end = walk_elements(s.as_bytes(), i, |at| scalar(s, at, number, |x| out.push(x)))?;
     Some((out, end))
 }
 
 /// A key the walks do not read: one escaped may spell one they read, so
 /// serde decodes it; any other is skipped.
-fn other(key: &[u8], b: &[u8], i: usize) -> Option<usize> {
+fn other(key: &[u8], s: &str, i: usize) -> Option<usize> {
     if key.contains(&b'\\') {
         return None;
     }
-    skip_value(b, i)
+    skip_value(s.as_bytes(), i)
 }
 
-fn git(b: &[u8], i: usize) -> Option<(GitView<'_>, usize)> {
+fn git(s: &str, i: usize) -> Option<(GitView<'_>, usize)> {
     let mut head = None;
     let mut seen = Seen(0);
-    let end = walk_members(b, i, |key, at| match key {
+    let end = walk_members(s.as_bytes(), i, |key, at| match key {
         b"head" => {
             seen.first(0)?;
-            scalar(b, at, plain_opt_str, |x| head = x)
+            scalar(s, at, opt_string, |x| head = x)
         }
-        _ => other(key, b, at),
+        _ => other(key, s, at),
     })?;
     Some((GitView { head }, end))
 }
 
-fn spec(b: &[u8], i: usize) -> Option<(SpecView<'_>, usize)> {
+fn spec(s: &str, i: usize) -> Option<(SpecView<'_>, usize)> {
     let (mut metric_key, mut comparator) = (None, Cow::Borrowed(""));
     let mut seen = Seen(0);
-    let end = walk_members(b, i, |key, at| match key {
+    let end = walk_members(s.as_bytes(), i, |key, at| match key {
         b"metric_key" => {
             seen.first(0)?;
-            scalar(b, at, string, |x| metric_key = Some(x))
+            scalar(s, at, string, |x| metric_key = Some(x))
         }
         b"comparator" => {
             seen.first(1)?;
-            scalar(b, at, string, |x| comparator = x)
+            scalar(s, at, string, |x| comparator = x)
         }
-        _ => other(key, b, at),
+        _ => other(key, s, at),
     })?;
     let view = SpecView {
         metric_key: metric_key?,
@@ -130,19 +159,19 @@ fn spec(b: &[u8], i: usize) -> Option<(SpecView<'_>, usize)> {
     Some((view, end))
 }
 
-fn verdict(b: &[u8], i: usize) -> Option<(VerdictView<'_>, usize)> {
+fn verdict(s: &str, i: usize) -> Option<(VerdictView<'_>, usize)> {
     let (mut verdict, mut detail) = (None, Cow::Borrowed(""));
     let mut seen = Seen(0);
-    let end = walk_members(b, i, |key, at| match key {
+    let end = walk_members(s.as_bytes(), i, |key, at| match key {
         b"verdict" => {
             seen.first(0)?;
-            scalar(b, at, string, |x| verdict = Some(x))
+            scalar(s, at, string, |x| verdict = Some(x))
         }
         b"detail" => {
             seen.first(1)?;
-            scalar(b, at, string, |x| detail = x)
+            scalar(s, at, string, |x| detail = x)
         }
-        _ => other(key, b, at),
+        _ => other(key, s, at),
     })?;
     let view = VerdictView {
         verdict: verdict?,
@@ -151,30 +180,25 @@ fn verdict(b: &[u8], i: usize) -> Option<(VerdictView<'_>, usize)> {
     Some((view, end))
 }
 
-/// A key (quotes already stripped) in plain form.
-fn plain_key(key: &[u8]) -> Option<&str> {
-    if key.iter().any(|&c| c == b'\\' || c < 0x20) {
-        return None;
-    }
-    std::str::from_utf8(key).ok()
-}
-
 /// The numeric members of the metrics object, in order (others skipped,
 /// as serde skips them); `null` is no metrics.
-fn metrics(b: &[u8], i: usize) -> Option<(MetricsView<'_>, usize)> {
+fn metrics(s: &str, i: usize) -> Option<(MetricsView<'_>, usize)> {
     let mut out = Vec::new();
-    let (found, end) = nullable(b, i, |b, i| {
-        let end = walk_members(b, i, |key, at| {
-            let key = plain_key(key)?;
-            let (t, end) = token(b, at)?;
-            match t.first()? {
+    let (_, end) = nullable(s, i, |s, i| {
+        let end = walk_members(s.as_bytes(), i, |key, at| {
+            let key = piece(s, key)?;
+            if key.bytes().any(|c| c == b'\\' || c < 0x20) {
+                return None; // serde decodes it
+            }
+            let (t, end) = token(s, at)?;
+            match t.as_bytes().first()? {
                 // Serde keeps integers whatever their size and drops a
                 // float out of range; the walk leaves the latter to it.
                 b'-' | b'0'..=b'9' => out.push((Cow::Borrowed(key), number(t)?)),
                 b'"' => {
-                    plain_str(t)?;
+                    plain(t)?;
                 }
-                _ if matches!(t, b"true" | b"false" | b"null") => {}
+                _ if matches!(t, "true" | "false" | "null") => {}
                 // Arrays and objects: serde checks them as it skips them.
                 _ => return None,
             }
@@ -182,20 +206,19 @@ fn metrics(b: &[u8], i: usize) -> Option<(MetricsView<'_>, usize)> {
         })?;
         Some(((), end))
     })?;
-    let _ = found;
     Some((MetricsView(out), end))
 }
 
-fn direction(t: &[u8]) -> Option<Option<Direction>> {
+fn direction(t: &str) -> Option<Option<Direction>> {
     match t {
-        b"null" => Some(None),
-        b"\"max\"" => Some(Some(Direction::Max)),
-        b"\"min\"" => Some(Some(Direction::Min)),
+        "null" => Some(None),
+        "\"max\"" => Some(Some(Direction::Max)),
+        "\"min\"" => Some(Some(Direction::Min)),
         _ => None,
     }
 }
 
-fn ratchet(b: &[u8], i: usize) -> Option<(RatchetView<'_>, usize)> {
+fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
     let mut r = RatchetView {
         segment: Cow::Borrowed(""),
         new_segment: false,
@@ -209,49 +232,49 @@ fn ratchet(b: &[u8], i: usize) -> Option<(RatchetView<'_>, usize)> {
         confirmed: true,
     };
     let mut seen = Seen(0);
-    let end = walk_members(b, i, |key, at| match key {
+    let end = walk_members(s.as_bytes(), i, |key, at| match key {
         b"segment" => {
             seen.first(0)?;
-            scalar(b, at, string, |x| r.segment = x)
+            scalar(s, at, string, |x| r.segment = x)
         }
         b"new_segment" => {
             seen.first(1)?;
-            scalar(b, at, plain_bool, |x| r.new_segment = x)
+            scalar(s, at, boolean, |x| r.new_segment = x)
         }
         b"status" => {
             seen.first(2)?;
-            scalar(b, at, string, |x| r.status = x)
+            scalar(s, at, string, |x| r.status = x)
         }
         b"description" => {
             seen.first(3)?;
-            scalar(b, at, plain_opt_str, |x| r.description = x)
+            scalar(s, at, opt_string, |x| r.description = x)
         }
         b"metric" => {
             seen.first(4)?;
-            scalar(b, at, string, |x| r.metric = x)
+            scalar(s, at, string, |x| r.metric = x)
         }
         b"direction" => {
             seen.first(5)?;
-            scalar(b, at, direction, |x| r.direction = x)
+            scalar(s, at, direction, |x| r.direction = x)
         }
         b"kept" => {
             seen.first(6)?;
-            scalar(b, at, string, |x| r.kept = x)
+            scalar(s, at, string, |x| r.kept = x)
         }
         b"commit" => {
             seen.first(7)?;
-            scalar(b, at, plain_opt_str, |x| r.commit = x)
+            scalar(s, at, opt_string, |x| r.commit = x)
         }
         b"record_from" => {
             seen.first(8)?;
             let read = |t| usize::try_from(unsigned(t)?).ok();
-            scalar(b, at, read, |x| r.record_from = x)
+            scalar(s, at, read, |x| r.record_from = x)
         }
         b"confirmed" => {
             seen.first(9)?;
-            scalar(b, at, plain_bool, |x| r.confirmed = x)
+            scalar(s, at, boolean, |x| r.confirmed = x)
         }
-        _ => other(key, b, at),
+        _ => other(key, s, at),
     })?;
     // `segment`, `status` and `metric` are required.
     (seen.0 & 0b1_0101 == 0b1_0101).then_some((r, end))
@@ -269,11 +292,13 @@ pub(super) fn walked_with<'a>(
     line: &'a [u8],
     mut also: impl FnMut(&'a [u8], &'a [u8]),
 ) -> Option<LineView<'a>> {
+    // Checked as UTF-8 once: every piece read below is then text as it is.
+    let s = std::str::from_utf8(line).ok()?;
     let b = line;
     let mut v = LineView::default();
     let mut seen = Seen(0);
     let end = walk_members(b, skip_ws(b, 0), |key, at| {
-        let end = member(&mut v, &mut seen, b, key, at)?;
+        let end = member(&mut v, &mut seen, s, key, at)?;
         also(key, &b[at..end]);
         Some(end)
     })?;
@@ -286,94 +311,94 @@ pub(super) fn walked_with<'a>(
 fn member<'a>(
     v: &mut LineView<'a>,
     seen: &mut Seen,
-    b: &'a [u8],
+    s: &'a str,
     key: &'a [u8],
     at: usize,
 ) -> Option<usize> {
     match key {
         b"run_id" => {
             seen.first(0)?;
-            scalar(b, at, string, |x| v.run_id = x)
+            scalar(s, at, string, |x| v.run_id = x)
         }
         b"started_at" => {
             seen.first(1)?;
-            scalar(b, at, string, |x| v.started_at = x)
+            scalar(s, at, string, |x| v.started_at = x)
         }
         b"duration_ms" => {
             seen.first(2)?;
-            scalar(b, at, unsigned, |x| v.duration_ms = x)
+            scalar(s, at, unsigned, |x| v.duration_ms = x)
         }
         b"hypothesis" => {
             seen.first(3)?;
-            scalar(b, at, plain_opt_str, |x| v.hypothesis = x)
+            scalar(s, at, opt_string, |x| v.hypothesis = x)
         }
         b"candidate" => {
             seen.first(4)?;
-            scalar(b, at, plain_opt_str, |x| v.candidate = x)
+            scalar(s, at, opt_string, |x| v.candidate = x)
         }
         b"git" => {
             seen.first(5)?;
-            let (x, end) = nullable(b, at, git)?;
+            let (x, end) = nullable(s, at, git)?;
             v.git = x;
             Some(end)
         }
         b"spec" => {
             seen.first(6)?;
-            let (x, end) = nullable(b, at, spec)?;
+            let (x, end) = nullable(s, at, spec)?;
             v.spec = x;
             Some(end)
         }
         b"metrics" => {
             seen.first(7)?;
-            let (x, end) = metrics(b, at)?;
+            let (x, end) = metrics(s, at)?;
             v.metrics = x;
             Some(end)
         }
         b"exit_code" => {
             seen.first(8)?;
-            scalar(b, at, plain_int, |x| v.exit_code = x)
+            scalar(s, at, int, |x| v.exit_code = x)
         }
         b"timed_out" => {
             seen.first(9)?;
-            scalar(b, at, plain_bool, |x| v.timed_out = x)
+            scalar(s, at, boolean, |x| v.timed_out = x)
         }
         b"interrupted" => {
             seen.first(10)?;
-            scalar(b, at, plain_bool, |x| v.interrupted = x)
+            scalar(s, at, boolean, |x| v.interrupted = x)
         }
         b"stopped_on_result" => {
             seen.first(11)?;
-            scalar(b, at, plain_bool, |x| v.stopped_on_result = x)
+            scalar(s, at, boolean, |x| v.stopped_on_result = x)
         }
         b"failure_class" => {
             seen.first(12)?;
-            scalar(b, at, plain_opt_str, |x| v.failure_class = x)
+            scalar(s, at, opt_string, |x| v.failure_class = x)
         }
         b"verdict" => {
             seen.first(13)?;
-            let (x, end) = nullable(b, at, verdict)?;
+            let (x, end) = nullable(s, at, verdict)?;
             v.verdict = x;
             Some(end)
         }
         b"attempts" => {
             seen.first(14)?;
             let mut n = 0;
-            let end = walk_elements(b, at, |i| {
+            let end = walk_elements(s.as_bytes(), at, |i| {
                 n += 1;
-                skip_value(b, i)
+                skip_value(s.as_bytes(), i)
             })?;
             v.attempts = Count(n);
             Some(end)
         }
         b"samples" => {
             seen.first(15)?;
-            let (x, end) = numbers(b, at)?;
+            let (x, end) = numbers(s, at)?;
             v.samples = x;
             Some(end)
         }
         b"interval" => {
             seen.first(16)?;
-            let (x, end) = nullable(b, at, |b, i| match numbers(b, i)? {
+            let (x, end) = nullable(s, at, |b, i| match numbers(b, i)? {
                 (xs, end) if xs.len() == 2 => Some(((xs[0], xs[1]), end)),
                 _ => None,
             })?;
@@ -382,15 +407,15 @@ fn member<'a>(
         }
         b"ratchet" => {
             seen.first(17)?;
-            let (x, end) = nullable(b, at, ratchet)?;
+            let (x, end) = nullable(s, at, ratchet)?;
             v.ratchet = x;
             Some(end)
         }
         b"status" => {
             seen.first(18)?;
-            scalar(b, at, plain_opt_str, |x| v.status = x)
+            scalar(s, at, opt_string, |x| v.status = x)
         }
-        _ => other(key, b, at),
+        _ => other(key, s, at),
     }
 }
 
@@ -488,6 +513,18 @@ mod tests {
         // Serde reads some of them.
         assert!(by_serde(&cases[0]).is_some() && by_serde(&cases[1]).is_some());
         assert!(by_serde(&cases[6]).is_none() && by_serde(&cases[2]).is_none());
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_serdes_to_read() {
+        let mut line = TRY.as_bytes().to_vec();
+        let at = TRY.find("step 1").unwrap();
+        line[at] = 0xff;
+        assert!(walked(&line).is_none());
+        let by_serde = serde_json::from_slice::<LineView<'_>>(&line)
+            .ok()
+            .map(point);
+        assert_eq!(super::super::parse_line(&line), by_serde);
     }
 
     /// Values of each type and form, plain and not, for each member the
