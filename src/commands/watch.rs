@@ -14,7 +14,7 @@ use super::{Ctx, WARN};
 use crate::error::{Exit, Hinted};
 use crate::kernel::contract::Metrics;
 use crate::kernel::journal::RunRecord;
-use crate::kernel::live::{LiveRun, Liveness};
+use crate::kernel::live::{self, LiveEvent, LiveRun, Liveness};
 use crate::kernel::number::fmt_number;
 use crate::ops::reactive;
 use crate::output::{bold, dim, Report};
@@ -104,6 +104,43 @@ impl Report for WatchEvent {
     }
 }
 
+/// The line of one event of a live run.
+fn watch_event(event: LiveEvent, run_id: &str, now_ms: i64) -> WatchEvent {
+    match event {
+        LiveEvent::Started { command, label } => {
+            let mut e = WatchEvent::new("started", run_id, now_ms);
+            e.command = Some(command);
+            e.label = label;
+            e
+        }
+        LiveEvent::Attempt(label) => {
+            let mut e = WatchEvent::new("attempt", run_id, now_ms);
+            e.label = Some(label);
+            e
+        }
+        LiveEvent::Progress(metrics) => {
+            let mut e = WatchEvent::new("progress", run_id, now_ms);
+            e.metrics = metrics;
+            e
+        }
+        LiveEvent::Result(metrics) => {
+            let mut e = WatchEvent::new("result", run_id, now_ms);
+            e.metrics = Some(metrics);
+            e
+        }
+        LiveEvent::Pruning(detail) => {
+            let mut e = WatchEvent::new("pruning", run_id, now_ms);
+            e.detail = detail;
+            e
+        }
+        LiveEvent::Heartbeat { elapsed_ms } => {
+            let mut e = WatchEvent::new("heartbeat", run_id, now_ms);
+            e.detail = Some(format!("after {:.1}s", elapsed_ms as f64 / 1000.0));
+            e
+        }
+    }
+}
+
 /// The `finished` event of a run the journal holds.
 fn finished(r: &RunRecord, now_ms: i64) -> WatchEvent {
     let mut e = WatchEvent::new("finished", &r.run_id, now_ms);
@@ -175,45 +212,8 @@ pub fn run(ctx: &Ctx, run: Option<&str>) -> Result<Exit> {
                 }
                 continue;
             }
-            match following.get(&l.run_id) {
-                None => {
-                    let mut e = WatchEvent::new("started", &l.run_id, now);
-                    e.command = Some(l.command.clone());
-                    e.label = Some(l.label.clone()).filter(|x| *x != l.command.join(" "));
-                    emit(&e)?;
-                    if let Some(m) = &l.last_progress {
-                        let mut e = WatchEvent::new("progress", &l.run_id, now);
-                        e.metrics = Some(m.clone());
-                        emit(&e)?;
-                    }
-                }
-                Some(before) => {
-                    if l.label != before.label {
-                        let mut e = WatchEvent::new("attempt", &l.run_id, now);
-                        e.label = Some(l.label.clone());
-                        emit(&e)?;
-                    }
-                    if l.last_progress_ms != before.last_progress_ms {
-                        let mut e = WatchEvent::new("progress", &l.run_id, now);
-                        e.metrics = l.last_progress.clone();
-                        emit(&e)?;
-                    }
-                    if l.result.is_some() && l.result != before.result {
-                        let mut e = WatchEvent::new("result", &l.run_id, now);
-                        e.metrics = l.result.clone();
-                        emit(&e)?;
-                    }
-                    if l.pruning.is_some() && before.pruning.is_none() {
-                        let mut e = WatchEvent::new("pruning", &l.run_id, now);
-                        e.detail = l.pruning.clone();
-                        emit(&e)?;
-                    }
-                    if l.last_heartbeat_ms != before.last_heartbeat_ms {
-                        let mut e = WatchEvent::new("heartbeat", &l.run_id, now);
-                        e.detail = Some(format!("after {:.1}s", s.elapsed_ms as f64 / 1000.0));
-                        emit(&e)?;
-                    }
-                }
+            for event in live::events(following.get(&l.run_id), l, s.elapsed_ms) {
+                emit(&watch_event(event, &l.run_id, now))?;
             }
             following.insert(l.run_id.clone(), l.clone());
         }

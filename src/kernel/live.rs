@@ -113,6 +113,63 @@ pub fn lost_record(
     record
 }
 
+/// What a change of a live run's file says happened, in the order it is
+/// told.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LiveEvent {
+    /// First seen: its command, and its label when it says more.
+    Started {
+        command: Vec<String>,
+        label: Option<String>,
+    },
+    /// A new attempt (its label).
+    Attempt(String),
+    /// Progress reported (the metrics, when the file holds them).
+    Progress(Option<Metrics>),
+    /// A result line seen.
+    Result(Metrics),
+    /// The pruner's decision, once.
+    Pruning(Option<String>),
+    /// A heartbeat, `elapsed_ms` after the start.
+    Heartbeat { elapsed_ms: i64 },
+}
+
+/// The events between two readings of a live run's file: `before` (none
+/// when first seen) and `after`, `elapsed_ms` since it started.
+pub fn events(before: Option<&LiveRun>, after: &LiveRun, elapsed_ms: i64) -> Vec<LiveEvent> {
+    let mut out = Vec::new();
+    let Some(before) = before else {
+        out.push(LiveEvent::Started {
+            command: after.command.clone(),
+            label: Some(after.label.clone()).filter(|l| *l != after.command.join(" ")),
+        });
+        if let Some(m) = &after.last_progress {
+            out.push(LiveEvent::Progress(Some(m.clone())));
+        }
+        return out;
+    };
+    if after.label != before.label {
+        out.push(LiveEvent::Attempt(after.label.clone()));
+    }
+    if after.last_progress_ms != before.last_progress_ms {
+        out.push(LiveEvent::Progress(after.last_progress.clone()));
+    }
+    if let Some(r) = after
+        .result
+        .as_ref()
+        .filter(|_| after.result != before.result)
+    {
+        out.push(LiveEvent::Result(r.clone()));
+    }
+    if after.pruning.is_some() && before.pruning.is_none() {
+        out.push(LiveEvent::Pruning(after.pruning.clone()));
+    }
+    if after.last_heartbeat_ms != before.last_heartbeat_ms {
+        out.push(LiveEvent::Heartbeat { elapsed_ms });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +213,54 @@ mod tests {
         assert_eq!(r.exit_code, LOST_EXIT_CODE);
         assert_eq!(r.command, vec!["sleep".to_string(), "9".to_string()]);
         assert!(!r.succeeded());
+    }
+
+    #[test]
+    fn a_change_of_the_live_file_says_what_happened_in_order() {
+        let first = live();
+        let mut m = Metrics::new();
+        m.insert("loss".into(), 0.5);
+        // First seen: started (the label only when it says more), and its
+        // progress so far.
+        let mut seen = first.clone();
+        seen.last_progress = Some(m.clone());
+        seen.last_progress_ms = Some(2_000);
+        assert_eq!(
+            events(None, &seen, 0),
+            vec![
+                LiveEvent::Started {
+                    command: vec!["sleep".into(), "9".into()],
+                    label: Some(String::new())
+                },
+                LiveEvent::Progress(Some(m.clone()))
+            ]
+        );
+        let mut labelled = first.clone();
+        labelled.label = "sleep 9".into();
+        assert!(matches!(
+            events(None, &labelled, 0).as_slice(),
+            [LiveEvent::Started { label: None, .. }]
+        ));
+        // Nothing changed: nothing to say.
+        assert!(events(Some(&first), &first, 5).is_empty());
+        // Everything changed at once.
+        let mut after = seen.clone();
+        after.label = "attempt 2/3".into();
+        after.result = Some(m.clone());
+        after.pruning = Some("median".into());
+        after.last_heartbeat_ms = 16_000;
+        after.last_progress_ms = Some(3_000);
+        assert_eq!(
+            events(Some(&first), &after, 15_000),
+            vec![
+                LiveEvent::Attempt("attempt 2/3".into()),
+                LiveEvent::Progress(Some(m.clone())),
+                LiveEvent::Result(m.clone()),
+                LiveEvent::Pruning(Some("median".into())),
+                LiveEvent::Heartbeat { elapsed_ms: 15_000 },
+            ]
+        );
+        // A decision to prune is told once.
+        assert!(events(Some(&after), &after, 20_000).is_empty());
     }
 }
