@@ -59,6 +59,12 @@ fn hash_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+/// The cache key of a journal's text: the SHA-256 (hex) of its last
+/// [`TAIL_BYTES`] (the precision cache and the report's cache use it).
+pub fn tail_key(bytes: &[u8]) -> String {
+    hash_hex(&bytes[bytes.len().saturating_sub(TAIL_BYTES as usize)..])
+}
+
 /// The hash of the journal's bytes just before offset `len`.
 fn tail_hash(journal: &Path, len: u64) -> Option<String> {
     use std::io::{Read, Seek, SeekFrom};
@@ -109,10 +115,9 @@ impl Replay {
         if self.reset_after == Some(self.history.runs) {
             self.history.precision = Hierarchy::default();
         }
-        let tail = &bytes[bytes.len().saturating_sub(TAIL_BYTES as usize)..];
         Cache {
             journal_bytes: bytes.len() as u64,
-            journal_tail: Some(hash_hex(tail)),
+            journal_tail: Some(tail_key(bytes)),
             reset_after: self.reset_after,
             history: self.history,
         }

@@ -23,9 +23,6 @@ use crate::kernel::report::{parse_line, parse_line_with, Fold, Point};
 /// rebuilt when missing or stale, never committed.
 pub const CACHE_FILE: &str = "report.json";
 
-/// How much of the journal's end the cache key hashes.
-const TAIL_BYTES: usize = 64 * 1024;
-
 /// The journal's bytes: mapped under a shared lock, or read (see
 /// [`JournalBytes`]); empty when there is no journal.
 pub struct JournalText {
@@ -203,18 +200,10 @@ fn read_all(bytes: &[u8], mut riding: Option<Riding>) -> (Vec<Point<'_>>, usize,
 struct Cache {
     /// Bytes of the journal folded: complete lines only.
     journal_bytes: u64,
-    /// SHA-256 (hex) of the last [`TAIL_BYTES`] of those bytes.
+    /// [`history::tail_key`] of those bytes.
     journal_tail: String,
     unreadable: usize,
     fold: Fold,
-}
-
-fn tail_hash(bytes: &[u8]) -> String {
-    use sha2::{Digest, Sha256};
-    Sha256::digest(&bytes[bytes.len().saturating_sub(TAIL_BYTES)..])
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// The end of the journal's last complete line.
@@ -252,7 +241,7 @@ pub fn fold(
             let n = c.journal_bytes as usize;
             n <= end
                 && (n == 0 || bytes[n - 1] == b'\n')
-                && tail_hash(&bytes[..n]) == c.journal_tail
+                && history::tail_key(&bytes[..n]) == c.journal_tail
         });
     let (mut fold, mut unreadable, from) = match cached {
         Some(c) => (c.fold, c.unreadable, c.journal_bytes as usize),
@@ -292,7 +281,7 @@ pub fn fold(
     if fresh && state.is_dir() {
         let cache = Cache {
             journal_bytes: end as u64,
-            journal_tail: tail_hash(&bytes[..end]),
+            journal_tail: history::tail_key(&bytes[..end]),
             unreadable,
             fold: fold.clone(),
         };
