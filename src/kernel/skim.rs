@@ -97,25 +97,31 @@ pub fn skip_value(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
-/// The text of a JSON string token `b[i..end]` (quotes included) when it
-/// needs no decoding: no escape, no control character, valid UTF-8.
-/// `None` sends the line to the general path, which decodes (or rejects)
-/// it exactly as serde does.
-pub fn plain_str(token: &[u8]) -> Option<&str> {
-    let inner = token.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
-    if inner.iter().any(|&c| c == b'\\' || c < 0x20) {
-        return None;
-    }
-    std::str::from_utf8(inner).ok()
+/// The text of a JSON string token (quotes included) when it needs no
+/// decoding: no escape, no control character. `None` sends the line to the
+/// general path, which decodes (or rejects) it exactly as serde does.
+pub fn plain_text(token: &str) -> Option<&str> {
+    let inner = token.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.bytes().any(|c| c == b'\\' || c < 0x20)).then_some(inner)
 }
 
-/// A string, or `null` for `None`, in the plain form of [`plain_str`].
-pub fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
-    if token == b"null" {
+/// A string, or `null` for `None`, in the plain form of [`plain_text`].
+pub fn plain_opt_text(token: &str) -> Option<Option<Cow<'_, str>>> {
+    if token == "null" {
         Some(None)
     } else {
-        plain_str(token).map(|t| Some(Cow::Borrowed(t)))
+        plain_text(token).map(|t| Some(Cow::Borrowed(t)))
     }
+}
+
+/// [`plain_text`] of a token not yet known to be UTF-8.
+pub fn plain_str(token: &[u8]) -> Option<&str> {
+    plain_text(std::str::from_utf8(token).ok()?)
+}
+
+/// [`plain_opt_text`] of a token not yet known to be UTF-8.
+pub fn plain_opt_str(token: &[u8]) -> Option<Option<Cow<'_, str>>> {
+    plain_opt_text(std::str::from_utf8(token).ok()?)
 }
 
 pub fn plain_bool(token: &[u8]) -> Option<bool> {
@@ -180,27 +186,15 @@ pub fn plain_scalar(token: &[u8]) -> bool {
 /// `["a", "b"]`: an array of plain strings.
 pub fn plain_str_array(token: &[u8]) -> Option<Vec<Cow<'_, str>>> {
     let mut out = Vec::new();
-    let mut i = skip_ws(token, 0);
-    if *token.get(i)? != b'[' {
-        return None;
-    }
-    i = skip_ws(token, i + 1);
-    if token.get(i) == Some(&b']') {
-        return (i + 1 == token.len()).then_some(out);
-    }
-    loop {
+    let end = walk_elements(token, skip_ws(token, 0), |i| {
         if *token.get(i)? != b'"' {
             return None;
         }
         let end = skip_string(token, i)?;
         out.push(Cow::Borrowed(plain_str(&token[i..end])?));
-        i = skip_ws(token, end);
-        match *token.get(i)? {
-            b',' => i = skip_ws(token, i + 1),
-            b']' => return (i + 1 == token.len()).then_some(out),
-            _ => return None,
-        }
-    }
+        Some(end)
+    })?;
+    (end == token.len()).then_some(out)
 }
 
 /// Walk the members of the JSON object `b` (the whole slice) at its top

@@ -13,7 +13,8 @@ use std::borrow::Cow;
 
 use super::line::{Count, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView};
 use crate::kernel::skim::{
-    json_number, plain_bool, plain_int, skip_value, skip_ws, walk_elements, walk_members,
+    json_number, plain_bool, plain_int, plain_opt_text, plain_text, skip_value, skip_ws,
+    walk_elements, walk_members,
 };
 use crate::kernel::stats::Direction;
 
@@ -49,24 +50,8 @@ fn scalar<'a, T>(
     Some(end)
 }
 
-/// The text of a string token with no escape and no control character
-/// (the line was checked as UTF-8 once, so no piece of it is again).
-fn plain(t: &str) -> Option<&str> {
-    let inner = t.strip_prefix('"')?.strip_suffix('"')?;
-    (!inner.bytes().any(|c| c == b'\\' || c < 0x20)).then_some(inner)
-}
-
 fn string(t: &str) -> Option<Cow<'_, str>> {
-    plain(t).map(Cow::Borrowed)
-}
-
-/// A string, or `null` for `None`.
-fn opt_string(t: &str) -> Option<Option<Cow<'_, str>>> {
-    if t == "null" {
-        Some(None)
-    } else {
-        string(t).map(Some)
-    }
+    plain_text(t).map(Cow::Borrowed)
 }
 
 fn boolean(t: &str) -> Option<bool> {
@@ -131,7 +116,7 @@ fn git(s: &str, i: usize) -> Option<(GitView<'_>, usize)> {
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
         b"head" => {
             seen.first(0)?;
-            scalar(s, at, opt_string, |x| head = x)
+            scalar(s, at, plain_opt_text, |x| head = x)
         }
         _ => other(key, s, at),
     })?;
@@ -196,7 +181,7 @@ fn metrics(s: &str, i: usize) -> Option<(MetricsView<'_>, usize)> {
                 // float out of range; the walk leaves the latter to it.
                 b'-' | b'0'..=b'9' => out.push((Cow::Borrowed(key), number(t)?)),
                 b'"' => {
-                    plain(t)?;
+                    plain_text(t)?;
                 }
                 _ if matches!(t, "true" | "false" | "null") => {}
                 // Arrays and objects: serde checks them as it skips them.
@@ -247,7 +232,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         }
         b"description" => {
             seen.first(3)?;
-            scalar(s, at, opt_string, |x| r.description = x)
+            scalar(s, at, plain_opt_text, |x| r.description = x)
         }
         b"metric" => {
             seen.first(4)?;
@@ -263,7 +248,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         }
         b"commit" => {
             seen.first(7)?;
-            scalar(s, at, opt_string, |x| r.commit = x)
+            scalar(s, at, plain_opt_text, |x| r.commit = x)
         }
         b"record_from" => {
             seen.first(8)?;
@@ -330,11 +315,11 @@ fn member<'a>(
         }
         b"hypothesis" => {
             seen.first(3)?;
-            scalar(s, at, opt_string, |x| v.hypothesis = x)
+            scalar(s, at, plain_opt_text, |x| v.hypothesis = x)
         }
         b"candidate" => {
             seen.first(4)?;
-            scalar(s, at, opt_string, |x| v.candidate = x)
+            scalar(s, at, plain_opt_text, |x| v.candidate = x)
         }
         b"git" => {
             seen.first(5)?;
@@ -372,7 +357,7 @@ fn member<'a>(
         }
         b"failure_class" => {
             seen.first(12)?;
-            scalar(s, at, opt_string, |x| v.failure_class = x)
+            scalar(s, at, plain_opt_text, |x| v.failure_class = x)
         }
         b"verdict" => {
             seen.first(13)?;
@@ -413,7 +398,7 @@ fn member<'a>(
         }
         b"status" => {
             seen.first(18)?;
-            scalar(s, at, opt_string, |x| v.status = x)
+            scalar(s, at, plain_opt_text, |x| v.status = x)
         }
         _ => other(key, s, at),
     }
