@@ -42,36 +42,24 @@ impl JournalText {
     }
 }
 
-/// The run records of `piece` (journal lines) as report points, in order,
-/// not yet numbered; and how many non-blank lines are not run records
-/// (torn or foreign lines, skipped).
-fn parse(piece: &[u8]) -> (Vec<Point<'_>>, usize) {
-    let mut points = Vec::with_capacity(piece.len() / 512 + 1);
-    let mut unreadable = 0;
-    for line in lines(piece) {
-        match parse_line(line) {
-            Some(p) => points.push(p),
-            None => unreadable += 1,
-        }
-    }
-    (points, unreadable)
-}
-
 /// A part's points, its count of unreadable lines and its observations.
 type Observed<'a> = ((Vec<Point<'a>>, usize), Vec<Observation<'a>>);
 
-/// [`parse`], and the engines' observations of the same lines (as
-/// `engine::observe` reads them), taking the members the engines read
-/// from the report's walk over each line instead of walking it again.
-fn parse_observing(piece: &[u8]) -> Observed<'_> {
+/// The run records of `piece` (journal lines) as report points, in order,
+/// not yet numbered; how many non-blank lines are not run records (torn or
+/// foreign lines, skipped); and, when `observe` is set, the engines'
+/// observations of the same lines (as `engine::observe` reads them), taking
+/// the members the engines read from the report's walk over each line
+/// instead of walking it again.
+fn parse(piece: &[u8], observe: bool) -> Observed<'_> {
     let mut points = Vec::with_capacity(piece.len() / 512 + 1);
-    let mut observed = Vec::with_capacity(piece.len() / 512 + 1);
+    let mut observed = Vec::new();
     let mut unreadable = 0;
-    let mut members = Vec::with_capacity(16);
+    let mut members = Vec::new();
     for line in lines(piece) {
         members.clear();
         let (point, walked) = parse_line_with(line, |key, value| {
-            if observe::reads(key) {
+            if observe && observe::reads(key) {
                 members.push((key, value));
             }
         });
@@ -79,12 +67,14 @@ fn parse_observing(piece: &[u8]) -> Observed<'_> {
             Some(p) => points.push(p),
             None => unreadable += 1,
         }
-        let seen = if walked {
-            observe::observe_members(&members)
-        } else {
-            None
-        };
-        observed.extend(seen.or_else(|| observe::observe_line(line)));
+        if observe {
+            let seen = if walked {
+                observe::observe_members(&members)
+            } else {
+                None
+            };
+            observed.extend(seen.or_else(|| observe::observe_line(line)));
+        }
     }
     ((points, unreadable), observed)
 }
@@ -111,20 +101,14 @@ fn each_part<'a>(
     mut each: impl FnMut(Vec<Point<'a>>, usize, Vec<Observation<'a>>),
 ) {
     let end = complete(bytes);
-    let read = |chunk: &'a [u8]| {
-        if observe {
-            parse_observing(chunk)
-        } else {
-            (parse(chunk), Vec::new())
-        }
-    };
+    let read = |chunk: &'a [u8]| parse(chunk, observe);
     let whole = for_each_chunk(&bytes[..end], parse_workers(), read, |((p, bad), o)| {
         each(p, bad, o);
         Ok::<(), Infallible>(())
     });
     let Ok(()) = whole;
     if end < bytes.len() {
-        let (p, bad) = parse(&bytes[end..]);
+        let ((p, bad), _) = parse(&bytes[end..], false);
         each(p, bad, Vec::new());
     }
 }
@@ -295,7 +279,7 @@ pub fn fold(
     // A last line without its line break (being written, or torn) counts
     // for this report only.
     if end < bytes.len() {
-        let (mut last, bad) = parse(&bytes[end..]);
+        let ((mut last, bad), _) = parse(&bytes[end..], false);
         extend(&mut fold, &mut last);
         unreadable += bad;
     }
