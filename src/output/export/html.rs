@@ -11,7 +11,7 @@ use std::io::Write;
 use super::overview::{
     duration, facts, groups_table, num, one_line, short_commit, short_run, signed, with_interval,
 };
-use super::{Align, Exporter, Table};
+use super::{Align, Column, Exporter, Table};
 use crate::kernel::report::{Chart, Overview, Row};
 
 /// Most runs the page's table holds: the latest ones (the page says how
@@ -302,32 +302,48 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
     run_rows(&mut out, page.rows);
     out.push_str("</div>");
     if o.rounds_total > 0 {
-        let _ = write!(out, "<h2>Rounds <span class=\"muted\">({})</span></h2><table><thead><tr><th>round</th><th>status</th><th>created</th><th>commit</th><th>detail</th></tr></thead><tbody>", o.rounds_total);
+        let _ = write!(
+            out,
+            "<h2>Rounds <span class=\"muted\">({})</span></h2>",
+            o.rounds_total
+        );
+        let mut t = Table::new([
+            Column::text("round"),
+            Column::text("status"),
+            Column::text("created"),
+            Column::text("commit"),
+            Column::text("detail"),
+        ]);
         for r in &o.rounds {
-            let _ = write!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&r.round_id),
-                escape(&r.status),
-                escape(&r.created_at),
-                escape(r.commit.as_deref().map_or("", short_commit)),
-                escape(&r.detail)
-            );
+            t.push([
+                r.round_id.clone(),
+                r.status.clone(),
+                r.created_at.clone(),
+                r.commit.as_deref().map_or("", short_commit).to_string(),
+                r.detail.clone(),
+            ]);
         }
-        out.push_str("</tbody></table>");
+        table(&mut out, &t, "rounds");
     }
     if o.dead_ends_total > 0 {
-        let _ = write!(out, "<h2>Dead ends <span class=\"muted\">({})</span></h2><table><thead><tr><th>statement</th><th>reason</th><th>recorded</th></tr></thead><tbody>", o.dead_ends_total);
+        let _ = write!(
+            out,
+            "<h2>Dead ends <span class=\"muted\">({})</span></h2>",
+            o.dead_ends_total
+        );
+        let mut t = Table::new([
+            Column::text("statement"),
+            Column::text("reason"),
+            Column::text("recorded"),
+        ]);
         for d in &o.dead_ends {
-            let _ = write!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&d.statement),
-                escape(&d.reason),
-                escape(d.created_at.as_deref().unwrap_or(""))
-            );
+            t.push([
+                d.statement.clone(),
+                d.reason.clone(),
+                d.created_at.clone().unwrap_or_default(),
+            ]);
         }
-        out.push_str("</tbody></table>");
+        table(&mut out, &t, "dead-ends");
     }
     let _ = writeln!(
         out,
