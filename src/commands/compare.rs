@@ -130,6 +130,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     let side = |cmd: &str| RunSpec {
         argv: vec![cmd.to_string()],
         shell: true,
+        env: Vec::new(),
         cwd: None,
         timeout,
         grace: Duration::from_secs(5),

@@ -98,6 +98,9 @@ impl Report for PsReport {
                         ""
                     }
                 )?;
+                if let Some(why) = &r.not_signalled {
+                    writeln!(out, "  nothing signalled: {why}")?;
+                }
             }
         }
         Ok(())

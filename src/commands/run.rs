@@ -87,6 +87,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
         run: RunSpec {
             argv: args.command.clone(),
             shell: args.shell,
+            env: Vec::new(),
             cwd: None,
             timeout,
             grace,

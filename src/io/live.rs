@@ -13,10 +13,9 @@ use nix::unistd::Pid;
 use std::fs::OpenOptions;
 use std::io::Write;
 
-use super::rounds::read_json;
 use super::state::{ensure_dir_within, no_follow, refuse_symlinks};
 use super::Warn;
-use crate::kernel::live::LiveRun;
+use crate::kernel::live::{GroupMember, LiveRun, RUN_MARKER_ENV};
 
 /// The directory of live files inside the state directory.
 pub const LIVE_DIR: &str = "live";
@@ -70,6 +69,53 @@ pub fn remove(state: &Path, run_id: &str) -> Result<()> {
     }
 }
 
+/// The largest live file arx reads: its own are a few KiB (the command,
+/// the last progress metrics); anything larger is not one of them.
+pub const MAX_LIVE_BYTES: u64 = 1 << 20;
+
+/// Read a live file as untrusted input: never through a symbolic link,
+/// only a regular file, at most [`MAX_LIVE_BYTES`], and valid JSON of a
+/// live run. `None` when there is no such file.
+fn read_live(path: &Path) -> Result<Option<LiveRun>> {
+    use std::io::Read;
+    let file = match no_follow(OpenOptions::new().read(true)).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+            anyhow::bail!("{} is a symbolic link, not a live file", path.display())
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    anyhow::ensure!(
+        meta.is_file(),
+        "{} is not a regular file, not a live file",
+        path.display()
+    );
+    anyhow::ensure!(
+        meta.len() <= MAX_LIVE_BYTES,
+        "{} is {} bytes, more than a live file holds ({} bytes at most)",
+        path.display(),
+        meta.len(),
+        MAX_LIVE_BYTES
+    );
+    let mut bytes = Vec::new();
+    file.take(MAX_LIVE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    anyhow::ensure!(
+        bytes.len() as u64 <= MAX_LIVE_BYTES,
+        "{} grew past {} bytes while read, more than a live file holds",
+        path.display(),
+        MAX_LIVE_BYTES
+    );
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .with_context(|| format!("{} is not a live file (not its JSON)", path.display()))
+}
+
 /// Every live file, oldest run first; unreadable ones are skipped with a
 /// warning (a run id is its name, so nothing else can be said of them).
 pub fn list(state: &Path, warn: Warn) -> Result<Vec<LiveRun>> {
@@ -86,10 +132,10 @@ pub fn list(state: &Path, warn: Warn) -> Result<Vec<LiveRun>> {
         let Some(id) = name.strip_suffix(".json") else {
             continue;
         };
-        if !valid_run_id(id) || !entry.file_type().is_ok_and(|t| t.is_file()) {
+        if !valid_run_id(id) {
             continue;
         }
-        match read_json::<LiveRun>(&entry.path()) {
+        match read_live(&entry.path()) {
             Ok(Some(live)) if live.run_id == id => runs.push(live),
             Ok(Some(_)) => warn(&format!(
                 "{}: its run id is not its name; skipped",
@@ -109,7 +155,7 @@ pub fn list(state: &Path, warn: Warn) -> Result<Vec<LiveRun>> {
 
 /// Read one run's live file, if it is there.
 pub fn read(state: &Path, run_id: &str) -> Result<Option<LiveRun>> {
-    read_json(&path_of(state, run_id)?)
+    read_live(&path_of(state, run_id)?)
 }
 
 /// Is a process with this id there?
@@ -153,6 +199,85 @@ pub fn kill_group(pgid: i32) -> bool {
     pgid > 1 && killpg(Pid::from_raw(pgid), Signal::SIGKILL).is_ok()
 }
 
+/// This boot of the machine (`/proc/sys/kernel/random/boot_id`); `None`
+/// where there is no such file.
+pub fn boot_id() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    Some(text.trim().to_string()).filter(|t| !t.is_empty())
+}
+
+/// A process's group and start time, from `/proc/<pid>/stat`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProcStat {
+    pub pgrp: i32,
+    /// Clock ticks after boot.
+    pub start: u64,
+}
+
+/// Parse `/proc/<pid>/stat`: the fields after the command name, which is
+/// in parentheses and may itself hold spaces and parentheses (so the text
+/// after the last `)`): state, ppid, pgrp, ... and the start time, field 22.
+pub fn parse_stat(stat: &str) -> Option<ProcStat> {
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    Some(ProcStat {
+        pgrp: fields.get(2)?.parse().ok()?,
+        start: fields.get(19)?.parse().ok()?,
+    })
+}
+
+/// `pid`'s group and start time; `None` when it is gone (or elsewhere
+/// than Linux).
+pub fn proc_stat(pid: i32) -> Option<ProcStat> {
+    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// Longest environment read from `/proc/<pid>/environ`.
+const MAX_ENVIRON_BYTES: u64 = 4 << 20;
+
+/// Does `pid`'s environment hold `RUN_MARKER_ENV=run_id`? `None` when it
+/// cannot be read (gone, another user's, too large).
+pub fn carries_marker(pid: i32, run_id: &str) -> Option<bool> {
+    use std::io::Read;
+    let file = std::fs::File::open(format!("/proc/{pid}/environ")).ok()?;
+    let mut env = Vec::new();
+    file.take(MAX_ENVIRON_BYTES + 1)
+        .read_to_end(&mut env)
+        .ok()?;
+    if env.len() as u64 > MAX_ENVIRON_BYTES {
+        return None;
+    }
+    let wanted = format!("{RUN_MARKER_ENV}={run_id}");
+    Some(env.split(|&b| b == 0).any(|v| v == wanted.as_bytes()))
+}
+
+/// Every process of group `pgid` now, with its start time and whether it
+/// carries `run_id`'s marker (an empty list where `/proc` cannot be read).
+pub fn group_members(pgid: i32, run_id: &str) -> Vec<GroupMember> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut members = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+            continue;
+        };
+        let Some(stat) = proc_stat(pid).filter(|s| s.pgrp == pgid) else {
+            continue;
+        };
+        if zombie(pid) {
+            continue;
+        }
+        members.push(GroupMember {
+            pid,
+            start: stat.start,
+            marked: carries_marker(pid, run_id),
+        });
+    }
+    members.sort_by_key(|m| m.pid);
+    members
+}
+
 /// This machine's name, as runs record it.
 pub fn hostname() -> Option<String> {
     nix::unistd::gethostname()
@@ -176,5 +301,21 @@ mod tests {
         assert!(!super::pid_alive(pid), "a zombie counts as gone");
         child.wait().unwrap();
         assert!(super::pid_alive(std::process::id()));
+    }
+
+    #[test]
+    fn a_stat_line_is_read_after_the_last_parenthesis() {
+        let line = "4242 (a) b (c) d) S 1 4240 4240 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
+        assert_eq!(
+            super::parse_stat(line),
+            Some(super::ProcStat {
+                pgrp: 4240,
+                start: 987654
+            })
+        );
+        assert_eq!(super::parse_stat("1 (x) S 1"), None);
+        assert_eq!(super::parse_stat("no parenthesis"), None);
+        let me = super::proc_stat(std::process::id() as i32).unwrap();
+        assert!(me.start > 0);
     }
 }

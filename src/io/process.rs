@@ -51,6 +51,8 @@ pub struct RunSpec {
     /// Program and arguments (with `shell`, one shell command line).
     pub argv: Vec<String>,
     pub shell: bool,
+    /// Variables added to the experiment's environment.
+    pub env: Vec<(String, String)>,
     /// Working directory (default: arx's own).
     pub cwd: Option<std::path::PathBuf>,
     pub timeout: Option<Duration>,
@@ -378,6 +380,7 @@ fn build_command(spec: &RunSpec) -> Command {
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
+    cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

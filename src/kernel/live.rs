@@ -28,6 +28,17 @@ pub struct LiveRun {
     /// The experiment's process group, while one runs.
     #[serde(default)]
     pub pgid: Option<i32>,
+    /// The machine's boot id when the run started: after a restart, process
+    /// ids mean other processes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boot_id: Option<String>,
+    /// When arx's own process started (clock ticks after boot, as
+    /// `/proc/<pid>/stat` says): a reused pid has another start time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid_start: Option<u64>,
+    /// When the experiment's group leader started (clock ticks after boot).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leader_start: Option<u64>,
     #[serde(default)]
     pub host: Option<String>,
     pub command: Vec<String>,
@@ -55,6 +66,85 @@ pub struct LiveRun {
     /// Set when the run is being stopped by its pruning rule.
     #[serde(default)]
     pub pruning: Option<String>,
+}
+
+/// The variable arx puts in every experiment's environment, holding the
+/// run id of its live file: `arx ps --reap` finds it in
+/// `/proc/<pid>/environ` before it signals anything.
+pub const RUN_MARKER_ENV: &str = "ARX_RUN_ID";
+
+/// One process of a group, as the host found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupMember {
+    pub pid: i32,
+    /// Start time in clock ticks after boot.
+    pub start: u64,
+    /// Its environment holds [`RUN_MARKER_ENV`] with the run's id; `None`
+    /// when the environment could not be read.
+    pub marked: Option<bool>,
+}
+
+/// Is the process group `pgid` still the experiment of `live`? Proven only
+/// when the live file records the boot id and the leader's start time,
+/// the machine has not restarted since, the leader (when still there) is
+/// the process that started then, no member is older than the run, and
+/// every member carries the run's marker. `Err` says why not: then nothing
+/// may be signalled.
+pub fn group_is_run(
+    live: &LiveRun,
+    pgid: i32,
+    boot_id: Option<&str>,
+    members: &[GroupMember],
+) -> Result<(), String> {
+    let (Some(recorded_boot), Some(leader_start)) = (live.boot_id.as_deref(), live.leader_start)
+    else {
+        return Err("its live file does not record the boot id and the experiment's start time \
+             (written by an older arx), so the group cannot be proven its own"
+            .into());
+    };
+    match boot_id {
+        Some(now) if now == recorded_boot => {}
+        Some(_) => {
+            return Err(format!(
+                "the machine has restarted since the run started (boot id differs): \
+                 process group {pgid} is another program's"
+            ))
+        }
+        None => return Err("this machine's boot id cannot be read".into()),
+    }
+    if members.is_empty() {
+        return Err(format!("no process of group {pgid} can be inspected"));
+    }
+    for m in members {
+        if m.pid == pgid && m.start != leader_start {
+            return Err(format!(
+                "process {pgid} started at another time than the run's experiment: \
+                 its id was reused"
+            ));
+        }
+        if m.start < leader_start {
+            return Err(format!(
+                "process {} of group {pgid} is older than the run's experiment",
+                m.pid
+            ));
+        }
+        match m.marked {
+            Some(true) => {}
+            Some(false) => {
+                return Err(format!(
+                    "process {} of group {pgid} does not carry the run's {RUN_MARKER_ENV}",
+                    m.pid
+                ))
+            }
+            None => {
+                return Err(format!(
+                    "the environment of process {} of group {pgid} cannot be read",
+                    m.pid
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The state of a live run at `now_ms`.
@@ -180,6 +270,9 @@ mod tests {
             kind: "run".into(),
             pid: 1,
             pgid: Some(2),
+            boot_id: None,
+            pid_start: None,
+            leader_start: None,
             host: Some("h".into()),
             command: vec!["sleep".into(), "9".into()],
             shell: false,
@@ -203,6 +296,35 @@ mod tests {
         assert_eq!(liveness(&l, 21_001, true, false), Liveness::Lost);
         assert_eq!(liveness(&l, 21_001, true, true), Liveness::Late);
         assert_eq!(liveness(&l, 21_001, false, false), Liveness::Elsewhere);
+    }
+
+    #[test]
+    fn a_group_is_the_runs_only_when_every_proof_holds() {
+        let mut l = live();
+        let member = |pid, start, marked| GroupMember { pid, start, marked };
+        let ours = [member(2, 100, Some(true)), member(7, 140, Some(true))];
+        // An older live file proves nothing.
+        assert!(group_is_run(&l, 2, Some("b"), &ours).is_err());
+        l.boot_id = Some("b".into());
+        l.leader_start = Some(100);
+        assert_eq!(group_is_run(&l, 2, Some("b"), &ours), Ok(()));
+        // The leader gone, its children still marked: still the run's.
+        assert_eq!(group_is_run(&l, 2, Some("b"), &ours[1..]), Ok(()));
+        // A restart.
+        let e = group_is_run(&l, 2, Some("c"), &ours).unwrap_err();
+        assert!(e.contains("restarted"), "{e}");
+        assert!(group_is_run(&l, 2, None, &ours).is_err());
+        // The leader's id reused by a later process.
+        let e = group_is_run(&l, 2, Some("b"), &[member(2, 101, Some(true))]).unwrap_err();
+        assert!(e.contains("reused"), "{e}");
+        // A member older than the run, or without the marker, or unreadable.
+        assert!(group_is_run(&l, 2, Some("b"), &[member(9, 99, Some(true))]).is_err());
+        let e = group_is_run(&l, 2, Some("b"), &[ours[0].clone(), member(9, 150, Some(false))])
+            .unwrap_err();
+        assert!(e.contains(RUN_MARKER_ENV), "{e}");
+        assert!(group_is_run(&l, 2, Some("b"), &[member(2, 100, None)]).is_err());
+        // Nothing to inspect.
+        assert!(group_is_run(&l, 2, Some("b"), &[]).is_err());
     }
 
     #[test]

@@ -94,6 +94,18 @@ pub fn run_attempts_reacting(
 ) -> Result<(Vec<RunOutcome>, Duration)> {
     let wall = Instant::now();
     let mut outcomes = Vec::new();
+    // The experiment carries its run's marker, so that `arx ps --reap`
+    // can prove its process group is the run's.
+    let marked;
+    let run = match reactive.marker() {
+        Some(var) => {
+            let mut spec = run.clone();
+            spec.env.push(var);
+            marked = spec;
+            &marked
+        }
+        None => run,
+    };
     for index in 0..repeat {
         on(AttemptEvent::Begin { index });
         reactive.begin(&if repeat > 1 {

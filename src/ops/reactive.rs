@@ -159,6 +159,9 @@ impl Reactive {
             kind: info.kind.to_string(),
             pid: std::process::id(),
             pgid: None,
+            boot_id: live::boot_id(),
+            pid_start: live::proc_stat(std::process::id() as i32).map(|s| s.start),
+            leader_start: None,
             host: live::hostname(),
             command: info.command.to_vec(),
             shell: info.shell,
@@ -181,6 +184,18 @@ impl Reactive {
         r.peers = peers;
         r.write();
         r
+    }
+
+    /// The variable and value that mark the experiment's processes as this
+    /// run's (see [`crate::kernel::live::group_is_run`]); none without a
+    /// live file.
+    pub fn marker(&self) -> Option<(String, String)> {
+        self.live.as_ref().map(|l| {
+            (
+                crate::kernel::live::RUN_MARKER_ENV.to_string(),
+                l.run_id.clone(),
+            )
+        })
     }
 
     /// Follow nothing and write no live file (`--no-journal`, checks).
@@ -254,6 +269,7 @@ impl Reactive {
             RunEvent::Started { pid } => {
                 if let Some(l) = self.live.as_mut() {
                     l.pgid = i32::try_from(*pid).ok();
+                    l.leader_start = l.pgid.and_then(live::proc_stat).map(|s| s.start);
                     l.last_heartbeat_ms = now;
                 }
                 self.write();
@@ -313,6 +329,7 @@ impl Reactive {
         }
         if let Some(l) = self.live.as_mut() {
             l.pgid = None;
+            l.leader_start = None;
         }
     }
 
@@ -350,11 +367,22 @@ pub struct Seen {
 /// Every live run and its state at `now_ms`.
 pub fn survey(state: &Path, now_ms: i64, warn: Warn) -> Result<Vec<Seen>> {
     let host = live::hostname();
+    let boot = live::boot_id();
     Ok(live::list(state, warn)?
         .into_iter()
         .map(|l| {
             let same_host = l.host == host;
-            let pid_alive = same_host && live::pid_alive(l.pid);
+            // After a restart, or when its pid now names a process that
+            // started at another time, arx's process is gone.
+            let same_boot = l.boot_id.is_none() || l.boot_id == boot;
+            let same_process = match l.pid_start {
+                Some(start) => i32::try_from(l.pid)
+                    .ok()
+                    .and_then(live::proc_stat)
+                    .is_some_and(|s| s.start == start),
+                None => true,
+            };
+            let pid_alive = same_host && same_boot && same_process && live::pid_alive(l.pid);
             let group_alive = same_host && l.pgid.is_some_and(live::group_alive);
             Seen {
                 state: crate::kernel::live::liveness(&l, now_ms, same_host, pid_alive),
@@ -373,17 +401,34 @@ pub struct Reaped {
     pub run_id: String,
     /// The orphaned experiment group was ended.
     pub group_killed: bool,
+    /// A group was there but could not be proven the run's, so nothing
+    /// was signalled: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_signalled: Option<String>,
     /// The `lost` record was added (false: the journal had the run already).
     pub journaled: bool,
 }
 
-/// Reap a lost run: end its orphaned experiment group, journal it as
+/// Reap a lost run: end its orphaned experiment group when it is proven
+/// the run's (same boot, the leader's start time, the run's marker in every
+/// member's environment; otherwise nothing is signalled), journal it as
 /// `lost` (unless the journal has it), remove its live file.
 pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
     let l = &seen.live;
-    let group_killed = match l.pgid {
-        Some(pgid) if live::group_alive(pgid) => live::kill_group(pgid),
-        _ => false,
+    let (group_killed, not_signalled) = match l.pgid {
+        Some(pgid) if live::group_alive(pgid) => {
+            let members = live::group_members(pgid, &l.run_id);
+            match crate::kernel::live::group_is_run(
+                l,
+                pgid,
+                live::boot_id().as_deref(),
+                &members,
+            ) {
+                Ok(()) => (live::kill_group(pgid), None),
+                Err(why) => (false, Some(why)),
+            }
+        }
+        _ => (false, None),
     };
     let ended = jiff::Timestamp::from_millisecond(l.last_heartbeat_ms)
         .map(crate::io::clock::millis)
@@ -398,6 +443,7 @@ pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
     Ok(Reaped {
         run_id: l.run_id.clone(),
         group_killed,
+        not_signalled,
         journaled: matches!(added, crate::io::state::Appended::Added(_)),
     })
 }

@@ -296,6 +296,15 @@ fn a_killed_arx_is_reaped_as_lost_and_its_experiment_ended() {
         pgid = live["pgid"].as_i64().unwrap_or(0);
         pgid > 0
     });
+    // The proofs `--reap` checks: recorded, and the marker in the
+    // experiment's environment.
+    let f = live_files(&sb).pop().unwrap();
+    let live: Value = serde_json::from_str(&sb.read(&format!(".arx/live/{f}"))).unwrap();
+    assert_eq!(live["boot_id"], boot_id().as_str());
+    assert_eq!(live["leader_start"], start_ticks(pgid as u32));
+    let environ = std::fs::read(format!("/proc/{pgid}/environ")).unwrap();
+    let marker = format!("ARX_RUN_ID={}", live["run_id"].as_str().unwrap());
+    assert!(environ.split(|&b| b == 0).any(|v| v == marker.as_bytes()));
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let group = nix::unistd::Pid::from_raw(pgid as i32);
@@ -453,4 +462,200 @@ fn a_pruned_try_is_set_aside_and_counts_as_a_discard() {
     assert_eq!(status["discards"], 1, "{status}");
     assert_eq!(status["non_keeps_in_a_row"], 1);
     assert!(live_files(&sb).is_empty());
+}
+
+/// Start time (clock ticks after boot) of `pid`, from `/proc/<pid>/stat`.
+fn start_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let rest = &stat[stat.rfind(')').unwrap() + 1..];
+    rest.split_whitespace().nth(19).unwrap().parse().unwrap()
+}
+
+fn boot_id() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/random/boot_id")
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
+/// A process that has exited: the pid of a lost arx.
+fn gone_pid() -> u32 {
+    let mut c = Std::new("true").spawn().unwrap();
+    let pid = c.id();
+    c.wait().unwrap();
+    pid
+}
+
+/// A process in a session and group of its own (`setsid sleep 1000`),
+/// with `env` added to its environment; ended when dropped.
+struct Bystander(std::process::Child);
+
+impl Bystander {
+    fn start(env: &[(&str, &str)]) -> Self {
+        let mut c = Std::new("setsid");
+        c.args(["sleep", "1000"]);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let child = c.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let b = Bystander(child);
+        wait_for("setsid to make its group", || {
+            std::fs::read_to_string(format!("/proc/{}/stat", b.pid()))
+                .ok()
+                .and_then(|s| {
+                    let rest = s[s.rfind(')')? + 1..].to_string();
+                    rest.split_whitespace().nth(2)?.parse::<u32>().ok()
+                })
+                == Some(b.pid())
+                && std::fs::read(format!("/proc/{}/cmdline", b.pid()))
+                    .is_ok_and(|c| c.starts_with(b"sleep"))
+        });
+        b
+    }
+
+    fn pid(&self) -> u32 {
+        self.0.id()
+    }
+
+    fn alive(&mut self) -> bool {
+        self.0.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Bystander {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A live file of a lost run (its arx gone, its heartbeat old) naming
+/// process group `pgid`, with the given proofs.
+fn stale_live(sb: &Sandbox, id: &str, pgid: u32, boot: Option<&str>, leader_start: Option<u64>) {
+    let host = nix::unistd::gethostname().unwrap();
+    let mut live = serde_json::json!({
+        "run_id": id,
+        "kind": "run",
+        "pid": gone_pid(),
+        "pgid": pgid,
+        "host": host.to_string_lossy(),
+        "command": ["sleep", "1000"],
+        "shell": false,
+        "cwd": sb.path().display().to_string(),
+        "label": "",
+        "started_at": "2026-01-01T00:00:00.000Z",
+        "started_ms": 1_767_225_600_000_i64,
+        "heartbeat_ms": 1000,
+        "last_heartbeat_ms": 1_767_225_601_000_i64,
+    });
+    if let Some(b) = boot {
+        live["boot_id"] = b.into();
+    }
+    if let Some(s) = leader_start {
+        live["leader_start"] = s.into();
+    }
+    sb.write(&format!(".arx/live/{id}.json"), live.to_string());
+}
+
+/// `arx --json ps --reap`: its one reaped run.
+fn reap_one(sb: &Sandbox) -> Value {
+    let out = sb.arx().args(["--json", "ps", "--reap"]).assert().code(0);
+    let report = stdout_json(&out);
+    assert_eq!(report["reaped"].as_array().unwrap().len(), 1, "{report}");
+    report["reaped"][0].clone()
+}
+
+const STALE_ID: &str = "0190aaaa-bbbb-7ccc-8ddd-eeeeffff0001";
+
+#[test]
+fn reap_never_signals_the_group_of_an_unrelated_program() {
+    // The reproduction: a stale live file (as after a reboot or a long
+    // pause) names the group of an unrelated `setsid sleep`.
+    let sb = Sandbox::new();
+    let mut sleep = Bystander::start(&[]);
+    stale_live(&sb, STALE_ID, sleep.pid(), None, None);
+    let reaped = reap_one(&sb);
+    assert_eq!(reaped["group_killed"], false, "{reaped}");
+    assert!(
+        reaped["not_signalled"].as_str().unwrap().contains("older arx"),
+        "{reaped}"
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(sleep.alive(), "the unrelated sleep was signalled");
+    // Journaled as lost all the same, its live file gone.
+    let journal = sb.journal();
+    assert_eq!(journal.len(), 1);
+    assert_eq!(journal[0]["status"], "lost");
+    assert!(live_files(&sb).is_empty());
+}
+
+#[test]
+fn reap_proves_the_group_by_boot_start_time_and_marker() {
+    // One process carrying the run's marker; live files that differ from
+    // the truth in one proof each are refused, the true one is reaped.
+    let cases: [(&str, bool, bool, bool, &str); 4] = [
+        ("a recycled pid", true, false, true, "reused"),
+        ("another boot", false, true, true, "restarted"),
+        ("no marker", true, true, false, "ARX_RUN_ID"),
+        ("the run's own group", true, true, true, ""),
+    ];
+    for (what, same_boot, same_start, marked, why) in cases {
+        let sb = Sandbox::new();
+        let env: &[(&str, &str)] = if marked {
+            &[("ARX_RUN_ID", STALE_ID)]
+        } else {
+            &[("ARX_RUN_ID", "0190aaaa-0000-7000-8000-000000000000")]
+        };
+        let mut proc_ = Bystander::start(env);
+        let start = start_ticks(proc_.pid());
+        let boot = if same_boot {
+            boot_id()
+        } else {
+            "00000000-0000-0000-0000-000000000000".into()
+        };
+        let leader_start = if same_start { start } else { start + 1 };
+        stale_live(&sb, STALE_ID, proc_.pid(), Some(&boot), Some(leader_start));
+        let reaped = reap_one(&sb);
+        assert_eq!(sb.journal()[0]["status"], "lost", "{what}");
+        if why.is_empty() {
+            assert_eq!(reaped["group_killed"], true, "{what}: {reaped}");
+            wait_for("the proven group to end", || !proc_.alive());
+        } else {
+            assert_eq!(reaped["group_killed"], false, "{what}: {reaped}");
+            let said = reaped["not_signalled"].as_str().unwrap_or_default();
+            assert!(said.contains(why), "{what}: {reaped}");
+            std::thread::sleep(Duration::from_millis(200));
+            assert!(proc_.alive(), "{what}: the process was signalled");
+        }
+    }
+}
+
+#[test]
+fn live_files_that_are_not_live_files_are_skipped_unread() {
+    let sb = Sandbox::new();
+    let live = sb.path().join(".arx/live");
+    std::fs::create_dir_all(&live).unwrap();
+    // A symbolic link to a file that looks like a live file.
+    let target = sb.write("elsewhere.json", "{}");
+    std::os::unix::fs::symlink(&target, live.join(format!("{STALE_ID}.json"))).unwrap();
+    // 1 GB (sparse): never read into memory.
+    let big = std::fs::File::create(live.join("0190aaaa-bbbb-7ccc-8ddd-eeeeffff0002.json")).unwrap();
+    big.set_len(1 << 30).unwrap();
+    // Not JSON.
+    sb.write(".arx/live/0190aaaa-bbbb-7ccc-8ddd-eeeeffff0003.json", "not json {");
+    let out = sb
+        .arx()
+        .args(["--json", "ps", "--reap"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report = stdout_json(&out);
+    assert_eq!(report["runs"].as_array().unwrap().len(), 0, "{report}");
+    assert_eq!(report["reaped"].as_array().unwrap().len(), 0, "{report}");
+    let err = stderr(&out);
+    assert!(err.contains("symbolic link"), "{err}");
+    assert!(err.contains("more than a live file holds"), "{err}");
+    assert!(err.contains("not a live file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "{}");
+    assert!(!sb.path().join(".arx/journal.jsonl").exists());
 }

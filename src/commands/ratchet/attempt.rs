@@ -128,6 +128,7 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         spec: RunSpec {
             argv: objective.command.clone(),
             shell: objective.shell,
+            env: Vec::new(),
             cwd: None,
             timeout,
             grace,

@@ -200,6 +200,7 @@ fn evaluate(
         let spec = RunSpec {
             argv,
             shell,
+            env: Vec::new(),
             cwd: Some(scratch_path.clone()),
             timeout: check.timeout,
             grace: Duration::from_secs(5),
