@@ -424,3 +424,67 @@ fn a_discard_cut_off_before_it_was_journaled_is_journaled_by_the_next_try() {
     assert_eq!(statuses(&sb), ["baseline", "discard"]);
     assert_eq!(sb.read("value.txt"), "1.0");
 }
+
+/// What git says of the index and the working tree: staged and unstaged
+/// diffs (with modes) and the untracked files, state directory aside.
+fn index_and_tree(sb: &Sandbox) -> (String, String, String) {
+    (
+        git(sb, &["diff", "--cached", "--", ".", ":!.arx"]),
+        git(sb, &["diff", "--", ".", ":!.arx"]),
+        git(
+            sb,
+            &["ls-files", "--others", "--exclude-standard", "--", ".", ":!.arx"],
+        ),
+    )
+}
+
+#[test]
+fn a_discard_keeps_what_was_staged_and_restore_stages_it_again() {
+    // Each case stages something, changes the tree again, is discarded
+    // (worse), and comes back with `arx restore` exactly: the staged diff
+    // and the unstaged diff both, as `git stash apply --index` does.
+    type Setup = fn(&Sandbox);
+    let cases: [(&str, Setup); 4] = [
+        ("a partially staged file", |sb| {
+            sb.write("value.txt", "1.3");
+            git(sb, &["add", "value.txt"]);
+            sb.write("value.txt", "1.2");
+        }),
+        ("a staged new file", |sb| {
+            sb.write("value.txt", "1.2");
+            sb.write("added.txt", "staged version\n");
+            git(sb, &["add", "added.txt"]);
+            sb.write("added.txt", "working version\n");
+        }),
+        ("a staged deletion", |sb| {
+            sb.write("value.txt", "1.2");
+            git(sb, &["rm", "-q", "--cached", "notes.txt"]);
+        }),
+        ("a staged mode change", |sb| {
+            sb.write("value.txt", "1.2");
+            git(sb, &["update-index", "--chmod=+x", "notes.txt"]);
+        }),
+    ];
+    for (what, setup) in cases {
+        let sb = repo("");
+        sb.write("notes.txt", "notes\n");
+        git(&sb, &["add", "notes.txt"]);
+        git(&sb, &["commit", "-qm", "notes"]);
+        let (code, _) = try_(&sb, &[]);
+        assert_eq!(code, 0, "{what}: baseline");
+        setup(&sb);
+        let before = index_and_tree(&sb);
+        assert!(!before.0.is_empty(), "{what}: something is staged");
+        let (code, report) = try_(&sb, &["-m", what]);
+        assert_eq!(code, 1, "{what}: {report}");
+        assert_eq!(status(&report), "discard", "{what}");
+        assert_eq!(
+            index_and_tree(&sb),
+            (String::new(), String::new(), String::new()),
+            "{what}: the discard undid everything"
+        );
+        let run_id = report["run_id"].as_str().unwrap();
+        sb.arx().args(["restore", run_id]).assert().success();
+        assert_eq!(index_and_tree(&sb), before, "{what}: restored exactly");
+    }
+}

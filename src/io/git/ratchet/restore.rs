@@ -106,21 +106,31 @@ impl RatchetRepo {
     }
 
     /// Put a snapshot (made by [`RatchetRepo::snapshot`]) back into the
-    /// working tree on top of the current HEAD: the files it changed
-    /// relative to where it and HEAD meet are written, the files it deleted
-    /// are removed. The index and the branch stay as they are, so the
-    /// candidate comes back as uncommitted changes (its commits flattened).
-    /// Refuses a working tree with changes, and a snapshot that changed a
-    /// file HEAD changed differently since (nothing is written then).
-    /// Returns the paths written or removed, sorted.
+    /// working tree and the index on top of the current HEAD, as `git stash
+    /// apply --index` does: the files it changed relative to where it and
+    /// HEAD meet are written, the files it deleted are removed, and what was
+    /// staged when it was taken (a partially staged file, a staged new file,
+    /// deletion or mode change) is staged again; everything else comes back
+    /// unstaged. The branch stays as it is, so the candidate's commits come
+    /// back flattened into uncommitted changes. Refuses a working tree or
+    /// index with changes, and a snapshot that changed a file HEAD changed
+    /// differently since (nothing is written then). A snapshot taken with
+    /// nothing staged (or by an older arx) puts back the working tree only.
+    /// Returns the paths written, removed or staged, sorted.
     pub fn apply_snapshot(&self, refname_or_id: &str) -> anyhow::Result<Vec<String>> {
         let (snapshot, parent) = self.snapshot_commits(refname_or_id)?;
         self.require_clean("apply the snapshot")?;
         let head = self.head_oid()?;
         let base = self.repo.merge_base(head, parent).unwrap_or(parent);
-        let work_tree = self.tree_of(snapshot)?;
+        let commit = self.repo.find_commit(snapshot).map_err(git_err)?;
+        let work_tree = commit.tree().map_err(git_err)?;
         let base_tree = self.tree_of(base)?;
         let head_tree = self.tree_of(head)?;
+        let parent_tree = self.tree_of(parent)?;
+        let index_tree = match commit.parent(1) {
+            Ok(staged) => Some(staged.tree().map_err(git_err)?),
+            Err(_) => None,
+        };
         let mut plan = Vec::new();
         let mut conflicts = Vec::new();
         for path in self.diff_trees(&base_tree, &work_tree)? {
@@ -135,7 +145,29 @@ impl RatchetRepo {
                 conflicts.push(path);
             }
         }
+        // What was staged: the index's changes against the snapshot's HEAD,
+        // put on the current HEAD's entry when HEAD has not changed the
+        // path since (HEAD holds it as the snapshot's HEAD or their meeting
+        // point did).
+        let mut staged = Vec::new();
+        if let Some(index_tree) = &index_tree {
+            for path in self.diff_trees(&parent_tree, index_tree)? {
+                let entry = self.entry_at(index_tree, &path)?;
+                let ours = self.entry_at(&head_tree, &path)?;
+                if ours == entry {
+                    continue;
+                }
+                if ours == self.entry_at(&parent_tree, &path)?
+                    || ours == self.entry_at(&base_tree, &path)?
+                {
+                    staged.push((path, entry));
+                } else if !conflicts.contains(&path) {
+                    conflicts.push(path);
+                }
+            }
+        }
         if !conflicts.is_empty() {
+            conflicts.sort();
             return Err(Hinted::error(
                 format!(
                     "the snapshot {refname_or_id} changes files changed since on {}: {}",
@@ -147,9 +179,26 @@ impl RatchetRepo {
         }
         let progress =
             self.put_paths_or_undo(&plan, &head_tree, &mut Steps::new(&mut |_| Ok(())))?;
-        let mut paths: Vec<String> = progress.touched().cloned().collect();
-        paths.sort();
-        Ok(paths)
+        let mut paths: BTreeSet<String> = progress.touched().cloned().collect();
+        if !staged.is_empty() {
+            let mut index = self.repo.index().map_err(git_err)?;
+            let written = (|| -> anyhow::Result<()> {
+                for (path, entry) in &staged {
+                    let worktree = self.entry_at(&work_tree, path)?;
+                    self.set_index_entry(&mut index, path, *entry, *entry == worktree)?;
+                }
+                index
+                    .write()
+                    .map_err(|e| anyhow::anyhow!("cannot write the index: {}", e.message()))
+            })();
+            if let Err(e) = written {
+                let _ = index.read(true);
+                let failed = self.undo(&progress, &head_tree);
+                return Err(undone(e, failed));
+            }
+            paths.extend(staged.into_iter().map(|(p, _)| p));
+        }
+        Ok(paths.into_iter().collect())
     }
 
     /// Put a snapshot back exactly as it was taken: the branch at the
