@@ -2967,7 +2967,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__mcp)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --approve --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1032,6 +1032,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
             cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --approve 'Approve the `execute` gate for every call, as the operator starting the server (also `[mcp] approve = true` in arx.toml)'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
             cand -q 'Print nothing on stdout; the exit code carries the answer'
             cand --quiet 'Print nothing on stdout; the exit code carries the answer'

@@ -861,6 +861,7 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand mcp" -l approve -d 'Approve the `execute` gate for every call, as the operator starting the server (also `[mcp] approve = true` in arx.toml)'
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand mcp" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand mcp" -s h -l help -d 'Print help (see more with \'--help\')'

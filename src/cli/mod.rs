@@ -328,9 +328,17 @@ pub enum Command {
     /// Tools: try, best, status, log, measure, run, next, deadend_check,
     /// finding_rank, report. Each returns its command's `--json` output
     /// (report: its Markdown); errors come back as tool errors. Logs go to
-    /// stderr.
+    /// stderr. A caller cannot approve the `execute` gate: when it would
+    /// pause `try` or `run`, the server asks the person through the client
+    /// (MCP elicitation), and the call pauses when the client cannot ask or
+    /// the person declines.
     #[command(after_help = "Example:\n  claude mcp add arx -- arx mcp")]
-    Mcp,
+    Mcp {
+        /// Approve the `execute` gate for every call, as the operator
+        /// starting the server (also `[mcp] approve = true` in arx.toml).
+        #[arg(long)]
+        approve: bool,
+    },
 
     /// Print the man page (roff).
     #[command(after_help = "Example:\n  arx man > arx.1 && man -l arx.1")]

@@ -13,7 +13,7 @@ fn log(message: &str) {
     eprintln!("arx: {message}");
 }
 
-pub fn run(ctx: &Ctx) -> Result<Exit> {
+pub fn run(ctx: &Ctx, approve: bool) -> Result<Exit> {
     let exe = std::env::current_exe().context("cannot find the arx binary to run tools with")?;
     let cwd = ctx.cwd()?;
     let mut global = Vec::new();
@@ -28,11 +28,18 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     if let Some(now) = &ctx.global.now {
         global.push(format!("--now={now}"));
     }
+    // Checked now, so a wrong value stops the server before a client
+    // connects instead of failing every call.
+    let approve = approve || crate::io::config::mcp_approve(&ctx.config()?)?;
+    if approve {
+        log("mcp: the execute gate is approved for every call (operator)");
+    }
     serve(Setup {
         exe,
         global,
         dir: cwd,
         log,
+        approve,
     })?;
     Ok(Exit::Ok)
 }

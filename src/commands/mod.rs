@@ -285,7 +285,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Completions { shell } => completions::run(&ctx, shell),
         Command::Ps { reap } => ps::run(&ctx, reap),
         Command::Watch { run } => watch::run(&ctx, run.as_deref()),
-        Command::Mcp => mcp::run(&ctx),
+        Command::Mcp { approve } => mcp::run(&ctx, approve),
         Command::Man => man::run(&ctx),
     }
 }

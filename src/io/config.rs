@@ -195,5 +195,39 @@ fn toml_to_grd(path: &Path, text: &str, warnings: &mut Vec<String>) -> Result<Va
             serde_json::to_value(harness).unwrap_or(Value::Null),
         );
     }
+    // `[mcp]`: the server's settings (see [`mcp_approve`]).
+    if let Some(mcp) = table.get("mcp") {
+        grd.insert(
+            "mcp".into(),
+            serde_json::to_value(mcp).unwrap_or(Value::Null),
+        );
+    }
     Ok(Value::Object(grd))
+}
+
+/// `[mcp] approve` (TOML) or `mcp.approve` (JSON): the operator approves
+/// the `execute` gate for every call of the MCP server. Off when absent; a
+/// value that is not a boolean is an error, never read as either.
+pub fn mcp_approve(config: &Config) -> Result<bool> {
+    let Some(mcp) = config.grd.get("mcp") else {
+        return Ok(false);
+    };
+    let where_ = config
+        .path
+        .as_ref()
+        .map_or_else(|| "the config".to_string(), |p| p.display().to_string());
+    let Some(table) = mcp.as_object() else {
+        return Err(Hinted::error(
+            format!("{where_}: `mcp` must be a table"),
+            "write it as [mcp] with approve = true or false",
+        ));
+    };
+    match table.get("approve") {
+        None => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(Hinted::error(
+            format!("{where_}: mcp.approve = {other} is not a boolean"),
+            "write approve = true (the operator approves every experiment the server runs) or false",
+        )),
+    }
 }

@@ -121,6 +121,38 @@ fn lists_the_tools_with_their_schemas() {
             "{key}"
         );
     }
+    // Gates are for a person: no tool lets its caller approve one.
+    for tool in &tools {
+        let props = &tool["inputSchema"]["properties"];
+        for key in ["approve", "no_gates"] {
+            assert!(props.get(key).is_none(), "{} takes {key}", tool["name"]);
+        }
+    }
+}
+
+#[test]
+fn a_caller_cannot_approve_a_gate_and_an_mcp_approve_that_is_not_a_boolean_is_an_error() {
+    let sb = Sandbox::new();
+    let mut s = Session::start(&sb);
+    for (tool, args) in [
+        ("try", json!({"approve": true})),
+        ("run", json!({"no_gates": true, "command": ["true"]})),
+    ] {
+        let refused = s.call(tool, args);
+        assert_eq!(refused["isError"], true, "{refused}");
+    }
+    drop(s);
+    assert!(!sb.path().join(".arx/journal.jsonl").exists());
+    sb.write("arx.toml", "[mcp]\napprove = \"yes\"\n");
+    sb.arx()
+        .arg("mcp")
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("mcp.approve = \"yes\" is not a boolean")
+                .and(predicates::str::contains("hint:")),
+        );
 }
 
 #[test]

@@ -84,10 +84,79 @@ fn python_client_drives_the_server(python: &Path) -> Result<(), Failed> {
     Ok(())
 }
 
+/// A scratch repository like [`scratch_repo`]'s, with the `execute` gate
+/// on (the default) and `extra` appended to arx.toml.
+fn gated_repo(dir: &Path, extra: &str) -> Result<(), Failed> {
+    scratch_repo(dir)?;
+    let config = std::fs::read_to_string(dir.join("arx.toml"))?;
+    let config = config.replace("[gates]\nexecute = false\n", "");
+    if config.contains("execute = false") {
+        return Err("the scratch repository's gate stayed off".into());
+    }
+    std::fs::write(dir.join("arx.toml"), format!("{config}{extra}"))?;
+    let out = Command::new("git")
+        .args(["commit", "-qam", "gate on"])
+        .current_dir(dir)
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("git commit: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    Ok(())
+}
+
+/// `mcp_gate_client.py` in `mode` against a fresh gated repository.
+fn gate(python: &Path, mode: &str) -> Result<(), Failed> {
+    let dir = tempfile::tempdir()?;
+    let extra = if mode == "config" {
+        "\n[mcp]\napprove = true\n"
+    } else {
+        ""
+    };
+    gated_repo(dir.path(), extra)?;
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/external/mcp_gate_client.py");
+    let out = Command::new(python)
+        .arg(script)
+        .arg(needs::arx())
+        .arg(dir.path())
+        .arg(mode)
+        .env_remove("ARX_STATE_DIR")
+        .output()
+        .map_err(|e| format!("running {}: {e}", python.display()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        return Err(format!(
+            "the MCP gate client ({mode}) failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let summary: serde_json::Value = serde_json::from_str(stdout.trim())
+        .map_err(|e| format!("client summary {stdout:?}: {e}"))?;
+    if summary["ok"] != true || summary["mode"] != mode {
+        return Err(format!("client summary: {summary}").into());
+    }
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
-    vec![needs::trial(
+    let mut trials = vec![needs::trial(
         "mcp::python_client_drives_the_server",
         needs::mcp_client,
         python_client_drives_the_server,
-    )]
+    )];
+    // Who may approve the `execute` gate over MCP: the person, asked through
+    // the client, or the operator; never the caller.
+    for (name, mode) in [
+        ("mcp::gate_the_person_approves_through_the_client", "accept"),
+        ("mcp::gate_the_person_declines_and_the_call_pauses", "decline"),
+        ("mcp::gate_the_person_dismisses_the_question_and_the_call_pauses", "cancel"),
+        ("mcp::gate_a_client_that_cannot_ask_pauses", "unable"),
+        ("mcp::gate_the_operator_approves_with_mcp_approve", "operator"),
+        ("mcp::gate_the_operator_approves_in_arx_toml", "config"),
+    ] {
+        trials.push(needs::trial(name, needs::mcp_client, move |python| {
+            gate(python, mode)
+        }));
+    }
+    trials
 }

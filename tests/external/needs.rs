@@ -13,7 +13,11 @@ use libtest_mimic::{Failed, Trial};
 pub type Probe = fn() -> Result<PathBuf, String>;
 
 /// A trial that runs `test` with what `probe` found, or is ignored.
-pub fn trial(name: &str, probe: Probe, test: fn(&Path) -> Result<(), Failed>) -> Trial {
+pub fn trial(
+    name: &str,
+    probe: Probe,
+    test: impl FnOnce(&Path) -> Result<(), Failed> + Send + 'static,
+) -> Trial {
     match probe() {
         Ok(path) => Trial::test(name, move || test(&path)),
         Err(reason) => {

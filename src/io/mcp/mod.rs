@@ -51,6 +51,29 @@ pub struct Setup {
     pub dir: PathBuf,
     /// Where the server's own messages go.
     pub log: super::Warn,
+    /// The operator approved the `execute` gate for every call (`arx mcp
+    /// --approve`, or `[mcp] approve = true`).
+    pub approve: bool,
+}
+
+/// What the person is asked when a call would pause at the `execute` gate.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+struct GateAnswer {
+    /// Run the experiment (true), or leave the call paused (false).
+    approve: bool,
+}
+
+rmcp::elicit_safe!(GateAnswer);
+
+/// Who approved a gated call, if anyone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Approval {
+    /// The operator, when starting the server.
+    Operator,
+    /// The person, asked through the client.
+    Person,
+    /// Nobody: the gate is off, or the call pauses at it.
+    None,
 }
 
 /// The server: the tool table, and one lock so calls run one at a time.
@@ -100,6 +123,19 @@ impl Server {
             turn = self.one_at_a_time.lock() => turn,
             () = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
         };
+        let mut call = call;
+        if call.gated {
+            let approval = self.approval(&context.peer, entry, &call).await;
+            if approval != Approval::None {
+                // Right after the subcommand's words, before any `--`.
+                let (first, rest) = call
+                    .args
+                    .split_first()
+                    .map_or((None, &[][..]), |(a, r)| (Some(a), r));
+                let at = subcommand_words(first, rest);
+                call.args.insert(at, "--approve".into());
+            }
+        }
         (self.setup.log)(&format!("mcp: {} {}", entry.name, call.args.join(" ")));
         // A cancelled call ends its child (SIGTERM: arx journals the run as
         // interrupted) and waits for it, holding the turn meanwhile.
@@ -111,6 +147,57 @@ impl Server {
         match outcome {
             Ok(outcome) => Ok(result(entry, call.text_key, outcome)),
             Err(e) => Ok(tool_error(&format!("arx: error: {e:#}"), None)),
+        }
+    }
+}
+
+impl Server {
+    /// Who approves a call that runs an experiment. The caller never can:
+    /// gates are for a person. The operator may have approved every call
+    /// when starting the server; otherwise, when the gate would pause the
+    /// call, the person is asked through the client (MCP elicitation). A
+    /// client that cannot ask, a person who declines or cancels, or any
+    /// failure to ask leaves the call to pause at the gate, as the command
+    /// does without `--approve`.
+    async fn approval(&self, peer: &Peer<RoleServer>, entry: &Entry, call: &Call) -> Approval {
+        if self.setup.approve {
+            return Approval::Operator;
+        }
+        let check = Call {
+            args: vec!["gate".into(), "check".into(), "execute".into()],
+            ..Call::default()
+        };
+        let pending = match run_child(&self.setup, &check, None, std::future::pending()).await {
+            Ok(outcome) => outcome.code == Some(1),
+            Err(_) => false,
+        };
+        if !pending {
+            return Approval::None;
+        }
+        let log = self.setup.log;
+        let asked = peer
+            .elicit::<GateAnswer>(format!(
+                "arx: the `execute` gate is on. Approve running the experiment of `arx {}` in {}?",
+                call.args.join(" "),
+                self.setup.dir.display()
+            ))
+            .await;
+        match asked {
+            Ok(Some(GateAnswer { approve: true })) => {
+                log(&format!("mcp: {}: the execute gate approved by the person", entry.name));
+                Approval::Person
+            }
+            Ok(_) => {
+                log(&format!("mcp: {}: not approved; paused", entry.name));
+                Approval::None
+            }
+            Err(e) => {
+                log(&format!(
+                    "mcp: {}: cannot ask the person to approve the execute gate ({e}); paused",
+                    entry.name
+                ));
+                Approval::None
+            }
         }
     }
 }

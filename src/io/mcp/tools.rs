@@ -29,6 +29,10 @@ pub struct Call {
     /// The command prints text, not `--json` (`report --markdown`): the
     /// result is that text, and in structured content under this key.
     pub text_key: Option<&'static str>,
+    /// The command runs an experiment behind the `execute` gate: only the
+    /// operator (`arx mcp --approve`) or the person, asked through the
+    /// client, can approve it, never the caller.
+    pub gated: bool,
 }
 
 /// How a command line is built from a tool's arguments.
@@ -160,12 +164,6 @@ pub struct Try {
     /// Start a new segment: measure the baseline again.
     #[serde(default)]
     pub new_segment: bool,
-    /// Approve the `execute` gate for this try.
-    #[serde(default)]
-    pub approve: bool,
-    /// Ignore the approval gates.
-    #[serde(default)]
-    pub no_gates: bool,
     /// The metric to improve (default: arx.toml's).
     pub metric: Option<String>,
     /// max or min (default: arx.toml's).
@@ -193,8 +191,6 @@ impl Tool for Try {
             .flag("--dry-run", self.dry_run)
             .opt("--rule", self.rule)
             .flag("--new-segment", self.new_segment)
-            .flag("--approve", self.approve)
-            .flag("--no-gates", self.no_gates)
             .opt("--metric", self.metric)
             .opt("--direction", self.direction)
             .opt("--timeout", self.timeout)
@@ -203,6 +199,7 @@ impl Tool for Try {
             .many("--protect", &self.protect)
             .call();
         call.events = true;
+        call.gated = !self.dry_run;
         call
     }
 }
@@ -350,12 +347,6 @@ pub struct Run {
     pub repeat: Option<u32>,
     /// Confidence level of the interval (with repeat).
     pub confidence: Option<f64>,
-    /// Approve the `execute` gate for this run.
-    #[serde(default)]
-    pub approve: bool,
-    /// Turn every gate off.
-    #[serde(default)]
-    pub no_gates: bool,
     /// Run even when the hypothesis is a known dead end.
     #[serde(default)]
     pub force: bool,
@@ -386,8 +377,6 @@ impl Tool for Run {
             .opt("--timeout", self.timeout)
             .opt("--repeat", self.repeat)
             .opt("--confidence", self.confidence)
-            .flag("--approve", self.approve)
-            .flag("--no-gates", self.no_gates)
             .flag("--force", self.force)
             .flag("--promote", self.promote)
             .flag("--stop-on-result", self.stop_on_result)
@@ -395,6 +384,7 @@ impl Tool for Run {
             .rest(&self.command)
             .call();
         call.events = true;
+        call.gated = true;
         call
     }
 }
