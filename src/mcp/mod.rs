@@ -1,4 +1,4 @@
-//! The Model Context Protocol door: `arx mcp` serves the commands as tools
+//! The Model Context Protocol front end: `arx mcp` serves the commands as tools
 //! to an MCP client (Claude Code, Codex, ...) over stdio, with the official
 //! Rust SDK (`rmcp`).
 //!
@@ -9,7 +9,7 @@
 //! inconclusive answer (exit 3) are results; an error (exit 2) comes back as
 //! a tool error carrying the command's `arx: error:` message and `hint:`.
 //! One call runs at a time. stdout belongs to the protocol; the server's
-//! own messages go through the caller's [`super::Warn`] (stderr).
+//! own messages go through the caller's [`Warn`] (stderr).
 
 pub mod tools;
 
@@ -28,6 +28,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Mutex;
 
+use crate::io::Warn;
 use tools::{Call, Entry};
 
 /// Most bytes of a command's stdout a tool returns (`arx log` of a huge
@@ -50,7 +51,7 @@ pub struct Setup {
     /// The directory calls run in (the repository).
     pub dir: PathBuf,
     /// Where the server's own messages go.
-    pub log: super::Warn,
+    pub log: Warn,
     /// The operator approved the `execute` gate for every call (`arx mcp
     /// --approve`, or `[mcp] approve = true`).
     pub approve: bool,
@@ -184,7 +185,10 @@ impl Server {
             .await;
         match asked {
             Ok(Some(GateAnswer { approve: true })) => {
-                log(&format!("mcp: {}: the execute gate approved by the person", entry.name));
+                log(&format!(
+                    "mcp: {}: the execute gate approved by the person",
+                    entry.name
+                ));
                 Approval::Person
             }
             Ok(_) => {
