@@ -418,12 +418,7 @@ pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
     let (group_killed, not_signalled) = match l.pgid {
         Some(pgid) if live::group_alive(pgid) => {
             let members = live::group_members(pgid, &l.run_id);
-            match crate::kernel::live::group_is_run(
-                l,
-                pgid,
-                live::boot_id().as_deref(),
-                &members,
-            ) {
+            match crate::kernel::live::group_is_run(l, pgid, live::boot_id().as_deref(), &members) {
                 Ok(()) => (live::kill_group(pgid), None),
                 Err(why) => (false, Some(why)),
             }
