@@ -40,28 +40,44 @@ pub struct Cli {
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// Print machine-readable JSON on stdout instead of the human view.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub json: bool,
 
     /// Print nothing on stdout; the exit code carries the answer.
-    #[arg(long, short = 'q', global = true)]
+    #[arg(long, short = 'q', global = true, help_heading = "Global options")]
     pub quiet: bool,
 
     /// When to colour human output.
-    #[arg(long, global = true, value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
+    #[arg(long, global = true, help_heading = "Global options", value_enum, default_value_t = ColorWhen::Auto, value_name = "WHEN")]
     pub color: ColorWhen,
 
     /// Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON).
     /// Default: arx.toml found from the working directory upward.
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "PATH"
+    )]
     pub config: Option<PathBuf>,
 
     /// State directory. Default: .arx/ at the repository root.
-    #[arg(long, global = true, env = "ARX_STATE_DIR", value_name = "DIR")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "ARX_STATE_DIR",
+        value_name = "DIR"
+    )]
     pub state_dir: Option<PathBuf>,
 
     /// The current time (RFC 3339), for reproducible records.
-    #[arg(long, global = true, value_name = "TIME")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "TIME"
+    )]
     pub now: Option<String>,
 }
 
@@ -186,7 +202,9 @@ pub enum Command {
     ///
     /// The first try of a segment measures the baseline. Exit 0 kept (or
     /// baseline recorded), 1 discarded (not better, checks failed,
-    /// protected), 3 inconclusive or crash (discarded), 2 error.
+    /// protected) or paused at the `execute` gate (nothing ran, nothing
+    /// undone: read `ratchet.status`), 3 inconclusive or crash (discarded),
+    /// 2 error.
     #[command(
         after_help = "Examples:\n  arx try -m \"double the learning rate\"\n  arx try --dry-run\n  arx try --metric acc --direction max -m \"bigger batch\" -- python train.py"
     )]

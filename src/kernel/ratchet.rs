@@ -218,6 +218,49 @@ impl Decision {
     }
 }
 
+/// Where a decided try stands against the best, for the line a person
+/// reads: the change against the noise of its estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Kept: better beyond the noise.
+    Better,
+    /// Better by more than the noise band, but the rule did not confirm it.
+    BetterUnconfirmed,
+    /// Within the noise band, either way.
+    WithinNoise,
+    /// Worse by more than the noise band.
+    Worse,
+    /// No noise measured: no band to say.
+    Blind,
+}
+
+/// Standard errors either side of zero a change must clear to be called
+/// better or worse (about 95% two-sided).
+pub const STANDING_BAND: f64 = 2.0;
+
+/// How `decision` stands, from its improvement (positive = better), its
+/// noise σ of one run, and the runs behind each side: the candidate's `k`
+/// and the best's `nb`. The band is [`STANDING_BAND`] standard errors of
+/// the difference of the two means.
+pub fn standing(decision: &Decision, k: usize, nb: usize) -> Standing {
+    let Some(sigma) = decision.noise.filter(|s| s.is_finite() && !decision.blind) else {
+        return Standing::Blind;
+    };
+    if decision.keep() {
+        return Standing::Better;
+    }
+    let se = sigma * (1.0 / k.max(1) as f64 + 1.0 / nb.max(1) as f64).sqrt();
+    let band = STANDING_BAND * se;
+    let d = decision.improvement;
+    if d < -band {
+        Standing::Worse
+    } else if d > band {
+        Standing::BetterUnconfirmed
+    } else {
+        Standing::WithinNoise
+    }
+}
+
 /// After a run of a candidate: run it again, or decide, by `rule`.
 ///
 /// `RunAgain` only while `candidate.len() < max_runs` (raised to `repeat`),
@@ -1161,5 +1204,31 @@ mod tests {
         // five: one time in six.
         let strict = rate(Rule::Strict);
         assert!((0.15..0.19).contains(&strict), "strict keeps {strict}");
+    }
+
+    #[test]
+    fn a_decided_try_stands_worse_within_noise_or_better_as_its_numbers_say() {
+        let decision = |improvement: f64, noise: Option<f64>, verdict: Verdict| Decision {
+            verdict,
+            improvement,
+            noise,
+            blind: noise.is_none(),
+            confirmed: noise.is_some(),
+            record_from: 0,
+            detail: String::new(),
+        };
+        // σ 0.01, 3 runs against 5: se ≈ 0.0073, band ≈ 0.0146.
+        let s = |d, v| standing(&decision(d, Some(0.01), v), 3, 5);
+        assert_eq!(s(-0.34, Verdict::Refuted), Standing::Worse, "40σ worse");
+        assert_eq!(s(-0.02, Verdict::Refuted), Standing::Worse);
+        assert_eq!(s(-0.01, Verdict::Inconclusive), Standing::WithinNoise);
+        assert_eq!(s(0.0, Verdict::Refuted), Standing::WithinNoise);
+        assert_eq!(s(0.01, Verdict::Inconclusive), Standing::WithinNoise);
+        assert_eq!(s(0.02, Verdict::Inconclusive), Standing::BetterUnconfirmed);
+        assert_eq!(s(0.02, Verdict::Supported), Standing::Better);
+        assert_eq!(
+            standing(&decision(0.5, None, Verdict::Supported), 1, 1),
+            Standing::Blind
+        );
     }
 }

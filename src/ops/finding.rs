@@ -176,17 +176,14 @@ pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
 
 /// The finding a deterministic `arx run` verdict adds: "`<hypothesis>`
 /// holds (detail)" or "`<hypothesis>` does not hold (detail)"; the subject
-/// is the hypothesis, else the candidate, else the command.
+/// is the hypothesis, else the named candidate. A run with neither adds
+/// none: a command line is not a claim.
 pub fn from_run(rec: &RunRecord, now: &str) -> Option<Finding> {
     let v = rec.verdict.as_ref()?;
     if v.evidence_level != EvidenceLevel::Deterministic || v.verdict == Verdict::Inconclusive {
         return None;
     }
-    let subject = rec
-        .hypothesis
-        .clone()
-        .or_else(|| rec.candidate.clone())
-        .unwrap_or_else(|| rec.command.join(" "));
+    let subject = rec.hypothesis.clone().or_else(|| rec.candidate.clone())?;
     let subject = subject.trim();
     if subject.is_empty() {
         return None;

@@ -655,3 +655,50 @@ fn a_torn_last_line_is_skipped_and_a_symlinked_store_is_refused() {
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
     assert_eq!(other.read("elsewhere.jsonl"), "");
 }
+
+#[test]
+fn a_run_without_a_hypothesis_adds_no_finding() {
+    // A command line is not a claim: nothing is added, nothing said.
+    let sb = Sandbox::new();
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--metric",
+            "a",
+            "--cmp",
+            ">=",
+            "--target",
+            "0",
+        ])
+        .args(["--", "sh", "-c", "echo '__RESULT__ {\"a\": 1}'"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("finding"));
+    let listed = sb
+        .arx()
+        .args(["--json", "finding", "list"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&listed.stdout).contains("holds"));
+    // With a hypothesis the verdict is a finding about it.
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--metric",
+            "a",
+            "--cmp",
+            ">=",
+            "--target",
+            "0",
+        ])
+        .args(["--hypothesis", "warmup helps"])
+        .args(["--", "sh", "-c", "echo '__RESULT__ {\"a\": 1}'"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`warmup helps` holds"));
+}

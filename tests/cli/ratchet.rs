@@ -523,3 +523,33 @@ fn a_paused_try_says_paused_changes_nothing_and_is_never_a_discard() {
     assert_eq!(git(&sb, &["status", "--porcelain"]), before);
     assert!(!sb.path().join(".arx/journal.jsonl").exists() || sb.journal().is_empty());
 }
+
+#[test]
+fn the_discard_line_says_worse_or_within_noise_as_the_numbers_say() {
+    let sb = repo("");
+    let (code, _) = try_(&sb, &[]);
+    assert_eq!(code, 0, "baseline");
+    let line = |sb: &Sandbox, value: &str, what: &str| -> String {
+        sb.write("value.txt", value);
+        let out = sb.arx().args(["try", "-m", what]).output().unwrap();
+        // The verdict's line (the experiment's own output passes through).
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find(|l| l.starts_with("discard") || l.starts_with("keep"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    // 100 noise σ worse: never "within noise".
+    let worse = line(&sb, "1.2", "worse");
+    assert!(worse.starts_with("discard: "), "{worse}");
+    assert!(worse.contains("worse beyond noise"), "{worse}");
+    assert!(!worse.contains("within noise"), "{worse}");
+    // The same value written differently: no change beyond the noise.
+    let null = line(&sb, "1.00", "null");
+    assert!(null.starts_with("discard"), "{null}");
+    assert!(null.contains("within noise"), "{null}");
+    // Better by far: kept, beyond the noise.
+    let better = line(&sb, "0.5", "better");
+    assert!(better.starts_with("keep: "), "{better}");
+    assert!(better.contains("beyond noise"), "{better}");
+}

@@ -355,18 +355,15 @@ fn try_candidate(
         .best
         .map(|b| format!(" vs {}", num(b, dp)))
         .unwrap_or_default();
-    let noise = match (d.blind, d.noise) {
-        (true, _) => ", blind to noise".to_string(),
-        (false, Some(sd)) => format!(
-            ", {} noise {}",
-            if d.verdict == Verdict::Supported {
-                "beyond"
-            } else {
-                "within"
-            },
-            num(sd, dp)
-        ),
-        (false, None) => String::new(),
+    let best_runs = best.samples.len();
+    let noise = match (ratchet::standing(&d, samples.len(), best_runs), d.noise) {
+        (ratchet::Standing::Blind, _) | (_, None) => ", blind to noise".to_string(),
+        (ratchet::Standing::Better, Some(sd)) => format!(", beyond noise {}", num(sd, dp)),
+        (ratchet::Standing::Worse, Some(sd)) => format!(", worse beyond noise {}", num(sd, dp)),
+        (ratchet::Standing::WithinNoise, Some(sd)) => format!(", within noise {}", num(sd, dp)),
+        (ratchet::Standing::BetterUnconfirmed, Some(sd)) => {
+            format!(", better but unconfirmed, noise {}", num(sd, dp))
+        }
     };
     let diff = i
         .best

@@ -83,6 +83,65 @@ fn x_range(chart: &Chart) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// Pixels of the plotting area (the chart less its margins and label
+/// areas), for placing labels.
+const PLOT_W: f64 = (WIDTH - 2 * 12 - 64) as f64;
+const PLOT_H: f64 = (HEIGHT - 2 * 12 - 36 - 30) as f64;
+/// Estimated size of a label's text: 13 px sans-serif.
+const LABEL_CHAR_W: f64 = 7.0;
+const LABEL_H: f64 = 16.0;
+
+/// How many x-axis labels: at most 12, and on a run axis never more than
+/// there are whole runs in the range, so every label is a whole number.
+fn x_label_count(chart: &Chart, (x0, x1): (f64, f64)) -> usize {
+    match chart.x_axis {
+        XAxis::Run => ((x1.floor() - x0.ceil()) as usize + 1).clamp(1, 12),
+        XAxis::Time => 12,
+    }
+}
+
+/// An x-axis label: run numbers as whole numbers (a position between two
+/// runs has none), hours with the precision plotters picked.
+fn x_label(axis: XAxis, x: f64) -> String {
+    match axis {
+        XAxis::Run if (x - x.round()).abs() < 1e-6 => format!("{}", x.round() as i64),
+        XAxis::Run => String::new(),
+        XAxis::Time => {
+            let text = format!("{x:.2}");
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+    }
+}
+
+/// Which labelled points get their label drawn: the latest first, each
+/// only when its text does not overlap one already placed (estimated
+/// boxes in pixels, as `render` places them), so close keeps do not write
+/// over each other. Returns their indices in `chart.points`.
+pub fn placed_labels(chart: &Chart, (x0, x1): (f64, f64), (y0, y1): (f64, f64)) -> Vec<usize> {
+    let right = x0 + (x1 - x0) * 0.8;
+    let mut boxes: Vec<(f64, f64, f64, f64)> = Vec::new();
+    let mut placed = Vec::new();
+    for (i, p) in chart.points.iter().enumerate().rev() {
+        let (Some(label), Some(y)) = (&p.label, p.y) else {
+            continue;
+        };
+        let px = (p.x - x0) / (x1 - x0) * PLOT_W;
+        let py = (y1 - y) / (y1 - y0) * PLOT_H;
+        let w = label.chars().count() as f64 * LABEL_CHAR_W;
+        let left = if p.x > right { px - 6.0 - w } else { px + 6.0 };
+        let b = (left, py - 16.0, left + w, py - 16.0 + LABEL_H);
+        let overlaps = boxes
+            .iter()
+            .any(|o| b.0 < o.2 && o.0 < b.2 && b.1 < o.3 && o.1 < b.3);
+        if !overlaps {
+            boxes.push(b);
+            placed.push(i);
+        }
+    }
+    placed.sort_unstable();
+    placed
+}
+
 /// The chart as an SVG document.
 pub fn render(chart: &Chart) -> anyhow::Result<String> {
     let mut text = String::new();
@@ -117,7 +176,8 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
                 XAxis::Time => "hours since the first run",
             })
             .y_desc(format!("{}{better}", chart.metric))
-            .x_labels(12)
+            .x_labels(x_label_count(chart, (x0, x1)))
+            .x_label_formatter(&|x| x_label(chart.x_axis, *x))
             .y_labels(10)
             .label_style(("sans-serif", 14))
             .axis_desc_style(("sans-serif", 15))
@@ -169,7 +229,9 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
         cc.draw_series(kept).map_err(plot_error)?;
         // Labels in the right fifth of the chart end at their point.
         let right = x0 + (x1 - x0) * 0.8;
-        let labels = chart.points.iter().filter_map(|p| {
+        let shown = placed_labels(chart, (x0, x1), (y0, y1));
+        let labels = shown.iter().filter_map(|&i| {
+            let p = &chart.points[i];
             let label = p.label.as_ref()?;
             let font = ("sans-serif", 13).into_font().color(&KEPT.mix(0.9));
             let (offset, font) = if p.x > right {
@@ -215,4 +277,106 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
 
 fn plot_error<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow::anyhow!("cannot draw the chart: {e}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::report::ChartPoint;
+
+    fn chart(points: Vec<ChartPoint>) -> Chart {
+        let total = points.len();
+        Chart {
+            title: "t".into(),
+            metric: "m".into(),
+            direction: None,
+            x_axis: XAxis::Run,
+            points,
+            best: Vec::new(),
+            target: None,
+            total,
+        }
+    }
+
+    fn kept(x: f64, y: f64, label: &str) -> ChartPoint {
+        ChartPoint {
+            x,
+            y: Some(y),
+            interval: None,
+            mark: Mark::Kept,
+            label: Some(label.into()),
+        }
+    }
+
+    /// Every `<text x=".." y="..">content</text>` of an SVG.
+    fn texts(svg: &str) -> Vec<(f64, f64, String)> {
+        let re = regex::Regex::new(r#"<text x="([-0-9.]+)" y="([-0-9.]+)"[^>]*>([^<]*)</text>"#)
+            .unwrap();
+        re.captures_iter(svg)
+            .map(|c| {
+                (
+                    c[1].parse().unwrap(),
+                    c[2].parse().unwrap(),
+                    c[3].trim().to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_run_axis_is_labelled_with_whole_runs() {
+        let svg = render(&chart(vec![
+            kept(1.0, 150.0, "a"),
+            kept(2.0, 160.0, "b"),
+            kept(3.0, 170.0, "c"),
+        ]))
+        .unwrap();
+        let all: Vec<String> = texts(&svg).into_iter().map(|t| t.2).collect();
+        for run in ["1", "2", "3"] {
+            assert!(all.iter().any(|t| t == run), "{run} in {all:?}");
+        }
+        for half in ["0.5", "1.0", "1.5", "2.0", "2.5", "3.0", "3.5"] {
+            assert!(!all.iter().any(|t| t == half), "{half} in {all:?}");
+        }
+        assert_eq!(x_label(XAxis::Run, 10.0), "10");
+        assert_eq!(x_label(XAxis::Run, 10.5), "");
+        assert_eq!(x_label(XAxis::Time, 1.5), "1.5");
+    }
+
+    #[test]
+    fn labels_of_close_keeps_are_thinned_so_none_overlap() {
+        let points: Vec<ChartPoint> = (1..=30)
+            .map(|i| {
+                kept(
+                    f64::from(i),
+                    100.0 - f64::from(i) * 0.01,
+                    &format!("keep number {i}"),
+                )
+            })
+            .collect();
+        let svg = render(&chart(points)).unwrap();
+        let labels: Vec<(f64, f64, String)> = texts(&svg)
+            .into_iter()
+            .filter(|t| t.2.starts_with("keep number"))
+            .collect();
+        assert!(
+            !labels.is_empty() && labels.len() < 30,
+            "{} labels",
+            labels.len()
+        );
+        assert!(
+            labels.iter().any(|t| t.2 == "keep number 30"),
+            "the latest keep keeps its label"
+        );
+        // No two drawn labels' boxes (13 px text) overlap.
+        for (i, a) in labels.iter().enumerate() {
+            for b in &labels[i + 1..] {
+                let wa = a.2.len() as f64 * LABEL_CHAR_W;
+                let wb = b.2.len() as f64 * LABEL_CHAR_W;
+                let apart_x = a.0 + wa <= b.0 || b.0 + wb <= a.0;
+                let apart_y = (a.1 - b.1).abs() >= LABEL_H;
+                assert!(apart_x || apart_y, "{a:?} overlaps {b:?}");
+            }
+        }
+    }
 }
