@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1152,6 +1153,19 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;demo' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Where to create the demo''s repository (new or empty; default: a new directory under the system''s temporary directory)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;man' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
@@ -1193,6 +1207,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)')
+            [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the man page (roff)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1399,6 +1414,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;mcp' {
+            break
+        }
+        'arx;help;demo' {
             break
         }
         'arx;help;man' {

@@ -34,6 +34,9 @@ _arx() {
             arx,decide)
                 cmd="arx__subcmd__decide"
                 ;;
+            arx,demo)
+                cmd="arx__subcmd__demo"
+                ;;
             arx,finding)
                 cmd="arx__subcmd__finding"
                 ;;
@@ -231,6 +234,9 @@ _arx() {
                 ;;
             arx__subcmd__help,decide)
                 cmd="arx__subcmd__help__subcmd__decide"
+                ;;
+            arx__subcmd__help,demo)
+                cmd="arx__subcmd__help__subcmd__demo"
                 ;;
             arx__subcmd__help,finding)
                 cmd="arx__subcmd__help__subcmd__finding"
@@ -521,7 +527,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions mcp man help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1077,6 +1083,40 @@ _arx() {
                     ;;
                 --verdict)
                     COMPREPLY=($(compgen -W "supported refuted inconclusive" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__demo)
+            opts="-q -h --dir --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1707,7 +1747,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help)
-            opts="parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions mcp man help"
+            opts="parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal next precision policy round init ps watch completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1861,6 +1901,20 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__decide)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__demo)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -57,6 +57,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
             cand completions 'Print a shell completion script'
             cand mcp 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)'
+            cand demo 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1044,6 +1045,18 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;demo'= {
+            cand --dir 'Where to create the demo''s repository (new or empty; default: a new directory under the system''s temporary directory)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;man'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
@@ -1084,6 +1097,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
             cand completions 'Print a shell completion script'
             cand mcp 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)'
+            cand demo 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page'
             cand man 'Print the man page (roff)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1232,6 +1246,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;completions'= {
         }
         &'arx;help;mcp'= {
+        }
+        &'arx;help;demo'= {
         }
         &'arx;help;man'= {
         }

@@ -353,6 +353,22 @@ pub enum Command {
         approve: bool,
     },
 
+    /// Run the keep-if-better loop on a bundled example: a toy training run
+    /// in a new git repository, a dozen edits through the real `arx try`
+    /// (a win, a null change, a harmful one, a crash, an edit of the
+    /// protected evaluation, a discard brought back with `arx restore`),
+    /// then `arx status`, `arx report` and an HTML page.
+    ///
+    /// Needs `git`, `sh` and `awk`; nothing else. The repository is kept
+    /// for you to look around (its path is the last line). Exit 0.
+    #[command(after_help = "Examples:\n  arx demo\n  arx demo --dir /tmp/arx-demo")]
+    Demo {
+        /// Where to create the demo's repository (new or empty; default: a
+        /// new directory under the system's temporary directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+
     /// Print the man page (roff).
     #[command(after_help = "Example:\n  arx man > arx.1 && man -l arx.1")]
     Man,

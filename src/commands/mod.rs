@@ -7,6 +7,7 @@ mod compare;
 mod completions;
 mod deadend;
 mod decide;
+mod demo;
 mod finding;
 mod gate;
 mod init;
@@ -343,6 +344,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Watch { run } => watch::run(&ctx, run.as_deref()),
         Command::Mcp { approve } => mcp::run(&ctx, approve),
         Command::Man => man::run(&ctx),
+        Command::Demo { dir } => demo::run(&ctx, dir.as_deref()),
     }
 }
 

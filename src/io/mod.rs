@@ -9,6 +9,7 @@
 
 pub mod clock;
 pub mod config;
+pub mod demo;
 pub mod disk;
 pub mod events;
 pub mod findings;

@@ -553,3 +553,59 @@ fn the_discard_line_says_worse_or_within_noise_as_the_numbers_say() {
     assert!(better.starts_with("keep: "), "{better}");
     assert!(better.contains("beyond noise"), "{better}");
 }
+
+#[test]
+fn the_demo_runs_the_loop_on_its_bundled_example() {
+    let sb = Sandbox::new();
+    let dir = sb.path().join("demo");
+    let out = sb.arx().args(["demo", "--dir"]).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.trim_end().lines().last().unwrap_or_default();
+    assert!(last.contains("report.html"), "{last}");
+    assert!(text.contains(&format!(
+        "The demo's repository is {}",
+        dir.canonicalize().unwrap().display()
+    )));
+    // Every kind of try, through the real arx try, in its journal.
+    let statuses: Vec<String> = std::fs::read_to_string(dir.join(".arx/journal.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["ratchet"]["status"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    for status in ["baseline", "keep", "discard", "crash", "protected"] {
+        assert!(
+            statuses.iter().any(|s| s == status),
+            "{status} in {statuses:?}"
+        );
+    }
+    assert!(
+        statuses.iter().filter(|s| *s == "keep").count() >= 3,
+        "{statuses:?}"
+    );
+    // The discarded change brought back was built on and kept.
+    assert!(text.contains("$ arx restore "), "{text}");
+    assert!(
+        text.contains("keep: val_loss")
+            && text.contains("\"cosine schedule, trained three times longer\"")
+    );
+    assert!(std::fs::read_to_string(dir.join("report.html"))
+        .unwrap()
+        .contains("<svg"));
+    // --json: the summary as data.
+    let again = sb
+        .arx()
+        .args(["--json", "demo", "--dir"])
+        .arg(sb.path().join("d2"))
+        .output()
+        .unwrap();
+    let report = stdout_json(&again);
+    assert_eq!(report["tries"].as_array().unwrap().len(), 10, "{report}");
+    // A directory with something in it is refused.
+    sb.arx().args(["demo", "--dir"]).arg(&dir).assert().code(2);
+}
