@@ -259,7 +259,11 @@ pub fn group_members(pgid: i32, run_id: &str) -> Vec<GroupMember> {
     };
     let mut members = Vec::new();
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<i32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
             continue;
         };
         let Some(stat) = proc_stat(pid).filter(|s| s.pgrp == pgid) else {
@@ -305,7 +309,8 @@ mod tests {
 
     #[test]
     fn a_stat_line_is_read_after_the_last_parenthesis() {
-        let line = "4242 (a) b (c) d) S 1 4240 4240 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
+        let line =
+            "4242 (a) b (c) d) S 1 4240 4240 0 -1 4194560 0 0 0 0 0 0 0 0 20 0 1 0 987654 0 0";
         assert_eq!(
             super::parse_stat(line),
             Some(super::ProcStat {

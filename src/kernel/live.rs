@@ -66,6 +66,19 @@ pub struct LiveRun {
     /// Set when the run is being stopped by its pruning rule.
     #[serde(default)]
     pub pruning: Option<String>,
+    /// Waiting for a free slot (`[objective] slots`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub queued: bool,
+    /// The slot its experiment runs in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
+    /// The job name its experiment was launched with (`srun`), which
+    /// `arx ps --reap` cancels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_name: Option<String>,
+    /// The launcher's job id, once known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
 }
 
 /// The variable arx puts in every experiment's environment, holding the
@@ -98,9 +111,11 @@ pub fn group_is_run(
 ) -> Result<(), String> {
     let (Some(recorded_boot), Some(leader_start)) = (live.boot_id.as_deref(), live.leader_start)
     else {
-        return Err("its live file does not record the boot id and the experiment's start time \
+        return Err(
+            "its live file does not record the boot id and the experiment's start time \
              (written by an older arx), so the group cannot be proven its own"
-            .into());
+                .into(),
+        );
     };
     match boot_id {
         Some(now) if now == recorded_boot => {}
@@ -153,6 +168,8 @@ pub fn group_is_run(
 pub enum Liveness {
     /// Its heartbeat is recent, or arx still runs.
     Running,
+    /// Its heartbeat is recent and it waits for a free slot.
+    Queued,
     /// The heartbeat is late but arx still runs (busy between runs, or
     /// stopped).
     Late,
@@ -167,6 +184,7 @@ pub fn liveness(live: &LiveRun, now_ms: i64, same_host: bool, pid_alive: bool) -
     let age = now_ms.saturating_sub(live.last_heartbeat_ms);
     let late = age > (live.heartbeat_ms.saturating_mul(LOST_AFTER_HEARTBEATS)) as i64;
     match (late, same_host, pid_alive) {
+        (false, _, _) if live.queued => Liveness::Queued,
         (false, _, _) => Liveness::Running,
         (true, false, _) => Liveness::Elsewhere,
         (true, true, true) => Liveness::Late,
@@ -286,6 +304,10 @@ mod tests {
             last_progress_ms: None,
             result: None,
             pruning: None,
+            queued: false,
+            slot: None,
+            job_name: None,
+            job_id: None,
         }
     }
 
@@ -296,6 +318,12 @@ mod tests {
         assert_eq!(liveness(&l, 21_001, true, false), Liveness::Lost);
         assert_eq!(liveness(&l, 21_001, true, true), Liveness::Late);
         assert_eq!(liveness(&l, 21_001, false, false), Liveness::Elsewhere);
+        let queued = LiveRun {
+            queued: true,
+            ..l.clone()
+        };
+        assert_eq!(liveness(&queued, 21_000, true, true), Liveness::Queued);
+        assert_eq!(liveness(&queued, 21_001, true, false), Liveness::Lost);
     }
 
     #[test]
@@ -319,8 +347,13 @@ mod tests {
         assert!(e.contains("reused"), "{e}");
         // A member older than the run, or without the marker, or unreadable.
         assert!(group_is_run(&l, 2, Some("b"), &[member(9, 99, Some(true))]).is_err());
-        let e = group_is_run(&l, 2, Some("b"), &[ours[0].clone(), member(9, 150, Some(false))])
-            .unwrap_err();
+        let e = group_is_run(
+            &l,
+            2,
+            Some("b"),
+            &[ours[0].clone(), member(9, 150, Some(false))],
+        )
+        .unwrap_err();
         assert!(e.contains(RUN_MARKER_ENV), "{e}");
         assert!(group_is_run(&l, 2, Some("b"), &[member(2, 100, None)]).is_err());
         // Nothing to inspect.

@@ -11,6 +11,7 @@ pub mod contract;
 pub mod failure;
 pub mod gate;
 pub mod journal;
+pub mod launch;
 pub mod live;
 pub mod names;
 pub mod number;

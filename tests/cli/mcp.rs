@@ -144,15 +144,10 @@ fn a_caller_cannot_approve_a_gate_and_an_mcp_approve_that_is_not_a_boolean_is_an
     drop(s);
     assert!(!sb.path().join(".arx/journal.jsonl").exists());
     sb.write("arx.toml", "[mcp]\napprove = \"yes\"\n");
-    sb.arx()
-        .arg("mcp")
-        .write_stdin("")
-        .assert()
-        .code(2)
-        .stderr(
-            predicates::str::contains("mcp.approve = \"yes\" is not a boolean")
-                .and(predicates::str::contains("hint:")),
-        );
+    sb.arx().arg("mcp").write_stdin("").assert().code(2).stderr(
+        predicates::str::contains("mcp.approve = \"yes\" is not a boolean")
+            .and(predicates::str::contains("hint:")),
+    );
 }
 
 #[test]

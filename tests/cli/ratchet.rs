@@ -433,7 +433,14 @@ fn index_and_tree(sb: &Sandbox) -> (String, String, String) {
         git(sb, &["diff", "--", ".", ":!.arx"]),
         git(
             sb,
-            &["ls-files", "--others", "--exclude-standard", "--", ".", ":!.arx"],
+            &[
+                "ls-files",
+                "--others",
+                "--exclude-standard",
+                "--",
+                ".",
+                ":!.arx",
+            ],
         ),
     )
 }

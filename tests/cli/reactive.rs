@@ -497,7 +497,11 @@ impl Bystander {
         for (k, v) in env {
             c.env(k, v);
         }
-        let child = c.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let child = c
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let b = Bystander(child);
         wait_for("setsid to make its group", || {
             std::fs::read_to_string(format!("/proc/{}/stat", b.pid()))
@@ -577,7 +581,10 @@ fn reap_never_signals_the_group_of_an_unrelated_program() {
     let reaped = reap_one(&sb);
     assert_eq!(reaped["group_killed"], false, "{reaped}");
     assert!(
-        reaped["not_signalled"].as_str().unwrap().contains("older arx"),
+        reaped["not_signalled"]
+            .as_str()
+            .unwrap()
+            .contains("older arx"),
         "{reaped}"
     );
     std::thread::sleep(Duration::from_millis(200));
@@ -639,15 +646,15 @@ fn live_files_that_are_not_live_files_are_skipped_unread() {
     let target = sb.write("elsewhere.json", "{}");
     std::os::unix::fs::symlink(&target, live.join(format!("{STALE_ID}.json"))).unwrap();
     // 1 GB (sparse): never read into memory.
-    let big = std::fs::File::create(live.join("0190aaaa-bbbb-7ccc-8ddd-eeeeffff0002.json")).unwrap();
+    let big =
+        std::fs::File::create(live.join("0190aaaa-bbbb-7ccc-8ddd-eeeeffff0002.json")).unwrap();
     big.set_len(1 << 30).unwrap();
     // Not JSON.
-    sb.write(".arx/live/0190aaaa-bbbb-7ccc-8ddd-eeeeffff0003.json", "not json {");
-    let out = sb
-        .arx()
-        .args(["--json", "ps", "--reap"])
-        .output()
-        .unwrap();
+    sb.write(
+        ".arx/live/0190aaaa-bbbb-7ccc-8ddd-eeeeffff0003.json",
+        "not json {",
+    );
+    let out = sb.arx().args(["--json", "ps", "--reap"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let report = stdout_json(&out);
     assert_eq!(report["runs"].as_array().unwrap().len(), 0, "{report}");

@@ -113,7 +113,8 @@ fn gate(python: &Path, mode: &str) -> Result<(), Failed> {
         ""
     };
     gated_repo(dir.path(), extra)?;
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/external/mcp_gate_client.py");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/external/mcp_gate_client.py");
     let out = Command::new(python)
         .arg(script)
         .arg(needs::arx())
@@ -148,10 +149,19 @@ pub fn trials() -> Vec<Trial> {
     // the client, or the operator; never the caller.
     for (name, mode) in [
         ("mcp::gate_the_person_approves_through_the_client", "accept"),
-        ("mcp::gate_the_person_declines_and_the_call_pauses", "decline"),
-        ("mcp::gate_the_person_dismisses_the_question_and_the_call_pauses", "cancel"),
+        (
+            "mcp::gate_the_person_declines_and_the_call_pauses",
+            "decline",
+        ),
+        (
+            "mcp::gate_the_person_dismisses_the_question_and_the_call_pauses",
+            "cancel",
+        ),
         ("mcp::gate_a_client_that_cannot_ask_pauses", "unable"),
-        ("mcp::gate_the_operator_approves_with_mcp_approve", "operator"),
+        (
+            "mcp::gate_the_operator_approves_with_mcp_approve",
+            "operator",
+        ),
         ("mcp::gate_the_operator_approves_in_arx_toml", "config"),
     ] {
         trials.push(needs::trial(name, needs::mcp_client, move |python| {

@@ -184,7 +184,10 @@ impl Server {
             .await;
         match asked {
             Ok(Some(GateAnswer { approve: true })) => {
-                log(&format!("mcp: {}: the execute gate approved by the person", entry.name));
+                log(&format!(
+                    "mcp: {}: the execute gate approved by the person",
+                    entry.name
+                ));
                 Approval::Person
             }
             Ok(_) => {
