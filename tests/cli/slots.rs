@@ -148,7 +148,18 @@ fn a_killed_arx_frees_its_slot() {
         .assert()
         .code(0);
     assert!(start.elapsed() < Duration::from_secs(10));
-    sb.arx().args(["ps", "--reap"]).assert().code(0);
+    // The killed arx's experiment is ended once its run is found lost.
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(&sb).iter().any(|r| r["state"] == "lost") {
+        assert!(
+            Instant::now() < until,
+            "the killed run was never found lost"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = sb.arx().args(["ps", "--reap", "--json"]).output().unwrap();
+    let reaped: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reaped["reaped"][0]["group_killed"], true, "{reaped}");
 }
 
 #[test]

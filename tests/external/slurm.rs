@@ -162,6 +162,13 @@ impl Cluster {
 
 impl Drop for Cluster {
     fn drop(&mut self) {
+        // Whatever a failed test left in this cluster's queue is cancelled
+        // first, so no job step outlives the cluster.
+        let _ = self.client("scancel").args(["--user", "root"]).output();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !self.jobs().is_empty() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(100));
+        }
         for daemon in ["slurmd", "slurmctld", "munged"] {
             let pid_file = self.dir.path().join("run").join(format!("{daemon}.pid"));
             if let Some(pid) = std::fs::read_to_string(&pid_file)
