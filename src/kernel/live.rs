@@ -238,6 +238,13 @@ pub enum LiveEvent {
     Result(Metrics),
     /// The pruner's decision, once.
     Pruning(Option<String>),
+    /// Waiting for a free slot.
+    Queued,
+    /// Its slot, or its job id under the launcher, became known.
+    Placed {
+        slot: Option<String>,
+        job_id: Option<String>,
+    },
     /// A heartbeat, `elapsed_ms` after the start.
     Heartbeat { elapsed_ms: i64 },
 }
@@ -251,11 +258,25 @@ pub fn events(before: Option<&LiveRun>, after: &LiveRun, elapsed_ms: i64) -> Vec
             command: after.command.clone(),
             label: Some(after.label.clone()).filter(|l| *l != after.command.join(" ")),
         });
+        if after.queued {
+            out.push(LiveEvent::Queued);
+        }
+        if after.slot.is_some() || after.job_id.is_some() {
+            out.push(placed(after));
+        }
         if let Some(m) = &after.last_progress {
             out.push(LiveEvent::Progress(Some(m.clone())));
         }
         return out;
     };
+    if after.queued && !before.queued {
+        out.push(LiveEvent::Queued);
+    }
+    if (after.slot.is_some() || after.job_id.is_some())
+        && (after.slot != before.slot || after.job_id != before.job_id)
+    {
+        out.push(placed(after));
+    }
     if after.label != before.label {
         out.push(LiveEvent::Attempt(after.label.clone()));
     }
@@ -276,6 +297,13 @@ pub fn events(before: Option<&LiveRun>, after: &LiveRun, elapsed_ms: i64) -> Vec
         out.push(LiveEvent::Heartbeat { elapsed_ms });
     }
     out
+}
+
+fn placed(live: &LiveRun) -> LiveEvent {
+    LiveEvent::Placed {
+        slot: live.slot.clone(),
+        job_id: live.job_id.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -417,5 +445,39 @@ mod tests {
         );
         // A decision to prune is told once.
         assert!(events(Some(&after), &after, 20_000).is_empty());
+    }
+
+    #[test]
+    fn waiting_for_a_slot_and_getting_one_are_told_once() {
+        let queued = LiveRun {
+            queued: true,
+            ..live()
+        };
+        assert_eq!(events(None, &queued, 0)[1], LiveEvent::Queued);
+        assert_eq!(events(Some(&live()), &queued, 0), vec![LiveEvent::Queued]);
+        assert!(events(Some(&queued), &queued, 0).is_empty());
+        let placed = LiveRun {
+            slot: Some("3".into()),
+            ..live()
+        };
+        assert_eq!(
+            events(Some(&queued), &placed, 0),
+            vec![LiveEvent::Placed {
+                slot: Some("3".into()),
+                job_id: None
+            }]
+        );
+        let job = LiveRun {
+            job_id: Some("42".into()),
+            ..placed.clone()
+        };
+        assert_eq!(
+            events(Some(&placed), &job, 0),
+            vec![LiveEvent::Placed {
+                slot: Some("3".into()),
+                job_id: Some("42".into())
+            }]
+        );
+        assert!(events(Some(&job), &job, 0).is_empty());
     }
 }
