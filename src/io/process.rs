@@ -780,6 +780,20 @@ fn spawn_failure(spec: &RunSpec, e: &std::io::Error, start: Instant) -> RunOutco
     }
 }
 
+/// Can `program` be started: a path to an executable file, or a name
+/// found in one of `$PATH`'s directories?
+pub fn installed(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(std::path::Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -874,18 +888,4 @@ mod tests {
         t.push(&vec![b'c'; 10_000]);
         assert_eq!(t.buf, vec![b'c'; TAIL_BYTES]);
     }
-}
-
-/// Can `program` be started: a path to an executable file, or a name
-/// found in one of `$PATH`'s directories?
-pub fn installed(program: &str) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    let executable = |p: &std::path::Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if program.contains('/') {
-        return executable(std::path::Path::new(program));
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
 }
