@@ -69,14 +69,13 @@ log="$dir/run-output-${mib}MiB.log"
 lines_log="$dir/run-output-${lines_mib}MiB.log"
 write_log "$log" "$mib"
 write_log "$lines_log" "$lines_mib"
-# A line-at-a-time writer: one write(2) per line, as `print` under `python -u`.
+# A line-at-a-time writer: `print` under `python -u`, one write(2) per line.
 line_writer="$dir/line_writer.py"
 cat > "$line_writer" <<'PY'
-import os, sys
-out = sys.stdout.buffer.raw
-with open(sys.argv[1], "rb") as f:
+import sys
+with open(sys.argv[1]) as f:
     for line in f:
-        out.write(line)
+        print(line, end="")
 PY
 cat "$log" "$lines_log" > /dev/null  # warm the page cache
 
@@ -151,10 +150,11 @@ for writer in $writers; do
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg)
 
-printf '%s\n' "${rows[@]}" | python3 - "$reps" "$load_before" "$load_after" <<'PY'
+printf '%s\n' "${rows[@]}" > "$dir/run-rows.txt"
+python3 - "$reps" "$load_before" "$load_after" "$dir/run-rows.txt" <<'PY'
 import sys
 reps, lb, la = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-rows = [l.split() for l in sys.stdin if l.strip()]
+rows = [l.split() for l in open(sys.argv[4]) if l.strip()]
 base = any(float(r[7]) > 0 for r in rows)
 print(f"## arx run overhead (medians of {reps} interleaved runs per writer; load {lb} before, {la} after)\n")
 head = "| writer | MiB | pipe hop (s) | arx (s) | arx / pipe | arx --prune (s) | --prune / pipe |"

@@ -1087,6 +1087,11 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;init' {
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The metric `arx try` improves: the key of the experiment''s `__RESULT__` line ([objective] metric; needs --direction)')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves ([objective] direction)')
+            [CompletionResult]::new('--command', '--command', [CompletionResultType]::ParameterName, 'The experiment, one shell command line ([objective] command)')
+            [CompletionResult]::new('--protect', '--protect', [CompletionResultType]::ParameterName, 'Paths or globs no candidate may change ([objective] protect)')
+            [CompletionResult]::new('--check', '--check', [CompletionResultType]::ParameterName, 'Commands that must exit 0 before a keep ([objective] checks)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')

@@ -984,6 +984,11 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;round;help;help'= {
         }
         &'arx;init'= {
+            cand --metric 'The metric `arx try` improves: the key of the experiment''s `__RESULT__` line ([objective] metric; needs --direction)'
+            cand --direction 'Which way the metric improves ([objective] direction)'
+            cand --command 'The experiment, one shell command line ([objective] command)'
+            cand --protect 'Paths or globs no candidate may change ([objective] protect)'
+            cand --check 'Commands that must exit 0 before a keep ([objective] checks)'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'

@@ -819,6 +819,12 @@ complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcomman
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "status" -d 'List rounds and say when the next one is allowed'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand init" -l metric -d 'The metric `arx try` improves: the key of the experiment\'s `__RESULT__` line ([objective] metric; needs --direction)' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l direction -d 'Which way the metric improves ([objective] direction)' -r -f -a "max\t''
+min\t''"
+complete -c arx -n "__fish_arx_using_subcommand init" -l command -d 'The experiment, one shell command line ([objective] command)' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l protect -d 'Paths or globs no candidate may change ([objective] protect)' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l check -d 'Commands that must exit 0 before a keep ([objective] checks)' -r
 complete -c arx -n "__fish_arx_using_subcommand init" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"

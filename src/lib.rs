@@ -22,6 +22,8 @@
 //! - [`cli`] and [`commands`]: the clap definition, and glue, one file per
 //!   subcommand. [`run`] dispatches a parsed command line and maps errors
 //!   to exit codes; `main.rs` only parses and calls it.
+//! - [`mcp`]: the other front end, `arx mcp`: the Model Context Protocol
+//!   server, whose tools run the commands as child `arx --json` processes.
 
 pub mod cli;
 pub mod commands;
@@ -29,6 +31,7 @@ pub mod engine;
 pub mod error;
 pub mod io;
 pub mod kernel;
+pub mod mcp;
 pub mod ops;
 pub mod output;
 

@@ -43,6 +43,10 @@ const LAYERS: &[(&str, May)] = &[
         May::Only(&["kernel", "engine", "output", "error"]),
     ),
     ("cli", May::Only(&["cli", "error", "kernel", "ops"])),
+    // The MCP front end: tools run their commands as child processes, so
+    // it never imports `commands` or `ops`; `cli` is for the tests that
+    // parse every tool's command line with the clap definition.
+    ("mcp", May::Only(&["mcp", "cli", "io", "kernel", "error"])),
     ("commands", May::Anything),
 ];
 
@@ -880,6 +884,31 @@ fn commands_use_their_parents_but_not_their_siblings() {
              commands::round::apply (super::apply)",
             "src/commands/round/status.rs:4: commands::round::status must not import \
              commands::run (super::super::run::interrupt_flag)",
+        ]
+    );
+}
+
+#[test]
+fn the_mcp_front_end_runs_commands_as_children_never_their_code() {
+    let got = check_files(&[
+        ("src/commands/mod.rs", "mod mcp;\npub struct Ctx;\n"),
+        ("src/commands/mcp.rs", "use crate::mcp::{serve, Setup};\n"),
+        ("src/ops/mod.rs", "pub mod gate;\n"),
+        ("src/ops/gate.rs", "pub fn check() {}\n"),
+        ("src/cli/mod.rs", "pub struct Cli;\n"),
+        ("src/io/mod.rs", "pub type Warn = fn(&str);\n"),
+        (
+            "src/mcp/mod.rs",
+            "use crate::io::Warn;\nfn f() { crate::ops::gate::check(); }\n#[cfg(test)]\nmod tests {\n    use crate::cli::Cli;\n    use crate::commands::Ctx;\n}\n",
+        ),
+        ("src/io/state.rs", "use crate::mcp::Setup;\n"),
+    ]);
+    assert_eq!(
+        got,
+        [
+            "src/mcp/mod.rs:2: mcp must not import ops (crate::ops::gate::check)",
+            "src/mcp/mod.rs:6: mcp must not import commands (crate::commands::Ctx)",
+            "src/io/state.rs:1: io must not import mcp (crate::mcp::Setup)",
         ]
     );
 }

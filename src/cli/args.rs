@@ -479,3 +479,29 @@ pub struct TryArgs {
     #[command(flatten)]
     pub objective: ObjectiveFlags,
 }
+
+/// `arx init`: set up arx, and with `--metric`, `--direction` and
+/// `--command` the loop's objective in arx.toml.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct InitArgs {
+    /// Also write (or update) the arx section of AGENTS.md: the loop an
+    /// agent follows, filled with arx.toml's objective.
+    #[arg(long)]
+    pub agent: bool,
+    /// The metric `arx try` improves: the key of the experiment's
+    /// `__RESULT__` line ([objective] metric; needs --direction).
+    #[arg(long, value_name = "KEY", requires = "direction")]
+    pub metric: Option<String>,
+    /// Which way the metric improves ([objective] direction).
+    #[arg(long, value_parser = ["max", "min"], requires = "metric")]
+    pub direction: Option<String>,
+    /// The experiment, one shell command line ([objective] command).
+    #[arg(long, value_name = "CMD")]
+    pub command: Option<String>,
+    /// Paths or globs no candidate may change ([objective] protect).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    pub protect: Vec<String>,
+    /// Commands that must exit 0 before a keep ([objective] checks).
+    #[arg(long, value_name = "CMD", num_args = 1..)]
+    pub check: Vec<String>,
+}

@@ -283,12 +283,7 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl\n  arx init --agent   # also the loop for an agent, in AGENTS.md"
     )]
-    Init {
-        /// Also write (or update) the arx section of AGENTS.md: the loop an
-        /// agent follows, filled with arx.toml's objective.
-        #[arg(long)]
-        agent: bool,
-    },
+    Init(InitArgs),
 
     /// Live runs: every running `arx run` and `arx try`, with its elapsed
     /// time, last progress and heartbeat age.

@@ -14,8 +14,9 @@ use serde::Serialize;
 
 use super::shown;
 use super::Ctx;
+use crate::cli::InitArgs;
 use crate::commands::WARN;
-use crate::error::Exit;
+use crate::error::{Exit, Hinted};
 use crate::io::config::{repo_root, FILE_NAME};
 use crate::io::rounds::write_bytes_atomic;
 use crate::io::state::{
@@ -23,23 +24,13 @@ use crate::io::state::{
     refuse_symlinks,
 };
 use crate::kernel::agents::{self, AgentObjective};
+use crate::kernel::config_text::{self, InitObjective};
+use crate::kernel::gate::{resolve_gates, Gate};
 use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
 use crate::output::{bold, dim, Report};
 
 /// The file `--agent` writes arx's section to, at the repository root.
 const AGENTS_FILE: &str = "AGENTS.md";
-
-/// The `arx.toml` written when there is none.
-const CONFIG_TEMPLATE: &str = "\
-# arx configuration. See the README, \"Configuration: arx.toml\".
-
-# Approval gates. A gate that is on pauses until a person approves the step:
-# `arx run --approve`, `arx gate check <gate> --approve`. A gate is on unless
-# its value is literally `false`; `--no-gates` turns every gate off.
-[gates]
-# execute = true     # pause before running an experiment
-# kg_write = true    # pause before writing dead ends and knowhow
-";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -309,21 +300,113 @@ fn agents_md(section: &str, root: &Path, show: impl Fn(&Path) -> String) -> Resu
     })
 }
 
-pub fn run(ctx: &Ctx, agent: bool) -> Result<Exit> {
+/// The objective `arx init`'s flags set (validated: no empty value).
+fn init_objective(args: &InitArgs) -> Result<InitObjective> {
+    let nonempty = |v: &Option<String>, flag: &str| -> Result<Option<String>> {
+        match v {
+            Some(t) if t.trim().is_empty() => Err(Hinted::error(
+                format!("{flag} is empty"),
+                format!("give {flag} a value, or leave it out"),
+            )),
+            other => Ok(other.clone()),
+        }
+    };
+    let list = |v: &[String], flag: &str| -> Result<Vec<String>> {
+        if v.iter().any(|t| t.trim().is_empty()) {
+            return Err(Hinted::error(
+                format!("{flag} has an empty value"),
+                format!("give {flag} a path or command, or leave it out"),
+            ));
+        }
+        Ok(v.to_vec())
+    };
+    Ok(InitObjective {
+        metric: nonempty(&args.metric, "--metric")?,
+        direction: args.direction.clone(),
+        command: nonempty(&args.command, "--command")?,
+        protect: list(&args.protect, "--protect")?,
+        checks: list(&args.check, "--check")?,
+    })
+}
+
+/// Write `arx.toml`: a new one with the gates and the objective; or, when
+/// one exists, the objective appended if it has none (and flags set one),
+/// else nothing. An existing `[objective]` is never rewritten: flags that
+/// would change it are an error, found before anything is written.
+fn write_config(
+    path: &Path,
+    objective: &InitObjective,
+    show: impl Fn(&Path) -> String,
+) -> Result<Item> {
+    let name = show(path);
+    let Some(existing) = read_text_if_any(path)? else {
+        create_file(path, &config_text::config(objective), false)?;
+        return Ok(Item {
+            path: name,
+            status: Status::Created,
+            detail: (!objective.is_empty()).then(|| "with the objective".into()),
+        });
+    };
+    if objective.is_empty() {
+        return Ok(Item {
+            path: name,
+            status: Status::Present,
+            detail: None,
+        });
+    }
+    let mut text = existing;
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(&config_text::objective(objective));
+    refuse_symlinks(path.parent().unwrap_or(Path::new(".")), path)?;
+    write_bytes_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(Item {
+        path: name,
+        status: Status::Updated,
+        detail: Some("the objective appended".into()),
+    })
+}
+
+/// Refuse flags that would change an `[objective]` already in `config`.
+fn refuse_second_objective(
+    config: &crate::io::config::Config,
+    objective: &InitObjective,
+) -> Result<()> {
+    if objective.is_empty() || config.objective.is_none() {
+        return Ok(());
+    }
+    let file = config
+        .path
+        .as_ref()
+        .map_or_else(|| FILE_NAME.to_string(), |p| p.display().to_string());
+    Err(Hinted::error(
+        format!("{file} already has an [objective]; arx init never rewrites it (nothing was changed)"),
+        "edit [objective] in arx.toml, or pass --metric, --direction and --command to arx try instead",
+    ))
+}
+
+pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let repo = repo_root(&cwd);
     let root = repo.clone().unwrap_or_else(|| cwd.clone());
     let state_dir = ctx.state_dir()?;
     let show = |p: &Path| shown(p, &root);
     let mut items = Vec::new();
+    let objective = init_objective(args)?;
     // The configuration is read before anything is created: a broken
-    // arx.toml stops `--agent` with nothing half done.
-    let agent_section = if agent {
-        let config = ctx.config()?;
-        Some(agents::section(&agent_objective(config.objective.as_ref())))
-    } else {
-        None
-    };
+    // arx.toml, or flags that would rewrite its objective, stop init with
+    // nothing half done.
+    if args.agent || !objective.is_empty() {
+        let existing = crate::io::config::load(None, &root)?;
+        if existing.path.as_deref() == Some(root.join(FILE_NAME).as_path()) {
+            refuse_second_objective(&existing, &objective)?;
+        }
+        if args.agent {
+            ctx.config()?;
+        }
+    }
 
     let existed = state_dir.is_dir();
     ensure_dir(&state_dir)?;
@@ -349,17 +432,8 @@ pub fn run(ctx: &Ctx, agent: bool) -> Result<Exit> {
         detail: None,
     });
 
-    let config = root.join(FILE_NAME);
-    let created = create_file(&config, CONFIG_TEMPLATE, false)?;
-    items.push(Item {
-        path: show(&config),
-        status: if created {
-            Status::Created
-        } else {
-            Status::Present
-        },
-        detail: None,
-    });
+    let config_path = root.join(FILE_NAME);
+    items.push(write_config(&config_path, &objective, show)?);
 
     let files = [
         journal_path,
@@ -369,8 +443,18 @@ pub fn run(ctx: &Ctx, agent: bool) -> Result<Exit> {
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, show)?);
-    if let Some(section) = &agent_section {
-        items.push(agents_md(section, &root, show)?);
+    if args.agent {
+        // The objective as arx.toml now has it (the flags' included).
+        let config = ctx.config()?;
+        let section = agents::section(&agent_objective(config.objective.as_ref()));
+        items.push(agents_md(&section, &root, show)?);
+        if resolve_gates(&config.grd, false).is_on(Gate::Execute) {
+            crate::output::warn(
+                "the execute gate is on: an agent cannot approve it, so each of its `arx try` \
+                 pauses (exit 1, status `paused`) and changes nothing; for an unattended loop \
+                 set `execute = false` under [gates] in arx.toml",
+            );
+        }
     }
 
     ctx.out.emit(&InitReport {

@@ -1,12 +1,12 @@
 //! `arx mcp`: serve arx's commands as Model Context Protocol tools over
 //! stdio, for an MCP client to call (Claude Code, Codex, ...). Glue: the
-//! server and its tool table live in [`crate::io::mcp`].
+//! server and its tool table live in [`crate::mcp`].
 
 use anyhow::{Context, Result};
 
 use super::Ctx;
 use crate::error::Exit;
-use crate::io::mcp::{serve, Setup};
+use crate::mcp::{serve, Setup};
 
 /// The server's log lines, on stderr (stdout carries the protocol).
 fn log(message: &str) {

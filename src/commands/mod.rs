@@ -235,6 +235,62 @@ fn pass_gate(ctx: &Ctx, gate: Gate, approve: bool, no_gates: bool, question: &st
     }
 }
 
+/// A try stopped by a gate before anything ran: nothing was measured,
+/// kept, set aside or undone; the candidate is still in the working tree.
+/// Its `ratchet.status` is `paused`, never a discard's.
+#[derive(serde::Serialize)]
+pub struct PausedTry {
+    pub proceed: bool,
+    pub reason: &'static str,
+    pub pending_gate: Option<Gate>,
+    /// `{"status": "paused"}`, where every other try says its status.
+    pub ratchet: PausedStatus,
+    /// Always false: the working tree is as the candidate left it.
+    pub undone: bool,
+    pub detail: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct PausedStatus {
+    pub status: &'static str,
+}
+
+impl Report for PausedTry {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let b = bold();
+        writeln!(out, "{b}paused{b:#}: {}", self.detail)
+    }
+}
+
+/// The `execute` gate before a try: as [`pass_execute_gate`], reporting a
+/// pause as a [`PausedTry`].
+pub fn pass_execute_gate_for_try(
+    ctx: &Ctx,
+    approve: bool,
+    no_gates: bool,
+    what: &str,
+) -> Result<bool> {
+    let config = ctx.config()?;
+    let confirm = || io::terminal::confirm(&format!("Run `{what}`?"));
+    match crate::ops::gate::execute_gate(&config, approve, no_gates, confirm) {
+        crate::ops::gate::GateOutcome::Proceed => Ok(true),
+        crate::ops::gate::GateOutcome::Paused { pending_gate } => {
+            ctx.out.emit(&PausedTry {
+                proceed: false,
+                reason: "paused",
+                pending_gate,
+                ratchet: PausedStatus { status: "paused" },
+                undone: false,
+                detail: "pending gate execute: nothing ran and nothing was undone; the \
+                         candidate is still in the working tree (approve with --approve, or set \
+                         execute = false under [gates] in arx.toml for an unattended loop)"
+                    .to_string(),
+            })?;
+            Ok(false)
+        }
+    }
+}
+
 /// Run one parsed command line.
 pub fn dispatch(cli: Cli) -> Result<Exit> {
     let ctx = Ctx {
@@ -281,7 +337,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Precision { cmd } => precision::run(&ctx, cmd.as_ref()),
         Command::Policy(cmd) => policy::run(&ctx, &cmd),
         Command::Round(cmd) => round::run(&ctx, &cmd),
-        Command::Init { agent } => init::run(&ctx, agent),
+        Command::Init(args) => init::run(&ctx, &args),
         Command::Completions { shell } => completions::run(&ctx, shell),
         Command::Ps { reap } => ps::run(&ctx, reap),
         Command::Watch { run } => watch::run(&ctx, run.as_deref()),

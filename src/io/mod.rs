@@ -17,7 +17,6 @@ pub mod history;
 pub mod input;
 pub mod live;
 pub mod mapped;
-pub mod mcp;
 pub mod process;
 pub mod ratchet;
 pub mod report;

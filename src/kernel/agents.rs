@@ -94,12 +94,27 @@ pub fn section(o: &AgentObjective) -> String {
     line("   and `arx deadend list` (never retry a dead end).");
     line("3. Make **one** change, the idea you expect to help most. Do not touch protected");
     line("   paths, the experiment's evaluation or `.arx/`.");
-    line("4. `arx try -m \"what the change is and why\"` (add `--json` to read it as data).");
-    line("5. Read the verdict: exit 0 kept (committed for you), 1 discarded (undone; the");
-    line("   candidate is kept under `refs/arx/discarded/`), 3 inconclusive or crash (undone),");
-    line("   2 an error to fix (the message and its `hint:` say how). A discard is data,");
-    line("   not a failure: note what it tells you and pick the next idea.");
-    line("6. Go back to 1. Never stop on your own while `arx status` says go on;");
+    line("4. `arx try --json -m \"what the change is and why\"`.");
+    line("5. Read `ratchet.status` in its output (not only the exit code: exit 1 is both a");
+    line("   discard and a pause) and do what this table says:");
+    line("");
+    line("   | `ratchet.status` | exit | what happened | what you do |");
+    line("   |---|---|---|---|");
+    line(
+        "   | `keep` | 0 | beat the best beyond the noise; committed for you | Go on: back to 1. |",
+    );
+    line("   | `baseline` | 0 | the starting point was measured; nothing to undo | Go on: back to 1. |");
+    line("   | `discard` | 1 | not better; set aside under `refs/arx/discarded/` and undone | Go on: back to 1. |");
+    line("   | `protected` | 1 | it changed a protected path; set aside and undone | Go on: back to 1, and leave those paths alone. |");
+    line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
+    line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
+    line("   | `crash` | 3 | it failed or printed no metric; set aside and undone | Go on: back to 1 (fix the idea or drop it). |");
+    line("   | `paused` | 1 | a gate stopped the try before anything ran: nothing was measured and **nothing was undone**; your change is still in the working tree | Stop: make no other change. Ask the person to approve (`arx try --approve`) or to set `execute = false` under `[gates]` in `arx.toml`. |");
+    line("   | `interrupted` | 3 | stopped by a signal; nothing was undone | Stop: ask the person. |");
+    line("   | (none: an error) | 2 | nothing changed | Stop: fix what `arx: error:` and its `hint:` say, then run the same try again. |");
+    line("");
+    line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
+    line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
     line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
@@ -163,7 +178,7 @@ mod tests {
             "`prepare.py`, `eval/**`",
             "`pytest -q`",
             "`max_runs = 200`",
-            "arx try -m",
+            "arx try --json -m",
             "arx status",
             "arx best",
             "arx finding rank",

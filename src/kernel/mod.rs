@@ -7,6 +7,7 @@
 //! against the conformance fixtures in `fixtures/kernel/`.
 
 pub mod agents;
+pub mod config_text;
 pub mod contract;
 pub mod failure;
 pub mod gate;

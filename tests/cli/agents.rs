@@ -40,7 +40,7 @@ fn writes_the_loop_with_this_repositorys_objective() {
         "`uv run train.py`",
         "`prepare.py`, `eval/**`",
         "`max_runs = 200`",
-        "arx try -m",
+        "arx try --json -m",
         "arx status",
         "arx best",
     ] {
@@ -119,4 +119,171 @@ fn a_broken_arx_toml_stops_before_anything_is_created() {
     sb.arx().args(["init", "--agent"]).assert().code(2);
     assert!(!sb.path().join(".arx").exists());
     assert!(!sb.path().join("AGENTS.md").exists());
+}
+
+/// What AGENTS.md tells an agent to do for each `ratchet.status`: its
+/// table's rows, status -> does the agent go on (`Go on`) or stop (`Stop`).
+fn actions(agents_md: &str) -> Vec<(String, bool)> {
+    agents_md
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("| `") && l.ends_with('|'))
+        .filter_map(|l| {
+            let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
+            let status = cells.first()?.trim_matches('`').to_string();
+            let action = cells.last()?;
+            let go_on = if action.starts_with("Go on") {
+                true
+            } else if action.starts_with("Stop") {
+                false
+            } else {
+                return None;
+            };
+            Some((status, go_on))
+        })
+        .collect()
+}
+
+/// The try command of the loop's step 4, as words after `arx`.
+fn try_words(agents_md: &str) -> Vec<String> {
+    let step = agents_md
+        .lines()
+        .find(|l| l.starts_with("4. "))
+        .expect("step 4");
+    let cmd = step.split('`').nth(1).expect("a command in step 4");
+    let words: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+    assert_eq!(words[..2], ["arx", "try"], "{cmd}");
+    // Everything up to the description, which the agent fills in.
+    words[1..words.iter().position(|w| w == "-m").expect("-m") + 1].to_vec()
+}
+
+fn git(sb: &Sandbox, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Uncommitted changes outside the state directory.
+fn dirty(sb: &Sandbox) -> String {
+    git(sb, &["status", "--porcelain", "--", ".", ":!.arx"])
+}
+
+#[test]
+fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidate() {
+    let sb = Sandbox::new();
+    sb.git_init(".");
+    git(&sb, &["config", "user.email", "a@example.com"]);
+    git(&sb, &["config", "user.name", "a"]);
+    sb.write(
+        "score.sh",
+        "awk -v v=\"$(cat value.txt)\" 'BEGIN { if (v == \"boom\") exit 1; printf \"__RESULT__ {\\\"loss\\\": %s}\\n\", v }'\n",
+    );
+    sb.write("value.txt", "1.0");
+    // A fresh `arx init --agent` with the objective from its flags; the
+    // gates as init writes them (execute on).
+    let init = sb
+        .arx()
+        .args([
+            "init",
+            "--agent",
+            "--metric",
+            "loss",
+            "--direction",
+            "min",
+            "--command",
+            "sh score.sh",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(init.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&init.stderr).contains("the execute gate is on"),
+        "init --agent warns about the gate"
+    );
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "start"]);
+    let doc = sb.read("AGENTS.md");
+    let table = actions(&doc);
+    let try_cmd = try_words(&doc);
+    for status in ["keep", "baseline", "discard", "crash", "paused"] {
+        assert!(
+            table.iter().any(|(s, _)| s == status),
+            "{status} in {table:?}"
+        );
+    }
+    // The agent's ideas, in order: values of the loss (lower is better).
+    let ideas = ["0.5", "0.50", "2.0", "boom", "0.2"];
+    let mut edits = 0;
+    let agent = |sb: &Sandbox, edits: &mut usize| -> Option<String> {
+        for idea in &ideas[*edits..] {
+            // The property: the agent edits only on a tree where the last
+            // candidate was kept or undone.
+            assert_eq!(
+                dirty(sb),
+                "",
+                "the agent is about to edit on top of a candidate"
+            );
+            sb.write("value.txt", idea);
+            *edits += 1;
+            let out = sb
+                .arx()
+                .args(&try_cmd)
+                .arg(format!("idea {edits}"))
+                .output()
+                .unwrap();
+            let report: serde_json::Value =
+                serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+            let status = report["ratchet"]["status"]
+                .as_str()
+                .unwrap_or("(none: an error)");
+            let go_on = table
+                .iter()
+                .find(|(s, _)| s == status)
+                .map(|(_, g)| *g)
+                .unwrap_or(false);
+            if !go_on {
+                return Some(status.to_string());
+            }
+        }
+        None
+    };
+    // With the gate on, the first try pauses: the agent stops, and its
+    // change is still there, nothing journaled.
+    let stopped_on = agent(&sb, &mut edits);
+    assert_eq!(stopped_on.as_deref(), Some("paused"));
+    assert_eq!(edits, 1);
+    assert_eq!(sb.read("value.txt"), "0.5");
+    assert!(dirty(&sb).contains("value.txt"));
+    assert!(sb.read(".arx/journal.jsonl").is_empty());
+    // The person turns the gate off for the unattended loop (committed) and
+    // tells the agent to go on: it runs the same try again, then goes on.
+    let config = sb
+        .read("arx.toml")
+        .replace("execute = true", "execute = false");
+    sb.write("arx.toml", config);
+    git(&sb, &["commit", "-qm", "gate off", "arx.toml"]);
+    let out = sb.arx().args(&try_cmd).arg("idea 1").output().unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The first try of a segment measures the baseline, then the candidate.
+    assert_eq!(report["ratchet"]["status"], "keep", "{report}");
+    let stopped = agent(&sb, &mut edits);
+    assert_eq!(stopped, None, "the loop ran every idea");
+    assert_eq!(edits, ideas.len());
+    let statuses: Vec<String> = sb
+        .read(".arx/journal.jsonl")
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["ratchet"]["status"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    assert!(statuses.contains(&"discard".to_string()), "{statuses:?}");
+    assert!(statuses.contains(&"crash".to_string()), "{statuses:?}");
 }

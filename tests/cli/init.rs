@@ -77,10 +77,10 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
         assert_eq!(attr, Some("union"), "{file}");
     }
 
-    // The template is valid configuration with every gate on by default.
+    // The template is valid configuration with every gate written out, on.
     let config = sb.read("repo/arx.toml");
     assert!(config.contains("[gates]"));
-    assert!(config.contains("# execute = true") && config.contains("# kg_write = true"));
+    assert!(config.contains("\nexecute = true\n") && config.contains("\nkg_write = true\n"));
     let out = sb
         .arx()
         .current_dir(sb.path().join("repo"))
@@ -254,4 +254,111 @@ fn derived_files_are_ignored_by_git() {
         !changed.iter().any(|p| p.contains("precision")),
         "{changed:?}"
     );
+}
+
+#[test]
+fn flags_write_the_objective_and_an_existing_one_is_never_rewritten() {
+    let sb = repo();
+    sb.arx()
+        .args([
+            "init",
+            "--metric",
+            "val_loss",
+            "--direction",
+            "min",
+            "--command",
+            "python train.py",
+            "--protect",
+            "eval/**",
+            "prepare.py",
+            "--check",
+            "pytest -q",
+        ])
+        .assert()
+        .code(0);
+    let text = sb.read("arx.toml");
+    let t: toml::Table = text.parse().unwrap();
+    assert_eq!(t["objective"]["metric"].as_str(), Some("val_loss"));
+    assert_eq!(t["objective"]["direction"].as_str(), Some("min"));
+    assert_eq!(t["objective"]["command"].as_str(), Some("python train.py"));
+    assert_eq!(t["objective"]["protect"].as_array().unwrap().len(), 2);
+    assert_eq!(t["objective"]["checks"][0].as_str(), Some("pytest -q"));
+    assert_eq!(t["gates"]["execute"].as_bool(), Some(true));
+    assert!(text.contains("# baseline_repeat = 5"), "{text}");
+    // `arx try` reads it: a dry run names the objective.
+    let dry = sb
+        .arx()
+        .args(["--json", "try", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(
+        !String::from_utf8_lossy(&dry.stderr).contains("no metric"),
+        "{}",
+        String::from_utf8_lossy(&dry.stderr)
+    );
+    // A second objective is refused, and nothing changes.
+    let before = snapshot(&sb);
+    sb.arx()
+        .args(["init", "--metric", "acc", "--direction", "max"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("already has an [objective]")
+                .and(predicates::str::contains("hint:")),
+        );
+    assert_eq!(snapshot(&sb), before);
+}
+
+#[test]
+fn without_flags_every_objective_key_is_commented_and_flags_append_to_a_file_without_one() {
+    let sb = repo();
+    sb.arx().arg("init").assert().code(0);
+    let text = sb.read("arx.toml");
+    let t: toml::Table = text.parse().unwrap();
+    assert!(t["objective"].as_table().unwrap().is_empty(), "{text}");
+    for key in [
+        "metric",
+        "direction",
+        "command",
+        "protect",
+        "checks",
+        "timeout",
+        "max_runs",
+    ] {
+        assert!(text.contains(&format!("# {key} = ")), "{key}: {text}");
+    }
+    // A hand-written arx.toml without [objective]: the flags append it.
+    sb.write("arx.toml", "[gates]\nexecute = false\n");
+    sb.arx()
+        .args([
+            "--json",
+            "init",
+            "--metric",
+            "acc",
+            "--direction",
+            "max",
+            "--command",
+            "./eval.sh",
+        ])
+        .assert()
+        .code(0);
+    let t: toml::Table = sb.read("arx.toml").parse().unwrap();
+    assert_eq!(t["gates"]["execute"].as_bool(), Some(false));
+    assert_eq!(t["objective"]["metric"].as_str(), Some("acc"));
+}
+
+#[test]
+fn bad_init_flags_are_errors_that_change_nothing() {
+    for args in [
+        vec!["init", "--metric", "acc"],
+        vec!["init", "--metric", "acc", "--direction", "sideways"],
+        vec!["init", "--metric", " ", "--direction", "max"],
+        vec!["init", "--command", ""],
+        vec!["init", "--protect", ""],
+    ] {
+        let sb = repo();
+        sb.arx().args(&args).assert().code(2);
+        assert!(!sb.path().join("arx.toml").exists(), "{args:?}");
+        assert!(!sb.path().join(".arx").exists(), "{args:?}");
+    }
 }

@@ -495,3 +495,31 @@ fn a_discard_keeps_what_was_staged_and_restore_stages_it_again() {
         assert_eq!(index_and_tree(&sb), before, "{what}: restored exactly");
     }
 }
+
+#[test]
+fn a_paused_try_says_paused_changes_nothing_and_is_never_a_discard() {
+    // The execute gate on (the default): the try pauses before anything
+    // runs. It says so in every form, exit 1, and the candidate stays.
+    let sb = repo("");
+    let config = sb
+        .read("arx.toml")
+        .replace("execute = false", "execute = true");
+    sb.write("arx.toml", config);
+    git(&sb, &["commit", "-qam", "gate on"]);
+    sb.write("value.txt", "0.8");
+    let before = git(&sb, &["status", "--porcelain"]);
+    let (code, report) = try_(&sb, &["-m", "lower"]);
+    assert_eq!(code, 1);
+    assert_eq!(report["ratchet"]["status"], "paused", "{report}");
+    assert_eq!(report["undone"], false);
+    assert_eq!(report["pending_gate"], "execute");
+    let human = sb.arx().args(["try", "-m", "lower"]).output().unwrap();
+    assert_eq!(human.status.code(), Some(1));
+    let line = String::from_utf8_lossy(&human.stdout);
+    assert!(line.starts_with("paused: "), "{line}");
+    assert!(line.contains("nothing was undone"), "{line}");
+    assert!(!line.contains("discard"), "{line}");
+    assert_eq!(sb.read("value.txt"), "0.8");
+    assert_eq!(git(&sb, &["status", "--porcelain"]), before);
+    assert!(!sb.path().join(".arx/journal.jsonl").exists() || sb.journal().is_empty());
+}

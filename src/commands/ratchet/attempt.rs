@@ -14,7 +14,7 @@ use super::{
 };
 use crate::cli::TryArgs;
 use crate::commands::{
-    finding_from_result, pass_execute_gate, passthrough, screen_description, Ctx, WARN,
+    finding_from_result, pass_execute_gate_for_try, passthrough, screen_description, Ctx, WARN,
 };
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
@@ -102,7 +102,7 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         ));
     }
     let what = objective.command.join(" ");
-    if !pass_execute_gate(ctx, args.approve, args.no_gates, &what)? {
+    if !pass_execute_gate_for_try(ctx, args.approve, args.no_gates, &what)? {
         return Ok(Exit::No);
     }
     journal::check_writable(&state, WARN)?;

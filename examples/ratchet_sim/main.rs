@@ -8,7 +8,12 @@
 //! cargo run --release --example ratchet_sim
 //! cargo run --release --example ratchet_sim -- --trials 4000 --seed 7
 //! cargo run --release --example ratchet_sim -- --frontier   # a grid of the confirm rule's constants
+//! cargo run --release --example ratchet_sim -- --lane-trials 400   # more loops for the lanes section
 //! ```
+//!
+//! The last section plays lanes: 4 candidates at once on 4 slots that are
+//! not identical, against 1 lane on 1 slot at equal wall time (see
+//! `lanes.rs`).
 //!
 //! Every decision goes through `arx::kernel::ratchet::next_step` (rows with
 //! other constants through `next_step_tuned`), the code `arx try` runs.
@@ -18,6 +23,8 @@
 //! same tables.
 
 use std::time::Instant;
+
+mod lanes;
 
 use arx::kernel::ratchet::{
     estimate, next_step, next_step_tuned, pooled_noise, Evidence, Rule, Settings, Step, Tuning,
@@ -40,6 +47,9 @@ const TRIALS: u64 = 1000;
 /// Loops per stream of the `--frontier` grid (overridable with
 /// `--frontier-trials`).
 const FRONTIER_TRIALS: u64 = 250;
+/// Loops per stream and setting of the lanes section (overridable with
+/// `--lane-trials`).
+const LANE_TRIALS: u64 = 200;
 /// Base seed (overridable with `--seed`): "arxtry01".
 const SEED: u64 = 0x6172_7874_7279_3031;
 /// Targets of the default rule against `strict`, in every stream: false
@@ -478,6 +488,7 @@ fn verdict(ok: bool) -> &'static str {
 }
 
 struct Args {
+    lane_trials: u64,
     trials: u64,
     frontier_trials: u64,
     seed: u64,
@@ -486,6 +497,7 @@ struct Args {
 
 fn parse_args() -> Args {
     let mut a = Args {
+        lane_trials: LANE_TRIALS,
         trials: TRIALS,
         frontier_trials: FRONTIER_TRIALS,
         seed: SEED,
@@ -501,6 +513,7 @@ fn parse_args() -> Args {
             "--trials" => a.trials = value(&mut args).max(2),
             "--frontier-trials" => a.frontier_trials = value(&mut args).max(2),
             "--seed" => a.seed = value(&mut args),
+            "--lane-trials" => a.lane_trials = value(&mut args).max(2),
             "--frontier" => a.frontier = true,
             _ => usage(&arg),
         }
@@ -511,7 +524,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N]"
     );
     std::process::exit(2)
 }
@@ -638,6 +651,16 @@ fn main() {
         }
     );
 
+    let lanes_pass = lanes_section(args.seed, args.lane_trials);
+    println!(
+        "- Lanes (4 lanes on 4 slots, best measured on the same slot): {}\n",
+        if lanes_pass {
+            "meet every target in every stream, with slot effects of 0 and 1σ"
+        } else {
+            "miss at least one target"
+        }
+    );
+
     if args.frontier {
         frontier(args.seed, args.frontier_trials);
     }
@@ -713,4 +736,121 @@ fn frontier(seed: u64, trials: u64) {
         ),
         None => println!("- No row meets every target.\n"),
     }
+}
+
+/// The lanes section: per stream and slot effect, 1 lane on 1 slot against
+/// 4 lanes on 4 slots (compared with the recorded best, and with the best
+/// on the same slot), at equal wall time. True when the targets hold.
+fn lanes_section(seed: u64, trials: u64) -> bool {
+    use lanes::{false_per_true, Compare, Setup, CONFLICT, LANES_GAIN, REMEASURE};
+    println!("## Lanes: 4 candidates at once on 4 slots\n");
+    println!(
+        "{trials} loops per stream and setting, {BUDGET} ticks of wall time (a run per slot \
+         per tick; the baseline's {BASELINE_RUNS} runs on slot 0 first). Lane i runs on slot \
+         i; a slot adds a fixed bias N(0, slot effect²) to every loss it measures. A keep is \
+         a compare-and-swap of the best: a candidate whose best moved is replayed onto the new \
+         best ({:.0}% of replays conflict: a `stale` discard) and measured again against it. \
+         `same slot`: a candidate is compared with the best measured on its own slot ({REMEASURE} \
+         runs of the best there first, shared by later candidates on that slot). Decisions \
+         through `arx::kernel::ratchet::next_step` (`confirm`).\n",
+        100.0 * CONFLICT
+    );
+    let mut pass = true;
+    let stream_list = streams();
+    let results: Vec<Vec<(f64, Vec<lanes::LaneOutcome>)>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = stream_list
+            .iter()
+            .enumerate()
+            .map(|(s, stream)| {
+                scope.spawn(move || {
+                    [0.0, 1.0]
+                        .iter()
+                        .map(|&slot_sd| {
+                            let setups = [
+                                Setup {
+                                    lanes: 1,
+                                    slot_sd,
+                                    compare: Compare::SameSlot,
+                                },
+                                Setup {
+                                    lanes: 4,
+                                    slot_sd,
+                                    compare: Compare::Recorded,
+                                },
+                                Setup {
+                                    lanes: 4,
+                                    slot_sd,
+                                    compare: Compare::SameSlot,
+                                },
+                            ];
+                            (
+                                slot_sd,
+                                lanes::summarize(stream, s as u64 + 1, seed, trials, &setups),
+                            )
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a stream's lanes"))
+            .collect()
+    });
+    for (stream, per_sd) in stream_list.iter().zip(&results) {
+        println!("### Stream `{}`\n", stream.key);
+        println!(
+            "| slot effect | setting | true improvement (σ) | vs 1 lane | true keeps | \
+             null or harmful keeps per true keep | stale | replays | runs re-measuring the best | candidates tried |"
+        );
+        println!("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (slot_sd, rows) in per_sd {
+            let one = &rows[0];
+            let setups = [
+                Setup {
+                    lanes: 1,
+                    slot_sd: *slot_sd,
+                    compare: Compare::SameSlot,
+                },
+                Setup {
+                    lanes: 4,
+                    slot_sd: *slot_sd,
+                    compare: Compare::Recorded,
+                },
+                Setup {
+                    lanes: 4,
+                    slot_sd: *slot_sd,
+                    compare: Compare::SameSlot,
+                },
+            ];
+            for (setup, r) in setups.iter().zip(rows) {
+                println!(
+                    "| {slot_sd}σ | {} | {:.2} | {:.2}x | {:.2} | {:.3} | {:.2} | {:.2} | {:.1} | {:.1} |",
+                    setup.label(),
+                    r.gain,
+                    r.gain / one.gain,
+                    r.true_keeps,
+                    false_per_true(r),
+                    r.stale,
+                    r.replays,
+                    r.remeasure_runs,
+                    r.tried,
+                );
+            }
+            let four = &rows[2];
+            let gain_ok = four.gain >= LANES_GAIN * one.gain;
+            let false_ok = false_per_true(four) <= false_per_true(one);
+            pass &= gain_ok && false_ok;
+            println!(
+                "| | {} true improvement ≥ {LANES_GAIN}x of 1 lane ({:.2}x); {} null or harmful keeps per true keep no worse than 1 lane ({:.3} vs {:.3}) | | | | | | | | |",
+                verdict(gain_ok),
+                four.gain / one.gain,
+                verdict(false_ok),
+                false_per_true(four),
+                false_per_true(one),
+            );
+        }
+        println!();
+    }
+    pass
 }

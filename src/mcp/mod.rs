@@ -1,4 +1,4 @@
-//! The Model Context Protocol door: `arx mcp` serves the commands as tools
+//! The Model Context Protocol front end: `arx mcp` serves the commands as tools
 //! to an MCP client (Claude Code, Codex, ...) over stdio, with the official
 //! Rust SDK (`rmcp`).
 //!
@@ -9,8 +9,10 @@
 //! inconclusive answer (exit 3) are results; an error (exit 2) comes back as
 //! a tool error carrying the command's `arx: error:` message and `hint:`.
 //! One call runs at a time. stdout belongs to the protocol; the server's
-//! own messages go through the caller's [`super::Warn`] (stderr).
+//! own messages go through the caller's [`Warn`] (stderr).
 
+#[cfg(test)]
+mod command_lines;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -28,6 +30,7 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::sync::Mutex;
 
+use crate::io::Warn;
 use tools::{Call, Entry};
 
 /// Most bytes of a command's stdout a tool returns (`arx log` of a huge
@@ -50,7 +53,7 @@ pub struct Setup {
     /// The directory calls run in (the repository).
     pub dir: PathBuf,
     /// Where the server's own messages go.
-    pub log: super::Warn,
+    pub log: Warn,
     /// The operator approved the `execute` gate for every call (`arx mcp
     /// --approve`, or `[mcp] approve = true`).
     pub approve: bool,
@@ -124,17 +127,8 @@ impl Server {
             () = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
         };
         let mut call = call;
-        if call.gated {
-            let approval = self.approval(&context.peer, entry, &call).await;
-            if approval != Approval::None {
-                // Right after the subcommand's words, before any `--`.
-                let (first, rest) = call
-                    .args
-                    .split_first()
-                    .map_or((None, &[][..]), |(a, r)| (Some(a), r));
-                let at = subcommand_words(first, rest);
-                call.args.insert(at, "--approve".into());
-            }
+        if call.gated && self.approval(&context.peer, entry, &call).await != Approval::None {
+            approve(&mut call);
         }
         (self.setup.log)(&format!("mcp: {} {}", entry.name, call.args.join(" ")));
         // A cancelled call ends its child (SIGTERM: arx journals the run as
@@ -313,24 +307,7 @@ async fn run_child(
     let events = events_dir.as_ref().map(|d| d.path().join("events.ndjson"));
     let mut cmd = tokio::process::Command::new(&setup.exe);
     cmd.current_dir(&setup.dir)
-        .args(&setup.global)
-        .args(["--color", "never"]);
-    if call.text_key.is_none() {
-        cmd.arg("--json");
-    }
-    let (subcommand, rest) = call
-        .args
-        .split_first()
-        .map_or((None, &[][..]), |(a, r)| (Some(a), r));
-    // Subcommand words come first, then the events flags, then the rest
-    // (which may hold a `--` and positional words).
-    let words = subcommand_words(subcommand, rest);
-    cmd.args(&call.args[..words]);
-    if let Some(events) = &events {
-        cmd.arg(format!("--events={}", events.display()))
-            .arg("--heartbeat=2s");
-    }
-    cmd.args(&call.args[words..]);
+        .args(command_line(&setup.global, call, events.as_deref()));
     cmd.stdin(if call.stdin.is_some() {
         Stdio::piped()
     } else {
@@ -384,12 +361,39 @@ async fn run_child(
     })
 }
 
+/// The command line of a call after the binary's name: the server's global
+/// flags, `--color never`, `--json` (unless the command prints text), the
+/// subcommand's words, the events flags when `events` is given, then the
+/// call's flags (which may end with `--` and positional words).
+fn command_line(global: &[String], call: &Call, events: Option<&Path>) -> Vec<String> {
+    let mut line = global.to_vec();
+    line.extend(["--color".into(), "never".into()]);
+    if call.text_key.is_none() {
+        line.push("--json".into());
+    }
+    let words = subcommand_words(&call.args);
+    line.extend_from_slice(&call.args[..words]);
+    if let Some(events) = events {
+        line.push(format!("--events={}", events.display()));
+        line.push("--heartbeat=2s".into());
+    }
+    line.extend_from_slice(&call.args[words..]);
+    line
+}
+
+/// Approve a gated call's `execute` gate (the operator or the person did):
+/// `--approve` right after the subcommand's words, before any `--`.
+fn approve(call: &mut Call) {
+    let at = subcommand_words(&call.args);
+    call.args.insert(at, "--approve".into());
+}
+
 /// How many leading words of `args` are the subcommand (`try`, `deadend
 /// check`): the words before the first flag or `--`.
-fn subcommand_words(first: Option<&String>, rest: &[String]) -> usize {
-    match first {
+fn subcommand_words(args: &[String]) -> usize {
+    match args.split_first() {
         None => 0,
-        Some(_) => 1 + rest.iter().take_while(|w| !w.starts_with('-')).count(),
+        Some((_, rest)) => 1 + rest.iter().take_while(|w| !w.starts_with('-')).count(),
     }
 }
 
@@ -637,9 +641,9 @@ mod tests {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        assert_eq!(subcommand_words(args.first(), &args[1..]), 2);
+        assert_eq!(subcommand_words(&args), 2);
         let args: Vec<String> = ["try", "--dry-run"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(subcommand_words(args.first(), &args[1..]), 1);
+        assert_eq!(subcommand_words(&args), 1);
     }
 
     #[test]

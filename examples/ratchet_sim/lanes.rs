@@ -1,0 +1,298 @@
+//! Lanes and slots: several candidates measured at once on slots that are
+//! not identical, at equal wall time with one lane on one slot.
+//!
+//! Model. Wall time is counted in runs: every slot does one run per tick,
+//! for `BUDGET` ticks. Lane `i` runs on slot `i`. A slot adds a fixed bias
+//! to every loss it measures (a faster card, a throttled one), drawn per
+//! loop from N(0, `slot_sd`²); the noise of a run is N(0, 1) as in the
+//! single-lane loops. Each lane takes the next change of the stream, runs
+//! it against the best as it was when the lane started, and decides with
+//! `arx::kernel::ratchet::next_step` (the default `confirm` rule). A keep is
+//! a compare-and-swap of the best: when another lane kept first, the
+//! candidate is replayed onto the new best (its effect adds to the new
+//! best's; with probability `CONFLICT` the replay does not apply and the
+//! candidate is a `stale` discard) and measured again, from nothing,
+//! against the new best — never kept on a decision against a best that is
+//! no longer the best.
+//!
+//! Two comparisons of a candidate with the best:
+//! - `recorded`: against the samples the best was recorded with, whatever
+//!   slot measured them (what a ratchet blind to slots does);
+//! - `same slot`: against the best measured on the candidate's slot; when
+//!   that slot has fewer than `REMEASURE` runs of the best, the lane first
+//!   runs the best there (those runs cost wall time and are shared by every
+//!   lane on that slot).
+//!
+//! Reported per stream, with slot effects of 0 and 1σ: the true improvement
+//! of the final best, keeps, null or harmful keeps per true keep, stale
+//! discards and the runs spent re-measuring the best.
+
+use std::collections::HashMap;
+
+use arx::kernel::ratchet::{next_step, Evidence, Rule, Settings, Step};
+use arx::kernel::stats::Direction;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{normal, trial_seed, world, Kind, Stream, BASELINE_RUNS, BUDGET, MAX_DRAWS};
+
+/// Runs of the best on a slot before a candidate there is compared with it
+/// (`same slot`).
+pub const REMEASURE: usize = 3;
+/// Share of replays onto a moved best that do not apply (a conflict).
+pub const CONFLICT: f64 = 0.1;
+/// Targets at equal wall time, 4 lanes on 4 slots (`same slot`) against 1
+/// lane on 1 slot: at least this many times the true improvement…
+pub const LANES_GAIN: f64 = 3.0;
+// …and no more null or harmful keeps per true keep than 1 lane.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    Recorded,
+    SameSlot,
+}
+
+/// One setting of the lanes simulation.
+#[derive(Debug, Clone, Copy)]
+pub struct Setup {
+    pub lanes: usize,
+    pub slot_sd: f64,
+    pub compare: Compare,
+}
+
+impl Setup {
+    pub fn label(&self) -> String {
+        format!(
+            "{} lane{} on {} slot{}, {}",
+            self.lanes,
+            if self.lanes == 1 { "" } else { "s" },
+            self.lanes,
+            if self.lanes == 1 { "" } else { "s" },
+            match self.compare {
+                Compare::Recorded => "against the recorded best",
+                Compare::SameSlot => "against the best on the same slot",
+            }
+        )
+    }
+}
+
+/// A commit of the loop: its true value (σ, higher is better), the samples
+/// it was recorded with, and its runs on each slot.
+struct Commit {
+    value: f64,
+    recorded: Vec<f64>,
+    on_slot: HashMap<usize, Vec<f64>>,
+}
+
+enum Phase {
+    Idle,
+    /// Running the best (commit `base`) on the lane's slot.
+    Remeasure,
+    /// Running the candidate.
+    Candidate,
+}
+
+struct Lane {
+    slot: usize,
+    phase: Phase,
+    change: usize,
+    base: usize,
+    value: f64,
+    samples: Vec<f64>,
+}
+
+/// What one loop with lanes produced.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LaneOutcome {
+    pub gain: f64,
+    pub true_keeps: f64,
+    pub false_keeps: f64,
+    pub stale: f64,
+    pub replays: f64,
+    pub remeasure_runs: f64,
+    pub tried: f64,
+}
+
+/// Play one loop of `stream` (seeded by `seed`) with `setup`.
+pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
+    // The changes come from the single-lane loops' world (enough for every
+    // lane: four lanes try about four times as many).
+    let mut changes = Vec::new();
+    for part in 0..setup.lanes as u64 {
+        changes.extend(world(stream, seed ^ part.wrapping_mul(0xA076_1D64_78BD_642F)).changes);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5107_5107);
+    let bias: Vec<f64> = (0..setup.lanes.max(1))
+        .map(|_| setup.slot_sd * normal(&mut rng))
+        .collect();
+    // The metric is a loss: a run of a commit of true value v on slot s
+    // measures −v + bias[s] + ε.
+    let measure = |value: f64, slot: usize, rng: &mut ChaCha8Rng| -value + bias[slot] + normal(rng);
+    let baseline: Vec<f64> = (0..BASELINE_RUNS)
+        .map(|_| measure(0.0, 0, &mut rng))
+        .collect();
+    let mut commits = vec![Commit {
+        value: 0.0,
+        recorded: baseline.clone(),
+        on_slot: HashMap::from([(0, baseline.clone())]),
+    }];
+    let mut groups: Vec<Vec<f64>> = vec![baseline.clone()];
+    let mut values = baseline;
+    let mut best = 0usize;
+    let mut next_change = 0usize;
+    let mut out = LaneOutcome::default();
+    let settings = Settings::new(Direction::Min);
+    let mut lanes: Vec<Lane> = (0..setup.lanes)
+        .map(|slot| Lane {
+            slot,
+            phase: Phase::Idle,
+            change: 0,
+            base: 0,
+            value: 0.0,
+            samples: Vec::new(),
+        })
+        .collect();
+    // The baseline took BASELINE_RUNS ticks of slot 0; the other slots
+    // start at once.
+    for tick in 0..BUDGET {
+        for lane in lanes.iter_mut() {
+            if lane.slot == 0 && tick < BASELINE_RUNS {
+                continue;
+            }
+            if matches!(lane.phase, Phase::Idle) {
+                if next_change >= changes.len() {
+                    continue;
+                }
+                lane.change = next_change;
+                next_change += 1;
+                out.tried += 1.0;
+                lane.base = best;
+                lane.value = commits[best].value + changes[lane.change].effect;
+                lane.samples.clear();
+                lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+            }
+            match lane.phase {
+                Phase::Idle => unreachable!("a lane was just given a change"),
+                Phase::Remeasure => {
+                    let v = commits[lane.base].value;
+                    let s = measure(v, lane.slot, &mut rng);
+                    let runs = commits[lane.base].on_slot.entry(lane.slot).or_default();
+                    runs.push(s);
+                    out.remeasure_runs += 1.0;
+                    if runs.len() >= REMEASURE {
+                        groups.push(runs.clone());
+                        values.extend_from_slice(runs);
+                        lane.phase = Phase::Candidate;
+                    }
+                }
+                Phase::Candidate => {
+                    lane.samples.push(measure(lane.value, lane.slot, &mut rng));
+                    let reference: &[f64] = match setup.compare {
+                        Compare::Recorded => &commits[lane.base].recorded,
+                        Compare::SameSlot => &commits[lane.base].on_slot[&lane.slot],
+                    };
+                    let replicates: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+                    let evidence = Evidence {
+                        best: reference,
+                        candidate: &lane.samples,
+                        replicates: &replicates,
+                        segment_values: &values,
+                    };
+                    let step = if lane.samples.len() >= MAX_DRAWS {
+                        None
+                    } else {
+                        Some(next_step(Rule::Confirm, &settings, &evidence))
+                    };
+                    let decision = match step {
+                        Some(Step::RunAgain) => continue,
+                        Some(Step::Decide(d)) => Some(d),
+                        None => None,
+                    };
+                    groups.push(lane.samples.clone());
+                    values.extend_from_slice(&lane.samples);
+                    let Some(d) = decision.filter(|d| d.keep()) else {
+                        lane.phase = Phase::Idle;
+                        continue;
+                    };
+                    if lane.base == best {
+                        // The compare-and-swap succeeds: the best has not moved.
+                        let record = lane.samples[d.record_from..].to_vec();
+                        commits.push(Commit {
+                            value: lane.value,
+                            recorded: record.clone(),
+                            on_slot: HashMap::from([(lane.slot, record)]),
+                        });
+                        best = commits.len() - 1;
+                        match changes[lane.change].kind {
+                            Kind::Improvement => out.true_keeps += 1.0,
+                            _ => out.false_keeps += 1.0,
+                        }
+                        lane.phase = Phase::Idle;
+                    } else if rng.random::<f64>() < CONFLICT {
+                        out.stale += 1.0;
+                        lane.phase = Phase::Idle;
+                    } else {
+                        // Replayed onto the new best, measured again.
+                        out.replays += 1.0;
+                        lane.base = best;
+                        lane.value = commits[best].value + changes[lane.change].effect;
+                        lane.samples.clear();
+                        lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+                    }
+                }
+            }
+        }
+    }
+    out.gain = commits[best].value;
+    out
+}
+
+fn start_phase(best: &Commit, slot: usize, compare: Compare) -> Phase {
+    match compare {
+        Compare::SameSlot if best.on_slot.get(&slot).map_or(0, Vec::len) < REMEASURE => {
+            Phase::Remeasure
+        }
+        _ => Phase::Candidate,
+    }
+}
+
+/// Means over `trials` loops of `stream` (salt `salt`) for each setup.
+pub fn summarize(
+    stream: &Stream,
+    salt: u64,
+    seed: u64,
+    trials: u64,
+    setups: &[Setup],
+) -> Vec<LaneOutcome> {
+    setups
+        .iter()
+        .map(|&setup| {
+            let mut sum = LaneOutcome::default();
+            for k in 0..trials {
+                let o = play(stream, trial_seed(seed, salt + 100, k), setup);
+                sum.gain += o.gain;
+                sum.true_keeps += o.true_keeps;
+                sum.false_keeps += o.false_keeps;
+                sum.stale += o.stale;
+                sum.replays += o.replays;
+                sum.remeasure_runs += o.remeasure_runs;
+                sum.tried += o.tried;
+            }
+            let n = trials as f64;
+            LaneOutcome {
+                gain: sum.gain / n,
+                true_keeps: sum.true_keeps / n,
+                false_keeps: sum.false_keeps / n,
+                stale: sum.stale / n,
+                replays: sum.replays / n,
+                remeasure_runs: sum.remeasure_runs / n,
+                tried: sum.tried / n,
+            }
+        })
+        .collect()
+}
+
+/// False keeps per true keep.
+pub fn false_per_true(o: &LaneOutcome) -> f64 {
+    o.false_keeps / o.true_keeps.max(f64::MIN_POSITIVE)
+}

@@ -1,0 +1,191 @@
+//! The text of the `arx.toml` that `arx init` writes: the gates, written
+//! out with what each does to an unattended loop, and the `[objective]`
+//! table, filled from `arx init`'s flags, every other key commented with
+//! its default. Text in, text out.
+
+use super::objective::{DEFAULT_BASELINE_REPEAT, DEFAULT_CONFIDENCE, DEFAULT_REPEAT};
+
+/// What `arx init --metric ... --command ...` sets. Empty: every key of
+/// `[objective]` is written commented out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct InitObjective {
+    pub metric: Option<String>,
+    /// `max` or `min`.
+    pub direction: Option<String>,
+    /// One shell command line.
+    pub command: Option<String>,
+    pub protect: Vec<String>,
+    pub checks: Vec<String>,
+}
+
+impl InitObjective {
+    pub fn is_empty(&self) -> bool {
+        *self == InitObjective::default()
+    }
+}
+
+/// A TOML string (quoted and escaped).
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+fn list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| quoted(s)).collect();
+    format!("[{}]", quoted.join(", "))
+}
+
+/// The `[gates]` table: each gate written out (on, as the reference has
+/// them), with what it does for a loop nobody watches.
+pub fn gates() -> String {
+    "\
+# Approval gates. A gate that is on pauses its step until a person approves it
+# (`--approve`, or yes at a terminal prompt); `--no-gates` turns every gate off for
+# one command. A gate is on unless its value is literally `false`.
+[gates]
+# Before every experiment run. An unattended loop (an agent, a script, CI) cannot
+# approve it: each `arx try` then pauses (exit 1, status `paused`) and changes nothing.
+execute = true
+# Before writing dead ends and knowhow. An unattended loop pauses there too.
+kg_write = true
+"
+    .to_string()
+}
+
+/// The `[objective]` table: the keys `o` sets, then every other key
+/// commented out with its default.
+pub fn objective(o: &InitObjective) -> String {
+    let mut s = String::from(
+        "\n# What `arx try` improves. The experiment prints `__RESULT__ {\"<metric>\": value}`.\n\
+         [objective]\n",
+    );
+    let mut key = |set: Option<String>, name: &str, example: &str, what: &str| match set {
+        Some(v) => s.push_str(&format!("{name} = {v}\n")),
+        None => s.push_str(&format!("# {name} = {example}  # {what}\n")),
+    };
+    key(
+        o.metric.as_deref().map(quoted),
+        "metric",
+        "\"val_loss\"",
+        "the result's key to improve (required)",
+    );
+    key(
+        o.direction.as_deref().map(quoted),
+        "direction",
+        "\"min\"",
+        "\"min\" or \"max\": which way is better (required)",
+    );
+    key(
+        o.command.as_deref().map(quoted),
+        "command",
+        "\"python train.py\"",
+        "the experiment, through /bin/sh -c; or a list of words (required)",
+    );
+    key(
+        (!o.protect.is_empty()).then(|| list(&o.protect)),
+        "protect",
+        "[\"eval/**\"]",
+        "paths no candidate may change (default: none)",
+    );
+    key(
+        (!o.checks.is_empty()).then(|| list(&o.checks)),
+        "checks",
+        "[\"pytest -q\"]",
+        "commands that must exit 0 before a keep (default: none)",
+    );
+    s.push_str(&format!(
+        "# timeout = \"30m\"  # time limit of one run (default: none)\n\
+         # repeat = {DEFAULT_REPEAT}  # runs of each candidate, at least\n\
+         # baseline_repeat = {DEFAULT_BASELINE_REPEAT}  # runs of the baseline, which measure the noise\n\
+         # min_effect = 0.0  # smallest improvement worth keeping, in metric units\n\
+         # confidence = {DEFAULT_CONFIDENCE}  # confidence of a keep\n\
+         # rule = \"confirm\"  # the decision rule: confirm, strict or mad\n\
+         # prune = \"median\"  # end hopeless runs from their __PROGRESS__ lines (default: never)\n\
+         \n\
+         # Stop rules: `arx status` exits 0 once one fires (default: none).\n\
+         # [objective.stop]\n\
+         # max_runs = 200\n\
+         # max_discards_in_a_row = 20\n\
+         # max_hours = 8.0\n\
+         # target = 0.95\n"
+    ));
+    s
+}
+
+/// A whole new `arx.toml`.
+pub fn config(o: &InitObjective) -> String {
+    format!(
+        "# arx configuration. See the README, \"Configuration: arx.toml\".\n\n{}{}",
+        gates(),
+        objective(o)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> toml::Table {
+        text.parse::<toml::Table>().expect("valid TOML")
+    }
+
+    #[test]
+    fn without_flags_every_objective_key_is_commented_and_the_gates_are_written() {
+        let text = config(&InitObjective::default());
+        let t = parse(&text);
+        assert_eq!(t["gates"]["execute"].as_bool(), Some(true));
+        assert_eq!(t["gates"]["kg_write"].as_bool(), Some(true));
+        assert!(t["objective"].as_table().unwrap().is_empty(), "{text}");
+        for key in [
+            "metric",
+            "direction",
+            "command",
+            "protect",
+            "checks",
+            "timeout",
+            "repeat",
+            "baseline_repeat",
+            "min_effect",
+            "confidence",
+            "rule",
+            "prune",
+            "max_runs",
+            "max_discards_in_a_row",
+            "max_hours",
+            "target",
+        ] {
+            assert!(text.contains(&format!("# {key} = ")), "{key}:\n{text}");
+        }
+        // Uncommenting every key gives a table arx reads.
+        let all: String = text
+            .lines()
+            .map(|l| {
+                l.strip_prefix("# ")
+                    .filter(|r| r.contains(" = ") || r.starts_with('['))
+                    .unwrap_or(l)
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let t = parse(&all);
+        assert_eq!(t["objective"]["baseline_repeat"].as_integer(), Some(5));
+        assert_eq!(t["objective"]["stop"]["max_runs"].as_integer(), Some(200));
+    }
+
+    #[test]
+    fn flags_fill_the_objective_quoted() {
+        let o = InitObjective {
+            metric: Some("val \"bpb\"".into()),
+            direction: Some("min".into()),
+            command: Some("uv run train.py --tag 'a b'".into()),
+            protect: vec!["prepare.py".into(), "eval/**".into()],
+            checks: vec!["pytest -q".into()],
+        };
+        let t = parse(&config(&o));
+        let obj = &t["objective"];
+        assert_eq!(obj["metric"].as_str(), Some("val \"bpb\""));
+        assert_eq!(obj["direction"].as_str(), Some("min"));
+        assert_eq!(obj["command"].as_str(), Some("uv run train.py --tag 'a b'"));
+        assert_eq!(obj["protect"].as_array().unwrap().len(), 2);
+        assert_eq!(obj["checks"][0].as_str(), Some("pytest -q"));
+        assert!(obj.get("timeout").is_none());
+    }
+}
