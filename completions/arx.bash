@@ -4039,7 +4039,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__run)
-            opts="-q -h --metric --cmp --target --spec --hypothesis --candidate --tag --state --state-json --timeout --grace --stop-on-result --events --heartbeat --approve --no-gates --force --promote --iteration --shell --repeat --confidence --no-journal --prune --progress-step --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --cmp --target --spec --hypothesis --candidate --tag --state --state-json --timeout --grace --stop-on-result --events --heartbeat --approve --no-gates --force --promote --iteration --shell --repeat --confidence --no-journal --prune --progress-step --launcher --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4114,6 +4114,10 @@ _arx() {
                     return 0
                     ;;
                 --progress-step)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launcher)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4257,7 +4261,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --rule --new-segment --dry-run --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --rule --new-segment --dry-run --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4292,6 +4296,10 @@ _arx() {
                     return 0
                     ;;
                 --progress-step)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --launcher)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -434,6 +434,7 @@ complete -c arx -n "__fish_arx_using_subcommand run" -l repeat -d 'Run N times a
 complete -c arx -n "__fish_arx_using_subcommand run" -l confidence -d 'Confidence level of the interval (with --repeat)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l prune -d 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l progress-step -d 'The progress key holding the step (default: step)' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l launcher -d 'Start every experiment through this command, split at whitespace, e.g. \'srun --gres=gpu:1 --\' ([objective] launcher). With srun each job is named arx-<run id>' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -478,6 +479,7 @@ complete -c arx -n "__fish_arx_using_subcommand try" -l events -d 'Append NDJSON
 complete -c arx -n "__fish_arx_using_subcommand try" -l heartbeat -d 'Time between heartbeat events' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l prune -d 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l progress-step -d 'The progress key holding the step (default: step)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l launcher -d 'Start every experiment through this command, split at whitespace, e.g. \'srun --gres=gpu:1 --\' ([objective] launcher). With srun each job is named arx-<run id>' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l metric -d 'The metric to improve ([objective] metric)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l direction -d 'Which way the metric improves ([objective] direction)' -r -f -a "max\t''
 min\t''"

@@ -76,6 +76,8 @@ fn main() -> anyhow::Result<()> {
             status: None,
             pruned: None,
             progress: None,
+            slot: None,
+            job_id: None,
         };
         if i % 10 == 9 {
             // A plain `arx run` of a candidate with a metric spec.

@@ -108,6 +108,8 @@ pub struct RunArgs {
     pub no_journal: bool,
     #[command(flatten)]
     pub prune: crate::ops::reactive::PruneFlags,
+    #[command(flatten)]
+    pub launch: crate::ops::placement::LaunchFlags,
     /// The experiment command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,
@@ -472,6 +474,8 @@ pub struct TryArgs {
     pub heartbeat: String,
     #[command(flatten)]
     pub prune: crate::ops::reactive::PruneFlags,
+    #[command(flatten)]
+    pub launch: crate::ops::placement::LaunchFlags,
     #[command(flatten)]
     pub objective: ObjectiveFlags,
 }

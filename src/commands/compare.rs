@@ -139,6 +139,7 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         stdout_to: sink,
         stderr_to: sink,
         passthrough: passthrough(&spinner),
+        place: None,
     };
     let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
     let start = timestamp(ctx.global.now.as_deref())?;

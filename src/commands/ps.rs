@@ -52,6 +52,7 @@ impl Report for PsReport {
             let l = &r.live;
             let state = match r.state {
                 Liveness::Running => "running",
+                Liveness::Queued => "queued",
                 Liveness::Late => "late",
                 Liveness::Lost => "lost",
                 Liveness::Elsewhere => "elsewhere",
@@ -77,6 +78,14 @@ impl Report for PsReport {
                 l.command.join(" ")
             )?;
             writeln!(out, "  {d}progress:{d:#} {progress}")?;
+            if l.slot.is_some() || l.job_id.is_some() {
+                writeln!(
+                    out,
+                    "  {d}slot:{d:#} {}  {d}job:{d:#} {}",
+                    l.slot.as_deref().unwrap_or("-"),
+                    l.job_id.as_deref().unwrap_or("-")
+                )?;
+            }
             if let Some(p) = &l.pruning {
                 writeln!(out, "  {d}pruning:{d:#} {p}")?;
             }
@@ -98,6 +107,12 @@ impl Report for PsReport {
                         ""
                     }
                 )?;
+                if let Some(name) = &r.job_cancelled {
+                    writeln!(out, "  job {name} cancelled")?;
+                }
+                if let Some(why) = &r.job_error {
+                    writeln!(out, "  its job could not be cancelled: {why}")?;
+                }
                 if let Some(why) = &r.not_signalled {
                     writeln!(out, "  nothing signalled: {why}")?;
                 }

@@ -81,6 +81,11 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     };
     let data_on_stdout = ctx.out.json || args.events.as_deref() == Some("-");
     let (stdout_to, stderr_to) = attempts::sinks(ctx.out.quiet, data_on_stdout);
+    let place = crate::ops::placement::resolve(
+        &args.launch,
+        ctx.config()?.objective.as_ref(),
+        &ctx.state_dir()?,
+    )?;
     Ok(Plan {
         spec,
         hypothesis: args.hypothesis.clone().or(file_hypothesis),
@@ -96,6 +101,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
             stdout_to,
             stderr_to,
             passthrough: passthrough(&spinner),
+            place,
         },
         spinner,
         repeat: args.repeat,

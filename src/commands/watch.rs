@@ -133,6 +133,25 @@ fn watch_event(event: LiveEvent, run_id: &str, now_ms: i64) -> WatchEvent {
             e.detail = detail;
             e
         }
+        LiveEvent::Queued => {
+            let mut e = WatchEvent::new("queued", run_id, now_ms);
+            e.detail = Some("waiting for a free slot".into());
+            e
+        }
+        LiveEvent::Placed { slot, job_id } => {
+            let mut e = WatchEvent::new("placed", run_id, now_ms);
+            e.detail = Some(
+                [
+                    slot.map(|s| format!("slot {s}")),
+                    job_id.map(|j| format!("job {j}")),
+                ]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(", "),
+            );
+            e
+        }
         LiveEvent::Heartbeat { elapsed_ms } => {
             let mut e = WatchEvent::new("heartbeat", run_id, now_ms);
             e.detail = Some(format!("after {:.1}s", elapsed_ms as f64 / 1000.0));

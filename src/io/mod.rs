@@ -23,6 +23,8 @@ pub mod ratchet;
 pub mod report;
 pub mod rounds;
 pub mod sandbox;
+pub mod slots;
+pub mod slurm;
 pub mod spec;
 pub mod state;
 pub mod terminal;

@@ -71,6 +71,9 @@ pub struct RunSpec {
     /// Wraps every write of passed-through output, so that a progress
     /// display can clear itself around it.
     pub passthrough: Passthrough,
+    /// Slots and launcher, applied by `ops::attempts` before the run
+    /// starts (never here); `None`: run as given.
+    pub place: Option<Arc<crate::kernel::launch::Place>>,
 }
 
 /// A wrapper run around each write of the experiment's output to the
@@ -780,6 +783,20 @@ fn spawn_failure(spec: &RunSpec, e: &std::io::Error, start: Instant) -> RunOutco
         duration: start.elapsed(),
         ..RunOutcome::default()
     }
+}
+
+/// Can `program` be started: a path to an executable file, or a name
+/// found in one of `$PATH`'s directories?
+pub fn installed(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &std::path::Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if program.contains('/') {
+        return executable(std::path::Path::new(program));
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| executable(&dir.join(program))))
 }
 
 #[cfg(test)]

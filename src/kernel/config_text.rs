@@ -100,6 +100,9 @@ pub fn objective(o: &InitObjective) -> String {
          # confidence = {DEFAULT_CONFIDENCE}  # confidence of a keep\n\
          # rule = \"confirm\"  # the decision rule: confirm, strict or mad\n\
          # prune = \"median\"  # end hopeless runs from their __PROGRESS__ lines (default: never)\n\
+         # slots = 4  # at most this many experiments at once, or a list of values (default: no limit)\n\
+         # slot_env = \"CUDA_VISIBLE_DEVICES\"  # each experiment's slot value goes here\n\
+         # launcher = [\"srun\", \"--gres=gpu:1\", \"--\"]  # start every experiment through it\n\
          \n\
          # Stop rules: `arx status` exits 0 once one fires (default: none).\n\
          # [objective.stop]\n\
@@ -148,6 +151,9 @@ mod tests {
             "confidence",
             "rule",
             "prune",
+            "slots",
+            "slot_env",
+            "launcher",
             "max_runs",
             "max_discards_in_a_row",
             "max_hours",

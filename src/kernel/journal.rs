@@ -115,6 +115,12 @@ pub struct RunRecord {
     /// The progress curves of the run's metric, bounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress: Option<super::prune::Progress>,
+    /// The slot the (last) experiment ran in (`[objective] slots`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
+    /// The launcher's job id of the (last) experiment, when known (Slurm).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
 }
 
 str_enum! {

@@ -66,6 +66,19 @@ pub struct LiveRun {
     /// Set when the run is being stopped by its pruning rule.
     #[serde(default)]
     pub pruning: Option<String>,
+    /// Waiting for a free slot (`[objective] slots`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub queued: bool,
+    /// The slot its experiment runs in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
+    /// The job name its experiment was launched with (`srun`), which
+    /// `arx ps --reap` cancels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_name: Option<String>,
+    /// The launcher's job id, once known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
 }
 
 /// The variable arx puts in every experiment's environment, holding the
@@ -155,6 +168,8 @@ pub fn group_is_run(
 pub enum Liveness {
     /// Its heartbeat is recent, or arx still runs.
     Running,
+    /// Its heartbeat is recent and it waits for a free slot.
+    Queued,
     /// The heartbeat is late but arx still runs (busy between runs, or
     /// stopped).
     Late,
@@ -169,6 +184,7 @@ pub fn liveness(live: &LiveRun, now_ms: i64, same_host: bool, pid_alive: bool) -
     let age = now_ms.saturating_sub(live.last_heartbeat_ms);
     let late = age > (live.heartbeat_ms.saturating_mul(LOST_AFTER_HEARTBEATS)) as i64;
     match (late, same_host, pid_alive) {
+        (false, _, _) if live.queued => Liveness::Queued,
         (false, _, _) => Liveness::Running,
         (true, false, _) => Liveness::Elsewhere,
         (true, true, true) => Liveness::Late,
@@ -222,6 +238,13 @@ pub enum LiveEvent {
     Result(Metrics),
     /// The pruner's decision, once.
     Pruning(Option<String>),
+    /// Waiting for a free slot.
+    Queued,
+    /// Its slot, or its job id under the launcher, became known.
+    Placed {
+        slot: Option<String>,
+        job_id: Option<String>,
+    },
     /// A heartbeat, `elapsed_ms` after the start.
     Heartbeat { elapsed_ms: i64 },
 }
@@ -235,11 +258,25 @@ pub fn events(before: Option<&LiveRun>, after: &LiveRun, elapsed_ms: i64) -> Vec
             command: after.command.clone(),
             label: Some(after.label.clone()).filter(|l| *l != after.command.join(" ")),
         });
+        if after.queued {
+            out.push(LiveEvent::Queued);
+        }
+        if after.slot.is_some() || after.job_id.is_some() {
+            out.push(placed(after));
+        }
         if let Some(m) = &after.last_progress {
             out.push(LiveEvent::Progress(Some(m.clone())));
         }
         return out;
     };
+    if after.queued && !before.queued {
+        out.push(LiveEvent::Queued);
+    }
+    if (after.slot.is_some() || after.job_id.is_some())
+        && (after.slot != before.slot || after.job_id != before.job_id)
+    {
+        out.push(placed(after));
+    }
     if after.label != before.label {
         out.push(LiveEvent::Attempt(after.label.clone()));
     }
@@ -260,6 +297,13 @@ pub fn events(before: Option<&LiveRun>, after: &LiveRun, elapsed_ms: i64) -> Vec
         out.push(LiveEvent::Heartbeat { elapsed_ms });
     }
     out
+}
+
+fn placed(live: &LiveRun) -> LiveEvent {
+    LiveEvent::Placed {
+        slot: live.slot.clone(),
+        job_id: live.job_id.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -288,6 +332,10 @@ mod tests {
             last_progress_ms: None,
             result: None,
             pruning: None,
+            queued: false,
+            slot: None,
+            job_name: None,
+            job_id: None,
         }
     }
 
@@ -298,6 +346,12 @@ mod tests {
         assert_eq!(liveness(&l, 21_001, true, false), Liveness::Lost);
         assert_eq!(liveness(&l, 21_001, true, true), Liveness::Late);
         assert_eq!(liveness(&l, 21_001, false, false), Liveness::Elsewhere);
+        let queued = LiveRun {
+            queued: true,
+            ..l.clone()
+        };
+        assert_eq!(liveness(&queued, 21_000, true, true), Liveness::Queued);
+        assert_eq!(liveness(&queued, 21_001, true, false), Liveness::Lost);
     }
 
     #[test]
@@ -391,5 +445,39 @@ mod tests {
         );
         // A decision to prune is told once.
         assert!(events(Some(&after), &after, 20_000).is_empty());
+    }
+
+    #[test]
+    fn waiting_for_a_slot_and_getting_one_are_told_once() {
+        let queued = LiveRun {
+            queued: true,
+            ..live()
+        };
+        assert_eq!(events(None, &queued, 0)[1], LiveEvent::Queued);
+        assert_eq!(events(Some(&live()), &queued, 0), vec![LiveEvent::Queued]);
+        assert!(events(Some(&queued), &queued, 0).is_empty());
+        let placed = LiveRun {
+            slot: Some("3".into()),
+            ..live()
+        };
+        assert_eq!(
+            events(Some(&queued), &placed, 0),
+            vec![LiveEvent::Placed {
+                slot: Some("3".into()),
+                job_id: None
+            }]
+        );
+        let job = LiveRun {
+            job_id: Some("42".into()),
+            ..placed.clone()
+        };
+        assert_eq!(
+            events(Some(&placed), &job, 0),
+            vec![LiveEvent::Placed {
+                slot: Some("3".into()),
+                job_id: Some("42".into())
+            }]
+        );
+        assert!(events(Some(&job), &job, 0).is_empty());
     }
 }

@@ -12,6 +12,7 @@ pub mod contract;
 pub mod failure;
 pub mod gate;
 pub mod journal;
+pub mod launch;
 pub mod live;
 pub mod names;
 pub mod number;

@@ -37,6 +37,10 @@ pub struct RunOutcome {
     pub stdout_bytes: u64,
     pub stderr_bytes: u64,
     pub duration: Duration,
+    /// The slot it ran in, if slots are set.
+    pub slot: Option<String>,
+    /// Its job id under the launcher (Slurm), when known.
+    pub job_id: Option<String>,
 }
 
 impl RunOutcome {

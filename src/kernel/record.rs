@@ -81,6 +81,8 @@ impl RunRecord {
                 status: None,
                 pruned: None,
                 progress: None,
+                slot: last.slot,
+                job_id: last.job_id,
             },
         }
     }

@@ -423,6 +423,8 @@ mod tests {
             status: None,
             pruned: None,
             progress: None,
+            slot: None,
+            job_id: None,
             ratchet: Some(RatchetInfo {
                 segment: segment.into(),
                 new_segment: false,

@@ -10,7 +10,9 @@ use anyhow::{Context, Result};
 
 use crate::io::clock::millis;
 use crate::io::process::{self, RunEvent, RunOutcome, RunSpec, Sink};
+use crate::io::slots::{self, Slot};
 use crate::kernel::journal::GitState;
+use crate::kernel::launch::{job_name, launch_argv};
 use crate::kernel::record::RunOrigin;
 use crate::ops::reactive::Reactive;
 
@@ -113,9 +115,28 @@ pub fn run_attempts_reacting(
         } else {
             label.to_string()
         });
+        let Some(placed) = place(run, interrupt, reactive)? else {
+            // Interrupted while waiting for a slot: nothing ran.
+            let outcome = RunOutcome {
+                exit_code: 130,
+                interrupted: true,
+                ..RunOutcome::default()
+            };
+            reactive.end(false);
+            on(AttemptEvent::End { outcome: &outcome });
+            outcomes.push(outcome);
+            break;
+        };
         let offset = wall.elapsed();
         let mut clock = Instant::now();
-        let outcome = process::run_reacting(run, interrupt, |event| {
+        let mut job_told = false;
+        let mut outcome = process::run_reacting(&placed.spec, interrupt, |event| {
+            if !job_told {
+                if let Some(id) = placed.job.as_ref().and_then(JobWatch::found) {
+                    reactive.job_id(&id);
+                    job_told = true;
+                }
+            }
             let elapsed = match event {
                 RunEvent::Started { .. } => {
                     clock = Instant::now();
@@ -127,6 +148,7 @@ pub fn run_attempts_reacting(
             on(AttemptEvent::Run { event, elapsed });
             reactive.event(event)
         })?;
+        placed.finish(&mut outcome);
         reactive.end(outcome.pruned);
         on(AttemptEvent::End { outcome: &outcome });
         let stop = outcome.interrupted || outcome.spawn_error.is_some() || outcome.pruned;
@@ -136,6 +158,127 @@ pub fn run_attempts_reacting(
         }
     }
     Ok((outcomes, wall.elapsed()))
+}
+
+/// One run of a check (or anything not journaled) under the spec's
+/// placement: it takes a slot and goes through the launcher like an
+/// experiment.
+pub fn run_placed(run: &RunSpec, interrupt: &Arc<AtomicBool>) -> Result<RunOutcome> {
+    let (mut outcomes, _) = run_attempts(run, 1, interrupt, |_| {})?;
+    Ok(outcomes.remove(0))
+}
+
+/// An attempt placed: its slot (held until dropped), the spec it runs
+/// with (slot variable, launcher), the job it is watched as.
+struct Placed {
+    spec: RunSpec,
+    slot: Option<(Slot, String)>,
+    job: Option<JobWatch>,
+}
+
+/// Place an attempt: wait for a free slot (shown as queued), put the
+/// slot's value in `slot_env`, start the command through the launcher
+/// named after the run. `None` when interrupted while queued.
+fn place(
+    run: &RunSpec,
+    interrupt: &Arc<AtomicBool>,
+    reactive: &mut Reactive,
+) -> Result<Option<Placed>> {
+    let Some(place) = run.place.as_deref() else {
+        return Ok(Some(Placed {
+            spec: run.clone(),
+            slot: None,
+            job: None,
+        }));
+    };
+    let p = &place.placement;
+    let mut spec = run.clone();
+    let slot = if p.slots.is_empty() {
+        None
+    } else {
+        let Some(slot) = slots::take(&place.state, p.slots.len(), interrupt, || reactive.queued())?
+        else {
+            return Ok(None);
+        };
+        let value = p.slots[slot.index].clone();
+        if let Some(var) = &p.slot_env {
+            spec.env.push((var.clone(), value.clone()));
+        }
+        Some((slot, value))
+    };
+    let run_id = reactive.run_id().map_or_else(new_run_id, str::to_string);
+    let name = p.is_srun().then(|| job_name(&run_id));
+    if let Some(argv) = launch_argv(p, &run_id, &run.argv, run.shell) {
+        spec.argv = argv;
+        spec.shell = false;
+    }
+    reactive.placed(slot.as_ref().map(|(_, v)| v.clone()), name.clone());
+    Ok(Some(Placed {
+        spec,
+        slot,
+        job: name.map(JobWatch::start),
+    }))
+}
+
+impl Placed {
+    /// The attempt ended: record its slot and job, and make sure a job
+    /// arx ended (timeout, pruning, Ctrl-C) is gone from the queue.
+    fn finish(self, outcome: &mut RunOutcome) {
+        outcome.slot = self.slot.as_ref().map(|(_, v)| v.clone());
+        if let Some(job) = self.job {
+            let name = job.name.clone();
+            outcome.job_id = job.stop();
+            if outcome.timed_out || outcome.interrupted || outcome.pruned {
+                let _ = crate::io::slurm::cancel(&name);
+            }
+        }
+    }
+}
+
+/// Looks up the id of a named job in the queue, on a thread of its own,
+/// until found or stopped.
+struct JobWatch {
+    name: String,
+    found: Arc<std::sync::Mutex<Option<String>>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl JobWatch {
+    fn start(name: String) -> JobWatch {
+        let found = Arc::new(std::sync::Mutex::new(None));
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (name, found, stop) = (name.clone(), Arc::clone(&found), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                    if let Some(id) = crate::io::slurm::job_id(&name) {
+                        *found.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            })
+        };
+        JobWatch {
+            name,
+            found,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    fn found(&self) -> Option<String> {
+        self.found.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn stop(mut self) -> Option<String> {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        self.found()
+    }
 }
 
 /// Where and when an invocation ran: `run_id`, started at `start`, took

@@ -11,6 +11,7 @@ pub mod gate;
 pub mod journal;
 pub mod loop_state;
 pub mod objective;
+pub mod placement;
 pub mod reactive;
 pub mod scan;
 pub mod spec;

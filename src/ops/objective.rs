@@ -87,6 +87,13 @@ struct ObjectiveFile {
     prune: Option<String>,
     /// Read by `arx try --progress-step`'s default.
     progress_step: Option<String>,
+    /// Read by [`crate::ops::placement::resolve`].
+    #[allow(dead_code)]
+    slots: Option<Value>,
+    #[allow(dead_code)]
+    slot_env: Option<Value>,
+    #[allow(dead_code)]
+    launcher: Option<Value>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -129,7 +136,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, rule, prune, progress_step and [objective.stop] max_runs, max_discards_in_a_row, max_hours, target",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, rule, prune, progress_step, slots, slot_env, launcher and [objective.stop] max_runs, max_discards_in_a_row, max_hours, target",
             )
         })?,
     };

@@ -175,6 +175,10 @@ impl Reactive {
             last_progress_ms: None,
             result: None,
             pruning: None,
+            queued: false,
+            slot: None,
+            job_name: None,
+            job_id: None,
         };
         let mut r = Reactive::off();
         r.state = state.to_path_buf();
@@ -196,6 +200,47 @@ impl Reactive {
                 l.run_id.clone(),
             )
         })
+    }
+
+    /// The run's id, when it has a live file.
+    pub fn run_id(&self) -> Option<&str> {
+        self.live.as_ref().map(|l| l.run_id.as_str())
+    }
+
+    /// The run waits for a slot: shown as `queued`; the heartbeat goes on
+    /// (the file is rewritten once per heartbeat interval), so a long wait
+    /// is not taken for a lost run.
+    pub fn queued(&mut self) {
+        let now = self.now_ms();
+        let Some(l) = self.live.as_mut() else { return };
+        let due = !l.queued || now - l.last_heartbeat_ms >= l.heartbeat_ms as i64;
+        if due {
+            l.queued = true;
+            l.last_heartbeat_ms = now;
+            self.write();
+        }
+    }
+
+    /// The run has its slot (if any) and the job name it is launched
+    /// with (if any): no longer queued.
+    pub fn placed(&mut self, slot: Option<String>, job_name: Option<String>) {
+        let now = self.now_ms();
+        if let Some(l) = self.live.as_mut() {
+            l.queued = false;
+            l.slot = slot;
+            l.job_name = job_name;
+            l.job_id = None;
+            l.last_heartbeat_ms = now;
+        }
+        self.write();
+    }
+
+    /// The launcher's job id became known.
+    pub fn job_id(&mut self, id: &str) {
+        if let Some(l) = self.live.as_mut() {
+            l.job_id = Some(id.to_string());
+        }
+        self.write();
     }
 
     /// Follow nothing and write no live file (`--no-journal`, checks).
@@ -407,6 +452,12 @@ pub struct Reaped {
     pub not_signalled: Option<String>,
     /// The `lost` record was added (false: the journal had the run already).
     pub journaled: bool,
+    /// The launcher's job (by its name, `scancel --name`) was cancelled.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_cancelled: Option<String>,
+    /// Cancelling that job failed: why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_error: Option<String>,
 }
 
 /// Reap a lost run: end its orphaned experiment group when it is proven
@@ -415,6 +466,15 @@ pub struct Reaped {
 /// `lost` (unless the journal has it), remove its live file.
 pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
     let l = &seen.live;
+    // A job launched through srun outlives srun: cancel it by its name
+    // (the name holds the run id, so no other job has it).
+    let (job_cancelled, job_error) = match &l.job_name {
+        Some(name) => match crate::io::slurm::cancel(name) {
+            Ok(()) => (Some(name.clone()), None),
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, None),
+    };
     let (group_killed, not_signalled) = match l.pgid {
         Some(pgid) if live::group_alive(pgid) => {
             let members = live::group_members(pgid, &l.run_id);
@@ -428,7 +488,9 @@ pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
     let ended = jiff::Timestamp::from_millisecond(l.last_heartbeat_ms)
         .map(crate::io::clock::millis)
         .unwrap_or_else(|_| l.started_at.clone());
-    let record = crate::kernel::live::lost_record(l, ended, None);
+    let mut record = crate::kernel::live::lost_record(l, ended, None);
+    record.slot = l.slot.clone();
+    record.job_id = l.job_id.clone();
     let id = l.run_id.clone();
     crate::io::state::journal(state, warn).check_writable()?;
     let added = crate::io::state::journal(state, warn).append_unless(record, |records| {
@@ -440,5 +502,7 @@ pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
         group_killed,
         not_signalled,
         journaled: matches!(added, crate::io::state::Appended::Added(_)),
+        job_cancelled,
+        job_error,
     })
 }

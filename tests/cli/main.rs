@@ -27,6 +27,7 @@ mod report;
 mod round;
 mod run;
 mod show;
+mod slots;
 mod support;
 mod symlinks;
 

@@ -1,5 +1,5 @@
 //! Tests that need a program arx does not ship: bubblewrap, a headless
-//! browser, the official MCP Python client, the pre-commit tool.
+//! browser, the official MCP Python client, the pre-commit tool, Slurm.
 //!
 //! `.ci/run` installs them. Where one is missing, its tests are reported as
 //! **ignored** (never as passed): this binary uses a harness that decides at
@@ -13,6 +13,7 @@ mod mcp;
 mod needs;
 mod pre_commit;
 mod report;
+mod slurm;
 
 use libtest_mimic::{Arguments, Trial};
 
@@ -26,5 +27,6 @@ fn main() {
     trials.extend(man::trials());
     trials.extend(mcp::trials());
     trials.extend(pre_commit::trials());
+    trials.extend(slurm::trials());
     libtest_mimic::run(&args, trials).exit();
 }

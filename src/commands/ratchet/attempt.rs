@@ -45,6 +45,15 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         file_prune,
     } = load(ctx, &args.objective)?;
     let rule = rule_of(args, file_rule.as_deref())?;
+    // Slots and launcher: checked before anything runs (its warnings
+    // were shown by `load`).
+    let place = crate::ops::placement::resolve(
+        &args.launch,
+        crate::io::config::load(ctx.global.config.as_deref(), &cwd)?
+            .objective
+            .as_ref(),
+        &state,
+    )?;
     let repo = RatchetRepo::open(&cwd, &state)?;
     let segment = if args.new_segment { None } else { segment };
 
@@ -137,6 +146,7 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             stdout_to,
             stderr_to,
             passthrough: passthrough(&spinner),
+            place,
         },
         spinner,
         interrupt: attempts::interrupt_flag()?,

@@ -22,7 +22,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
-use crate::io::process::{self, RunOutcome, RunSpec, Sink};
+use crate::io::process::{RunOutcome, RunSpec, Sink};
 use crate::io::state::journal;
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
@@ -620,7 +620,7 @@ fn run_checks(runner: &Runner<'_>, checks: &[String]) -> Result<Vec<CheckResult>
             },
             ..runner.spec.clone()
         };
-        let o = process::run(&spec, &runner.interrupt, |_| {})?;
+        let o = attempts::run_placed(&spec, &runner.interrupt)?;
         results.push(CheckResult {
             command: check.clone(),
             exit_code: o.exit_code,

@@ -209,6 +209,7 @@ fn evaluate(
             stdout_to: Sink::Discard,
             stderr_to: Sink::Discard,
             passthrough: Default::default(),
+            place: None,
         };
         let outcome = process::run(&spec, &interrupt, |_| {})?;
         let detail = if outcome.exit_code == 0 {

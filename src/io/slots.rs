@@ -1,0 +1,112 @@
+//! Slots: at most N experiments of a repository run at once. Each slot is
+//! a lock file in the state directory (`slots/<index>.lock`), held with an
+//! exclusive `flock` by the arx process whose experiment runs in it. The
+//! operating system releases the lock when that process ends, however it
+//! ends (`kill -9` included), so a slot can never leak: there is no
+//! counter to repair.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use super::state::{ensure_dir_within, open_no_follow};
+
+/// How often a queued run looks for a free slot again.
+const POLL: Duration = Duration::from_millis(100);
+
+/// A slot held until dropped.
+#[derive(Debug)]
+pub struct Slot {
+    /// Index from 0 among the configured slots.
+    pub index: usize,
+    _lock: File,
+}
+
+fn lock_path(state: &Path, index: usize) -> PathBuf {
+    state.join("slots").join(format!("{index}.lock"))
+}
+
+/// Take the first of `count` slots that is free, without waiting.
+pub fn try_take(state: &Path, count: usize) -> Result<Option<Slot>> {
+    ensure_dir_within(state, &state.join("slots"))?;
+    for index in 0..count {
+        let path = lock_path(state, index);
+        let file = open_no_follow(
+            OpenOptions::new().read(true).write(true).create(true),
+            &path,
+        )?;
+        match file.try_lock() {
+            Ok(()) => return Ok(Some(Slot { index, _lock: file })),
+            Err(TryLockError::WouldBlock) => {}
+            Err(TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock {}", path.display()))
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// Take a free slot among `count`, waiting as long as all are held.
+/// `queued` is called once when the run has to wait. `None` when
+/// `interrupt` was raised while waiting.
+pub fn take(
+    state: &Path,
+    count: usize,
+    interrupt: &Arc<AtomicBool>,
+    queued: impl FnOnce(),
+) -> Result<Option<Slot>> {
+    let mut queued = Some(queued);
+    loop {
+        if let Some(slot) = try_take(state, count)? {
+            return Ok(Some(slot));
+        }
+        if let Some(q) = queued.take() {
+            q();
+        }
+        if interrupt.load(Ordering::SeqCst) {
+            return Ok(None);
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_slot_is_not_taken_twice_and_frees_when_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = try_take(dir.path(), 2).unwrap().unwrap();
+        let b = try_take(dir.path(), 2).unwrap().unwrap();
+        assert_eq!((a.index, b.index), (0, 1));
+        assert!(try_take(dir.path(), 2).unwrap().is_none());
+        drop(a);
+        assert_eq!(try_take(dir.path(), 2).unwrap().unwrap().index, 0);
+    }
+
+    #[test]
+    fn a_queued_run_hears_once_and_stops_on_interrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let _held = try_take(dir.path(), 1).unwrap().unwrap();
+        let interrupt = Arc::new(AtomicBool::new(true));
+        let mut heard = 0;
+        let got = take(dir.path(), 1, &interrupt, || heard += 1).unwrap();
+        assert!(got.is_none());
+        assert_eq!(heard, 1);
+    }
+
+    #[test]
+    fn a_symlinked_lock_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("slots")).unwrap();
+        let target = dir.path().join("elsewhere");
+        std::fs::write(&target, "").unwrap();
+        std::os::unix::fs::symlink(&target, lock_path(dir.path(), 0)).unwrap();
+        assert!(try_take(dir.path(), 1).is_err());
+    }
+}

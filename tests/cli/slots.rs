@@ -1,0 +1,193 @@
+//! Slots (`[objective] slots`, `slot_env`) and the launcher
+//! (`[objective] launcher`, `--launcher`): how many experiments run at once
+//! and how they start.
+
+use std::process::{Command as Std, Stdio};
+use std::time::{Duration, Instant};
+
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::support::Sandbox;
+
+fn spawn_run(sb: &Sandbox, args: &[&str]) -> std::process::Child {
+    Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .args(["run", "--no-gates", "--heartbeat", "200ms"])
+        .args(args)
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn ps(sb: &Sandbox) -> Vec<Value> {
+    let out = sb.arx().args(["ps", "--json"]).output().unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    v["runs"].as_array().cloned().unwrap_or_default()
+}
+
+#[test]
+fn bad_slots_and_launchers_are_refused_before_anything_runs() {
+    let cases = [
+        ("slots = 0", "slots = 0", "slots = 4"),
+        ("slots = []", "slots = []", "slots = 4"),
+        ("slots = \"two\"", "neither a count", "slots = 4"),
+        (
+            "slots = 2\nslot_env = \"1X\"",
+            "not a variable name",
+            "CUDA_VISIBLE_DEVICES",
+        ),
+        ("slot_env = \"GPU\"", "no slots", "slots = 4"),
+        ("launcher = \"srun --\"", "not a list", "launcher = ["),
+        (
+            "launcher = [\"srun\", \"-J\", \"x\"]",
+            "names the job",
+            "launcher = [",
+        ),
+        (
+            "launcher = [\"arx-no-such-launcher\", \"--\"]",
+            "is not installed",
+            "install arx-no-such-launcher",
+        ),
+    ];
+    for (toml, error, hint) in cases {
+        let sb = Sandbox::new();
+        sb.write("arx.toml", format!("[objective]\n{toml}\n"));
+        let marker = sb.path().join("ran");
+        for cmd in ["run", "try"] {
+            let mut arx = sb.arx();
+            arx.arg(cmd).arg("--no-gates");
+            if cmd == "try" {
+                arx.args(["--metric", "m", "--direction", "max"]);
+            }
+            arx.args(["--", "touch"])
+                .arg(&marker)
+                .assert()
+                .code(2)
+                .stderr(
+                    predicate::str::contains(error)
+                        .and(predicate::str::contains("hint:"))
+                        .and(predicate::str::contains(hint)),
+                );
+            assert!(!marker.exists(), "{toml}: {cmd} ran the experiment");
+            assert!(sb.journal().is_empty(), "{toml}: {cmd} journaled");
+        }
+    }
+    // The flag is checked the same way.
+    let sb = Sandbox::new();
+    sb.arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--launcher",
+            "arx-no-such-launcher --",
+            "--",
+            "true",
+        ])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("is not installed").and(predicate::str::contains("hint:")),
+        );
+    assert!(sb.journal().is_empty());
+}
+
+#[test]
+fn at_most_n_run_at_once_each_with_its_slot_and_the_rest_queued() {
+    let sb = Sandbox::new();
+    sb.write(
+        "arx.toml",
+        "[objective]\nslots = [\"5\", \"7\"]\nslot_env = \"ARX_TEST_SLOT\"\n",
+    );
+    // Each experiment notes its slot while it runs: no slot is ever shared.
+    let script = "mkdir held.$ARX_TEST_SLOT || exit 9; sleep 1; rmdir held.$ARX_TEST_SLOT";
+    let mut children: Vec<_> = (0..5)
+        .map(|_| spawn_run(&sb, &["--", "sh", "-c", script]))
+        .collect();
+    let until = Instant::now() + Duration::from_secs(30);
+    let mut seen_queued = false;
+    let mut most_running = 0;
+    while children.iter_mut().any(|c| c.try_wait().unwrap().is_none()) {
+        assert!(Instant::now() < until, "the runs did not end");
+        let runs = ps(&sb);
+        let running = runs.iter().filter(|r| r["state"] == "running").count();
+        most_running = most_running.max(running);
+        seen_queued |= runs.iter().any(|r| r["state"] == "queued");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(most_running <= 2, "{most_running} ran at once");
+    assert!(seen_queued, "no run was shown queued");
+    let journal = sb.journal();
+    assert_eq!(journal.len(), 5);
+    for r in &journal {
+        assert_eq!(r["exit_code"], 0, "a slot was shared: {r}");
+        assert!(r["slot"] == "5" || r["slot"] == "7", "{r}");
+        assert!(r.get("job_id").is_none(), "{r}");
+    }
+}
+
+#[test]
+fn a_killed_arx_frees_its_slot() {
+    let sb = Sandbox::new();
+    sb.write("arx.toml", "[objective]\nslots = 1\n");
+    let mut holder = spawn_run(&sb, &["--", "sleep", "300"]);
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(&sb).iter().any(|r| r["slot"] == "0") {
+        assert!(Instant::now() < until, "the first run never took its slot");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    holder.kill().unwrap(); // SIGKILL: no cleanup of its own
+    holder.wait().unwrap();
+    let start = Instant::now();
+    sb.arx()
+        .args(["run", "--no-gates", "--", "true"])
+        .timeout(Duration::from_secs(20))
+        .assert()
+        .code(0);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    // The killed arx's experiment is ended once its run is found lost.
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(&sb).iter().any(|r| r["state"] == "lost") {
+        assert!(
+            Instant::now() < until,
+            "the killed run was never found lost"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = sb.arx().args(["ps", "--reap", "--json"]).output().unwrap();
+    let reaped: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(reaped["reaped"][0]["group_killed"], true, "{reaped}");
+}
+
+#[test]
+fn a_launcher_starts_the_experiment_and_a_shell_line_through_sh() {
+    let sb = Sandbox::new();
+    sb.write(
+        "wrap.sh",
+        "#!/bin/sh\necho \"wrapped:$1\" >&2\nshift\nexec \"$@\"\n",
+    );
+    std::fs::set_permissions(
+        sb.path().join("wrap.sh"),
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let wrap = sb.path().join("wrap.sh");
+    sb.write(
+        "arx.toml",
+        format!(
+            "[objective]\nlauncher = [\"{}\", \"tag\"]\n",
+            wrap.display()
+        ),
+    );
+    sb.arx()
+        .args(["run", "--no-gates", "--shell", "--", "echo", "$((1+2))"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("3"))
+        .stderr(predicate::str::contains("wrapped:tag"));
+    // The journal keeps the experiment's own command, not the launcher's.
+    assert_eq!(sb.journal()[0]["command"][0], "echo");
+}

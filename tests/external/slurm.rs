@@ -1,0 +1,433 @@
+//! Slots and the `srun` launcher on a real single-node Slurm (Debian's
+//! `slurmctld`, `slurmd`, `slurm-client`, `munge`), started by this test as
+//! root in a temporary directory on free ports and stopped at its end,
+//! failure or not. Where Slurm is missing or cannot start, the test is
+//! reported ignored with the reason.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Failed, Trial};
+use serde_json::Value;
+
+use crate::needs;
+
+const PROGRAMS: [&str; 7] = [
+    "munged",
+    "slurmctld",
+    "slurmd",
+    "srun",
+    "squeue",
+    "scancel",
+    "sinfo",
+];
+
+/// A running single-node cluster; its daemons are stopped when dropped.
+struct Cluster {
+    dir: tempfile::TempDir,
+}
+
+impl Cluster {
+    fn conf(&self) -> PathBuf {
+        self.dir.path().join("slurm.conf")
+    }
+
+    /// A Slurm client command of this cluster.
+    fn client(&self, program: &str) -> Command {
+        let mut c = Command::new(program);
+        c.env("SLURM_CONF", self.conf()).stdin(Stdio::null());
+        c
+    }
+
+    /// Names of the jobs in the queue.
+    fn jobs(&self) -> Vec<String> {
+        let out = self
+            .client("squeue")
+            .args(["--noheader", "--format=%j"])
+            .output()
+            .expect("running squeue");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| l.trim().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    }
+
+    /// Start munged, slurmctld and slurmd; `Err` says why Slurm cannot run.
+    fn start() -> Result<Cluster, String> {
+        for p in PROGRAMS {
+            if which(p).is_none() {
+                return Err(format!(
+                    "{p} not found (apt-get install slurmctld slurmd slurm-client munge)"
+                ));
+            }
+        }
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            return Err("the test cluster's daemons must start as root".into());
+        }
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let cluster = Cluster { dir };
+        cluster.boot()?;
+        Ok(cluster)
+    }
+
+    fn boot(&self) -> Result<(), String> {
+        let d = self.dir.path();
+        for sub in ["state", "spool", "log", "run"] {
+            std::fs::create_dir_all(d.join(sub)).map_err(|e| e.to_string())?;
+        }
+        let mut key = vec![0u8; 1024];
+        std::io::Read::read_exact(
+            &mut std::fs::File::open("/dev/urandom").map_err(|e| e.to_string())?,
+            &mut key,
+        )
+        .map_err(|e| e.to_string())?;
+        let key_path = d.join("munge.key");
+        std::fs::write(&key_path, key).map_err(|e| e.to_string())?;
+        std::fs::set_permissions(
+            &key_path,
+            std::os::unix::fs::PermissionsExt::from_mode(0o400),
+        )
+        .map_err(|e| e.to_string())?;
+        let p = |rel: &str| d.join(rel).display().to_string();
+        let munged = Command::new("munged")
+            .arg("--force")
+            .arg(format!("--key-file={}", p("munge.key")))
+            .arg(format!("--socket={}", p("munge.sock")))
+            .arg(format!("--pid-file={}", p("run/munged.pid")))
+            .arg(format!("--log-file={}", p("log/munged.log")))
+            .arg(format!("--seed-file={}", p("munged.seed")))
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot start munged: {e}"))?;
+        if !munged.status.success() {
+            return Err(format!("munged did not start: {}", text(&munged)));
+        }
+        let host = nix_hostname();
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let (ctld_port, d_port) = free_ports();
+        let conf = format!(
+            "ClusterName=arxtest\nSlurmctldHost={host}\nSlurmUser=root\nSlurmdUser=root\n\
+             AuthType=auth/munge\nCredType=cred/munge\nAuthInfo=socket={sock}\n\
+             ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n\
+             SchedulerType=sched/backfill\nSelectType=select/cons_tres\nSelectTypeParameters=CR_CPU\n\
+             StateSaveLocation={state}\nSlurmdSpoolDir={spool}\n\
+             SlurmctldPidFile={run}/slurmctld.pid\nSlurmdPidFile={run}/slurmd.pid\n\
+             SlurmctldLogFile={log}/slurmctld.log\nSlurmdLogFile={log}/slurmd.log\n\
+             SlurmctldPort={ctld_port}\nSlurmdPort={d_port}\nReturnToService=2\nMpiDefault=none\n\
+             JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\n\
+             NodeName={host} CPUs={cpus} State=UNKNOWN\n\
+             PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4\n",
+            sock = p("munge.sock"),
+            state = p("state"),
+            spool = p("spool"),
+            run = p("run"),
+            log = p("log"),
+        );
+        std::fs::write(self.conf(), conf).map_err(|e| e.to_string())?;
+        for daemon in ["slurmctld", "slurmd"] {
+            let out = self
+                .client(daemon)
+                .arg("-f")
+                .arg(self.conf())
+                .output()
+                .map_err(|e| format!("cannot start {daemon}: {e}"))?;
+            if !out.status.success() {
+                return Err(format!("{daemon} did not start: {}", text(&out)));
+            }
+        }
+        let until = Instant::now() + Duration::from_secs(30);
+        loop {
+            let out = self
+                .client("sinfo")
+                .args(["--noheader", "--format=%t"])
+                .output()
+                .map_err(|e| e.to_string())?;
+            if String::from_utf8_lossy(&out.stdout).trim() == "idle" {
+                return Ok(());
+            }
+            if Instant::now() > until {
+                return Err(format!(
+                    "the node did not become idle within 30 s: {}",
+                    text(&out)
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        // Whatever a failed test left in this cluster's queue is cancelled
+        // first, so no job step outlives the cluster.
+        let _ = self.client("scancel").args(["--user", "root"]).output();
+        let until = Instant::now() + Duration::from_secs(10);
+        while !self.jobs().is_empty() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        for daemon in ["slurmd", "slurmctld", "munged"] {
+            let pid_file = self.dir.path().join("run").join(format!("{daemon}.pid"));
+            if let Some(pid) = std::fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse::<i32>().ok())
+            {
+                // SAFETY: a signal to a process id read from the daemon's
+                // own pid file in this test's directory.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+                let until = Instant::now() + Duration::from_secs(10);
+                // SAFETY: signal 0 only checks the process exists.
+                while unsafe { libc::kill(pid, 0) } == 0 && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            }
+        }
+    }
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin".into(), "/sbin".into()])
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+fn nix_hostname() -> String {
+    let out = Command::new("hostname").output().expect("hostname");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Two ports nothing listens on now.
+fn free_ports() -> (u16, u16) {
+    let a = TcpListener::bind("0.0.0.0:0").unwrap();
+    let b = TcpListener::bind("0.0.0.0:0").unwrap();
+    (
+        a.local_addr().unwrap().port(),
+        b.local_addr().unwrap().port(),
+    )
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn arx(cluster: &Cluster, repo: &Path) -> Command {
+    let mut c = Command::new(needs::arx());
+    c.current_dir(repo)
+        .env("SLURM_CONF", cluster.conf())
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null());
+    c
+}
+
+fn journal(repo: &Path) -> Vec<Value> {
+    std::fs::read_to_string(repo.join(".arx/journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<(), Failed> {
+    if cond {
+        Ok(())
+    } else {
+        Err(what().into())
+    }
+}
+
+fn wait_until(what: &str, secs: u64, mut cond: impl FnMut() -> bool) -> Result<(), Failed> {
+    let until = Instant::now() + Duration::from_secs(secs);
+    while !cond() {
+        if Instant::now() > until {
+            return Err(format!("timed out after {secs} s waiting for {what}").into());
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Ok(())
+}
+
+fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
+    let repo = tempfile::tempdir()?;
+    let repo = repo.path();
+    std::fs::write(
+        repo.join("arx.toml"),
+        "[objective]\nslots = 2\nslot_env = \"ARX_SLOT\"\nlauncher = [\"srun\", \"--ntasks=1\", \"--\"]\n",
+    )?;
+
+    // 12 runs of a sleeping experiment from 3 concurrent loops of 4: never
+    // more than 2 jobs in the queue, every run journaled with its job id.
+    let loops: Vec<std::thread::JoinHandle<Result<(), String>>> = (0..3)
+        .map(|_| {
+            let mut cmds: Vec<Command> = (0..4)
+                .map(|_| {
+                    let mut c = arx(cluster, repo);
+                    c.args([
+                        "run",
+                        "--no-gates",
+                        "--heartbeat",
+                        "500ms",
+                        "--",
+                        "sleep",
+                        "2",
+                    ])
+                    .stdout(Stdio::null());
+                    c
+                })
+                .collect();
+            std::thread::spawn(move || {
+                for c in &mut cmds {
+                    let out = c.output().map_err(|e| e.to_string())?;
+                    if !out.status.success() {
+                        return Err(text(&out));
+                    }
+                }
+                Ok(())
+            })
+        })
+        .collect();
+    let mut most = 0;
+    while loops.iter().any(|l| !l.is_finished()) {
+        let arx_jobs = cluster
+            .jobs()
+            .into_iter()
+            .filter(|j| j.starts_with("arx-"))
+            .count();
+        most = most.max(arx_jobs);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for l in loops {
+        l.join().map_err(|_| "a loop panicked")??;
+    }
+    ensure(most <= 2, || format!("{most} jobs in the queue at once"))?;
+    ensure(most >= 1, || "no job was ever seen in the queue".into())?;
+    let records = journal(repo);
+    ensure(records.len() == 12, || format!("{} records", records.len()))?;
+    for r in &records {
+        ensure(r["exit_code"] == 0, || format!("failed run: {r}"))?;
+        ensure(r["job_id"].as_str().is_some_and(|j| !j.is_empty()), || {
+            format!("no job id: {r}")
+        })?;
+        ensure(r["slot"] == "0" || r["slot"] == "1", || {
+            format!("slot: {r}")
+        })?;
+    }
+
+    // A timeout cancels its job: gone from the queue within the grace
+    // (3 s) after the timeout (3 s), with a second for srun to start.
+    let start = Instant::now();
+    let out = arx(cluster, repo)
+        .args([
+            "run",
+            "--no-gates",
+            "--heartbeat",
+            "500ms",
+            "--timeout",
+            "3s",
+            "--grace",
+            "3s",
+        ])
+        .args(["--", "sleep", "120"])
+        .output()?;
+    let records = journal(repo);
+    let timed = records.last().ok_or("no record")?;
+    ensure(timed["timed_out"] == true, || {
+        format!("{timed} {}", text(&out))
+    })?;
+    let name = format!("arx-{}", timed["run_id"].as_str().unwrap_or_default());
+    wait_until("the timed-out job to leave the queue", 10, || {
+        !cluster.jobs().contains(&name)
+    })?;
+    ensure(start.elapsed() <= Duration::from_secs(7), || {
+        format!("the job outlived the grace period: {:?}", start.elapsed())
+    })?;
+
+    // srun rejected by Slurm: a crash record with Slurm's message, at once.
+    let start = Instant::now();
+    let out = arx(cluster, repo)
+        .args(["run", "--no-gates", "--launcher", "srun --gres=gpu:1 --"])
+        .args(["--", "true"])
+        .output()?;
+    ensure(start.elapsed() < Duration::from_secs(30), || {
+        "srun hung".into()
+    })?;
+    // A failed run: not an error of arx's (2), not a success.
+    ensure(!matches!(out.status.code(), Some(0 | 2) | None), || {
+        text(&out)
+    })?;
+    let rejected = journal(repo).pop().ok_or("no record")?;
+    ensure(rejected["exit_code"] != 0, || rejected.to_string())?;
+    ensure(
+        rejected["stderr_tail"]
+            .as_str()
+            .is_some_and(|t| t.contains("gres")),
+        || format!("Slurm's message is not in the record: {rejected}"),
+    )?;
+
+    // kill -9 of arx: its job stays in the queue until `arx ps --reap`
+    // cancels it by name.
+    let mut child: Child = arx(cluster, repo)
+        .args([
+            "run",
+            "--no-gates",
+            "--heartbeat",
+            "200ms",
+            "--",
+            "sleep",
+            "300",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut job = String::new();
+    wait_until("the job id in arx ps", 30, || {
+        let out = arx(cluster, repo)
+            .args(["ps", "--json"])
+            .output()
+            .expect("arx ps");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        job = v["runs"][0]["job_name"].as_str().unwrap_or_default().into();
+        v["runs"][0]["job_id"].is_string()
+    })?;
+    child.kill()?;
+    child.wait()?;
+    std::thread::sleep(Duration::from_millis(1000));
+    ensure(cluster.jobs().contains(&job), || {
+        format!("{job} left the queue without arx ps --reap")
+    })?;
+    let out = arx(cluster, repo)
+        .args(["ps", "--reap", "--json"])
+        .output()?;
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    ensure(v["reaped"][0]["job_cancelled"] == job.as_str(), || {
+        text(&out)
+    })?;
+    wait_until("the reaped job to leave the queue", 10, || {
+        !cluster.jobs().contains(&job)
+    })?;
+    Ok(())
+}
+
+pub fn trials() -> Vec<Trial> {
+    let name = "slurm::slots_cap_the_queue_and_jobs_end_with_their_runs";
+    match Cluster::start() {
+        Ok(cluster) => vec![Trial::test(name, move || {
+            let result = slots_and_srun(&cluster);
+            drop(cluster);
+            result
+        })],
+        Err(reason) => {
+            eprintln!("external: {name}: ignored: Slurm cannot start here: {reason}");
+            vec![Trial::test(name, || Ok(())).with_ignored_flag(true)]
+        }
+    }
+}
