@@ -31,6 +31,7 @@ pub mod engine;
 pub mod error;
 pub mod io;
 pub mod kernel;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod ops;
 pub mod output;

@@ -2,18 +2,33 @@
 //! stdio, for an MCP client to call (Claude Code, Codex, ...). Glue: the
 //! server and its tool table live in [`crate::mcp`].
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::Ctx;
 use crate::error::Exit;
+
+/// Built without the `mcp` cargo feature: the command stays (so scripts
+/// and completions see the same interface) and says how to get it.
+#[cfg(not(feature = "mcp"))]
+pub fn run(_ctx: &Ctx, _approve: bool) -> Result<Exit> {
+    Err(crate::error::Hinted::error(
+        "this arx was built without the MCP server (the cargo feature `mcp` is off)",
+        "reinstall with the default features: cargo install --path . (or --features mcp)",
+    ))
+}
+
+#[cfg(feature = "mcp")]
 use crate::mcp::{serve, Setup};
 
 /// The server's log lines, on stderr (stdout carries the protocol).
+#[cfg(feature = "mcp")]
 fn log(message: &str) {
     eprintln!("arx: {message}");
 }
 
+#[cfg(feature = "mcp")]
 pub fn run(ctx: &Ctx, approve: bool) -> Result<Exit> {
+    use anyhow::Context;
     let exe = std::env::current_exe().context("cannot find the arx binary to run tools with")?;
     let cwd = ctx.cwd()?;
     let mut global = Vec::new();

@@ -81,7 +81,7 @@ fn read_live(path: &Path) -> Result<Option<LiveRun>> {
     let file = match no_follow(OpenOptions::new().read(true)).open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => {
+        Err(e) if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) => {
             anyhow::bail!("{} is a symbolic link, not a live file", path.display())
         }
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),

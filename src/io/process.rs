@@ -401,14 +401,14 @@ const PROGRESS_BATCH: Duration = Duration::from_millis(20);
 
 /// Is there output to read at once (without blocking)?
 fn readable(fd: std::os::fd::RawFd) -> bool {
-    let mut p = libc::pollfd {
-        fd,
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: one valid pollfd, a zero timeout.
-    let n = unsafe { libc::poll(&mut p, 1, 0) };
-    n > 0 && p.revents & libc::POLLIN != 0
+    use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+    // SAFETY: the caller owns `fd` and keeps it open for this call.
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+    let mut fds = [PollFd::new(fd, PollFlags::POLLIN)];
+    matches!(poll(&mut fds, PollTimeout::ZERO), Ok(n) if n > 0)
+        && fds[0]
+            .revents()
+            .is_some_and(|r| r.contains(PollFlags::POLLIN))
 }
 
 /// Bytes the experiment's stdout pipe may hold (the kernel's default is

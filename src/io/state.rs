@@ -144,7 +144,7 @@ pub fn refuse_symlinks(root: &Path, path: &Path) -> Result<()> {
 
 /// `options` set not to follow a symbolic link at the last component.
 pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
-    options.custom_flags(libc::O_NOFOLLOW)
+    options.custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
 }
 
 /// Open `path` with `options`, never through a symbolic link: a link
@@ -152,7 +152,9 @@ pub fn no_follow(options: &mut OpenOptions) -> &mut OpenOptions {
 pub fn open_no_follow(options: &mut OpenOptions, path: &Path) -> Result<File> {
     match no_follow(options).open(path) {
         Ok(f) => Ok(f),
-        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(symlink_refusal(path, path)),
+        Err(e) if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) => {
+            Err(symlink_refusal(path, path))
+        }
         Err(e) => Err(e).with_context(|| format!("cannot open {} for writing", path.display())),
     }
 }

@@ -16,7 +16,10 @@ mod journal;
 mod knowhow;
 mod log;
 mod man;
+#[cfg(feature = "mcp")]
 mod mcp;
+#[cfg(not(feature = "mcp"))]
+mod mcp_off;
 mod measure;
 mod next;
 mod parse;

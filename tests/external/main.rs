@@ -9,6 +9,7 @@
 
 mod isolation;
 mod man;
+#[cfg(feature = "mcp")]
 mod mcp;
 mod needs;
 mod pre_commit;
@@ -25,6 +26,7 @@ fn main() {
     trials.extend(isolation::trials());
     trials.extend(report::trials());
     trials.extend(man::trials());
+    #[cfg(feature = "mcp")]
     trials.extend(mcp::trials());
     trials.extend(pre_commit::trials());
     trials.extend(slurm::trials());

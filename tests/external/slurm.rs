@@ -64,8 +64,7 @@ impl Cluster {
                 ));
             }
         }
-        // SAFETY: geteuid has no preconditions.
-        if unsafe { libc::geteuid() } != 0 {
+        if !nix::unistd::geteuid().is_root() {
             return Err("the test cluster's daemons must start as root".into());
         }
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -175,12 +174,14 @@ impl Drop for Cluster {
                 .ok()
                 .and_then(|s| s.trim().parse::<i32>().ok())
             {
-                // SAFETY: a signal to a process id read from the daemon's
-                // own pid file in this test's directory.
-                unsafe { libc::kill(pid, libc::SIGTERM) };
+                // A signal to a process id read from the daemon's own pid
+                // file in this test's directory.
+                use nix::sys::signal::{kill, Signal};
+                let pid = nix::unistd::Pid::from_raw(pid);
+                let _ = kill(pid, Signal::SIGTERM);
                 let until = Instant::now() + Duration::from_secs(10);
-                // SAFETY: signal 0 only checks the process exists.
-                while unsafe { libc::kill(pid, 0) } == 0 && Instant::now() < until {
+                // No signal: only whether the process still exists.
+                while kill(pid, None).is_ok() && Instant::now() < until {
                     std::thread::sleep(Duration::from_millis(50));
                 }
             }
