@@ -45,8 +45,19 @@ fn main() {
             check_page(&path, root).map_err(Failed::from)
         }));
     }
-    trials.push(Trial::test("a_drifted_example_fails", drifted_example_fails));
-    trials.push(Trial::test("an_unmarked_shell_block_fails", unmarked_shell_fails));
+    trials.push(Trial::test(
+        "a_drifted_example_fails",
+        drifted_example_fails,
+    ));
+    trials.push(Trial::test(
+        "an_unmarked_shell_block_fails",
+        unmarked_shell_fails,
+    ));
+    let linked = pages.clone();
+    trials.push(Trial::test(
+        "every_link_between_pages_resolves",
+        move || links_resolve(&linked, root),
+    ));
     trials.push(Trial::test("every_page_is_checked", move || {
         every_page_is_checked(&pages, root)
     }));
@@ -115,7 +126,10 @@ fn blocks(text: &str) -> Vec<Block> {
                 let (indent, marker) = key.split_once(':').unwrap();
                 let indent: usize = indent.parse().unwrap();
                 if trimmed.starts_with(marker)
-                    && trimmed.trim_start_matches(marker.chars().next().unwrap()).trim().is_empty()
+                    && trimmed
+                        .trim_start_matches(marker.chars().next().unwrap())
+                        .trim()
+                        .is_empty()
                 {
                     out.push(current.take().unwrap().1);
                 } else {
@@ -211,10 +225,9 @@ fn examples(block: &Block) -> Result<Vec<Example>, String> {
         }
         let mut code = 0;
         if let Some(c) = lines.get(i).and_then(|l| l.strip_prefix("? ")) {
-            code = c
-                .trim()
-                .parse()
-                .map_err(|_| format!("line {}: `? {c}` is not an exit code", block.first_line + i))?;
+            code = c.trim().parse().map_err(|_| {
+                format!("line {}: `? {c}` is not an exit code", block.first_line + i)
+            })?;
             i += 1;
         }
         let start = i;
@@ -387,7 +400,10 @@ fn run_page(text: &str, page: &Path, root: &Path) -> Result<Vec<(Example, String
                         let mut actual = actual.trim_end().to_string();
                         let root_text = scratch.root().display().to_string();
                         actual = actual.replace(&root_text, "[ROOT]");
-                        failures.push((ex, format!("{}\n--- printed:\n{actual}", problems.join("\n"))));
+                        failures.push((
+                            ex,
+                            format!("{}\n--- printed:\n{actual}", problems.join("\n")),
+                        ));
                     }
                 }
             }
@@ -522,4 +538,110 @@ fn every_page_is_checked(pages: &[PathBuf], root: &Path) -> Result<(), Failed> {
         return Err("no example found".into());
     }
     Ok(())
+}
+
+/// GitHub's anchor of a heading: lower case, punctuation but `-` and `_`
+/// dropped, spaces to `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of a page's headings (outside fenced blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            let heading = line.trim_start_matches('#');
+            if heading.starts_with(' ') {
+                let base = slug(heading);
+                let n = out
+                    .iter()
+                    .filter(|a: &&String| **a == base || a.starts_with(&format!("{base}-")))
+                    .count();
+                out.push(if n == 0 { base } else { format!("{base}-{n}") });
+            }
+        }
+    }
+    out
+}
+
+/// The targets of a page's Markdown links (`[text](target)`), outside
+/// fenced blocks and code spans.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            let before_ticks = rest[..at].matches('`').count();
+            if before_ticks % 2 == 0 {
+                out.push((i + 1, after[..end].to_string()));
+            }
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+/// Every relative link of README.md and docs/ names a file that exists,
+/// and every `#anchor` a heading of its page.
+fn links_resolve(pages: &[PathBuf], root: &Path) -> Result<(), Failed> {
+    let mut broken = Vec::new();
+    for page in pages {
+        let text = std::fs::read_to_string(page).map_err(|e| e.to_string())?;
+        for (line, target) in links(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = match target.split_once('#') {
+                Some((f, a)) => (f, Some(a)),
+                None => (target.as_str(), None),
+            };
+            let path = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            let where_ = format!(
+                "{}:{line}: ({target})",
+                page.strip_prefix(root).unwrap().display()
+            );
+            if !path.exists() {
+                broken.push(format!("{where_}: no such file"));
+                continue;
+            }
+            if let Some(anchor) = anchor {
+                let target_text = std::fs::read_to_string(&path).unwrap_or_default();
+                if !anchors(&target_text).iter().any(|a| a == anchor) {
+                    broken.push(format!("{where_}: no heading with that anchor"));
+                }
+            }
+        }
+    }
+    if broken.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("broken links:\n{}", broken.join("\n")).into())
+    }
 }

@@ -226,10 +226,13 @@ pub enum Command {
     },
 
     /// Put a discarded candidate back in the working tree (a clean tree is needed).
-    #[command(after_help = "Example:\n  arx restore 0193a7c2")]
+    #[command(
+        after_help = "Examples:\n  arx restore            # the newest discarded try\n  arx restore 0193a7c2   # the try of that run id (a unique prefix)"
+    )]
     Restore {
-        /// Run id (or a unique prefix) of the discarded try.
-        run_id: String,
+        /// Run id (or a unique prefix) of the discarded try; the newest
+        /// discarded try of the journal when absent.
+        run_id: Option<String>,
     },
 
     /// List journaled runs, newest last (`--json`: one record per line).

@@ -15,7 +15,7 @@ use crate::io::state::journal;
 use crate::kernel::journal::{
     command_line, fmt_duration, outcome, select, short_id, short_id_len, RunRecord, SHORT_ID_LEN,
 };
-use crate::kernel::number::fmt_number;
+use crate::kernel::number::fmt_table_value;
 use crate::kernel::segment::results;
 use crate::output::export::{Column, Csv, Table, Tsv};
 use crate::output::{dim, verdict_style, Report};
@@ -194,7 +194,7 @@ fn results_table(records: &[RunRecord]) -> Table {
     columns.push(Column::text("description"));
     columns.extend(r.others.iter().map(|k| Column::number(k.clone())));
     let mut table = Table::new(columns);
-    let cell = |x: Option<f64>| x.map(fmt_number).unwrap_or_default();
+    let cell = |x: Option<f64>| x.map(fmt_table_value).unwrap_or_default();
     for row in &r.rows {
         let mut cells = vec![
             row.commit.clone(),

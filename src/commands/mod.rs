@@ -325,7 +325,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Try(args) => ratchet::attempt::run(&ctx, &args),
         Command::Best { objective } => ratchet::best::run(&ctx, &objective),
         Command::Status { objective } => ratchet::status::run(&ctx, &objective),
-        Command::Restore { run_id } => ratchet::restore::run(&ctx, &run_id),
+        Command::Restore { run_id } => ratchet::restore::run(&ctx, run_id.as_deref()),
         Command::Log {
             limit,
             candidate,

@@ -36,6 +36,17 @@ pub fn fmt_number(x: f64) -> String {
     shortest_round_trip(x, Tie::Even)
 }
 
+/// A mean or other computed value in a table: at most 10 significant
+/// digits, so the float noise of arithmetic (`1.1811500000000001`) does not
+/// show, then as [`fmt_number`] prints it (`1.18115`).
+pub fn fmt_table_value(x: f64) -> String {
+    if !x.is_finite() || x == 0.0 {
+        return fmt_number(x);
+    }
+    let rounded: f64 = format!("{x:.9e}").parse().unwrap_or(x);
+    fmt_number(rounded)
+}
+
 /// A computed value (a mean, a bound, a difference) for people: integral
 /// values below 1e16 as integers, every other value as Python's `repr`
 /// prints it (`0.25`, `1.2e-09`, `1.1e+300`), never hundreds of digits.
@@ -174,7 +185,17 @@ fn is_exact(x: f64, digits: &str, exp: i32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{fmt_compact, fmt_number, fmt_sig, shortest_round_trip, Tie};
+    use super::{fmt_compact, fmt_number, fmt_sig, fmt_table_value, shortest_round_trip, Tie};
+
+    #[test]
+    fn a_mean_in_a_table_shows_no_float_noise() {
+        assert_eq!(fmt_table_value((1.1785 + 1.1838) / 2.0), "1.18115");
+        assert_eq!(fmt_table_value(0.9979), "0.9979");
+        assert_eq!(fmt_table_value(12480.0), "12480");
+        assert_eq!(fmt_table_value(1.0 / 3.0), "0.3333333333");
+        assert_eq!(fmt_table_value(-2.5e-12), "-2.5e-12");
+        assert_eq!(fmt_table_value(f64::NAN), fmt_number(f64::NAN));
+    }
 
     #[test]
     fn compact_values_never_run_to_hundreds_of_digits() {

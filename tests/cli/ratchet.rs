@@ -6,7 +6,7 @@ use std::process::Command as Std;
 
 use serde_json::Value;
 
-use crate::support::{stderr, stdout_json, Sandbox};
+use crate::support::{json, stderr, stdout_json, Sandbox};
 
 const SCORE: &str = r#"#!/bin/sh
 v=$(cat value.txt)
@@ -608,4 +608,26 @@ fn the_demo_runs_the_loop_on_its_bundled_example() {
     assert_eq!(report["tries"].as_array().unwrap().len(), 10, "{report}");
     // A directory with something in it is refused.
     sb.arx().args(["demo", "--dir"]).arg(&dir).assert().code(2);
+}
+
+#[test]
+fn restore_without_a_run_brings_back_the_newest_discarded_try() {
+    let sb = repo("");
+    let (code, _) = try_(&sb, &[]);
+    assert_eq!(code, 0);
+    let none = sb.arx().arg("restore").output().unwrap();
+    assert_eq!(none.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&none.stderr);
+    assert!(err.contains("no discarded try in the journal"), "{err}");
+    sb.write("value.txt", "1.4");
+    let (code, _) = try_(&sb, &["-m", "first worse"]);
+    assert_eq!(code, 1);
+    sb.write("value.txt", "1.3");
+    let (code, second) = try_(&sb, &["-m", "second worse"]);
+    assert_eq!(code, 1);
+    assert_eq!(sb.read("value.txt"), "1.0");
+    let out = sb.arx().args(["--json", "restore"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(json(&out.stdout)["run_id"], second["run_id"]);
+    assert_eq!(sb.read("value.txt"), "1.3");
 }

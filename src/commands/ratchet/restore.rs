@@ -1,4 +1,5 @@
-//! `arx restore RUN`: put a discarded candidate back in the working tree.
+//! `arx restore [RUN]`: put a discarded candidate back in the working tree
+//! (without RUN, the newest discarded try's).
 
 use std::io::{self, Write};
 
@@ -34,11 +35,24 @@ impl Report for RestoreReport {
     }
 }
 
-pub fn run(ctx: &Ctx, run_id: &str) -> Result<Exit> {
+pub fn run(ctx: &Ctx, run_id: Option<&str>) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let registry = journal(&state, WARN);
     let records = registry.read()?;
-    let record = lookup_run(ctx, &records, &registry.path, run_id)?;
+    let record = match run_id {
+        Some(id) => lookup_run(ctx, &records, &registry.path, id)?,
+        None => records
+            .iter()
+            .rev()
+            .find(|r| r.ratchet.as_ref().is_some_and(|t| t.discarded_ref.is_some()))
+            .cloned()
+            .ok_or_else(|| {
+                Hinted::error(
+                    "no discarded try in the journal",
+                    "arx try sets a candidate aside when it does not keep it; `arx log --format tsv` lists the tries",
+                )
+            })?,
+    };
     let Some(refname) = record
         .ratchet
         .as_ref()
@@ -46,7 +60,7 @@ pub fn run(ctx: &Ctx, run_id: &str) -> Result<Exit> {
     else {
         return Err(Hinted::error(
             format!("run {} is not a discarded try", record.run_id),
-            "list the tries with `arx log --format tsv`; a discard's candidate can be restored",
+            "`arx log --format tsv` lists the tries and their statuses; only a discard's candidate can be restored",
         ));
     };
     let repo = RatchetRepo::open(&ctx.cwd()?, &state)?;
