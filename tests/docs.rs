@@ -183,6 +183,8 @@ struct Example {
     command: String,
     code: i32,
     output: String,
+    /// Index in the page's lines of the `? N` line, when there is one.
+    code_line: Option<usize>,
     /// Range of the block's lines holding the expected output (for
     /// `ARX_UPDATE_DOCS`), as indices into the page's lines.
     output_lines: (usize, usize),
@@ -224,7 +226,9 @@ fn examples(block: &Block) -> Result<Vec<Example>, String> {
             }
         }
         let mut code = 0;
+        let mut code_line = None;
         if let Some(c) = lines.get(i).and_then(|l| l.strip_prefix("? ")) {
+            code_line = Some(block.first_line - 1 + i);
             code = c.trim().parse().map_err(|_| {
                 format!("line {}: `? {c}` is not an exit code", block.first_line + i)
             })?;
@@ -243,6 +247,7 @@ fn examples(block: &Block) -> Result<Vec<Example>, String> {
             command,
             code,
             output,
+            code_line,
             output_lines: (block.first_line - 1 + start, block.first_line - 1 + i),
         });
     }
@@ -391,7 +396,10 @@ fn run_page(text: &str, page: &Path, root: &Path) -> Result<Vec<(Example, String
                     let (code, actual) = scratch.command(&ex.command)?;
                     let mut problems = Vec::new();
                     if code != ex.code {
-                        problems.push(format!("exit code {code}, the page says {}", ex.code));
+                        problems.push(format!(
+                            "exit code {code}, the page says {}\n--- code: {code}",
+                            ex.code
+                        ));
                     }
                     if let Err(diff) = matches(&ex.output, &actual, &scratch.root()) {
                         problems.push(diff);
@@ -462,11 +470,25 @@ fn update(page: &Path, text: &str, failures: &[(Example, String)]) -> Result<(),
         let printed = why.split("\n--- printed:\n").nth(1).unwrap_or("");
         let (start, end) = ex.output_lines;
         let mut new: Vec<String> = printed.lines().map(String::from).collect();
-        // Keep the blank lines that separated this output from the next command.
         while new.last().is_some_and(|l| l.is_empty()) {
             new.pop();
         }
         lines.splice(start..end, new);
+        // The exit code it really had, on the line after the command.
+        if let Some(code) = why
+            .split("\n--- code: ")
+            .nth(1)
+            .and_then(|rest| rest.lines().next())
+        {
+            let line = format!("? {code}");
+            match ex.code_line {
+                Some(at) if code == "0" => {
+                    lines.remove(at);
+                }
+                Some(at) => lines[at] = line,
+                None => lines.insert(start, line),
+            }
+        }
     }
     let mut out = lines.join("\n");
     out.push('\n');
