@@ -370,6 +370,7 @@ fn matches(expected: &str, actual: &str, root: &Path) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let assert = snapbox::Assert::new()
         .redact_with(redactions)
+        .normalize_paths(false)
         .palette(snapbox::report::Palette::plain())
         .action(snapbox::assert::Action::Verify);
     assert

@@ -1,0 +1,3 @@
+# docs/reference/commands.md runs in a new git repository.
+set -e
+git init -q
