@@ -36,14 +36,15 @@ pub fn fmt_number(x: f64) -> String {
     shortest_round_trip(x, Tie::Even)
 }
 
-/// A mean or other computed value in a table: at most 10 significant
-/// digits, so the float noise of arithmetic (`1.1811500000000001`) does not
-/// show, then as [`fmt_number`] prints it (`1.18115`).
+/// A mean or other computed value in a table: at most 7 significant
+/// digits, so neither the float noise of arithmetic (`1.1811500000000001`)
+/// nor a repeating decimal (`1.1036666666666668`) shows, then as
+/// [`fmt_number`] prints it (`1.18115`, `1.103667`).
 pub fn fmt_table_value(x: f64) -> String {
     if !x.is_finite() || x == 0.0 {
         return fmt_number(x);
     }
-    let rounded: f64 = format!("{x:.9e}").parse().unwrap_or(x);
+    let rounded: f64 = format!("{x:.6e}").parse().unwrap_or(x);
     fmt_number(rounded)
 }
 
@@ -192,7 +193,8 @@ mod tests {
         assert_eq!(fmt_table_value((1.1785 + 1.1838) / 2.0), "1.18115");
         assert_eq!(fmt_table_value(0.9979), "0.9979");
         assert_eq!(fmt_table_value(12480.0), "12480");
-        assert_eq!(fmt_table_value(1.0 / 3.0), "0.3333333333");
+        assert_eq!(fmt_table_value(1.0 / 3.0), "0.3333333");
+        assert_eq!(fmt_table_value((1.1038 + 1.1037 + 1.1035) / 3.0), "1.103667");
         assert_eq!(fmt_table_value(-2.5e-12), "-2.5e-12");
         assert_eq!(fmt_table_value(f64::NAN), fmt_number(f64::NAN));
     }
