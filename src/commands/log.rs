@@ -51,9 +51,12 @@ impl LogReport {
                     short_id(&r.run_id, self.id_len).to_string(),
                     start_time(&r.started_at),
                     fmt_duration(r.duration_ms),
-                    r.verdict
-                        .as_ref()
-                        .map_or("-".to_string(), |v| v.verdict.to_string()),
+                    match (&r.verdict, &r.ratchet) {
+                        (Some(v), _) => v.verdict.to_string(),
+                        // A try: what the ratchet did with it.
+                        (None, Some(t)) => t.status.to_string(),
+                        (None, None) => "-".to_string(),
+                    },
                     one_line(&outcome(r)),
                     r.candidate.as_deref().map_or("-".to_string(), one_line),
                 ],

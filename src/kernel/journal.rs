@@ -429,12 +429,16 @@ pub fn select(
     runs
 }
 
-/// A run's outcome in a few characters: the spec's metric (`acc=0.83`; the
-/// mean and sample count of a repeated run), else how the command ended
-/// (`exit=1`, `timeout`, `interrupted`).
+/// A run's outcome in a few characters: the spec's metric, or a try's
+/// (`acc=0.83`; the mean and sample count of a repeated run), else how the
+/// command ended (`exit=1`, `timeout`, `interrupted`).
 pub fn outcome(record: &RunRecord) -> String {
-    if let Some(spec) = &record.spec {
-        let key = &spec.metric_key;
+    let key = match (&record.spec, &record.ratchet) {
+        (Some(spec), _) => Some(spec.metric_key.as_str()),
+        (None, Some(t)) => Some(t.metric.as_str()),
+        (None, None) => None,
+    };
+    if let Some(key) = key {
         if let Some(s) = &record.summary {
             return format!("{key}={} (n={})", super::number::fmt_sig(s.mean, 6), s.n);
         }

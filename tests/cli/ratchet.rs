@@ -320,6 +320,18 @@ fn status_says_when_to_stop_and_log_prints_the_results_table() {
     let csv = sb.arx().args(["log", "--format", "csv"]).assert().success();
     assert!(String::from_utf8_lossy(&csv.get_output().stdout)
         .starts_with("commit,m,status,description,mem"));
+    // The run list says what the ratchet did with each try, and its metric.
+    let out = sb.arx().arg("log").assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    let statuses: Vec<&str> = rows.iter().map(|r| r[4]).collect();
+    assert_eq!(statuses, ["baseline", "keep", "discard", "discard"], "{text}");
+    assert!(rows[3][5].starts_with("m=1.6"), "{text}");
 }
 
 #[test]
