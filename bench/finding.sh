@@ -13,10 +13,10 @@ cd "$(dirname "$0")/.."
 n=${BENCH_FINDINGS:-10000}
 reps=${BENCH_REPS:-5}
 
-cargo build --release --quiet --example finding_bench
-cargo build --release --quiet --bin arx
-bench_bin=$(realpath target/release/examples/finding_bench)
-arx_bin=$(realpath target/release/arx)
+cargo build --profile dist --quiet --example finding_bench
+cargo build --profile dist --quiet --bin arx
+bench_bin=$(realpath target/dist/examples/finding_bench)
+arx_bin=$(realpath target/dist/arx)
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/arx-finding-bench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT

@@ -38,8 +38,8 @@ fi
 runs=${BENCH_RUNS:-1000000}
 [[ "${1:-}" == "--quick" ]] && runs=100000
 if [[ -z "${ARX_BIN:-}" ]]; then
-  cargo build --release --quiet
-  ARX_BIN=$PWD/target/release/arx
+  cargo build --profile dist --quiet
+  ARX_BIN=$PWD/target/dist/arx
 fi
 dir=target/bench/next-$runs
 mkdir -p "$dir/.arx"

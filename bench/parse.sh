@@ -8,7 +8,7 @@
 #   --quick        smoke run: 32 MiB log, 3 timed runs, 50 startup runs
 #
 # Environment (all optional):
-#   ARX_BIN            arx binary to measure (default: build with cargo --release)
+#   ARX_BIN            arx binary to measure (default: build with cargo --profile dist)
 #   BENCH_MIB          log size in MiB (default 256, 32 with --quick)
 #   BENCH_REPS         timed runs per command after one warm-up (default 5, 3 with --quick)
 #   BENCH_STARTUP_RUNS runs of `arx classify < /dev/null` (default 200, 50 with --quick)
@@ -90,9 +90,9 @@ fi
 if [[ -n "${ARX_BIN:-}" ]]; then
     ARX="$ARX_BIN"
 else
-    note "building arx (cargo build --release)"
-    (cd "$ROOT" && cargo build --release --quiet) || die "cargo build --release failed"
-    ARX="${CARGO_TARGET_DIR:-$ROOT/target}/release/arx"
+    note "building arx (cargo build --profile dist)"
+    (cd "$ROOT" && cargo build --profile dist --quiet) || die "cargo build --profile dist failed"
+    ARX="${CARGO_TARGET_DIR:-$ROOT/target}/dist/arx"
 fi
 [[ -x "$ARX" ]] || die "arx binary not found or not executable: $ARX"
 ARX="$(cd "$(dirname "$ARX")" && pwd)/$(basename "$ARX")"

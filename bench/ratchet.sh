@@ -26,10 +26,10 @@ else
 fi
 command -v git > /dev/null || { echo "bench: git is needed" >&2; exit 2; }
 
-cargo build --release --quiet --example ratchet_git_bench
-cargo build --release --quiet --bin arx
-bench_bin=$(realpath target/release/examples/ratchet_git_bench)
-arx_bin=$(realpath target/release/arx)
+cargo build --profile dist --quiet --example ratchet_git_bench
+cargo build --profile dist --quiet --bin arx
+bench_bin=$(realpath target/dist/examples/ratchet_git_bench)
+arx_bin=$(realpath target/dist/arx)
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/arx-ratchet-bench.XXXXXX")
 repo=$dir/repo

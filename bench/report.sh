@@ -20,10 +20,10 @@ else
   reps=${BENCH_REPS:-5}
 fi
 
-cargo build --release --quiet --example report_journal
-cargo build --release --quiet --bin arx
-gen=$(realpath target/release/examples/report_journal)
-arx=$(realpath target/release/arx)
+cargo build --profile dist --quiet --example report_journal
+cargo build --profile dist --quiet --bin arx
+gen=$(realpath target/dist/examples/report_journal)
+arx=$(realpath target/dist/arx)
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/arx-report-bench.XXXXXX")
 trap 'rm -rf "$dir"' EXIT

@@ -23,8 +23,8 @@ else
 fi
 
 if [[ -z "${ARX_BIN:-}" ]]; then
-  cargo build --release --quiet
-  ARX_BIN=target/release/arx
+  cargo build --profile dist --quiet
+  ARX_BIN=target/dist/arx
 fi
 ARX_BIN=$(realpath "$ARX_BIN")
 command -v git > /dev/null || { echo "bench: git is needed" >&2; exit 2; }

@@ -30,8 +30,8 @@ writers=${BENCH_WRITERS:-cat 8k lines}
 if [[ "${1:-}" == "--quick" ]]; then mib=128; lines_mib=16; reps=5; fi
 
 if [[ -z "${ARX_BIN:-}" ]]; then
-  cargo build --release --quiet --bin arx
-  ARX_BIN=target/release/arx
+  cargo build --profile dist --quiet --bin arx
+  ARX_BIN=target/dist/arx
 fi
 if [[ ! -x /usr/bin/time ]]; then
   echo "bench: GNU time is needed for peak memory; installing the Debian package 'time'" >&2
