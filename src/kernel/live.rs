@@ -98,9 +98,11 @@ pub fn group_is_run(
 ) -> Result<(), String> {
     let (Some(recorded_boot), Some(leader_start)) = (live.boot_id.as_deref(), live.leader_start)
     else {
-        return Err("its live file does not record the boot id and the experiment's start time \
+        return Err(
+            "its live file does not record the boot id and the experiment's start time \
              (written by an older arx), so the group cannot be proven its own"
-            .into());
+                .into(),
+        );
     };
     match boot_id {
         Some(now) if now == recorded_boot => {}
@@ -319,8 +321,13 @@ mod tests {
         assert!(e.contains("reused"), "{e}");
         // A member older than the run, or without the marker, or unreadable.
         assert!(group_is_run(&l, 2, Some("b"), &[member(9, 99, Some(true))]).is_err());
-        let e = group_is_run(&l, 2, Some("b"), &[ours[0].clone(), member(9, 150, Some(false))])
-            .unwrap_err();
+        let e = group_is_run(
+            &l,
+            2,
+            Some("b"),
+            &[ours[0].clone(), member(9, 150, Some(false))],
+        )
+        .unwrap_err();
         assert!(e.contains(RUN_MARKER_ENV), "{e}");
         assert!(group_is_run(&l, 2, Some("b"), &[member(2, 100, None)]).is_err());
         // Nothing to inspect.

@@ -27,4 +27,5 @@ pub mod segment;
 pub mod skim;
 pub mod statements;
 pub mod stats;
+pub mod tally;
 pub mod verdict;

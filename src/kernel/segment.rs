@@ -10,6 +10,7 @@ use super::journal::RunRecord;
 use super::names::str_enum;
 use super::objective::StopRules;
 use super::stats::Direction;
+use super::tally::{Status, Tally};
 
 str_enum! {
     /// What a try did.
@@ -148,13 +149,9 @@ pub struct Segment {
     pub tries: usize,
     /// Experiment runs, the baseline's included.
     pub runs: u64,
-    pub keeps: usize,
-    pub discards: usize,
-    pub crashes: usize,
-    pub checks_failed: usize,
-    pub protected: usize,
-    pub interrupted: usize,
-    pub non_keeps_in_a_row: usize,
+    /// The counts, by the one rule the report counts with too.
+    #[serde(flatten)]
+    pub tally: Tally,
     /// The last discard, to finish its restore after a crash.
     pub last: Option<(String, TryStatus)>,
 }
@@ -214,6 +211,9 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         at: r.ended_at.clone(),
         confirmed: info.confirmed,
     };
+    let text = info.status.as_str();
+    seg.tally
+        .add(Status::from_try(text).unwrap_or(Status::Other), text);
     match info.status {
         TryStatus::Baseline => {
             let m = measured(&info.kept);
@@ -221,23 +221,13 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             seg.kept = Some(m);
         }
         TryStatus::Keep => {
-            seg.keeps += 1;
             let mut m = measured(info.commit.as_deref().unwrap_or(&info.kept));
             if info.record_from > 0 && info.record_from < m.samples.len() {
                 m.samples.drain(..info.record_from);
             }
             seg.kept = Some(m);
         }
-        TryStatus::Discard | TryStatus::Pruned => seg.discards += 1,
-        TryStatus::Crash => seg.crashes += 1,
-        TryStatus::ChecksFailed => seg.checks_failed += 1,
-        TryStatus::Protected => seg.protected += 1,
-        TryStatus::Interrupted => seg.interrupted += 1,
-    }
-    if info.status.is_non_keep() {
-        seg.non_keeps_in_a_row += 1;
-    } else {
-        seg.non_keeps_in_a_row = 0;
+        _ => {}
     }
     seg.last = Some((r.run_id.clone(), info.status));
 }
@@ -283,10 +273,10 @@ pub fn stop_advice(
         }
     }
     if let Some(max) = rules.max_discards_in_a_row {
-        if segment.non_keeps_in_a_row as u64 >= max {
+        if segment.tally.since_keep as u64 >= max {
             return fire(format!(
                 "max_discards_in_a_row reached: {} tries in a row not kept",
-                segment.non_keeps_in_a_row
+                segment.tally.since_keep
             ));
         }
     }
@@ -455,8 +445,9 @@ mod tests {
             record("p2", "s1", TryStatus::Pruned, &[]),
         ];
         let seg = current(&records, "s1").unwrap();
-        assert_eq!((seg.keeps, seg.discards, seg.crashes), (0, 2, 0));
-        assert_eq!(seg.non_keeps_in_a_row, 2);
+        let t = &seg.tally;
+        assert_eq!((t.keeps, t.discards, t.crashes), (0, 2, 0));
+        assert_eq!(t.since_keep, 2);
         assert_eq!(seg.kept.unwrap().run_id, "b");
     }
 
@@ -483,11 +474,13 @@ mod tests {
         let seg2 = current(&more, "s1").unwrap();
         assert_eq!(seg2.kept.unwrap().samples, vec![0.75, 0.76]);
         assert_eq!(seg2.replicates.last().unwrap(), &vec![0.7, 0.75, 0.76]);
+        // The protected try counts as discarded, as the report counts it.
+        let t = &seg.tally;
         assert_eq!(
-            (seg.keeps, seg.discards, seg.crashes, seg.protected),
-            (1, 1, 1, 1)
+            (t.keeps, t.discards, t.crashes, t.of("protected")),
+            (1, 2, 1, 1)
         );
-        assert_eq!(seg.non_keeps_in_a_row, 2);
+        assert_eq!(t.since_keep, 2);
         assert_eq!(seg.replicates.len(), 2);
         assert_eq!(seg.tries, 5);
         assert_eq!(seg.runs, 4);
