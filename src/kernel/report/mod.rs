@@ -7,6 +7,7 @@
 mod chart;
 mod fold;
 mod line;
+mod view;
 mod walk;
 
 #[cfg(test)]
