@@ -936,3 +936,107 @@ fn unplaced_modules_and_the_crate_root_are_reported() {
         ]
     );
 }
+
+// ---------------------------------------------------------------------------
+// No import cycles inside the kernel
+
+/// The import cycles among the kernel's modules (files), each as
+/// `a -> b -> a`. A module's use of its ancestors or descendants (a
+/// parent re-exporting a child, a child using its parent's items) is not an
+/// edge; test code counts, as it does for the layers.
+fn kernel_cycles(files: &[(String, String)]) -> Vec<String> {
+    let modules: BTreeSet<Vec<String>> = files.iter().filter_map(|(p, _)| module_path(p)).collect();
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (rel, text) in files {
+        let Some(module) = module_path(rel) else {
+            continue;
+        };
+        if module[0] != "kernel" {
+            continue;
+        }
+        for r in references(text, &module) {
+            let landed: Vec<String> = (0..=r.target.len())
+                .rev()
+                .map(|n| r.target[..n].to_vec())
+                .find(|p| p.is_empty() || modules.contains(p))
+                .unwrap_or_default();
+            if landed.first().map(String::as_str) != Some("kernel")
+                || landed.starts_with(&module)
+                || module.starts_with(&landed)
+            {
+                continue;
+            }
+            edges.entry(module.clone()).or_default().insert(landed);
+        }
+    }
+    // Each cycle once, found from its smallest module: a path back to the
+    // start through modules greater than it.
+    let mut cycles = Vec::new();
+    for start in edges.keys() {
+        let mut stack: Vec<(Vec<String>, Vec<Vec<String>>)> =
+            vec![(start.clone(), vec![start.clone()])];
+        let mut seen: BTreeSet<Vec<String>> = BTreeSet::new();
+        while let Some((at, path)) = stack.pop() {
+            for next in edges.get(&at).into_iter().flatten() {
+                if next == start {
+                    let mut names: Vec<String> = path.iter().map(|m| show(m)).collect();
+                    names.push(show(start));
+                    cycles.push(names.join(" -> "));
+                } else if next > start && seen.insert(next.clone()) {
+                    let mut longer = path.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
+            }
+        }
+    }
+    cycles
+}
+
+#[test]
+fn kernel_modules_import_no_cycle() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root, &root.join("src"), &mut files);
+    let cycles = kernel_cycles(&files);
+    assert!(
+        cycles.is_empty(),
+        "import cycles among the kernel's modules (tests/architecture.rs):\n{}",
+        cycles
+            .iter()
+            .map(|c| format!("  {c}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+#[test]
+fn a_kernel_import_cycle_is_caught_but_not_a_parent_and_its_child() {
+    let files: Vec<(String, String)> = [
+        (
+            "src/kernel/mod.rs",
+            "pub mod a;\npub mod b;\npub mod c;\npub mod r;\n",
+        ),
+        ("src/kernel/a.rs", "use super::b::X;\n"),
+        (
+            "src/kernel/b.rs",
+            "pub struct X;\nfn f() { crate::kernel::c::g(); }\n",
+        ),
+        (
+            "src/kernel/c.rs",
+            "pub fn g() {}\n#[cfg(test)]\nmod tests { use super::super::a; }\n",
+        ),
+        (
+            "src/kernel/r/mod.rs",
+            "mod l;\npub use l::P;\npub struct Q;\n",
+        ),
+        ("src/kernel/r/l.rs", "use super::Q;\npub struct P;\n"),
+    ]
+    .iter()
+    .map(|(p, t)| (p.to_string(), t.to_string()))
+    .collect();
+    assert_eq!(
+        kernel_cycles(&files),
+        ["kernel::a -> kernel::b -> kernel::c -> kernel::a"]
+    );
+}

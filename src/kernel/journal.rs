@@ -104,7 +104,7 @@ pub struct RunRecord {
     pub more_runs: Option<u64>,
     /// What `arx try` did with this run (ratchet records only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ratchet: Option<super::segment::RatchetInfo>,
+    pub ratchet: Option<super::ratchet_record::RatchetInfo>,
     /// How the run ended when arx ended it for a reason of its own:
     /// `pruned` (hopeless progress) or `lost` (arx itself died).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -555,6 +555,35 @@ pub fn derived_ignore_lines(existing: &str, names: &[&str]) -> Vec<String> {
         .chain(std::iter::once("/.*.tmp-*".to_string()))
         .filter(|p| !present(p))
         .collect()
+}
+
+/// The curves of `records` that completed, as peers for [`super::prune::Pruner`]: runs
+/// on `metric` and `step_key` that were neither pruned nor lost nor
+/// interrupted, and of those the attempts that succeeded.
+pub fn completed_curves<'a>(
+    records: impl IntoIterator<Item = &'a RunRecord>,
+    metric: &str,
+    step_key: &str,
+) -> Vec<super::prune::Points> {
+    let mut out = Vec::new();
+    for r in records {
+        let Some(p) = &r.progress else { continue };
+        if p.metric != metric || p.step_key != step_key || r.status.is_some() || r.interrupted {
+            continue;
+        }
+        if r.attempts.is_empty() {
+            if r.succeeded() && p.curves.len() == 1 && !p.curves[0].is_empty() {
+                out.push(p.curves[0].clone());
+            }
+            continue;
+        }
+        for (a, c) in r.attempts.iter().zip(&p.curves) {
+            if a.exit_code == 0 && !a.timed_out && !c.is_empty() {
+                out.push(c.clone());
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

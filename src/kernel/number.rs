@@ -194,7 +194,10 @@ mod tests {
         assert_eq!(fmt_table_value(0.9979), "0.9979");
         assert_eq!(fmt_table_value(12480.0), "12480");
         assert_eq!(fmt_table_value(1.0 / 3.0), "0.3333333");
-        assert_eq!(fmt_table_value((1.1038 + 1.1037 + 1.1035) / 3.0), "1.103667");
+        assert_eq!(
+            fmt_table_value((1.1038 + 1.1037 + 1.1035) / 3.0),
+            "1.103667"
+        );
         assert_eq!(fmt_table_value(-2.5e-12), "-2.5e-12");
         assert_eq!(fmt_table_value(f64::NAN), fmt_number(f64::NAN));
     }

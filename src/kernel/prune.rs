@@ -368,35 +368,6 @@ impl Pruner {
     }
 }
 
-/// The curves of `records` that completed, as peers for [`Pruner`]: runs
-/// on `metric` and `step_key` that were neither pruned nor lost nor
-/// interrupted, and of those the attempts that succeeded.
-pub fn completed_curves<'a>(
-    records: impl IntoIterator<Item = &'a super::journal::RunRecord>,
-    metric: &str,
-    step_key: &str,
-) -> Vec<Points> {
-    let mut out = Vec::new();
-    for r in records {
-        let Some(p) = &r.progress else { continue };
-        if p.metric != metric || p.step_key != step_key || r.status.is_some() || r.interrupted {
-            continue;
-        }
-        if r.attempts.is_empty() {
-            if r.succeeded() && p.curves.len() == 1 && !p.curves[0].is_empty() {
-                out.push(p.curves[0].clone());
-            }
-            continue;
-        }
-        for (a, c) in r.attempts.iter().zip(&p.curves) {
-            if a.exit_code == 0 && !a.timed_out && !c.is_empty() {
-                out.push(c.clone());
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,118 +4,13 @@
 //! replicates, the counts) and the stop advice. Nothing here reads files or
 //! clocks: the records and the time come in as values.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::journal::RunRecord;
-use super::names::str_enum;
 use super::objective::StopRules;
+pub use super::ratchet_record::{CheckResult, RatchetInfo, TryStatus};
 use super::stats::Direction;
-
-str_enum! {
-    /// What a try did.
-    #[derive(Default)]
-    TryStatus, "try status" {
-        /// The segment's first measurement: the last commit, repeated.
-        #[default]
-        Baseline => "baseline",
-        /// Better beyond the noise and the checks passed: committed.
-        Keep => "keep",
-        /// Not shown better: set aside under refs/arx/discarded and undone.
-        Discard => "discard",
-        /// The experiment failed (no metric, non-zero exit, timeout): undone.
-        Crash => "crash",
-        /// Better, but a check failed: undone.
-        ChecksFailed => "checks_failed",
-        /// The candidate touched a protected path: undone without running.
-        Protected => "protected",
-        /// Ctrl-C during the try: the working tree is left as it was.
-        Interrupted => "interrupted",
-        /// Stopped early by `--prune` (hopeless progress): counts as a
-        /// discard, set aside and undone.
-        Pruned => "pruned",
-    }
-}
-
-impl TryStatus {
-    /// Is this a try that was not kept (counts towards the stop rule)?
-    pub fn is_non_keep(self) -> bool {
-        !matches!(self, TryStatus::Baseline | TryStatus::Keep)
-    }
-}
-
-/// The ratchet's part of a journal record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RatchetInfo {
-    /// The objective's segment id ([`super::objective::Objective::segment_id`]).
-    pub segment: String,
-    /// This record starts a new segment even if the id is unchanged
-    /// (`arx try --new-segment`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub new_segment: bool,
-    pub status: TryStatus,
-    #[serde(default)]
-    pub description: Option<String>,
-    pub metric: String,
-    pub direction: Direction,
-    /// The decision rule.
-    #[serde(default)]
-    pub rule: String,
-    /// The kept commit this try was measured against (for a baseline: the
-    /// commit measured).
-    pub kept: String,
-    /// For a keep: the new kept commit. For a discard: the commit that
-    /// holds the candidate (under `discarded_ref`).
-    #[serde(default)]
-    pub commit: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub discarded_ref: Option<String>,
-    /// The candidate's changed paths.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub paths: Vec<String>,
-    /// Protected paths the candidate touched.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub protected: Vec<String>,
-    /// The best before this try (the kept commit's estimate).
-    #[serde(default)]
-    pub best: Option<f64>,
-    /// Candidate minus best, positive = better.
-    #[serde(default)]
-    pub improvement: Option<f64>,
-    /// The noise (sd of one run) the decision used.
-    #[serde(default)]
-    pub noise: Option<f64>,
-    /// No replicate was available: the decision was blind to noise.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub blind: bool,
-    /// For a keep: the kept commit's value is the mean of its samples from
-    /// this one on (the confirmation runs; the screening run that chose the
-    /// candidate would flatter it).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub record_from: usize,
-    /// False for keeps that no confirmation backs (`--rule strict`).
-    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
-    pub confirmed: bool,
-    /// The checks run before a keep.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub checks: Vec<CheckResult>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// One check command and how it ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CheckResult {
-    pub command: String,
-    pub exit_code: i64,
-    #[serde(default)]
-    pub duration_ms: u64,
-}
+use super::tally::{Status, Tally};
 
 /// A measured commit of the segment: the baseline or a keep.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -148,13 +43,9 @@ pub struct Segment {
     pub tries: usize,
     /// Experiment runs, the baseline's included.
     pub runs: u64,
-    pub keeps: usize,
-    pub discards: usize,
-    pub crashes: usize,
-    pub checks_failed: usize,
-    pub protected: usize,
-    pub interrupted: usize,
-    pub non_keeps_in_a_row: usize,
+    /// The counts, by the one rule the report counts with too.
+    #[serde(flatten)]
+    pub tally: Tally,
     /// The last discard, to finish its restore after a crash.
     pub last: Option<(String, TryStatus)>,
 }
@@ -214,6 +105,9 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         at: r.ended_at.clone(),
         confirmed: info.confirmed,
     };
+    let text = info.status.as_str();
+    seg.tally
+        .add(Status::from_try(text).unwrap_or(Status::Other), text);
     match info.status {
         TryStatus::Baseline => {
             let m = measured(&info.kept);
@@ -221,23 +115,13 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             seg.kept = Some(m);
         }
         TryStatus::Keep => {
-            seg.keeps += 1;
             let mut m = measured(info.commit.as_deref().unwrap_or(&info.kept));
             if info.record_from > 0 && info.record_from < m.samples.len() {
                 m.samples.drain(..info.record_from);
             }
             seg.kept = Some(m);
         }
-        TryStatus::Discard | TryStatus::Pruned => seg.discards += 1,
-        TryStatus::Crash => seg.crashes += 1,
-        TryStatus::ChecksFailed => seg.checks_failed += 1,
-        TryStatus::Protected => seg.protected += 1,
-        TryStatus::Interrupted => seg.interrupted += 1,
-    }
-    if info.status.is_non_keep() {
-        seg.non_keeps_in_a_row += 1;
-    } else {
-        seg.non_keeps_in_a_row = 0;
+        _ => {}
     }
     seg.last = Some((r.run_id.clone(), info.status));
 }
@@ -283,10 +167,10 @@ pub fn stop_advice(
         }
     }
     if let Some(max) = rules.max_discards_in_a_row {
-        if segment.non_keeps_in_a_row as u64 >= max {
+        if segment.tally.since_keep as u64 >= max {
             return fire(format!(
                 "max_discards_in_a_row reached: {} tries in a row not kept",
-                segment.non_keeps_in_a_row
+                segment.tally.since_keep
             ));
         }
     }
@@ -457,8 +341,9 @@ mod tests {
             record("p2", "s1", TryStatus::Pruned, &[]),
         ];
         let seg = current(&records, "s1").unwrap();
-        assert_eq!((seg.keeps, seg.discards, seg.crashes), (0, 2, 0));
-        assert_eq!(seg.non_keeps_in_a_row, 2);
+        let t = &seg.tally;
+        assert_eq!((t.keeps, t.discards, t.crashes), (0, 2, 0));
+        assert_eq!(t.since_keep, 2);
         assert_eq!(seg.kept.unwrap().run_id, "b");
     }
 
@@ -485,11 +370,13 @@ mod tests {
         let seg2 = current(&more, "s1").unwrap();
         assert_eq!(seg2.kept.unwrap().samples, vec![0.75, 0.76]);
         assert_eq!(seg2.replicates.last().unwrap(), &vec![0.7, 0.75, 0.76]);
+        // The protected try counts as discarded, as the report counts it.
+        let t = &seg.tally;
         assert_eq!(
-            (seg.keeps, seg.discards, seg.crashes, seg.protected),
-            (1, 1, 1, 1)
+            (t.keeps, t.discards, t.crashes, t.of("protected")),
+            (1, 2, 1, 1)
         );
-        assert_eq!(seg.non_keeps_in_a_row, 2);
+        assert_eq!(t.since_keep, 2);
         assert_eq!(seg.replicates.len(), 2);
         assert_eq!(seg.tries, 5);
         assert_eq!(seg.runs, 4);

@@ -16,7 +16,7 @@ use crate::io::Warn;
 use crate::kernel::journal::RunRecord;
 use crate::kernel::live::LiveRun;
 use crate::kernel::prune::{
-    completed_curves, CurveRecorder, Points, Progress, PruneRule, Pruned, Pruner, DEFAULT_STEP_KEY,
+    CurveRecorder, Points, Progress, PruneRule, Pruned, Pruner, DEFAULT_STEP_KEY,
 };
 use crate::kernel::stats::Direction;
 
@@ -107,7 +107,7 @@ pub fn step_key(given: Option<&str>) -> Result<String> {
 /// The peers of a new run: completed curves of `records` that follow the
 /// same metric and step key.
 pub fn peers<'a>(records: impl IntoIterator<Item = &'a RunRecord>, follow: &Follow) -> Vec<Points> {
-    completed_curves(records, &follow.metric, &follow.step_key)
+    crate::kernel::journal::completed_curves(records, &follow.metric, &follow.step_key)
 }
 
 /// The live, progress and pruning side of one journal record's attempts.

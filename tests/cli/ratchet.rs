@@ -330,7 +330,11 @@ fn status_says_when_to_stop_and_log_prints_the_results_table() {
         .collect();
     assert_eq!(rows.len(), 4, "{text}");
     let statuses: Vec<&str> = rows.iter().map(|r| r[4]).collect();
-    assert_eq!(statuses, ["baseline", "keep", "discard", "discard"], "{text}");
+    assert_eq!(
+        statuses,
+        ["baseline", "keep", "discard", "discard"],
+        "{text}"
+    );
     assert!(rows[3][5].starts_with("m=1.6"), "{text}");
 }
 
@@ -642,4 +646,71 @@ fn restore_without_a_run_brings_back_the_newest_discarded_try() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(json(&out.stdout)["run_id"], second["run_id"]);
     assert_eq!(sb.read("value.txt"), "1.3");
+}
+
+/// A second `arx try` in the same working tree refuses at once (exit 2),
+/// naming the running one, and leaves its files alone; once the first is
+/// killed (`kill -9`), the lock is gone with it.
+#[test]
+fn a_second_try_in_the_same_working_tree_refuses_and_a_killed_one_frees_it() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &["-m", "baseline"]).0, 0);
+    sb.write("value.txt", "sleep");
+    let mut first = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .args(["try", "-m", "a slow one"])
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the first holds its lock (the file names its holder).
+    let pid = format!("\"pid\":{}", first.id());
+    let started = std::time::Instant::now();
+    let holder = loop {
+        let held = std::fs::read_dir(sb.path().join(".arx"))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("try-"))
+            .find_map(|e| {
+                std::fs::read_to_string(e.path())
+                    .ok()
+                    .filter(|t| t.contains(&pid))
+            });
+        if let Some(text) = held {
+            break text;
+        }
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "the first try never locked"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(holder.contains("a slow one"), "{holder}");
+    let t0 = std::time::Instant::now();
+    let second = sb
+        .arx()
+        .args(["try", "-m", "a second one"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&second.stderr).to_string();
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(t0.elapsed().as_secs() < 5, "the second try waited");
+    assert!(
+        err.contains("another arx try is running in this working tree")
+            && err.contains(&format!("pid {}", first.id()))
+            && err.contains("a slow one")
+            && err.contains("hint:"),
+        "{err}"
+    );
+    // Nothing of the first's candidate was touched.
+    assert_eq!(
+        std::fs::read_to_string(sb.path().join("value.txt")).unwrap(),
+        "sleep"
+    );
+    first.kill().unwrap(); // SIGKILL
+    first.wait().unwrap();
+    sb.write("value.txt", "0.9");
+    let (code, report) = try_(&sb, &["-m", "after the kill"]);
+    assert_eq!(code, 0, "{report}");
 }

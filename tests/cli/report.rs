@@ -471,3 +471,83 @@ fn dead_ends_and_rounds_are_listed() {
     assert!(html.contains("<h2>Rounds") && html.contains("raise the timeout of the eval"));
     assert!(html.contains("<h2>Dead ends") && html.contains("BM25 alone reaches 0.8"));
 }
+
+/// `arx status` (the ratchet) and `arx report` (the report's fold) count a
+/// segment's tries by one rule: over every try status, in every order the
+/// counts can take, they give the same numbers.
+#[test]
+fn status_and_report_count_every_try_status_alike() {
+    let sb = Sandbox::new();
+    sb.write(
+        "arx.toml",
+        "[objective]\nmetric = \"loss\"\ndirection = \"min\"\ncommand = \"true\"\n",
+    );
+    let empty = stdout_json(sb.arx().args(["status", "--json"]).assert().code(1));
+    let seg = empty["segment"].as_str().unwrap().to_string();
+    let statuses = [
+        ("baseline", Some(1.0)),
+        ("discard", Some(1.1)),
+        ("checks_failed", Some(0.9)),
+        ("protected", None),
+        ("crash", None),
+        ("keep", Some(0.8)),
+        ("pruned", Some(1.3)),
+        ("interrupted", None),
+        ("discard", Some(1.2)),
+    ];
+    let records: Vec<Value> = statuses
+        .iter()
+        .enumerate()
+        .map(|(i, (s, v))| {
+            let mut r = try_record(i as u32 + 1, &seg, s, *v);
+            // The baseline and the keep are repeated: an estimate with noise.
+            if let (Some(v), "baseline" | "keep") = (v, *s) {
+                r["samples"] = json!([v, v + 0.02, v - 0.01]);
+            }
+            r
+        })
+        .collect();
+    // Every prefix of the journal: the counts agree at each step.
+    for n in 1..=records.len() {
+        sb.write(".arx/journal.jsonl", jsonl(&records[..n]));
+        let status = stdout_json(sb.arx().args(["status", "--json", "--now", NOW]).assert());
+        let report = stdout_json(
+            sb.arx()
+                .args(["report", "--json", "--now", NOW])
+                .assert()
+                .code(0),
+        );
+        let summary = &report["segments"][0];
+        for (s, r) in [
+            ("tries", "tries"),
+            ("runs", "runs"),
+            ("keeps", "keeps"),
+            ("discards", "discards"),
+            ("crashes", "crashes"),
+            ("non_keeps_in_a_row", "since_keep"),
+        ] {
+            assert_eq!(
+                status[s], summary[r],
+                "{s} after {n} tries: {status} vs {summary}"
+            );
+        }
+        let (a, b) = (status["best"].as_f64(), summary["best"]["value"].as_f64());
+        assert!(a.is_some() && b.is_some(), "{n}: {status} vs {summary}");
+        assert!(
+            (a.unwrap() - b.unwrap()).abs() < 1e-9,
+            "best after {n}: {a:?} vs {b:?}"
+        );
+        assert_eq!(status["noise"].is_null(), summary["noise"].is_null(), "{n}");
+        assert_eq!(status["stop"], summary["advice"]["stop"], "{n}");
+    }
+    let status = stdout_json(sb.arx().args(["status", "--json", "--now", NOW]).assert());
+    assert_eq!(
+        (&status["keeps"], &status["discards"], &status["crashes"]),
+        (&json!(1), &json!(5), &json!(2)),
+        "{status}"
+    );
+    assert_eq!(
+        (&status["checks_failed"], &status["protected"]),
+        (&json!(1), &json!(1))
+    );
+}

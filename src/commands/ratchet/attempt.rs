@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::{
@@ -21,6 +21,7 @@ use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
 use crate::io::process::RunSpec;
+use crate::io::ratchet::{lock_try, TryHolder, TryLock};
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
@@ -33,6 +34,44 @@ use crate::ops::attempts::{self};
 use crate::ops::journal;
 use crate::ops::reactive::{self, Follow};
 use crate::output::{warn, Spinner};
+
+/// Take the working tree's try lock, or refuse: another `arx try` runs here.
+fn lock_worktree(
+    ctx: &Ctx,
+    state: &std::path::Path,
+    cwd: &std::path::Path,
+    args: &TryArgs,
+) -> Result<TryLock> {
+    let holder = TryHolder {
+        pid: std::process::id(),
+        started_at: timestamp(ctx.global.now.as_deref())?.to_string(),
+        description: args.description.clone(),
+    };
+    std::fs::create_dir_all(state).with_context(|| format!("cannot create {}", state.display()))?;
+    match lock_try(state, cwd, &holder)? {
+        Ok(lock) => Ok(lock),
+        Err(other) => {
+            let who = match other {
+                Some(h) => format!(
+                    " (pid {}, started {}{})",
+                    h.pid,
+                    h.started_at,
+                    h.description
+                        .map(|d| format!(", {d:?}"))
+                        .unwrap_or_default()
+                ),
+                None => String::new(),
+            };
+            Err(Hinted::error(
+                format!("another arx try is running in this working tree{who}"),
+                TRY_ELSEWHERE,
+            ))
+        }
+    }
+}
+
+/// Where to run a second try at the same time.
+const TRY_ELSEWHERE: &str = "wait for it to end (`arx ps` shows it), or run tries side by side, each in its own git worktree";
 
 pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     let Loaded {
@@ -57,6 +96,21 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     let repo = RatchetRepo::open(&cwd, &state)?;
     let segment = if args.new_segment { None } else { segment };
 
+    // A try the execute gate stops changes nothing, not even the state
+    // directory (where the lock below lives).
+    if !args.dry_run {
+        let what = objective.command.join(" ");
+        if !pass_execute_gate_for_try(ctx, args.approve, args.no_gates, &what)? {
+            return Ok(Exit::No);
+        }
+    }
+    // One try at a time in a working tree: a second one would rewrite the
+    // files under the first one's running experiment.
+    let _lock = if args.dry_run {
+        None
+    } else {
+        Some(lock_worktree(ctx, &state, &cwd, args)?)
+    };
     if !args.dry_run {
         for line in recover(&repo, &state, &records)? {
             warn(line);
@@ -100,10 +154,6 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             ),
             "change the code (or commit a change), then run arx try again",
         ));
-    }
-    let what = objective.command.join(" ");
-    if !pass_execute_gate_for_try(ctx, args.approve, args.no_gates, &what)? {
-        return Ok(Exit::No);
     }
     journal::check_writable(&state, WARN)?;
 

@@ -13,7 +13,7 @@ use crate::commands::Ctx;
 use crate::error::Exit;
 use crate::io::git::ratchet::RatchetRepo;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
-use crate::kernel::segment::{stop_advice, StopAdvice};
+use crate::kernel::segment::{stop_advice, StopAdvice, TryStatus};
 use crate::output::{bold, dim, warn, Report};
 
 #[derive(Serialize)]
@@ -26,9 +26,14 @@ pub struct StatusReport {
     pub tries: usize,
     pub runs: u64,
     pub keeps: usize,
+    /// Tries not kept by the rule or the checks: discards, `checks_failed`,
+    /// `protected` and `pruned` (as `arx report` counts them).
     pub discards: usize,
+    /// Crashed and interrupted tries.
     pub crashes: usize,
+    /// Of the discards: a check failed.
     pub checks_failed: usize,
+    /// Of the discards: a protected path was touched.
     pub protected: usize,
     pub non_keeps_in_a_row: usize,
     pub elapsed_hours: f64,
@@ -69,12 +74,12 @@ impl Report for StatusReport {
         )?;
         writeln!(
             out,
-            "  {} kept, {} discarded, {} crashed, {} checks failed, {} protected; {} not kept in a row",
+            "  {} kept, {} discarded ({} checks failed, {} protected), {} crashed; {} not kept in a row",
             self.keeps,
             self.discards,
-            self.crashes,
             self.checks_failed,
             self.protected,
+            self.crashes,
             self.non_keeps_in_a_row
         )?;
         if let (Some(best), Some(commit)) = (self.best, &self.best_commit) {
@@ -157,12 +162,12 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         direction: o.direction,
         tries: seg.tries,
         runs: seg.runs,
-        keeps: seg.keeps,
-        discards: seg.discards,
-        crashes: seg.crashes,
-        checks_failed: seg.checks_failed,
-        protected: seg.protected,
-        non_keeps_in_a_row: seg.non_keeps_in_a_row,
+        keeps: seg.tally.keeps,
+        discards: seg.tally.discards,
+        crashes: seg.tally.crashes,
+        checks_failed: seg.tally.of(TryStatus::ChecksFailed.as_str()),
+        protected: seg.tally.of(TryStatus::Protected.as_str()),
+        non_keeps_in_a_row: seg.tally.since_keep,
         elapsed_hours: hours,
         baseline,
         noise: best.as_ref().and_then(|e| e.noise),

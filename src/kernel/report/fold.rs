@@ -8,13 +8,12 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    better, millis, Best, Class, Context, Group, Point, Scope, SegmentSummary, Status, Value,
-};
+use super::{better, millis, Best, Context, Group, Point, Scope, SegmentSummary, Status, Value};
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::ratchet::estimate;
 use crate::kernel::segment::{stop_advice, Segment, StopAdvice};
 use crate::kernel::stats::Direction;
+use crate::kernel::tally::Tally;
 
 /// Kept values remembered per segment, for the change column of the last
 /// runs (the best before each of them).
@@ -41,13 +40,9 @@ pub struct SegmentFold {
     pub last_at: String,
     pub tries: usize,
     pub runs: u64,
-    pub keeps: usize,
-    pub discards: usize,
-    pub crashes: usize,
-    pub other: usize,
-    pub baselines: usize,
-    pub since_keep: usize,
-    pub statuses: BTreeMap<String, usize>,
+    /// The counts, by the one rule the ratchet counts with too.
+    #[serde(flatten)]
+    pub tally: Tally,
     pub baseline: Option<KeptFold>,
     pub kept: Option<KeptFold>,
     /// Pooled noise: the sum of squares within replicate groups and its
@@ -271,7 +266,7 @@ impl SegmentFold {
         self.last_at.clear();
         self.last_at.push_str(&p.started_at);
         self.runs += p.runs;
-        count(&mut self.statuses, p.status_text());
+        self.tally.add(p.status, p.status_text());
         if p.samples.len() >= 2 {
             let m = mean(&p.samples);
             self.noise_ss += p.samples.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
@@ -286,30 +281,19 @@ impl SegmentFold {
         };
         match p.status {
             Status::Baseline => {
-                self.baselines += 1;
                 self.baseline = Some(kept());
                 self.kept = Some(kept());
             }
-            Status::Keep => {
-                self.keeps += 1;
-                self.kept = Some(kept());
-            }
-            s => match s.class() {
-                Class::Fail => self.discards += 1,
-                Class::Crash => self.crashes += 1,
-                _ => self.other += 1,
-            },
+            Status::Keep => self.kept = Some(kept()),
+            _ => {}
         }
         if matches!(p.status, Status::Baseline | Status::Keep) {
-            self.since_keep = 0;
             if let Some(v) = p.value {
                 if self.keep_log.len() == KEEP_LOG {
                     self.keep_log.pop_front();
                 }
                 self.keep_log.push_back((index, v));
             }
-        } else {
-            self.since_keep += 1;
         }
     }
 
@@ -359,7 +343,7 @@ impl SegmentFold {
         };
         let seg = Segment {
             runs: self.runs,
-            non_keeps_in_a_row: self.since_keep,
+            tally: self.tally.clone(),
             ..Segment::default()
         };
         let advice = match self.direction {
@@ -375,7 +359,7 @@ impl SegmentFold {
                 reason: None,
             },
         };
-        let after_baseline = self.tries - self.baselines;
+        let after_baseline = self.tries - self.tally.baselines;
         SegmentSummary {
             number: self.number,
             id: self.id.clone(),
@@ -388,14 +372,15 @@ impl SegmentFold {
             best,
             tries: self.tries,
             runs: self.runs,
-            keeps: self.keeps,
-            discards: self.discards,
-            crashes: self.crashes,
-            other: self.other,
-            keep_rate: (after_baseline > 0).then(|| self.keeps as f64 / after_baseline as f64),
-            since_keep: self.since_keep,
+            keeps: self.tally.keeps,
+            discards: self.tally.discards,
+            crashes: self.tally.crashes,
+            other: self.tally.other,
+            keep_rate: (after_baseline > 0)
+                .then(|| self.tally.keeps as f64 / after_baseline as f64),
+            since_keep: self.tally.since_keep,
             noise: noise.map(|(sd, _)| sd),
-            statuses: self.statuses.clone(),
+            statuses: self.tally.statuses.clone(),
             target: ctx.stop.target,
             advice,
         }

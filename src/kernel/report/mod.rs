@@ -7,6 +7,7 @@
 mod chart;
 mod fold;
 mod line;
+mod view;
 mod walk;
 
 #[cfg(test)]
@@ -25,99 +26,7 @@ use super::objective::{StopRules, INTERVAL_CONFIDENCE};
 use super::ratchet::estimate;
 use super::segment::StopAdvice;
 use super::stats::Direction;
-
-/// What a run came to, across the ratchet's statuses and plain runs'
-/// verdicts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Baseline,
-    Keep,
-    Discard,
-    Crash,
-    ChecksFailed,
-    Protected,
-    Interrupted,
-    /// Stopped early as hopeless (counts like a discard).
-    Pruned,
-    /// Its process was lost (counts like a crash).
-    Lost,
-    Supported,
-    Refuted,
-    Inconclusive,
-    /// A run without a metric spec that ran cleanly.
-    Ok,
-    /// A run without a metric spec that did not.
-    Failed,
-    /// A status this version does not know.
-    Other,
-}
-
-/// How a status counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Class {
-    /// Kept, a baseline, supported, ran cleanly: a pass.
-    Pass,
-    /// Not kept, refuted: a failure with its reason.
-    Fail,
-    /// The experiment crashed: an error with its failure class.
-    Crash,
-    /// Neither way.
-    Inconclusive,
-    Other,
-}
-
-impl Status {
-    /// The ratchet status of `text`, when known.
-    pub fn from_try(text: &str) -> Option<Status> {
-        Some(match text {
-            "baseline" => Status::Baseline,
-            "keep" => Status::Keep,
-            "discard" => Status::Discard,
-            "crash" => Status::Crash,
-            "checks_failed" => Status::ChecksFailed,
-            "protected" => Status::Protected,
-            "interrupted" => Status::Interrupted,
-            "pruned" => Status::Pruned,
-            "lost" => Status::Lost,
-            _ => return None,
-        })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Baseline => "baseline",
-            Status::Keep => "keep",
-            Status::Discard => "discard",
-            Status::Crash => "crash",
-            Status::ChecksFailed => "checks_failed",
-            Status::Protected => "protected",
-            Status::Interrupted => "interrupted",
-            Status::Pruned => "pruned",
-            Status::Lost => "lost",
-            Status::Supported => "supported",
-            Status::Refuted => "refuted",
-            Status::Inconclusive => "inconclusive",
-            Status::Ok => "ok",
-            Status::Failed => "failed",
-            Status::Other => "other",
-        }
-    }
-
-    pub fn class(self) -> Class {
-        match self {
-            Status::Baseline | Status::Keep | Status::Supported | Status::Ok => Class::Pass,
-            Status::Discard
-            | Status::ChecksFailed
-            | Status::Protected
-            | Status::Pruned
-            | Status::Refuted => Class::Fail,
-            Status::Crash | Status::Interrupted | Status::Lost | Status::Failed => Class::Crash,
-            Status::Inconclusive => Class::Inconclusive,
-            Status::Other => Class::Other,
-        }
-    }
-}
+pub use super::tally::{Class, Status};
 
 /// One journal record as the report sees it (borrowed from the journal's
 /// text where it can be).

@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::line::{Count, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView};
+use super::view::{Count, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView};
 use crate::kernel::skim::{
     json_number, plain_bool, plain_int, plain_opt_text, plain_text, skip_value, skip_ws,
     walk_elements, walk_members,
@@ -406,7 +406,7 @@ fn member<'a>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::line::point;
+    use super::super::view::point;
     use super::*;
     use crate::kernel::report::Point;
     use proptest::prelude::*;

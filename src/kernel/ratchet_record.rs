@@ -1,0 +1,113 @@
+//! The ratchet's part of a journal record (`ratchet`): what a try did and
+//! what it was measured against. [`super::segment`] folds these records.
+
+use serde::{Deserialize, Serialize};
+
+use super::names::str_enum;
+use super::stats::Direction;
+
+str_enum! {
+    /// What a try did.
+    #[derive(Default)]
+    TryStatus, "try status" {
+        /// The segment's first measurement: the last commit, repeated.
+        #[default]
+        Baseline => "baseline",
+        /// Better beyond the noise and the checks passed: committed.
+        Keep => "keep",
+        /// Not shown better: set aside under refs/arx/discarded and undone.
+        Discard => "discard",
+        /// The experiment failed (no metric, non-zero exit, timeout): undone.
+        Crash => "crash",
+        /// Better, but a check failed: undone.
+        ChecksFailed => "checks_failed",
+        /// The candidate touched a protected path: undone without running.
+        Protected => "protected",
+        /// Ctrl-C during the try: the working tree is left as it was.
+        Interrupted => "interrupted",
+        /// Stopped early by `--prune` (hopeless progress): counts as a
+        /// discard, set aside and undone.
+        Pruned => "pruned",
+    }
+}
+
+impl TryStatus {
+    /// Is this a try that was not kept (counts towards the stop rule)?
+    pub fn is_non_keep(self) -> bool {
+        !matches!(self, TryStatus::Baseline | TryStatus::Keep)
+    }
+}
+
+/// The ratchet's part of a journal record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatchetInfo {
+    /// The objective's segment id ([`super::objective::Objective::segment_id`]).
+    pub segment: String,
+    /// This record starts a new segment even if the id is unchanged
+    /// (`arx try --new-segment`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new_segment: bool,
+    pub status: TryStatus,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub metric: String,
+    pub direction: Direction,
+    /// The decision rule.
+    #[serde(default)]
+    pub rule: String,
+    /// The kept commit this try was measured against (for a baseline: the
+    /// commit measured).
+    pub kept: String,
+    /// For a keep: the new kept commit. For a discard: the commit that
+    /// holds the candidate (under `discarded_ref`).
+    #[serde(default)]
+    pub commit: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub discarded_ref: Option<String>,
+    /// The candidate's changed paths.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    /// Protected paths the candidate touched.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protected: Vec<String>,
+    /// The best before this try (the kept commit's estimate).
+    #[serde(default)]
+    pub best: Option<f64>,
+    /// Candidate minus best, positive = better.
+    #[serde(default)]
+    pub improvement: Option<f64>,
+    /// The noise (sd of one run) the decision used.
+    #[serde(default)]
+    pub noise: Option<f64>,
+    /// No replicate was available: the decision was blind to noise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
+    /// For a keep: the kept commit's value is the mean of its samples from
+    /// this one on (the confirmation runs; the screening run that chose the
+    /// candidate would flatter it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub record_from: usize,
+    /// False for keeps that no confirmation backs (`--rule strict`).
+    #[serde(default = "yes", skip_serializing_if = "Clone::clone")]
+    pub confirmed: bool,
+    /// The checks run before a keep.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checks: Vec<CheckResult>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// One check command and how it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CheckResult {
+    pub command: String,
+    pub exit_code: i64,
+    #[serde(default)]
+    pub duration_ms: u64,
+}

@@ -1,0 +1,371 @@
+//! The shape of one journal line as the report reads it: the few fields
+//! a report shows, borrowed from the line where they need no decoding, the
+//! rest skipped unread. Both readers fill it: the walk over the text
+//! (`walk`) and serde (`line`); [`point`] makes the report's point of it.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, IgnoredAny, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+use super::{Point, Status};
+use crate::kernel::stats::Direction;
+
+#[derive(Deserialize, Default)]
+pub(super) struct LineView<'a> {
+    #[serde(borrow)]
+    pub(super) run_id: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub(super) started_at: Cow<'a, str>,
+    #[serde(default)]
+    pub(super) duration_ms: u64,
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) hypothesis: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) candidate: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub(super) git: Option<GitView<'a>>,
+    #[serde(borrow, default)]
+    pub(super) spec: Option<SpecView<'a>>,
+    #[serde(borrow, default)]
+    pub(super) metrics: MetricsView<'a>,
+    #[serde(default)]
+    pub(super) exit_code: i64,
+    #[serde(default)]
+    pub(super) timed_out: bool,
+    #[serde(default)]
+    pub(super) interrupted: bool,
+    #[serde(default)]
+    pub(super) stopped_on_result: bool,
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) failure_class: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub(super) verdict: Option<VerdictView<'a>>,
+    #[serde(default)]
+    pub(super) attempts: Count,
+    #[serde(default)]
+    pub(super) samples: Vec<f64>,
+    #[serde(default)]
+    pub(super) interval: Option<(f64, f64)>,
+    #[serde(borrow, default)]
+    pub(super) ratchet: Option<RatchetView<'a>>,
+    /// How the run ended when arx ended it (`pruned`, `lost`).
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) status: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct GitView<'a> {
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) head: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct SpecView<'a> {
+    #[serde(borrow)]
+    pub(super) metric_key: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub(super) comparator: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct VerdictView<'a> {
+    #[serde(borrow)]
+    pub(super) verdict: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub(super) detail: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+pub(super) struct RatchetView<'a> {
+    #[serde(borrow)]
+    pub(super) segment: Cow<'a, str>,
+    #[serde(default)]
+    pub(super) new_segment: bool,
+    #[serde(borrow)]
+    pub(super) status: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) description: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pub(super) metric: Cow<'a, str>,
+    #[serde(default)]
+    pub(super) direction: Option<Direction>,
+    #[serde(borrow, default)]
+    pub(super) kept: Cow<'a, str>,
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) commit: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(super) record_from: usize,
+    #[serde(default = "yes")]
+    pub(super) confirmed: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The length of an array whose elements are not read.
+#[derive(Default)]
+pub(super) struct Count(pub(super) usize);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Count, A::Error> {
+                let mut n = 0;
+                while a.next_element::<IgnoredAny>()?.is_some() {
+                    n += 1;
+                }
+                Ok(Count(n))
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+/// A record's metrics: the numeric members of an object, in order.
+#[derive(Default)]
+pub(super) struct MetricsView<'a>(pub(super) Vec<(Cow<'a, str>, f64)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for MetricsView<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = MetricsView<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of metrics")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                let mut out = Vec::new();
+                while let Some(key) = map.next_key::<Key<'de>>()? {
+                    if let Number(Some(v)) = map.next_value::<Number>()? {
+                        out.push((key.0, v));
+                    }
+                }
+                Ok(MetricsView(out))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(MetricsView(Vec::new()))
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
+    }
+}
+
+/// An optional string borrowed from the line when it has no escapes
+/// (serde's own `Option<Cow<str>>` always copies).
+fn borrowed<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Cow<'de, str>>, D::Error> {
+    Ok(Option::<Key<'de>>::deserialize(d)?.map(|k| k.0))
+}
+
+/// A borrowed key (owned when it has escapes).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Cow<'de, str>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(Cow::Borrowed(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(Cow::Owned(v.to_string()))
+            }
+        }
+        d.deserialize_str(V).map(Key)
+    }
+}
+
+/// A metric value: a finite number, or anything else (skipped).
+struct Number(Option<f64>);
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Number;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a metric value")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Number, E> {
+                Ok(Number(v.is_finite().then_some(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
+                Ok(Number(Some(v as f64)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Number, E> {
+                Ok(Number(Some(v as f64)))
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Number, E> {
+                Ok(Number(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Number, E> {
+                Ok(Number(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Number, E> {
+                Ok(Number(None))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Number, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Number(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Number, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Number(None))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn mean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// The status of a plain run (`arx run`, `arx compare`): its verdict, or
+/// whether it ran cleanly when it had no metric spec.
+fn plain_status(v: &LineView<'_>) -> (Status, Option<String>) {
+    match v.status.as_deref() {
+        None => {}
+        Some("pruned") => return (Status::Pruned, None),
+        Some("lost") => return (Status::Lost, None),
+        Some(other) => return (Status::Other, Some(other.to_string())),
+    }
+    if let Some(verdict) = &v.verdict {
+        let status = match verdict.verdict.as_ref() {
+            "supported" => Status::Supported,
+            "refuted" => Status::Refuted,
+            "inconclusive" => Status::Inconclusive,
+            _ => Status::Other,
+        };
+        return (status, Some(verdict.verdict.to_string()));
+    }
+    let ok = !v.timed_out
+        && !v.interrupted
+        && (v.exit_code == 0 || (v.stopped_on_result && !v.metrics.0.is_empty()));
+    (if ok { Status::Ok } else { Status::Failed }, None)
+}
+
+/// The report's point of a record read.
+pub(super) fn point(v: LineView<'_>) -> Point<'_> {
+    let (status, unknown) = match &v.ratchet {
+        Some(r) => match Status::from_try(&r.status) {
+            Some(s) => (s, None),
+            None => (Status::Other, Some(r.status.to_string())),
+        },
+        None => match plain_status(&v) {
+            (Status::Other, text) => (Status::Other, text),
+            (s, _) => (s, None),
+        },
+    };
+    let metric: Option<Cow<'_, str>> = match (&v.ratchet, &v.spec) {
+        (Some(r), _) => Some(r.metric.clone()),
+        (None, Some(s)) => Some(s.metric_key.clone()),
+        (None, None) => v.metrics.0.first().map(|(k, _)| k.clone()),
+    };
+    let direction = match (&v.ratchet, &v.spec) {
+        (Some(r), _) => r.direction,
+        (None, Some(s)) => match s.comparator.as_ref() {
+            ">" | ">=" => Some(Direction::Max),
+            "<" | "<=" => Some(Direction::Min),
+            _ => None,
+        },
+        _ => None,
+    };
+    let metric_value = metric
+        .as_deref()
+        .and_then(|m| v.metrics.0.iter().find(|(k, _)| k == m).map(|(_, x)| *x));
+    let crashed = matches!(
+        status,
+        Status::Crash | Status::Failed | Status::Lost | Status::Interrupted
+    );
+    let value = if crashed {
+        None
+    } else {
+        mean(&v.samples).or(metric_value)
+    };
+    let head = v.git.as_ref().and_then(|g| g.head.clone());
+    let detail = match (&v.verdict, crashed) {
+        (Some(verdict), _) if !verdict.detail.is_empty() => Some(verdict.detail.to_string()),
+        (_, true) => Some(failure_detail(&v)),
+        _ => None,
+    };
+    let runs = match status {
+        Status::Protected => 0,
+        _ => v.attempts.0.max(1) as u64,
+    };
+    let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
+        Some(r) => {
+            let commit = match status {
+                Status::Keep => r.commit.or(Some(r.kept.clone())),
+                Status::Baseline => Some(r.kept.clone()),
+                _ => head.or(Some(r.kept.clone())),
+            };
+            (
+                commit,
+                r.description.or(v.hypothesis),
+                Some(r.segment),
+                r.new_segment,
+                r.record_from,
+                r.confirmed,
+            )
+        }
+        None => (head, v.hypothesis, None, false, 0, true),
+    };
+    Point {
+        segment_number: 0,
+        run_id: v.run_id,
+        started_at: v.started_at,
+        duration_ms: v.duration_ms,
+        candidate: v.candidate,
+        metric,
+        direction,
+        value,
+        samples: if v.samples.len() >= 2 {
+            v.samples
+        } else {
+            Vec::new()
+        },
+        record_from,
+        confirmed,
+        interval: v.interval,
+        status,
+        unknown_status: unknown,
+        segment,
+        new_segment,
+        commit,
+        description,
+        detail,
+        failure_class: v.failure_class.filter(|f| f != "none").map(Cow::into_owned),
+        metrics: v.metrics.0,
+        runs,
+    }
+}
+
+/// Why a run crashed, in words: timeout, interruption, exit code and class.
+fn failure_detail(v: &LineView<'_>) -> String {
+    let mut parts = Vec::new();
+    if v.timed_out {
+        parts.push("timed out".to_string());
+    } else if v.interrupted {
+        parts.push("interrupted".to_string());
+    } else if v.exit_code != 0 {
+        parts.push(format!("exit code {}", v.exit_code));
+    } else {
+        parts.push("no metric".to_string());
+    }
+    if let Some(class) = v.failure_class.as_deref().filter(|c| *c != "none") {
+        parts.push(format!("failure class {class}"));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,182 @@
+//! How the tries and runs of the journal are counted: what each status
+//! counts as (kept, discarded, crashed, other), and the running counts of
+//! a segment. The ratchet (`arx status`, `arx best`, `arx try`) and the
+//! report fold their segments with this one [`Tally`], so they cannot
+//! disagree.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// What a run came to, across the ratchet's statuses and plain runs'
+/// verdicts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Baseline,
+    Keep,
+    Discard,
+    Crash,
+    ChecksFailed,
+    Protected,
+    Interrupted,
+    /// Stopped early as hopeless (counts like a discard).
+    Pruned,
+    /// Its process was lost (counts like a crash).
+    Lost,
+    Supported,
+    Refuted,
+    Inconclusive,
+    /// A run without a metric spec that ran cleanly.
+    Ok,
+    /// A run without a metric spec that did not.
+    Failed,
+    /// A status this version does not know.
+    Other,
+}
+
+/// How a status counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Kept, a baseline, supported, ran cleanly: a pass.
+    Pass,
+    /// Not kept, refuted: a failure with its reason.
+    Fail,
+    /// The experiment crashed: an error with its failure class.
+    Crash,
+    /// Neither way.
+    Inconclusive,
+    Other,
+}
+
+impl Status {
+    /// The ratchet status of `text`, when known.
+    pub fn from_try(text: &str) -> Option<Status> {
+        Some(match text {
+            "baseline" => Status::Baseline,
+            "keep" => Status::Keep,
+            "discard" => Status::Discard,
+            "crash" => Status::Crash,
+            "checks_failed" => Status::ChecksFailed,
+            "protected" => Status::Protected,
+            "interrupted" => Status::Interrupted,
+            "pruned" => Status::Pruned,
+            "lost" => Status::Lost,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Baseline => "baseline",
+            Status::Keep => "keep",
+            Status::Discard => "discard",
+            Status::Crash => "crash",
+            Status::ChecksFailed => "checks_failed",
+            Status::Protected => "protected",
+            Status::Interrupted => "interrupted",
+            Status::Pruned => "pruned",
+            Status::Lost => "lost",
+            Status::Supported => "supported",
+            Status::Refuted => "refuted",
+            Status::Inconclusive => "inconclusive",
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+            Status::Other => "other",
+        }
+    }
+
+    pub fn class(self) -> Class {
+        match self {
+            Status::Baseline | Status::Keep | Status::Supported | Status::Ok => Class::Pass,
+            Status::Discard
+            | Status::ChecksFailed
+            | Status::Protected
+            | Status::Pruned
+            | Status::Refuted => Class::Fail,
+            Status::Crash | Status::Interrupted | Status::Lost | Status::Failed => Class::Crash,
+            Status::Inconclusive => Class::Inconclusive,
+            Status::Other => Class::Other,
+        }
+    }
+}
+
+/// The counts of a segment's tries, by the rule of [`Status::class`]: a
+/// discard, `checks_failed`, `protected` or `pruned` try counts as
+/// discarded (the candidate was not kept and was undone: `arx try` exits 1),
+/// a crash, `interrupted` or `lost` one as crashed; `statuses` keeps the
+/// count of each status as written, for the detail.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Tally {
+    pub keeps: usize,
+    pub discards: usize,
+    pub crashes: usize,
+    /// Tries whose status this version does not know.
+    pub other: usize,
+    pub baselines: usize,
+    /// Tries since the last keep or baseline (not kept in a row).
+    pub since_keep: usize,
+    pub statuses: BTreeMap<String, usize>,
+}
+
+impl Tally {
+    /// Count one more try of `status`, written `text` in the journal (its
+    /// text copied only the first time).
+    pub fn add(&mut self, status: Status, text: &str) {
+        match self.statuses.get_mut(text) {
+            Some(n) => *n += 1,
+            None => {
+                self.statuses.insert(text.to_string(), 1);
+            }
+        }
+        match status {
+            Status::Baseline => self.baselines += 1,
+            Status::Keep => self.keeps += 1,
+            s => match s.class() {
+                Class::Fail => self.discards += 1,
+                Class::Crash => self.crashes += 1,
+                _ => self.other += 1,
+            },
+        }
+        if matches!(status, Status::Baseline | Status::Keep) {
+            self.since_keep = 0;
+        } else {
+            self.since_keep += 1;
+        }
+    }
+
+    /// How many tries had status `text`.
+    pub fn of(&self, text: &str) -> usize {
+        self.statuses.get(text).copied().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_try_status_counts_once_by_its_class() {
+        let mut t = Tally::default();
+        for s in [
+            "baseline",
+            "discard",
+            "checks_failed",
+            "protected",
+            "pruned",
+            "crash",
+            "interrupted",
+            "lost",
+            "keep",
+            "someday",
+        ] {
+            t.add(Status::from_try(s).unwrap_or(Status::Other), s);
+        }
+        assert_eq!(
+            (t.baselines, t.keeps, t.discards, t.crashes, t.other),
+            (1, 1, 4, 3, 1)
+        );
+        assert_eq!(t.since_keep, 1);
+        assert_eq!((t.of("protected"), t.of("keep"), t.of("nope")), (1, 1, 0));
+    }
+}
