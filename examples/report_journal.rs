@@ -5,8 +5,12 @@
 //! arx writes them, with realistic output tails.
 //!
 //! ```sh
-//! cargo run --release --example report_journal -- 1000000 /tmp/j/journal.jsonl
+//! cargo run --release --example report_journal -- 1000000 /tmp/j/journal.jsonl [SEGMENT [COMMIT]]
 //! ```
+//!
+//! SEGMENT is the segment id the tries carry (an objective's, for `arx
+//! status`); COMMIT, when given, is the commit every keep (and the
+//! baseline) names, so that `arx try --dry-run` finds it in a repository.
 
 use std::io::{BufWriter, Write};
 
@@ -23,11 +27,13 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).map_or(Ok(1_000_000), |s| s.parse())?;
     let path = args.get(2).map_or("journal.jsonl", String::as_str);
+    let segment = args.get(3).map_or("5eb1c0d2a1b2c3d4", String::as_str);
+    let real_commit = args.get(4).cloned();
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let start = jiff::Timestamp::from_second(1_790_000_000)?;
     let mut best = 1.0f64;
-    let mut kept = "a".repeat(40);
+    let mut kept = real_commit.clone().unwrap_or_else(|| "a".repeat(40));
     for i in 0..n {
         let at = start + jiff::SignedDuration::from_secs(i as i64 * 30);
         let ended = at + jiff::SignedDuration::from_secs(29);
@@ -131,14 +137,14 @@ fn main() -> anyhow::Result<()> {
             let improvement = value.map(|v| best - v);
             let commit = match status {
                 TryStatus::Keep => {
-                    kept = head.clone();
-                    Some(head.clone())
+                    kept = real_commit.clone().unwrap_or_else(|| head.clone());
+                    Some(kept.clone())
                 }
                 TryStatus::Baseline => None,
                 _ => Some(format!("{:040x}", i as u128 * 31)),
             };
             record.ratchet = Some(RatchetInfo {
-                segment: "5eb1c0d2a1b2c3d4".into(),
+                segment: segment.into(),
                 new_segment: false,
                 status,
                 description: Some(format!("try {i}: tweak the learning-rate schedule")),

@@ -714,3 +714,61 @@ fn a_second_try_in_the_same_working_tree_refuses_and_a_killed_one_frees_it() {
     let (code, report) = try_(&sb, &["-m", "after the kill"]);
     assert_eq!(code, 0, "{report}");
 }
+
+/// `arx status` and `arx best` read the segment from the report's cached
+/// fold: what they say with the cache, without it (rebuilt) and after the
+/// journal grew past it (extended) is what a fresh fold says.
+#[test]
+fn status_and_best_from_the_cached_fold_agree_with_a_fresh_one() {
+    let sb = repo("");
+    let ask = |what: &str| {
+        let out = sb
+            .arx()
+            .args(["--json", "--now", "2030-01-01T00:00:00Z", what])
+            .output()
+            .unwrap();
+        stdout_json(&out)
+    };
+    let fresh = |what: &str| {
+        let _ = std::fs::remove_file(sb.path().join(".arx/report.json"));
+        ask(what)
+    };
+    assert_eq!(try_(&sb, &[]).0, 0);
+    for (v, code) in [("0.9", 0), ("1.5", 1), ("boom", 3)] {
+        sb.write("value.txt", v);
+        assert_eq!(try_(&sb, &["-m", v]).0, code, "{v}");
+    }
+    for what in ["status", "best"] {
+        let cached = ask(what);
+        assert!(sb.path().join(".arx/report.json").is_file(), "{what}");
+        assert_eq!(ask(what), cached, "{what}: the cache read twice");
+        assert_eq!(fresh(what), cached, "{what}: cached vs rebuilt");
+    }
+    let status = ask("status");
+    assert_eq!(
+        (
+            status["keeps"].as_u64(),
+            status["discards"].as_u64(),
+            status["crashes"].as_u64()
+        ),
+        (Some(1), Some(1), Some(1)),
+        "{status}"
+    );
+    // The journal grows past the cache: the cache is extended, and agrees.
+    let before = ask("status");
+    sb.write("value.txt", "0.8");
+    assert_eq!(try_(&sb, &["-m", "0.8"]).0, 0);
+    let extended = ask("status");
+    assert_ne!(extended, before);
+    assert_eq!(fresh("status"), extended);
+    let best = ask("best");
+    assert_eq!(fresh("best"), best);
+    let value = best["value"].as_f64().unwrap();
+    assert!((value - 0.8).abs() < 0.01, "{best}");
+    // The try folds every record itself: the best it measures against is
+    // the one the cached fold gave.
+    sb.write("value.txt", "1.7");
+    let (code, report) = try_(&sb, &["-m", "1.7"]);
+    assert_eq!(code, 1);
+    assert_eq!(report["ratchet"]["best"].as_f64(), Some(value), "{report}");
+}

@@ -9,8 +9,8 @@ use anyhow::{Context, Result};
 use serde_json::json;
 
 use super::{
-    baseline, decimals, dry_run, info, load, num, record, recover, rule_of, run_checks, run_short,
-    short, signed, subject, Loaded, Runner, TryReport,
+    baseline, decimals, dry_run, info, load, load_summary, num, record, recover, rule_of,
+    run_checks, run_short, short, signed, subject, Loaded, Runner, Summary, TryReport,
 };
 use crate::cli::TryArgs;
 use crate::commands::{
@@ -27,6 +27,7 @@ use crate::kernel::number::fmt_number;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::prune::Points;
 use crate::kernel::ratchet::{self, Decision, Evidence, Rule, Settings, Step};
+use crate::kernel::report::SegmentFold;
 use crate::kernel::segment::{Segment, TryStatus};
 use crate::kernel::stats::summarize;
 use crate::kernel::verdict::Verdict;
@@ -73,7 +74,58 @@ fn lock_worktree(
 /// Where to run a second try at the same time.
 const TRY_ELSEWHERE: &str = "wait for it to end (`arx ps` shows it), or run tries side by side, each in its own git worktree";
 
+/// The branch must still hold the segment's kept commit.
+fn check_kept(repo: &RatchetRepo, kept: &str) -> Result<()> {
+    if !repo.descends_from(kept)? {
+        return Err(Hinted::error(
+            format!(
+                "the branch no longer contains the kept commit {} of this segment",
+                short(kept)
+            ),
+            "check out the branch the loop runs on, or start over with arx try --new-segment",
+        ));
+    }
+    Ok(())
+}
+
+/// `arx try --dry-run`: what a try would do, from the cached fold of the
+/// journal (no record is read in full).
+fn dry_run_summary(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
+    let Summary {
+        objective,
+        file_rule,
+        cwd,
+        state,
+        segment,
+    } = load_summary(ctx, &args.objective)?;
+    rule_of(args, file_rule.as_deref())?;
+    let repo = RatchetRepo::open(&cwd, &state)?;
+    let segment = if args.new_segment { None } else { segment };
+    let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
+    let kept = match &segment {
+        Some(SegmentFold { kept: Some(k), .. }) => k.commit.clone(),
+        _ => repo.head(),
+    };
+    check_kept(&repo, &kept)?;
+    let candidate = repo.candidate(&kept)?;
+    let protected = repo.protected_paths(&candidate, &objective.protect)?;
+    if let Some(exit) = screen_description(ctx, &state, args.description.as_deref(), args.strict)? {
+        return Ok(exit);
+    }
+    dry_run(
+        ctx,
+        &objective,
+        baseline_needed,
+        &kept,
+        &candidate,
+        protected,
+    )
+}
+
 pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
+    if args.dry_run {
+        return dry_run_summary(ctx, args);
+    }
     let Loaded {
         objective,
         file_rule,
@@ -106,46 +158,22 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     }
     // One try at a time in a working tree: a second one would rewrite the
     // files under the first one's running experiment.
-    let _lock = if args.dry_run {
-        None
-    } else {
-        Some(lock_worktree(ctx, &state, &cwd, args)?)
-    };
-    if !args.dry_run {
-        for line in recover(&repo, &state, &records)? {
-            warn(line);
-        }
+    let _lock = lock_worktree(ctx, &state, &cwd, args)?;
+    for line in recover(&repo, &state, &records)? {
+        warn(line);
     }
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
     let kept = match &segment {
         Some(Segment { kept: Some(k), .. }) if !args.new_segment => k.commit.clone(),
         _ => repo.head(),
     };
-    if !repo.descends_from(&kept)? {
-        return Err(Hinted::error(
-            format!(
-                "the branch no longer contains the kept commit {} of this segment",
-                short(&kept)
-            ),
-            "check out the branch the loop runs on, or start over with arx try --new-segment",
-        ));
-    }
+    check_kept(&repo, &kept)?;
     let candidate = repo.candidate(&kept)?;
     let protected = repo.protected_paths(&candidate, &objective.protect)?;
     if let Some(exit) = screen_description(ctx, &state, args.description.as_deref(), args.strict)? {
         return Ok(exit);
     }
 
-    if args.dry_run {
-        return dry_run(
-            ctx,
-            &objective,
-            baseline_needed,
-            &kept,
-            &candidate,
-            protected,
-        );
-    }
     if !baseline_needed && candidate.is_empty() {
         return Err(Hinted::error(
             format!(

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{decimals, estimate_of, load, num, short, signed, Estimate};
+use super::{decimals, estimate_of_fold, load_summary, num, short, signed, Estimate};
 use crate::cli::ObjectiveFlags;
 use crate::commands::Ctx;
 use crate::error::Exit;
@@ -64,7 +64,7 @@ impl Report for BestReport {
 }
 
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
-    let loaded = load(ctx, flags)?;
+    let loaded = load_summary(ctx, flags)?;
     let o = &loaded.objective;
     let Some(seg) = loaded.segment else {
         eprintln!("arx: no measurement yet in this segment; `arx try` measures the baseline");
@@ -74,14 +74,14 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         eprintln!("arx: the segment has no baseline yet; `arx try` measures it");
         return Ok(Exit::No);
     };
-    let Some(estimate) = estimate_of(kept, &seg, INTERVAL_CONFIDENCE) else {
+    let Some(estimate) = estimate_of_fold(kept, &seg, INTERVAL_CONFIDENCE) else {
         eprintln!("arx: the kept commit has no sample of {}", o.metric);
         return Ok(Exit::No);
     };
     let baseline = seg
         .baseline
         .as_ref()
-        .and_then(|b| estimate_of(b, &seg, INTERVAL_CONFIDENCE))
+        .and_then(|b| estimate_of_fold(b, &seg, INTERVAL_CONFIDENCE))
         .map(|e| e.value);
     ctx.out.emit(&BestReport {
         segment: seg.id.clone(),

@@ -23,13 +23,15 @@ use crate::io::clock::timestamp;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
 use crate::io::process::{RunOutcome, RunSpec, Sink};
-use crate::io::state::journal;
+use crate::io::report::JournalText;
+use crate::io::state::{journal, JOURNAL_FILE};
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::number::fmt_number;
 use crate::kernel::objective::Objective;
 use crate::kernel::outcome::Judgement;
 use crate::kernel::prune::Points;
 use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
+use crate::kernel::report::{KeptFold, SegmentFold};
 use crate::kernel::segment::{self, CheckResult, Measured, RatchetInfo, Segment, TryStatus};
 use crate::kernel::stats::summarize;
 use crate::ops::attempts::{self, AttemptEvent};
@@ -68,6 +70,51 @@ pub fn load(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Loaded> {
         records,
         segment,
         file_prune,
+    })
+}
+
+/// What `arx status`, `arx best` and `arx try --dry-run` start from: the
+/// objective and its segment as the report's cached fold holds it, without
+/// reading every record.
+pub struct Summary {
+    pub objective: Objective,
+    /// `rule` from `[objective]`, if set.
+    pub file_rule: Option<String>,
+    pub cwd: PathBuf,
+    pub state: PathBuf,
+    /// The objective's segment, when it is the journal's current one.
+    pub segment: Option<SegmentFold>,
+}
+
+/// The objective and its segment from the cached fold of the journal
+/// (`.arx/report.json`, extended by the lines appended since).
+pub fn load_summary(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Summary> {
+    let config = ctx.config()?;
+    let (objective, file_rule) = crate::ops::objective::resolve(flags, config.objective.as_ref())?;
+    let cwd = ctx.cwd()?;
+    let state = ctx.state_dir()?;
+    let text = JournalText::open(&state.join(JOURNAL_FILE))?;
+    let (fold, _, _) = crate::io::report::fold(&state, text.bytes(), WARN, None)?;
+    let id = objective.segment_id();
+    let segment = fold.segments.into_iter().last().filter(|s| s.id == id);
+    Ok(Summary {
+        objective,
+        file_rule,
+        cwd,
+        state,
+        segment,
+    })
+}
+
+/// [`estimate_of`] for a measured commit of the cached fold.
+pub fn estimate_of_fold(k: &KeptFold, seg: &SegmentFold, confidence: f64) -> Option<Estimate> {
+    let noise = seg.noise();
+    let (value, interval) = estimate(&k.samples, noise, confidence)?;
+    Some(Estimate {
+        value,
+        interval: (k.samples.len() > 1 || noise.is_some()).then_some(interval),
+        n: k.samples.len(),
+        noise: noise.map(|(sd, _)| sd),
     })
 }
 

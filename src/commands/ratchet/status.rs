@@ -7,13 +7,13 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{decimals, estimate_of, load, num, recover, short};
+use super::{decimals, estimate_of_fold, load, load_summary, num, recover, short};
 use crate::cli::ObjectiveFlags;
 use crate::commands::Ctx;
 use crate::error::Exit;
 use crate::io::git::ratchet::RatchetRepo;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
-use crate::kernel::segment::{stop_advice, StopAdvice, TryStatus};
+use crate::kernel::segment::{stop_advice, Segment, StopAdvice, TryStatus};
 use crate::output::{bold, dim, warn, Report};
 
 #[derive(Serialize)]
@@ -95,15 +95,16 @@ impl Report for StatusReport {
 }
 
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
-    let mut loaded = load(ctx, flags)?;
+    let mut loaded = load_summary(ctx, flags)?;
     let pending = crate::io::ratchet::read_pending(&loaded.state)?.is_some()
         || crate::io::ratchet::read_aside(&loaded.state)?.is_some();
     if pending {
-        let repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
-        for line in recover(&repo, &loaded.state, &loaded.records)? {
+        let full = load(ctx, flags)?;
+        let repo = RatchetRepo::open(&full.cwd, &full.state)?;
+        for line in recover(&repo, &full.state, &full.records)? {
             warn(line);
         }
-        loaded = load(ctx, flags)?;
+        loaded = load_summary(ctx, flags)?;
     }
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
@@ -141,14 +142,18 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let best = seg
         .kept
         .as_ref()
-        .and_then(|k| estimate_of(k, seg, INTERVAL_CONFIDENCE));
+        .and_then(|k| estimate_of_fold(k, seg, INTERVAL_CONFIDENCE));
     let baseline = seg
         .baseline
         .as_ref()
-        .and_then(|b| estimate_of(b, seg, INTERVAL_CONFIDENCE))
+        .and_then(|b| estimate_of_fold(b, seg, INTERVAL_CONFIDENCE))
         .map(|e| e.value);
     let advice = stop_advice(
-        seg,
+        &Segment {
+            runs: seg.runs,
+            tally: seg.tally.clone(),
+            ..Segment::default()
+        },
         &o.stop,
         best.as_ref().map(|e| e.value),
         o.direction,

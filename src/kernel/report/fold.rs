@@ -297,7 +297,8 @@ impl SegmentFold {
         }
     }
 
-    fn noise(&self) -> Option<(f64, f64)> {
+    /// The pooled noise: the sd of one run and its degrees of freedom.
+    pub fn noise(&self) -> Option<(f64, f64)> {
         (self.noise_df > 0).then(|| {
             (
                 (self.noise_ss / self.noise_df as f64).sqrt(),
