@@ -195,12 +195,14 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 5] = [
+const DERIVED: [&str; 7] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
-    "live/", // crate::io::live::LIVE_DIR: one file per running run
+    "live/",      // crate::io::live::LIVE_DIR: one file per running run
+    "slots/",     // crate::io::slots: one lock file per slot
+    "try-*.lock", // crate::io::ratchet::lock_try: a running try's lock
 ];
 
 /// Ignore the derived files in the state directory's own `.gitignore`.
