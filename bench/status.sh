@@ -50,7 +50,8 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 # "seconds KiB" of one run of a command (its output discarded).
 measure() {
   /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" > /dev/null 2>&1 || true
-  cat "$dir/time.txt"
+  # GNU time writes a first line when the command exits non-zero.
+  tail -n 1 "$dir/time.txt"
 }
 
 sides=(after)
