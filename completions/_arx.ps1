@@ -51,6 +51,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('lane', 'lane', [CompletionResultType]::ParameterValue, 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
             [CompletionResult]::new('precision', 'precision', [CompletionResultType]::ParameterValue, 'The precision engine''s state: show, rebuild from the journal, reset')
             [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
@@ -609,6 +610,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'What the change is: the journal''s description, the commit subject')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the change is: the journal''s description, the commit subject')
             [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)')
+            [CompletionResult]::new('--lane', '--lane', [CompletionResultType]::ParameterName, 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH')
             [CompletionResult]::new('--heartbeat', '--heartbeat', [CompletionResultType]::ParameterName, 'Time between heartbeat events')
@@ -809,6 +811,96 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;journal;help;help' {
+            break
+        }
+        'arx;lane' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The lanes: path, base commit, keeps behind the best, last try, live run')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Replay a lane''s work onto the best (exit 1 when it conflicts; nothing changes then)')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;lane;add' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Where lanes go (default: `<repository>.lanes/` beside the repository)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;lane;list' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;lane;sync' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;lane;rm' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Remove it even with unsaved work, which is first stored under refs/arx/discarded/lane-NAME-<time> (git show it, or arx restore it)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;lane;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The lanes: path, base commit, keeps behind the best, last try, live run')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Replay a lane''s work onto the best (exit 1 when it conflicts; nothing changes then)')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;lane;help;add' {
+            break
+        }
+        'arx;lane;help;list' {
+            break
+        }
+        'arx;lane;help;sync' {
+            break
+        }
+        'arx;lane;help;rm' {
+            break
+        }
+        'arx;lane;help;help' {
             break
         }
         'arx;next' {
@@ -1200,6 +1292,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
+            [CompletionResult]::new('lane', 'lane', [CompletionResultType]::ParameterValue, 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
             [CompletionResult]::new('precision', 'precision', [CompletionResultType]::ParameterValue, 'The precision engine''s state: show, rebuild from the journal, reset')
             [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
@@ -1345,6 +1438,25 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;journal;verify' {
+            break
+        }
+        'arx;help;lane' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The lanes: path, base commit, keeps behind the best, last try, live run')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Replay a lane''s work onto the best (exit 1 when it conflicts; nothing changes then)')
+            [CompletionResult]::new('rm', 'rm', [CompletionResultType]::ParameterValue, 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force')
+            break
+        }
+        'arx;help;lane;add' {
+            break
+        }
+        'arx;help;lane;list' {
+            break
+        }
+        'arx;help;lane;sync' {
+            break
+        }
+        'arx;help;lane;rm' {
             break
         }
         'arx;help;next' {

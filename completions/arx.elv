@@ -48,6 +48,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand report 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
+            cand lane 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)'
             cand next 'Pick the next experiment from candidates, by expected free energy'
             cand precision 'The precision engine''s state: show, rebuild from the journal, reset'
             cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
@@ -552,6 +553,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -m 'What the change is: the journal''s description, the commit subject'
             cand --description 'What the change is: the journal''s description, the commit subject'
             cand --rule 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)'
+            cand --lane 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory'
             cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
             cand --events 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH'
             cand --heartbeat 'Time between heartbeat events'
@@ -739,6 +741,85 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;journal;help;verify'= {
         }
         &'arx;journal;help;help'= {
+        }
+        &'arx;lane'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand add 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)'
+            cand list 'The lanes: path, base commit, keeps behind the best, last try, live run'
+            cand sync 'Replay a lane''s work onto the best (exit 1 when it conflicts; nothing changes then)'
+            cand rm 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;lane;add'= {
+            cand --dir 'Where lanes go (default: `<repository>.lanes/` beside the repository)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;lane;list'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;lane;sync'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;lane;rm'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --force 'Remove it even with unsaved work, which is first stored under refs/arx/discarded/lane-NAME-<time> (git show it, or arx restore it)'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;lane;help'= {
+            cand add 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)'
+            cand list 'The lanes: path, base commit, keeps behind the best, last try, live run'
+            cand sync 'Replay a lane''s work onto the best (exit 1 when it conflicts; nothing changes then)'
+            cand rm 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;lane;help;add'= {
+        }
+        &'arx;lane;help;list'= {
+        }
+        &'arx;lane;help;sync'= {
+        }
+        &'arx;lane;help;rm'= {
+        }
+        &'arx;lane;help;help'= {
         }
         &'arx;next'= {
             cand --candidates 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences'
@@ -1090,6 +1171,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand report 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown'
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
+            cand lane 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)'
             cand next 'Pick the next experiment from candidates, by expected free energy'
             cand precision 'The precision engine''s state: show, rebuild from the journal, reset'
             cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
@@ -1197,6 +1279,20 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;journal;merge'= {
         }
         &'arx;help;journal;verify'= {
+        }
+        &'arx;help;lane'= {
+            cand add 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)'
+            cand list 'The lanes: path, base commit, keeps behind the best, last try, live run'
+            cand sync 'Replay a lane''s work onto the best (exit 1 when it conflicts; nothing changes then)'
+            cand rm 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force'
+        }
+        &'arx;help;lane;add'= {
+        }
+        &'arx;help;lane;list'= {
+        }
+        &'arx;help;lane;sync'= {
+        }
+        &'arx;help;lane;rm'= {
         }
         &'arx;help;next'= {
         }

@@ -164,6 +164,8 @@ fn main() -> anyhow::Result<()> {
                 record_from: 0,
                 confirmed: true,
                 checks: vec![],
+                lane: None,
+                replayed_from: vec![],
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

@@ -315,6 +315,43 @@ pub enum JournalCommand {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum LaneCommand {
+    /// Add lanes: a git worktree each, on its own branch `arx/lane/NAME`,
+    /// started at the best commit, beside the repository (not inside it).
+    #[command(
+        after_help = "Examples:\n  arx lane add a b c d\n  arx lane add gpu0 --dir /scratch/lanes"
+    )]
+    Add {
+        /// Lane names (letters, digits, `.`, `_`, `-`); none: the next free number.
+        names: Vec<String>,
+        /// Where lanes go (default: `<repository>.lanes/` beside the repository).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// The lanes: path, base commit, keeps behind the best, last try, live run.
+    #[command(after_help = "Example:\n  arx lane list --json | jq -r '.[].path'")]
+    List,
+    /// Replay a lane's work onto the best (exit 1 when it conflicts; nothing changes then).
+    #[command(
+        after_help = "Examples:\n  arx lane sync      # this lane, or every lane from the main working tree\n  arx lane sync a"
+    )]
+    Sync {
+        /// The lane (default: the lane of the working directory, or every lane).
+        name: Option<String>,
+    },
+    /// Remove a lane: its worktree and branch. Refuses unsaved work unless --force.
+    #[command(after_help = "Example:\n  arx lane rm c --force")]
+    Rm {
+        /// The lane.
+        name: String,
+        /// Remove it even with unsaved work, which is first stored under
+        /// refs/arx/discarded/lane-NAME-<time> (git show it, or arx restore it).
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum GateCommand {
     /// Check a gate: exit 0 to proceed, 1 paused (prints the pending gate).
     #[command(after_help = "Example:\n  arx gate check execute || echo 'waiting for approval'")]
@@ -453,6 +490,10 @@ pub struct TryArgs {
     /// Say what would be run, kept or restored; change nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Run the try in this lane (`arx lane add`), from anywhere in the
+    /// repository: the same as running it in the lane's directory.
+    #[arg(long, value_name = "NAME")]
+    pub lane: Option<String>,
     /// Refuse (exit 1) when the description matches a deprecated or refuted
     /// finding or a known dead end; without it, warn and go on.
     #[arg(long)]

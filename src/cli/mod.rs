@@ -274,6 +274,11 @@ pub enum Command {
     #[command(subcommand)]
     Journal(JournalCommand),
 
+    /// Lanes: many tries at once, each in its own git worktree, sharing
+    /// one state and one best (a keep is a compare-and-swap of the best).
+    #[command(subcommand)]
+    Lane(LaneCommand),
+
     /// Pick the next experiment from candidates, by expected free energy.
     ///
     /// Prints the chosen candidate's name alone on stdout. Exit 1 when every

@@ -277,6 +277,11 @@ fn agent_objective(objective: Option<&serde_json::Value>) -> AgentObjective {
         checks: list(o.get("checks")),
         protect: list(o.get("protect")),
         stop,
+        slots: match o.get("slots") {
+            Some(serde_json::Value::Number(n)) => n.as_u64().map(|n| n as usize),
+            Some(serde_json::Value::Array(a)) => Some(a.len()),
+            _ => None,
+        },
     }
 }
 

@@ -189,13 +189,16 @@ pub fn run(
 }
 
 /// The ratchet's results table: commit, the metric, status, description,
-/// then the other metrics (karpathy's `results.tsv` columns first).
+/// then the other metrics (karpathy's `results.tsv` columns first), then
+/// the lane and the slot.
 fn results_table(records: &[RunRecord]) -> Table {
     let r = results(records);
     let mut columns = vec![Column::text("commit"), Column::number(r.metric.clone())];
     columns.push(Column::text("status"));
     columns.push(Column::text("description"));
     columns.extend(r.others.iter().map(|k| Column::number(k.clone())));
+    columns.push(Column::text("lane"));
+    columns.push(Column::text("slot"));
     let mut table = Table::new(columns);
     let cell = |x: Option<f64>| x.map(fmt_table_value).unwrap_or_default();
     for row in &r.rows {
@@ -206,6 +209,8 @@ fn results_table(records: &[RunRecord]) -> Table {
             row.description.clone(),
         ];
         cells.extend(row.others.iter().map(|x| cell(*x)));
+        cells.push(row.lane.clone());
+        cells.push(row.slot.clone());
         table.push(cells);
     }
     table

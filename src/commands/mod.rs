@@ -13,6 +13,7 @@ mod gate;
 mod init;
 mod journal;
 mod knowhow;
+pub mod lane;
 mod log;
 mod man;
 mod mcp;
@@ -334,6 +335,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Report(args) => report::run(&ctx, &args),
         Command::Show { run_id } => show::run(&ctx, &run_id),
         Command::Journal(cmd) => journal::run(&ctx, &cmd),
+        Command::Lane(cmd) => lane::run(&ctx, &cmd),
         Command::Next(args) => next::run(&ctx, &args),
         Command::Precision { cmd } => precision::run(&ctx, cmd.as_ref()),
         Command::Policy(cmd) => policy::run(&ctx, &cmd),

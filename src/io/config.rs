@@ -59,7 +59,48 @@ pub fn repo_root(start: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-/// `arx.toml` from `start` upward, not above the repository root.
+/// The root of the repository's main working tree, when `start` lies in
+/// one of its linked working trees (a lane, or any `git worktree add`):
+/// their `.git` is a file naming a directory under the main repository's
+/// `.git/worktrees/`, whose `commondir` leads back to it. `None` in the
+/// main working tree, in a submodule, or outside a repository. Read from
+/// the files alone: no git process, no library call.
+pub fn main_root(start: &Path) -> Option<PathBuf> {
+    let root = repo_root(start)?;
+    let dotgit = root.join(".git");
+    if !std::fs::symlink_metadata(&dotgit).ok()?.is_file() {
+        return None;
+    }
+    // A `.git` file is one short line; refuse anything larger.
+    let text = read_small(&dotgit)?;
+    let gitdir = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+    let gitdir = root.join(gitdir);
+    let common = read_small(&gitdir.join("commondir"))?;
+    let common = gitdir.join(common.lines().next()?.trim());
+    let common = common.canonicalize().ok()?;
+    if common.file_name()? != ".git" {
+        return None;
+    }
+    let main = common.parent()?.to_path_buf();
+    (main != root.canonicalize().ok()?).then_some(main)
+}
+
+/// The whole of a file of at most 4 KiB, as text.
+fn read_small(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(4096)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
+/// `arx.toml` from `start` upward, not above the repository root; in a
+/// linked working tree without one, the main working tree's (so every lane
+/// of a repository runs the same objective even when `arx.toml` is not
+/// committed).
 pub fn discover(start: &Path) -> Option<PathBuf> {
     for dir in start.ancestors() {
         let candidate = dir.join(FILE_NAME);
@@ -70,7 +111,8 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
             break;
         }
     }
-    None
+    let candidate = main_root(start)?.join(FILE_NAME);
+    candidate.is_file().then_some(candidate)
 }
 
 /// Load `explicit`, or the discovered `arx.toml`, or defaults.

@@ -31,40 +31,63 @@ pub struct Aside {
     pub head: String,
 }
 
-/// The markers' file names in the state directory.
+/// The markers' file names in the state directory (the main working
+/// tree's; a linked working tree's carry its key: `ratchet-pending-<key>.json`).
 pub const PENDING_FILE: &str = "ratchet-pending.json";
 pub const ASIDE_FILE: &str = "ratchet-aside.json";
 
-fn pending_path(state: &Path) -> PathBuf {
-    state.join(PENDING_FILE)
+/// The markers of one working tree. Every working tree of a repository
+/// (each lane) shares one state directory, so each has its own markers:
+/// a crash in one lane is finished in that lane, never in another.
+#[derive(Debug, Clone)]
+pub struct Markers {
+    pending: PathBuf,
+    aside: PathBuf,
+    /// The ref a baseline sets the candidate aside under.
+    pub aside_ref: String,
 }
 
-fn aside_path(state: &Path) -> PathBuf {
-    state.join(ASIDE_FILE)
-}
+impl Markers {
+    /// The markers of the working tree whose root is `workdir`.
+    pub fn of(state: &Path, workdir: &Path) -> Markers {
+        if super::config::main_root(workdir).is_none() {
+            return Markers {
+                pending: state.join(PENDING_FILE),
+                aside: state.join(ASIDE_FILE),
+                aside_ref: "refs/arx/aside".into(),
+            };
+        }
+        let key = tree_key(workdir);
+        Markers {
+            pending: state.join(format!("ratchet-pending-{key}.json")),
+            aside: state.join(format!("ratchet-aside-{key}.json")),
+            aside_ref: format!("refs/arx/aside-{key}"),
+        }
+    }
 
-pub fn read_pending(state: &Path) -> Result<Option<Pending>> {
-    read_json(&pending_path(state))
-}
+    pub fn read_pending(&self) -> Result<Option<Pending>> {
+        read_json(&self.pending)
+    }
 
-pub fn write_pending(state: &Path, pending: &Pending) -> Result<()> {
-    write_json_atomic(&pending_path(state), pending)
-}
+    pub fn write_pending(&self, pending: &Pending) -> Result<()> {
+        write_json_atomic(&self.pending, pending)
+    }
 
-pub fn clear_pending(state: &Path) -> Result<()> {
-    remove(&pending_path(state))
-}
+    pub fn clear_pending(&self) -> Result<()> {
+        remove(&self.pending)
+    }
 
-pub fn read_aside(state: &Path) -> Result<Option<Aside>> {
-    read_json(&aside_path(state))
-}
+    pub fn read_aside(&self) -> Result<Option<Aside>> {
+        read_json(&self.aside)
+    }
 
-pub fn write_aside(state: &Path, aside: &Aside) -> Result<()> {
-    write_json_atomic(&aside_path(state), aside)
-}
+    pub fn write_aside(&self, aside: &Aside) -> Result<()> {
+        write_json_atomic(&self.aside, aside)
+    }
 
-pub fn clear_aside(state: &Path) -> Result<()> {
-    remove(&aside_path(state))
+    pub fn clear_aside(&self) -> Result<()> {
+        remove(&self.aside)
+    }
 }
 
 fn remove(path: &Path) -> Result<()> {
@@ -97,11 +120,46 @@ pub struct TryHolder {
 
 /// The lock file of the working tree `worktree` in `state`.
 pub fn try_lock_path(state: &Path, worktree: &Path) -> PathBuf {
+    state.join(format!("try-{}.lock", tree_key(worktree)))
+}
+
+/// A working tree's key: 16 hex digits of the hash of its canonical path.
+pub fn tree_key(worktree: &Path) -> String {
     let canonical = std::fs::canonicalize(worktree).unwrap_or_else(|_| worktree.to_path_buf());
     use sha2::{Digest, Sha256};
     let digest = Sha256::digest(canonical.as_os_str().as_encoded_bytes());
-    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
-    state.join(format!("try-{hex}.lock"))
+    digest[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The lock every keep of a repository takes while it compares the best
+/// it was measured against with the journal's and moves the best's branch:
+/// an exclusive file lock on `keep.lock`, dropped by the system when the
+/// process ends. Keeps from many lanes are so made one at a time.
+#[derive(Debug)]
+pub struct KeepLock {
+    _file: std::fs::File,
+}
+
+/// Wait for the keep lock of the state directory `state`.
+pub fn lock_keep(state: &Path) -> Result<KeepLock> {
+    wait_lock(state, "keep.lock")
+}
+
+/// Wait for the lock lanes take while one of them measures a segment's
+/// baseline (`baseline.lock`).
+pub fn lock_baseline(state: &Path) -> Result<KeepLock> {
+    wait_lock(state, "baseline.lock")
+}
+
+fn wait_lock(state: &Path, name: &str) -> Result<KeepLock> {
+    super::state::ensure_dir(state)?;
+    let path = state.join(name);
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true);
+    let file = super::state::open_no_follow(&mut options, &path)?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(KeepLock { _file: file })
 }
 
 /// Take the try lock of `worktree` for `holder`, at once: `Ok(Err(..))`

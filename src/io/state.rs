@@ -32,11 +32,14 @@ use crate::error::Hinted;
 
 /// The state directory: `--state-dir` / `ARX_STATE_DIR`, else `.arx/` at
 /// the repository root (or the working directory outside a repository).
+/// Every working tree of a repository shares the main working tree's: a
+/// lane (or any linked worktree) has no `.arx/` of its own.
 pub fn state_dir(explicit: Option<&Path>, cwd: &Path) -> PathBuf {
     match explicit {
         Some(p) if p.is_absolute() => p.to_path_buf(),
         Some(p) => cwd.join(p),
-        None => super::config::repo_root(cwd)
+        None => super::config::main_root(cwd)
+            .or_else(|| super::config::repo_root(cwd))
             .unwrap_or_else(|| cwd.to_path_buf())
             .join(".arx"),
     }

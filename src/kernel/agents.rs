@@ -21,6 +21,9 @@ pub struct AgentObjective {
     pub protect: Vec<String>,
     /// The stop rules, as `name = value` words.
     pub stop: Vec<String>,
+    /// How many experiments may run at once (`slots`), when more than one:
+    /// the section then tells agents to work in lanes.
+    pub slots: Option<usize>,
 }
 
 fn code(text: &str) -> String {
@@ -108,6 +111,7 @@ pub fn section(o: &AgentObjective) -> String {
     line("   | `protected` | 1 | it changed a protected path; set aside and undone | Go on: back to 1, and leave those paths alone. |");
     line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
     line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
+    line("   | `stale` | 1 | another lane kept first and your change conflicts with its keep; set aside, your lane is now at the new best | Go on: back to 1 (start from the new best). |");
     line("   | `crash` | 3 | it failed or printed no metric; set aside and undone | Go on: back to 1 (fix the idea or drop it). |");
     line("   | `paused` | 1 | a gate stopped the try before anything ran: nothing was measured and **nothing was undone**; your change is still in the working tree | Stop: make no other change. Ask the person to approve (`arx try --approve`) or to set `execute = false` under `[gates]` in `arx.toml`. |");
     line("   | `interrupted` | 3 | stopped by a signal; nothing was undone | Stop: ask the person. |");
@@ -117,8 +121,25 @@ pub fn section(o: &AgentObjective) -> String {
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
+    if let Some(n) = o.slots.filter(|n| *n > 1) {
+        line("");
+        line("### Lanes: several agents at once");
+        line("");
+        line(&format!(
+            "Up to {n} experiments run at once here (`slots = {n}`), so several agents can"
+        ));
+        line("work side by side, each in a lane of its own: a git worktree on its own branch,");
+        line("sharing one journal and one best. The person adds them (`arx lane add a b c`);");
+        line("`arx lane list` shows where each one is. Work only in your lane's directory and");
+        line("run the same loop there. When another lane keeps first, arx replays your change");
+        line("onto the new best and measures it again (or sets it aside as `stale`); before");
+        line("your next try it brings your lane up to the best. Never run `arx try` in the");
+        line("main working tree while lanes exist (it refuses), and never merge lanes by hand.");
+    }
+    line("");
     line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
-    line("`finding_rank`, `try` (with `description`) and `deadend_check`.");
+    line("`finding_rank`, `try` (with `description`, and `lane` to try in a lane) and");
+    line("`deadend_check`.");
     line(END);
     s
 }
@@ -166,7 +187,27 @@ mod tests {
             checks: vec!["pytest -q".into()],
             protect: vec!["prepare.py".into(), "eval/**".into()],
             stop: vec!["max_runs = 200".into()],
+            slots: None,
         }
+    }
+
+    #[test]
+    fn the_section_describes_lanes_only_with_more_than_one_slot() {
+        assert!(!section(&objective()).contains("### Lanes"));
+        let one = AgentObjective {
+            slots: Some(1),
+            ..objective()
+        };
+        assert!(!section(&one).contains("### Lanes"));
+        let four = AgentObjective {
+            slots: Some(4),
+            ..objective()
+        };
+        let s = section(&four);
+        assert!(
+            s.contains("### Lanes") && s.contains("`slots = 4`") && s.contains("arx lane add"),
+            "{s}"
+        );
     }
 
     #[test]

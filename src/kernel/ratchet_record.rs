@@ -28,6 +28,9 @@ str_enum! {
         /// Stopped early by `--prune` (hopeless progress): counts as a
         /// discard, set aside and undone.
         Pruned => "pruned",
+        /// Another lane kept first and the candidate does not apply to the
+        /// new best: set aside (restorable) without being measured again.
+        Stale => "stale",
     }
 }
 
@@ -93,6 +96,14 @@ pub struct RatchetInfo {
     /// The checks run before a keep.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<CheckResult>,
+    /// The lane the try ran in (`arx lane add`), when it ran in one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lane: Option<String>,
+    /// The bests this try was measured against before the last, oldest
+    /// first: another lane kept while it ran, and it was replayed onto the
+    /// new best and measured again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub replayed_from: Vec<String>,
 }
 
 fn yes() -> bool {

@@ -207,6 +207,10 @@ pub struct ResultRow {
     pub status: TryStatus,
     pub description: String,
     pub others: Vec<Option<f64>>,
+    /// The lane the try ran in (empty outside lanes).
+    pub lane: String,
+    /// The slot its (last) run ran in (empty without slots).
+    pub slot: String,
 }
 
 /// The results table of every try in `records`, in journal order.
@@ -252,6 +256,8 @@ pub fn results(records: &[RunRecord]) -> Results {
                 status: i.status,
                 description: i.description.clone().unwrap_or_default(),
                 others: others.iter().map(|k| r.metrics.get(k)).collect(),
+                lane: i.lane.clone().unwrap_or_default(),
+                slot: r.slot.clone().unwrap_or_default(),
             }
         })
         .collect();
@@ -329,6 +335,8 @@ mod tests {
                 record_from: 0,
                 confirmed: true,
                 checks: vec![],
+                lane: None,
+                replayed_from: vec![],
             }),
         }
     }

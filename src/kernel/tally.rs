@@ -22,6 +22,9 @@ pub enum Status {
     Interrupted,
     /// Stopped early as hopeless (counts like a discard).
     Pruned,
+    /// Another lane kept first and the candidate no longer applied (counts
+    /// like a discard).
+    Stale,
     /// Its process was lost (counts like a crash).
     Lost,
     Supported,
@@ -61,6 +64,7 @@ impl Status {
             "protected" => Status::Protected,
             "interrupted" => Status::Interrupted,
             "pruned" => Status::Pruned,
+            "stale" => Status::Stale,
             "lost" => Status::Lost,
             _ => return None,
         })
@@ -76,6 +80,7 @@ impl Status {
             Status::Protected => "protected",
             Status::Interrupted => "interrupted",
             Status::Pruned => "pruned",
+            Status::Stale => "stale",
             Status::Lost => "lost",
             Status::Supported => "supported",
             Status::Refuted => "refuted",
@@ -93,6 +98,7 @@ impl Status {
             | Status::ChecksFailed
             | Status::Protected
             | Status::Pruned
+            | Status::Stale
             | Status::Refuted => Class::Fail,
             Status::Crash | Status::Interrupted | Status::Lost | Status::Failed => Class::Crash,
             Status::Inconclusive => Class::Inconclusive,
@@ -164,6 +170,7 @@ mod tests {
             "checks_failed",
             "protected",
             "pruned",
+            "stale",
             "crash",
             "interrupted",
             "lost",
@@ -174,7 +181,7 @@ mod tests {
         }
         assert_eq!(
             (t.baselines, t.keeps, t.discards, t.crashes, t.other),
-            (1, 1, 4, 3, 1)
+            (1, 1, 5, 3, 1)
         );
         assert_eq!(t.since_keep, 1);
         assert_eq!((t.of("protected"), t.of("keep"), t.of("nope")), (1, 1, 0));

@@ -164,6 +164,9 @@ pub struct Try {
     /// Start a new segment: measure the baseline again.
     #[serde(default)]
     pub new_segment: bool,
+    /// The lane to try in (`arx lane list` names them); default: the
+    /// server's working directory.
+    pub lane: Option<String>,
     /// The metric to improve (default: arx.toml's).
     pub metric: Option<String>,
     /// max or min (default: arx.toml's).
@@ -191,6 +194,7 @@ impl Tool for Try {
             .flag("--dry-run", self.dry_run)
             .opt("--rule", self.rule)
             .flag("--new-segment", self.new_segment)
+            .opt("--lane", self.lane)
             .opt("--metric", self.metric)
             .opt("--direction", self.direction)
             .opt("--timeout", self.timeout)
@@ -497,7 +501,7 @@ mod tests {
     fn try_maps_its_fields_to_the_long_flags() {
         let c = call(
             "try",
-            json!({"description": "x", "command": "sh -c 'echo'", "repeat": 2, "dry_run": true}),
+            json!({"description": "x", "command": "sh -c 'echo'", "repeat": 2, "dry_run": true, "lane": "a"}),
         )
         .unwrap();
         assert_eq!(
@@ -507,7 +511,8 @@ mod tests {
                 "--description=x",
                 "--command=sh -c 'echo'",
                 "--repeat=2",
-                "--dry-run"
+                "--dry-run",
+                "--lane=a"
             ]
         );
         assert!(c.events);

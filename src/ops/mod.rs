@@ -9,6 +9,7 @@ pub mod deadend;
 pub mod finding;
 pub mod gate;
 pub mod journal;
+pub mod lanes;
 pub mod loop_state;
 pub mod objective;
 pub mod placement;

@@ -14,6 +14,7 @@ mod gate;
 mod init;
 mod journal;
 mod knowhow;
+mod lanes;
 mod log;
 mod man;
 #[cfg(feature = "mcp")]

@@ -3,8 +3,6 @@
 //! it as a commit or journals it, stores it under `refs/arx/discarded/` and
 //! restores the last kept commit, in that order.
 
-use std::time::Duration;
-
 use anyhow::{Context, Result};
 use serde_json::json;
 
@@ -19,7 +17,7 @@ use crate::commands::{
 use crate::error::{Exit, Hinted};
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::events::Events;
-use crate::io::git::ratchet::{Candidate, RatchetRepo};
+use crate::io::git::ratchet::{Candidate, RatchetRepo, Replay};
 use crate::io::process::RunSpec;
 use crate::io::ratchet::{lock_try, TryHolder, TryLock};
 use crate::kernel::journal::{GitState, RunRecord};
@@ -33,6 +31,7 @@ use crate::kernel::stats::summarize;
 use crate::kernel::verdict::Verdict;
 use crate::ops::attempts::{self};
 use crate::ops::journal;
+use crate::ops::lanes::LaneCtx;
 use crate::ops::reactive::{self, Follow};
 use crate::output::{warn, Spinner};
 
@@ -123,6 +122,9 @@ fn dry_run_summary(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
 }
 
 pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
+    if let Some(name) = &args.lane {
+        enter_lane(ctx, name)?;
+    }
     if args.dry_run {
         return dry_run_summary(ctx, args);
     }
@@ -158,15 +160,41 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     }
     // One try at a time in a working tree: a second one would rewrite the
     // files under the first one's running experiment.
-    let _lock = lock_worktree(ctx, &state, &cwd, args)?;
+    let _lock = lock_worktree(ctx, &state, repo.workdir(), args)?;
     for line in recover(&repo, &state, &records)? {
         warn(line);
     }
+    let lane = crate::ops::lanes::context(&repo)?;
+    let mut segment = segment;
+    let mut records = records;
+    // Lanes measure a segment's baseline once: the first lane to need it
+    // measures it while the others wait, then use it.
+    let baseline_lock = match &lane {
+        Some(_) if segment.as_ref().is_none_or(|s| s.kept.is_none()) => {
+            let lock = crate::io::ratchet::lock_baseline(&state)?;
+            if !args.new_segment {
+                records = crate::io::state::journal(&state, WARN).read()?;
+                segment = crate::kernel::segment::current(&records, &objective.segment_id());
+            }
+            Some(lock)
+        }
+        _ => None,
+    };
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
     let kept = match &segment {
-        Some(Segment { kept: Some(k), .. }) if !args.new_segment => k.commit.clone(),
+        Some(Segment { kept: Some(k), .. }) => k.commit.clone(),
         _ => repo.head(),
     };
+    let kept = match (&lane, &segment) {
+        // A lane's first try measures the best's branch as it is.
+        (Some(l), Some(Segment { kept: None, .. }) | None) => {
+            repo.branch_tip(&l.best_ref).map_or(kept, |o| o.to_string())
+        }
+        _ => kept,
+    };
+    if let Some(l) = &lane {
+        take_up_best(&repo, l, &kept)?;
+    }
     check_kept(&repo, &kept)?;
     let candidate = repo.candidate(&kept)?;
     let protected = repo.protected_paths(&candidate, &objective.protect)?;
@@ -236,8 +264,6 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         follow,
     };
 
-    let mut segment = segment;
-    let mut records = records;
     if baseline_needed {
         let (exit, measured) = baseline(&runner, &repo, &state, &records, &kept, &candidate, rule)?;
         let Some(seg) = measured else {
@@ -249,7 +275,8 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         segment = Some(seg);
         records = crate::io::state::journal(&state, WARN).read()?;
     }
-    let segment = segment.expect("a segment with a kept commit");
+    drop(baseline_lock);
+    let mut segment = segment.expect("a segment with a kept commit");
     // The peers of the pruning rule: the segment's completed runs.
     let peers = reactive::peers(
         records
@@ -257,9 +284,148 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             .filter(|r| r.ratchet.as_ref().is_some_and(|i| i.segment == segment.id)),
         &runner.follow,
     );
-    try_candidate(
-        &runner, &repo, &state, &segment, &kept, candidate, protected, rule, peers,
-    )
+    let (mut kept, mut candidate, mut protected) = (kept, candidate, protected);
+    let mut carry = None;
+    loop {
+        let tried = try_candidate(
+            &runner,
+            &repo,
+            &state,
+            &segment,
+            &kept,
+            candidate,
+            protected,
+            rule,
+            peers.clone(),
+            lane.as_ref(),
+            carry.take(),
+        )?;
+        let (c, best) = match tried {
+            Tried::Done(exit) => return Ok(exit),
+            Tried::Moved { carry, best } => (carry, best),
+        };
+        let lane = lane.as_ref().expect("only a lane's best moves");
+        eprintln!(
+            "arx: another lane kept {} while this try ran: replaying the candidate onto it",
+            short(&best)
+        );
+        let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
+        if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
+            return stale(&runner, &repo, &state, &kept, &best, c, paths, lane, rule);
+        }
+        let records = crate::io::state::journal(&state, WARN).read()?;
+        segment = crate::kernel::segment::current(&records, &objective.segment_id())
+            .filter(|s| s.kept.as_ref().is_some_and(|k| k.commit == best))
+            .ok_or_else(|| anyhow::anyhow!("the journal's best is no longer {}", short(&best)))?;
+        kept = best;
+        candidate = repo.candidate(&kept)?;
+        protected = repo.protected_paths(&candidate, &objective.protect)?;
+        carry = Some(c);
+    }
+}
+
+/// `--lane NAME`: work from the lane's directory, as if run there.
+fn enter_lane(ctx: &Ctx, name: &str) -> Result<()> {
+    crate::ops::lanes::check_name(name)?;
+    let lanes = crate::io::git::lane::Lanes::open(&ctx.cwd()?)?;
+    let lane = crate::ops::lanes::find(&lanes, name)?;
+    match (&lane.path, lane.exists) {
+        (Some(path), true) => std::env::set_current_dir(path)
+            .with_context(|| format!("cannot enter lane {name} at {}", path.display())),
+        _ => Err(Hinted::error(
+            format!("lane {name}'s directory is gone"),
+            format!("remove it with arx lane rm {name}, and add it again"),
+        )),
+    }
+}
+
+/// Before a lane's try: take up the keeps other lanes made since its work
+/// started (its work replayed onto the best). A conflict stops the try and
+/// changes nothing.
+fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str) -> Result<()> {
+    let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
+    match repo.replay_onto(best, &refname)? {
+        Replay::Already => Ok(()),
+        Replay::Replayed { .. } => {
+            eprintln!(
+                "arx: lane {}: took up the best {} (the work as it was is under {refname})",
+                lane.name,
+                short(best)
+            );
+            Ok(())
+        }
+        Replay::Conflicts(paths) => Err(Hinted::error(
+            format!(
+                "lane {}'s work conflicts with the best {} in {}; nothing was changed",
+                lane.name,
+                short(best),
+                paths.join(", ")
+            ),
+            "merge the best into the lane by hand (git merge), or drop the conflicting change, then arx try again",
+        )),
+    }
+}
+
+/// What a candidate's measurement came to.
+enum Tried {
+    Done(Exit),
+    /// It won, but another lane kept first: replay it onto `best` and
+    /// measure it again, carrying the try's record on.
+    Moved {
+        carry: Carry,
+        best: String,
+    },
+}
+
+/// The try's record so far, when it is measured again.
+struct Carry {
+    run_id: String,
+    start: jiff::Timestamp,
+    wall: std::time::Instant,
+    outcomes: Vec<crate::io::process::RunOutcome>,
+    replayed_from: Vec<String>,
+}
+
+/// A candidate that won against a best that another lane replaced, and
+/// does not apply to the new one: `stale`, set aside (restorable), and the
+/// lane brought to the new best.
+#[allow(clippy::too_many_arguments)]
+fn stale(
+    runner: &Runner<'_>,
+    repo: &RatchetRepo,
+    state: &std::path::Path,
+    kept: &str,
+    best: &str,
+    carry: Carry,
+    conflicts: Vec<String>,
+    lane: &LaneCtx,
+    rule: Rule,
+) -> Result<Exit> {
+    let description = runner.args.description.as_deref().map(subject);
+    let mut i = info(runner.objective, TryStatus::Stale, kept, rule, description);
+    i.lane = Some(lane.name.clone());
+    // `kept` is the best it was last measured against; the field holds
+    // the ones before.
+    let mut replayed_from = carry.replayed_from;
+    replayed_from.pop();
+    i.replayed_from = replayed_from;
+    let rec = record(
+        runner,
+        carry.run_id,
+        carry.start,
+        carry.wall.elapsed(),
+        &carry.outcomes,
+        Vec::new(),
+        i,
+    )?;
+    let line = format!(
+        "stale: another lane kept {} and the candidate conflicts with it in {} \u{2192} set aside, lane at the best",
+        short(best),
+        conflicts.join(", ")
+    );
+    let exit = discard(runner, repo, state, kept, rec, line, Exit::No)?;
+    repo.replay_onto(best, &format!("refs/arx/lane/{}/before-sync", lane.name))?;
+    Ok(exit)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -273,11 +439,21 @@ fn try_candidate(
     protected: Vec<String>,
     rule: Rule,
     peers: Vec<Points>,
-) -> Result<Exit> {
+    lane: Option<&LaneCtx>,
+    carry: Option<Carry>,
+) -> Result<Tried> {
     let objective = runner.objective;
     let description = runner.args.description.as_deref().map(subject);
-    let run_id = attempts::new_run_id();
-    let start = timestamp(runner.ctx.global.now.as_deref())?;
+    let (run_id, start, wall, earlier, replayed_from) = match carry {
+        Some(c) => (c.run_id, c.start, c.wall, c.outcomes, c.replayed_from),
+        None => (
+            attempts::new_run_id(),
+            timestamp(runner.ctx.global.now.as_deref())?,
+            std::time::Instant::now(),
+            Vec::new(),
+            Vec::new(),
+        ),
+    };
     let best = segment.kept.as_ref().expect("a kept commit");
     let best_estimate = super::estimate_of(best, segment, INTERVAL_CONFIDENCE);
     let mut i = info(
@@ -289,23 +465,33 @@ fn try_candidate(
     );
     i.paths = candidate.paths.clone();
     i.best = best_estimate.as_ref().map(|e| e.value);
+    i.lane = lane.map(|l| l.name.clone());
+    i.replayed_from = replayed_from.clone();
 
     if !protected.is_empty() {
         i.status = TryStatus::Protected;
         i.protected = protected.clone();
-        let rec = record(runner, run_id, start, Duration::ZERO, &[], Vec::new(), i)?;
+        let rec = record(
+            runner,
+            run_id,
+            start,
+            wall.elapsed(),
+            &earlier,
+            Vec::new(),
+            i,
+        )?;
         let line = format!(
             "protected: the candidate changes {} \u{2192} set aside, {} restored",
             protected.join(", "),
             short(kept)
         );
-        return discard(runner, repo, state, kept, rec, line, Exit::No);
+        return discard(runner, repo, state, kept, rec, line, Exit::No).map(Tried::Done);
     }
 
     let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
     let mut reactive = runner.reactive(state, &run_id, start, peers)?;
-    let wall = std::time::Instant::now();
-    let mut outcomes = Vec::new();
+    let first = earlier.len();
+    let mut outcomes = earlier;
     let mut samples: Vec<f64> = Vec::new();
     let groups: Vec<&[f64]> = segment.replicates.iter().map(Vec::as_slice).collect();
     let settings = Settings {
@@ -316,8 +502,13 @@ fn try_candidate(
         max_runs: objective.repeat.max(ratchet::DEFAULT_MAX_RUNS),
     };
     let decision: Option<Decision> = loop {
-        let n = outcomes.len() + 1;
-        let o = runner.once(&mut events, &format!("candidate run {n}"), &mut reactive)?;
+        let n = outcomes.len() - first + 1;
+        let label = if first > 0 {
+            format!("candidate run {n} on the new best")
+        } else {
+            format!("candidate run {n}")
+        };
+        let o = runner.once(&mut events, &label, &mut reactive)?;
         let interrupted = o.interrupted;
         if o.pruned {
             outcomes.push(o);
@@ -378,7 +569,7 @@ fn try_candidate(
             line: "interrupted: the try was journaled; nothing was kept or restored".into(),
         })?;
         attempts::resend_interrupt();
-        return Ok(Exit::Inconclusive);
+        return Ok(Tried::Done(Exit::Inconclusive));
     }
 
     let quoted = description
@@ -402,7 +593,7 @@ fn try_candidate(
         );
         let exit = discard(runner, repo, state, kept, rec, line, Exit::No);
         drop(reactive);
-        return exit;
+        return exit.map(Tried::Done);
     }
     let Some(d) = decision else {
         i.status = TryStatus::Crash;
@@ -422,7 +613,7 @@ fn try_candidate(
             "crash: {why}{quoted} \u{2192} set aside, {} restored",
             short(kept)
         );
-        return discard(runner, repo, state, kept, rec, line, Exit::Inconclusive);
+        return discard(runner, repo, state, kept, rec, line, Exit::Inconclusive).map(Tried::Done);
     };
 
     i.improvement = Some(d.improvement);
@@ -457,6 +648,11 @@ fn try_candidate(
         .best
         .map(|b| format!("{}{vs}", signed(mean - b, dp)))
         .unwrap_or_default();
+    let noise = if diff.is_empty() {
+        noise.trim_start_matches(", ").to_string()
+    } else {
+        noise
+    };
     let change = format!(
         "{} {} ({diff}{noise}){quoted}",
         objective.metric,
@@ -477,7 +673,7 @@ fn try_candidate(
                 f.exit_code,
                 short(kept)
             );
-            return discard(runner, repo, state, kept, rec, line, Exit::No);
+            return discard(runner, repo, state, kept, rec, line, Exit::No).map(Tried::Done);
         }
         i.status = TryStatus::Keep;
         let mut message = description
@@ -493,7 +689,68 @@ fn try_candidate(
         if !d.confirmed {
             message.push_str("Arx-Unconfirmed: true\n");
         }
-        let commit = repo.keep_candidate(&candidate, &message)?;
+        // A keep is a compare-and-swap of the best: under the
+        // repository's keep lock, the journal's best must still be the one
+        // this candidate was measured against.
+        let keep_lock = crate::io::ratchet::lock_keep(state)?;
+        let mut notes = Vec::new();
+        let commit = match lane {
+            None => repo.keep_candidate(&candidate, &message)?,
+            Some(l) => {
+                let now_best = journal_best(state, &segment.id)?;
+                if now_best.as_deref() != Some(kept) {
+                    let Some(best) = now_best else {
+                        return Err(anyhow::anyhow!(
+                            "the journal no longer has a best for this segment"
+                        ));
+                    };
+                    drop(keep_lock);
+                    drop(reactive);
+                    let mut replayed_from = i.replayed_from;
+                    replayed_from.push(kept.to_string());
+                    return Ok(Tried::Moved {
+                        carry: Carry {
+                            run_id,
+                            start,
+                            wall,
+                            outcomes,
+                            replayed_from,
+                        },
+                        best,
+                    });
+                }
+                let main_clean = main_tree_at(l, state, kept);
+                let commit = repo.keep_onto(&candidate, kept, &message)?;
+                if !repo.advance_branch(&l.best_ref, kept, &commit)? {
+                    return Err(Hinted::error(
+                        format!(
+                            "{} is no longer at the best {}: it was moved outside arx",
+                            l.best_ref.trim_start_matches("refs/heads/"),
+                            short(kept)
+                        ),
+                        format!(
+                            "the keep is on the lane's branch ({}); put the best's branch back, then arx lane sync",
+                            short(&commit)
+                        ),
+                    ));
+                }
+                match main_clean {
+                    Some(true) => {
+                        if let Err(e) = follow_in_main(l, state, &commit) {
+                            warn(format_args!(
+                                "the main working tree did not follow the keep: {e:#}"
+                            ));
+                        }
+                    }
+                    Some(false) => notes.push(format!(
+                        "the main working tree has changes: its branch moved to {} under them",
+                        short(&commit)
+                    )),
+                    None => {}
+                }
+                commit
+            }
+        };
         i.commit = Some(commit.clone());
         let rec = record(runner, run_id, start, elapsed, &outcomes, samples, i)?;
         events.emit(
@@ -502,14 +759,15 @@ fn try_candidate(
             json!({"status": "keep", "commit": commit}),
         );
         journal::record_run(state, &rec, WARN)?;
+        drop(keep_lock);
         finding_from_result(runner.ctx, state, &rec);
         let unconfirmed = if d.confirmed { "" } else { " (unconfirmed)" };
         runner.ctx.out.emit(&TryReport {
             record: rec,
-            notes: Vec::new(),
+            notes,
             line: format!("keep: {change} \u{2192} {}{unconfirmed}", short(&commit)),
         })?;
-        return Ok(Exit::Ok);
+        return Ok(Tried::Done(Exit::Ok));
     }
     i.status = TryStatus::Discard;
     let rec = record(runner, run_id, start, elapsed, &outcomes, samples, i)?;
@@ -528,7 +786,38 @@ fn try_candidate(
         "{word}: {change} \u{2192} set aside, {} restored",
         short(kept)
     );
-    discard(runner, repo, state, kept, rec, line, exit)
+    discard(runner, repo, state, kept, rec, line, exit).map(Tried::Done)
+}
+
+/// The journal's best of segment `id` now (from the report's cached fold).
+fn journal_best(state: &std::path::Path, id: &str) -> Result<Option<String>> {
+    let text = crate::io::report::JournalText::open(&state.join(crate::io::state::JOURNAL_FILE))?;
+    let (fold, _, _) = crate::io::report::fold(state, text.bytes(), WARN, None)?;
+    Ok(fold
+        .segments
+        .into_iter()
+        .last()
+        .filter(|s| s.id == id)
+        .and_then(|s| s.kept)
+        .map(|k| k.commit))
+}
+
+/// Is the main working tree on the best's branch at `kept`, and clean?
+/// `None` when it is on another branch (a keep does not concern it).
+fn main_tree_at(lane: &LaneCtx, state: &std::path::Path, kept: &str) -> Option<bool> {
+    let main = RatchetRepo::open(&lane.main_root, state).ok()?;
+    if format!("refs/heads/{}", main.branch()) != lane.best_ref {
+        return None;
+    }
+    Some(main.head() == kept && main.candidate(kept).is_ok_and(|c| c.is_empty()))
+}
+
+/// Bring the (clean) main working tree to the new best its branch moved
+/// to, as `git merge --ff-only` would.
+fn follow_in_main(lane: &LaneCtx, state: &std::path::Path, commit: &str) -> Result<()> {
+    let main = RatchetRepo::open(&lane.main_root, state)?;
+    main.restore_to(commit)?;
+    Ok(())
 }
 
 /// Journal the try (a marker first, so a crash loses nothing), store the
@@ -546,18 +835,16 @@ fn discard(
     if let Some(info) = rec.ratchet.as_mut() {
         info.discarded_ref = Some(refname.clone());
     }
-    crate::io::ratchet::write_pending(
-        state,
-        &crate::io::ratchet::Pending {
-            kept: kept.to_string(),
-            discarded_ref: refname.clone(),
-            record: rec.clone(),
-        },
-    )?;
+    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
+    markers.write_pending(&crate::io::ratchet::Pending {
+        kept: kept.to_string(),
+        discarded_ref: refname.clone(),
+        record: rec.clone(),
+    })?;
     journal::record_run(state, &rec, WARN)?;
     finding_from_result(runner.ctx, state, &rec);
     let (_, restored) = repo.discard(kept, &refname, &format!("arx: discarded {}", rec.run_id))?;
-    crate::io::ratchet::clear_pending(state)?;
+    markers.clear_pending()?;
     let mut notes = Vec::new();
     if !restored.restored.is_empty() {
         notes.push(format!("restored: {}", restored.restored.join(", ")));

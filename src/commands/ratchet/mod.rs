@@ -187,16 +187,17 @@ pub fn short(commit: &str) -> &str {
 /// line for each thing done.
 pub fn recover(repo: &RatchetRepo, state: &Path, records: &[RunRecord]) -> Result<Vec<String>> {
     let mut done = Vec::new();
-    if let Some(aside) = crate::io::ratchet::read_aside(state)? {
+    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
+    if let Some(aside) = markers.read_aside()? {
         repo.put_back(&aside.refname)?;
         repo.delete_ref(&aside.refname)?;
-        crate::io::ratchet::clear_aside(state)?;
+        markers.clear_aside()?;
         done.push(format!(
             "put back the candidate set aside for the baseline ({})",
             aside.refname
         ));
     }
-    if let Some(p) = crate::io::ratchet::read_pending(state)? {
+    if let Some(p) = markers.read_pending()? {
         if !records.iter().any(|r| r.run_id == p.record.run_id) {
             journal(state, WARN).append(&p.record)?;
         }
@@ -207,7 +208,7 @@ pub fn recover(repo: &RatchetRepo, state: &Path, records: &[RunRecord]) -> Resul
             )?;
         }
         let restored = repo.restore_to(&p.kept)?;
-        crate::io::ratchet::clear_pending(state)?;
+        markers.clear_pending()?;
         done.push(format!(
             "finished an interrupted discard of run {}: {} restored, {} removed",
             run_short(&p.record.run_id),
@@ -466,6 +467,8 @@ fn info(
         record_from: 0,
         confirmed: true,
         checks: Vec::new(),
+        lane: None,
+        replayed_from: Vec::new(),
     }
 }
 
@@ -520,15 +523,13 @@ fn baseline(
 ) -> Result<(Exit, Option<Segment>)> {
     let objective = runner.objective;
     let aside = candidate.dirty;
+    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
     if aside {
-        let refname = "refs/arx/aside".to_string();
-        crate::io::ratchet::write_aside(
-            state,
-            &crate::io::ratchet::Aside {
-                refname: refname.clone(),
-                head: repo.head(),
-            },
-        )?;
+        let refname = markers.aside_ref.clone();
+        markers.write_aside(&crate::io::ratchet::Aside {
+            refname: refname.clone(),
+            head: repo.head(),
+        })?;
         repo.snapshot(&refname, "arx: set aside for the baseline")?;
         repo.restore_to(kept)?;
         eprintln!("arx: set the working tree's changes aside to measure the baseline");
@@ -601,9 +602,9 @@ fn baseline(
     run_journal::record_run(state, &rec, WARN)?;
     drop(reactive);
     if aside {
-        repo.put_back("refs/arx/aside")?;
-        repo.delete_ref("refs/arx/aside")?;
-        crate::io::ratchet::clear_aside(state)?;
+        repo.put_back(&markers.aside_ref)?;
+        repo.delete_ref(&markers.aside_ref)?;
+        markers.clear_aside()?;
     }
     let line = match status {
         TryStatus::Baseline => {

@@ -96,15 +96,25 @@ impl Report for StatusReport {
 
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let mut loaded = load_summary(ctx, flags)?;
-    let pending = crate::io::ratchet::read_pending(&loaded.state)?.is_some()
-        || crate::io::ratchet::read_aside(&loaded.state)?.is_some();
+    let tree = crate::io::config::repo_root(&loaded.cwd).unwrap_or_else(|| loaded.cwd.clone());
+    let markers = crate::io::ratchet::Markers::of(&loaded.state, &tree);
+    let pending = markers.read_pending()?.is_some() || markers.read_aside()?.is_some();
+    // A try that is still running owns its markers: finish them only when
+    // no try holds this working tree.
+    let holder = crate::io::ratchet::TryHolder {
+        pid: std::process::id(),
+        started_at: String::new(),
+        description: Some("arx status".into()),
+    };
     if pending {
-        let full = load(ctx, flags)?;
-        let repo = RatchetRepo::open(&full.cwd, &full.state)?;
-        for line in recover(&repo, &full.state, &full.records)? {
-            warn(line);
+        if let Ok(_lock) = crate::io::ratchet::lock_try(&loaded.state, &tree, &holder)? {
+            let full = load(ctx, flags)?;
+            let repo = RatchetRepo::open(&full.cwd, &full.state)?;
+            for line in recover(&repo, &full.state, &full.records)? {
+                warn(line);
+            }
+            loaded = load_summary(ctx, flags)?;
         }
-        loaded = load_summary(ctx, flags)?;
     }
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;

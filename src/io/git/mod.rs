@@ -1,7 +1,9 @@
 //! All git access goes through here (git2): the state of the working tree
 //! recorded with each run, and the repository a life-harness round changes
-//! (commits built in memory, review branches, landing, reverts), and the
-//! keep-if-better ratchet's keeps, snapshots and restores (`ratchet`).
+//! (commits built in memory, review branches, landing, reverts), the
+//! keep-if-better ratchet's keeps, snapshots and restores (`ratchet`), and
+//! lanes, the linked worktrees many tries run in at once (`lane`: made and
+//! removed by the git program itself).
 
 use std::path::Path;
 
@@ -9,6 +11,7 @@ use git2::{Repository, StatusOptions};
 
 use crate::kernel::journal::GitState;
 
+pub mod lane;
 pub mod ratchet;
 
 /// HEAD, branch and dirty flag of the repository holding `dir`, or `None`

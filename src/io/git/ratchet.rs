@@ -19,10 +19,13 @@ use std::path::{Path, PathBuf};
 
 use git2::{Oid, Repository, Status};
 
+pub use replay::Replay;
+
 use super::git_err;
 use crate::error::Hinted;
 
 mod ops;
+mod replay;
 mod restore;
 mod scan;
 mod tree;

@@ -194,7 +194,7 @@ impl RatchetRepo {
     }
 
     /// [`RatchetRepo::snapshot`] of the changes a scan found.
-    fn snapshot_of(
+    pub(crate) fn snapshot_of(
         &self,
         changed: &[Changed],
         refname: &str,

@@ -1,0 +1,545 @@
+//! `arx lane add|list|sync|rm`: many tries at once, each in a git
+//! worktree of its own (a lane), all sharing the main working tree's state
+//! directory, journal and best. The git work is `io::git::lane` (worktrees)
+//! and `io::git::ratchet` (replaying a lane's work onto the best); a lane's
+//! keep is `arx try`'s (`commands::ratchet::attempt`).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{Ctx, WARN};
+use crate::cli::LaneCommand;
+use crate::error::{Exit, Hinted};
+use crate::io::git::lane::{LaneInfo, Lanes};
+use crate::io::git::ratchet::{RatchetRepo, Replay};
+use crate::ops::lanes::{check_name, find};
+use crate::output::{bold, dim, warn, Report};
+
+/// The segment's best commit (see [`crate::ops::lanes::best_commit`]).
+fn best_commit(ctx: &Ctx) -> Result<Option<String>> {
+    let config = ctx.config()?;
+    crate::ops::lanes::best_commit(&ctx.state_dir()?, config.objective.as_ref(), WARN)
+}
+
+/// A commit as people read it.
+fn short(commit: &str) -> &str {
+    commit.get(..7).unwrap_or(commit)
+}
+
+/// A run id as `arx log` shows it.
+fn run_short(run_id: &str) -> &str {
+    run_id
+        .get(..crate::kernel::journal::SHORT_ID_LEN)
+        .unwrap_or(run_id)
+}
+
+pub fn run(ctx: &Ctx, cmd: &LaneCommand) -> Result<Exit> {
+    match cmd {
+        LaneCommand::Add { names, dir } => add(ctx, names, dir.as_deref()),
+        LaneCommand::List => list(ctx),
+        LaneCommand::Sync { name } => sync(ctx, name.as_deref()),
+        LaneCommand::Rm { name, force } => rm(ctx, name, *force),
+    }
+}
+
+/// Where the lanes of the repository rooted at `root` go by default:
+/// `<root>.lanes/` beside it, outside its working tree.
+fn default_dir(root: &Path) -> PathBuf {
+    let name = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "repository".into());
+    root.parent().unwrap_or(root).join(format!("{name}.lanes"))
+}
+
+#[derive(Serialize)]
+struct Added {
+    lanes: Vec<LaneRow>,
+}
+
+impl Report for Added {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        for l in &self.lanes {
+            writeln!(
+                out,
+                "{b}lane {}{b:#}: {} (branch {}, at {})",
+                l.name,
+                l.path.as_deref().unwrap_or("-"),
+                l.branch,
+                l.base.as_deref().map_or("-", short)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
+    let cwd = ctx.cwd()?;
+    let lanes = Lanes::open(&cwd)?;
+    for n in names {
+        check_name(n)?;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for n in names {
+        if !seen.insert(n) {
+            return Err(Hinted::error(
+                format!("lane {n} is named twice"),
+                "give each lane its own name",
+            ));
+        }
+    }
+    let Some(best_branch) = lanes.main_branch() else {
+        return Err(Hinted::error(
+            "the main working tree is not on a branch",
+            "check out the branch the loop runs on (git switch main), then add lanes",
+        ));
+    };
+    let best = match best_commit(ctx)? {
+        Some(c) => c,
+        None => lanes.resolve("HEAD").ok_or_else(|| {
+            Hinted::error(
+                "the repository has no commit yet",
+                "make a first commit (git add -A && git commit -m start)",
+            )
+        })?,
+    };
+    if !lanes.on_branch(&best, &best_branch) {
+        return Err(Hinted::error(
+            format!(
+                "{best_branch} does not hold the best commit {}",
+                short(&best)
+            ),
+            "check out the branch the loop runs on in the main working tree",
+        ));
+    }
+    let existing = lanes.list()?;
+    let mut names: Vec<String> = names.to_vec();
+    if names.is_empty() {
+        let n = (1..)
+            .map(|i: usize| i.to_string())
+            .find(|n| !existing.iter().any(|l| &l.name == n))
+            .unwrap_or_default();
+        names.push(n);
+    }
+    let dir = match dir {
+        Some(d) if d.is_absolute() => d.to_path_buf(),
+        Some(d) => cwd.join(d),
+        None => default_dir(&lanes.root),
+    };
+    if dir.starts_with(&lanes.root) {
+        return Err(Hinted::error(
+            format!("{} is inside the repository's working tree", dir.display()),
+            "lanes go outside it (else they show as untracked files): choose a --dir beside it",
+        ));
+    }
+    let mut rows = Vec::new();
+    for name in &names {
+        if existing.iter().any(|l| &l.name == name) {
+            return Err(Hinted::error(
+                format!("there is already a lane {name}"),
+                "choose another name, or remove it first with arx lane rm",
+            ));
+        }
+        let path = dir.join(name);
+        lanes.add(name, &path, &best, &best_branch)?;
+        eprintln!("arx: added lane {name} at {}", path.display());
+        rows.push(LaneRow {
+            name: name.clone(),
+            branch: format!("{}{name}", crate::io::git::lane::BRANCH_PREFIX),
+            path: Some(path.display().to_string()),
+            exists: true,
+            base: Some(best.clone()),
+            behind: Some(0),
+            best_branch: Some(best_branch.clone()),
+            last_try: None,
+            live: None,
+        });
+    }
+    ctx.out.emit(&Added { lanes: rows })?;
+    Ok(Exit::Ok)
+}
+
+/// One lane as `arx lane list` shows it.
+#[derive(Serialize, Clone)]
+struct LaneRow {
+    name: String,
+    branch: String,
+    path: Option<String>,
+    /// Its working tree is there (false: deleted by hand; `arx lane rm`
+    /// cleans up).
+    exists: bool,
+    /// Where its work started: the best it last took up.
+    base: Option<String>,
+    /// Keeps made on the best's branch since.
+    behind: Option<usize>,
+    best_branch: Option<String>,
+    last_try: Option<LastTry>,
+    /// The run going on in it (`arx ps`).
+    live: Option<String>,
+}
+
+#[derive(Serialize, Clone)]
+struct LastTry {
+    run_id: String,
+    status: String,
+    at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    description: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Listed {
+    lanes: Vec<LaneRow>,
+}
+
+impl Report for Listed {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.lanes.is_empty() {
+            writeln!(out, "no lanes (add some with arx lane add)")?;
+            return Ok(());
+        }
+        let d = dim();
+        for l in &self.lanes {
+            let path = if l.exists {
+                l.path.clone().unwrap_or_else(|| "-".into())
+            } else {
+                format!(
+                    "{} (missing: arx lane rm {} cleans up)",
+                    l.path.as_deref().unwrap_or("no worktree"),
+                    l.name
+                )
+            };
+            let behind = match l.behind {
+                Some(0) => "at the best".to_string(),
+                Some(n) => format!("{n} behind the best"),
+                None => "-".into(),
+            };
+            let last = l.last_try.as_ref().map_or("no try yet".to_string(), |t| {
+                format!(
+                    "last try {} {}{}",
+                    run_short(&t.run_id),
+                    t.status,
+                    t.description
+                        .as_deref()
+                        .map(|d| format!(" \"{d}\""))
+                        .unwrap_or_default()
+                )
+            });
+            let live = l
+                .live
+                .as_deref()
+                .map(|r| format!(", running {}", run_short(r)))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "{:<8} {path}  {d}base {} · {behind} · {last}{live}{d:#}",
+                l.name,
+                l.base.as_deref().map_or("-", short)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn rows(ctx: &Ctx, lanes: &Lanes) -> Result<Vec<LaneRow>> {
+    let infos = lanes.list()?;
+    if infos.is_empty() {
+        return Ok(Vec::new());
+    }
+    let best = best_commit(ctx)?;
+    let state = ctx.state_dir()?;
+    let records = crate::io::state::journal(&state, WARN).read()?;
+    let now_ms = crate::io::clock::timestamp(ctx.global.now.as_deref())?.as_millisecond();
+    let live = crate::ops::reactive::survey(&state, now_ms, WARN).unwrap_or_default();
+    Ok(infos
+        .into_iter()
+        .map(|info| {
+            let best = best
+                .clone()
+                .or_else(|| info.best_branch.as_deref().and_then(|b| lanes.resolve(b)));
+            let base = match (&info.head, &best) {
+                (Some(h), Some(b)) => lanes.merge_base(h, b),
+                (h, _) => h.clone(),
+            };
+            let behind = match (&base, &best) {
+                (Some(h), Some(b)) => lanes.behind(h, b),
+                _ => None,
+            };
+            let last_try = records
+                .iter()
+                .rev()
+                .filter_map(|r| r.ratchet.as_ref().map(|i| (r, i)))
+                .find(|(_, i)| i.lane.as_deref() == Some(info.name.as_str()))
+                .map(|(r, i)| LastTry {
+                    run_id: r.run_id.clone(),
+                    status: i.status.as_str().to_string(),
+                    at: r.started_at.clone(),
+                    description: i.description.clone(),
+                });
+            let live = info.path.as_ref().and_then(|p| {
+                let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+                live.iter()
+                    .find(|s| {
+                        let cwd = PathBuf::from(&s.live.cwd);
+                        let cwd = cwd.canonicalize().unwrap_or(cwd);
+                        cwd.starts_with(&p)
+                    })
+                    .map(|s| s.live.run_id.clone())
+            });
+            LaneRow {
+                name: info.name.clone(),
+                branch: info.branch.clone(),
+                path: info.path.as_ref().map(|p| p.display().to_string()),
+                exists: info.exists,
+                base,
+                behind,
+                best_branch: info.best_branch.clone(),
+                last_try,
+                live,
+            }
+        })
+        .collect())
+}
+
+fn list(ctx: &Ctx) -> Result<Exit> {
+    let lanes = Lanes::open(&ctx.cwd()?)?;
+    let rows = rows(ctx, &lanes)?;
+    ctx.out.emit(&Listed { lanes: rows })?;
+    Ok(Exit::Ok)
+}
+
+/// The lane whose working tree holds `cwd`.
+fn lane_of(cwd: &Path, infos: &[LaneInfo]) -> Option<LaneInfo> {
+    let cwd = cwd.canonicalize().unwrap_or_else(|_| cwd.to_path_buf());
+    infos
+        .iter()
+        .find(|l| {
+            l.path.as_ref().is_some_and(|p| {
+                let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+                cwd.starts_with(p)
+            })
+        })
+        .cloned()
+}
+
+#[derive(Serialize)]
+struct Synced {
+    lanes: Vec<SyncRow>,
+}
+
+#[derive(Serialize)]
+struct SyncRow {
+    name: String,
+    /// `synced`, `already` (at the best or ahead of it), `conflict`, `busy`
+    /// (a try runs in it) or `missing` (its directory is gone).
+    status: String,
+    best: Option<String>,
+    /// The lane's work before the replay.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snapshot: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    conflicts: Vec<String>,
+}
+
+impl Report for Synced {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        for r in &self.lanes {
+            let best = r.best.as_deref().map_or("-", short);
+            let what = match r.status.as_str() {
+                "synced" => format!("replayed onto the best {best}"),
+                "already" => format!("already on the best {best}"),
+                "conflict" => format!(
+                    "conflicts with the best {best} in {}; nothing changed",
+                    r.conflicts.join(", ")
+                ),
+                "busy" => "a try is running in it; not synced".to_string(),
+                _ => "its directory is gone; arx lane rm cleans up".to_string(),
+            };
+            writeln!(out, "{b}lane {}{b:#}: {what}", r.name)?;
+        }
+        Ok(())
+    }
+}
+
+fn sync(ctx: &Ctx, name: Option<&str>) -> Result<Exit> {
+    let cwd = ctx.cwd()?;
+    let lanes = Lanes::open(&cwd)?;
+    let infos = lanes.list()?;
+    let chosen: Vec<LaneInfo> = match name {
+        Some(n) => vec![find(&lanes, n)?],
+        None => match lane_of(&cwd, &infos) {
+            Some(l) => vec![l],
+            None => infos,
+        },
+    };
+    let state = ctx.state_dir()?;
+    let best = best_commit(ctx)?;
+    let mut out = Vec::new();
+    for lane in chosen {
+        let best = best
+            .clone()
+            .or_else(|| lane.best_branch.as_deref().and_then(|b| lanes.resolve(b)));
+        let mut row = SyncRow {
+            name: lane.name.clone(),
+            status: "missing".into(),
+            best: best.clone(),
+            snapshot: None,
+            conflicts: Vec::new(),
+        };
+        let (Some(path), true, Some(best)) = (&lane.path, lane.exists, &best) else {
+            out.push(row);
+            continue;
+        };
+        let holder = crate::io::ratchet::TryHolder {
+            pid: std::process::id(),
+            started_at: crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
+            description: Some("arx lane sync".into()),
+        };
+        crate::io::state::ensure_dir(&state)?;
+        let Ok(_lock) = crate::io::ratchet::lock_try(&state, path, &holder)? else {
+            row.status = "busy".into();
+            out.push(row);
+            continue;
+        };
+        let repo = RatchetRepo::open(path, &state)?;
+        let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
+        match repo.replay_onto(best, &refname)? {
+            Replay::Already => row.status = "already".into(),
+            Replay::Replayed { snapshot } => {
+                row.status = "synced".into();
+                row.snapshot = Some(snapshot);
+            }
+            Replay::Conflicts(paths) => {
+                row.status = "conflict".into();
+                row.conflicts = paths;
+            }
+        }
+        out.push(row);
+    }
+    let failed = out
+        .iter()
+        .any(|r| r.status != "synced" && r.status != "already");
+    ctx.out.emit(&Synced { lanes: out })?;
+    Ok(if failed { Exit::No } else { Exit::Ok })
+}
+
+#[derive(Serialize)]
+struct Removed {
+    name: String,
+    path: Option<String>,
+    /// Where its unsaved work was stored (`--force`, or a lane whose
+    /// directory was deleted by hand, with commits never kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved: Option<String>,
+}
+
+impl Report for Removed {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        write!(out, "{b}removed lane {}{b:#}", self.name)?;
+        if let Some(p) = &self.path {
+            write!(out, " ({p})")?;
+        }
+        writeln!(out)?;
+        if let Some(s) = &self.saved {
+            writeln!(out, "  its unsaved work is under {s}")?;
+        }
+        Ok(())
+    }
+}
+
+fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
+    check_name(name)?;
+    let cwd = ctx.cwd()?;
+    let lanes = Lanes::open(&cwd)?;
+    let lane = find(&lanes, name)?;
+    let state = ctx.state_dir()?;
+    let stamp = crate::io::clock::timestamp(ctx.global.now.as_deref())?
+        .as_second()
+        .to_string();
+    let refname = format!("refs/arx/discarded/lane-{name}-{stamp}");
+    let best_branch = lane
+        .best_branch
+        .clone()
+        .or_else(|| lanes.main_branch())
+        .unwrap_or_default();
+    // Commits of the lane that never became the best's.
+    let unkept = lane
+        .head
+        .as_deref()
+        .is_some_and(|h| !lanes.on_branch(h, &best_branch));
+    let mut saved = None;
+    let _lock;
+    match (&lane.path, lane.exists) {
+        (Some(path), true) => {
+            if cwd
+                .canonicalize()
+                .unwrap_or_else(|_| cwd.clone())
+                .starts_with(path.canonicalize().unwrap_or_else(|_| path.clone()))
+            {
+                return Err(Hinted::error(
+                    format!("the working directory is inside lane {name}"),
+                    "run arx lane rm from the main working tree",
+                ));
+            }
+            let holder = crate::io::ratchet::TryHolder {
+                pid: std::process::id(),
+                started_at: stamp.clone(),
+                description: Some("arx lane rm".into()),
+            };
+            crate::io::state::ensure_dir(&state)?;
+            _lock = match crate::io::ratchet::lock_try(&state, path, &holder)? {
+                Ok(lock) => lock,
+                Err(_) => {
+                    return Err(Hinted::error(
+                        format!("an arx try is running in lane {name}"),
+                        "wait for it to end (arx ps shows it), then remove the lane",
+                    ))
+                }
+            };
+            let repo = RatchetRepo::open(path, &state)?;
+            let dirty = !repo.candidate(&repo.head())?.changed.is_empty();
+            if dirty || unkept {
+                if !force {
+                    return Err(Hinted::error(
+                        format!(
+                            "lane {name} has unsaved work ({})",
+                            match (dirty, unkept) {
+                                (true, true) => "changes in its working tree and commits never kept",
+                                (true, false) => "changes in its working tree",
+                                _ => "commits never kept",
+                            }
+                        ),
+                        format!("keep it with arx try in {}, or remove the lane with --force (the work is stored under refs/arx/discarded/ first)", path.display()),
+                    ));
+                }
+                repo.snapshot(&refname, &format!("arx: lane {name} removed"))?;
+                saved = Some(refname.clone());
+            }
+        }
+        _ => {
+            if unkept {
+                if let Some(h) = &lane.head {
+                    lanes.store_ref(&refname, h)?;
+                    saved = Some(refname.clone());
+                    warn(format_args!(
+                        "lane {name}'s directory is gone; its branch's commits never kept are under {refname}"
+                    ));
+                }
+            }
+        }
+    }
+    lanes.remove(&lane)?;
+    ctx.out.emit(&Removed {
+        name: name.to_string(),
+        path: lane.path.as_ref().map(|p| p.display().to_string()),
+        saved,
+    })?;
+    Ok(Exit::Ok)
+}

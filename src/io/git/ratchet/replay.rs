@@ -1,0 +1,218 @@
+//! Lanes: a candidate replayed onto a newer best (another lane kept
+//! meanwhile), and a keep whose parent is the best it was measured against.
+
+use std::collections::BTreeSet;
+
+use git2::Oid;
+
+use super::worktree::Steps;
+use super::{short, Candidate, RatchetRepo};
+use crate::error::Hinted;
+use crate::io::git::git_err;
+
+/// What [`RatchetRepo::replay_onto`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Replay {
+    /// HEAD is `onto` or descends from it: nothing to do.
+    Already,
+    /// The candidate now sits on `onto` as uncommitted changes; the lane's
+    /// work as it was is kept under `snapshot` (a ref).
+    Replayed { snapshot: String },
+    /// The candidate does not apply to `onto`: these paths conflict.
+    /// Nothing was changed but the snapshot ref.
+    Conflicts(Vec<String>),
+}
+
+impl RatchetRepo {
+    /// Replay the candidate (the commits since HEAD and `onto` met, and the
+    /// working tree's changes, untracked files included) onto `onto`, as a
+    /// three-way merge of trees, line by line within a file: afterwards the
+    /// branch is at `onto`, the index holds `onto`, and the working tree
+    /// holds the merge (the candidate's commits flattened into uncommitted
+    /// changes). The work as it was is stored under `snapshot_ref` first,
+    /// so a replay loses nothing. A conflict changes nothing else.
+    pub fn replay_onto(&self, onto: &str, snapshot_ref: &str) -> anyhow::Result<Replay> {
+        let head = self.head_oid()?;
+        let onto = self.commit_id(onto)?;
+        if head == onto || self.repo.graph_descendant_of(head, onto).map_err(git_err)? {
+            return Ok(Replay::Already);
+        }
+        let base = self.repo.merge_base(head, onto).map_err(|_| {
+            Hinted::error(
+                format!(
+                    "{} (at {}) and the best {} have no commit in common",
+                    self.branch(),
+                    short(head),
+                    short(onto)
+                ),
+                "was the lane's branch replaced? remove the lane (arx lane rm --force) and add it again",
+            )
+        })?;
+        let changed = self.scan()?;
+        let snapshot = self.snapshot_of(
+            &changed,
+            snapshot_ref,
+            &format!(
+                "arx: the lane's work before its replay onto {}",
+                short(onto)
+            ),
+        )?;
+        let snapshot_id = self.commit_id(&snapshot)?;
+        let work_tree = self.tree_of(snapshot_id)?;
+        let base_tree = self.tree_of(base)?;
+        let onto_tree = self.tree_of(onto)?;
+        let head_tree = self.tree_of(head)?;
+        let mut merged = self
+            .repo
+            .merge_trees(&base_tree, &onto_tree, &work_tree, None)
+            .map_err(git_err)?;
+        if merged.has_conflicts() {
+            let mut paths = BTreeSet::new();
+            for c in merged.conflicts().map_err(git_err)? {
+                let c = c.map_err(git_err)?;
+                for e in [c.ancestor, c.our, c.their].into_iter().flatten() {
+                    paths.insert(String::from_utf8_lossy(&e.path).into_owned());
+                }
+            }
+            return Ok(Replay::Conflicts(paths.into_iter().collect()));
+        }
+        let merged_id = merged.write_tree_to(&self.repo).map_err(git_err)?;
+        let merged_tree = self.repo.find_tree(merged_id).map_err(git_err)?;
+        // Files: from the working tree as it is to the merge.
+        let mut paths: BTreeSet<String> = changed.iter().map(|c| c.path.clone()).collect();
+        paths.extend(self.diff_trees(&work_tree, &merged_tree)?);
+        let plan: Vec<_> = paths
+            .iter()
+            .map(|p| Ok((p.clone(), self.entry_at(&merged_tree, p)?)))
+            .collect::<anyhow::Result<_>>()?;
+        self.put_paths(&plan, &mut Steps::new(&mut |_| Ok(())))
+            .map_err(|(e, _)| {
+                e.context(format!(
+                    "the replay stopped part-way; the lane's work is under {snapshot_ref} (arx restore can put it back)"
+                ))
+            })?;
+        // Index: onto's entries wherever HEAD's index differed from onto.
+        let mut index_paths = paths;
+        index_paths.extend(self.diff_trees(&head_tree, &onto_tree)?);
+        let mut index = self.repo.index().map_err(git_err)?;
+        for path in &index_paths {
+            let entry = self.entry_at(&onto_tree, path)?;
+            let same = entry == self.entry_at(&merged_tree, path)?;
+            self.set_index_entry(&mut index, path, entry, same)?;
+        }
+        index
+            .write()
+            .map_err(|e| anyhow::anyhow!("cannot write the index: {}", e.message()))?;
+        self.repo
+            .reference_matching(
+                &self.branch_ref,
+                onto,
+                true,
+                head,
+                &format!("arx: replayed onto the best {}", short(onto)),
+            )
+            .map_err(|e| anyhow::anyhow!("cannot move {}: {}", self.branch(), e.message()))?;
+        Ok(Replay::Replayed { snapshot })
+    }
+
+    /// Keep the candidate as one commit whose only parent is `parent` (the
+    /// best it was measured against), whatever commits the branch made on
+    /// the way: its tree is HEAD's with the working tree's changes. The
+    /// branch moves to it (from HEAD) and the index holds it. Returns the
+    /// commit.
+    pub fn keep_onto(
+        &self,
+        candidate: &Candidate,
+        parent: &str,
+        message: &str,
+    ) -> anyhow::Result<String> {
+        let parent = self.commit_id(parent)?;
+        let head = self.head_oid()?;
+        let changed = if candidate.changed.is_empty() {
+            Vec::new()
+        } else {
+            self.scan_among(Some(candidate.changed.clone()))?
+        };
+        let mut index = self.repo.index().map_err(git_err)?;
+        self.refuse_conflicts(&index, "keep the candidate")?;
+        let head_tree = self.tree_of(head)?;
+        let mut updates = Vec::with_capacity(changed.len());
+        for c in &changed {
+            let path = std::path::Path::new(&c.path);
+            let on_disk =
+                std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
+            if on_disk {
+                index
+                    .add_path(path)
+                    .map_err(|e| anyhow::anyhow!("cannot stage {}: {}", c.path, e.message()))?;
+            } else if index.get_path(path, 0).is_some() {
+                index.remove_path(path).map_err(git_err)?;
+            }
+            updates.push((
+                c.path.clone(),
+                index.get_path(path, 0).map(|e| super::ops::entry_of(&e)),
+            ));
+        }
+        let tree_id = self.update_tree(&head_tree, &updates)?;
+        let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
+        let parent_commit = self.repo.find_commit(parent).map_err(git_err)?;
+        let sig = self.signature()?;
+        let commit = self
+            .repo
+            .commit(None, &sig, &sig, message, &tree, &[&parent_commit])
+            .map_err(git_err)?;
+        index.write().map_err(|e| {
+            let _ = index.read(true);
+            anyhow::anyhow!("cannot write the index: {}", e.message())
+        })?;
+        let subject = message.lines().next().unwrap_or_default();
+        self.repo
+            .reference_matching(
+                &self.branch_ref,
+                commit,
+                true,
+                head,
+                &format!("arx keep: {subject}"),
+            )
+            .map_err(|e| anyhow::anyhow!("cannot move {}: {}", self.branch(), e.message()))?;
+        Ok(commit.to_string())
+    }
+
+    /// Move the branch `branch` (full name) from `from` to `to`, only if it
+    /// is still at `from`: `false` when it has moved.
+    pub fn advance_branch(&self, branch: &str, from: &str, to: &str) -> anyhow::Result<bool> {
+        let from = self.commit_id(from)?;
+        let to = self.commit_id(to)?;
+        match self.repo.find_reference(branch) {
+            Ok(r) if r.target() == Some(from) => {}
+            Ok(_) => return Ok(false),
+            Err(e) => return Err(git_err(e)),
+        }
+        match self
+            .repo
+            .reference_matching(branch, to, true, from, "arx: a lane kept")
+        {
+            Ok(_) => Ok(true),
+            Err(e) if e.code() == git2::ErrorCode::Modified => Ok(false),
+            Err(e) => Err(git_err(e)),
+        }
+    }
+
+    /// The commit a branch (full name) points at.
+    pub fn branch_tip(&self, branch: &str) -> Option<Oid> {
+        self.repo.refname_to_id(branch).ok()
+    }
+
+    /// The full name of the current branch.
+    pub fn branch_ref(&self) -> &str {
+        &self.branch_ref
+    }
+
+    /// Is `commit` HEAD or an ancestor of it?
+    pub fn contains(&self, commit: &str) -> bool {
+        let (Ok(c), Ok(head)) = (self.commit_id(commit), self.head_oid()) else {
+            return false;
+        };
+        c == head || self.repo.graph_descendant_of(head, c).unwrap_or(false)
+    }
+}

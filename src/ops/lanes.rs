@@ -1,0 +1,131 @@
+//! Lanes as `arx lane` and `arx try` both see them: a lane's name, the
+//! lane a working tree is, and the best a lane starts from. The git work
+//! is `io::git::lane` and `io::git::ratchet`.
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+
+use crate::error::Hinted;
+use crate::io::git::lane::{LaneInfo, Lanes};
+use crate::io::git::ratchet::RatchetRepo;
+use crate::io::Warn;
+
+/// A lane name: what a branch name and a directory name can both hold.
+pub fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && !name.ends_with('.')
+        && !name.ends_with(".lock")
+        && !name.contains("..");
+    if ok {
+        return Ok(());
+    }
+    Err(Hinted::error(
+        format!("invalid lane name {name:?}"),
+        "use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (for example gpu0)",
+    ))
+}
+
+/// The segment's best commit, as the journal has it: the segment of the
+/// configuration's objective when it names one, else the journal's last
+/// segment. `None` before the first baseline.
+pub fn best_commit(
+    state: &std::path::Path,
+    objective: Option<&serde_json::Value>,
+    warn: Warn,
+) -> Result<Option<String>> {
+    let path = state.join(crate::io::state::JOURNAL_FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let id = crate::ops::objective::resolve(
+        &crate::ops::objective::ObjectiveFlags::default(),
+        objective,
+    )
+    .ok()
+    .map(|(o, _)| o.segment_id());
+    let text = crate::io::report::JournalText::open(&path)?;
+    let (fold, _, _) = crate::io::report::fold(state, text.bytes(), warn, None)?;
+    let last = fold.segments.into_iter().last();
+    Ok(match id {
+        Some(id) => last.filter(|s| s.id == id),
+        None => last,
+    }
+    .and_then(|s| s.kept)
+    .map(|k| k.commit))
+}
+
+/// The lane `name`, or an error naming the lanes there are.
+pub fn find(lanes: &Lanes, name: &str) -> Result<LaneInfo> {
+    let infos = lanes.list()?;
+    infos
+        .iter()
+        .find(|l| l.name == name)
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = infos.iter().map(|l| l.name.as_str()).collect();
+            Hinted::error(
+                format!("there is no lane {name}"),
+                if names.is_empty() {
+                    "there are no lanes: add one with arx lane add".to_string()
+                } else {
+                    format!("the lanes are: {}", names.join(", "))
+                },
+            )
+        })
+}
+
+/// What `arx try` needs to know of the lane it runs in.
+#[derive(Debug, Clone)]
+pub struct LaneCtx {
+    pub name: String,
+    /// The branch its keeps advance (full name, `refs/heads/...`).
+    pub best_ref: String,
+    /// The main working tree's root.
+    pub main_root: PathBuf,
+}
+
+/// The lane `repo` is (its branch is `arx/lane/<name>`), or `None` for
+/// another working tree. Refuses a try in a working tree on the branch
+/// lanes advance while lanes exist: the lanes move that branch under it.
+pub fn context(repo: &RatchetRepo) -> Result<Option<LaneCtx>> {
+    let branch = repo.branch().to_string();
+    let lanes = Lanes::open(repo.workdir())?;
+    if let Some(name) = branch.strip_prefix(crate::io::git::lane::BRANCH_PREFIX) {
+        let best = lanes
+            .best_branch(name)
+            .or_else(|| lanes.main_branch())
+            .ok_or_else(|| {
+                Hinted::error(
+                    format!("lane {name} has no branch to keep on"),
+                    "check out the loop's branch in the main working tree",
+                )
+            })?;
+        return Ok(Some(LaneCtx {
+            name: name.to_string(),
+            best_ref: format!("refs/heads/{best}"),
+            main_root: lanes.root.clone(),
+        }));
+    }
+    let on_it: Vec<String> = lanes
+        .list()?
+        .into_iter()
+        .filter(|l| l.best_branch.as_deref() == Some(branch.as_str()))
+        .map(|l| l.name)
+        .collect();
+    if !on_it.is_empty() {
+        return Err(Hinted::error(
+            format!(
+                "lanes keep on {branch} ({}): a try here would have the branch move under it",
+                on_it.join(", ")
+            ),
+            "run arx try in a lane (arx lane list shows where), or add one with arx lane add",
+        ));
+    }
+    Ok(None)
+}

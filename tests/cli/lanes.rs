@@ -1,0 +1,473 @@
+//! `arx lane` and `arx try` in lanes, on real git repositories: the
+//! repository is `repo/` in the sandbox, so its lanes (`repo.lanes/`, beside
+//! it) go when the sandbox goes. The experiment's metric is the sum of the
+//! numbers in `a.txt` and `b.txt`, to be maximised.
+
+use std::path::{Path, PathBuf};
+use std::process::Command as Std;
+
+use serde_json::Value;
+
+use crate::support::{json_lines, stderr, stdout_json, Sandbox};
+
+const SCORE: &str = r#"#!/bin/sh
+# Wait (at most 4 s) until every lane named in $ARX_SYNC_WANT has started
+# its run, so that their tries are decided at the same time.
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) ))}"
+"#;
+
+const CONFIG: &str = r#"[gates]
+execute = false
+
+[objective]
+metric = "m"
+direction = "max"
+command = "sh score.sh"
+repeat = 1
+baseline_repeat = 1
+rule = "strict"
+"#;
+
+struct Repo {
+    sb: Sandbox,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let sb = Sandbox::new();
+        let r = Repo { sb };
+        std::fs::create_dir(r.root()).unwrap();
+        r.write("score.sh", SCORE);
+        r.write("a.txt", "1\n");
+        r.write("b.txt", "1\n");
+        r.write("arx.toml", CONFIG);
+        r.write(".gitignore", ".arx/\n");
+        r.git(&["init", "-q", "-b", "main"]);
+        r.git(&["config", "user.email", "t@example.com"]);
+        r.git(&["config", "user.name", "T"]);
+        r.git(&["add", "-A"]);
+        r.git(&["commit", "-qm", "start"]);
+        r
+    }
+
+    fn root(&self) -> PathBuf {
+        self.sb.path().join("repo")
+    }
+
+    fn lane(&self, name: &str) -> PathBuf {
+        self.sb.path().join("repo.lanes").join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) {
+        std::fs::write(self.root().join(name), text).unwrap();
+    }
+
+    fn git(&self, args: &[&str]) -> String {
+        git_in(&self.root(), args)
+    }
+
+    fn arx(&self, dir: &Path, args: &[&str]) -> std::process::Output {
+        self.sb.arx().current_dir(dir).args(args).output().unwrap()
+    }
+
+    /// `arx --json try` in `dir`: exit code and report.
+    fn try_in(&self, dir: &Path, message: &str) -> (i32, Value) {
+        let out = self.arx(dir, &["--json", "try", "-m", message]);
+        let code = out.status.code().unwrap_or(-1);
+        assert!(
+            !out.stdout.is_empty(),
+            "no report ({code}): {}",
+            stderr(&out)
+        );
+        (code, stdout_json(&out))
+    }
+
+    fn journal(&self) -> Vec<Value> {
+        json_lines(std::fs::read(self.root().join(".arx/journal.jsonl")).unwrap_or_default())
+    }
+}
+
+fn git_in(dir: &Path, args: &[&str]) -> String {
+    let out = Std::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+fn write_in(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+fn read_in(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name)).unwrap_or_default()
+}
+
+fn status(report: &Value) -> &str {
+    report["ratchet"]["status"].as_str().unwrap_or("")
+}
+
+/// A repository with its baseline measured and lanes `names` added.
+fn with_lanes(names: &[&str]) -> Repo {
+    let r = Repo::new();
+    let (code, report) = r.try_in(&r.root(), "baseline");
+    assert_eq!((code, status(&report)), (0, "baseline"), "{report}");
+    let mut args = vec!["lane", "add"];
+    args.extend(names);
+    let out = r.arx(&r.root(), &args);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    r
+}
+
+#[test]
+fn a_lane_is_a_worktree_beside_the_repository_sharing_its_state() {
+    let r = with_lanes(&["a", "b"]);
+    let best = r.git(&["rev-parse", "HEAD"]);
+    for name in ["a", "b"] {
+        let lane = r.lane(name);
+        assert!(lane.join(".git").is_file(), "{}", lane.display());
+        assert_eq!(git_in(&lane, &["rev-parse", "HEAD"]), best);
+        assert_eq!(
+            git_in(&lane, &["branch", "--show-current"]),
+            format!("arx/lane/{name}")
+        );
+    }
+    // Nothing of the lanes shows in the main working tree.
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    // A try in a lane writes the main working tree's state, not its own.
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let (code, report) = r.try_in(&r.lane("a"), "a to 5");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert_eq!(report["ratchet"]["lane"], "a");
+    assert!(!r.lane("a").join(".arx").exists());
+    assert_eq!(r.journal().len(), 2);
+    // The keep advanced main, and the (clean) main working tree followed.
+    let keep = report["ratchet"]["commit"].as_str().unwrap().to_string();
+    assert_eq!(r.git(&["rev-parse", "main"]), keep);
+    assert_eq!(read_in(&r.root(), "a.txt"), "5\n");
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    // The list, from anywhere.
+    let out = r.arx(&r.lane("b"), &["--json", "lane", "list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lanes = stdout_json(&out);
+    let lanes = lanes.as_array().unwrap();
+    assert_eq!(lanes.len(), 2);
+    assert_eq!(lanes[0]["name"], "a");
+    assert_eq!(lanes[0]["behind"], 0);
+    assert_eq!(lanes[0]["last_try"]["status"], "keep");
+    assert_eq!(lanes[1]["name"], "b");
+    assert_eq!(lanes[1]["behind"], 1);
+    assert_eq!(lanes[1]["base"], best.as_str());
+    assert!(lanes[1]["last_try"].is_null());
+    assert_eq!(
+        PathBuf::from(lanes[1]["path"].as_str().unwrap())
+            .canonicalize()
+            .unwrap(),
+        r.lane("b").canonicalize().unwrap()
+    );
+}
+
+#[test]
+fn a_lane_behind_the_best_takes_it_up_before_its_try() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    // b committed its change (and someone rebased its branch meanwhile).
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    git_in(&r.lane("b"), &["commit", "-qam", "b to 3"]);
+    let (code, report) = r.try_in(&r.lane("b"), "b to 3");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let keep = report["ratchet"]["commit"].as_str().unwrap();
+    // Measured on top of a's keep: 5 + 3.
+    assert_eq!(report["metrics"]["m"], 8.0, "{report}");
+    assert_eq!(
+        git_in(&r.lane("b"), &["rev-parse", &format!("{keep}^")]),
+        r.journal()[1]["ratchet"]["commit"].as_str().unwrap()
+    );
+    assert_eq!(r.git(&["rev-list", "--count", "main"]), "3");
+}
+
+#[test]
+fn a_lane_whose_work_conflicts_with_the_best_stops_and_changes_nothing() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    write_in(&r.lane("b"), "a.txt", "7\n");
+    let head = git_in(&r.lane("b"), &["rev-parse", "HEAD"]);
+    let out = r.arx(&r.lane("b"), &["try", "-m", "a to 7"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("conflicts with the best") && err.contains("a.txt"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert_eq!(read_in(&r.lane("b"), "a.txt"), "7\n");
+    assert_eq!(git_in(&r.lane("b"), &["rev-parse", "HEAD"]), head);
+    assert_eq!(r.journal().len(), 2);
+    // `lane sync` says the same, exit 1, and changes nothing either.
+    let out = r.arx(&r.root(), &["--json", "lane", "sync", "b"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let synced = stdout_json(&out);
+    assert_eq!(synced["lanes"][0]["status"], "conflict");
+    assert_eq!(synced["lanes"][0]["conflicts"][0], "a.txt");
+    assert_eq!(read_in(&r.lane("b"), "a.txt"), "7\n");
+}
+
+#[test]
+fn lane_sync_replays_the_work_onto_the_best() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    write_in(&r.lane("b"), "b.txt", "4\n");
+    write_in(&r.lane("b"), "new.txt", "untracked\n");
+    let out = r.arx(&r.lane("b"), &["--json", "lane", "sync"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout_json(&out)["lanes"][0]["status"], "synced");
+    assert_eq!(
+        git_in(&r.lane("b"), &["rev-parse", "HEAD"]),
+        r.git(&["rev-parse", "main"])
+    );
+    assert_eq!(read_in(&r.lane("b"), "a.txt"), "5\n");
+    assert_eq!(read_in(&r.lane("b"), "b.txt"), "4\n");
+    assert_eq!(read_in(&r.lane("b"), "new.txt"), "untracked\n");
+    // Unstaged and untracked, as the work was.
+    assert_eq!(
+        git_in(&r.lane("b"), &["status", "--porcelain"]),
+        "M b.txt\n?? new.txt"
+    );
+    assert_eq!(
+        git_in(&r.lane("b"), &["diff", "--cached", "--name-only"]),
+        ""
+    );
+    // Again: nothing to do.
+    let out = r.arx(&r.lane("b"), &["--json", "lane", "sync"]);
+    assert_eq!(stdout_json(&out)["lanes"][0]["status"], "already");
+}
+
+#[test]
+fn a_winner_that_no_longer_applies_to_the_new_best_is_stale_and_restorable() {
+    let r = with_lanes(&["a", "b"]);
+    let sync = r.sb.path().join("sync");
+    std::fs::create_dir(&sync).unwrap();
+    // Both change a.txt, both run at once; one keeps, the other is stale.
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    write_in(&r.lane("b"), "a.txt", "6\n");
+    let spawn = |lane: &str| {
+        Std::new(assert_cmd::cargo::cargo_bin("arx"))
+            .args(["--json", "try", "-m", &format!("{lane}'s a.txt")])
+            .current_dir(r.lane(lane))
+            .env_remove("ARX_STATE_DIR")
+            .env("ARX_SYNC", &sync)
+            .env("ARX_SYNC_WANT", "2")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn("a"), spawn("b"));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut seen: Vec<(i32, String)> = [&a, &b]
+        .iter()
+        .map(|o| {
+            (
+                o.status.code().unwrap_or(-1),
+                status(&stdout_json(*o)).to_string(),
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        vec![(0, "keep".to_string()), (1, "stale".to_string())],
+        "{}\n{}",
+        stderr(&a),
+        stderr(&b)
+    );
+    let journal = r.journal();
+    let stale = journal
+        .iter()
+        .find(|x| x["ratchet"]["status"] == "stale")
+        .unwrap();
+    let keep = journal
+        .iter()
+        .find(|x| x["ratchet"]["status"] == "keep")
+        .unwrap();
+    // Measured against the old best; set aside; its lane now at the new one.
+    assert_eq!(stale["ratchet"]["kept"], journal[0]["ratchet"]["commit"]);
+    let refname = stale["ratchet"]["discarded_ref"].as_str().unwrap();
+    let lane = stale["ratchet"]["lane"].as_str().unwrap();
+    let winner = keep["ratchet"]["commit"].as_str().unwrap();
+    assert_eq!(git_in(&r.lane(lane), &["rev-parse", "HEAD"]), winner);
+    assert_eq!(git_in(&r.lane(lane), &["status", "--porcelain"]), "");
+    let stored = git_in(&r.root(), &["show", &format!("{refname}:a.txt")]);
+    assert!(stored == "5" || stored == "6", "{stored}");
+    assert_ne!(stored, read_in(&r.root(), "a.txt").trim());
+}
+
+/// Two lanes decide at the same instant, 50 times: every keep is a
+/// compare-and-swap of the best, so the best's branch stays linear, each
+/// keep's `kept` is its commit's parent, and no keep is lost.
+#[test]
+fn two_lanes_keeping_at_once_never_fork_or_lose_the_best() {
+    let r = with_lanes(&["a", "b"]);
+    let rounds = 50;
+    for i in 0..rounds {
+        let sync = r.sb.path().join(format!("sync{i}"));
+        std::fs::create_dir(&sync).unwrap();
+        let mut children = Vec::new();
+        for (lane, file) in [("a", "a.txt"), ("b", "b.txt")] {
+            let dir = r.lane(lane);
+            let now: i64 = read_in(&dir, file).trim().parse().unwrap();
+            write_in(&dir, file, &format!("{}\n", now + 1));
+            children.push(
+                Std::new(assert_cmd::cargo::cargo_bin("arx"))
+                    .args(["--json", "try", "-m", &format!("{lane} {i}")])
+                    .current_dir(&dir)
+                    .env_remove("ARX_STATE_DIR")
+                    .env("ARX_SYNC", &sync)
+                    .env("ARX_SYNC_WANT", "2")
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap(),
+            );
+        }
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert_eq!(
+                (out.status.code(), status(&stdout_json(&out)).to_string()),
+                (Some(0), "keep".to_string()),
+                "round {i}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    let journal = r.journal();
+    let keeps: Vec<&Value> = journal
+        .iter()
+        .filter(|x| x["ratchet"]["status"] == "keep")
+        .collect();
+    assert_eq!(keeps.len(), 2 * rounds, "a keep was lost");
+    // In every round, one of the two found the best moved and was replayed.
+    let replayed = keeps
+        .iter()
+        .filter(|k| {
+            k["ratchet"]["replayed_from"]
+                .as_array()
+                .is_some_and(|v| v.len() == 1)
+        })
+        .count();
+    assert_eq!(replayed, rounds);
+    for k in &keeps {
+        let commit = k["ratchet"]["commit"].as_str().unwrap();
+        assert_eq!(
+            r.git(&["rev-parse", &format!("{commit}^")]),
+            k["ratchet"]["kept"].as_str().unwrap(),
+            "{k}"
+        );
+    }
+    // Linear: no merges, and every keep is on main's first-parent line.
+    assert_eq!(r.git(&["rev-list", "--merges", "main"]), "");
+    let line = r.git(&["rev-list", "--first-parent", "main"]);
+    assert_eq!(line.lines().count(), 1 + 2 * rounds);
+    assert_eq!(
+        line.lines().next().unwrap(),
+        keeps.last().unwrap()["ratchet"]["commit"].as_str().unwrap()
+    );
+    // Both lanes' work is all in the best.
+    let expected = format!("{}\n", 1 + rounds);
+    assert_eq!(read_in(&r.root(), "a.txt"), expected);
+    assert_eq!(read_in(&r.root(), "b.txt"), expected);
+}
+
+#[test]
+fn the_main_working_tree_refuses_tries_while_lanes_keep_on_its_branch() {
+    let r = with_lanes(&["a"]);
+    r.write("a.txt", "9\n");
+    let out = r.arx(&r.root(), &["try", "-m", "in main"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("lanes keep on main") && err.contains("arx lane"),
+        "{err}"
+    );
+    assert_eq!(r.journal().len(), 1);
+    assert_eq!(read_in(&r.root(), "a.txt"), "9\n");
+}
+
+#[test]
+fn lane_rm_refuses_unsaved_work_unless_forced_and_cleans_up_a_deleted_lane() {
+    let r = with_lanes(&["a", "b", "c"]);
+    // Unsaved work: refused, nothing removed.
+    write_in(&r.lane("a"), "b.txt", "7\n");
+    let out = r.arx(&r.root(), &["lane", "rm", "a"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("unsaved work") && err.contains("--force"),
+        "{err}"
+    );
+    assert!(r.lane("a").exists());
+    // --force stores it first.
+    let out = r.arx(&r.root(), &["--json", "lane", "rm", "a", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let saved = stdout_json(&out)["saved"].as_str().unwrap().to_string();
+    assert!(saved.starts_with("refs/arx/discarded/lane-a-"), "{saved}");
+    assert_eq!(r.git(&["show", &format!("{saved}:b.txt")]), "7");
+    assert!(!r.lane("a").exists());
+    assert_eq!(r.git(&["branch", "--list", "arx/lane/a"]), "");
+    // A clean lane goes without --force.
+    let out = r.arx(&r.root(), &["lane", "rm", "c"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // A lane whose directory was deleted by hand: listed as missing,
+    // and rm cleans up after it.
+    std::fs::remove_dir_all(r.lane("b")).unwrap();
+    let out = r.arx(&r.root(), &["--json", "lane", "list"]);
+    let listed = stdout_json(&out);
+    assert_eq!(listed[0]["name"], "b");
+    assert_eq!(listed[0]["exists"], false);
+    let out = r.arx(&r.root(), &["lane", "list"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("missing: arx lane rm b cleans up"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = r.arx(&r.root(), &["lane", "rm", "b"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(r.git(&["worktree", "list"]).lines().count(), 1);
+    assert_eq!(r.git(&["branch", "--list", "arx/lane/*"]), "");
+    let out = r.arx(&r.root(), &["--json", "lane", "list"]);
+    assert_eq!(stdout_json(&out), serde_json::json!([]));
+    // Bad input.
+    for (args, needle) in [
+        (vec!["lane", "add", "../x"], "invalid lane name"),
+        (vec!["lane", "add", "x", "x"], "named twice"),
+        (vec!["lane", "rm", "nope"], "there is no lane nope"),
+        (
+            vec!["lane", "add", "d", "--dir", "inside"],
+            "inside the repository",
+        ),
+    ] {
+        let out = r.arx(&r.root(), &args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(needle) && err.contains("hint:"),
+            "{args:?}: {err}"
+        );
+    }
+}
