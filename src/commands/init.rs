@@ -195,14 +195,17 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 7] = [
+const DERIVED: [&str; 10] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
-    "live/",      // crate::io::live::LIVE_DIR: one file per running run
-    "slots/",     // crate::io::slots: one lock file per slot
-    "try-*.lock", // crate::io::ratchet::lock_try: a running try's lock
+    "ratchet-*-*.json", // crate::io::ratchet::Markers: a lane's markers
+    "live/",            // crate::io::live::LIVE_DIR: one file per running run
+    "slots/",           // crate::io::slots: one lock file per slot
+    "try-*.lock",       // crate::io::ratchet::lock_try: a running try's lock
+    "keep.lock",        // crate::io::ratchet::lock_keep
+    "baseline.lock",    // crate::io::ratchet::lock_baseline
 ];
 
 /// Ignore the derived files in the state directory's own `.gitignore`.
