@@ -180,8 +180,14 @@ fn read_all(bytes: &[u8], mut riding: Option<Riding>) -> (Vec<Point<'_>>, usize,
     (points, unreadable, riding)
 }
 
+/// The shape of the cached fold; a cache of another shape (an older arx's,
+/// without lanes and slots) is rebuilt.
+const CACHE_VERSION: u32 = 2;
+
 #[derive(Serialize, Deserialize)]
 struct Cache {
+    #[serde(default)]
+    version: u32,
     /// Bytes of the journal folded: complete lines only.
     journal_bytes: u64,
     /// [`history::tail_key`] of those bytes.
@@ -223,7 +229,8 @@ pub fn fold(
         .and_then(|b| serde_json::from_slice(&b).ok())
         .filter(|c: &Cache| {
             let n = c.journal_bytes as usize;
-            n <= end
+            c.version == CACHE_VERSION
+                && n <= end
                 && (n == 0 || bytes[n - 1] == b'\n')
                 && history::tail_key(&bytes[..n]) == c.journal_tail
         });
@@ -264,6 +271,7 @@ pub fn fold(
     };
     if fresh && state.is_dir() {
         let cache = Cache {
+            version: CACHE_VERSION,
             journal_bytes: end as u64,
             journal_tail: history::tail_key(&bytes[..end]),
             unreadable,

@@ -20,7 +20,7 @@ if [ -n "$ARX_SYNC" ]; then
     sleep 0.02; i=$((i + 1))
   done
 fi
-echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) ))}"
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) ))}"
 "#;
 
 const CONFIG: &str = r#"[gates]
@@ -47,6 +47,7 @@ impl Repo {
         r.write("score.sh", SCORE);
         r.write("a.txt", "1\n");
         r.write("b.txt", "1\n");
+        r.write("c.txt", "1\n");
         r.write("arx.toml", CONFIG);
         r.write(".gitignore", ".arx/\n");
         r.git(&["init", "-q", "-b", "main"]);
@@ -191,8 +192,8 @@ fn a_lane_behind_the_best_takes_it_up_before_its_try() {
     let (code, report) = r.try_in(&r.lane("b"), "b to 3");
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
     let keep = report["ratchet"]["commit"].as_str().unwrap();
-    // Measured on top of a's keep: 5 + 3.
-    assert_eq!(report["metrics"]["m"], 8.0, "{report}");
+    // Measured on top of a's keep: 5 + 3 + 1.
+    assert_eq!(report["metrics"]["m"], 9.0, "{report}");
     assert_eq!(
         git_in(&r.lane("b"), &["rev-parse", &format!("{keep}^")]),
         r.journal()[1]["ratchet"]["commit"].as_str().unwrap()
@@ -318,18 +319,18 @@ fn a_winner_that_no_longer_applies_to_the_new_best_is_stale_and_restorable() {
     assert_ne!(stored, read_in(&r.root(), "a.txt").trim());
 }
 
-/// Two lanes decide at the same instant, 50 times: every keep is a
-/// compare-and-swap of the best, so the best's branch stays linear, each
-/// keep's `kept` is its commit's parent, and no keep is lost.
-#[test]
-fn two_lanes_keeping_at_once_never_fork_or_lose_the_best() {
-    let r = with_lanes(&["a", "b"]);
-    let rounds = 50;
+/// `lanes` lanes (each with its own file) decide at the same instant,
+/// `rounds` times, every candidate a win: each keep is a compare-and-swap
+/// of the best, so the best's branch stays linear, each keep's `kept` is
+/// its commit's parent, and no keep is lost. Returns the keeps' records.
+fn race(lanes: &[(&str, &str)], rounds: usize) -> Vec<Value> {
+    let names: Vec<&str> = lanes.iter().map(|(l, _)| *l).collect();
+    let r = with_lanes(&names);
     for i in 0..rounds {
         let sync = r.sb.path().join(format!("sync{i}"));
         std::fs::create_dir(&sync).unwrap();
         let mut children = Vec::new();
-        for (lane, file) in [("a", "a.txt"), ("b", "b.txt")] {
+        for (lane, file) in lanes {
             let dir = r.lane(lane);
             let now: i64 = read_in(&dir, file).trim().parse().unwrap();
             write_in(&dir, file, &format!("{}\n", now + 1));
@@ -339,7 +340,7 @@ fn two_lanes_keeping_at_once_never_fork_or_lose_the_best() {
                     .current_dir(&dir)
                     .env_remove("ARX_STATE_DIR")
                     .env("ARX_SYNC", &sync)
-                    .env("ARX_SYNC_WANT", "2")
+                    .env("ARX_SYNC_WANT", lanes.len().to_string())
                     .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
                     .spawn()
@@ -357,21 +358,11 @@ fn two_lanes_keeping_at_once_never_fork_or_lose_the_best() {
         }
     }
     let journal = r.journal();
-    let keeps: Vec<&Value> = journal
-        .iter()
+    let keeps: Vec<Value> = journal
+        .into_iter()
         .filter(|x| x["ratchet"]["status"] == "keep")
         .collect();
-    assert_eq!(keeps.len(), 2 * rounds, "a keep was lost");
-    // In every round, one of the two found the best moved and was replayed.
-    let replayed = keeps
-        .iter()
-        .filter(|k| {
-            k["ratchet"]["replayed_from"]
-                .as_array()
-                .is_some_and(|v| v.len() == 1)
-        })
-        .count();
-    assert_eq!(replayed, rounds);
+    assert_eq!(keeps.len(), lanes.len() * rounds, "a keep was lost");
     for k in &keeps {
         let commit = k["ratchet"]["commit"].as_str().unwrap();
         assert_eq!(
@@ -383,15 +374,51 @@ fn two_lanes_keeping_at_once_never_fork_or_lose_the_best() {
     // Linear: no merges, and every keep is on main's first-parent line.
     assert_eq!(r.git(&["rev-list", "--merges", "main"]), "");
     let line = r.git(&["rev-list", "--first-parent", "main"]);
-    assert_eq!(line.lines().count(), 1 + 2 * rounds);
+    assert_eq!(line.lines().count(), 1 + lanes.len() * rounds);
     assert_eq!(
         line.lines().next().unwrap(),
         keeps.last().unwrap()["ratchet"]["commit"].as_str().unwrap()
     );
-    // Both lanes' work is all in the best.
+    // Every lane's work is all in the best.
     let expected = format!("{}\n", 1 + rounds);
-    assert_eq!(read_in(&r.root(), "a.txt"), expected);
-    assert_eq!(read_in(&r.root(), "b.txt"), expected);
+    for (_, file) in lanes {
+        assert_eq!(read_in(&r.root(), file), expected, "{file}");
+    }
+    keeps
+}
+
+/// How many times each keep was replayed onto a newer best, sorted.
+fn replays(keeps: &[Value]) -> Vec<usize> {
+    let mut n: Vec<usize> = keeps
+        .iter()
+        .map(|k| k["ratchet"]["replayed_from"].as_array().map_or(0, Vec::len))
+        .collect();
+    n.sort();
+    n
+}
+
+/// Two lanes keep at the same instant, 50 times.
+#[test]
+fn two_lanes_keeping_at_once_never_fork_or_lose_the_best() {
+    let keeps = race(&[("a", "a.txt"), ("b", "b.txt")], 50);
+    // In every round, one of the two found the best moved and was replayed.
+    let mut expected = vec![0; 50];
+    expected.extend(vec![1; 50]);
+    assert_eq!(replays(&keeps), expected);
+}
+
+/// Three lanes win at once, 8 times: in each round one keeps, one is
+/// replayed once and one twice (the second time measured with the best
+/// reserved), and still nothing forks or is lost.
+#[test]
+fn three_lanes_winning_at_once_are_replayed_in_turn() {
+    let rounds = 8;
+    let keeps = race(&[("a", "a.txt"), ("b", "b.txt"), ("c", "c.txt")], rounds);
+    let mut expected = Vec::new();
+    for n in 0..3 {
+        expected.extend(vec![n; rounds]);
+    }
+    assert_eq!(replays(&keeps), expected);
 }
 
 #[test]

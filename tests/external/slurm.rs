@@ -418,17 +418,151 @@ fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
     Ok(())
 }
 
+fn git(dir: &Path, args: &[&str]) -> Result<String, Failed> {
+    let out = Command::new("git").args(args).current_dir(dir).output()?;
+    ensure(out.status.success(), || {
+        format!("git {args:?}: {}", text(&out))
+    })?;
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// 3 lanes, `slots = 2`, every run through `srun`: 12 tries (4 per lane,
+/// at once), each a keep of its lane's own file, so lanes keep at the same
+/// time and replay onto each other's keeps. Never more than 2 jobs in the
+/// queue; every try journaled with its job id; the best's branch linear.
+fn lanes_through_srun(cluster: &Cluster) -> Result<(), Failed> {
+    let tmp = tempfile::tempdir()?;
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir(&repo)?;
+    std::fs::write(
+        repo.join("arx.toml"),
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"max\"\n\
+         command = \"sleep 1; echo __RESULT__ {\\\"m\\\": $(( $(cat a) + $(cat b) + $(cat c) ))}\"\n\
+         repeat = 1\nbaseline_repeat = 1\nrule = \"strict\"\nslots = 2\n\
+         launcher = [\"srun\", \"--ntasks=1\", \"--\"]\n",
+    )?;
+    for f in ["a", "b", "c"] {
+        std::fs::write(repo.join(f), "0\n")?;
+    }
+    std::fs::write(repo.join(".gitignore"), ".arx/\n")?;
+    git(&repo, &["init", "-q", "-b", "main"])?;
+    git(&repo, &["config", "user.email", "t@example.com"])?;
+    git(&repo, &["config", "user.name", "T"])?;
+    git(&repo, &["add", "-A"])?;
+    git(&repo, &["commit", "-qm", "start"])?;
+    let out = arx(cluster, &repo)
+        .args(["try", "-m", "baseline"])
+        .output()?;
+    ensure(out.status.success(), || text(&out))?;
+    let out = arx(cluster, &repo)
+        .args(["lane", "add", "a", "b", "c"])
+        .output()?;
+    ensure(out.status.success(), || text(&out))?;
+    let loops: Vec<std::thread::JoinHandle<Result<(), String>>> = ["a", "b", "c"]
+        .into_iter()
+        .map(|lane| {
+            let dir = tmp.path().join("repo.lanes").join(lane);
+            let mut cmds: Vec<Command> = (0..4)
+                .map(|i| {
+                    let mut c = arx(cluster, &dir);
+                    c.args(["try", "-m", &format!("{lane} {i}")]);
+                    c
+                })
+                .collect();
+            std::thread::spawn(move || {
+                for c in &mut cmds {
+                    let file = dir.join(lane);
+                    let n: i64 = std::fs::read_to_string(&file)
+                        .map_err(|e| e.to_string())?
+                        .trim()
+                        .parse()
+                        .map_err(|e| format!("{e}"))?;
+                    std::fs::write(&file, format!("{}\n", n + 1)).map_err(|e| e.to_string())?;
+                    let out = c.output().map_err(|e| e.to_string())?;
+                    if out.status.code() != Some(0) {
+                        return Err(text(&out));
+                    }
+                }
+                Ok(())
+            })
+        })
+        .collect();
+    let mut most = 0;
+    while loops.iter().any(|l| !l.is_finished()) {
+        let arx_jobs = cluster
+            .jobs()
+            .into_iter()
+            .filter(|j| j.starts_with("arx-"))
+            .count();
+        most = most.max(arx_jobs);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    for l in loops {
+        l.join().map_err(|_| "a lane panicked")??;
+    }
+    ensure(most <= 2, || format!("{most} jobs in the queue at once"))?;
+    ensure(most >= 1, || "no job was ever seen in the queue".into())?;
+    let records = journal(&repo);
+    let tries: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["ratchet"]["lane"].is_string())
+        .collect();
+    ensure(tries.len() == 12, || {
+        format!("{} tries journaled", tries.len())
+    })?;
+    for r in &tries {
+        ensure(r["ratchet"]["status"] == "keep", || {
+            format!("not kept: {r}")
+        })?;
+        ensure(r["job_id"].as_str().is_some_and(|j| !j.is_empty()), || {
+            format!("no job id: {r}")
+        })?;
+        let commit = r["ratchet"]["commit"].as_str().unwrap_or_default();
+        let parent = git(&repo, &["rev-parse", &format!("{commit}^")])?;
+        ensure(r["ratchet"]["kept"] == parent.as_str(), || {
+            format!("a keep whose parent is not the best it was measured against: {r}")
+        })?;
+    }
+    ensure(
+        git(&repo, &["rev-list", "--merges", "main"])?.is_empty(),
+        || "merge commits on main".into(),
+    )?;
+    let line = git(&repo, &["rev-list", "--first-parent", "main"])?;
+    ensure(line.lines().count() == 13, || format!("main: {line}"))?;
+    Ok(())
+}
+
+/// One scenario on the cluster.
+type Scenario = fn(&Cluster) -> Result<(), Failed>;
+
 pub fn trials() -> Vec<Trial> {
-    let name = "slurm::slots_cap_the_queue_and_jobs_end_with_their_runs";
+    let names = [
+        "slurm::slots_cap_the_queue_and_jobs_end_with_their_runs",
+        "slurm::three_lanes_share_two_slots_through_srun",
+    ];
     match Cluster::start() {
-        Ok(cluster) => vec![Trial::test(name, move || {
-            let result = slots_and_srun(&cluster);
-            drop(cluster);
-            result
-        })],
-        Err(reason) => {
-            eprintln!("external: {name}: ignored: Slurm cannot start here: {reason}");
-            vec![Trial::test(name, || Ok(())).with_ignored_flag(true)]
+        Ok(cluster) => {
+            // One scenario at a time: each counts the jobs in the queue.
+            let cluster = std::sync::Arc::new(std::sync::Mutex::new(cluster));
+            let scenarios: [Scenario; 2] = [slots_and_srun, lanes_through_srun];
+            names
+                .into_iter()
+                .zip(scenarios)
+                .map(|(name, scenario)| {
+                    let cluster = cluster.clone();
+                    Trial::test(name, move || {
+                        let c = cluster.lock().map_err(|_| "a scenario panicked")?;
+                        scenario(&c)
+                    })
+                })
+                .collect()
         }
+        Err(reason) => names
+            .into_iter()
+            .map(|name| {
+                eprintln!("external: {name}: ignored: Slurm cannot start here: {reason}");
+                Trial::test(name, || Ok(())).with_ignored_flag(true)
+            })
+            .collect(),
     }
 }

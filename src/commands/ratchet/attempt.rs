@@ -313,6 +313,38 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
             return stale(&runner, &repo, &state, &kept, &best, c, paths, lane, rule);
         }
+        // Replayed more than once: the best keeps moving under it, so the
+        // next measurement reserves the best (the keep lock, which other
+        // lanes wait for only when they would keep) and is decided against
+        // it: no candidate is starved by a stream of other lanes' keeps.
+        let mut c = c;
+        if c.replayed_from.len() >= 2 && c.held.is_none() {
+            c.held = Some(crate::io::ratchet::lock_keep(&state)?);
+            let now = journal_best(&state, &objective.segment_id())?;
+            if now.as_deref() != Some(best.as_str()) {
+                // It moved once more while the lock was awaited.
+                let Some(newer) = now else {
+                    return Err(anyhow::anyhow!(
+                        "the journal no longer has a best for this segment"
+                    ));
+                };
+                c.replayed_from.push(best.clone());
+                if let Replay::Conflicts(paths) = repo.replay_onto(&newer, &refname)? {
+                    return stale(&runner, &repo, &state, &best, &newer, c, paths, lane, rule);
+                }
+                let records = crate::io::state::journal(&state, WARN).read()?;
+                segment = crate::kernel::segment::current(&records, &objective.segment_id())
+                    .filter(|s| s.kept.as_ref().is_some_and(|k| k.commit == newer))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("the journal's best is no longer {}", short(&newer))
+                    })?;
+                kept = newer;
+                candidate = repo.candidate(&kept)?;
+                protected = repo.protected_paths(&candidate, &objective.protect)?;
+                carry = Some(c);
+                continue;
+            }
+        }
         let records = crate::io::state::journal(&state, WARN).read()?;
         segment = crate::kernel::segment::current(&records, &objective.segment_id())
             .filter(|s| s.kept.as_ref().is_some_and(|k| k.commit == best))
@@ -384,6 +416,8 @@ struct Carry {
     wall: std::time::Instant,
     outcomes: Vec<crate::io::process::RunOutcome>,
     replayed_from: Vec<String>,
+    /// The keep lock, held through the measurement (see `run`).
+    held: Option<crate::io::ratchet::KeepLock>,
 }
 
 /// A candidate that won against a best that another lane replaced, and
@@ -444,14 +478,22 @@ fn try_candidate(
 ) -> Result<Tried> {
     let objective = runner.objective;
     let description = runner.args.description.as_deref().map(subject);
-    let (run_id, start, wall, earlier, replayed_from) = match carry {
-        Some(c) => (c.run_id, c.start, c.wall, c.outcomes, c.replayed_from),
+    let (run_id, start, wall, earlier, replayed_from, held) = match carry {
+        Some(c) => (
+            c.run_id,
+            c.start,
+            c.wall,
+            c.outcomes,
+            c.replayed_from,
+            c.held,
+        ),
         None => (
             attempts::new_run_id(),
             timestamp(runner.ctx.global.now.as_deref())?,
             std::time::Instant::now(),
             Vec::new(),
             Vec::new(),
+            None,
         ),
     };
     let best = segment.kept.as_ref().expect("a kept commit");
@@ -692,7 +734,10 @@ fn try_candidate(
         // A keep is a compare-and-swap of the best: under the
         // repository's keep lock, the journal's best must still be the one
         // this candidate was measured against.
-        let keep_lock = crate::io::ratchet::lock_keep(state)?;
+        let keep_lock = match held {
+            Some(lock) => lock,
+            None => crate::io::ratchet::lock_keep(state)?,
+        };
         let mut notes = Vec::new();
         let commit = match lane {
             None => repo.keep_candidate(&candidate, &message)?,
@@ -715,6 +760,7 @@ fn try_candidate(
                             wall,
                             outcomes,
                             replayed_from,
+                            held: None,
                         },
                         best,
                     });

@@ -8,7 +8,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
-use super::{better, millis, Best, Context, Group, Point, Scope, SegmentSummary, Status, Value};
+use super::{
+    better, millis, Best, Context, Group, LaneSummary, Point, Scope, SegmentSummary, SlotSummary,
+    Status, Value,
+};
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::ratchet::estimate;
 use crate::kernel::segment::{stop_advice, Segment, StopAdvice};
@@ -51,6 +54,16 @@ pub struct SegmentFold {
     pub noise_df: usize,
     /// The latest kept values: (journal position, value).
     pub keep_log: VecDeque<(usize, f64)>,
+    /// Tries per lane (lanes in order of their first try).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lanes: Vec<LaneSummary>,
+    /// Runs per slot, with their wall time (utilisation left to the
+    /// summary).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slots: Vec<SlotSummary>,
+    /// The latest end of a record (its start plus its duration), in ms.
+    #[serde(default)]
+    pub end_ms: i64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -272,6 +285,44 @@ impl SegmentFold {
             self.noise_ss += p.samples.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
             self.noise_df += p.samples.len() - 1;
         }
+        if let Some(lane) = p.lane.as_deref() {
+            let i = match self.lanes.iter().position(|l| l.lane == lane) {
+                Some(i) => i,
+                None => {
+                    self.lanes.push(LaneSummary {
+                        lane: lane.to_string(),
+                        ..LaneSummary::default()
+                    });
+                    self.lanes.len() - 1
+                }
+            };
+            let l = &mut self.lanes[i];
+            l.tries += 1;
+            match p.status {
+                Status::Keep => l.keeps += 1,
+                Status::Stale => l.stale += 1,
+                _ => {}
+            }
+        }
+        if let Some(slot) = p.slot.as_deref() {
+            let i = match self.slots.iter().position(|s| s.slot == slot) {
+                Some(i) => i,
+                None => {
+                    self.slots.push(SlotSummary {
+                        slot: slot.to_string(),
+                        ..SlotSummary::default()
+                    });
+                    self.slots.len() - 1
+                }
+            };
+            self.slots[i].tries += 1;
+            self.slots[i].busy_ms += p.duration_ms;
+        }
+        if !self.lanes.is_empty() || !self.slots.is_empty() {
+            if let Some(start) = millis(&p.started_at) {
+                self.end_ms = self.end_ms.max(start.saturating_add(p.duration_ms as i64));
+            }
+        }
         let kept = || KeptFold {
             run_id: p.run_id.to_string(),
             commit: p.commit.as_deref().unwrap_or_default().to_string(),
@@ -384,6 +435,19 @@ impl SegmentFold {
             statuses: self.tally.statuses.clone(),
             target: ctx.stop.target,
             advice,
+            lanes: self.lanes.clone(),
+            slots: {
+                let wall = millis(&self.started_at)
+                    .map(|start| self.end_ms - start)
+                    .filter(|w| *w > 0);
+                self.slots
+                    .iter()
+                    .map(|s| SlotSummary {
+                        utilisation: wall.map(|w| (s.busy_ms as f64 / w as f64).min(1.0)),
+                        ..s.clone()
+                    })
+                    .collect()
+            },
         }
     }
 }

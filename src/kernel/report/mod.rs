@@ -63,6 +63,10 @@ pub struct Point<'a> {
     pub metrics: Vec<(Cow<'a, str>, f64)>,
     /// Experiment runs it took.
     pub runs: u64,
+    /// The lane the try ran in.
+    pub lane: Option<Cow<'a, str>>,
+    /// The slot its (last) run ran in.
+    pub slot: Option<Cow<'a, str>>,
 }
 
 impl Point<'_> {
@@ -166,6 +170,35 @@ pub struct SegmentSummary {
     pub statuses: BTreeMap<String, usize>,
     pub target: Option<f64>,
     pub advice: StopAdvice,
+    /// Tries per lane, when tries ran in lanes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lanes: Vec<LaneSummary>,
+    /// Runs per slot and how busy each slot was, when runs had slots.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slots: Vec<SlotSummary>,
+}
+
+/// One lane's tries in a segment.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct LaneSummary {
+    pub lane: String,
+    pub tries: usize,
+    pub keeps: usize,
+    /// Discarded because another lane kept first and they no longer applied.
+    pub stale: usize,
+}
+
+/// One slot's runs in a segment.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct SlotSummary {
+    pub slot: String,
+    /// Tries (or runs) whose last run had the slot.
+    pub tries: usize,
+    /// Their wall time.
+    pub busy_ms: u64,
+    /// `busy_ms` over the segment's wall time (its first start to its last
+    /// end): the share of the night the slot was busy.
+    pub utilisation: Option<f64>,
 }
 
 /// The runs of one metric and candidate.
@@ -203,6 +236,12 @@ pub struct Row {
     pub description: Option<String>,
     pub detail: Option<String>,
     pub metrics: Vec<(String, f64)>,
+    /// The lane the try ran in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lane: Option<String>,
+    /// The slot its (last) run ran in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
 }
 
 /// What the journal holds overall.
@@ -329,6 +368,8 @@ pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
         description: p.description.as_deref().map(str::to_string),
         detail: p.detail.clone(),
         metrics: p.metrics.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        lane: p.lane.as_deref().map(str::to_string),
+        slot: p.slot.as_deref().map(str::to_string),
     }
 }
 

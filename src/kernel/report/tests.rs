@@ -206,3 +206,72 @@ fn runs_arx_ended_count_as_pruned_or_lost() {
     assert_eq!(Status::Pruned.class(), Class::Fail);
     assert_eq!(Status::Lost.class(), Class::Crash);
 }
+
+/// A try of lane `lane` whose run had slot `slot`, started `start_s`
+/// seconds into the hour and lasting `secs`.
+fn lane_line(status: &str, lane: &str, slot: &str, start_s: u32, secs: u64) -> String {
+    format!(
+        "{{\"run_id\":\"01a2-{lane}-{start_s}\",\"started_at\":\"2026-01-01T00:00:{start_s:02}Z\",\
+         \"duration_ms\":{},\"metrics\":{{\"loss\":1}},\"exit_code\":0,\"slot\":\"{slot}\",\
+         \"ratchet\":{{\"segment\":\"s1\",\"status\":\"{status}\",\"metric\":\"loss\",\
+         \"direction\":\"min\",\"kept\":\"k0\",\"commit\":\"c{start_s}\",\"lane\":\"{lane}\"}}}}",
+        secs * 1000
+    )
+}
+
+#[test]
+fn a_segment_counts_tries_per_lane_and_how_busy_each_slot_was() {
+    let lines = vec![
+        line("baseline", Some(1.0), ""),
+        lane_line("keep", "a", "0", 0, 10),
+        lane_line("discard", "b", "1", 0, 5),
+        lane_line("stale", "b", "1", 5, 5),
+        lane_line("keep", "b", "0", 10, 10),
+        lane_line("discard", "a", "1", 10, 10),
+    ];
+    // The walk and serde read the lane and the slot alike.
+    for l in &lines[1..] {
+        let walked = parse_line(l.as_bytes()).unwrap();
+        let serde = parse_line_by_serde(l.as_bytes()).unwrap();
+        assert_eq!(
+            (walked.lane.clone(), walked.slot.clone()),
+            (serde.lane, serde.slot)
+        );
+        assert!(walked.lane.is_some() && walked.slot.is_some());
+    }
+    let points = parse(&lines);
+    let o = report(&points, Scope::Latest);
+    let s = &o.segments[0];
+    assert_eq!(
+        s.lanes,
+        vec![
+            LaneSummary {
+                lane: "a".into(),
+                tries: 2,
+                keeps: 1,
+                stale: 0
+            },
+            LaneSummary {
+                lane: "b".into(),
+                tries: 3,
+                keeps: 1,
+                stale: 1
+            },
+        ]
+    );
+    // 20 s from the first start to the last end; slot 0 busy 20 s, slot 1
+    // 20 s too (5 + 5 + 10).
+    let busy: Vec<(&str, u64, Option<f64>)> = s
+        .slots
+        .iter()
+        .map(|x| (x.slot.as_str(), x.busy_ms, x.utilisation))
+        .collect();
+    assert_eq!(
+        busy,
+        vec![("0", 20_000, Some(1.0)), ("1", 20_000, Some(1.0))]
+    );
+    assert_eq!(s.discards, 2 + 1);
+    // The last runs carry their lane and slot.
+    assert_eq!(o.last_runs[1].lane.as_deref(), Some("a"));
+    assert_eq!(o.last_runs[2].slot.as_deref(), Some("1"));
+}

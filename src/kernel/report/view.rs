@@ -53,6 +53,9 @@ pub(super) struct LineView<'a> {
     /// How the run ended when arx ended it (`pruned`, `lost`).
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(super) status: Option<Cow<'a, str>>,
+    /// The slot its (last) run ran in.
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) slot: Option<Cow<'a, str>>,
 }
 
 #[derive(Deserialize)]
@@ -99,6 +102,8 @@ pub(super) struct RatchetView<'a> {
     pub(super) record_from: usize,
     #[serde(default = "yes")]
     pub(super) confirmed: bool,
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) lane: Option<Cow<'a, str>>,
 }
 
 fn yes() -> bool {
@@ -304,6 +309,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         Status::Protected => 0,
         _ => v.attempts.0.max(1) as u64,
     };
+    let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
     let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
         Some(r) => {
             let commit = match status {
@@ -349,6 +355,8 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         failure_class: v.failure_class.filter(|f| f != "none").map(Cow::into_owned),
         metrics: v.metrics.0,
         runs,
+        lane,
+        slot: v.slot,
     }
 }
 

@@ -215,6 +215,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         commit: None,
         record_from: 0,
         confirmed: true,
+        lane: None,
     };
     let mut seen = Seen(0);
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
@@ -258,6 +259,10 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         b"confirmed" => {
             seen.first(9)?;
             scalar(s, at, boolean, |x| r.confirmed = x)
+        }
+        b"lane" => {
+            seen.first(10)?;
+            scalar(s, at, plain_opt_text, |x| r.lane = x)
         }
         _ => other(key, s, at),
     })?;
@@ -399,6 +404,10 @@ fn member<'a>(
         b"status" => {
             seen.first(18)?;
             scalar(s, at, plain_opt_text, |x| v.status = x)
+        }
+        b"slot" => {
+            seen.first(19)?;
+            scalar(s, at, plain_opt_text, |x| v.slot = x)
         }
         _ => other(key, s, at),
     }

@@ -136,6 +136,36 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
     if let Some(n) = s.noise {
         out.push(("noise (sd)", num(n)));
     }
+    if !s.lanes.is_empty() {
+        let lanes: Vec<String> = s
+            .lanes
+            .iter()
+            .map(|l| {
+                let mut t = format!(
+                    "{} {}, {} kept",
+                    l.lane,
+                    crate::output::count(l.tries as u64, "try", "tries"),
+                    l.keeps
+                );
+                if l.stale > 0 {
+                    t.push_str(&format!(", {} stale", l.stale));
+                }
+                t
+            })
+            .collect();
+        out.push(("lanes", lanes.join(" · ")));
+    }
+    if !s.slots.is_empty() {
+        let slots: Vec<String> = s
+            .slots
+            .iter()
+            .map(|x| match x.utilisation {
+                Some(u) => format!("{} {} busy", x.slot, percent(u)),
+                None => format!("{} {} runs", x.slot, x.tries),
+            })
+            .collect();
+        out.push(("slots", slots.join(" · ")));
+    }
     out.push(("elapsed", hours(s.elapsed_hours)));
     out.push((
         "advice",
@@ -156,18 +186,27 @@ fn signed_percent(x: f64) -> String {
 }
 
 /// The last runs as a table: number, commit, value, change, status and
-/// description.
+/// description, then the lane and the slot when any run has one.
 pub fn runs_table(rows: &[Row], metric: &str) -> Table {
-    let mut t = Table::new([
+    let lanes = rows.iter().any(|r| r.lane.is_some());
+    let slots = rows.iter().any(|r| r.slot.is_some());
+    let mut columns = vec![
         Column::number("#"),
         Column::text("commit"),
         Column::number(if metric.is_empty() { "value" } else { metric }),
         Column::number("change"),
         Column::text("status"),
         Column::text("description"),
-    ]);
+    ];
+    if lanes {
+        columns.push(Column::text("lane"));
+    }
+    if slots {
+        columns.push(Column::text("slot"));
+    }
+    let mut t = Table::new(columns);
     for r in rows {
-        t.push([
+        let mut cells = vec![
             r.number.to_string(),
             r.commit
                 .as_deref()
@@ -180,7 +219,14 @@ pub fn runs_table(rows: &[Row], metric: &str) -> Table {
                 .as_deref()
                 .or(r.detail.as_deref())
                 .map_or(String::new(), one_line),
-        ]);
+        ];
+        if lanes {
+            cells.push(r.lane.clone().unwrap_or_default());
+        }
+        if slots {
+            cells.push(r.slot.clone().unwrap_or_default());
+        }
+        t.push(cells);
     }
     t
 }
