@@ -116,6 +116,7 @@ for pct in ${BENCH_WIN_PCTS:-15 50}; do
   printf '   ratio: %.3f (target <= 0.3; ideal %.2f)\n' "$(echo "$wide / $serial" | bc -l)" "$(echo "1 / $lanes" | bc -l)"
 done
 
+if (( files == 0 )); then exit 0; fi
 echo "2. lane add on a repository of $files files, $reps repetitions each, alternating"
 big="$dir/big"
 mkdir -p "$big"
