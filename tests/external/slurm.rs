@@ -437,9 +437,13 @@ fn lanes_through_srun(cluster: &Cluster) -> Result<(), Failed> {
     std::fs::write(
         repo.join("arx.toml"),
         "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"max\"\n\
-         command = \"sleep 1; echo __RESULT__ {\\\"m\\\": $(( $(cat a) + $(cat b) + $(cat c) ))}\"\n\
+         command = \"sh score.sh\"\n\
          repeat = 1\nbaseline_repeat = 1\nrule = \"strict\"\nslots = 2\n\
          launcher = [\"srun\", \"--ntasks=1\", \"--\"]\n",
+    )?;
+    std::fs::write(
+        repo.join("score.sh"),
+        "sleep 1\necho \"__RESULT__ {\\\"m\\\": $(( $(cat a) + $(cat b) + $(cat c) ))}\"\n",
     )?;
     for f in ["a", "b", "c"] {
         std::fs::write(repo.join(f), "0\n")?;
