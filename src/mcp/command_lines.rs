@@ -56,6 +56,7 @@ fn cases() -> Vec<Case> {
                 "dry_run": true,
                 "rule": "strict",
                 "new_segment": true,
+                "lane": "gpu0",
                 "metric": "val_loss",
                 "direction": "min",
                 "timeout": "15m",
@@ -68,6 +69,7 @@ fn cases() -> Vec<Case> {
                 "command": "--no-gates",
                 "check": ["--approve"],
                 "rule": "--no-gates",
+                "lane": "--approve",
             })],
             ..case("try", &["try"])
         },

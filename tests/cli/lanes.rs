@@ -20,7 +20,7 @@ if [ -n "$ARX_SYNC" ]; then
     sleep 0.02; i=$((i + 1))
   done
 fi
-echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) ))}"
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
 "#;
 
 const CONFIG: &str = r#"[gates]
@@ -48,6 +48,7 @@ impl Repo {
         r.write("a.txt", "1\n");
         r.write("b.txt", "1\n");
         r.write("c.txt", "1\n");
+        r.write("d.txt", "1\n");
         r.write("arx.toml", CONFIG);
         r.write(".gitignore", ".arx/\n");
         r.git(&["init", "-q", "-b", "main"]);
@@ -192,8 +193,8 @@ fn a_lane_behind_the_best_takes_it_up_before_its_try() {
     let (code, report) = r.try_in(&r.lane("b"), "b to 3");
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
     let keep = report["ratchet"]["commit"].as_str().unwrap();
-    // Measured on top of a's keep: 5 + 3 + 1.
-    assert_eq!(report["metrics"]["m"], 9.0, "{report}");
+    // Measured on top of a's keep: 5 + 3 + 1 + 1.
+    assert_eq!(report["metrics"]["m"], 10.0, "{report}");
     assert_eq!(
         git_in(&r.lane("b"), &["rev-parse", &format!("{keep}^")]),
         r.journal()[1]["ratchet"]["commit"].as_str().unwrap()
@@ -497,4 +498,62 @@ fn lane_rm_refuses_unsaved_work_unless_forced_and_cleans_up_a_deleted_lane() {
             "{args:?}: {err}"
         );
     }
+}
+
+#[test]
+fn a_dry_run_in_a_lane_behind_the_best_says_it_would_take_it_up_and_changes_nothing() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    let head = git_in(&r.lane("b"), &["rev-parse", "HEAD"]);
+    let out = r.arx(&r.lane("b"), &["--json", "try", "--dry-run"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let dry = stdout_json(&out);
+    let would = dry["would"][0].as_str().unwrap();
+    assert!(would.starts_with("take up the best"), "{dry}");
+    assert_eq!(dry["paths"], serde_json::json!(["b.txt"]), "{dry}");
+    assert_eq!(git_in(&r.lane("b"), &["rev-parse", "HEAD"]), head);
+    assert_eq!(read_in(&r.lane("b"), "b.txt"), "3\n");
+}
+
+#[test]
+fn a_lane_rebased_by_hand_onto_the_best_tries_as_usual() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    git_in(&r.lane("b"), &["commit", "-qam", "b to 3"]);
+    git_in(&r.lane("b"), &["rebase", "-q", "main"]);
+    let (code, report) = r.try_in(&r.lane("b"), "b to 3");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let keep = report["ratchet"]["commit"].as_str().unwrap();
+    assert_eq!(
+        r.git(&["rev-parse", &format!("{keep}^")]),
+        report["ratchet"]["kept"].as_str().unwrap()
+    );
+    assert!(report["ratchet"].get("replayed_from").is_none(), "{report}");
+    assert_eq!(r.git(&["rev-parse", "main"]), keep);
+}
+
+/// Four lanes win at once, 5 times: a candidate may find the best moved
+/// again while it is replayed, and is replayed again; still nothing forks
+/// or is lost, and every lane's candidates are all kept.
+#[test]
+fn four_lanes_winning_at_once_all_keep_in_turn() {
+    let keeps = race(
+        &[
+            ("a", "a.txt"),
+            ("b", "b.txt"),
+            ("c", "c.txt"),
+            ("d", "d.txt"),
+        ],
+        5,
+    );
+    assert_eq!(keeps.len(), 20);
+    assert!(
+        replays(&keeps).iter().all(|n| *n <= 3),
+        "{:?}",
+        replays(&keeps)
+    );
 }

@@ -105,8 +105,38 @@ fn dry_run_summary(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         Some(SegmentFold { kept: Some(k), .. }) => k.commit.clone(),
         _ => repo.head(),
     };
-    check_kept(&repo, &kept)?;
-    let candidate = repo.candidate(&kept)?;
+    let lane = crate::ops::lanes::context(&repo)?;
+    let kept = match (&lane, baseline_needed) {
+        (Some(l), true) => repo.branch_tip(&l.best_ref).map_or(kept, |o| o.to_string()),
+        _ => kept,
+    };
+    // A lane behind the best: its candidate is its work since it and the
+    // best met, which the try would first replay onto the best.
+    let mut first = Vec::new();
+    let from = match &lane {
+        Some(l) if !repo.contains(&kept) => {
+            let lanes = crate::io::git::lane::Lanes::open(repo.workdir())?;
+            let base = lanes.merge_base(&repo.head(), &kept).ok_or_else(|| {
+                Hinted::error(
+                    format!(
+                        "lane {} and the best {} have no commit in common",
+                        l.name,
+                        short(&kept)
+                    ),
+                    "remove the lane (arx lane rm --force) and add it again",
+                )
+            })?;
+            first.push(format!(
+                "take up the best {}: replay the lane's work (started from {}) onto it, or stop if it conflicts",
+                short(&kept),
+                short(&base)
+            ));
+            base
+        }
+        _ => kept.clone(),
+    };
+    check_kept(&repo, &from)?;
+    let candidate = repo.candidate(&from)?;
     let protected = repo.protected_paths(&candidate, &objective.protect)?;
     if let Some(exit) = screen_description(ctx, &state, args.description.as_deref(), args.strict)? {
         return Ok(exit);
@@ -118,6 +148,7 @@ fn dry_run_summary(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         &kept,
         &candidate,
         protected,
+        first,
     )
 }
 
@@ -300,55 +331,47 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             lane.as_ref(),
             carry.take(),
         )?;
-        let (c, best) = match tried {
+        let (mut c, mut best) = match tried {
             Tried::Done(exit) => return Ok(exit),
             Tried::Moved { carry, best } => (carry, best),
         };
         let lane = lane.as_ref().expect("only a lane's best moves");
-        eprintln!(
-            "arx: another lane kept {} while this try ran: replaying the candidate onto it",
-            short(&best)
-        );
         let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
-        if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
-            return stale(&runner, &repo, &state, &kept, &best, c, paths, lane, rule);
-        }
-        // Replayed more than once: the best keeps moving under it, so the
-        // next measurement reserves the best (the keep lock, which other
-        // lanes wait for only when they would keep) and is decided against
-        // it: no candidate is starved by a stream of other lanes' keeps.
-        let mut c = c;
-        if c.replayed_from.len() >= 2 && c.held.is_none() {
-            c.held = Some(crate::io::ratchet::lock_keep(&state)?);
-            let now = journal_best(&state, &objective.segment_id())?;
-            if now.as_deref() != Some(best.as_str()) {
-                // It moved once more while the lock was awaited.
-                let Some(newer) = now else {
-                    return Err(anyhow::anyhow!(
-                        "the journal no longer has a best for this segment"
-                    ));
-                };
-                c.replayed_from.push(best.clone());
-                if let Replay::Conflicts(paths) = repo.replay_onto(&newer, &refname)? {
-                    return stale(&runner, &repo, &state, &best, &newer, c, paths, lane, rule);
-                }
-                let records = crate::io::state::journal(&state, WARN).read()?;
-                segment = crate::kernel::segment::current(&records, &objective.segment_id())
-                    .filter(|s| s.kept.as_ref().is_some_and(|k| k.commit == newer))
-                    .ok_or_else(|| {
-                        anyhow::anyhow!("the journal's best is no longer {}", short(&newer))
-                    })?;
-                kept = newer;
-                candidate = repo.candidate(&kept)?;
-                protected = repo.protected_paths(&candidate, &objective.protect)?;
-                carry = Some(c);
-                continue;
+        // The commit the lane's work sits on.
+        let mut on = kept.clone();
+        let newest = loop {
+            eprintln!(
+                "arx: another lane kept {} while this try ran: replaying the candidate onto it",
+                short(&best)
+            );
+            if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
+                return stale(&runner, &repo, &state, &on, &best, c, paths, lane, rule);
             }
-        }
-        let records = crate::io::state::journal(&state, WARN).read()?;
-        segment = crate::kernel::segment::current(&records, &objective.segment_id())
-            .filter(|s| s.kept.as_ref().is_some_and(|k| k.commit == best))
-            .ok_or_else(|| anyhow::anyhow!("the journal's best is no longer {}", short(&best)))?;
+            on = best.clone();
+            // Replayed more than once: the best keeps moving under it, so
+            // the next measurement reserves the best (the keep lock, which
+            // other lanes wait for only when they would keep) and is
+            // decided against it: no candidate is starved by a stream of
+            // other lanes' keeps.
+            if c.replayed_from.len() >= 2 && c.held.is_none() {
+                c.held = Some(crate::io::ratchet::lock_keep(&state)?);
+            }
+            let records = crate::io::state::journal(&state, WARN).read()?;
+            let seg = crate::kernel::segment::current(&records, &objective.segment_id())
+                .ok_or_else(|| anyhow::anyhow!("the journal no longer has this segment"))?;
+            let Some(now) = seg.kept.as_ref().map(|k| k.commit.clone()) else {
+                return Err(anyhow::anyhow!(
+                    "the journal no longer has a best for this segment"
+                ));
+            };
+            if now == best {
+                break seg;
+            }
+            // Yet another lane kept meanwhile: replay again.
+            c.replayed_from.push(best.clone());
+            best = now;
+        };
+        segment = newest;
         kept = best;
         candidate = repo.candidate(&kept)?;
         protected = repo.protected_paths(&candidate, &objective.protect)?;

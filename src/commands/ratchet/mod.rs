@@ -387,8 +387,9 @@ fn dry_run(
     kept: &str,
     candidate: &Candidate,
     protected: Vec<String>,
+    first: Vec<String>,
 ) -> Result<Exit> {
-    let mut would = Vec::new();
+    let mut would = first;
     if baseline_needed {
         would.push(format!(
             "measure the baseline: {} of {}{}",
