@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{Ctx, WARN};
+use super::{run_short, short, Ctx, WARN};
 use crate::cli::LaneCommand;
 use crate::error::{Exit, Hinted};
 use crate::io::git::lane::{LaneInfo, Lanes};
@@ -22,18 +22,6 @@ use crate::output::{bold, dim, warn, Report};
 fn best_commit(ctx: &Ctx) -> Result<Option<String>> {
     let config = ctx.config()?;
     crate::ops::lanes::best_commit(&ctx.state_dir()?, config.objective.as_ref(), WARN)
-}
-
-/// A commit as people read it.
-fn short(commit: &str) -> &str {
-    commit.get(..7).unwrap_or(commit)
-}
-
-/// A run id as `arx log` shows it.
-fn run_short(run_id: &str) -> &str {
-    run_id
-        .get(..crate::kernel::journal::SHORT_ID_LEN)
-        .unwrap_or(run_id)
 }
 
 pub fn run(ctx: &Ctx, cmd: &LaneCommand) -> Result<Exit> {
@@ -396,11 +384,10 @@ fn sync(ctx: &Ctx, name: Option<&str>) -> Result<Exit> {
             out.push(row);
             continue;
         };
-        let holder = crate::io::ratchet::TryHolder {
-            pid: std::process::id(),
-            started_at: crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
-            description: Some("arx lane sync".into()),
-        };
+        let holder = crate::io::ratchet::TryHolder::ours(
+            crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
+            Some("arx lane sync".into()),
+        );
         crate::io::state::ensure_dir(&state)?;
         let Ok(_lock) = crate::io::ratchet::lock_try(&state, path, &holder)? else {
             row.status = "busy".into();
@@ -408,7 +395,7 @@ fn sync(ctx: &Ctx, name: Option<&str>) -> Result<Exit> {
             continue;
         };
         let repo = RatchetRepo::open(path, &state)?;
-        let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
+        let refname = crate::ops::lanes::before_sync_ref(&lane.name);
         match repo.replay_onto(best, &refname)? {
             Replay::Already => row.status = "already".into(),
             Replay::Replayed { snapshot } => {
@@ -488,11 +475,8 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
                     "run arx lane rm from the main working tree",
                 ));
             }
-            let holder = crate::io::ratchet::TryHolder {
-                pid: std::process::id(),
-                started_at: stamp.clone(),
-                description: Some("arx lane rm".into()),
-            };
+            let holder =
+                crate::io::ratchet::TryHolder::ours(stamp.clone(), Some("arx lane rm".into()));
             crate::io::state::ensure_dir(&state)?;
             _lock = match crate::io::ratchet::lock_try(&state, path, &holder)? {
                 Ok(lock) => lock,

@@ -85,8 +85,9 @@ pub fn main_root(start: &Path) -> Option<PathBuf> {
     (main != root.canonicalize().ok()?).then_some(main)
 }
 
-/// The whole of a file of at most 4 KiB, as text.
-fn read_small(path: &Path) -> Option<String> {
+/// The whole of a file of at most 4 KiB, as text (git's small files:
+/// `.git`, `HEAD`, `gitdir`, `commondir`).
+pub(crate) fn read_small(path: &Path) -> Option<String> {
     use std::io::Read;
     let mut text = String::new();
     std::fs::File::open(path)

@@ -118,6 +118,17 @@ pub struct TryHolder {
     pub description: Option<String>,
 }
 
+impl TryHolder {
+    /// This process, from `started_at`, doing `description`.
+    pub fn ours(started_at: String, description: Option<String>) -> TryHolder {
+        TryHolder {
+            pid: std::process::id(),
+            started_at,
+            description,
+        }
+    }
+}
+
 /// The lock file of the working tree `worktree` in `state`.
 pub fn try_lock_path(state: &Path, worktree: &Path) -> PathBuf {
     state.join(format!("try-{}.lock", tree_key(worktree)))

@@ -2,7 +2,7 @@
 //! lane a working tree is, and the best a lane starts from. The git work
 //! is `io::git::lane` and `io::git::ratchet`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
@@ -35,29 +35,42 @@ pub fn check_name(name: &str) -> Result<()> {
 /// configuration's objective when it names one, else the journal's last
 /// segment. `None` before the first baseline.
 pub fn best_commit(
-    state: &std::path::Path,
+    state: &Path,
     objective: Option<&serde_json::Value>,
     warn: Warn,
 ) -> Result<Option<String>> {
-    let path = state.join(crate::io::state::JOURNAL_FILE);
-    if !path.exists() {
-        return Ok(None);
-    }
     let id = crate::ops::objective::resolve(
         &crate::ops::objective::ObjectiveFlags::default(),
         objective,
     )
     .ok()
     .map(|(o, _)| o.segment_id());
+    segment_best(state, id.as_deref(), warn)
+}
+
+/// The best commit of the journal's last segment, when it is segment `id`
+/// (any segment when `id` is `None`), from the report's cached fold
+/// (extended by the lines appended since). `None` without a journal or
+/// before the first baseline.
+pub fn segment_best(state: &Path, id: Option<&str>, warn: Warn) -> Result<Option<String>> {
+    let path = state.join(crate::io::state::JOURNAL_FILE);
+    if !path.exists() {
+        return Ok(None);
+    }
     let text = crate::io::report::JournalText::open(&path)?;
     let (fold, _, _) = crate::io::report::fold(state, text.bytes(), warn, None)?;
-    let last = fold.segments.into_iter().last();
-    Ok(match id {
-        Some(id) => last.filter(|s| s.id == id),
-        None => last,
-    }
-    .and_then(|s| s.kept)
-    .map(|k| k.commit))
+    Ok(fold
+        .segments
+        .into_iter()
+        .last()
+        .filter(|s| id.is_none_or(|id| s.id == id))
+        .and_then(|s| s.kept)
+        .map(|k| k.commit))
+}
+
+/// Where a lane's work is kept while it is replayed onto the best.
+pub fn before_sync_ref(name: &str) -> String {
+    format!("refs/arx/lane/{name}/before-sync")
 }
 
 /// The lane `name`, or an error naming the lanes there are.
@@ -88,6 +101,30 @@ pub struct LaneCtx {
     pub best_ref: String,
     /// The main working tree's root.
     pub main_root: PathBuf,
+}
+
+impl LaneCtx {
+    /// Where this lane's work is kept while it is replayed onto the best.
+    pub fn before_sync_ref(&self) -> String {
+        before_sync_ref(&self.name)
+    }
+
+    /// Is the main working tree on the best's branch at `kept`, and clean?
+    /// `None` when it is on another branch (a keep does not concern it).
+    pub fn main_tree_at(&self, state: &Path, kept: &str) -> Option<bool> {
+        let main = RatchetRepo::open(&self.main_root, state).ok()?;
+        if format!("refs/heads/{}", main.branch()) != self.best_ref {
+            return None;
+        }
+        Some(main.head() == kept && main.candidate(kept).is_ok_and(|c| c.is_empty()))
+    }
+
+    /// Bring the (clean) main working tree to the new best its branch
+    /// moved to, as `git merge --ff-only` would.
+    pub fn follow_in_main(&self, state: &Path, commit: &str) -> Result<()> {
+        RatchetRepo::open(&self.main_root, state)?.restore_to(commit)?;
+        Ok(())
+    }
 }
 
 /// The lane `repo` is (its branch is `arx/lane/<name>`), or `None` for

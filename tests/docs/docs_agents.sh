@@ -1,25 +1,7 @@
 # The project of docs/agents.md: a git repository whose experiment
 # (sh train.sh) prints the validation loss of model.txt's settings.
 set -e
-cat > train.sh <<'SH'
-#!/bin/sh
-n=$(cat .runs 2>/dev/null || echo 0)
-echo $((n + 1)) > .runs
-exec awk -v seed="$n" -f eval.awk model.txt
-SH
-cat > eval.awk <<'AWK'
-$1 == "lr" { lr = $3 }
-$1 == "width" { width = $3 }
-END {
-    srand(seed + 1)
-    l = log(lr) / log(10)
-    loss = 1.0 + 0.08 * (l + 1.5) ^ 2 + 0.15 * 64 / width + 0.03
-    noise = (rand() + rand() + rand() - 1.5) * 0.01
-    printf "__RESULT__ {\"val_loss\": %.4f}\n", loss + noise
-}
-AWK
-printf 'lr = 0.003\nwidth = 64\n' > model.txt
-printf '.runs\n' > .gitignore
+. "$(dirname "$0")/lib/toy_training.sh"
 git init -q
 git add -A
 git commit -qm "A toy training run"

@@ -257,6 +257,22 @@ fn wait_until(what: &str, secs: u64, mut cond: impl FnMut() -> bool) -> Result<(
     Ok(())
 }
 
+/// The most jobs of arx's (named `arx-...`) seen in the queue at once
+/// while any of `loops` runs, looking every 100 ms.
+fn most_jobs_while<T>(cluster: &Cluster, loops: &[std::thread::JoinHandle<T>]) -> usize {
+    let mut most = 0;
+    while loops.iter().any(|l| !l.is_finished()) {
+        let arx_jobs = cluster
+            .jobs()
+            .into_iter()
+            .filter(|j| j.starts_with("arx-"))
+            .count();
+        most = most.max(arx_jobs);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    most
+}
+
 fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
     let repo = tempfile::tempdir()?;
     let repo = repo.path();
@@ -296,16 +312,7 @@ fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
             })
         })
         .collect();
-    let mut most = 0;
-    while loops.iter().any(|l| !l.is_finished()) {
-        let arx_jobs = cluster
-            .jobs()
-            .into_iter()
-            .filter(|j| j.starts_with("arx-"))
-            .count();
-        most = most.max(arx_jobs);
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let most = most_jobs_while(cluster, &loops);
     for l in loops {
         l.join().map_err(|_| "a loop panicked")??;
     }
@@ -491,16 +498,7 @@ fn lanes_through_srun(cluster: &Cluster) -> Result<(), Failed> {
             })
         })
         .collect();
-    let mut most = 0;
-    while loops.iter().any(|l| !l.is_finished()) {
-        let arx_jobs = cluster
-            .jobs()
-            .into_iter()
-            .filter(|j| j.starts_with("arx-"))
-            .count();
-        most = most.max(arx_jobs);
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let most = most_jobs_while(cluster, &loops);
     for l in loops {
         l.join().map_err(|_| "a lane panicked")??;
     }

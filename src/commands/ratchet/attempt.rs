@@ -42,11 +42,10 @@ fn lock_worktree(
     cwd: &std::path::Path,
     args: &TryArgs,
 ) -> Result<TryLock> {
-    let holder = TryHolder {
-        pid: std::process::id(),
-        started_at: timestamp(ctx.global.now.as_deref())?.to_string(),
-        description: args.description.clone(),
-    };
+    let holder = TryHolder::ours(
+        timestamp(ctx.global.now.as_deref())?.to_string(),
+        args.description.clone(),
+    );
     std::fs::create_dir_all(state).with_context(|| format!("cannot create {}", state.display()))?;
     match lock_try(state, cwd, &holder)? {
         Ok(lock) => Ok(lock),
@@ -336,7 +335,7 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             Tried::Moved { carry, best } => (carry, best),
         };
         let lane = lane.as_ref().expect("only a lane's best moves");
-        let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
+        let refname = lane.before_sync_ref();
         // The commit the lane's work sits on.
         let mut on = kept.clone();
         let newest = loop {
@@ -398,7 +397,7 @@ fn enter_lane(ctx: &Ctx, name: &str) -> Result<()> {
 /// started (its work replayed onto the best). A conflict stops the try and
 /// changes nothing.
 fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str) -> Result<()> {
-    let refname = format!("refs/arx/lane/{}/before-sync", lane.name);
+    let refname = lane.before_sync_ref();
     match repo.replay_onto(best, &refname)? {
         Replay::Already => Ok(()),
         Replay::Replayed { .. } => {
@@ -481,7 +480,7 @@ fn stale(
         conflicts.join(", ")
     );
     let exit = discard(runner, repo, state, kept, rec, line, Exit::No)?;
-    repo.replay_onto(best, &format!("refs/arx/lane/{}/before-sync", lane.name))?;
+    repo.replay_onto(best, &lane.before_sync_ref())?;
     Ok(exit)
 }
 
@@ -765,7 +764,7 @@ fn try_candidate(
         let commit = match lane {
             None => repo.keep_candidate(&candidate, &message)?,
             Some(l) => {
-                let now_best = journal_best(state, &segment.id)?;
+                let now_best = crate::ops::lanes::segment_best(state, Some(&segment.id), WARN)?;
                 if now_best.as_deref() != Some(kept) {
                     let Some(best) = now_best else {
                         return Err(anyhow::anyhow!(
@@ -788,7 +787,7 @@ fn try_candidate(
                         best,
                     });
                 }
-                let main_clean = main_tree_at(l, state, kept);
+                let main_clean = l.main_tree_at(state, kept);
                 let commit = repo.keep_onto(&candidate, kept, &message)?;
                 if !repo.advance_branch(&l.best_ref, kept, &commit)? {
                     return Err(Hinted::error(
@@ -805,7 +804,7 @@ fn try_candidate(
                 }
                 match main_clean {
                     Some(true) => {
-                        if let Err(e) = follow_in_main(l, state, &commit) {
+                        if let Err(e) = l.follow_in_main(state, &commit) {
                             warn(format_args!(
                                 "the main working tree did not follow the keep: {e:#}"
                             ));
@@ -856,37 +855,6 @@ fn try_candidate(
         short(kept)
     );
     discard(runner, repo, state, kept, rec, line, exit).map(Tried::Done)
-}
-
-/// The journal's best of segment `id` now (from the report's cached fold).
-fn journal_best(state: &std::path::Path, id: &str) -> Result<Option<String>> {
-    let text = crate::io::report::JournalText::open(&state.join(crate::io::state::JOURNAL_FILE))?;
-    let (fold, _, _) = crate::io::report::fold(state, text.bytes(), WARN, None)?;
-    Ok(fold
-        .segments
-        .into_iter()
-        .last()
-        .filter(|s| s.id == id)
-        .and_then(|s| s.kept)
-        .map(|k| k.commit))
-}
-
-/// Is the main working tree on the best's branch at `kept`, and clean?
-/// `None` when it is on another branch (a keep does not concern it).
-fn main_tree_at(lane: &LaneCtx, state: &std::path::Path, kept: &str) -> Option<bool> {
-    let main = RatchetRepo::open(&lane.main_root, state).ok()?;
-    if format!("refs/heads/{}", main.branch()) != lane.best_ref {
-        return None;
-    }
-    Some(main.head() == kept && main.candidate(kept).is_ok_and(|c| c.is_empty()))
-}
-
-/// Bring the (clean) main working tree to the new best its branch moved
-/// to, as `git merge --ff-only` would.
-fn follow_in_main(lane: &LaneCtx, state: &std::path::Path, commit: &str) -> Result<()> {
-    let main = RatchetRepo::open(&lane.main_root, state)?;
-    main.restore_to(commit)?;
-    Ok(())
 }
 
 /// Journal the try (a marker first, so a crash loses nothing), store the

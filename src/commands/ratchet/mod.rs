@@ -170,17 +170,7 @@ pub fn signed(x: f64, d: usize) -> String {
     }
 }
 
-/// A run id as people read it (as `arx log` shows it).
-pub fn run_short(run_id: &str) -> &str {
-    run_id
-        .get(..crate::kernel::journal::SHORT_ID_LEN)
-        .unwrap_or(run_id)
-}
-
-/// A commit id as people read it.
-pub fn short(commit: &str) -> &str {
-    commit.get(..7).unwrap_or(commit)
-}
+pub use super::{run_short, short};
 
 /// Finish a discard that a crash interrupted (journaled, not yet
 /// restored), and put back a candidate set aside for a baseline. Returns a

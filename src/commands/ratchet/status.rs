@@ -101,11 +101,10 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let pending = markers.read_pending()?.is_some() || markers.read_aside()?.is_some();
     // A try that is still running owns its markers: finish them only when
     // no try holds this working tree.
-    let holder = crate::io::ratchet::TryHolder {
-        pid: std::process::id(),
-        started_at: String::new(),
-        description: Some("arx status".into()),
-    };
+    let holder = crate::io::ratchet::TryHolder::ours(
+        crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
+        Some("arx status".into()),
+    );
     if pending {
         if let Ok(_lock) = crate::io::ratchet::lock_try(&loaded.state, &tree, &holder)? {
             let full = load(ctx, flags)?;

@@ -291,12 +291,6 @@ fn config_key(name: &str) -> String {
 
 /// The first line of a small file.
 fn read_line(path: &Path) -> Option<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(path)
-        .ok()?
-        .take(4096)
-        .read_to_string(&mut text)
-        .ok()?;
+    let text = crate::io::config::read_small(path)?;
     Some(text.lines().next()?.trim().to_string())
 }

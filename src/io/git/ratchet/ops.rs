@@ -72,23 +72,7 @@ impl RatchetRepo {
             .map(|c| (c.path.clone(), index.get_path(Path::new(&c.path), 0)))
             .collect();
         let built = (|| -> anyhow::Result<Option<git2::Oid>> {
-            let mut updates = Vec::with_capacity(changed.len());
-            for c in &changed {
-                let path = Path::new(&c.path);
-                let on_disk =
-                    std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
-                if on_disk {
-                    index
-                        .add_path(path)
-                        .map_err(|e| anyhow::anyhow!("cannot stage {}: {}", c.path, e.message()))?;
-                } else if index.get_path(path, 0).is_some() {
-                    index.remove_path(path).map_err(git_err)?;
-                }
-                updates.push((
-                    c.path.clone(),
-                    index.get_path(path, 0).map(|e| entry_of(&e)),
-                ));
-            }
+            let updates = self.stage(&mut index, &changed)?;
             let head_commit = self.repo.find_commit(head).map_err(git_err)?;
             let head_tree = head_commit.tree().map_err(git_err)?;
             let tree_id = self.update_tree(&head_tree, &updates)?;
@@ -148,6 +132,34 @@ impl RatchetRepo {
             ));
         }
         Ok(commit.to_string())
+    }
+
+    /// Stage exactly the changed paths in `index` (in memory), as `git add
+    /// -A` would: a file on disk is added, a file gone is removed. Returns
+    /// each path with its new entry, for [`RatchetRepo::update_tree`].
+    pub(crate) fn stage(
+        &self,
+        index: &mut git2::Index,
+        changed: &[Changed],
+    ) -> anyhow::Result<Vec<(String, Option<Entry>)>> {
+        let mut updates = Vec::with_capacity(changed.len());
+        for c in changed {
+            let path = Path::new(&c.path);
+            let on_disk =
+                std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
+            if on_disk {
+                index
+                    .add_path(path)
+                    .map_err(|e| anyhow::anyhow!("cannot stage {}: {}", c.path, e.message()))?;
+            } else if index.get_path(path, 0).is_some() {
+                index.remove_path(path).map_err(git_err)?;
+            }
+            updates.push((
+                c.path.clone(),
+                index.get_path(path, 0).map(|e| entry_of(&e)),
+            ));
+        }
+        Ok(updates)
     }
 
     /// Set the candidate aside: a commit whose first parent is HEAD (so the

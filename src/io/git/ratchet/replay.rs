@@ -136,23 +136,7 @@ impl RatchetRepo {
         let mut index = self.repo.index().map_err(git_err)?;
         self.refuse_conflicts(&index, "keep the candidate")?;
         let head_tree = self.tree_of(head)?;
-        let mut updates = Vec::with_capacity(changed.len());
-        for c in &changed {
-            let path = std::path::Path::new(&c.path);
-            let on_disk =
-                std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
-            if on_disk {
-                index
-                    .add_path(path)
-                    .map_err(|e| anyhow::anyhow!("cannot stage {}: {}", c.path, e.message()))?;
-            } else if index.get_path(path, 0).is_some() {
-                index.remove_path(path).map_err(git_err)?;
-            }
-            updates.push((
-                c.path.clone(),
-                index.get_path(path, 0).map(|e| super::ops::entry_of(&e)),
-            ));
-        }
+        let updates = self.stage(&mut index, &changed)?;
         let tree_id = self.update_tree(&head_tree, &updates)?;
         let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
         let parent_commit = self.repo.find_commit(parent).map_err(git_err)?;
