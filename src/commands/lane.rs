@@ -118,6 +118,8 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
         Some(d) => cwd.join(d),
         None => default_dir(&lanes.root),
     };
+    // `.` parts dropped, so messages name the directory plainly.
+    let dir: PathBuf = dir.components().collect();
     if dir.starts_with(&lanes.root) {
         return Err(Hinted::error(
             format!("{} is inside the repository's working tree", dir.display()),
