@@ -53,6 +53,7 @@ impl Report for PsReport {
             let state = match r.state {
                 Liveness::Running => "running",
                 Liveness::Queued => "queued",
+                Liveness::Idle => "idle",
                 Liveness::Late => "late",
                 Liveness::Lost => "lost",
                 Liveness::Elsewhere => "elsewhere",

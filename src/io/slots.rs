@@ -51,22 +51,20 @@ pub fn try_take(state: &Path, count: usize) -> Result<Option<Slot>> {
 }
 
 /// Take a free slot among `count`, waiting as long as all are held.
-/// `queued` is called once when the run has to wait. `None` when
-/// `interrupt` was raised while waiting.
+/// `waiting` is called at each look while the run waits (it keeps the
+/// run's heartbeat going). `None` when `interrupt` was raised while
+/// waiting.
 pub fn take(
     state: &Path,
     count: usize,
     interrupt: &Arc<AtomicBool>,
-    queued: impl FnOnce(),
+    mut waiting: impl FnMut(),
 ) -> Result<Option<Slot>> {
-    let mut queued = Some(queued);
     loop {
         if let Some(slot) = try_take(state, count)? {
             return Ok(Some(slot));
         }
-        if let Some(q) = queued.take() {
-            q();
-        }
+        waiting();
         if interrupt.load(Ordering::SeqCst) {
             return Ok(None);
         }
@@ -90,14 +88,20 @@ mod tests {
     }
 
     #[test]
-    fn a_queued_run_hears_once_and_stops_on_interrupt() {
+    fn a_queued_run_hears_at_each_look_and_stops_on_interrupt() {
         let dir = tempfile::tempdir().unwrap();
         let _held = try_take(dir.path(), 1).unwrap().unwrap();
-        let interrupt = Arc::new(AtomicBool::new(true));
+        let interrupt = Arc::new(AtomicBool::new(false));
         let mut heard = 0;
-        let got = take(dir.path(), 1, &interrupt, || heard += 1).unwrap();
+        let got = take(dir.path(), 1, &interrupt, || {
+            heard += 1;
+            if heard == 3 {
+                interrupt.store(true, Ordering::SeqCst);
+            }
+        })
+        .unwrap();
         assert!(got.is_none());
-        assert_eq!(heard, 1);
+        assert_eq!(heard, 3);
     }
 
     #[test]

@@ -69,7 +69,11 @@ pub struct LiveRun {
     /// Waiting for a free slot (`[objective] slots`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub queued: bool,
-    /// The slot its experiment runs in.
+    /// No experiment runs now: arx prepares, records, checks or decides
+    /// (before the first attempt, or after one ended and freed its slot).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub idle: bool,
+    /// The slot its experiment runs in (or last ran in, when `idle`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
     /// The job name its experiment was launched with (`srun`), which
@@ -170,6 +174,9 @@ pub enum Liveness {
     Running,
     /// Its heartbeat is recent and it waits for a free slot.
     Queued,
+    /// Its heartbeat is recent and no experiment runs: arx prepares,
+    /// records, checks or decides (no slot is held).
+    Idle,
     /// The heartbeat is late but arx still runs (busy between runs, or
     /// stopped).
     Late,
@@ -185,6 +192,7 @@ pub fn liveness(live: &LiveRun, now_ms: i64, same_host: bool, pid_alive: bool) -
     let late = age > (live.heartbeat_ms.saturating_mul(LOST_AFTER_HEARTBEATS)) as i64;
     match (late, same_host, pid_alive) {
         (false, _, _) if live.queued => Liveness::Queued,
+        (false, _, _) if live.idle => Liveness::Idle,
         (false, _, _) => Liveness::Running,
         (true, false, _) => Liveness::Elsewhere,
         (true, true, true) => Liveness::Late,
@@ -333,6 +341,7 @@ mod tests {
             result: None,
             pruning: None,
             queued: false,
+            idle: false,
             slot: None,
             job_name: None,
             job_id: None,
@@ -352,6 +361,13 @@ mod tests {
         };
         assert_eq!(liveness(&queued, 21_000, true, true), Liveness::Queued);
         assert_eq!(liveness(&queued, 21_001, true, false), Liveness::Lost);
+        let idle = LiveRun {
+            idle: true,
+            ..l.clone()
+        };
+        assert_eq!(liveness(&idle, 21_000, true, false), Liveness::Idle);
+        assert_eq!(liveness(&idle, 21_001, true, true), Liveness::Late);
+        assert_eq!(liveness(&idle, 21_001, true, false), Liveness::Lost);
     }
 
     #[test]

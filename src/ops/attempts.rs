@@ -148,8 +148,9 @@ pub fn run_attempts_reacting(
             on(AttemptEvent::Run { event, elapsed });
             reactive.event(event)
         })?;
-        placed.finish(&mut outcome);
+        // The live file says the experiment ended before its slot is freed.
         reactive.end(outcome.pruned);
+        placed.finish(&mut outcome);
         on(AttemptEvent::End { outcome: &outcome });
         let stop = outcome.interrupted || outcome.spawn_error.is_some() || outcome.pruned;
         outcomes.push(outcome);

@@ -176,6 +176,8 @@ impl Reactive {
             result: None,
             pruning: None,
             queued: false,
+            // No experiment runs until the first attempt starts.
+            idle: true,
             slot: None,
             job_name: None,
             job_id: None,
@@ -216,6 +218,7 @@ impl Reactive {
         let due = !l.queued || now - l.last_heartbeat_ms >= l.heartbeat_ms as i64;
         if due {
             l.queued = true;
+            l.idle = false;
             l.last_heartbeat_ms = now;
             self.write();
         }
@@ -227,6 +230,7 @@ impl Reactive {
         let now = self.now_ms();
         if let Some(l) = self.live.as_mut() {
             l.queued = false;
+            l.idle = false;
             l.slot = slot;
             l.job_name = job_name;
             l.job_id = None;
@@ -313,6 +317,7 @@ impl Reactive {
         match event {
             RunEvent::Started { pid } => {
                 if let Some(l) = self.live.as_mut() {
+                    l.idle = false;
                     l.pgid = i32::try_from(*pid).ok();
                     l.leader_start = l.pgid.and_then(live::proc_stat).map(|s| s.start);
                     l.last_heartbeat_ms = now;
@@ -375,7 +380,11 @@ impl Reactive {
         if let Some(l) = self.live.as_mut() {
             l.pgid = None;
             l.leader_start = None;
+            l.idle = true;
         }
+        // Said before the slot is freed, so that `arx ps` never shows
+        // more experiments running than there are slots.
+        self.write();
     }
 
     /// The progress curves of the attempts so far.
