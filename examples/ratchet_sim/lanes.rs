@@ -15,13 +15,27 @@
 //! against the new best — never kept on a decision against a best that is
 //! no longer the best.
 //!
-//! Two comparisons of a candidate with the best:
+//! Three comparisons of a candidate with the best:
 //! - `recorded`: against the samples the best was recorded with, whatever
 //!   slot measured them (what a ratchet blind to slots does);
 //! - `same slot`: against the best measured on the candidate's slot; when
 //!   that slot has fewer than `REMEASURE` runs of the best, the lane first
 //!   runs the best there (those runs cost wall time and are shared by every
-//!   lane on that slot).
+//!   lane on that slot);
+//! - `adaptive`: the baseline is measured on every slot at once; a
+//!   candidate is compared with the best on its own slot when the best has
+//!   runs there, else with the recorded best moved by the estimated offset
+//!   between the two slots (from every commit measured on both, directly or
+//!   through a third slot, shrunk toward 0 by how far apart the slots are).
+//!   A keep that would not hold with the offset `PESSIMISM` standard errors
+//!   against the candidate (while the offset's variance is above
+//!   `OFFSET_VAR`) first runs the best on the candidate's slot
+//!   (`REMEASURE` runs, which also sharpen the offsets) and decides again.
+//!
+//! And two moments to replay a candidate whose best moved: after its
+//! decision against the old best (a keep found stale), or as soon as the
+//! best moves while the candidate leans better than its best ("replayed
+//! when the best moves").
 //!
 //! Reported per stream, with slot effects of 0 and 1σ: the true improvement
 //! of the final best, keeps, null or harmful keeps per true keep, stale
@@ -50,6 +64,28 @@ pub const LANES_GAIN: f64 = 3.0;
 pub enum Compare {
     Recorded,
     SameSlot,
+    /// Against the best on the same slot when it has runs there; else
+    /// against the recorded best moved by the slots' estimated offset, and
+    /// a keep that rests on an offset not yet known well enough first
+    /// runs the best on the candidate's slot and decides again there.
+    Adaptive,
+}
+
+/// The settings compared, one lane first and the design last.
+pub fn setups(slot_sd: f64) -> Vec<Setup> {
+    let one = |lanes, compare, restart| Setup {
+        lanes,
+        slot_sd,
+        compare,
+        restart,
+    };
+    vec![
+        one(1, Compare::SameSlot, false),
+        one(4, Compare::Recorded, false),
+        one(4, Compare::SameSlot, false),
+        one(4, Compare::Recorded, true),
+        one(4, Compare::Adaptive, true),
+    ]
 }
 
 /// One setting of the lanes simulation.
@@ -58,6 +94,9 @@ pub struct Setup {
     pub lanes: usize,
     pub slot_sd: f64,
     pub compare: Compare,
+    /// A candidate that leans better than its best is replayed as soon as
+    /// the best moves, not after its decision against the old best.
+    pub restart: bool,
 }
 
 impl Setup {
@@ -71,8 +110,14 @@ impl Setup {
             match self.compare {
                 Compare::Recorded => "against the recorded best",
                 Compare::SameSlot => "against the best on the same slot",
+                Compare::Adaptive =>
+                    "against the best on the same slot or across slots by their offset (adaptive)",
             }
-        )
+        ) + if self.restart {
+            ", replayed when the best moves"
+        } else {
+            ""
+        }
     }
 }
 
@@ -81,6 +126,8 @@ impl Setup {
 struct Commit {
     value: f64,
     recorded: Vec<f64>,
+    /// The slot its recorded samples were measured on.
+    slot: usize,
     on_slot: HashMap<usize, Vec<f64>>,
 }
 
@@ -113,6 +160,58 @@ pub struct LaneOutcome {
     pub tried: f64,
 }
 
+/// Offsets between slots known well enough to compare across them: the
+/// variance (σ²) of the estimated offset at most this.
+pub const OFFSET_VAR: f64 = 0.04;
+/// A keep across slots stands without measuring the best on the
+/// candidate's slot when it holds with the offset this many standard
+/// errors against the candidate.
+pub const PESSIMISM: f64 = 2.0;
+
+/// The estimated offset of slot `s` over slot `r` (what slot `s` adds to a
+/// loss, less what `r` adds) and its variance (σ²), from every commit
+/// measured on both (inverse-variance weighted), and through any third
+/// slot both were compared with; `None` without such a path.
+fn offset(commits: &[Commit], s: usize, r: usize, slots: usize) -> Option<(f64, f64)> {
+    if s == r {
+        return Some((0.0, 0.0));
+    }
+    let mut paths: Vec<(f64, f64)> = Vec::new();
+    paths.extend(direct(commits, s, r));
+    for t in (0..slots).filter(|&t| t != s && t != r) {
+        if let (Some((a, va)), Some((b, vb))) = (direct(commits, s, t), direct(commits, t, r)) {
+            paths.push((a + b, va + vb));
+        }
+    }
+    let weight: f64 = paths.iter().map(|(_, v)| 1.0 / v).sum();
+    (weight > 0.0).then(|| {
+        (
+            paths.iter().map(|(d, v)| d / v).sum::<f64>() / weight,
+            1.0 / weight,
+        )
+    })
+}
+
+fn direct(commits: &[Commit], s: usize, r: usize) -> Option<(f64, f64)> {
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for c in commits {
+        let (Some(a), Some(b)) = (c.on_slot.get(&s), c.on_slot.get(&r)) else {
+            continue;
+        };
+        if a.is_empty() || b.is_empty() {
+            continue;
+        }
+        let w = 1.0 / (1.0 / a.len() as f64 + 1.0 / b.len() as f64);
+        sum += w * (mean(a) - mean(b));
+        weight += w;
+    }
+    (weight > 0.0).then(|| (sum / weight, 1.0 / weight))
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
 /// Play one loop of `stream` (seeded by `seed`) with `setup`.
 pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     // The changes come from the single-lane loops' world (enough for every
@@ -134,9 +233,21 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     let mut commits = vec![Commit {
         value: 0.0,
         recorded: baseline.clone(),
+        slot: 0,
         on_slot: HashMap::from([(0, baseline.clone())]),
     }];
     let mut groups: Vec<Vec<f64>> = vec![baseline.clone()];
+    if setup.compare == Compare::Adaptive {
+        // The baseline is measured on every slot at once (the other
+        // lanes wait for it).
+        for slot in 1..setup.lanes {
+            let runs: Vec<f64> = (0..BASELINE_RUNS)
+                .map(|_| measure(0.0, slot, &mut rng))
+                .collect();
+            groups.push(runs.clone());
+            commits[0].on_slot.insert(slot, runs);
+        }
+    }
     let mut values = baseline;
     let mut best = 0usize;
     let mut next_change = 0usize;
@@ -156,7 +267,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     // start at once.
     for tick in 0..BUDGET {
         for lane in lanes.iter_mut() {
-            if lane.slot == 0 && tick < BASELINE_RUNS {
+            if (lane.slot == 0 || setup.compare == Compare::Adaptive) && tick < BASELINE_RUNS {
                 continue;
             }
             if matches!(lane.phase, Phase::Idle) {
@@ -170,6 +281,25 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                 lane.value = commits[best].value + changes[lane.change].effect;
                 lane.samples.clear();
                 lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+            }
+            // The best moved under a candidate that leans better than it:
+            // replay it now rather than finish measuring it against a best
+            // that is gone.
+            if setup.restart && lane.base != best && matches!(lane.phase, Phase::Candidate) {
+                let base = &commits[lane.base];
+                let reference = base.on_slot.get(&lane.slot).unwrap_or(&base.recorded);
+                if lane.samples.is_empty() || mean(&lane.samples) < mean(reference) {
+                    if rng.random::<f64>() < CONFLICT {
+                        out.stale += 1.0;
+                        lane.phase = Phase::Idle;
+                        continue;
+                    }
+                    out.replays += 1.0;
+                    lane.base = best;
+                    lane.value = commits[best].value + changes[lane.change].effect;
+                    lane.samples.clear();
+                    lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+                }
             }
             match lane.phase {
                 Phase::Idle => unreachable!("a lane was just given a change"),
@@ -187,13 +317,56 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                 }
                 Phase::Candidate => {
                     lane.samples.push(measure(lane.value, lane.slot, &mut rng));
-                    let reference: &[f64] = match setup.compare {
-                        Compare::Recorded => &commits[lane.base].recorded,
-                        Compare::SameSlot => &commits[lane.base].on_slot[&lane.slot],
+                    let base = &commits[lane.base];
+                    let same_slot = base
+                        .on_slot
+                        .get(&lane.slot)
+                        .filter(|r| lane.slot == base.slot || r.len() >= REMEASURE);
+                    // What the best measures on the candidate's slot, and
+                    // whether that rests on an offset not known well enough.
+                    let (reference, uncertain): (Vec<f64>, bool) = match (setup.compare, same_slot)
+                    {
+                        (Compare::Recorded, _) => (base.recorded.clone(), false),
+                        (Compare::SameSlot, _) => (base.on_slot[&lane.slot].clone(), false),
+                        (Compare::Adaptive, Some(runs)) => (runs.clone(), false),
+                        (Compare::Adaptive, None) => {
+                            match offset(&commits, lane.slot, base.slot, setup.lanes)
+                                .map(|o| shrink(o, &commits, setup.lanes))
+                            {
+                                Some((d, var)) => (
+                                    base.recorded.iter().map(|x| x + d).collect(),
+                                    var > OFFSET_VAR && {
+                                        // Would it still be a keep with the
+                                        // offset two standard errors against it?
+                                        let shifted: Vec<f64> = base
+                                            .recorded
+                                            .iter()
+                                            .map(|x| x + d - PESSIMISM * var.sqrt())
+                                            .collect();
+                                        let replicates: Vec<&[f64]> =
+                                            groups.iter().map(Vec::as_slice).collect();
+                                        !matches!(
+                                            next_step(
+                                                Rule::Confirm,
+                                                &settings,
+                                                &Evidence {
+                                                    best: &shifted,
+                                                    candidate: &lane.samples,
+                                                    replicates: &replicates,
+                                                    segment_values: &values,
+                                                }
+                                            ),
+                                            Step::Decide(ref d) if d.keep()
+                                        )
+                                    },
+                                ),
+                                None => (base.recorded.clone(), true),
+                            }
+                        }
                     };
                     let replicates: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
                     let evidence = Evidence {
-                        best: reference,
+                        best: &reference,
                         candidate: &lane.samples,
                         replicates: &replicates,
                         segment_values: &values,
@@ -208,6 +381,12 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         Some(Step::Decide(d)) => Some(d),
                         None => None,
                     };
+                    if uncertain && decision.as_ref().is_some_and(|d| d.keep()) {
+                        // A keep across slots whose offset is not known:
+                        // measure the best on this slot, then decide again.
+                        lane.phase = Phase::Remeasure;
+                        continue;
+                    }
                     groups.push(lane.samples.clone());
                     values.extend_from_slice(&lane.samples);
                     let Some(d) = decision.filter(|d| d.keep()) else {
@@ -220,6 +399,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         commits.push(Commit {
                             value: lane.value,
                             recorded: record.clone(),
+                            slot: lane.slot,
                             on_slot: HashMap::from([(lane.slot, record)]),
                         });
                         best = commits.len() - 1;
@@ -295,4 +475,22 @@ pub fn summarize(
 /// False keeps per true keep.
 pub fn false_per_true(o: &LaneOutcome) -> f64 {
     o.false_keeps / o.true_keeps.max(f64::MIN_POSITIVE)
+}
+
+/// Shrink an offset toward 0 by how far apart the slots are: with prior
+/// variance 2τ² for the offset between two slots, τ² estimated from every
+/// slot's offset over slot 0.
+fn shrink((d, var): (f64, f64), commits: &[Commit], slots: usize) -> (f64, f64) {
+    let all: Vec<(f64, f64)> = (1..slots)
+        .filter_map(|s| offset(commits, s, 0, slots))
+        .collect();
+    if all.is_empty() {
+        return (d, var);
+    }
+    let prior = (all.iter().map(|(d, v)| d * d - v).sum::<f64>() / all.len() as f64).max(0.0);
+    if prior == 0.0 {
+        return (0.0, 0.0);
+    }
+    let k = prior / (prior + var);
+    (d * k, var * k)
 }
