@@ -551,3 +551,46 @@ fn status_and_report_count_every_try_status_alike() {
         (&json!(1), &json!(1))
     );
 }
+
+#[test]
+fn the_slot_effect_is_shown_in_every_view_once_two_slots_have_two_tries() {
+    let sb = Sandbox::new();
+    // Tries on slot "a" read 0.1 worse than the best, on slot "b" 0.5.
+    let mut records = vec![try_record(1, "s1", "baseline", Some(1.0))];
+    for (n, slot, loss) in [
+        (2, "a", 1.05),
+        (3, "b", 1.45),
+        (4, "a", 1.15),
+        (5, "b", 1.55),
+    ] {
+        let mut r = try_record(n, "s1", "discard", Some(loss));
+        r["slot"] = json!(slot);
+        records.push(r);
+    }
+    sb.write(".arx/journal.jsonl", jsonl(&records));
+    let out = sb.arx().args(["report", "--now", NOW]).assert().code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("a +0.20000 ± 0.050000 (2 tries) · b \u{2212}0.20000 ± 0.050000 (2 tries)"),
+        "{text}"
+    );
+    let md = sb
+        .arx()
+        .args(["report", "--markdown", "--now", NOW])
+        .assert()
+        .code(0);
+    assert!(String::from_utf8_lossy(&md.get_output().stdout).contains("slot effect"));
+    let json = stdout_json(
+        &sb.arx()
+            .args(["report", "--json", "--now", NOW])
+            .assert()
+            .code(0),
+    );
+    let slots = &json["segments"][0]["slots"];
+    assert_eq!(slots[1]["slot"], "b", "{slots}");
+    assert!(
+        (slots[1]["effect"]["change"].as_f64().unwrap() + 0.5).abs() < 1e-9,
+        "{slots}"
+    );
+    assert_eq!(slots[1]["effect"]["tries"], 2);
+}

@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    better, millis, Best, Context, Group, LaneSummary, Point, Scope, SegmentSummary, SlotSummary,
-    Status, Value,
+    better, millis, Best, Context, Group, LaneSummary, Point, Scope, SegmentSummary, SlotEffect,
+    SlotSummary, Status, Value,
 };
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::ratchet::estimate;
@@ -64,6 +64,49 @@ pub struct SegmentFold {
     /// The latest end of a record (its start plus its duration), in ms.
     #[serde(default)]
     pub end_ms: i64,
+    /// Per slot: the tries' changes against the best of their moment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slot_changes: Vec<SlotChanges>,
+}
+
+/// The changes against the best of the tries on one slot: count, sum and
+/// sum of squares.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SlotChanges {
+    pub slot: String,
+    pub n: usize,
+    pub sum: f64,
+    pub ss: f64,
+}
+
+/// Each slot's effect from the changes of its tries, when two slots have
+/// two tries each (else none).
+pub fn slot_effects(changes: &[SlotChanges]) -> Vec<(String, SlotEffect)> {
+    let measured: Vec<&SlotChanges> = changes.iter().filter(|c| c.n >= 2).collect();
+    if measured.len() < 2 {
+        return Vec::new();
+    }
+    let (n, sum) = measured
+        .iter()
+        .fold((0usize, 0.0), |(n, s), c| (n + c.n, s + c.sum));
+    let overall = sum / n as f64;
+    measured
+        .iter()
+        .map(|c| {
+            let k = c.n as f64;
+            let change = c.sum / k;
+            let var = ((c.ss - k * change * change) / (k - 1.0)).max(0.0);
+            (
+                c.slot.clone(),
+                SlotEffect {
+                    tries: c.n,
+                    change,
+                    effect: change - overall,
+                    se: (var / k).sqrt(),
+                },
+            )
+        })
+        .collect()
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -304,6 +347,27 @@ impl SegmentFold {
                 _ => {}
             }
         }
+        if let (Some(slot), false, Some(kept)) =
+            (p.slot.as_deref(), p.status == Status::Baseline, &self.kept)
+        {
+            let best = (!kept.samples.is_empty()).then(|| mean(&kept.samples));
+            if let Some(c) = change(p.direction.or(self.direction), p.value, best) {
+                let i = match self.slot_changes.iter().position(|s| s.slot == slot) {
+                    Some(i) => i,
+                    None => {
+                        self.slot_changes.push(SlotChanges {
+                            slot: slot.to_string(),
+                            ..SlotChanges::default()
+                        });
+                        self.slot_changes.len() - 1
+                    }
+                };
+                let s = &mut self.slot_changes[i];
+                s.n += 1;
+                s.sum += c;
+                s.ss += c * c;
+            }
+        }
         if let Some(slot) = p.slot.as_deref() {
             let i = match self.slots.iter().position(|s| s.slot == slot) {
                 Some(i) => i,
@@ -440,10 +504,15 @@ impl SegmentFold {
                 let wall = millis(&self.started_at)
                     .map(|start| self.end_ms - start)
                     .filter(|w| *w > 0);
+                let effects = slot_effects(&self.slot_changes);
                 self.slots
                     .iter()
                     .map(|s| SlotSummary {
                         utilisation: wall.map(|w| (s.busy_ms as f64 / w as f64).min(1.0)),
+                        effect: effects
+                            .iter()
+                            .find(|(slot, _)| *slot == s.slot)
+                            .map(|(_, e)| e.clone()),
                         ..s.clone()
                     })
                     .collect()

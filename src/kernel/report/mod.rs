@@ -199,6 +199,28 @@ pub struct SlotSummary {
     /// `busy_ms` over the segment's wall time (its first start to its last
     /// end): the share of the night the slot was busy.
     pub utilisation: Option<f64>,
+    /// How tries on this slot measured against their best, next to the
+    /// other slots' tries (from two slots with two such tries each).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<SlotEffect>,
+}
+
+/// The slot effect as the tries show it: tries run on a slot are compared
+/// with the best of their moment, whatever slot measured that best, so a
+/// slot that reads better or worse than the others shows here (so does a
+/// lane that works on something else and runs mostly on one slot).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
+pub struct SlotEffect {
+    /// Tries on the slot that had a value and a best to compare with.
+    pub tries: usize,
+    /// Their mean change against the best (positive = better, in the
+    /// metric's units).
+    pub change: f64,
+    /// `change` less the mean change of every slot's tries: what the slot
+    /// adds (positive = it reads better than the others).
+    pub effect: f64,
+    /// The standard error of `change` (its tries' spread over √tries).
+    pub se: f64,
 }
 
 /// The runs of one metric and candidate.

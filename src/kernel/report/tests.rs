@@ -275,3 +275,44 @@ fn a_segment_counts_tries_per_lane_and_how_busy_each_slot_was() {
     assert_eq!(o.last_runs[1].lane.as_deref(), Some("a"));
     assert_eq!(o.last_runs[2].slot.as_deref(), Some("1"));
 }
+
+#[test]
+fn a_slot_effect_is_how_its_tries_measured_against_their_best_next_to_other_slots() {
+    // A loss; the baseline reads 1.0. Discards only, so the best stays.
+    let on = |slot: &str, start: u32, loss: f64| {
+        lane_line("discard", "a", slot, start, 1)
+            .replace("\"loss\":1}", &format!("\"loss\":{loss}}}"))
+    };
+    let lines = vec![
+        line("baseline", Some(1.0), ""),
+        on("0", 1, 1.1),
+        on("0", 2, 1.3),
+        on("1", 3, 1.5),
+        on("1", 4, 1.7),
+        on("2", 5, 9.0),
+    ];
+    let o = report(&parse(&lines), Scope::Latest);
+    let effects: Vec<(&str, Option<&SlotEffect>)> = o.segments[0]
+        .slots
+        .iter()
+        .map(|x| (x.slot.as_str(), x.effect.as_ref()))
+        .collect();
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    let (zero, one) = (effects[0].1.unwrap(), effects[1].1.unwrap());
+    // Slot 0's tries were 0.2 worse than the best, slot 1's 0.6: against
+    // their mean (0.4 worse), slot 0 reads 0.2 better, slot 1 0.2 worse.
+    assert!(
+        close(zero.change, -0.2) && close(zero.effect, 0.2),
+        "{zero:?}"
+    );
+    assert!(
+        close(one.change, -0.6) && close(one.effect, -0.2),
+        "{one:?}"
+    );
+    assert!(close(zero.se, 0.1) && zero.tries == 2, "{zero:?}");
+    // One try is not enough to tell.
+    assert_eq!(effects[2], ("2", None));
+    // No slot effect from a single slot.
+    let single = report(&parse(&lines[..3]), Scope::Latest);
+    assert!(single.segments[0].slots.iter().all(|x| x.effect.is_none()));
+}

@@ -165,6 +165,23 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
             })
             .collect();
         out.push(("slots", slots.join(" · ")));
+        let effects: Vec<String> = s
+            .slots
+            .iter()
+            .filter_map(|x| {
+                let e = x.effect.as_ref()?;
+                Some(format!(
+                    "{} {} ± {} ({})",
+                    x.slot,
+                    signed(e.effect),
+                    num(e.se),
+                    crate::output::count(e.tries as u64, "try", "tries")
+                ))
+            })
+            .collect();
+        if !effects.is_empty() {
+            out.push(("slot effect", effects.join(" · ")));
+        }
     }
     out.push(("elapsed", hours(s.elapsed_hours)));
     out.push((
