@@ -581,7 +581,7 @@ fn the_slot_effect_is_shown_in_every_view_once_two_slots_have_two_tries() {
         .code(0);
     assert!(String::from_utf8_lossy(&md.get_output().stdout).contains("slot effect"));
     let json = stdout_json(
-        &sb.arx()
+        sb.arx()
             .args(["report", "--json", "--now", NOW])
             .assert()
             .code(0),
