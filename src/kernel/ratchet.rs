@@ -266,6 +266,21 @@ pub fn standing(decision: &Decision, k: usize, nb: usize) -> Standing {
 /// `RunAgain` only while `candidate.len() < max_runs` (raised to `repeat`),
 /// and always while `candidate.len() < repeat`. `strict` and `mad` decide
 /// as soon as there are `repeat` runs.
+/// The candidate's samples so far are better on average than the best's:
+/// a candidate still being measured whose best moved is replayed onto the
+/// new best at once when it leans better (it would otherwise have to win
+/// against the old best, then again against the new one), and finishes
+/// against the old best otherwise (a loser needs no replay).
+pub fn leans_better(candidate: &[f64], best: &[f64], direction: Direction) -> bool {
+    match (mean(candidate), mean(best)) {
+        (Some(c), Some(b)) => match direction {
+            Direction::Max => c > b,
+            Direction::Min => c < b,
+        },
+        _ => false,
+    }
+}
+
 pub fn next_step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
     next_step_tuned(rule, settings, &Tuning::DEFAULT, evidence)
 }
@@ -1230,5 +1245,20 @@ mod tests {
             standing(&decision(0.5, None, Verdict::Supported), 1, 1),
             Standing::Blind
         );
+    }
+}
+
+#[cfg(test)]
+mod lean_tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_leans_better_by_its_mean_in_the_metrics_direction() {
+        assert!(leans_better(&[2.0, 4.0], &[2.9], Direction::Max));
+        assert!(!leans_better(&[2.0, 4.0], &[3.0], Direction::Max));
+        assert!(leans_better(&[2.0], &[2.5, 2.7], Direction::Min));
+        assert!(!leans_better(&[3.0], &[2.5], Direction::Min));
+        assert!(!leans_better(&[], &[2.5], Direction::Min));
+        assert!(!leans_better(&[1.0], &[], Direction::Min));
     }
 }

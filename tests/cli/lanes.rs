@@ -557,3 +557,69 @@ fn four_lanes_winning_at_once_all_keep_in_turn() {
         replays(&keeps)
     );
 }
+
+/// A candidate still being measured, and leading, when another lane keeps
+/// is replayed onto the new best at once: no decision against a best that
+/// is gone, and no runs spent finishing one.
+#[test]
+fn a_leading_candidate_is_replayed_as_soon_as_the_best_moves() {
+    let r = with_lanes(&["a", "b"]);
+    // Lane a's tries take two runs (the same objective otherwise).
+    let config = r.sb.path().join("two-runs.toml");
+    std::fs::write(&config, CONFIG.replace("\nrepeat = 1\n", "\nrepeat = 2\n")).unwrap();
+    let sync = r.sb.path().join("sync");
+    std::fs::create_dir(&sync).unwrap();
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let a = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .arg("--json")
+        .arg("--config")
+        .arg(&config)
+        .args(["try", "-m", "a wins"])
+        .current_dir(r.lane("a"))
+        .env_remove("ARX_STATE_DIR")
+        .env("ARX_SYNC", &sync)
+        .env("ARX_SYNC_WANT", "2")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // a's first run has started (and waits): b keeps meanwhile.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while std::fs::read_dir(&sync).unwrap().count() == 0 {
+        assert!(std::time::Instant::now() < until, "a's run never started");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    write_in(&r.lane("b"), "b.txt", "2\n");
+    let (code, report) = r.try_in(&r.lane("b"), "b wins");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    std::fs::write(sync.join("go"), "").unwrap();
+    let out = a.wait_with_output().unwrap();
+    let report = stdout_json(&out);
+    assert_eq!(
+        (out.status.code(), status(&report)),
+        (Some(0), "keep"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("the candidate leads after 1 run and the best moved"),
+        "{}",
+        stderr(&out)
+    );
+    // One run against the old best, then measured from nothing on the new.
+    let journal = r.journal();
+    let keep = journal.last().unwrap();
+    let first_best = journal[0]["ratchet"]["commit"].as_str().unwrap();
+    assert_eq!(
+        keep["ratchet"]["replayed_from"],
+        serde_json::json!([first_best])
+    );
+    let b_keep = &journal[journal.len() - 2];
+    assert_eq!(keep["ratchet"]["kept"], b_keep["ratchet"]["commit"]);
+    let runs = keep["attempts"].as_array().map_or(1, Vec::len);
+    let on_new = keep["samples"].as_array().map_or(1, Vec::len);
+    assert_eq!(runs, 1 + on_new, "{keep}");
+    // Both lanes' work is in the best.
+    assert_eq!(read_in(&r.root(), "a.txt"), "5\n");
+    assert_eq!(read_in(&r.root(), "b.txt"), "2\n");
+}

@@ -598,7 +598,42 @@ fn try_candidate(
             segment_values: &segment.values,
         };
         match ratchet::next_step(rule, &settings, &evidence) {
-            Step::RunAgain => continue,
+            Step::RunAgain => {
+                // Another lane kept while this candidate, leaning better
+                // than its best, is still being measured: replay it now
+                // rather than finish measuring it against a best that is
+                // gone (a winner would have to win twice). Not while it
+                // holds the best reserved.
+                if lane.is_some()
+                    && held.is_none()
+                    && ratchet::leans_better(&samples, &best.samples, settings.direction)
+                {
+                    let now = crate::ops::lanes::segment_best(state, Some(&segment.id), WARN)?;
+                    if let Some(now) = now.filter(|b| b != kept) {
+                        runner.spinner.finish();
+                        drop(reactive);
+                        eprintln!(
+                            "arx: the candidate leads after {} and the best moved: no decision against {}",
+                            crate::output::count(samples.len() as u64, "run", "runs"),
+                            short(kept)
+                        );
+                        let mut replayed_from = i.replayed_from;
+                        replayed_from.push(kept.to_string());
+                        return Ok(Tried::Moved {
+                            carry: Carry {
+                                run_id,
+                                start,
+                                wall,
+                                outcomes,
+                                replayed_from,
+                                held: None,
+                            },
+                            best: now,
+                        });
+                    }
+                }
+                continue;
+            }
             Step::Decide(d) => break Some(d),
         }
     };
