@@ -30,10 +30,16 @@ fn lock_path(state: &Path, index: usize) -> PathBuf {
     state.join("slots").join(format!("{index}.lock"))
 }
 
-/// Take the first of `count` slots that is free, without waiting.
-pub fn try_take(state: &Path, count: usize) -> Result<Option<Slot>> {
+/// Take a free slot among `count`, without waiting: `prefer` first when it
+/// is free (a try's runs stay on the slot its first run took), else the
+/// first free one.
+pub fn try_take(state: &Path, count: usize, prefer: Option<usize>) -> Result<Option<Slot>> {
     ensure_dir_within(state, &state.join("slots"))?;
-    for index in 0..count {
+    let first = prefer.filter(|&p| p < count);
+    for index in first
+        .into_iter()
+        .chain((0..count).filter(|&i| Some(i) != first))
+    {
         let path = lock_path(state, index);
         let file = open_no_follow(
             OpenOptions::new().read(true).write(true).create(true),
@@ -50,18 +56,20 @@ pub fn try_take(state: &Path, count: usize) -> Result<Option<Slot>> {
     Ok(None)
 }
 
-/// Take a free slot among `count`, waiting as long as all are held.
+/// Take a free slot among `count` (`prefer` first), waiting as long as all
+/// are held.
 /// `waiting` is called at each look while the run waits (it keeps the
 /// run's heartbeat going). `None` when `interrupt` was raised while
 /// waiting.
 pub fn take(
     state: &Path,
     count: usize,
+    prefer: Option<usize>,
     interrupt: &Arc<AtomicBool>,
     mut waiting: impl FnMut(),
 ) -> Result<Option<Slot>> {
     loop {
-        if let Some(slot) = try_take(state, count)? {
+        if let Some(slot) = try_take(state, count, prefer)? {
             return Ok(Some(slot));
         }
         waiting();
@@ -79,21 +87,32 @@ mod tests {
     #[test]
     fn a_held_slot_is_not_taken_twice_and_frees_when_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let a = try_take(dir.path(), 2).unwrap().unwrap();
-        let b = try_take(dir.path(), 2).unwrap().unwrap();
+        let a = try_take(dir.path(), 2, None).unwrap().unwrap();
+        let b = try_take(dir.path(), 2, None).unwrap().unwrap();
         assert_eq!((a.index, b.index), (0, 1));
-        assert!(try_take(dir.path(), 2).unwrap().is_none());
+        assert!(try_take(dir.path(), 2, None).unwrap().is_none());
         drop(a);
-        assert_eq!(try_take(dir.path(), 2).unwrap().unwrap().index, 0);
+        assert_eq!(try_take(dir.path(), 2, None).unwrap().unwrap().index, 0);
+    }
+
+    #[test]
+    fn a_preferred_slot_is_taken_when_free_and_another_when_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let two = try_take(dir.path(), 3, Some(2)).unwrap().unwrap();
+        assert_eq!(two.index, 2);
+        // Held: the first free one instead, without waiting.
+        assert_eq!(try_take(dir.path(), 3, Some(2)).unwrap().unwrap().index, 0);
+        // A preference beyond the slots is no preference.
+        assert_eq!(try_take(dir.path(), 3, Some(7)).unwrap().unwrap().index, 0);
     }
 
     #[test]
     fn a_queued_run_hears_at_each_look_and_stops_on_interrupt() {
         let dir = tempfile::tempdir().unwrap();
-        let _held = try_take(dir.path(), 1).unwrap().unwrap();
+        let _held = try_take(dir.path(), 1, None).unwrap().unwrap();
         let interrupt = Arc::new(AtomicBool::new(false));
         let mut heard = 0;
-        let got = take(dir.path(), 1, &interrupt, || {
+        let got = take(dir.path(), 1, None, &interrupt, || {
             heard += 1;
             if heard == 3 {
                 interrupt.store(true, Ordering::SeqCst);
@@ -111,6 +130,6 @@ mod tests {
         let target = dir.path().join("elsewhere");
         std::fs::write(&target, "").unwrap();
         std::os::unix::fs::symlink(&target, lock_path(dir.path(), 0)).unwrap();
-        assert!(try_take(dir.path(), 1).is_err());
+        assert!(try_take(dir.path(), 1, None).is_err());
     }
 }

@@ -38,6 +38,9 @@ pub struct Attempt {
     pub failure_class: FailureClass,
     pub metrics: Metrics,
     pub duration_ms: u64,
+    /// The slot it ran in (`[objective] slots`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
 }
 
 /// One `arx run` invocation (one or more attempts), as journaled.

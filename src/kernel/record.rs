@@ -95,6 +95,7 @@ fn attempt(o: &RunOutcome) -> Attempt {
         failure_class: o.failure_class,
         metrics: o.metrics.clone(),
         duration_ms: o.duration.as_millis() as u64,
+        slot: o.slot.clone(),
     }
 }
 

@@ -197,10 +197,14 @@ fn place(
     let slot = if p.slots.is_empty() {
         None
     } else {
-        let Some(slot) = slots::take(&place.state, p.slots.len(), interrupt, || reactive.queued())?
+        let prefer = reactive.slot_index;
+        let Some(slot) = slots::take(&place.state, p.slots.len(), prefer, interrupt, || {
+            reactive.queued()
+        })?
         else {
             return Ok(None);
         };
+        reactive.slot_index = Some(slot.index);
         let value = p.slots[slot.index].clone();
         if let Some(var) = &p.slot_env {
             spec.env.push((var.clone(), value.clone()));

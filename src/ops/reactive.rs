@@ -126,6 +126,9 @@ pub struct Reactive {
     pub pruned: Option<Pruned>,
     /// When the live file was last written (ms, the live clock).
     written_ms: i64,
+    /// The slot its last attempt took: the next one prefers it, so that
+    /// the runs of one measurement are of one slot when they can be.
+    pub slot_index: Option<usize>,
 }
 
 /// Progress is written to the live file at most this often (ms), so
@@ -262,6 +265,7 @@ impl Reactive {
             curves: Vec::new(),
             pruned: None,
             written_ms: 0,
+            slot_index: None,
         }
     }
 

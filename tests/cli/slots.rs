@@ -203,3 +203,32 @@ fn a_launcher_starts_the_experiment_and_a_shell_line_through_sh() {
     // The journal keeps the experiment's own command, not the launcher's.
     assert_eq!(sb.journal()[0]["command"][0], "echo");
 }
+
+#[test]
+fn the_runs_of_one_measurement_keep_to_the_slot_their_first_run_took() {
+    let sb = Sandbox::new();
+    sb.write("arx.toml", "[objective]\nslots = 2\n");
+    // Slot 0 is held for a while: the repeated run starts on slot 1 ...
+    let mut holder = spawn_run(&sb, &["--", "sleep", "1.5"]);
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(&sb).iter().any(|r| r["slot"] == "0") {
+        assert!(Instant::now() < until, "the first run never took its slot");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // ... and stays there once slot 0 is free again.
+    let out = sb
+        .arx()
+        .args(["--json", "run", "--no-gates", "--repeat", "3"])
+        .args(["--metric", "m", "--cmp", ">=", "--target", "0"])
+        .args(["--", "sh", "-c", "sleep 1; echo '__RESULT__ {\"m\": 1}'"])
+        .assert();
+    holder.wait().unwrap();
+    let record: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let slots: Vec<&str> = record["attempts"]
+        .as_array()
+        .expect("the attempts")
+        .iter()
+        .map(|a| a["slot"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(slots, ["1", "1", "1"], "{record}");
+}
