@@ -11,9 +11,14 @@
 # 2. `arx lane add` on a repository of 100,000 files against the
 #    `git worktree add` it runs, alternately. Target: ratio <= 1.1.
 #
+# With BENCH_REPEAT=2 every try takes two runs, so a candidate can find
+# the best moved between them (a leading one is then replayed at once);
+# BENCH_BEFORE=PATH also runs the 4 lanes with another arx binary (an
+# earlier build) and prints the ratio of the two.
+#
 # Usage: bench/lanes.sh [--quick]   (BENCH_FILES=100000, BENCH_REPS=5,
-#        BENCH_SLEEP=2, BENCH_TRIES=40, BENCH_WIN_PCTS="15 50";
-#        BENCH_FILES=0 skips part 2)
+#        BENCH_SLEEP=2, BENCH_TRIES=40, BENCH_WIN_PCTS="15 50",
+#        BENCH_REPEAT=1, BENCH_BEFORE unset; BENCH_FILES=0 skips part 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +26,8 @@ files=${BENCH_FILES:-100000}
 reps=${BENCH_REPS:-5}
 sleep_s=${BENCH_SLEEP:-2}
 tries=${BENCH_TRIES:-40}
+repeat=${BENCH_REPEAT:-1}
+before=${BENCH_BEFORE:-}
 if [[ "${1:-}" == "--quick" ]]; then
   files=${BENCH_FILES:-10000}
   reps=${BENCH_REPS:-1}
@@ -59,7 +66,7 @@ execute = false
 metric = "m"
 direction = "max"
 command = "sh score.sh"
-repeat = 1
+repeat = $repeat
 baseline_repeat = 1
 rule = "strict"
 slots = $lanes
@@ -80,11 +87,34 @@ tries_in() {
     v=$(cat "n$file.txt")
     if (( RANDOM % 100 < pct )); then v=$((v + 1)); else v=$((v - 1)); fi
     echo "$v" > "n$file.txt"
-    "$arx" try --quiet -m "$lane $i" > /dev/null 2>&1 || true
+    "$arx" try --quiet -m "$lane $i" > /dev/null 2>> "$root.stderr" || true
   done
 }
 
-echo "1. $tries tries of a ${sleep_s} s experiment, 2 cores"
+# 4 lanes x tries/4 in a new repository $1 with $2 percent wins: prints
+# the wall time, then a summary of what happened.
+four_lanes() {
+  local root=$1 pct=$2 t0 t1 i lane pids=()
+  project "$root"
+  (cd "$root" && "$arx" lane add a b c d > /dev/null 2>&1)
+  t0=$(now)
+  i=0
+  for lane in a b c d; do
+    i=$((i + 1))
+    tries_in "$root" "$lane" "$i" $((tries / lanes)) "$pct" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  t1=$(now)
+  echo "$t1 - $t0" | bc -l
+  kinds=$(cd "$root" && "$arx" log --format tsv | awk -F'\t' 'NR > 2 { n[$3]++ } END { for (k in n) printf "%s %d, ", k, n[k] }')
+  replayed=$(grep -c '"replayed_from"' "$root/.arx/journal.jsonl" || true)
+  early=$(grep -c 'the candidate leads after' "$root.stderr" 2> /dev/null || true)
+  linear=$(cd "$root" && git rev-list --merges main | wc -l)
+  echo "$kinds$replayed replayed onto a newer best, $early of them before their decision; $linear merge commits on main"
+}
+
+echo "1. $tries tries of a ${sleep_s} s experiment ($repeat run(s) each), 2 cores"
 for pct in ${BENCH_WIN_PCTS:-15 50}; do
   echo "   candidates that win: $pct%"
   project "$dir/one$pct"
@@ -94,26 +124,21 @@ for pct in ${BENCH_WIN_PCTS:-15 50}; do
   t1=$(now)
   serial=$(echo "$t1 - $t0" | bc -l)
 
-  project "$dir/four$pct"
-  (cd "$dir/four$pct" && "$arx" lane add a b c d > /dev/null 2>&1)
-  t0=$(now)
-  pids=()
-  i=0
-  for lane in a b c d; do
-    i=$((i + 1))
-    tries_in "$dir/four$pct" "$lane" "$i" $((tries / lanes)) "$pct" &
-    pids+=($!)
-  done
-  for p in "${pids[@]}"; do wait "$p"; done
-  t1=$(now)
-  wide=$(echo "$t1 - $t0" | bc -l)
-  kinds=$(cd "$dir/four$pct" && "$arx" log --format tsv | awk -F'\t' 'NR > 2 { n[$3]++ } END { for (k in n) printf "%s %d, ", k, n[k] }')
-  replayed=$(grep -c '"replayed_from"' "$dir/four$pct/.arx/journal.jsonl" || true)
-  linear=$(cd "$dir/four$pct" && git rev-list --merges main | wc -l)
+  out=$(four_lanes "$dir/four$pct" "$pct")
+  wide=$(echo "$out" | head -1)
+  what=$(echo "$out" | tail -1)
   printf '   1 lane  x %2d tries: %6.1f s\n' "$tries" "$serial"
-  printf '   %d lanes x %2d tries: %6.1f s   (%s%s replayed onto a newer best; %s merge commits on main)\n' \
-    $lanes $((tries / lanes)) "$wide" "$kinds" "$replayed" "$linear"
+  printf '   %d lanes x %2d tries: %6.1f s   (%s)\n' $lanes $((tries / lanes)) "$wide" "$what"
   printf '   ratio: %.3f (target <= 0.3; ideal %.2f)\n' "$(echo "$wide / $serial" | bc -l)" "$(echo "1 / $lanes" | bc -l)"
+  if [[ -n "$before" ]]; then
+    now_arx=$arx
+    arx=$before
+    out=$(four_lanes "$dir/before$pct" "$pct")
+    arx=$now_arx
+    was=$(echo "$out" | head -1)
+    printf '   %d lanes x %2d tries, %s: %6.1f s   (%s)\n' $lanes $((tries / lanes)) "$before" "$was" "$(echo "$out" | tail -1)"
+    printf '   this build against it: %.3f; ratio to 1 lane: %.3f\n' "$(echo "$wide / $was" | bc -l)" "$(echo "$was / $serial" | bc -l)"
+  fi
 done
 
 if (( files == 0 )); then exit 0; fi

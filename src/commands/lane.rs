@@ -15,7 +15,7 @@ use crate::cli::LaneCommand;
 use crate::error::{Exit, Hinted};
 use crate::io::git::lane::{LaneInfo, Lanes};
 use crate::io::git::ratchet::{RatchetRepo, Replay};
-use crate::ops::lanes::{check_name, find};
+use crate::ops::lanes::{check_name, find, LaneRow};
 use crate::output::{bold, dim, warn, Report};
 
 /// The segment's best commit (see [`crate::ops::lanes::best_commit`]).
@@ -153,34 +153,6 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
-/// One lane as `arx lane list` shows it.
-#[derive(Serialize, Clone)]
-struct LaneRow {
-    name: String,
-    branch: String,
-    path: Option<String>,
-    /// Its working tree is there (false: deleted by hand; `arx lane rm`
-    /// cleans up).
-    exists: bool,
-    /// Where its work started: the best it last took up.
-    base: Option<String>,
-    /// Keeps made on the best's branch since.
-    behind: Option<usize>,
-    best_branch: Option<String>,
-    last_try: Option<LastTry>,
-    /// The run going on in it (`arx ps`).
-    live: Option<String>,
-}
-
-#[derive(Serialize, Clone)]
-struct LastTry {
-    run_id: String,
-    status: String,
-    at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    description: Option<String>,
-}
-
 #[derive(Serialize)]
 #[serde(transparent)]
 struct Listed {
@@ -236,69 +208,11 @@ impl Report for Listed {
     }
 }
 
-fn rows(ctx: &Ctx, lanes: &Lanes) -> Result<Vec<LaneRow>> {
-    let infos = lanes.list()?;
-    if infos.is_empty() {
-        return Ok(Vec::new());
-    }
-    let best = best_commit(ctx)?;
-    let state = ctx.state_dir()?;
-    let records = crate::io::state::journal(&state, WARN).read()?;
-    let now_ms = crate::io::clock::timestamp(ctx.global.now.as_deref())?.as_millisecond();
-    let live = crate::ops::reactive::survey(&state, now_ms, WARN).unwrap_or_default();
-    Ok(infos
-        .into_iter()
-        .map(|info| {
-            let best = best
-                .clone()
-                .or_else(|| info.best_branch.as_deref().and_then(|b| lanes.resolve(b)));
-            let base = match (&info.head, &best) {
-                (Some(h), Some(b)) => lanes.merge_base(h, b),
-                (h, _) => h.clone(),
-            };
-            let behind = match (&base, &best) {
-                (Some(h), Some(b)) => lanes.behind(h, b),
-                _ => None,
-            };
-            let last_try = records
-                .iter()
-                .rev()
-                .filter_map(|r| r.ratchet.as_ref().map(|i| (r, i)))
-                .find(|(_, i)| i.lane.as_deref() == Some(info.name.as_str()))
-                .map(|(r, i)| LastTry {
-                    run_id: r.run_id.clone(),
-                    status: i.status.as_str().to_string(),
-                    at: r.started_at.clone(),
-                    description: i.description.clone(),
-                });
-            let live = info.path.as_ref().and_then(|p| {
-                let p = p.canonicalize().unwrap_or_else(|_| p.clone());
-                live.iter()
-                    .find(|s| {
-                        let cwd = PathBuf::from(&s.live.cwd);
-                        let cwd = cwd.canonicalize().unwrap_or(cwd);
-                        cwd.starts_with(&p)
-                    })
-                    .map(|s| s.live.run_id.clone())
-            });
-            LaneRow {
-                name: info.name.clone(),
-                branch: info.branch.clone(),
-                path: info.path.as_ref().map(|p| p.display().to_string()),
-                exists: info.exists,
-                base,
-                behind,
-                best_branch: info.best_branch.clone(),
-                last_try,
-                live,
-            }
-        })
-        .collect())
-}
-
 fn list(ctx: &Ctx) -> Result<Exit> {
     let lanes = Lanes::open(&ctx.cwd()?)?;
-    let rows = rows(ctx, &lanes)?;
+    let best = best_commit(ctx)?;
+    let now_ms = crate::io::clock::timestamp(ctx.global.now.as_deref())?.as_millisecond();
+    let rows = crate::ops::lanes::rows(&ctx.state_dir()?, &lanes, best, now_ms, WARN)?;
     ctx.out.emit(&Listed { lanes: rows })?;
     Ok(Exit::Ok)
 }
@@ -458,11 +372,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
         .clone()
         .or_else(|| lanes.main_branch())
         .unwrap_or_default();
-    // Commits of the lane that never became the best's.
-    let unkept = lane
-        .head
-        .as_deref()
-        .is_some_and(|h| !lanes.on_branch(h, &best_branch));
+    let unkept = crate::ops::lanes::unkept(&lanes, &lane, &best_branch);
     let mut saved = None;
     let _lock;
     match (&lane.path, lane.exists) {
@@ -490,7 +400,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
                 }
             };
             let repo = RatchetRepo::open(path, &state)?;
-            let dirty = !repo.candidate(&repo.head())?.changed.is_empty();
+            let dirty = crate::ops::lanes::has_changes(&repo)?;
             if dirty || unkept {
                 if !force {
                     return Err(Hinted::error(

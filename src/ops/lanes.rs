@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::error::Hinted;
 use crate::io::git::lane::{LaneInfo, Lanes};
@@ -165,4 +166,110 @@ pub fn context(repo: &RatchetRepo) -> Result<Option<LaneCtx>> {
         ));
     }
     Ok(None)
+}
+
+/// One lane as `arx lane list` shows it.
+#[derive(Serialize, Clone)]
+pub struct LaneRow {
+    pub name: String,
+    pub branch: String,
+    pub path: Option<String>,
+    /// Its working tree is there (false: deleted by hand; `arx lane rm`
+    /// cleans up).
+    pub exists: bool,
+    /// Where its work started: the best it last took up.
+    pub base: Option<String>,
+    /// Keeps made on the best's branch since.
+    pub behind: Option<usize>,
+    pub best_branch: Option<String>,
+    pub last_try: Option<LastTry>,
+    /// The run going on in it (`arx ps`).
+    pub live: Option<String>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct LastTry {
+    pub run_id: String,
+    pub status: String,
+    pub at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// Every lane as `arx lane list` shows it: its base (where its work started
+/// against `best`), how many keeps it is behind, its last try in the
+/// journal and the live run in its working tree, at `now_ms`.
+pub fn rows(
+    state: &Path,
+    lanes: &Lanes,
+    best: Option<String>,
+    now_ms: i64,
+    warn: Warn,
+) -> Result<Vec<LaneRow>> {
+    let infos = lanes.list()?;
+    if infos.is_empty() {
+        return Ok(Vec::new());
+    }
+    let records = crate::io::state::journal(state, warn).read()?;
+    let live = crate::ops::reactive::survey(state, now_ms, warn).unwrap_or_default();
+    Ok(infos
+        .into_iter()
+        .map(|info| {
+            let best = best
+                .clone()
+                .or_else(|| info.best_branch.as_deref().and_then(|b| lanes.resolve(b)));
+            let base = match (&info.head, &best) {
+                (Some(h), Some(b)) => lanes.merge_base(h, b),
+                (h, _) => h.clone(),
+            };
+            let behind = match (&base, &best) {
+                (Some(h), Some(b)) => lanes.behind(h, b),
+                _ => None,
+            };
+            let last_try = records
+                .iter()
+                .rev()
+                .filter_map(|r| r.ratchet.as_ref().map(|i| (r, i)))
+                .find(|(_, i)| i.lane.as_deref() == Some(info.name.as_str()))
+                .map(|(r, i)| LastTry {
+                    run_id: r.run_id.clone(),
+                    status: i.status.as_str().to_string(),
+                    at: r.started_at.clone(),
+                    description: i.description.clone(),
+                });
+            let live = info.path.as_ref().and_then(|p| {
+                let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+                live.iter()
+                    .find(|s| {
+                        let cwd = PathBuf::from(&s.live.cwd);
+                        let cwd = cwd.canonicalize().unwrap_or(cwd);
+                        cwd.starts_with(&p)
+                    })
+                    .map(|s| s.live.run_id.clone())
+            });
+            LaneRow {
+                name: info.name.clone(),
+                branch: info.branch.clone(),
+                path: info.path.as_ref().map(|p| p.display().to_string()),
+                exists: info.exists,
+                base,
+                behind,
+                best_branch: info.best_branch.clone(),
+                last_try,
+                live,
+            }
+        })
+        .collect())
+}
+
+/// Commits of `lane` that never became the best's (on `best_branch`).
+pub fn unkept(lanes: &Lanes, lane: &LaneInfo, best_branch: &str) -> bool {
+    lane.head
+        .as_deref()
+        .is_some_and(|h| !lanes.on_branch(h, best_branch))
+}
+
+/// The working tree of `repo` has changes (tracked or untracked).
+pub fn has_changes(repo: &RatchetRepo) -> Result<bool> {
+    Ok(!repo.candidate(&repo.head())?.changed.is_empty())
 }
