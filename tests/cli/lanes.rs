@@ -91,6 +91,31 @@ impl Repo {
         (code, stdout_json(&out))
     }
 
+    /// `arx --json [PRE...] try -m MESSAGE` started in `dir` and left
+    /// running, its experiment held at the barrier in `sync` until `want`
+    /// lanes have started theirs (see `SCORE`).
+    fn spawn_try(
+        &self,
+        dir: &Path,
+        pre: &[&std::ffi::OsStr],
+        message: &str,
+        sync: &Path,
+        want: usize,
+    ) -> std::process::Child {
+        Std::new(assert_cmd::cargo::cargo_bin("arx"))
+            .arg("--json")
+            .args(pre)
+            .args(["try", "-m", message])
+            .current_dir(dir)
+            .env_remove("ARX_STATE_DIR")
+            .env("ARX_SYNC", sync)
+            .env("ARX_SYNC_WANT", want.to_string())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     fn journal(&self) -> Vec<Value> {
         json_lines(std::fs::read(self.root().join(".arx/journal.jsonl")).unwrap_or_default())
     }
@@ -268,18 +293,7 @@ fn a_winner_that_no_longer_applies_to_the_new_best_is_stale_and_restorable() {
     // Both change a.txt, both run at once; one keeps, the other is stale.
     write_in(&r.lane("a"), "a.txt", "5\n");
     write_in(&r.lane("b"), "a.txt", "6\n");
-    let spawn = |lane: &str| {
-        Std::new(assert_cmd::cargo::cargo_bin("arx"))
-            .args(["--json", "try", "-m", &format!("{lane}'s a.txt")])
-            .current_dir(r.lane(lane))
-            .env_remove("ARX_STATE_DIR")
-            .env("ARX_SYNC", &sync)
-            .env("ARX_SYNC_WANT", "2")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
+    let spawn = |lane: &str| r.spawn_try(&r.lane(lane), &[], &format!("{lane}'s a.txt"), &sync, 2);
     let (a, b) = (spawn("a"), spawn("b"));
     let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
     let mut seen: Vec<(i32, String)> = [&a, &b]
@@ -335,18 +349,7 @@ fn race(lanes: &[(&str, &str)], rounds: usize) -> Vec<Value> {
             let dir = r.lane(lane);
             let now: i64 = read_in(&dir, file).trim().parse().unwrap();
             write_in(&dir, file, &format!("{}\n", now + 1));
-            children.push(
-                Std::new(assert_cmd::cargo::cargo_bin("arx"))
-                    .args(["--json", "try", "-m", &format!("{lane} {i}")])
-                    .current_dir(&dir)
-                    .env_remove("ARX_STATE_DIR")
-                    .env("ARX_SYNC", &sync)
-                    .env("ARX_SYNC_WANT", lanes.len().to_string())
-                    .stdout(std::process::Stdio::piped())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .unwrap(),
-            );
+            children.push(r.spawn_try(&dir, &[], &format!("{lane} {i}"), &sync, lanes.len()));
         }
         for c in children {
             let out = c.wait_with_output().unwrap();
@@ -570,19 +573,8 @@ fn a_leading_candidate_is_replayed_as_soon_as_the_best_moves() {
     let sync = r.sb.path().join("sync");
     std::fs::create_dir(&sync).unwrap();
     write_in(&r.lane("a"), "a.txt", "5\n");
-    let a = Std::new(assert_cmd::cargo::cargo_bin("arx"))
-        .arg("--json")
-        .arg("--config")
-        .arg(&config)
-        .args(["try", "-m", "a wins"])
-        .current_dir(r.lane("a"))
-        .env_remove("ARX_STATE_DIR")
-        .env("ARX_SYNC", &sync)
-        .env("ARX_SYNC_WANT", "2")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let pre = ["--config".as_ref(), config.as_os_str()];
+    let a = r.spawn_try(&r.lane("a"), &pre, "a wins", &sync, 2);
     // a's first run has started (and waits): b keeps meanwhile.
     let until = std::time::Instant::now() + std::time::Duration::from_secs(3);
     while std::fs::read_dir(&sync).unwrap().count() == 0 {

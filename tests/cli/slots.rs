@@ -29,6 +29,15 @@ fn ps(sb: &Sandbox) -> Vec<Value> {
     v["runs"].as_array().cloned().unwrap_or_default()
 }
 
+/// Wait (at most 20 s) until a live run holds `slot`.
+fn wait_for_slot(sb: &Sandbox, slot: &str) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(sb).iter().any(|r| r["slot"] == slot) {
+        assert!(Instant::now() < until, "no run ever took slot {slot}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn bad_slots_and_launchers_are_refused_before_anything_runs() {
     let cases = [
@@ -146,11 +155,7 @@ fn a_killed_arx_frees_its_slot() {
     let sb = Sandbox::new();
     sb.write("arx.toml", "[objective]\nslots = 1\n");
     let mut holder = spawn_run(&sb, &["--", "sleep", "300"]);
-    let until = Instant::now() + Duration::from_secs(20);
-    while !ps(&sb).iter().any(|r| r["slot"] == "0") {
-        assert!(Instant::now() < until, "the first run never took its slot");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_slot(&sb, "0");
     holder.kill().unwrap(); // SIGKILL: no cleanup of its own
     holder.wait().unwrap();
     let start = Instant::now();
@@ -210,11 +215,7 @@ fn the_runs_of_one_measurement_keep_to_the_slot_their_first_run_took() {
     sb.write("arx.toml", "[objective]\nslots = 2\n");
     // Slot 0 is held for a while: the repeated run starts on slot 1 ...
     let mut holder = spawn_run(&sb, &["--", "sleep", "1.5"]);
-    let until = Instant::now() + Duration::from_secs(20);
-    while !ps(&sb).iter().any(|r| r["slot"] == "0") {
-        assert!(Instant::now() < until, "the first run never took its slot");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_slot(&sb, "0");
     // ... and stays there once slot 0 is free again.
     let out = sb
         .arx()

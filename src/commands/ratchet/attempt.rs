@@ -442,6 +442,29 @@ struct Carry {
     held: Option<crate::io::ratchet::KeepLock>,
 }
 
+impl Carry {
+    /// The try so far, measured against `kept` (added to the bests it was
+    /// measured against, `replayed_from`), to go on onto a newer best.
+    fn after(
+        run_id: String,
+        start: jiff::Timestamp,
+        wall: std::time::Instant,
+        outcomes: Vec<crate::io::process::RunOutcome>,
+        mut replayed_from: Vec<String>,
+        kept: &str,
+    ) -> Carry {
+        replayed_from.push(kept.to_string());
+        Carry {
+            run_id,
+            start,
+            wall,
+            outcomes,
+            replayed_from,
+            held: None,
+        }
+    }
+}
+
 /// A candidate that won against a best that another lane replaced, and
 /// does not apply to the new one: `stale`, set aside (restorable), and the
 /// lane brought to the new best.
@@ -617,19 +640,9 @@ fn try_candidate(
                             crate::output::count(samples.len() as u64, "run", "runs"),
                             short(kept)
                         );
-                        let mut replayed_from = i.replayed_from;
-                        replayed_from.push(kept.to_string());
-                        return Ok(Tried::Moved {
-                            carry: Carry {
-                                run_id,
-                                start,
-                                wall,
-                                outcomes,
-                                replayed_from,
-                                held: None,
-                            },
-                            best: now,
-                        });
+                        let carry =
+                            Carry::after(run_id, start, wall, outcomes, i.replayed_from, kept);
+                        return Ok(Tried::Moved { carry, best: now });
                     }
                 }
                 continue;
@@ -808,19 +821,8 @@ fn try_candidate(
                     };
                     drop(keep_lock);
                     drop(reactive);
-                    let mut replayed_from = i.replayed_from;
-                    replayed_from.push(kept.to_string());
-                    return Ok(Tried::Moved {
-                        carry: Carry {
-                            run_id,
-                            start,
-                            wall,
-                            outcomes,
-                            replayed_from,
-                            held: None,
-                        },
-                        best,
-                    });
+                    let carry = Carry::after(run_id, start, wall, outcomes, i.replayed_from, kept);
+                    return Ok(Tried::Moved { carry, best });
                 }
                 let main_clean = l.main_tree_at(state, kept);
                 let commit = repo.keep_onto(&candidate, kept, &message)?;

@@ -147,6 +147,25 @@ fn count(statuses: &mut BTreeMap<String, usize>, status: &str) {
     }
 }
 
+/// The item of `items` whose key (`key_of`) is `key`, added by `new` when
+/// there is none (lanes and slots are few: a scan beats a map here, and
+/// keeps their first-seen order).
+fn entry<'a, T>(
+    items: &'a mut Vec<T>,
+    key: &str,
+    key_of: impl Fn(&T) -> &str,
+    new: impl FnOnce() -> T,
+) -> &'a mut T {
+    let i = match items.iter().position(|x| key_of(x) == key) {
+        Some(i) => i,
+        None => {
+            items.push(new());
+            items.len() - 1
+        }
+    };
+    &mut items[i]
+}
+
 fn mean(xs: &[f64]) -> f64 {
     xs.iter().sum::<f64>() / xs.len() as f64
 }
@@ -329,17 +348,15 @@ impl SegmentFold {
             self.noise_df += p.samples.len() - 1;
         }
         if let Some(lane) = p.lane.as_deref() {
-            let i = match self.lanes.iter().position(|l| l.lane == lane) {
-                Some(i) => i,
-                None => {
-                    self.lanes.push(LaneSummary {
-                        lane: lane.to_string(),
-                        ..LaneSummary::default()
-                    });
-                    self.lanes.len() - 1
-                }
-            };
-            let l = &mut self.lanes[i];
+            let l = entry(
+                &mut self.lanes,
+                lane,
+                |l| &l.lane,
+                || LaneSummary {
+                    lane: lane.to_string(),
+                    ..LaneSummary::default()
+                },
+            );
             l.tries += 1;
             match p.status {
                 Status::Keep => l.keeps += 1,
@@ -352,35 +369,32 @@ impl SegmentFold {
         {
             let best = (!kept.samples.is_empty()).then(|| mean(&kept.samples));
             if let Some(c) = change(p.direction.or(self.direction), p.value, best) {
-                let i = match self.slot_changes.iter().position(|s| s.slot == slot) {
-                    Some(i) => i,
-                    None => {
-                        self.slot_changes.push(SlotChanges {
-                            slot: slot.to_string(),
-                            ..SlotChanges::default()
-                        });
-                        self.slot_changes.len() - 1
-                    }
-                };
-                let s = &mut self.slot_changes[i];
+                let s = entry(
+                    &mut self.slot_changes,
+                    slot,
+                    |s| &s.slot,
+                    || SlotChanges {
+                        slot: slot.to_string(),
+                        ..SlotChanges::default()
+                    },
+                );
                 s.n += 1;
                 s.sum += c;
                 s.ss += c * c;
             }
         }
         if let Some(slot) = p.slot.as_deref() {
-            let i = match self.slots.iter().position(|s| s.slot == slot) {
-                Some(i) => i,
-                None => {
-                    self.slots.push(SlotSummary {
-                        slot: slot.to_string(),
-                        ..SlotSummary::default()
-                    });
-                    self.slots.len() - 1
-                }
-            };
-            self.slots[i].tries += 1;
-            self.slots[i].busy_ms += p.duration_ms;
+            let s = entry(
+                &mut self.slots,
+                slot,
+                |s| &s.slot,
+                || SlotSummary {
+                    slot: slot.to_string(),
+                    ..SlotSummary::default()
+                },
+            );
+            s.tries += 1;
+            s.busy_ms += p.duration_ms;
         }
         if !self.lanes.is_empty() || !self.slots.is_empty() {
             if let Some(start) = millis(&p.started_at) {
