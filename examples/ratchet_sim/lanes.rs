@@ -22,15 +22,18 @@
 //!   that slot has fewer than `REMEASURE` runs of the best, the lane first
 //!   runs the best there (those runs cost wall time and are shared by every
 //!   lane on that slot);
-//! - `adaptive`: the baseline is measured on every slot at once; a
-//!   candidate is compared with the best on its own slot when the best has
-//!   runs there, else with the recorded best moved by the estimated offset
-//!   between the two slots (from every commit measured on both, directly or
-//!   through a third slot, shrunk toward 0 by how far apart the slots are).
-//!   A keep that would not hold with the offset `PESSIMISM` standard errors
-//!   against the candidate (while the offset's variance is above
-//!   `OFFSET_VAR`) first runs the best on the candidate's slot
-//!   (`REMEASURE` runs, which also sharpen the offsets) and decides again.
+//! - `adaptive` (what `arx try` does with `slots`): a lane whose slot has
+//!   no runs of the best, and whose offset to the slot the best was
+//!   recorded on is not known well enough (variance above `OFFSET_VAR`),
+//!   first runs the best there (`REMEASURE` runs: at the start of a
+//!   segment, every lane measures the baseline on its own slot at once).
+//!   A candidate is compared with every run of the best, each moved onto
+//!   its slot by the estimated offset between the slots (from every commit
+//!   measured on both, directly or through a third slot, shrunk toward 0 by
+//!   how far apart the slots are). A keep that would not hold with the
+//!   offset `PESSIMISM` standard errors against the candidate (while the
+//!   offset's variance is above `OFFSET_VAR`) first runs the best on the
+//!   candidate's slot and decides again.
 //!
 //! And two moments to replay a candidate whose best moved: after its
 //! decision against the old best (a keep found stale), or as soon as the
@@ -52,7 +55,7 @@ use super::{normal, trial_seed, world, Kind, Stream, BASELINE_RUNS, BUDGET, MAX_
 
 /// Runs of the best on a slot before a candidate there is compared with it
 /// (`same slot`).
-pub const REMEASURE: usize = 3;
+pub const REMEASURE: usize = BASELINE_RUNS;
 /// Share of replays onto a moved best that do not apply (a conflict).
 pub const CONFLICT: f64 = 0.1;
 /// Targets at equal wall time, 4 lanes on 4 slots (`same slot`) against 1
@@ -208,6 +211,22 @@ fn direct(commits: &[Commit], s: usize, r: usize) -> Option<(f64, f64)> {
     (weight > 0.0).then(|| (sum / weight, 1.0 / weight))
 }
 
+/// The best's runs on every slot, each moved onto `slot` by the estimated
+/// offset between the two (slots without a known offset left out).
+fn on_slot_of(commits: &[Commit], best: &Commit, slot: usize, slots: usize) -> Vec<f64> {
+    let mut all = Vec::new();
+    for (&s, runs) in &best.on_slot {
+        if s == slot {
+            all.extend_from_slice(runs);
+        } else if let Some((d, _)) =
+            offset(commits, slot, s, slots).map(|o| shrink(o, commits, slots))
+        {
+            all.extend(runs.iter().map(|x| x + d));
+        }
+    }
+    all
+}
+
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
@@ -237,17 +256,6 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
         on_slot: HashMap::from([(0, baseline.clone())]),
     }];
     let mut groups: Vec<Vec<f64>> = vec![baseline.clone()];
-    if setup.compare == Compare::Adaptive {
-        // The baseline is measured on every slot at once (the other
-        // lanes wait for it).
-        for slot in 1..setup.lanes {
-            let runs: Vec<f64> = (0..BASELINE_RUNS)
-                .map(|_| measure(0.0, slot, &mut rng))
-                .collect();
-            groups.push(runs.clone());
-            commits[0].on_slot.insert(slot, runs);
-        }
-    }
     let mut values = baseline;
     let mut best = 0usize;
     let mut next_change = 0usize;
@@ -267,7 +275,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     // start at once.
     for tick in 0..BUDGET {
         for lane in lanes.iter_mut() {
-            if (lane.slot == 0 || setup.compare == Compare::Adaptive) && tick < BASELINE_RUNS {
+            if lane.slot == 0 && tick < BASELINE_RUNS {
                 continue;
             }
             if matches!(lane.phase, Phase::Idle) {
@@ -280,7 +288,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                 lane.base = best;
                 lane.value = commits[best].value + changes[lane.change].effect;
                 lane.samples.clear();
-                lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+                lane.phase = start_phase(&commits, best, lane.slot, setup);
             }
             // The best moved under a candidate that leans better than it:
             // replay it now rather than finish measuring it against a best
@@ -298,7 +306,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                     lane.base = best;
                     lane.value = commits[best].value + changes[lane.change].effect;
                     lane.samples.clear();
-                    lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+                    lane.phase = start_phase(&commits, best, lane.slot, setup);
                 }
             }
             match lane.phase {
@@ -328,7 +336,11 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                     {
                         (Compare::Recorded, _) => (base.recorded.clone(), false),
                         (Compare::SameSlot, _) => (base.on_slot[&lane.slot].clone(), false),
-                        (Compare::Adaptive, Some(runs)) => (runs.clone(), false),
+                        // Every slot's runs of the best, moved onto the
+                        // candidate's slot by the slots' offsets.
+                        (Compare::Adaptive, Some(_)) => {
+                            (on_slot_of(&commits, base, lane.slot, setup.lanes), false)
+                        }
                         (Compare::Adaptive, None) => {
                             match offset(&commits, lane.slot, base.slot, setup.lanes)
                                 .map(|o| shrink(o, &commits, setup.lanes))
@@ -417,7 +429,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         lane.base = best;
                         lane.value = commits[best].value + changes[lane.change].effect;
                         lane.samples.clear();
-                        lane.phase = start_phase(&commits[best], lane.slot, setup.compare);
+                        lane.phase = start_phase(&commits, best, lane.slot, setup);
                     }
                 }
             }
@@ -427,8 +439,20 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     out
 }
 
-fn start_phase(best: &Commit, slot: usize, compare: Compare) -> Phase {
-    match compare {
+/// What a lane does first with a new best: run the best on its slot
+/// (`same slot` without `REMEASURE` runs there; `adaptive` when the offset
+/// between its slot and the slot the best was recorded on is not known well
+/// enough), or run the candidate.
+fn start_phase(commits: &[Commit], best: usize, slot: usize, setup: Setup) -> Phase {
+    let best = &commits[best];
+    if setup.compare == Compare::Adaptive && !best.on_slot.contains_key(&slot) {
+        let known =
+            offset(commits, slot, best.slot, setup.lanes).map(|o| shrink(o, commits, setup.lanes));
+        if known.is_none_or(|(_, var)| var > OFFSET_VAR) {
+            return Phase::Remeasure;
+        }
+    }
+    match setup.compare {
         Compare::SameSlot if best.on_slot.get(&slot).map_or(0, Vec::len) < REMEASURE => {
             Phase::Remeasure
         }
