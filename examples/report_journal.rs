@@ -166,6 +166,7 @@ fn main() -> anyhow::Result<()> {
                 checks: vec![],
                 lane: None,
                 replayed_from: vec![],
+                slot_best: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

@@ -30,16 +30,30 @@ fn lock_path(state: &Path, index: usize) -> PathBuf {
     state.join("slots").join(format!("{index}.lock"))
 }
 
-/// Take a free slot among `count`, without waiting: `prefer` first when it
-/// is free (a try's runs stay on the slot its first run took), else the
-/// first free one.
-pub fn try_take(state: &Path, count: usize, prefer: Option<usize>) -> Result<Option<Slot>> {
+/// Which slot a run wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Want {
+    /// The first free one.
+    #[default]
+    Any,
+    /// This one when it is free, else the first free one (a measurement's
+    /// runs stay on the slot its first run took).
+    Prefer(usize),
+    /// This one only (the best measured again on a candidate's slot).
+    Only(usize),
+}
+
+/// Take a free slot among `count` as `want` says, without waiting. A slot
+/// beyond `count` is no preference.
+pub fn try_take(state: &Path, count: usize, want: Want) -> Result<Option<Slot>> {
     ensure_dir_within(state, &state.join("slots"))?;
-    let first = prefer.filter(|&p| p < count);
-    for index in first
-        .into_iter()
-        .chain((0..count).filter(|&i| Some(i) != first))
-    {
+    let (first, only) = match want {
+        Want::Any => (None, false),
+        Want::Prefer(i) => (Some(i).filter(|&i| i < count), false),
+        Want::Only(i) => (Some(i).filter(|&i| i < count), true),
+    };
+    let rest = (0..count).filter(|&i| Some(i) != first && !(only && first.is_some()));
+    for index in first.into_iter().chain(rest) {
         let path = lock_path(state, index);
         let file = open_no_follow(
             OpenOptions::new().read(true).write(true).create(true),
@@ -56,20 +70,20 @@ pub fn try_take(state: &Path, count: usize, prefer: Option<usize>) -> Result<Opt
     Ok(None)
 }
 
-/// Take a free slot among `count` (`prefer` first), waiting as long as all
-/// are held.
+/// Take a free slot among `count` as `want` says, waiting as long as none
+/// is free.
 /// `waiting` is called at each look while the run waits (it keeps the
 /// run's heartbeat going). `None` when `interrupt` was raised while
 /// waiting.
 pub fn take(
     state: &Path,
     count: usize,
-    prefer: Option<usize>,
+    want: Want,
     interrupt: &Arc<AtomicBool>,
     mut waiting: impl FnMut(),
 ) -> Result<Option<Slot>> {
     loop {
-        if let Some(slot) = try_take(state, count, prefer)? {
+        if let Some(slot) = try_take(state, count, want)? {
             return Ok(Some(slot));
         }
         waiting();
@@ -87,32 +101,72 @@ mod tests {
     #[test]
     fn a_held_slot_is_not_taken_twice_and_frees_when_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let a = try_take(dir.path(), 2, None).unwrap().unwrap();
-        let b = try_take(dir.path(), 2, None).unwrap().unwrap();
+        let a = try_take(dir.path(), 2, Want::Any).unwrap().unwrap();
+        let b = try_take(dir.path(), 2, Want::Any).unwrap().unwrap();
         assert_eq!((a.index, b.index), (0, 1));
-        assert!(try_take(dir.path(), 2, None).unwrap().is_none());
+        assert!(try_take(dir.path(), 2, Want::Any).unwrap().is_none());
         drop(a);
-        assert_eq!(try_take(dir.path(), 2, None).unwrap().unwrap().index, 0);
+        assert_eq!(
+            try_take(dir.path(), 2, Want::Any).unwrap().unwrap().index,
+            0
+        );
     }
 
     #[test]
     fn a_preferred_slot_is_taken_when_free_and_another_when_not() {
         let dir = tempfile::tempdir().unwrap();
-        let two = try_take(dir.path(), 3, Some(2)).unwrap().unwrap();
+        let two = try_take(dir.path(), 3, Want::Prefer(2)).unwrap().unwrap();
         assert_eq!(two.index, 2);
         // Held: the first free one instead, without waiting.
-        assert_eq!(try_take(dir.path(), 3, Some(2)).unwrap().unwrap().index, 0);
+        assert_eq!(
+            try_take(dir.path(), 3, Want::Prefer(2))
+                .unwrap()
+                .unwrap()
+                .index,
+            0
+        );
         // A preference beyond the slots is no preference.
-        assert_eq!(try_take(dir.path(), 3, Some(7)).unwrap().unwrap().index, 0);
+        assert_eq!(
+            try_take(dir.path(), 3, Want::Prefer(7))
+                .unwrap()
+                .unwrap()
+                .index,
+            0
+        );
+    }
+
+    #[test]
+    fn a_run_that_wants_one_slot_only_waits_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let two = try_take(dir.path(), 3, Want::Only(2)).unwrap().unwrap();
+        assert_eq!(two.index, 2);
+        // Held: nothing, though slots 0 and 1 are free.
+        assert!(try_take(dir.path(), 3, Want::Only(2)).unwrap().is_none());
+        drop(two);
+        assert_eq!(
+            try_take(dir.path(), 3, Want::Only(2))
+                .unwrap()
+                .unwrap()
+                .index,
+            2
+        );
+        // A slot beyond the slots is no preference.
+        assert_eq!(
+            try_take(dir.path(), 3, Want::Only(7))
+                .unwrap()
+                .unwrap()
+                .index,
+            0
+        );
     }
 
     #[test]
     fn a_queued_run_hears_at_each_look_and_stops_on_interrupt() {
         let dir = tempfile::tempdir().unwrap();
-        let _held = try_take(dir.path(), 1, None).unwrap().unwrap();
+        let _held = try_take(dir.path(), 1, Want::Any).unwrap().unwrap();
         let interrupt = Arc::new(AtomicBool::new(false));
         let mut heard = 0;
-        let got = take(dir.path(), 1, None, &interrupt, || {
+        let got = take(dir.path(), 1, Want::Any, &interrupt, || {
             heard += 1;
             if heard == 3 {
                 interrupt.store(true, Ordering::SeqCst);
@@ -130,6 +184,6 @@ mod tests {
         let target = dir.path().join("elsewhere");
         std::fs::write(&target, "").unwrap();
         std::os::unix::fs::symlink(&target, lock_path(dir.path(), 0)).unwrap();
-        assert!(try_take(dir.path(), 1, None).is_err());
+        assert!(try_take(dir.path(), 1, Want::Any).is_err());
     }
 }

@@ -28,6 +28,7 @@ pub mod report;
 pub mod round;
 pub mod segment;
 pub mod skim;
+pub mod slot_offset;
 pub mod statements;
 pub mod stats;
 pub mod tally;

@@ -31,13 +31,20 @@ str_enum! {
         /// Another lane kept first and the candidate does not apply to the
         /// new best: set aside (restorable) without being measured again.
         Stale => "stale",
+        /// The best run again on the slot of a candidate, with the
+        /// candidate set aside: what it is compared with there. Not a
+        /// try: nothing was kept or undone.
+        Remeasure => "remeasure",
     }
 }
 
 impl TryStatus {
     /// Is this a try that was not kept (counts towards the stop rule)?
     pub fn is_non_keep(self) -> bool {
-        !matches!(self, TryStatus::Baseline | TryStatus::Keep)
+        !matches!(
+            self,
+            TryStatus::Baseline | TryStatus::Keep | TryStatus::Remeasure
+        )
     }
 }
 
@@ -104,6 +111,25 @@ pub struct RatchetInfo {
     /// new best and measured again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replayed_from: Vec<String>,
+    /// With slots: the best as it measures on the slot of the candidate's
+    /// runs, which the decision compared with instead of `best`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot_best: Option<SlotBest>,
+}
+
+/// The best on a candidate's slot ([`RatchetInfo::slot_best`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SlotBest {
+    /// The slot of the candidate's (first) run.
+    pub slot: String,
+    /// The mean of the best's runs there, those from other slots moved by
+    /// the slots' estimated offsets.
+    pub value: f64,
+    /// The best's runs on the slot itself.
+    pub runs: usize,
+    /// The best's runs moved from other slots.
+    #[serde(default)]
+    pub moved: usize,
 }
 
 fn yes() -> bool {

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::journal::RunRecord;
 use super::objective::StopRules;
 pub use super::ratchet_record::{CheckResult, RatchetInfo, TryStatus};
+use super::slot_offset::CommitRuns;
 use super::stats::Direction;
 use super::tally::{Status, Tally};
 
@@ -48,6 +49,37 @@ pub struct Segment {
     pub tally: Tally,
     /// The last discard, to finish its restore after a crash.
     pub last: Option<(String, TryStatus)>,
+    /// The measured commits' runs on each slot (baselines, keeps from
+    /// their record on, and the best measured again on another slot):
+    /// what the slots' offsets are estimated from. Empty without slots.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub slot_runs: Vec<CommitRuns>,
+}
+
+/// The runs of `commit` on each slot, in `slot_runs`.
+pub fn runs_of<'a>(slot_runs: &'a [CommitRuns], commit: &str) -> Option<&'a CommitRuns> {
+    slot_runs.iter().find(|c| c.commit == commit)
+}
+
+/// The slot of each of `samples`, the last values of `r`'s attempts (paired
+/// from the end); those whose attempt has no slot are left out.
+fn slotted(r: &RunRecord, metric: &str, samples: &[f64]) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    let mut values = samples.iter().rev().peekable();
+    for a in r.attempts.iter().rev() {
+        let Some(&&x) = values.peek() else { break };
+        if a.metrics
+            .get(metric)
+            .is_some_and(|v| v.to_bits() == x.to_bits())
+        {
+            values.next();
+            if let Some(slot) = &a.slot {
+                out.push((slot.clone(), x));
+            }
+        }
+    }
+    out.reverse();
+    out
 }
 
 /// The samples of a record: its repeated samples, or the metric of its
@@ -86,7 +118,8 @@ pub fn segments(records: &[RunRecord]) -> Vec<Segment> {
 }
 
 fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
-    seg.tries += 1;
+    // The best measured again on another slot is not a try.
+    seg.tries += usize::from(info.status != TryStatus::Remeasure);
     seg.last_at = r.ended_at.clone();
     seg.runs += r.attempts.len().max(1) as u64;
     if info.status == TryStatus::Protected {
@@ -122,6 +155,34 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             seg.kept = Some(m);
         }
         _ => {}
+    }
+    let on_slots = match info.status {
+        TryStatus::Baseline | TryStatus::Remeasure => {
+            Some((info.commit.as_deref().unwrap_or(&info.kept), &samples[..]))
+        }
+        TryStatus::Keep => seg
+            .kept
+            .as_ref()
+            .map(|k| (info.commit.as_deref().unwrap_or(&info.kept), &k.samples[..])),
+        _ => None,
+    };
+    if let Some((commit, values)) = on_slots {
+        let runs = slotted(r, &info.metric, values);
+        if !runs.is_empty() {
+            let i = match seg.slot_runs.iter().position(|c| c.commit == commit) {
+                Some(i) => i,
+                None => {
+                    seg.slot_runs.push(CommitRuns {
+                        commit: commit.to_string(),
+                        ..CommitRuns::default()
+                    });
+                    seg.slot_runs.len() - 1
+                }
+            };
+            for (slot, x) in runs {
+                seg.slot_runs[i].by_slot.entry(slot).or_default().push(x);
+            }
+        }
     }
     seg.last = Some((r.run_id.clone(), info.status));
 }
@@ -337,6 +398,7 @@ mod tests {
                 checks: vec![],
                 lane: None,
                 replayed_from: vec![],
+                slot_best: None,
             }),
         }
     }

@@ -25,6 +25,8 @@ pub enum Status {
     /// Another lane kept first and the candidate no longer applied (counts
     /// like a discard).
     Stale,
+    /// The best run again on another slot (not a try).
+    Remeasure,
     /// Its process was lost (counts like a crash).
     Lost,
     Supported,
@@ -65,6 +67,7 @@ impl Status {
             "interrupted" => Status::Interrupted,
             "pruned" => Status::Pruned,
             "stale" => Status::Stale,
+            "remeasure" => Status::Remeasure,
             "lost" => Status::Lost,
             _ => return None,
         })
@@ -81,6 +84,7 @@ impl Status {
             Status::Interrupted => "interrupted",
             Status::Pruned => "pruned",
             Status::Stale => "stale",
+            Status::Remeasure => "remeasure",
             Status::Lost => "lost",
             Status::Supported => "supported",
             Status::Refuted => "refuted",
@@ -93,7 +97,11 @@ impl Status {
 
     pub fn class(self) -> Class {
         match self {
-            Status::Baseline | Status::Keep | Status::Supported | Status::Ok => Class::Pass,
+            Status::Baseline
+            | Status::Keep
+            | Status::Remeasure
+            | Status::Supported
+            | Status::Ok => Class::Pass,
             Status::Discard
             | Status::ChecksFailed
             | Status::Protected
@@ -120,6 +128,9 @@ pub struct Tally {
     /// Tries whose status this version does not know.
     pub other: usize,
     pub baselines: usize,
+    /// Runs of the best on another slot (`remeasure`): not tries.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub remeasures: usize,
     /// Tries since the last keep or baseline (not kept in a row).
     pub since_keep: usize,
     pub statuses: BTreeMap<String, usize>,
@@ -136,6 +147,10 @@ impl Tally {
             }
         }
         match status {
+            Status::Remeasure => {
+                self.remeasures += 1;
+                return;
+            }
             Status::Baseline => self.baselines += 1,
             Status::Keep => self.keeps += 1,
             s => match s.class() {
@@ -157,6 +172,10 @@ impl Tally {
     }
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,6 +194,7 @@ mod tests {
             "interrupted",
             "lost",
             "keep",
+            "remeasure",
             "someday",
         ] {
             t.add(Status::from_try(s).unwrap_or(Status::Other), s);
@@ -183,7 +203,9 @@ mod tests {
             (t.baselines, t.keeps, t.discards, t.crashes, t.other),
             (1, 1, 5, 3, 1)
         );
+        // A remeasure is no try: the one after the keep is still the first.
         assert_eq!(t.since_keep, 1);
+        assert_eq!(t.remeasures, 1);
         assert_eq!((t.of("protected"), t.of("keep"), t.of("nope")), (1, 1, 0));
     }
 }

@@ -197,8 +197,12 @@ fn place(
     let slot = if p.slots.is_empty() {
         None
     } else {
-        let prefer = reactive.slot_index;
-        let Some(slot) = slots::take(&place.state, p.slots.len(), prefer, interrupt, || {
+        let want = match (reactive.slot_index, reactive.slot_only) {
+            (None, _) => slots::Want::Any,
+            (Some(i), false) => slots::Want::Prefer(i),
+            (Some(i), true) => slots::Want::Only(i),
+        };
+        let Some(slot) = slots::take(&place.state, p.slots.len(), want, interrupt, || {
             reactive.queued()
         })?
         else {

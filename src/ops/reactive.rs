@@ -129,6 +129,9 @@ pub struct Reactive {
     /// The slot its last attempt took: the next one prefers it, so that
     /// the runs of one measurement are of one slot when they can be.
     pub slot_index: Option<usize>,
+    /// The next attempt waits for `slot_index` itself rather than take
+    /// another free slot.
+    pub slot_only: bool,
 }
 
 /// Progress is written to the live file at most this often (ms), so
@@ -266,6 +269,7 @@ impl Reactive {
             pruned: None,
             written_ms: 0,
             slot_index: None,
+            slot_only: false,
         }
     }
 

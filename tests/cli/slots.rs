@@ -233,3 +233,125 @@ fn the_runs_of_one_measurement_keep_to_the_slot_their_first_run_took() {
         .collect();
     assert_eq!(slots, ["1", "1", "1"], "{record}");
 }
+
+/// A repository whose experiment reads `value.txt`, plus 5 on slot "1" (a
+/// faster card), plus a small fixed jitter sequence; `[objective] slots`
+/// is `["0", "1"]`, the slot's value in `SLOT`.
+fn slotted_repo() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write(
+        "score.sh",
+        r#"#!/bin/sh
+n=$(cat .noise 2>/dev/null || echo 0)
+echo $((n + 1)) > .noise
+case $((n % 3)) in 0) j=0;; 1) j=0.01;; *) j=-0.01;; esac
+b=0; [ "$SLOT" = 1 ] && b=5
+awk -v v="$(cat value.txt)" -v j="$j" -v b="$b" 'BEGIN { printf "__RESULT__ {\"m\": %.4f}\n", v + b + j }'
+"#,
+    );
+    sb.write("value.txt", "10");
+    sb.write(".gitignore", ".noise\n.arx/\n");
+    sb.write(
+        "arx.toml",
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"max\"\n\
+         command = \"sh score.sh\"\nbaseline_repeat = 3\nslots = [\"0\", \"1\"]\nslot_env = \"SLOT\"\n",
+    );
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "user.email", "t@example.com"],
+        &["config", "user.name", "T"],
+        &["add", "-A"],
+        &["commit", "-qm", "start"],
+    ] {
+        let ok = Std::new("git")
+            .args(args)
+            .current_dir(sb.path())
+            .status()
+            .unwrap();
+        assert!(ok.success(), "git {args:?}");
+    }
+    sb
+}
+
+/// `arx --json try -m MESSAGE` while slot "0" is held by another run, so
+/// that the candidate runs on slot "1".
+fn try_on_slot_1(sb: &Sandbox, message: &str) -> (i32, Value) {
+    let mut holder = spawn_run(sb, &["--", "sleep", "2"]);
+    wait_for_slot(sb, "0");
+    let out = sb
+        .arx()
+        .args(["--json", "try", "-m", message])
+        .output()
+        .unwrap();
+    holder.wait().unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "no report (exit {code}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, report)
+}
+
+#[test]
+fn a_candidate_on_a_faster_slot_is_compared_with_the_best_measured_there() {
+    let sb = slotted_repo();
+    // The baseline: 10 on slot "0" (the first free one).
+    sb.arx().args(["try", "-m", "baseline"]).assert().code(0);
+    // A change that changes nothing runs on slot "1", which reads 5
+    // higher: it must not be kept for its slot. The best is measured
+    // there first (it has no runs there and the offset is unknown).
+    sb.write("notes.txt", "nothing that matters\n");
+    let (code, report) = try_on_slot_1(&sb, "no real change");
+    let r = &report["ratchet"];
+    assert_eq!(r["status"], "discard", "{report}");
+    assert_ne!(code, 0);
+    assert_eq!(r["slot_best"]["slot"], "1", "{report}");
+    assert_eq!(r["slot_best"]["runs"], 3, "{report}");
+    let on_1 = r["slot_best"]["value"].as_f64().unwrap();
+    assert!((on_1 - 15.0).abs() < 0.05, "{report}");
+    let journal = sb.journal();
+    let remeasure = journal
+        .iter()
+        .find(|j| j["ratchet"]["status"] == "remeasure")
+        .expect("the best measured on slot 1");
+    let slots: Vec<&str> = remeasure["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["slot"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(slots, ["1", "1", "1"], "{remeasure}");
+    assert_eq!(
+        remeasure["ratchet"]["commit"],
+        journal[0]["ratchet"]["kept"]
+    );
+    assert!(
+        !sb.path().join("notes.txt").exists(),
+        "the change was undone"
+    );
+    // A real improvement (+2) on slot "1" is kept against the best there
+    // (15), without measuring the best again.
+    sb.write("value.txt", "12");
+    let (code, report) = try_on_slot_1(&sb, "a real gain");
+    assert_eq!(
+        (code, report["ratchet"]["status"].as_str()),
+        (0, Some("keep")),
+        "{report}"
+    );
+    let on_1 = report["ratchet"]["slot_best"]["value"].as_f64().unwrap();
+    assert!((on_1 - 15.0).abs() < 0.05, "{report}");
+    // (The runs that held slot "0" are journaled too, without `ratchet`.)
+    let statuses: Vec<String> = sb
+        .journal()
+        .iter()
+        .filter_map(|j| j["ratchet"]["status"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(statuses, ["baseline", "remeasure", "discard", "keep"]);
+    // A remeasure is no try.
+    let status: Value =
+        serde_json::from_slice(&sb.arx().args(["--json", "status"]).output().unwrap().stdout)
+            .unwrap();
+    assert_eq!(status["tries"], 3, "{status}");
+}

@@ -6,6 +6,7 @@
 use anyhow::{Context, Result};
 use serde_json::json;
 
+use super::slot_compare::SlotCompare;
 use super::{
     baseline, decimals, dry_run, info, load, load_summary, num, record, recover, rule_of,
     run_checks, run_short, short, signed, subject, Loaded, Runner, Summary, TryReport,
@@ -580,7 +581,6 @@ fn try_candidate(
     let first = earlier.len();
     let mut outcomes = earlier;
     let mut samples: Vec<f64> = Vec::new();
-    let groups: Vec<&[f64]> = segment.replicates.iter().map(Vec::as_slice).collect();
     let settings = Settings {
         direction: objective.direction,
         min_effect: objective.min_effect,
@@ -588,6 +588,9 @@ fn try_candidate(
         repeat: objective.repeat,
         max_runs: objective.repeat.max(ratchet::DEFAULT_MAX_RUNS),
     };
+    // With two slots or more, the candidate is compared with the best as
+    // it measures on the candidate's slot (see `kernel::slot_offset`).
+    let mut slots = SlotCompare::new(runner, segment);
     let decision: Option<Decision> = loop {
         let n = outcomes.len() - first + 1;
         let label = if first > 0 {
@@ -602,6 +605,7 @@ fn try_candidate(
             break None;
         }
         let sample = runner.sample(&o);
+        let slot = o.slot.clone();
         outcomes.push(o);
         if interrupted {
             break None;
@@ -610,13 +614,35 @@ fn try_candidate(
             break None;
         };
         samples.push(x);
+        slots.ran(slot);
+        if slots.needs_remeasure(kept) {
+            let index = reactive.slot_index.unwrap_or_default();
+            let frame = slots.frame.clone().unwrap_or_default();
+            let again = super::remeasure(
+                runner,
+                repo,
+                state,
+                kept,
+                &candidate,
+                rule,
+                lane.map(|l| l.name.as_str()),
+                (index, &frame),
+            )?;
+            slots.remeasured(kept, again.runs);
+            if again.interrupted {
+                slots.interrupted = true;
+                break None;
+            }
+        }
+        let (reference, candidate_values) = slots.compare(best, &samples);
+        let groups = slots.groups();
         let mut replicates = groups.clone();
         if samples.len() > 1 {
             replicates.push(&samples);
         }
         let evidence = Evidence {
-            best: &best.samples,
-            candidate: &samples,
+            best: &reference,
+            candidate: &candidate_values,
             replicates: &replicates,
             segment_values: &segment.values,
         };
@@ -629,7 +655,7 @@ fn try_candidate(
                 // holds the best reserved.
                 if lane.is_some()
                     && held.is_none()
-                    && ratchet::leans_better(&samples, &best.samples, settings.direction)
+                    && ratchet::leans_better(&candidate_values, &reference, settings.direction)
                 {
                     let now = crate::ops::lanes::segment_best(state, Some(&segment.id), WARN)?;
                     if let Some(now) = now.filter(|b| b != kept) {
@@ -652,7 +678,7 @@ fn try_candidate(
     };
     runner.spinner.finish();
     let elapsed = wall.elapsed();
-    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let interrupted = outcomes.iter().any(|o| o.interrupted) || slots.interrupted;
     let last = outcomes.last().cloned().unwrap_or_default();
     let progress = reactive
         .progress()
@@ -740,13 +766,18 @@ fn try_candidate(
         &samples[..]
     };
     let mean = summarize(recorded).map_or(f64::NAN, |s| s.mean);
-    let segment_noise = ratchet::pooled_noise(&groups).map(|(sd, _)| sd);
+    let segment_noise = ratchet::pooled_noise(&slots.groups()).map(|(sd, _)| sd);
     let dp = decimals(d.noise.or(segment_noise), mean);
-    let vs = i
-        .best
-        .map(|b| format!(" vs {}", num(b, dp)))
-        .unwrap_or_default();
-    let best_runs = best.samples.len();
+    i.slot_best = slots.slot_best(best);
+    // What the candidate was compared with: the best on its slot, or as
+    // recorded.
+    let against = i.slot_best.as_ref().map(|b| b.value).or(i.best);
+    let vs = match (&i.slot_best, i.best) {
+        (Some(b), _) => format!(" vs {} on slot {}", num(b.value, dp), b.slot),
+        (None, Some(b)) => format!(" vs {}", num(b, dp)),
+        (None, None) => String::new(),
+    };
+    let best_runs = slots.reference_runs(best);
     let noise = match (ratchet::standing(&d, samples.len(), best_runs), d.noise) {
         (ratchet::Standing::Blind, _) | (_, None) => ", blind to noise".to_string(),
         (ratchet::Standing::Better, Some(sd)) => format!(", beyond noise {}", num(sd, dp)),
@@ -756,8 +787,7 @@ fn try_candidate(
             format!(", better but unconfirmed, noise {}", num(sd, dp))
         }
     };
-    let diff = i
-        .best
+    let diff = against
         .map(|b| format!("{}{vs}", signed(mean - b, dp)))
         .unwrap_or_default();
     let noise = if diff.is_empty() {

@@ -6,6 +6,7 @@
 pub mod attempt;
 pub mod best;
 pub mod restore;
+mod slot_compare;
 pub mod status;
 
 use std::io::{self, Write};
@@ -277,7 +278,23 @@ struct Runner<'a> {
     follow: Follow,
 }
 
-impl Runner<'_> {
+impl<'a> Runner<'a> {
+    /// This runner, for runs of the commit `kept` (the candidate set aside).
+    fn at(&self, kept: &str) -> Runner<'a> {
+        Runner {
+            git: GitState {
+                head: Some(kept.to_string()),
+                dirty: false,
+                ..self.git.clone()
+            },
+            spec: self.spec.clone(),
+            spinner: self.spinner.clone(),
+            interrupt: self.interrupt.clone(),
+            follow: self.follow.clone(),
+            ..*self
+        }
+    }
+
     /// Start following the runs of a new record (`kind`: `try`).
     fn reactive(
         &self,
@@ -460,6 +477,7 @@ fn info(
         checks: Vec::new(),
         lane: None,
         replayed_from: Vec::new(),
+        slot_best: None,
     }
 }
 
@@ -513,30 +531,13 @@ fn baseline(
     rule: Rule,
 ) -> Result<(Exit, Option<Segment>)> {
     let objective = runner.objective;
-    let aside = candidate.dirty;
     let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
+    let aside = candidate.dirty;
     if aside {
-        let refname = markers.aside_ref.clone();
-        markers.write_aside(&crate::io::ratchet::Aside {
-            refname: refname.clone(),
-            head: repo.head(),
-        })?;
-        repo.snapshot(&refname, "arx: set aside for the baseline")?;
-        repo.restore_to(kept)?;
+        set_aside(repo, &markers, kept, "the baseline")?;
         eprintln!("arx: set the working tree's changes aside to measure the baseline");
     }
-    let runner = &Runner {
-        git: GitState {
-            head: Some(kept.to_string()),
-            dirty: false,
-            ..runner.git.clone()
-        },
-        spec: runner.spec.clone(),
-        spinner: runner.spinner.clone(),
-        interrupt: runner.interrupt.clone(),
-        follow: runner.follow.clone(),
-        ..*runner
-    };
+    let runner = &runner.at(kept);
     let run_id = attempts::new_run_id();
     let start = timestamp(runner.ctx.global.now.as_deref())?;
     let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
@@ -593,9 +594,7 @@ fn baseline(
     run_journal::record_run(state, &rec, WARN)?;
     drop(reactive);
     if aside {
-        repo.put_back(&markers.aside_ref)?;
-        repo.delete_ref(&markers.aside_ref)?;
-        markers.clear_aside()?;
+        put_back(repo, &markers)?;
     }
     let line = match status {
         TryStatus::Baseline => {
@@ -641,6 +640,143 @@ fn baseline(
     all.push(rec);
     let seg = crate::kernel::segment::current(&all, &objective.segment_id());
     Ok((exit, seg))
+}
+
+/// Set the candidate aside under the aside ref (a marker first, so that
+/// the next `arx try` puts it back after a crash) and restore `kept`.
+fn set_aside(
+    repo: &RatchetRepo,
+    markers: &crate::io::ratchet::Markers,
+    kept: &str,
+    what: &str,
+) -> Result<()> {
+    let refname = markers.aside_ref.clone();
+    markers.write_aside(&crate::io::ratchet::Aside {
+        refname: refname.clone(),
+        head: repo.head(),
+    })?;
+    repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
+    repo.restore_to(kept)?;
+    Ok(())
+}
+
+/// Put the candidate set aside by [`set_aside`] back.
+fn put_back(repo: &RatchetRepo, markers: &crate::io::ratchet::Markers) -> Result<()> {
+    repo.put_back(&markers.aside_ref)?;
+    repo.delete_ref(&markers.aside_ref)?;
+    markers.clear_aside()
+}
+
+/// The best run again on a candidate's slot.
+struct Remeasured {
+    /// Each run's slot and value.
+    runs: Vec<(String, f64)>,
+    interrupted: bool,
+}
+
+/// Measure the best (`kept`) again on the slot `slot` (index `index`) —
+/// the slot a candidate runs on, where the best has no runs and its offset
+/// from the slots it has runs on is not known well enough — with the
+/// candidate set aside, and journal it as `remeasure` (not a try).
+#[allow(clippy::too_many_arguments)]
+fn remeasure(
+    runner: &Runner<'_>,
+    repo: &RatchetRepo,
+    state: &Path,
+    kept: &str,
+    candidate: &Candidate,
+    rule: Rule,
+    lane: Option<&str>,
+    (index, slot): (usize, &str),
+) -> Result<Remeasured> {
+    let objective = runner.objective;
+    let n = objective.baseline_repeat.max(1);
+    runner.spinner.finish();
+    eprintln!(
+        "arx: the best {} has no runs on slot {slot} that the candidate can be compared with: \
+         measuring it there ({}) with the candidate set aside",
+        short(kept),
+        crate::output::count(n as u64, "run", "runs")
+    );
+    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
+    let aside = !candidate.is_empty();
+    if aside {
+        set_aside(repo, &markers, kept, "measuring the best on another slot")?;
+    }
+    let runner = &runner.at(kept);
+    let run_id = attempts::new_run_id();
+    let start = timestamp(runner.ctx.global.now.as_deref())?;
+    let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
+    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+    reactive.without_pruning();
+    reactive.slot_index = Some(index);
+    reactive.slot_only = true;
+    let wall = std::time::Instant::now();
+    let (mut outcomes, mut samples, mut runs) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..n {
+        let o = runner.once(
+            &mut events,
+            &format!("the best on slot {slot} {}/{n}", i + 1),
+            &mut reactive,
+        )?;
+        let interrupted = o.interrupted;
+        if let Some(x) = runner.sample(&o) {
+            samples.push(x);
+            if let Some(s) = &o.slot {
+                runs.push((s.clone(), x));
+            }
+        }
+        outcomes.push(o);
+        if interrupted {
+            break;
+        }
+    }
+    runner.spinner.finish();
+    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let mut i = info(
+        objective,
+        TryStatus::Remeasure,
+        kept,
+        rule,
+        Some(format!("the best on slot {slot}")),
+    );
+    i.commit = Some(kept.to_string());
+    i.lane = lane.map(str::to_string);
+    let rec = record(
+        runner,
+        run_id,
+        start,
+        wall.elapsed(),
+        &outcomes,
+        samples.clone(),
+        i,
+    )?;
+    events.emit(
+        "finished",
+        wall.elapsed(),
+        json!({"status": TryStatus::Remeasure, "metrics": rec.metrics}),
+    );
+    run_journal::record_run(state, &rec, WARN)?;
+    drop(reactive);
+    if aside {
+        put_back(repo, &markers)?;
+    }
+    match summarize(&samples) {
+        Some(sm) => eprintln!(
+            "arx: the best {} on slot {slot}: {} {} (n={})",
+            short(kept),
+            objective.metric,
+            num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
+            sm.n
+        ),
+        None if !interrupted => warn(format_args!(
+            "the best {} reported no {} on slot {slot}: the candidate is compared with it as recorded",
+            short(kept),
+            objective.metric
+        )),
+        None => {}
+    }
+    Ok(Remeasured { runs, interrupted })
 }
 
 /// Run the checks in order, stopping at the first that fails.

@@ -337,7 +337,9 @@ impl Fold {
 
 impl SegmentFold {
     fn add(&mut self, index: usize, p: &Point<'_>) {
-        self.tries += 1;
+        // The best measured again on another slot is not a try.
+        let is_try = p.status != Status::Remeasure;
+        self.tries += usize::from(is_try);
         self.last_at.clear();
         self.last_at.push_str(&p.started_at);
         self.runs += p.runs;
@@ -347,7 +349,7 @@ impl SegmentFold {
             self.noise_ss += p.samples.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
             self.noise_df += p.samples.len() - 1;
         }
-        if let Some(lane) = p.lane.as_deref() {
+        if let Some(lane) = p.lane.as_deref().filter(|_| is_try) {
             let l = entry(
                 &mut self.lanes,
                 lane,
@@ -364,9 +366,11 @@ impl SegmentFold {
                 _ => {}
             }
         }
-        if let (Some(slot), false, Some(kept)) =
-            (p.slot.as_deref(), p.status == Status::Baseline, &self.kept)
-        {
+        if let (Some(slot), true, Some(kept)) = (
+            p.slot.as_deref(),
+            is_try && p.status != Status::Baseline,
+            &self.kept,
+        ) {
             let best = (!kept.samples.is_empty()).then(|| mean(&kept.samples));
             if let Some(c) = change(p.direction.or(self.direction), p.value, best) {
                 let s = entry(
@@ -393,7 +397,7 @@ impl SegmentFold {
                     ..SlotSummary::default()
                 },
             );
-            s.tries += 1;
+            s.tries += usize::from(is_try);
             s.busy_ms += p.duration_ms;
         }
         if !self.lanes.is_empty() || !self.slots.is_empty() {

@@ -1,0 +1,156 @@
+//! A candidate compared with the best as the best measures on the
+//! candidate's slot (`[objective] slots`, two or more): the best's runs on
+//! that slot, and its runs on other slots moved by the slots' estimated
+//! offsets ([`crate::kernel::slot_offset`]). When the best has no runs
+//! there and no offset is known well enough, the try first measures the
+//! best on that slot (`remeasure`).
+
+use super::Runner;
+use crate::kernel::ratchet::pooled_noise;
+use crate::kernel::ratchet_record::SlotBest;
+use crate::kernel::segment::{runs_of, Measured, Segment};
+use crate::kernel::slot_offset::{self, CommitRuns, Reference};
+
+pub(super) struct SlotCompare<'s> {
+    /// Two slots or more: compare on the candidate's slot.
+    on: bool,
+    segment: &'s Segment,
+    /// The segment's runs per commit and slot, with this try's remeasure.
+    slot_runs: Vec<CommitRuns>,
+    /// Replicate groups measured during this try (the best on a slot).
+    extra: Vec<Vec<f64>>,
+    /// The slot of each of the candidate's samples.
+    sample_slots: Vec<Option<String>>,
+    /// The slot the candidate is compared on: its first run's.
+    pub frame: Option<String>,
+    remeasured: bool,
+    /// Ctrl-C while the best was measured on the candidate's slot.
+    pub interrupted: bool,
+}
+
+impl<'s> SlotCompare<'s> {
+    pub fn new(runner: &Runner<'_>, segment: &'s Segment) -> SlotCompare<'s> {
+        SlotCompare {
+            on: runner
+                .spec
+                .place
+                .as_ref()
+                .is_some_and(|p| p.placement.slots.len() >= 2),
+            segment,
+            slot_runs: segment.slot_runs.clone(),
+            extra: Vec::new(),
+            sample_slots: Vec::new(),
+            frame: None,
+            remeasured: false,
+            interrupted: false,
+        }
+    }
+
+    /// The candidate's next sample ran on `slot`.
+    pub fn ran(&mut self, slot: Option<String>) {
+        if self.on && self.frame.is_none() {
+            self.frame.clone_from(&slot);
+        }
+        self.sample_slots.push(slot);
+    }
+
+    /// The replicate groups: the segment's and this try's.
+    pub fn groups(&self) -> Vec<&[f64]> {
+        self.segment
+            .replicates
+            .iter()
+            .chain(&self.extra)
+            .map(Vec::as_slice)
+            .collect()
+    }
+
+    fn sd(&self) -> Option<f64> {
+        pooled_noise(&self.groups()).map(|(sd, _)| sd)
+    }
+
+    fn runs_of(&self, commit: &str) -> CommitRuns {
+        runs_of(&self.slot_runs, commit)
+            .cloned()
+            .unwrap_or_else(|| CommitRuns {
+                commit: commit.to_string(),
+                ..CommitRuns::default()
+            })
+    }
+
+    /// Must the best (`kept`) be measured on the candidate's slot before
+    /// the candidate is compared with it (once per measurement)?
+    pub fn needs_remeasure(&self, kept: &str) -> bool {
+        match (&self.frame, self.on && !self.remeasured) {
+            (Some(slot), true) => {
+                slot_offset::needs_remeasure(&self.slot_runs, &self.runs_of(kept), slot, self.sd())
+            }
+            _ => false,
+        }
+    }
+
+    /// The best (`kept`) was measured again: `runs`, each with its slot.
+    pub fn remeasured(&mut self, kept: &str, runs: Vec<(String, f64)>) {
+        self.remeasured = true;
+        if runs.len() >= 2 {
+            self.extra.push(runs.iter().map(|(_, x)| *x).collect());
+        }
+        let i = match self.slot_runs.iter().position(|c| c.commit == kept) {
+            Some(i) => i,
+            None => {
+                self.slot_runs.push(CommitRuns {
+                    commit: kept.to_string(),
+                    ..CommitRuns::default()
+                });
+                self.slot_runs.len() - 1
+            }
+        };
+        for (slot, x) in runs {
+            self.slot_runs[i].by_slot.entry(slot).or_default().push(x);
+        }
+    }
+
+    fn reference(&self, best: &Measured) -> Option<(&str, Reference)> {
+        let slot = self.frame.as_deref().filter(|_| self.on)?;
+        let runs = runs_of(&self.slot_runs, &best.commit)?;
+        slot_offset::reference(&self.slot_runs, runs, slot, self.sd()).map(|r| (slot, r))
+    }
+
+    /// What the decision compares: the best on the candidate's slot (or as
+    /// recorded, without slots), and the candidate's samples, those from
+    /// another slot moved onto its first run's slot.
+    pub fn compare(&self, best: &Measured, samples: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let Some((slot, r)) = self.reference(best) else {
+            return (best.samples.clone(), samples.to_vec());
+        };
+        let sd = self.sd();
+        let moved = samples
+            .iter()
+            .zip(&self.sample_slots)
+            .map(|(&x, s)| match s.as_deref() {
+                Some(s) if s != slot => {
+                    slot_offset::offset(&self.slot_runs, slot, s, sd).map_or(x, |o| x + o.d)
+                }
+                _ => x,
+            })
+            .collect();
+        (r.samples, moved)
+    }
+
+    /// The best on the candidate's slot, when it is not the best as
+    /// recorded.
+    pub fn slot_best(&self, best: &Measured) -> Option<SlotBest> {
+        let (slot, r) = self.reference(best)?;
+        (r.samples != best.samples).then(|| SlotBest {
+            slot: slot.to_string(),
+            value: r.samples.iter().sum::<f64>() / r.samples.len() as f64,
+            runs: r.same_slot,
+            moved: r.samples.len() - r.same_slot,
+        })
+    }
+
+    /// How many runs of the best the decision compared with.
+    pub fn reference_runs(&self, best: &Measured) -> usize {
+        self.reference(best)
+            .map_or(best.samples.len(), |(_, r)| r.samples.len())
+    }
+}

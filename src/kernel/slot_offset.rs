@@ -1,0 +1,316 @@
+//! Slots that are not identical: what one slot adds to a metric over
+//! another (its offset), estimated from the commits measured on both, and
+//! the best as it would measure on a candidate's slot.
+//!
+//! A slot's offset is taken as fixed (a faster card, a throttled one): a
+//! run of commit `c` on slot `s` measures `value(c) + bias(s) + noise`. The
+//! offset of `s` over `r`, `bias(s) − bias(r)`, is estimated from every
+//! commit with runs on both (the difference of their means, weighted by
+//! their runs), and through any third slot both were measured with. Its
+//! variance is counted in units of one run's variance (σ²), so that "known
+//! well enough" does not depend on the metric's scale. The offsets are
+//! shrunk toward 0 by how far apart the slots turn out to be: identical
+//! slots give offsets of 0, whatever the noise of their first runs.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// An offset whose variance is at most this (σ²) is known well enough to
+/// compare a candidate on one slot with the best measured on another.
+pub const OFFSET_VAR: f64 = 0.04;
+
+/// The runs of one commit on each slot (the value of each run, oldest
+/// first).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CommitRuns {
+    pub commit: String,
+    pub by_slot: BTreeMap<String, Vec<f64>>,
+}
+
+/// What slot `s` adds to the metric over slot `r`, with the variance of
+/// that estimate in units of one run's variance.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Offset {
+    pub d: f64,
+    pub var: f64,
+}
+
+impl Offset {
+    /// Known well enough to compare across the two slots.
+    pub fn known(self) -> bool {
+        self.var <= OFFSET_VAR
+    }
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// The offset of `s` over `r` from the commits measured on both.
+fn direct(commits: &[CommitRuns], s: &str, r: &str) -> Option<Offset> {
+    let (mut sum, mut weight) = (0.0, 0.0);
+    for c in commits {
+        let (Some(a), Some(b)) = (c.by_slot.get(s), c.by_slot.get(r)) else {
+            continue;
+        };
+        if a.is_empty() || b.is_empty() {
+            continue;
+        }
+        let w = 1.0 / (1.0 / a.len() as f64 + 1.0 / b.len() as f64);
+        sum += w * (mean(a) - mean(b));
+        weight += w;
+    }
+    (weight > 0.0).then(|| Offset {
+        d: sum / weight,
+        var: 1.0 / weight,
+    })
+}
+
+/// Every slot with runs, in order.
+fn slots(commits: &[CommitRuns]) -> Vec<&str> {
+    let mut all: Vec<&str> = commits
+        .iter()
+        .flat_map(|c| c.by_slot.keys().map(String::as_str))
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+/// The offset of `s` over `r`, not shrunk: directly and through every
+/// third slot, inverse-variance weighted. `None` without a path.
+pub fn raw(commits: &[CommitRuns], s: &str, r: &str) -> Option<Offset> {
+    if s == r {
+        return Some(Offset { d: 0.0, var: 0.0 });
+    }
+    let mut paths: Vec<Offset> = direct(commits, s, r).into_iter().collect();
+    for t in slots(commits).into_iter().filter(|&t| t != s && t != r) {
+        if let (Some(a), Some(b)) = (direct(commits, s, t), direct(commits, t, r)) {
+            paths.push(Offset {
+                d: a.d + b.d,
+                var: a.var + b.var,
+            });
+        }
+    }
+    let weight: f64 = paths.iter().map(|p| 1.0 / p.var).sum();
+    (weight > 0.0).then(|| Offset {
+        d: paths.iter().map(|p| p.d / p.var).sum::<f64>() / weight,
+        var: 1.0 / weight,
+    })
+}
+
+/// The offset of `s` over `r`, shrunk toward 0 by how far apart the
+/// slots are: the spread of every slot's offset over the first slot, less
+/// what their noise explains, is the prior. `sd` is one run's standard
+/// deviation; without it the offset is not shrunk.
+pub fn offset(commits: &[CommitRuns], s: &str, r: &str, sd: Option<f64>) -> Option<Offset> {
+    let o = raw(commits, s, r)?;
+    if o.var == 0.0 {
+        return Some(o);
+    }
+    let Some(sd) = sd.filter(|sd| *sd > 0.0 && sd.is_finite()) else {
+        return Some(o);
+    };
+    let all = slots(commits);
+    let Some((anchor, rest)) = all.split_first() else {
+        return Some(o);
+    };
+    let spread: Vec<f64> = rest
+        .iter()
+        .filter_map(|t| raw(commits, t, anchor))
+        .map(|a| (a.d / sd).powi(2) - a.var)
+        .collect();
+    if spread.is_empty() {
+        return Some(o);
+    }
+    // The prior variance (σ²) of the offset between two slots.
+    let prior = (spread.iter().sum::<f64>() / spread.len() as f64).max(0.0);
+    if prior == 0.0 {
+        return Some(Offset { d: 0.0, var: 0.0 });
+    }
+    let k = prior / (prior + o.var);
+    Some(Offset {
+        d: o.d * k,
+        var: o.var * k,
+    })
+}
+
+/// The best's runs, each moved onto `slot` by the offset of `slot` over the
+/// slot it ran on (runs on a slot without a known path left out), and
+/// whether the best has runs on `slot` itself.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reference {
+    pub samples: Vec<f64>,
+    /// Runs of the best on the slot itself.
+    pub same_slot: usize,
+    /// The least variance (σ²) of the offsets used; 0 when every run was
+    /// on the slot itself.
+    pub var: f64,
+}
+
+/// The best (`best`, one of `commits` or not) as it would measure on
+/// `slot`. `None` when none of its runs can be moved there.
+pub fn reference(
+    commits: &[CommitRuns],
+    best: &CommitRuns,
+    slot: &str,
+    sd: Option<f64>,
+) -> Option<Reference> {
+    let mut samples = Vec::new();
+    let mut var = f64::INFINITY;
+    let mut same_slot = 0;
+    for (s, runs) in &best.by_slot {
+        if s == slot {
+            samples.extend_from_slice(runs);
+            same_slot = runs.len();
+            var = 0.0;
+        } else if let Some(o) = offset(commits, slot, s, sd) {
+            samples.extend(runs.iter().map(|x| x + o.d));
+            var = var.min(o.var);
+        }
+    }
+    (!samples.is_empty()).then_some(Reference {
+        samples,
+        same_slot,
+        var,
+    })
+}
+
+/// Should the best be measured on `slot` before a candidate there is
+/// compared with it: it has no runs there, and no offset from a slot it
+/// has runs on is known well enough.
+pub fn needs_remeasure(
+    commits: &[CommitRuns],
+    best: &CommitRuns,
+    slot: &str,
+    sd: Option<f64>,
+) -> bool {
+    !best.by_slot.contains_key(slot)
+        && !best
+            .by_slot
+            .keys()
+            .any(|r| offset(commits, slot, r, sd).is_some_and(Offset::known))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn commit(name: &str, runs: &[(&str, &[f64])]) -> CommitRuns {
+        CommitRuns {
+            commit: name.into(),
+            by_slot: runs
+                .iter()
+                .map(|(s, v)| (s.to_string(), v.to_vec()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn an_offset_is_the_weighted_difference_of_means_on_both_slots() {
+        // Commit a: slot 1 reads 0.5 higher (2 runs against 2: weight 1);
+        // commit b: 0.2 higher (1 run against 1: weight 0.5).
+        let commits = [
+            commit("a", &[("0", &[1.0, 1.2]), ("1", &[1.5, 1.7])]),
+            commit("b", &[("0", &[2.0]), ("1", &[2.2])]),
+            commit("c", &[("0", &[9.0])]),
+        ];
+        let o = raw(&commits, "1", "0").unwrap();
+        assert!((o.d - (0.5 * 1.0 + 0.2 * 0.5) / 1.5).abs() < 1e-12, "{o:?}");
+        assert!((o.var - 1.0 / 1.5).abs() < 1e-12);
+        let back = raw(&commits, "0", "1").unwrap();
+        assert!((back.d + o.d).abs() < 1e-12);
+        assert_eq!(raw(&commits, "0", "0").unwrap().var, 0.0);
+        assert!(raw(&commits, "2", "0").is_none());
+    }
+
+    #[test]
+    fn an_offset_goes_through_a_third_slot() {
+        // 0 and 2 never measured the same commit; both measured one with 1.
+        let commits = [
+            commit("a", &[("0", &[1.0]), ("1", &[1.3])]),
+            commit("b", &[("1", &[2.0]), ("2", &[2.5])]),
+        ];
+        let o = raw(&commits, "2", "0").unwrap();
+        assert!((o.d - 0.8).abs() < 1e-12, "{o:?}");
+        assert!((o.var - 4.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn offsets_shrink_to_zero_between_slots_no_further_apart_than_noise() {
+        // Slot 1 reads 0.1 higher over 4 runs each: well within the noise
+        // (sd 1) of a difference of two means of 4 (variance 0.5): the
+        // slots look identical, the offset is 0 and known.
+        let commits = [commit(
+            "a",
+            &[("0", &[1.0, 2.0, 0.0, 1.0]), ("1", &[1.1, 2.1, 0.1, 1.1])],
+        )];
+        let o = offset(&commits, "1", "0", Some(1.0)).unwrap();
+        assert_eq!((o.d, o.var), (0.0, 0.0));
+        assert!(o.known());
+        // Far apart (3 sd): shrunk by prior / (prior + var).
+        let far = [commit(
+            "a",
+            &[("0", &[1.0, 2.0, 0.0, 1.0]), ("1", &[4.0, 5.0, 3.0, 4.0])],
+        )];
+        let o = offset(&far, "1", "0", Some(1.0)).unwrap();
+        let prior = 9.0 - 0.5;
+        let k = prior / (prior + 0.5);
+        assert!((o.d - 3.0 * k).abs() < 1e-12, "{o:?}");
+        assert!((o.var - 0.5 * k).abs() < 1e-12);
+        assert!(!o.known());
+        // Without a noise estimate: not shrunk.
+        assert_eq!(offset(&far, "1", "0", None).unwrap().d, 3.0);
+    }
+
+    #[test]
+    fn the_best_is_moved_onto_the_candidates_slot() {
+        // The baseline ran on slots 0 and 1 (slot 1 reads 1.0 higher, 60
+        // runs each: variance 1/30, known); the best ran on slot 0 only.
+        let base: Vec<f64> = (0..60).map(|i| f64::from(i % 5)).collect();
+        let base1: Vec<f64> = base.iter().map(|x| x + 1.0).collect();
+        let baseline = commit("base", &[("0", &base), ("1", &base1)]);
+        let best = commit("best", &[("0", &[5.0, 5.2])]);
+        let commits = [baseline.clone(), best.clone()];
+        let r = reference(&commits, &best, "1", None).unwrap();
+        assert_eq!(r.same_slot, 0);
+        assert!((r.samples[0] - 6.0).abs() < 1e-12 && (r.samples[1] - 6.2).abs() < 1e-12);
+        assert!((r.var - 1.0 / 30.0).abs() < 1e-12, "{r:?}");
+        assert!(!needs_remeasure(&commits, &best, "1", None));
+        // With 25 runs each (variance 0.08): not known, measure it there.
+        let fewer = [
+            commit("base", &[("0", &base[..25]), ("1", &base1[..25])]),
+            best.clone(),
+        ];
+        assert!(needs_remeasure(&fewer, &best, "1", None));
+        // On its own slot: its runs as they are.
+        let own = reference(&commits, &best, "0", None).unwrap();
+        assert_eq!(
+            (own.samples, own.same_slot, own.var),
+            (vec![5.0, 5.2], 2, 0.0)
+        );
+        // Slot 2 was never measured: nothing to move, measure it there.
+        assert!(reference(&commits, &best, "2", None).is_none());
+        assert!(needs_remeasure(&commits, &best, "2", None));
+        assert!(!needs_remeasure(&commits, &best, "0", None));
+    }
+
+    #[test]
+    fn a_slot_whose_offset_is_unsure_needs_the_best_measured_there() {
+        // One run each on slots 0 and 1: variance 2 σ², far from known.
+        let baseline = commit("base", &[("0", &[1.0]), ("1", &[1.5])]);
+        let best = commit("best", &[("0", &[0.5])]);
+        let commits = [baseline, best.clone()];
+        assert!(needs_remeasure(&commits, &best, "1", None));
+        // Once measured there, it is compared on the slot itself.
+        let mut again = best.clone();
+        again.by_slot.insert("1".into(), vec![0.9, 1.1]);
+        let commits = [commits[0].clone(), again.clone()];
+        assert!(!needs_remeasure(&commits, &again, "1", None));
+        let r = reference(&commits, &again, "1", None).unwrap();
+        assert_eq!(r.same_slot, 2);
+        assert_eq!(r.var, 0.0);
+        assert_eq!(r.samples.len(), 3);
+    }
+}
