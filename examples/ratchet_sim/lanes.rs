@@ -22,18 +22,16 @@
 //!   that slot has fewer than `REMEASURE` runs of the best, the lane first
 //!   runs the best there (those runs cost wall time and are shared by every
 //!   lane on that slot);
-//! - `adaptive` (what `arx try` does with `slots`): a lane whose slot has
-//!   no runs of the best, and whose offset to the slot the best was
-//!   recorded on is not known well enough (variance above `OFFSET_VAR`),
-//!   first runs the best there (`REMEASURE` runs: at the start of a
-//!   segment, every lane measures the baseline on its own slot at once).
-//!   A candidate is compared with every run of the best, each moved onto
-//!   its slot by the estimated offset between the slots (from every commit
-//!   measured on both, directly or through a third slot, shrunk toward 0 by
-//!   how far apart the slots are). A keep that would not hold with the
-//!   offset `PESSIMISM` standard errors against the candidate (while the
-//!   offset's variance is above `OFFSET_VAR`) first runs the best on the
-//!   candidate's slot and decides again.
+//! - `adaptive` (what `arx try` does with `slots`, through
+//!   `arx::kernel::slot_offset`): a lane whose slot has no runs of the
+//!   best, and whose offset to the slots the best has runs on is not known
+//!   well enough (variance above `slot_offset::OFFSET_VAR`), first runs the
+//!   best there (`REMEASURE` runs: at the start of a segment, every lane
+//!   measures the baseline on its own slot at once). A candidate is
+//!   compared with every run of the best, each moved onto its slot by the
+//!   estimated offset between the slots (from every commit measured on
+//!   both, directly or through a third slot, shrunk toward 0 by how far
+//!   apart the slots are).
 //!
 //! And two moments to replay a candidate whose best moved: after its
 //! decision against the old best (a keep found stale), or as soon as the
@@ -46,7 +44,8 @@
 
 use std::collections::HashMap;
 
-use arx::kernel::ratchet::{next_step, Evidence, Rule, Settings, Step};
+use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule, Settings, Step};
+use arx::kernel::slot_offset::{self, CommitRuns};
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -129,8 +128,6 @@ impl Setup {
 struct Commit {
     value: f64,
     recorded: Vec<f64>,
-    /// The slot its recorded samples were measured on.
-    slot: usize,
     on_slot: HashMap<usize, Vec<f64>>,
 }
 
@@ -163,68 +160,26 @@ pub struct LaneOutcome {
     pub tried: f64,
 }
 
-/// Offsets between slots known well enough to compare across them: the
-/// variance (σ²) of the estimated offset at most this.
-pub const OFFSET_VAR: f64 = 0.04;
-/// A keep across slots stands without measuring the best on the
-/// candidate's slot when it holds with the offset this many standard
-/// errors against the candidate.
-pub const PESSIMISM: f64 = 2.0;
-
-/// The estimated offset of slot `s` over slot `r` (what slot `s` adds to a
-/// loss, less what `r` adds) and its variance (σ²), from every commit
-/// measured on both (inverse-variance weighted), and through any third
-/// slot both were compared with; `None` without such a path.
-fn offset(commits: &[Commit], s: usize, r: usize, slots: usize) -> Option<(f64, f64)> {
-    if s == r {
-        return Some((0.0, 0.0));
-    }
-    let mut paths: Vec<(f64, f64)> = Vec::new();
-    paths.extend(direct(commits, s, r));
-    for t in (0..slots).filter(|&t| t != s && t != r) {
-        if let (Some((a, va)), Some((b, vb))) = (direct(commits, s, t), direct(commits, t, r)) {
-            paths.push((a + b, va + vb));
-        }
-    }
-    let weight: f64 = paths.iter().map(|(_, v)| 1.0 / v).sum();
-    (weight > 0.0).then(|| {
-        (
-            paths.iter().map(|(d, v)| d / v).sum::<f64>() / weight,
-            1.0 / weight,
-        )
-    })
+/// Every commit's runs per slot, as `arx::kernel::slot_offset` takes them.
+fn commit_runs(commits: &[Commit]) -> Vec<CommitRuns> {
+    commits
+        .iter()
+        .enumerate()
+        .map(|(i, c)| CommitRuns {
+            commit: i.to_string(),
+            by_slot: c
+                .on_slot
+                .iter()
+                .map(|(s, runs)| (s.to_string(), runs.clone()))
+                .collect(),
+        })
+        .collect()
 }
 
-fn direct(commits: &[Commit], s: usize, r: usize) -> Option<(f64, f64)> {
-    let (mut sum, mut weight) = (0.0, 0.0);
-    for c in commits {
-        let (Some(a), Some(b)) = (c.on_slot.get(&s), c.on_slot.get(&r)) else {
-            continue;
-        };
-        if a.is_empty() || b.is_empty() {
-            continue;
-        }
-        let w = 1.0 / (1.0 / a.len() as f64 + 1.0 / b.len() as f64);
-        sum += w * (mean(a) - mean(b));
-        weight += w;
-    }
-    (weight > 0.0).then(|| (sum / weight, 1.0 / weight))
-}
-
-/// The best's runs on every slot, each moved onto `slot` by the estimated
-/// offset between the two (slots without a known offset left out).
-fn on_slot_of(commits: &[Commit], best: &Commit, slot: usize, slots: usize) -> Vec<f64> {
-    let mut all = Vec::new();
-    for (&s, runs) in &best.on_slot {
-        if s == slot {
-            all.extend_from_slice(runs);
-        } else if let Some((d, _)) =
-            offset(commits, slot, s, slots).map(|o| shrink(o, commits, slots))
-        {
-            all.extend(runs.iter().map(|x| x + d));
-        }
-    }
-    all
+/// One run's standard deviation, pooled from the replicate groups.
+fn noise(groups: &[Vec<f64>]) -> Option<f64> {
+    let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    pooled_noise(&groups).map(|(sd, _)| sd)
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -252,7 +207,6 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     let mut commits = vec![Commit {
         value: 0.0,
         recorded: baseline.clone(),
-        slot: 0,
         on_slot: HashMap::from([(0, baseline.clone())]),
     }];
     let mut groups: Vec<Vec<f64>> = vec![baseline.clone()];
@@ -288,7 +242,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                 lane.base = best;
                 lane.value = commits[best].value + changes[lane.change].effect;
                 lane.samples.clear();
-                lane.phase = start_phase(&commits, best, lane.slot, setup);
+                lane.phase = start_phase(&commits, &groups, best, lane.slot, setup);
             }
             // The best moved under a candidate that leans better than it:
             // replay it now rather than finish measuring it against a best
@@ -306,7 +260,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                     lane.base = best;
                     lane.value = commits[best].value + changes[lane.change].effect;
                     lane.samples.clear();
-                    lane.phase = start_phase(&commits, best, lane.slot, setup);
+                    lane.phase = start_phase(&commits, &groups, best, lane.slot, setup);
                 }
             }
             match lane.phase {
@@ -326,54 +280,17 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                 Phase::Candidate => {
                     lane.samples.push(measure(lane.value, lane.slot, &mut rng));
                     let base = &commits[lane.base];
-                    let same_slot = base
-                        .on_slot
-                        .get(&lane.slot)
-                        .filter(|r| lane.slot == base.slot || r.len() >= REMEASURE);
-                    // What the best measures on the candidate's slot, and
-                    // whether that rests on an offset not known well enough.
-                    let (reference, uncertain): (Vec<f64>, bool) = match (setup.compare, same_slot)
-                    {
-                        (Compare::Recorded, _) => (base.recorded.clone(), false),
-                        (Compare::SameSlot, _) => (base.on_slot[&lane.slot].clone(), false),
-                        // Every slot's runs of the best, moved onto the
-                        // candidate's slot by the slots' offsets.
-                        (Compare::Adaptive, Some(_)) => {
-                            (on_slot_of(&commits, base, lane.slot, setup.lanes), false)
-                        }
-                        (Compare::Adaptive, None) => {
-                            match offset(&commits, lane.slot, base.slot, setup.lanes)
-                                .map(|o| shrink(o, &commits, setup.lanes))
-                            {
-                                Some((d, var)) => (
-                                    base.recorded.iter().map(|x| x + d).collect(),
-                                    var > OFFSET_VAR && {
-                                        // Would it still be a keep with the
-                                        // offset two standard errors against it?
-                                        let shifted: Vec<f64> = base
-                                            .recorded
-                                            .iter()
-                                            .map(|x| x + d - PESSIMISM * var.sqrt())
-                                            .collect();
-                                        let replicates: Vec<&[f64]> =
-                                            groups.iter().map(Vec::as_slice).collect();
-                                        !matches!(
-                                            next_step(
-                                                Rule::Confirm,
-                                                &settings,
-                                                &Evidence {
-                                                    best: &shifted,
-                                                    candidate: &lane.samples,
-                                                    replicates: &replicates,
-                                                    segment_values: &values,
-                                                }
-                                            ),
-                                            Step::Decide(ref d) if d.keep()
-                                        )
-                                    },
-                                ),
-                                None => (base.recorded.clone(), true),
-                            }
+                    let reference: Vec<f64> = match setup.compare {
+                        Compare::Recorded => base.recorded.clone(),
+                        Compare::SameSlot => base.on_slot[&lane.slot].clone(),
+                        // What `arx try` compares with: every run of the
+                        // best, moved onto the candidate's slot by the
+                        // slots' estimated offsets.
+                        Compare::Adaptive => {
+                            let runs = commit_runs(&commits);
+                            let sd = noise(&groups);
+                            slot_offset::reference(&runs, &runs[lane.base], &lane.slot.to_string(), sd)
+                                .map_or_else(|| base.recorded.clone(), |r| r.samples)
                         }
                     };
                     let replicates: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
@@ -393,12 +310,6 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         Some(Step::Decide(d)) => Some(d),
                         None => None,
                     };
-                    if uncertain && decision.as_ref().is_some_and(|d| d.keep()) {
-                        // A keep across slots whose offset is not known:
-                        // measure the best on this slot, then decide again.
-                        lane.phase = Phase::Remeasure;
-                        continue;
-                    }
                     groups.push(lane.samples.clone());
                     values.extend_from_slice(&lane.samples);
                     let Some(d) = decision.filter(|d| d.keep()) else {
@@ -411,7 +322,6 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         commits.push(Commit {
                             value: lane.value,
                             recorded: record.clone(),
-                            slot: lane.slot,
                             on_slot: HashMap::from([(lane.slot, record)]),
                         });
                         best = commits.len() - 1;
@@ -429,7 +339,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         lane.base = best;
                         lane.value = commits[best].value + changes[lane.change].effect;
                         lane.samples.clear();
-                        lane.phase = start_phase(&commits, best, lane.slot, setup);
+                        lane.phase = start_phase(&commits, &groups, best, lane.slot, setup);
                     }
                 }
             }
@@ -443,15 +353,21 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
 /// (`same slot` without `REMEASURE` runs there; `adaptive` when the offset
 /// between its slot and the slot the best was recorded on is not known well
 /// enough), or run the candidate.
-fn start_phase(commits: &[Commit], best: usize, slot: usize, setup: Setup) -> Phase {
-    let best = &commits[best];
-    if setup.compare == Compare::Adaptive && !best.on_slot.contains_key(&slot) {
-        let known =
-            offset(commits, slot, best.slot, setup.lanes).map(|o| shrink(o, commits, setup.lanes));
-        if known.is_none_or(|(_, var)| var > OFFSET_VAR) {
+fn start_phase(
+    commits: &[Commit],
+    groups: &[Vec<f64>],
+    best: usize,
+    slot: usize,
+    setup: Setup,
+) -> Phase {
+    if setup.compare == Compare::Adaptive {
+        let runs = commit_runs(commits);
+        let sd = noise(groups);
+        if slot_offset::needs_remeasure(&runs, &runs[best], &slot.to_string(), sd) {
             return Phase::Remeasure;
         }
     }
+    let best = &commits[best];
     match setup.compare {
         Compare::SameSlot if best.on_slot.get(&slot).map_or(0, Vec::len) < REMEASURE => {
             Phase::Remeasure
@@ -499,22 +415,4 @@ pub fn summarize(
 /// False keeps per true keep.
 pub fn false_per_true(o: &LaneOutcome) -> f64 {
     o.false_keeps / o.true_keeps.max(f64::MIN_POSITIVE)
-}
-
-/// Shrink an offset toward 0 by how far apart the slots are: with prior
-/// variance 2τ² for the offset between two slots, τ² estimated from every
-/// slot's offset over slot 0.
-fn shrink((d, var): (f64, f64), commits: &[Commit], slots: usize) -> (f64, f64) {
-    let all: Vec<(f64, f64)> = (1..slots)
-        .filter_map(|s| offset(commits, s, 0, slots))
-        .collect();
-    if all.is_empty() {
-        return (d, var);
-    }
-    let prior = (all.iter().map(|(d, v)| d * d - v).sum::<f64>() / all.len() as f64).max(0.0);
-    if prior == 0.0 {
-        return (0.0, 0.0);
-    }
-    let k = prior / (prior + var);
-    (d * k, var * k)
 }

@@ -750,7 +750,8 @@ fn frontier(seed: u64, trials: u64) {
 /// 4 lanes on 4 slots (compared with the recorded best, and with the best
 /// on the same slot), at equal wall time. True when the targets hold.
 fn lanes_section(seed: u64, trials: u64) -> bool {
-    use lanes::{false_per_true, CONFLICT, LANES_GAIN, OFFSET_VAR, PESSIMISM, REMEASURE};
+    use arx::kernel::slot_offset::OFFSET_VAR;
+    use lanes::{false_per_true, CONFLICT, LANES_GAIN, REMEASURE};
     println!("## Lanes: 4 candidates at once on 4 slots\n");
     println!(
         "{trials} loops per stream and setting, {BUDGET} ticks of wall time (a run per slot \
@@ -759,13 +760,11 @@ fn lanes_section(seed: u64, trials: u64) -> bool {
          a compare-and-swap of the best: a candidate whose best moved is replayed onto the new \
          best ({:.0}% of replays conflict: a `stale` discard) and measured again against it. \
          `same slot`: a candidate is compared with the best measured on its own slot ({REMEASURE} \
-         runs of the best there first, shared by later candidates on that slot). `adaptive`: a lane \
-         whose slot has no runs of the best and whose offset to the best's slot is not known \
-         (variance above {OFFSET_VAR}σ²) first runs the best {REMEASURE} times there; a \
-         candidate is compared with every run of the best, each moved onto its slot by the \
-         slots' estimated offset (shrunk toward 0), and a keep that does not hold with the \
-         offset {PESSIMISM} standard errors against it first runs the best {REMEASURE} times on \
-         the candidate's slot. `replayed when the best \
+         runs of the best there first, shared by later candidates on that slot). `adaptive` (what `arx try` does, through \
+         `arx::kernel::slot_offset`): a lane whose slot has no runs of the best and whose \
+         offset to the best's slots is not known (variance above {OFFSET_VAR}σ²) first runs \
+         the best {REMEASURE} times there; a candidate is compared with every run of the best, \
+         each moved onto its slot by the slots' estimated offset (shrunk toward 0). `replayed when the best \
          moves`: a candidate leaning better than its best is replayed at once when another \
          lane keeps, not after its own decision. Decisions through \
          `arx::kernel::ratchet::next_step` (`confirm`).\n",
