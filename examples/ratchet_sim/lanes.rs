@@ -82,7 +82,7 @@ pub fn setups(slot_sd: f64) -> Vec<Setup> {
         restart,
     };
     vec![
-        one(1, Compare::SameSlot, false),
+        one(1, Compare::Recorded, false),
         one(4, Compare::Recorded, false),
         one(4, Compare::SameSlot, false),
         one(4, Compare::Recorded, true),
@@ -289,8 +289,13 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         Compare::Adaptive => {
                             let runs = commit_runs(&commits);
                             let sd = noise(&groups);
-                            slot_offset::reference(&runs, &runs[lane.base], &lane.slot.to_string(), sd)
-                                .map_or_else(|| base.recorded.clone(), |r| r.samples)
+                            slot_offset::reference(
+                                &runs,
+                                &runs[lane.base],
+                                &lane.slot.to_string(),
+                                sd,
+                            )
+                            .map_or_else(|| base.recorded.clone(), |r| r.samples)
                         }
                     };
                     let replicates: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();

@@ -157,9 +157,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         _ => {}
     }
     let on_slots = match info.status {
-        TryStatus::Baseline | TryStatus::Remeasure => {
-            Some((info.commit.as_deref().unwrap_or(&info.kept), &samples[..]))
-        }
+        TryStatus::Baseline | TryStatus::Remeasure => Some((info.kept.as_str(), &samples[..])),
         TryStatus::Keep => seg
             .kept
             .as_ref()
@@ -401,6 +399,72 @@ mod tests {
                 slot_best: None,
             }),
         }
+    }
+
+    /// `r` with one attempt per `(slot, value)` (`None`: a crash).
+    fn on_slots(mut r: RunRecord, runs: &[(&str, Option<f64>)]) -> RunRecord {
+        r.attempts = runs
+            .iter()
+            .map(|(slot, x)| crate::kernel::journal::Attempt {
+                exit_code: i64::from(x.is_none()),
+                timed_out: false,
+                failure_class: FailureClass::None,
+                metrics: Metrics::from_pairs(x.map(|x| ("m".into(), x)).into_iter().collect()),
+                duration_ms: 1,
+                slot: Some(slot.to_string()),
+            })
+            .collect();
+        r
+    }
+
+    #[test]
+    fn the_measured_commits_runs_are_folded_per_slot() {
+        let records = vec![
+            on_slots(
+                record("b", "s1", TryStatus::Baseline, &[1.0, 1.1, 0.9]),
+                &[("0", Some(1.0)), ("0", Some(1.1)), ("0", Some(0.9))],
+            ),
+            // The baseline's commit measured again on slot 1: not a try.
+            on_slots(
+                record("r", "s1", TryStatus::Remeasure, &[2.0, 2.1]),
+                &[("1", Some(2.0)), ("1", Some(2.1))],
+            ),
+            on_slots(
+                record("d", "s1", TryStatus::Discard, &[3.0]),
+                &[("1", Some(3.0))],
+            ),
+            // A keep replayed once (its first run, against the old best,
+            // is in its attempts but not its samples), recorded from its
+            // second sample, after a crash.
+            {
+                let mut k = on_slots(
+                    record("k", "s1", TryStatus::Keep, &[0.7, 0.75, 0.76]),
+                    &[
+                        ("0", Some(5.0)),
+                        ("1", Some(0.7)),
+                        ("1", None),
+                        ("1", Some(0.75)),
+                        ("0", Some(0.76)),
+                    ],
+                );
+                k.ratchet.as_mut().unwrap().record_from = 1;
+                k
+            },
+        ];
+        let seg = current(&records, "s1").unwrap();
+        assert_eq!(seg.tries, 3);
+        assert_eq!(seg.tally.remeasures, 1);
+        assert_eq!(seg.tally.since_keep, 0);
+        let base = runs_of(&seg.slot_runs, "k0").unwrap();
+        assert_eq!(base.by_slot["0"], vec![1.0, 1.1, 0.9]);
+        assert_eq!(base.by_slot["1"], vec![2.0, 2.1]);
+        let kept = runs_of(&seg.slot_runs, "c-k").unwrap();
+        assert_eq!(kept.by_slot["1"], vec![0.75]);
+        assert_eq!(kept.by_slot["0"], vec![0.76]);
+        assert_eq!(seg.slot_runs.len(), 2, "a discard is no measured commit");
+        // Without slots, nothing.
+        let plain = current(&[record("b", "s1", TryStatus::Baseline, &[1.0, 1.1])], "s1");
+        assert!(plain.unwrap().slot_runs.is_empty());
     }
 
     #[test]

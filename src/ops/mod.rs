@@ -15,4 +15,5 @@ pub mod objective;
 pub mod placement;
 pub mod reactive;
 pub mod scan;
+pub mod slot_compare;
 pub mod spec;

@@ -6,7 +6,6 @@
 use anyhow::{Context, Result};
 use serde_json::json;
 
-use super::slot_compare::SlotCompare;
 use super::{
     baseline, decimals, dry_run, info, load, load_summary, num, record, recover, rule_of,
     run_checks, run_short, short, signed, subject, Loaded, Runner, Summary, TryReport,
@@ -34,6 +33,7 @@ use crate::ops::attempts::{self};
 use crate::ops::journal;
 use crate::ops::lanes::LaneCtx;
 use crate::ops::reactive::{self, Follow};
+use crate::ops::slot_compare::SlotCompare;
 use crate::output::{warn, Spinner};
 
 /// Take the working tree's try lock, or refuse: another `arx try` runs here.
@@ -590,7 +590,12 @@ fn try_candidate(
     };
     // With two slots or more, the candidate is compared with the best as
     // it measures on the candidate's slot (see `kernel::slot_offset`).
-    let mut slots = SlotCompare::new(runner, segment);
+    let slot_count = runner
+        .spec
+        .place
+        .as_ref()
+        .map_or(0, |p| p.placement.slots.len());
+    let mut slots = SlotCompare::new(slot_count, segment);
     let decision: Option<Decision> = loop {
         let n = outcomes.len() - first + 1;
         let label = if first > 0 {

@@ -6,7 +6,6 @@
 pub mod attempt;
 pub mod best;
 pub mod restore;
-mod slot_compare;
 pub mod status;
 
 use std::io::{self, Write};

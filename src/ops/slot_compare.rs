@@ -5,13 +5,12 @@
 //! there and no offset is known well enough, the try first measures the
 //! best on that slot (`remeasure`).
 
-use super::Runner;
 use crate::kernel::ratchet::pooled_noise;
 use crate::kernel::ratchet_record::SlotBest;
 use crate::kernel::segment::{runs_of, Measured, Segment};
 use crate::kernel::slot_offset::{self, CommitRuns, Reference};
 
-pub(super) struct SlotCompare<'s> {
+pub struct SlotCompare<'s> {
     /// Two slots or more: compare on the candidate's slot.
     on: bool,
     segment: &'s Segment,
@@ -29,13 +28,10 @@ pub(super) struct SlotCompare<'s> {
 }
 
 impl<'s> SlotCompare<'s> {
-    pub fn new(runner: &Runner<'_>, segment: &'s Segment) -> SlotCompare<'s> {
+    /// For a try of `segment` with `slots` slots.
+    pub fn new(slots: usize, segment: &'s Segment) -> SlotCompare<'s> {
         SlotCompare {
-            on: runner
-                .spec
-                .place
-                .as_ref()
-                .is_some_and(|p| p.placement.slots.len() >= 2),
+            on: slots >= 2,
             segment,
             slot_runs: segment.slot_runs.clone(),
             extra: Vec::new(),
