@@ -103,11 +103,16 @@ pub fn raw(commits: &[CommitRuns], s: &str, r: &str) -> Option<Offset> {
 /// The offset of `s` over `r`, shrunk toward 0 by how far apart the
 /// slots are: the spread of every slot's offset over the first slot, less
 /// what their noise explains, is the prior. `sd` is one run's standard
-/// deviation; without it the offset is not shrunk.
+/// deviation; without it the offset is not shrunk, and with 0 (runs that
+/// never vary) it is known exactly.
 pub fn offset(commits: &[CommitRuns], s: &str, r: &str, sd: Option<f64>) -> Option<Offset> {
     let o = raw(commits, s, r)?;
     if o.var == 0.0 {
         return Some(o);
+    }
+    // Runs that never vary: the offset is what it reads.
+    if sd == Some(0.0) {
+        return Some(Offset { d: o.d, var: 0.0 });
     }
     let Some(sd) = sd.filter(|sd| *sd > 0.0 && sd.is_finite()) else {
         return Some(o);
@@ -262,6 +267,9 @@ mod tests {
         assert!(!o.known());
         // Without a noise estimate: not shrunk.
         assert_eq!(offset(&far, "1", "0", None).unwrap().d, 3.0);
+        // Runs that never vary: known exactly.
+        let exact = offset(&far, "1", "0", Some(0.0)).unwrap();
+        assert_eq!((exact.d, exact.var), (3.0, 0.0));
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! that slot, and its runs on other slots moved by the slots' estimated
 //! offsets ([`crate::kernel::slot_offset`]). When the best has no runs
 //! there and no offset is known well enough, the try first measures the
-//! best on that slot (`remeasure`).
+//! best on that slot (`remeasure`). Without a noise estimate (no repeated
+//! measurement in the segment) an offset cannot be told from noise, and
+//! the candidate is compared with the best as recorded.
 
 use crate::kernel::ratchet::pooled_noise;
 use crate::kernel::ratchet_record::SlotBest;
@@ -76,9 +78,12 @@ impl<'s> SlotCompare<'s> {
     /// Must the best (`kept`) be measured on the candidate's slot before
     /// the candidate is compared with it (once per measurement)?
     pub fn needs_remeasure(&self, kept: &str) -> bool {
-        match (&self.frame, self.on && !self.remeasured) {
+        // Without a noise estimate (no repeated measurement yet), an
+        // offset cannot be told from noise: compared as recorded.
+        let sd = self.sd();
+        match (&self.frame, self.on && !self.remeasured && sd.is_some()) {
             (Some(slot), true) => {
-                slot_offset::needs_remeasure(&self.slot_runs, &self.runs_of(kept), slot, self.sd())
+                slot_offset::needs_remeasure(&self.slot_runs, &self.runs_of(kept), slot, sd)
             }
             _ => false,
         }
@@ -107,8 +112,9 @@ impl<'s> SlotCompare<'s> {
 
     fn reference(&self, best: &Measured) -> Option<(&str, Reference)> {
         let slot = self.frame.as_deref().filter(|_| self.on)?;
+        let sd = self.sd()?;
         let runs = runs_of(&self.slot_runs, &best.commit)?;
-        slot_offset::reference(&self.slot_runs, runs, slot, self.sd()).map(|r| (slot, r))
+        slot_offset::reference(&self.slot_runs, runs, slot, Some(sd)).map(|r| (slot, r))
     }
 
     /// What the decision compares: the best on the candidate's slot (or as
@@ -148,5 +154,68 @@ impl<'s> SlotCompare<'s> {
     pub fn reference_runs(&self, best: &Measured) -> usize {
         self.reference(best)
             .map_or(best.samples.len(), |(_, r)| r.samples.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segment(replicates: Vec<Vec<f64>>) -> Segment {
+        let best = Measured {
+            run_id: "b".into(),
+            commit: "k".into(),
+            description: None,
+            samples: vec![10.0, 10.1, 9.9],
+            at: String::new(),
+            confirmed: true,
+        };
+        Segment {
+            kept: Some(best),
+            replicates,
+            slot_runs: vec![CommitRuns {
+                commit: "k".into(),
+                by_slot: [("0".to_string(), vec![10.0, 10.1, 9.9])].into(),
+            }],
+            ..Segment::default()
+        }
+    }
+
+    #[test]
+    fn a_candidate_on_a_slot_without_the_best_measures_it_there_first() {
+        let seg = segment(vec![vec![10.0, 10.1, 9.9]]);
+        let best = seg.kept.clone().unwrap();
+        let mut c = SlotCompare::new(2, &seg);
+        c.ran(Some("1".into()));
+        assert!(c.needs_remeasure("k"));
+        c.remeasured("k", vec![("1".into(), 15.0), ("1".into(), 15.1)]);
+        // Once per measurement.
+        assert!(!c.needs_remeasure("k"));
+        let (reference, candidate) = c.compare(&best, &[15.05]);
+        assert_eq!(candidate, vec![15.05]);
+        // The best on slot 1 itself, and its slot-0 runs moved by the
+        // offset both measured it with (about +5).
+        assert_eq!(reference.len(), 5);
+        let mean = reference.iter().sum::<f64>() / 5.0;
+        assert!((mean - 15.05).abs() < 0.2, "{reference:?}");
+        let b = c.slot_best(&best).unwrap();
+        assert_eq!((b.slot.as_str(), b.runs, b.moved), ("1", 2, 3));
+        assert_eq!(c.reference_runs(&best), 5);
+    }
+
+    #[test]
+    fn without_slots_or_a_noise_estimate_the_best_is_compared_as_recorded() {
+        for (slots, replicates) in [(1, vec![vec![10.0, 10.1]]), (2, vec![])] {
+            let seg = segment(replicates);
+            let best = seg.kept.clone().unwrap();
+            let mut c = SlotCompare::new(slots, &seg);
+            c.ran(Some("1".into()));
+            assert!(!c.needs_remeasure("k"));
+            assert_eq!(
+                c.compare(&best, &[15.0]),
+                (best.samples.clone(), vec![15.0])
+            );
+            assert!(c.slot_best(&best).is_none());
+        }
     }
 }
