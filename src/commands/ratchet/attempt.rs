@@ -641,9 +641,11 @@ fn try_candidate(
         }
         let (reference, candidate_values) = slots.compare(best, &samples);
         let groups = slots.groups();
+        // The candidate's own runs are a replicate group too (the very
+        // slice the decision is given, so that it counts once).
         let mut replicates = groups.clone();
-        if samples.len() > 1 {
-            replicates.push(&samples);
+        if candidate_values.len() > 1 {
+            replicates.push(&candidate_values);
         }
         let evidence = Evidence {
             best: &reference,
