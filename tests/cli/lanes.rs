@@ -615,3 +615,68 @@ fn a_leading_candidate_is_replayed_as_soon_as_the_best_moves() {
     assert_eq!(read_in(&r.root(), "a.txt"), "5\n");
     assert_eq!(read_in(&r.root(), "b.txt"), "2\n");
 }
+
+/// Two lanes on two slots that differ: slot "1" reads 5 higher. Neither
+/// lane's change changes anything, and neither is kept: the lane that ran
+/// on slot "1" first measured the best there (a `remeasure` of its lane,
+/// every run on slot "1") and was compared with that.
+#[test]
+fn lanes_on_slots_that_differ_compare_on_their_own_slot() {
+    let r = Repo::new();
+    r.write(
+        "score.sh",
+        &format!(
+            "{}\nb=0; [ \"$SLOT\" = 1 ] && b=5\n\
+             n=$(cat .noise 2>/dev/null || echo 0); echo $((n + 1)) > .noise\n\
+             echo \"__RESULT__ {{\\\"m\\\": $(( ($(cat a.txt) + b) * 1000 + n % 3 ))}}\"\n",
+            SCORE.lines().take(10).collect::<Vec<_>>().join("\n")
+        ),
+    );
+    r.write(
+        "arx.toml",
+        &CONFIG
+            .replace("baseline_repeat = 1\n", "baseline_repeat = 3\n")
+            .replace("rule = \"strict\"\n", "slots = [\"0\", \"1\"]\nslot_env = \"SLOT\"\n"),
+    );
+    r.write(".gitignore", ".arx/\n.noise\n");
+    r.git(&["add", "-A"]);
+    r.git(&["commit", "-qm", "slots"]);
+    let (code, report) = r.try_in(&r.root(), "baseline");
+    assert_eq!((code, status(&report)), (0, "baseline"), "{report}");
+    let out = r.arx(&r.root(), &["lane", "add", "a", "b"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let sync = r.sb.path().join("sync");
+    std::fs::create_dir(&sync).unwrap();
+    let mut tries = Vec::new();
+    for lane in ["a", "b"] {
+        write_in(&r.lane(lane), "notes.txt", "nothing that matters\n");
+        tries.push(r.spawn_try(&r.lane(lane), &[], "no real change", &sync, 2));
+    }
+    for t in tries {
+        let out = t.wait_with_output().unwrap();
+        let report = stdout_json(&out);
+        assert_eq!(status(&report), "discard", "{report}\n{}", stderr(&out));
+    }
+    let journal = r.journal();
+    let remeasures: Vec<&Value> = journal
+        .iter()
+        .filter(|j| j["ratchet"]["status"] == "remeasure")
+        .collect();
+    assert_eq!(remeasures.len(), 1, "{journal:?}");
+    let m = remeasures[0];
+    assert!(
+        ["a", "b"].contains(&m["ratchet"]["lane"].as_str().unwrap_or("")),
+        "{m}"
+    );
+    assert_eq!(m["ratchet"]["kept"], journal[0]["ratchet"]["kept"]);
+    for a in m["attempts"].as_array().unwrap() {
+        assert_eq!(a["slot"], "1", "{m}");
+    }
+    // The discard on slot "1" was compared with the best there.
+    let on_1 = journal
+        .iter()
+        .find(|j| j["ratchet"]["status"] == "discard" && j["slot"] == "1")
+        .expect("a discard on slot 1");
+    let best = on_1["ratchet"]["slot_best"]["value"].as_f64().unwrap();
+    assert!((best - 6001.0).abs() < 2.0, "{on_1}");
+}
