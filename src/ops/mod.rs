@@ -13,6 +13,7 @@ pub mod lanes;
 pub mod loop_state;
 pub mod objective;
 pub mod placement;
+pub mod ratchet;
 pub mod reactive;
 pub mod scan;
 pub mod slot_compare;

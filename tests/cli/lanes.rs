@@ -636,7 +636,10 @@ fn lanes_on_slots_that_differ_compare_on_their_own_slot() {
         "arx.toml",
         &CONFIG
             .replace("baseline_repeat = 1\n", "baseline_repeat = 3\n")
-            .replace("rule = \"strict\"\n", "slots = [\"0\", \"1\"]\nslot_env = \"SLOT\"\n"),
+            .replace(
+                "rule = \"strict\"\n",
+                "slots = [\"0\", \"1\"]\nslot_env = \"SLOT\"\n",
+            ),
     );
     r.write(".gitignore", ".arx/\n.noise\n");
     r.git(&["add", "-A"]);

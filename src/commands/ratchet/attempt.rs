@@ -841,56 +841,33 @@ fn try_candidate(
         // A keep is a compare-and-swap of the best: under the
         // repository's keep lock, the journal's best must still be the one
         // this candidate was measured against.
-        let keep_lock = match held {
-            Some(lock) => lock,
-            None => crate::io::ratchet::lock_keep(state)?,
-        };
-        let mut notes = Vec::new();
-        let commit = match lane {
-            None => repo.keep_candidate(&candidate, &message)?,
-            Some(l) => {
-                let now_best = crate::ops::lanes::segment_best(state, Some(&segment.id), WARN)?;
-                if now_best.as_deref() != Some(kept) {
-                    let Some(best) = now_best else {
-                        return Err(anyhow::anyhow!(
-                            "the journal no longer has a best for this segment"
-                        ));
-                    };
-                    drop(keep_lock);
-                    drop(reactive);
-                    let carry = Carry::after(run_id, start, wall, outcomes, i.replayed_from, kept);
-                    return Ok(Tried::Moved { carry, best });
+        let keep = crate::ops::ratchet::keep(
+            repo,
+            state,
+            lane,
+            &segment.id,
+            kept,
+            &candidate,
+            &message,
+            held,
+            WARN,
+        )?;
+        let (commit, keep_lock, notes) = match keep {
+            crate::ops::ratchet::Keep::Moved { best } => {
+                drop(reactive);
+                let carry = Carry::after(run_id, start, wall, outcomes, i.replayed_from, kept);
+                return Ok(Tried::Moved { carry, best });
+            }
+            crate::ops::ratchet::Keep::Kept {
+                commit,
+                lock,
+                notes,
+                warning,
+            } => {
+                if let Some(w) = warning {
+                    warn(w);
                 }
-                let main_clean = l.main_tree_at(state, kept);
-                let commit = repo.keep_onto(&candidate, kept, &message)?;
-                if !repo.advance_branch(&l.best_ref, kept, &commit)? {
-                    return Err(Hinted::error(
-                        format!(
-                            "{} is no longer at the best {}: it was moved outside arx",
-                            l.best_ref.trim_start_matches("refs/heads/"),
-                            short(kept)
-                        ),
-                        format!(
-                            "the keep is on the lane's branch ({}); put the best's branch back, then arx lane sync",
-                            short(&commit)
-                        ),
-                    ));
-                }
-                match main_clean {
-                    Some(true) => {
-                        if let Err(e) = l.follow_in_main(state, &commit) {
-                            warn(format_args!(
-                                "the main working tree did not follow the keep: {e:#}"
-                            ));
-                        }
-                    }
-                    Some(false) => notes.push(format!(
-                        "the main working tree has changes: its branch moved to {} under them",
-                        short(&commit)
-                    )),
-                    None => {}
-                }
-                commit
+                (commit, lock, notes)
             }
         };
         i.commit = Some(commit.clone());
@@ -938,24 +915,12 @@ fn discard(
     repo: &RatchetRepo,
     state: &std::path::Path,
     kept: &str,
-    mut rec: RunRecord,
+    rec: RunRecord,
     line: String,
     exit: Exit,
 ) -> Result<Exit> {
-    let refname = format!("refs/arx/discarded/{}", rec.run_id);
-    if let Some(info) = rec.ratchet.as_mut() {
-        info.discarded_ref = Some(refname.clone());
-    }
-    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
-    markers.write_pending(&crate::io::ratchet::Pending {
-        kept: kept.to_string(),
-        discarded_ref: refname.clone(),
-        record: rec.clone(),
-    })?;
-    journal::record_run(state, &rec, WARN)?;
+    let (rec, restored) = crate::ops::ratchet::discard(repo, state, kept, rec, WARN)?;
     finding_from_result(runner.ctx, state, &rec);
-    let (_, restored) = repo.discard(kept, &refname, &format!("arx: discarded {}", rec.run_id))?;
-    markers.clear_pending()?;
     let mut notes = Vec::new();
     if !restored.restored.is_empty() {
         notes.push(format!("restored: {}", restored.restored.join(", ")));

@@ -36,6 +36,7 @@ use crate::kernel::segment::{self, CheckResult, Measured, RatchetInfo, Segment, 
 use crate::kernel::stats::summarize;
 use crate::ops::attempts::{self, AttemptEvent};
 use crate::ops::journal as run_journal;
+use crate::ops::ratchet as ops_ratchet;
 use crate::ops::reactive::{Follow, LiveInfo, Reactive};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
@@ -530,10 +531,9 @@ fn baseline(
     rule: Rule,
 ) -> Result<(Exit, Option<Segment>)> {
     let objective = runner.objective;
-    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
     let aside = candidate.dirty;
     if aside {
-        set_aside(repo, &markers, kept, "the baseline")?;
+        ops_ratchet::set_aside(repo, state, kept, "the baseline")?;
         eprintln!("arx: set the working tree's changes aside to measure the baseline");
     }
     let runner = &runner.at(kept);
@@ -593,7 +593,7 @@ fn baseline(
     run_journal::record_run(state, &rec, WARN)?;
     drop(reactive);
     if aside {
-        put_back(repo, &markers)?;
+        ops_ratchet::put_back(repo, state)?;
     }
     let line = match status {
         TryStatus::Baseline => {
@@ -641,31 +641,6 @@ fn baseline(
     Ok((exit, seg))
 }
 
-/// Set the candidate aside under the aside ref (a marker first, so that
-/// the next `arx try` puts it back after a crash) and restore `kept`.
-fn set_aside(
-    repo: &RatchetRepo,
-    markers: &crate::io::ratchet::Markers,
-    kept: &str,
-    what: &str,
-) -> Result<()> {
-    let refname = markers.aside_ref.clone();
-    markers.write_aside(&crate::io::ratchet::Aside {
-        refname: refname.clone(),
-        head: repo.head(),
-    })?;
-    repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
-    repo.restore_to(kept)?;
-    Ok(())
-}
-
-/// Put the candidate set aside by [`set_aside`] back.
-fn put_back(repo: &RatchetRepo, markers: &crate::io::ratchet::Markers) -> Result<()> {
-    repo.put_back(&markers.aside_ref)?;
-    repo.delete_ref(&markers.aside_ref)?;
-    markers.clear_aside()
-}
-
 /// The best run again on a candidate's slot.
 struct Remeasured {
     /// Each run's slot and value.
@@ -697,10 +672,9 @@ fn remeasure(
         short(kept),
         crate::output::count(n as u64, "run", "runs")
     );
-    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
     let aside = !candidate.is_empty();
     if aside {
-        set_aside(repo, &markers, kept, "measuring the best on another slot")?;
+        ops_ratchet::set_aside(repo, state, kept, "measuring the best on another slot")?;
     }
     let runner = &runner.at(kept);
     let run_id = attempts::new_run_id();
@@ -758,7 +732,7 @@ fn remeasure(
     run_journal::record_run(state, &rec, WARN)?;
     drop(reactive);
     if aside {
-        put_back(repo, &markers)?;
+        ops_ratchet::put_back(repo, state)?;
     }
     match summarize(&samples) {
         Some(sm) => eprintln!(

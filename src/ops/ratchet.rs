@@ -1,0 +1,162 @@
+//! The steps of `arx try` that change the working tree, the journal and
+//! the best, in the order that loses nothing when arx dies between them:
+//! setting the candidate aside to measure the best (and putting it back),
+//! the discard sequence, and the keep, a compare-and-swap of the best in
+//! lanes. Nothing here prints: what happened comes back as values.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::error::Hinted;
+use crate::io::git::ratchet::{Candidate, RatchetRepo, Restored};
+use crate::io::ratchet::{Aside, KeepLock, Markers, Pending};
+use crate::io::Warn;
+use crate::kernel::journal::RunRecord;
+use crate::ops::lanes::LaneCtx;
+
+/// Set the candidate aside under the aside ref (a marker first, so that
+/// the next `arx try` puts it back if arx dies) and restore `kept`, to
+/// measure the best; `what` names why in the snapshot's message.
+pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Result<()> {
+    let markers = Markers::of(state, repo.workdir());
+    let refname = markers.aside_ref.clone();
+    markers.write_aside(&Aside {
+        refname: refname.clone(),
+        head: repo.head(),
+    })?;
+    repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
+    repo.restore_to(kept)?;
+    Ok(())
+}
+
+/// Put the candidate [`set_aside`] set aside back, and forget the marker.
+pub fn put_back(repo: &RatchetRepo, state: &Path) -> Result<()> {
+    let markers = Markers::of(state, repo.workdir());
+    repo.put_back(&markers.aside_ref)?;
+    repo.delete_ref(&markers.aside_ref)?;
+    markers.clear_aside()
+}
+
+/// Discard a candidate: a marker naming the record first (so a crash
+/// loses nothing: the next command finishes the job), the record
+/// journaled, the candidate stored under `refs/arx/discarded/<run id>`,
+/// the kept commit restored, the marker cleared. Returns the record as
+/// journaled (with its `discarded_ref`) and what the restore did.
+pub fn discard(
+    repo: &RatchetRepo,
+    state: &Path,
+    kept: &str,
+    mut rec: RunRecord,
+    warn: Warn,
+) -> Result<(RunRecord, Restored)> {
+    let refname = format!("refs/arx/discarded/{}", rec.run_id);
+    if let Some(info) = rec.ratchet.as_mut() {
+        info.discarded_ref = Some(refname.clone());
+    }
+    let markers = Markers::of(state, repo.workdir());
+    markers.write_pending(&Pending {
+        kept: kept.to_string(),
+        discarded_ref: refname.clone(),
+        record: rec.clone(),
+    })?;
+    crate::ops::journal::record_run(state, &rec, warn)?;
+    let (_, restored) = repo.discard(kept, &refname, &format!("arx: discarded {}", rec.run_id))?;
+    markers.clear_pending()?;
+    Ok((rec, restored))
+}
+
+/// What a keep came to.
+pub enum Keep {
+    /// Committed as `commit`; the keep lock is held until the record is
+    /// journaled. `notes` for the report, `warning` for stderr.
+    Kept {
+        commit: String,
+        lock: KeepLock,
+        notes: Vec<String>,
+        warning: Option<String>,
+    },
+    /// Another lane kept first: the best is now `best`.
+    Moved { best: String },
+}
+
+/// Keep the candidate as one commit on `kept`. In a lane this is a
+/// compare-and-swap of the best, under the repository's keep lock (`held`
+/// when the try already holds it): the journal's best must still be
+/// `kept`; then the keep commit advances the best's branch from `kept`,
+/// and a clean main working tree on that branch follows it.
+#[allow(clippy::too_many_arguments)]
+pub fn keep(
+    repo: &RatchetRepo,
+    state: &Path,
+    lane: Option<&LaneCtx>,
+    segment: &str,
+    kept: &str,
+    candidate: &Candidate,
+    message: &str,
+    held: Option<KeepLock>,
+    warn: Warn,
+) -> Result<Keep> {
+    let lock = match held {
+        Some(lock) => lock,
+        None => crate::io::ratchet::lock_keep(state)?,
+    };
+    let Some(l) = lane else {
+        let commit = repo.keep_candidate(candidate, message)?;
+        return Ok(Keep::Kept {
+            commit,
+            lock,
+            notes: Vec::new(),
+            warning: None,
+        });
+    };
+    let now_best = crate::ops::lanes::segment_best(state, Some(segment), warn)?;
+    if now_best.as_deref() != Some(kept) {
+        let Some(best) = now_best else {
+            return Err(anyhow::anyhow!(
+                "the journal no longer has a best for this segment"
+            ));
+        };
+        return Ok(Keep::Moved { best });
+    }
+    let main_clean = l.main_tree_at(state, kept);
+    let commit = repo.keep_onto(candidate, kept, message)?;
+    if !repo.advance_branch(&l.best_ref, kept, &commit)? {
+        return Err(Hinted::error(
+            format!(
+                "{} is no longer at the best {}: it was moved outside arx",
+                l.best_ref.trim_start_matches("refs/heads/"),
+                short(kept)
+            ),
+            format!(
+                "the keep is on the lane's branch ({}); put the best's branch back, then arx lane sync",
+                short(&commit)
+            ),
+        ));
+    }
+    let (mut notes, mut warning) = (Vec::new(), None);
+    match main_clean {
+        Some(true) => {
+            if let Err(e) = l.follow_in_main(state, &commit) {
+                warning = Some(format!(
+                    "the main working tree did not follow the keep: {e:#}"
+                ));
+            }
+        }
+        Some(false) => notes.push(format!(
+            "the main working tree has changes: its branch moved to {} under them",
+            short(&commit)
+        )),
+        None => {}
+    }
+    Ok(Keep::Kept {
+        commit,
+        lock,
+        notes,
+        warning,
+    })
+}
+
+fn short(commit: &str) -> &str {
+    commit.get(..7).unwrap_or(commit)
+}
