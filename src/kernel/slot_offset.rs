@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An offset whose variance is at most this (σ²) is known well enough to
 /// compare a candidate on one slot with the best measured on another.
@@ -22,7 +22,7 @@ pub const OFFSET_VAR: f64 = 0.04;
 
 /// The runs of one commit on each slot (the value of each run, oldest
 /// first).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CommitRuns {
     pub commit: String,
     pub by_slot: BTreeMap<String, Vec<f64>>,

@@ -349,6 +349,31 @@ fn a_candidate_on_a_faster_slot_is_compared_with_the_best_measured_there() {
         .filter_map(|j| j["ratchet"]["status"].as_str().map(str::to_string))
         .collect();
     assert_eq!(statuses, ["baseline", "remeasure", "discard", "keep"]);
+    // The best (on slot "1") is shown against the baseline as it measures
+    // on slot "1": +2, not the +7 of two slots that differ.
+    let best: Value =
+        serde_json::from_slice(&sb.arx().args(["--json", "best"]).output().unwrap().stdout)
+            .unwrap();
+    assert_eq!(best["baseline_slot"], "1", "{best}");
+    assert!(
+        (best["change"].as_f64().unwrap() - 2.0).abs() < 0.05,
+        "{best}"
+    );
+    let report: Value =
+        serde_json::from_slice(&sb.arx().args(["--json", "report"]).output().unwrap().stdout)
+            .unwrap();
+    let seg = &report["segments"][0]["best"];
+    assert_eq!(seg["baseline_on_slot"]["slot"], "1", "{seg}");
+    assert!(
+        (seg["change"].as_f64().unwrap() - 2.0).abs() < 0.05,
+        "{seg}"
+    );
+    let text = sb.arx().arg("report").output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("vs baseline on slot 1"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
     // A remeasure is no try.
     let status: Value =
         serde_json::from_slice(&sb.arx().args(["--json", "status"]).output().unwrap().stdout)

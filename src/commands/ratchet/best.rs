@@ -26,7 +26,11 @@ pub struct BestReport {
     pub samples: Vec<f64>,
     /// False when no confirmation backs the keep (`--rule strict`).
     pub confirmed: bool,
+    /// The baseline's value: as it measures on the best's slot when the
+    /// two were recorded on slots that differ (`baseline_slot`).
     pub baseline: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_slot: Option<String>,
     /// Best minus baseline.
     pub change: Option<f64>,
 }
@@ -49,9 +53,14 @@ impl Report for BestReport {
             write!(out, " \"{desc}\"")?;
         }
         if let (Some(c), Some(base)) = (self.change, self.baseline) {
+            let on = self
+                .baseline_slot
+                .as_ref()
+                .map(|s| format!(" on slot {s}"))
+                .unwrap_or_default();
             write!(
                 out,
-                " {d}{} vs baseline {}{d:#}",
+                " {d}{} vs baseline {}{on}{d:#}",
                 signed(c, dp),
                 num(base, dp)
             )?;
@@ -78,11 +87,17 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         eprintln!("arx: the kept commit has no sample of {}", o.metric);
         return Ok(Exit::No);
     };
-    let baseline = seg
-        .baseline
-        .as_ref()
-        .and_then(|b| estimate_of_fold(b, &seg, INTERVAL_CONFIDENCE))
-        .map(|e| e.value);
+    // The baseline as it measures on the best's slot, when the two were
+    // recorded on slots that differ.
+    let on_slot = seg.baseline_on_best_slot();
+    let baseline = match &on_slot {
+        Some(o) => Some(o.value),
+        None => seg
+            .baseline
+            .as_ref()
+            .and_then(|b| estimate_of_fold(b, &seg, INTERVAL_CONFIDENCE))
+            .map(|e| e.value),
+    };
     ctx.out.emit(&BestReport {
         segment: seg.id.clone(),
         metric: o.metric.clone(),
@@ -95,6 +110,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         samples: kept.samples.clone(),
         confirmed: kept.confirmed,
         baseline,
+        baseline_slot: on_slot.map(|o| o.slot),
     })?;
     Ok(Exit::Ok)
 }

@@ -15,6 +15,7 @@ use super::{
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::ratchet::estimate;
 use crate::kernel::segment::{stop_advice, Segment, StopAdvice};
+use crate::kernel::slot_offset::CommitRuns;
 use crate::kernel::stats::Direction;
 use crate::kernel::tally::Tally;
 
@@ -31,6 +32,9 @@ pub struct KeptFold {
     pub confirmed: bool,
     /// Its samples (from `record_from` on), or its value.
     pub samples: Vec<f64>,
+    /// The slot its (last) run ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -67,6 +71,11 @@ pub struct SegmentFold {
     /// Per slot: the tries' changes against the best of their moment.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slot_changes: Vec<SlotChanges>,
+    /// The measured commits' runs per slot (baselines, keeps, and the best
+    /// measured again on another slot), each record's runs put down to its
+    /// last run's slot: what the slots' offsets are estimated from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slot_runs: Vec<CommitRuns>,
 }
 
 /// The changes against the best of the tries on one slot: count, sum and
@@ -411,7 +420,28 @@ impl SegmentFold {
             description: p.description.as_deref().map(str::to_string),
             confirmed: p.confirmed,
             samples: kept_samples(p),
+            slot: p.slot.as_deref().map(str::to_string),
         };
+        if let (Status::Baseline | Status::Keep | Status::Remeasure, Some(slot), Some(commit)) =
+            (p.status, p.slot.as_deref(), p.commit.as_deref())
+        {
+            let samples = kept_samples(p);
+            if !samples.is_empty() {
+                let c = entry(
+                    &mut self.slot_runs,
+                    commit,
+                    |c| &c.commit,
+                    || CommitRuns {
+                        commit: commit.to_string(),
+                        ..CommitRuns::default()
+                    },
+                );
+                c.by_slot
+                    .entry(slot.to_string())
+                    .or_default()
+                    .extend(samples);
+            }
+        }
         match p.status {
             Status::Baseline => {
                 self.baseline = Some(kept());
@@ -440,6 +470,24 @@ impl SegmentFold {
         })
     }
 
+    /// The baseline as it would measure on the slot the best was recorded
+    /// on, when the two were recorded on different slots and an offset
+    /// between them can be estimated: the slot and the value.
+    pub fn baseline_on_best_slot(&self) -> Option<super::OnSlot> {
+        let (base, best) = (self.baseline.as_ref()?, self.kept.as_ref()?);
+        let slot = best.slot.as_deref()?;
+        if base.slot.as_deref()? == slot {
+            return None;
+        }
+        let runs = self.slot_runs.iter().find(|c| c.commit == base.commit)?;
+        let sd = self.noise().map(|(sd, _)| sd);
+        let r = crate::kernel::slot_offset::reference(&self.slot_runs, runs, slot, sd)?;
+        Some(super::OnSlot {
+            slot: slot.to_string(),
+            value: r.samples.iter().sum::<f64>() / r.samples.len() as f64,
+        })
+    }
+
     /// The summary people read, at `ctx`'s time and stop rules.
     pub fn summary(&self, ctx: &Context) -> SegmentSummary {
         let noise = self.noise();
@@ -460,10 +508,15 @@ impl SegmentFold {
             }
         };
         let base = self.baseline.as_ref().and_then(value_of);
+        let on_slot = self.baseline_on_best_slot();
         let best = self.kept.as_ref().and_then(|k| {
             let v = value_of(k)?;
             Some(Best {
-                change: base.as_ref().map(|b| v.value - b.value),
+                change: match &on_slot {
+                    Some(b) => Some(v.value - b.value),
+                    None => base.as_ref().map(|b| v.value - b.value),
+                },
+                baseline_on_slot: on_slot.clone(),
                 value: v,
                 run_id: k.run_id.clone(),
                 commit: k.commit.clone(),

@@ -134,8 +134,20 @@ pub struct Best {
     pub commit: String,
     pub description: Option<String>,
     pub confirmed: bool,
-    /// Best minus baseline.
+    /// Best minus baseline (the baseline on the best's slot when they were
+    /// recorded on slots that differ: `baseline_on_slot`).
     pub change: Option<f64>,
+    /// The baseline moved onto the slot the best was recorded on, by the
+    /// slots' estimated offset: the slot and the value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_on_slot: Option<OnSlot>,
+}
+
+/// A value as it would measure on a slot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OnSlot {
+    pub slot: String,
+    pub value: f64,
 }
 
 /// A ratchet segment in summary.

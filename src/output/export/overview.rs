@@ -111,9 +111,17 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
         }
         out.push(("best", text));
         if let (Some(c), Some(b)) = (best.change, &s.baseline) {
-            let mut text = format!("{} vs baseline", signed(c));
-            if b.value != 0.0 {
-                text.push_str(&format!(" ({})", signed_percent(c / b.value.abs())));
+            // Against the baseline as it measures on the best's slot, when
+            // the two were recorded on slots that differ.
+            let (mut text, base) = match &best.baseline_on_slot {
+                Some(o) => (
+                    format!("{} vs baseline on slot {}", signed(c), o.slot),
+                    o.value,
+                ),
+                None => (format!("{} vs baseline", signed(c)), b.value),
+            };
+            if base != 0.0 {
+                text.push_str(&format!(" ({})", signed_percent(c / base.abs())));
             }
             out.push(("change", text));
         }
