@@ -135,6 +135,9 @@ pub fn section(o: &AgentObjective) -> String {
         line("onto the new best and measures it again (or sets it aside as `stale`); before");
         line("your next try it brings your lane up to the best. Never run `arx try` in the");
         line("main working tree while lanes exist (it refuses), and never merge lanes by hand.");
+        line("Slots can differ (a faster card): arx compares your candidate with the best as");
+        line("it measures on your slot, and may first measure the best there, with your change");
+        line("set aside and put back (`remeasure`): leave the files alone until the try ends.");
     }
     line("");
     line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
