@@ -110,22 +110,55 @@ impl LaneCtx {
         before_sync_ref(&self.name)
     }
 
-    /// Is the main working tree on the best's branch at `kept`, and clean?
-    /// `None` when it is on another branch (a keep does not concern it).
-    pub fn main_tree_at(&self, state: &Path, kept: &str) -> Option<bool> {
+    /// The main working tree when it is on the best's branch (`None` when
+    /// it is on another: a keep does not concern it).
+    pub fn main_tree(&self, state: &Path, kept: &str) -> Option<MainTree> {
         let main = RatchetRepo::open(&self.main_root, state).ok()?;
         if format!("refs/heads/{}", main.branch()) != self.best_ref {
             return None;
         }
-        Some(main.head() == kept && main.candidate(kept).is_ok_and(|c| c.is_empty()))
+        let changed = match main.candidate(kept) {
+            Ok(c) if main.head() == kept => Some(c.paths),
+            _ => None,
+        };
+        Some(MainTree { changed })
     }
 
-    /// Bring the (clean) main working tree to the new best its branch
-    /// moved to, as `git merge --ff-only` would.
-    pub fn follow_in_main(&self, state: &Path, commit: &str) -> Result<()> {
-        RatchetRepo::open(&self.main_root, state)?.restore_to(commit)?;
-        Ok(())
+    /// Bring the main working tree to the new best its branch moved to:
+    /// all of it when it had no changes of its own (as `git merge
+    /// --ff-only` would), else the paths the keep changed (`keep_paths`)
+    /// that it did not change. Returns the paths it changed and the keep
+    /// changed too, left as they were.
+    pub fn follow_in_main(
+        &self,
+        state: &Path,
+        main: &MainTree,
+        commit: &str,
+        keep_paths: &[String],
+    ) -> Result<Vec<String>> {
+        let repo = RatchetRepo::open(&self.main_root, state)?;
+        let Some(changed) = &main.changed else {
+            return Ok(Vec::new());
+        };
+        if changed.is_empty() {
+            repo.restore_to(commit)?;
+            return Ok(Vec::new());
+        }
+        let (both, follow): (Vec<String>, Vec<String>) = keep_paths
+            .iter()
+            .cloned()
+            .partition(|p| changed.binary_search(p).is_ok());
+        repo.restore_paths(commit, &follow)?;
+        Ok(both)
     }
+}
+
+/// The main working tree, on the best's branch.
+#[derive(Debug, Clone)]
+pub struct MainTree {
+    /// The paths it changed relative to the best (sorted), when its HEAD is
+    /// the best; `None` when its HEAD is elsewhere.
+    pub changed: Option<Vec<String>>,
 }
 
 /// The lane `repo` is (its branch is `arx/lane/<name>`), or `None` for

@@ -84,7 +84,8 @@ pub enum Keep {
 /// compare-and-swap of the best, under the repository's keep lock (`held`
 /// when the try already holds it): the journal's best must still be
 /// `kept`; then the keep commit advances the best's branch from `kept`,
-/// and a clean main working tree on that branch follows it.
+/// and the main working tree on that branch follows it (around changes
+/// of its own).
 #[allow(clippy::too_many_arguments)]
 pub fn keep(
     repo: &RatchetRepo,
@@ -119,7 +120,7 @@ pub fn keep(
         };
         return Ok(Keep::Moved { best });
     }
-    let main_clean = l.main_tree_at(state, kept);
+    let main = l.main_tree(state, kept);
     let commit = repo.keep_onto(candidate, kept, message)?;
     if !repo.advance_branch(&l.best_ref, kept, &commit)? {
         return Err(Hinted::error(
@@ -135,16 +136,23 @@ pub fn keep(
         ));
     }
     let (mut notes, mut warning) = (Vec::new(), None);
-    match main_clean {
-        Some(true) => {
-            if let Err(e) = l.follow_in_main(state, &commit) {
+    match main.as_ref().map(|m| (m, m.changed.as_deref())) {
+        Some((m, Some(_))) => match l.follow_in_main(state, m, &commit, &candidate.paths) {
+            Ok(both) if both.is_empty() => {}
+            Ok(both) => notes.push(format!(
+                "the main working tree has changes of its own in {}, which the keep changed too: \
+                 left as they were (its branch is at {})",
+                both.join(", "),
+                short(&commit)
+            )),
+            Err(e) => {
                 warning = Some(format!(
                     "the main working tree did not follow the keep: {e:#}"
-                ));
+                ))
             }
-        }
-        Some(false) => notes.push(format!(
-            "the main working tree has changes: its branch moved to {} under them",
+        },
+        Some((_, None)) => notes.push(format!(
+            "the main working tree is not at the best: its branch moved to {} under it",
             short(&commit)
         )),
         None => {}

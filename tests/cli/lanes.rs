@@ -683,3 +683,32 @@ fn lanes_on_slots_that_differ_compare_on_their_own_slot() {
     let best = on_1["ratchet"]["slot_best"]["value"].as_f64().unwrap();
     assert!((best - 6001.0).abs() < 2.0, "{on_1}");
 }
+
+/// The main working tree with changes of its own follows a lane's keep on
+/// the paths it did not change, and keeps its own changes: nothing the
+/// keep did reads as undone there, and nothing of its own is lost.
+#[test]
+fn a_main_tree_with_changes_of_its_own_follows_a_keep_around_them() {
+    let r = with_lanes(&["a"]);
+    r.write("c.txt", "1\nmine\n");
+    r.write("notes.md", "my notes\n");
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let (code, report) = r.try_in(&r.lane("a"), "a wins");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let commit = report["ratchet"]["commit"].as_str().unwrap().to_string();
+    assert_eq!(r.git(&["rev-parse", "HEAD"]), commit);
+    assert_eq!(read_in(&r.root(), "a.txt"), "5\n", "the keep reached main");
+    assert_eq!(read_in(&r.root(), "c.txt"), "1\nmine\n");
+    assert_eq!(read_in(&r.root(), "notes.md"), "my notes\n");
+    let status_lines = r.git(&["status", "--porcelain"]);
+    // (trimmed: " M c.txt")
+    assert_eq!(status_lines, "M c.txt\n?? notes.md", "{status_lines}");
+    // A path both changed: left as main had it, and the keep says so.
+    r.write("b.txt", "7\n");
+    write_in(&r.lane("a"), "b.txt", "2\n");
+    let (code, report) = r.try_in(&r.lane("a"), "b too");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert_eq!(read_in(&r.root(), "b.txt"), "7\n");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("changes of its own in b.txt"), "{report}");
+}

@@ -29,6 +29,32 @@ impl RatchetRepo {
         self.restore_to_with(kept, &mut |_| Ok(()))
     }
 
+    /// Write `paths` as commit `to` has them (a path it lacks is removed),
+    /// in the working tree and the index; the branch and every other path
+    /// stay as they are. A main working tree with changes of its own
+    /// follows a lane's keep this way, on the paths the keep changed and
+    /// it did not.
+    pub fn restore_paths(&self, to: &str, paths: &[String]) -> anyhow::Result<Restored> {
+        let to = self.commit_id(to)?;
+        let tree = self.tree_of(to)?;
+        let paths: BTreeSet<String> = paths.iter().cloned().collect();
+        let plan = self.plan(&paths, &tree)?;
+        let mut fault = |_| Ok(());
+        let mut steps = Steps::new(&mut fault);
+        let progress = self.put_paths(&plan, &mut steps).map_err(|(e, _)| e)?;
+        let mut index = self.repo.index().map_err(git_err)?;
+        for (path, entry) in &plan {
+            self.set_index_entry(&mut index, path, *entry, true)?;
+        }
+        index
+            .write()
+            .map_err(|e| anyhow::anyhow!("cannot write the index: {}", e.message()))?;
+        Ok(Restored {
+            restored: progress.written,
+            removed: progress.removed,
+        })
+    }
+
     /// [`RatchetRepo::restore_to`], announcing each step (every path, the
     /// index, the branch) to `fault` first, so tests can stop it anywhere.
     pub(crate) fn restore_to_with(
