@@ -54,10 +54,7 @@ pub fn require_text(value: &str, what: &str, hint: &str) -> Result<()> {
     Ok(())
 }
 
-/// The warning for an experiment whose output a process that outlived it
-/// held open.
-pub(crate) const OUTPUT_HELD: &str =
-    "a process outlived the experiment and holds its output open; kept what it printed until then";
+pub(crate) use crate::ops::attempts::OUTPUT_HELD;
 
 /// What every command may need, resolved on demand.
 pub struct Ctx {

@@ -20,6 +20,26 @@ pub enum Tie {
     Even,
 }
 
+/// Decimals that show a metric to the resolution of its noise: two
+/// significant digits of the noise, or of a thousandth of the value when
+/// there is no noise to go by. (JSON keeps every digit.)
+pub fn decimals(noise: Option<f64>, value: f64) -> usize {
+    let scale = match noise {
+        Some(n) if n > 0.0 && n.is_finite() => n,
+        _ => (value.abs() * 1e-3).max(1e-12),
+    };
+    (1.0 - scale.log10().floor()).clamp(0.0, 12.0) as usize
+}
+
+/// A number with `d` decimals; non-finite values as arx prints them.
+pub fn num(x: f64, d: usize) -> String {
+    if x.is_finite() {
+        format!("{x:.d$}")
+    } else {
+        fmt_number(x)
+    }
+}
+
 /// Render a number the way the reference renders verdict details: `nan`,
 /// `inf` and `-inf`; integral values as integers (`5`, `0` for `-0.0`,
 /// every digit of `1e20`); other values as Python's `repr` prints them:

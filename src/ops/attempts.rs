@@ -16,6 +16,11 @@ use crate::kernel::launch::{job_name, launch_argv};
 use crate::kernel::record::RunOrigin;
 use crate::ops::reactive::Reactive;
 
+/// The warning for an experiment whose output a process that outlived it
+/// held open.
+pub const OUTPUT_HELD: &str =
+    "a process outlived the experiment and holds its output open; kept what it printed until then";
+
 /// Where the experiment's stdout and stderr go: nowhere when `quiet`, both
 /// to stderr when arx's stdout carries data (`--json`, `--events -`), else
 /// each to its own stream.

@@ -4,16 +4,30 @@
 //! the discard sequence, and the keep, a compare-and-swap of the best in
 //! lanes. Nothing here prints: what happened comes back as values.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Result;
 
 use crate::error::Hinted;
+use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo, Restored};
+use crate::io::process::{RunOutcome, RunSpec};
 use crate::io::ratchet::{Aside, KeepLock, Markers, Pending};
 use crate::io::Warn;
-use crate::kernel::journal::RunRecord;
+use crate::kernel::journal::{GitState, RunRecord};
+use crate::kernel::number::{decimals, num};
+use crate::kernel::objective::Objective;
+use crate::kernel::outcome::Judgement;
+use crate::kernel::prune::Points;
+use crate::kernel::ratchet::Rule;
+use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
+use crate::kernel::stats::summarize;
+use crate::ops::attempts::{self, AttemptEvent};
 use crate::ops::lanes::LaneCtx;
+use crate::ops::reactive::{Follow, LiveInfo, Reactive};
 
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
@@ -167,4 +181,318 @@ pub fn keep(
 
 fn short(commit: &str) -> &str {
     commit.get(..7).unwrap_or(commit)
+}
+
+/// Where a try's progress goes: the front end shows it (a spinner, lines
+/// for people); the steps here only tell.
+pub trait Host {
+    /// A run starts, under `label`.
+    fn running(&self, label: &str);
+    /// A run ended.
+    fn ran(&self);
+    /// Progress stops for now (a line is about to be told, or the runs
+    /// are over).
+    fn pause(&self);
+    /// A line of progress for people.
+    fn say(&self, line: &str);
+    /// A warning.
+    fn warn(&self, line: &str);
+}
+
+/// The settings of the runs of one try.
+pub struct Runner<'a> {
+    pub objective: &'a Objective,
+    pub spec: RunSpec,
+    pub interrupt: Arc<AtomicBool>,
+    /// The tree the runs see (read once from the candidate: a second
+    /// status scan of a large tree is not free).
+    pub git: GitState,
+    /// The progress followed and the pruning rule.
+    pub follow: Follow,
+    /// Where arx runs (recorded with each run).
+    pub cwd: PathBuf,
+    /// `--now`: the time records start at.
+    pub now: Option<String>,
+    /// `--events`: where run events go.
+    pub events: Option<String>,
+    pub host: &'a dyn Host,
+    /// Where warnings of the state files go.
+    pub warn: Warn,
+}
+
+impl<'a> Runner<'a> {
+    /// This runner, for runs of the commit `kept` (the candidate set aside).
+    pub fn at(&self, kept: &str) -> Runner<'a> {
+        Runner {
+            git: GitState {
+                head: Some(kept.to_string()),
+                dirty: false,
+                ..self.git.clone()
+            },
+            spec: self.spec.clone(),
+            interrupt: self.interrupt.clone(),
+            follow: self.follow.clone(),
+            cwd: self.cwd.clone(),
+            now: self.now.clone(),
+            events: self.events.clone(),
+            ..*self
+        }
+    }
+
+    /// Start following the runs of a new record (`kind`: `try`).
+    pub fn reactive(
+        &self,
+        state: &Path,
+        run_id: &str,
+        start: jiff::Timestamp,
+        peers: Vec<Points>,
+    ) -> Result<Reactive> {
+        Ok(Reactive::start(
+            state,
+            LiveInfo {
+                run_id,
+                kind: "try",
+                command: &self.spec.argv,
+                shell: self.spec.shell,
+                cwd: &self.cwd,
+                start,
+                heartbeat: self.spec.heartbeat,
+            },
+            Some(self.follow.clone()),
+            peers,
+            self.warn,
+        ))
+    }
+
+    /// One run of the experiment, with live events, its live file,
+    /// progress curve and pruning.
+    pub fn once(
+        &self,
+        events: &mut Events,
+        label: &str,
+        reactive: &mut Reactive,
+    ) -> Result<RunOutcome> {
+        self.host.running(label);
+        let (mut outcomes, _) = attempts::run_attempts_reacting(
+            &self.spec,
+            1,
+            &self.interrupt,
+            reactive,
+            label,
+            |e| {
+                if let AttemptEvent::Run { event, elapsed } = e {
+                    events.emit_run(event, elapsed, &self.spec.argv, label);
+                }
+            },
+        )?;
+        let outcome = outcomes.remove(0);
+        if outcome.output_held {
+            self.host.warn(attempts::OUTPUT_HELD);
+        }
+        if let Some(msg) = &outcome.spawn_error {
+            self.host.warn(&format!("cannot run the experiment: {msg}"));
+        }
+        self.host.ran();
+        Ok(outcome)
+    }
+
+    /// The metric of a run that succeeded; `None` for a crash.
+    pub fn sample(&self, o: &RunOutcome) -> Option<f64> {
+        if o.effective_exit_code() != 0 {
+            return None;
+        }
+        o.metrics
+            .get(&self.objective.metric)
+            .filter(|x| x.is_finite())
+    }
+
+    /// When a record starts: `--now`, else the clock.
+    pub fn start(&self) -> Result<jiff::Timestamp> {
+        crate::io::clock::timestamp(self.now.as_deref())
+    }
+}
+
+/// The ratchet part of a record, before the outcome is known.
+pub fn info(
+    objective: &Objective,
+    status: TryStatus,
+    kept: &str,
+    rule: Rule,
+    description: Option<String>,
+) -> RatchetInfo {
+    RatchetInfo {
+        segment: objective.segment_id(),
+        new_segment: false,
+        status,
+        description,
+        metric: objective.metric.clone(),
+        direction: objective.direction,
+        rule: rule.name().to_string(),
+        kept: kept.to_string(),
+        commit: None,
+        discarded_ref: None,
+        paths: Vec::new(),
+        protected: Vec::new(),
+        best: None,
+        improvement: None,
+        noise: None,
+        blind: false,
+        record_from: 0,
+        confirmed: true,
+        checks: Vec::new(),
+        lane: None,
+        replayed_from: Vec::new(),
+        slot_best: None,
+    }
+}
+
+/// The journal record of the runs of one try.
+pub fn record(
+    runner: &Runner<'_>,
+    run_id: String,
+    start: jiff::Timestamp,
+    elapsed: Duration,
+    outcomes: &[RunOutcome],
+    samples: Vec<f64>,
+    info: RatchetInfo,
+) -> Result<RunRecord> {
+    let summary = if samples.len() > 1 {
+        summarize(&samples)
+    } else {
+        None
+    };
+    Ok(RunRecord::builder(
+        attempts::origin(
+            run_id,
+            start,
+            elapsed,
+            &runner.cwd,
+            Some(runner.git.clone()),
+        ),
+        runner.spec.argv.clone(),
+        runner.spec.shell,
+        outcomes,
+        outcomes.len() > 1,
+    )
+    .judgement(Judgement {
+        samples: if samples.len() > 1 {
+            samples
+        } else {
+            Vec::new()
+        },
+        summary,
+        ..Judgement::default()
+    })
+    .ratchet(info)
+    .build())
+}
+
+/// The best run again on a candidate's slot.
+pub struct Remeasured {
+    /// Each run's slot and value.
+    pub runs: Vec<(String, f64)>,
+    pub interrupted: bool,
+}
+
+/// Measure the best (`kept`) again on the slot `slot` (index `index`) —
+/// the slot a candidate runs on, where the best has no runs and its offset
+/// from the slots it has runs on is not known well enough — with the
+/// candidate set aside, and journal it as `remeasure` (not a try).
+#[allow(clippy::too_many_arguments)]
+pub fn remeasure(
+    runner: &Runner<'_>,
+    repo: &RatchetRepo,
+    state: &Path,
+    kept: &str,
+    candidate: &Candidate,
+    rule: Rule,
+    lane: Option<&str>,
+    (index, slot): (usize, &str),
+) -> Result<Remeasured> {
+    let objective = runner.objective;
+    let n = objective.baseline_repeat.max(1);
+    runner.host.say(&format!(
+        "the best {} has no runs on slot {slot} that the candidate can be compared with: \
+         measuring it there ({n} run{}) with the candidate set aside",
+        short(kept),
+        if n == 1 { "" } else { "s" }
+    ));
+    let aside = !candidate.is_empty();
+    if aside {
+        set_aside(repo, state, kept, "measuring the best on another slot")?;
+    }
+    let runner = &runner.at(kept);
+    let run_id = attempts::new_run_id();
+    let start = runner.start()?;
+    let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
+    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+    reactive.without_pruning();
+    reactive.slot_index = Some(index);
+    reactive.slot_only = true;
+    let wall = std::time::Instant::now();
+    let (mut outcomes, mut samples, mut runs) = (Vec::new(), Vec::new(), Vec::new());
+    for i in 0..n {
+        let o = runner.once(
+            &mut events,
+            &format!("the best on slot {slot} {}/{n}", i + 1),
+            &mut reactive,
+        )?;
+        let interrupted = o.interrupted;
+        if let Some(x) = runner.sample(&o) {
+            samples.push(x);
+            if let Some(s) = &o.slot {
+                runs.push((s.clone(), x));
+            }
+        }
+        outcomes.push(o);
+        if interrupted {
+            break;
+        }
+    }
+    runner.host.pause();
+    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let mut i = info(
+        objective,
+        TryStatus::Remeasure,
+        kept,
+        rule,
+        Some(format!("the best on slot {slot}")),
+    );
+    i.commit = Some(kept.to_string());
+    i.lane = lane.map(str::to_string);
+    let rec = record(
+        runner,
+        run_id,
+        start,
+        wall.elapsed(),
+        &outcomes,
+        samples.clone(),
+        i,
+    )?;
+    events.emit(
+        "finished",
+        wall.elapsed(),
+        serde_json::json!({"status": TryStatus::Remeasure, "metrics": rec.metrics}),
+    );
+    crate::ops::journal::record_run(state, &rec, runner.warn)?;
+    drop(reactive);
+    if aside {
+        put_back(repo, state)?;
+    }
+    match summarize(&samples) {
+        Some(sm) => runner.host.say(&format!(
+            "the best {} on slot {slot}: {} {} (n={})",
+            short(kept),
+            objective.metric,
+            num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
+            sm.n
+        )),
+        None if !interrupted => runner.host.warn(&format!(
+            "the best {} reported no {} on slot {slot}: the candidate is compared with it as recorded",
+            short(kept),
+            objective.metric
+        )),
+        None => {}
+    }
+    Ok(Remeasured { runs, interrupted })
 }

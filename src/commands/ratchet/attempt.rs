@@ -267,32 +267,42 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     let spinner = Spinner::new(!ctx.out.quiet && !ctx.out.json);
     let data_on_stdout = ctx.out.json || args.events.as_deref() == Some("-");
     let (stdout_to, stderr_to) = attempts::sinks(ctx.out.quiet, data_on_stdout);
+    let shown = super::Shown {
+        spinner: spinner.clone(),
+    };
     let runner = Runner {
         ctx,
         args,
-        objective: &objective,
-        spec: RunSpec {
-            argv: objective.command.clone(),
-            shell: objective.shell,
-            env: Vec::new(),
-            cwd: None,
-            timeout,
-            grace,
-            stop_after_result: None,
-            heartbeat,
-            stdout_to,
-            stderr_to,
-            passthrough: passthrough(&spinner),
-            place,
+        run: crate::ops::ratchet::Runner {
+            objective: &objective,
+            spec: RunSpec {
+                argv: objective.command.clone(),
+                shell: objective.shell,
+                env: Vec::new(),
+                cwd: None,
+                timeout,
+                grace,
+                stop_after_result: None,
+                heartbeat,
+                stdout_to,
+                stderr_to,
+                passthrough: passthrough(&spinner),
+                place,
+            },
+            interrupt: attempts::interrupt_flag()?,
+            git: GitState {
+                head: Some(candidate.head.clone()),
+                branch: Some(repo.branch().to_string()),
+                dirty: candidate.dirty,
+            },
+            follow,
+            cwd: ctx.cwd()?,
+            now: ctx.global.now.clone(),
+            events: args.events.clone(),
+            host: &shown,
+            warn: WARN,
         },
         spinner,
-        interrupt: attempts::interrupt_flag()?,
-        git: GitState {
-            head: Some(candidate.head.clone()),
-            branch: Some(repo.branch().to_string()),
-            dirty: candidate.dirty,
-        },
-        follow,
     };
 
     if baseline_needed {
@@ -623,7 +633,7 @@ fn try_candidate(
         if slots.needs_remeasure(kept) {
             let index = reactive.slot_index.unwrap_or_default();
             let frame = slots.frame.clone().unwrap_or_default();
-            let again = super::remeasure(
+            let again = crate::ops::ratchet::remeasure(
                 runner,
                 repo,
                 state,

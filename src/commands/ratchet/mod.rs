@@ -10,7 +10,6 @@ pub mod status;
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use anyhow::Result;
 use serde::Serialize;
@@ -22,22 +21,18 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
-use crate::io::process::{RunOutcome, RunSpec, Sink};
+use crate::io::process::{RunSpec, Sink};
 use crate::io::report::JournalText;
 use crate::io::state::{journal, JOURNAL_FILE};
-use crate::kernel::journal::{GitState, RunRecord};
-use crate::kernel::number::fmt_number;
+use crate::kernel::journal::RunRecord;
 use crate::kernel::objective::Objective;
-use crate::kernel::outcome::Judgement;
-use crate::kernel::prune::Points;
 use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
 use crate::kernel::report::{KeptFold, SegmentFold};
-use crate::kernel::segment::{self, CheckResult, Measured, RatchetInfo, Segment, TryStatus};
+use crate::kernel::segment::{self, CheckResult, Measured, Segment, TryStatus};
 use crate::kernel::stats::summarize;
-use crate::ops::attempts::{self, AttemptEvent};
+use crate::ops::attempts::{self};
 use crate::ops::journal as run_journal;
-use crate::ops::ratchet as ops_ratchet;
-use crate::ops::reactive::{Follow, LiveInfo, Reactive};
+use crate::ops::ratchet::{self as ops_ratchet, info, record};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
 /// What every ratchet command starts from.
@@ -142,25 +137,7 @@ pub fn estimate_of(m: &Measured, seg: &Segment, confidence: f64) -> Option<Estim
     })
 }
 
-/// Decimals that show a metric to the resolution of its noise: two
-/// significant digits of the noise, or of a thousandth of the value when
-/// there is no noise to go by. (JSON keeps every digit.)
-pub fn decimals(noise: Option<f64>, value: f64) -> usize {
-    let scale = match noise {
-        Some(n) if n > 0.0 && n.is_finite() => n,
-        _ => (value.abs() * 1e-3).max(1e-12),
-    };
-    (1.0 - scale.log10().floor()).clamp(0.0, 12.0) as usize
-}
-
-/// A number with `d` decimals; non-finite values as arx prints them.
-pub fn num(x: f64, d: usize) -> String {
-    if x.is_finite() {
-        format!("{x:.d$}")
-    } else {
-        fmt_number(x)
-    }
-}
+pub use crate::kernel::number::{decimals, num};
 
 /// A signed change with `d` decimals: `+0.0011`, `−0.0047`.
 pub fn signed(x: f64, d: usize) -> String {
@@ -263,105 +240,55 @@ impl Report for DryRun {
     }
 }
 
-/// The settings of the runs of one try.
+/// The runs of one try: the front end's context, its flags and spinner,
+/// and the settings `ops::ratchet` runs with (what it derefs to).
 struct Runner<'a> {
     ctx: &'a Ctx,
     args: &'a TryArgs,
-    objective: &'a Objective,
-    spec: RunSpec,
     spinner: Spinner,
-    interrupt: std::sync::Arc<std::sync::atomic::AtomicBool>,
-    /// The tree the runs see (read once from the candidate: a second
-    /// status scan of a large tree is not free).
-    git: GitState,
-    /// The progress followed and the pruning rule.
-    follow: Follow,
+    run: ops_ratchet::Runner<'a>,
+}
+
+impl<'a> std::ops::Deref for Runner<'a> {
+    type Target = ops_ratchet::Runner<'a>;
+    fn deref(&self) -> &Self::Target {
+        &self.run
+    }
 }
 
 impl<'a> Runner<'a> {
     /// This runner, for runs of the commit `kept` (the candidate set aside).
     fn at(&self, kept: &str) -> Runner<'a> {
         Runner {
-            git: GitState {
-                head: Some(kept.to_string()),
-                dirty: false,
-                ..self.git.clone()
-            },
-            spec: self.spec.clone(),
+            ctx: self.ctx,
+            args: self.args,
             spinner: self.spinner.clone(),
-            interrupt: self.interrupt.clone(),
-            follow: self.follow.clone(),
-            ..*self
+            run: self.run.at(kept),
         }
-    }
-
-    /// Start following the runs of a new record (`kind`: `try`).
-    fn reactive(
-        &self,
-        state: &Path,
-        run_id: &str,
-        start: jiff::Timestamp,
-        peers: Vec<Points>,
-    ) -> Result<Reactive> {
-        Ok(Reactive::start(
-            state,
-            LiveInfo {
-                run_id,
-                kind: "try",
-                command: &self.spec.argv,
-                shell: self.spec.shell,
-                cwd: &self.ctx.cwd()?,
-                start,
-                heartbeat: self.spec.heartbeat,
-            },
-            Some(self.follow.clone()),
-            peers,
-            WARN,
-        ))
     }
 }
 
-impl Runner<'_> {
-    /// One run of the experiment, with live events, its live file,
-    /// progress curve and pruning.
-    fn once(
-        &self,
-        events: &mut Events,
-        label: &str,
-        reactive: &mut Reactive,
-    ) -> Result<RunOutcome> {
-        self.spinner.set_message(label.to_string());
-        let (mut outcomes, _) = attempts::run_attempts_reacting(
-            &self.spec,
-            1,
-            &self.interrupt,
-            reactive,
-            label,
-            |e| {
-                if let AttemptEvent::Run { event, elapsed } = e {
-                    events.emit_run(event, elapsed, &self.spec.argv, label);
-                }
-            },
-        )?;
-        let outcome = outcomes.remove(0);
-        if outcome.output_held {
-            warn(crate::commands::OUTPUT_HELD);
-        }
-        if let Some(msg) = &outcome.spawn_error {
-            warn(format_args!("cannot run the experiment: {msg}"));
-        }
-        self.spinner.inc();
-        Ok(outcome)
-    }
+/// A try's progress as people see it: the spinner, and lines on stderr.
+struct Shown {
+    spinner: Spinner,
+}
 
-    /// The metric of a run that succeeded; `None` for a crash.
-    fn sample(&self, o: &RunOutcome) -> Option<f64> {
-        if o.effective_exit_code() != 0 {
-            return None;
-        }
-        o.metrics
-            .get(&self.objective.metric)
-            .filter(|x| x.is_finite())
+impl ops_ratchet::Host for Shown {
+    fn running(&self, label: &str) {
+        self.spinner.set_message(label.to_string());
+    }
+    fn ran(&self) {
+        self.spinner.inc();
+    }
+    fn pause(&self) {
+        self.spinner.finish();
+    }
+    fn say(&self, line: &str) {
+        self.spinner.finish();
+        eprintln!("arx: {line}");
+    }
+    fn warn(&self, line: &str) {
+        warn(line);
     }
 }
 
@@ -445,76 +372,6 @@ fn dry_run(
         would,
     })?;
     Ok(Exit::Ok)
-}
-
-/// The ratchet part of a record, before the outcome is known.
-fn info(
-    objective: &Objective,
-    status: TryStatus,
-    kept: &str,
-    rule: Rule,
-    description: Option<String>,
-) -> RatchetInfo {
-    RatchetInfo {
-        segment: objective.segment_id(),
-        new_segment: false,
-        status,
-        description,
-        metric: objective.metric.clone(),
-        direction: objective.direction,
-        rule: rule.name().to_string(),
-        kept: kept.to_string(),
-        commit: None,
-        discarded_ref: None,
-        paths: Vec::new(),
-        protected: Vec::new(),
-        best: None,
-        improvement: None,
-        noise: None,
-        blind: false,
-        record_from: 0,
-        confirmed: true,
-        checks: Vec::new(),
-        lane: None,
-        replayed_from: Vec::new(),
-        slot_best: None,
-    }
-}
-
-/// The journal record of the runs of one try.
-fn record(
-    runner: &Runner<'_>,
-    run_id: String,
-    start: jiff::Timestamp,
-    elapsed: Duration,
-    outcomes: &[RunOutcome],
-    samples: Vec<f64>,
-    info: RatchetInfo,
-) -> Result<RunRecord> {
-    let cwd = runner.ctx.cwd()?;
-    let summary = if samples.len() > 1 {
-        summarize(&samples)
-    } else {
-        None
-    };
-    Ok(RunRecord::builder(
-        attempts::origin(run_id, start, elapsed, &cwd, Some(runner.git.clone())),
-        runner.spec.argv.clone(),
-        runner.spec.shell,
-        outcomes,
-        outcomes.len() > 1,
-    )
-    .judgement(Judgement {
-        samples: if samples.len() > 1 {
-            samples
-        } else {
-            Vec::new()
-        },
-        summary,
-        ..Judgement::default()
-    })
-    .ratchet(info)
-    .build())
 }
 
 /// Measure the kept commit `baseline_repeat` times, with any candidate in
@@ -639,117 +496,6 @@ fn baseline(
     all.push(rec);
     let seg = crate::kernel::segment::current(&all, &objective.segment_id());
     Ok((exit, seg))
-}
-
-/// The best run again on a candidate's slot.
-struct Remeasured {
-    /// Each run's slot and value.
-    runs: Vec<(String, f64)>,
-    interrupted: bool,
-}
-
-/// Measure the best (`kept`) again on the slot `slot` (index `index`) —
-/// the slot a candidate runs on, where the best has no runs and its offset
-/// from the slots it has runs on is not known well enough — with the
-/// candidate set aside, and journal it as `remeasure` (not a try).
-#[allow(clippy::too_many_arguments)]
-fn remeasure(
-    runner: &Runner<'_>,
-    repo: &RatchetRepo,
-    state: &Path,
-    kept: &str,
-    candidate: &Candidate,
-    rule: Rule,
-    lane: Option<&str>,
-    (index, slot): (usize, &str),
-) -> Result<Remeasured> {
-    let objective = runner.objective;
-    let n = objective.baseline_repeat.max(1);
-    runner.spinner.finish();
-    eprintln!(
-        "arx: the best {} has no runs on slot {slot} that the candidate can be compared with: \
-         measuring it there ({}) with the candidate set aside",
-        short(kept),
-        crate::output::count(n as u64, "run", "runs")
-    );
-    let aside = !candidate.is_empty();
-    if aside {
-        ops_ratchet::set_aside(repo, state, kept, "measuring the best on another slot")?;
-    }
-    let runner = &runner.at(kept);
-    let run_id = attempts::new_run_id();
-    let start = timestamp(runner.ctx.global.now.as_deref())?;
-    let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
-    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
-    reactive.without_pruning();
-    reactive.slot_index = Some(index);
-    reactive.slot_only = true;
-    let wall = std::time::Instant::now();
-    let (mut outcomes, mut samples, mut runs) = (Vec::new(), Vec::new(), Vec::new());
-    for i in 0..n {
-        let o = runner.once(
-            &mut events,
-            &format!("the best on slot {slot} {}/{n}", i + 1),
-            &mut reactive,
-        )?;
-        let interrupted = o.interrupted;
-        if let Some(x) = runner.sample(&o) {
-            samples.push(x);
-            if let Some(s) = &o.slot {
-                runs.push((s.clone(), x));
-            }
-        }
-        outcomes.push(o);
-        if interrupted {
-            break;
-        }
-    }
-    runner.spinner.finish();
-    let interrupted = outcomes.iter().any(|o| o.interrupted);
-    let mut i = info(
-        objective,
-        TryStatus::Remeasure,
-        kept,
-        rule,
-        Some(format!("the best on slot {slot}")),
-    );
-    i.commit = Some(kept.to_string());
-    i.lane = lane.map(str::to_string);
-    let rec = record(
-        runner,
-        run_id,
-        start,
-        wall.elapsed(),
-        &outcomes,
-        samples.clone(),
-        i,
-    )?;
-    events.emit(
-        "finished",
-        wall.elapsed(),
-        json!({"status": TryStatus::Remeasure, "metrics": rec.metrics}),
-    );
-    run_journal::record_run(state, &rec, WARN)?;
-    drop(reactive);
-    if aside {
-        ops_ratchet::put_back(repo, state)?;
-    }
-    match summarize(&samples) {
-        Some(sm) => eprintln!(
-            "arx: the best {} on slot {slot}: {} {} (n={})",
-            short(kept),
-            objective.metric,
-            num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
-            sm.n
-        ),
-        None if !interrupted => warn(format_args!(
-            "the best {} reported no {} on slot {slot}: the candidate is compared with it as recorded",
-            short(kept),
-            objective.metric
-        )),
-        None => {}
-    }
-    Ok(Remeasured { runs, interrupted })
 }
 
 /// Run the checks in order, stopping at the first that fails.
