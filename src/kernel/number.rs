@@ -40,6 +40,15 @@ pub fn num(x: f64, d: usize) -> String {
     }
 }
 
+/// A signed change with `d` decimals: `+0.0011`, `−0.0047`.
+pub fn signed(x: f64, d: usize) -> String {
+    if x < 0.0 {
+        format!("\u{2212}{}", num(-x, d))
+    } else {
+        format!("+{}", num(x, d))
+    }
+}
+
 /// Render a number the way the reference renders verdict details: `nan`,
 /// `inf` and `-inf`; integral values as integers (`5`, `0` for `-0.0`,
 /// every digit of `1e20`); other values as Python's `repr` prints them:

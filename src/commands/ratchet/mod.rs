@@ -21,14 +21,13 @@ use crate::error::{Exit, Hinted};
 use crate::io::clock::timestamp;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
-use crate::io::process::{RunSpec, Sink};
 use crate::io::report::JournalText;
 use crate::io::state::{journal, JOURNAL_FILE};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::objective::Objective;
-use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
+use crate::kernel::ratchet::{estimate, Rule};
 use crate::kernel::report::{KeptFold, SegmentFold};
-use crate::kernel::segment::{self, CheckResult, Measured, Segment, TryStatus};
+use crate::kernel::segment::{self, Segment, TryStatus};
 use crate::kernel::stats::summarize;
 use crate::ops::attempts::{self};
 use crate::ops::journal as run_journal;
@@ -114,39 +113,8 @@ pub fn estimate_of_fold(k: &KeptFold, seg: &SegmentFold, confidence: f64) -> Opt
     })
 }
 
-/// The honest estimate of a measured commit: the mean of its samples and
-/// its interval, with the segment's pooled noise.
-#[derive(Debug, Clone, Serialize)]
-pub struct Estimate {
-    pub value: f64,
-    pub interval: Option<(f64, f64)>,
-    pub n: usize,
-    /// The segment's noise (pooled sd of one run), when it has replicates.
-    pub noise: Option<f64>,
-}
-
-pub fn estimate_of(m: &Measured, seg: &Segment, confidence: f64) -> Option<Estimate> {
-    let groups: Vec<&[f64]> = seg.replicates.iter().map(Vec::as_slice).collect();
-    let noise = pooled_noise(&groups);
-    let (value, interval) = estimate(&m.samples, noise, confidence)?;
-    Some(Estimate {
-        value,
-        interval: (m.samples.len() > 1 || noise.is_some()).then_some(interval),
-        n: m.samples.len(),
-        noise: noise.map(|(sd, _)| sd),
-    })
-}
-
-pub use crate::kernel::number::{decimals, num};
-
-/// A signed change with `d` decimals: `+0.0011`, `−0.0047`.
-pub fn signed(x: f64, d: usize) -> String {
-    if x < 0.0 {
-        format!("\u{2212}{}", num(-x, d))
-    } else {
-        format!("+{}", num(x, d))
-    }
-}
+pub use crate::kernel::number::{decimals, num, signed};
+pub use crate::ops::ratchet::Estimate;
 
 pub use super::{run_short, short};
 
@@ -271,6 +239,8 @@ impl<'a> Runner<'a> {
 /// A try's progress as people see it: the spinner, and lines on stderr.
 struct Shown {
     spinner: Spinner,
+    /// `--quiet`: no findings told.
+    quiet: bool,
 }
 
 impl ops_ratchet::Host for Shown {
@@ -290,6 +260,11 @@ impl ops_ratchet::Host for Shown {
     fn warn(&self, line: &str) {
         warn(line);
     }
+    fn finding(&self, line: &str) {
+        if !self.quiet {
+            self.say(line);
+        }
+    }
 }
 
 fn rule_of(args: &TryArgs, file_rule: Option<&str>) -> Result<Rule> {
@@ -302,16 +277,6 @@ fn rule_of(args: &TryArgs, file_rule: Option<&str>) -> Result<Rule> {
             )
         }),
     }
-}
-
-/// One line for a commit message: no line breaks (which could forge
-/// trailer lines), trimmed.
-fn subject(text: &str) -> String {
-    text.split(['\n', '\r'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn dry_run(
@@ -496,33 +461,4 @@ fn baseline(
     all.push(rec);
     let seg = crate::kernel::segment::current(&all, &objective.segment_id());
     Ok((exit, seg))
-}
-
-/// Run the checks in order, stopping at the first that fails.
-fn run_checks(runner: &Runner<'_>, checks: &[String]) -> Result<Vec<CheckResult>> {
-    let mut results = Vec::new();
-    for check in checks {
-        eprintln!("arx: check: {check}");
-        let spec = RunSpec {
-            argv: vec![check.clone()],
-            shell: true,
-            stop_after_result: None,
-            stdout_to: if runner.ctx.out.quiet {
-                Sink::Discard
-            } else {
-                Sink::Stderr
-            },
-            ..runner.spec.clone()
-        };
-        let o = attempts::run_placed(&spec, &runner.interrupt)?;
-        results.push(CheckResult {
-            command: check.clone(),
-            exit_code: o.exit_code,
-            duration_ms: o.duration.as_millis() as u64,
-        });
-        if o.exit_code != 0 || o.interrupted {
-            break;
-        }
-    }
-    Ok(results)
 }

@@ -2,7 +2,10 @@
 //! the best, in the order that loses nothing when arx dies between them:
 //! setting the candidate aside to measure the best (and putting it back),
 //! the discard sequence, and the keep, a compare-and-swap of the best in
-//! lanes. Nothing here prints: what happened comes back as values.
+//! lanes; the runs of a try ([`Runner`]), the best measured again on a
+//! candidate's slot, and one candidate measured to its decision
+//! (`candidate.rs`). Nothing here prints: what happened comes back as
+//! values, progress goes to the front end's [`Host`].
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -10,11 +13,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
+use serde::Serialize;
 
 use crate::error::Hinted;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo, Restored};
-use crate::io::process::{RunOutcome, RunSpec};
+use crate::io::process::{RunOutcome, RunSpec, Sink};
 use crate::io::ratchet::{Aside, KeepLock, Markers, Pending};
 use crate::io::Warn;
 use crate::kernel::journal::{GitState, RunRecord};
@@ -22,12 +26,16 @@ use crate::kernel::number::{decimals, num};
 use crate::kernel::objective::Objective;
 use crate::kernel::outcome::Judgement;
 use crate::kernel::prune::Points;
-use crate::kernel::ratchet::Rule;
+use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
 use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
+use crate::kernel::segment::{CheckResult, Measured, Segment};
 use crate::kernel::stats::summarize;
 use crate::ops::attempts::{self, AttemptEvent};
 use crate::ops::lanes::LaneCtx;
 use crate::ops::reactive::{Follow, LiveInfo, Reactive};
+
+mod candidate;
+pub use candidate::{stale, try_candidate, Carry, Done, Tried};
 
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
@@ -179,8 +187,93 @@ pub fn keep(
     })
 }
 
-fn short(commit: &str) -> &str {
+/// A commit id as people read it.
+pub fn short(commit: &str) -> &str {
     commit.get(..7).unwrap_or(commit)
+}
+
+/// A run id as people read it.
+pub fn run_short(run_id: &str) -> &str {
+    run_id
+        .get(..crate::kernel::journal::SHORT_ID_LEN)
+        .unwrap_or(run_id)
+}
+
+/// One line for a commit message: no line breaks (which could forge
+/// trailer lines), trimmed.
+pub fn subject(text: &str) -> String {
+    text.split(['\n', '\r'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The honest estimate of a measured commit: the mean of its samples and
+/// its interval, with the segment's pooled noise.
+#[derive(Debug, Clone, Serialize)]
+pub struct Estimate {
+    pub value: f64,
+    pub interval: Option<(f64, f64)>,
+    pub n: usize,
+    /// The segment's noise (pooled sd of one run), when it has replicates.
+    pub noise: Option<f64>,
+}
+
+pub fn estimate_of(m: &Measured, seg: &Segment, confidence: f64) -> Option<Estimate> {
+    let groups: Vec<&[f64]> = seg.replicates.iter().map(Vec::as_slice).collect();
+    let noise = pooled_noise(&groups);
+    let (value, interval) = estimate(&m.samples, noise, confidence)?;
+    Some(Estimate {
+        value,
+        interval: (m.samples.len() > 1 || noise.is_some()).then_some(interval),
+        n: m.samples.len(),
+        noise: noise.map(|(sd, _)| sd),
+    })
+}
+
+/// Add the finding a try's record makes to the findings store, and tell
+/// it; a failure is a warning (the try itself stands).
+pub fn finding(runner: &Runner<'_>, state: &Path, rec: &RunRecord) {
+    let outcome = runner
+        .start()
+        .and_then(|now| crate::ops::finding::record_result(state, rec, now, runner.warn));
+    match outcome {
+        Ok(Some(line)) => runner.host.finding(&line),
+        Ok(None) => {}
+        Err(e) => runner
+            .host
+            .warn(&format!("the finding of this run was not recorded: {e:#}")),
+    }
+}
+
+/// Run the checks in order, stopping at the first that fails.
+pub fn run_checks(runner: &Runner<'_>, checks: &[String]) -> Result<Vec<CheckResult>> {
+    let mut results = Vec::new();
+    for check in checks {
+        runner.host.say(&format!("check: {check}"));
+        let spec = RunSpec {
+            argv: vec![check.clone()],
+            shell: true,
+            stop_after_result: None,
+            stdout_to: if runner.quiet {
+                Sink::Discard
+            } else {
+                Sink::Stderr
+            },
+            ..runner.spec.clone()
+        };
+        let o = attempts::run_placed(&spec, &runner.interrupt)?;
+        results.push(CheckResult {
+            command: check.clone(),
+            exit_code: o.exit_code,
+            duration_ms: o.duration.as_millis() as u64,
+        });
+        if o.exit_code != 0 || o.interrupted {
+            break;
+        }
+    }
+    Ok(results)
 }
 
 /// Where a try's progress goes: the front end shows it (a spinner, lines
@@ -197,6 +290,8 @@ pub trait Host {
     fn say(&self, line: &str);
     /// A warning.
     fn warn(&self, line: &str);
+    /// What a try's record added to the findings store.
+    fn finding(&self, line: &str);
 }
 
 /// The settings of the runs of one try.
@@ -218,6 +313,10 @@ pub struct Runner<'a> {
     pub host: &'a dyn Host,
     /// Where warnings of the state files go.
     pub warn: Warn,
+    /// The try's description (`-m`).
+    pub description: Option<String>,
+    /// `--quiet`: the checks' output goes nowhere.
+    pub quiet: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -235,6 +334,7 @@ impl<'a> Runner<'a> {
             cwd: self.cwd.clone(),
             now: self.now.clone(),
             events: self.events.clone(),
+            description: self.description.clone(),
             ..*self
         }
     }
