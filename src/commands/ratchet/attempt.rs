@@ -5,10 +5,7 @@
 
 use anyhow::{Context, Result};
 
-use super::{
-    baseline, dry_run, load, load_summary, recover, rule_of, short, Loaded, Runner, Summary,
-    TryReport,
-};
+use super::{dry_run, load, load_summary, recover, rule_of, short, Loaded, Summary, TryReport};
 use crate::cli::TryArgs;
 use crate::commands::{pass_execute_gate_for_try, passthrough, screen_description, Ctx, WARN};
 use crate::error::{Exit, Hinted};
@@ -261,52 +258,46 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         spinner: spinner.clone(),
         quiet: ctx.out.quiet,
     };
-    let runner = Runner {
-        ctx,
-        args,
-        run: crate::ops::ratchet::Runner {
-            objective: &objective,
-            spec: RunSpec {
-                argv: objective.command.clone(),
-                shell: objective.shell,
-                env: Vec::new(),
-                cwd: None,
-                timeout,
-                grace,
-                stop_after_result: None,
-                heartbeat,
-                stdout_to,
-                stderr_to,
-                passthrough: passthrough(&spinner),
-                place,
-            },
-            interrupt: attempts::interrupt_flag()?,
-            git: GitState {
-                head: Some(candidate.head.clone()),
-                branch: Some(repo.branch().to_string()),
-                dirty: candidate.dirty,
-            },
-            follow,
-            cwd: ctx.cwd()?,
-            now: ctx.global.now.clone(),
-            events: args.events.clone(),
-            host: &shown,
-            warn: WARN,
-            description: args.description.clone(),
-            quiet: ctx.out.quiet,
+    let runner = ops_ratchet::Runner {
+        objective: &objective,
+        spec: RunSpec {
+            argv: objective.command.clone(),
+            shell: objective.shell,
+            env: Vec::new(),
+            cwd: None,
+            timeout,
+            grace,
+            stop_after_result: None,
+            heartbeat,
+            stdout_to,
+            stderr_to,
+            passthrough: passthrough(&spinner),
+            place,
         },
-        spinner,
+        interrupt: attempts::interrupt_flag()?,
+        git: GitState {
+            head: Some(candidate.head.clone()),
+            branch: Some(repo.branch().to_string()),
+            dirty: candidate.dirty,
+        },
+        follow,
+        cwd: ctx.cwd()?,
+        now: ctx.global.now.clone(),
+        events: args.events.clone(),
+        host: &shown,
+        warn: WARN,
+        description: args.description.clone(),
+        quiet: ctx.out.quiet,
+        new_segment: args.new_segment,
     };
 
     if baseline_needed {
-        let (exit, measured) = baseline(&runner, &repo, &state, &records, &kept, &candidate, rule)?;
-        let Some(seg) = measured else {
-            return Ok(exit);
-        };
-        if candidate.is_empty() {
-            return Ok(exit);
+        let measured =
+            ops_ratchet::baseline(&runner, &repo, &state, &records, &kept, &candidate, rule)?;
+        if let Some(done) = measured.done {
+            return tell(ctx, done);
         }
-        segment = Some(seg);
+        segment = measured.segment;
         records = crate::io::state::journal(&state, WARN).read()?;
     }
     drop(baseline_lock);

@@ -13,13 +13,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde::Serialize;
-use serde_json::json;
 
 use super::{Ctx, WARN};
 use crate::cli::{ObjectiveFlags, TryArgs};
 use crate::error::{Exit, Hinted};
-use crate::io::clock::timestamp;
-use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo};
 use crate::io::report::JournalText;
 use crate::io::state::{journal, JOURNAL_FILE};
@@ -27,11 +24,8 @@ use crate::kernel::journal::RunRecord;
 use crate::kernel::objective::Objective;
 use crate::kernel::ratchet::{estimate, Rule};
 use crate::kernel::report::{KeptFold, SegmentFold};
-use crate::kernel::segment::{self, Segment, TryStatus};
-use crate::kernel::stats::summarize;
-use crate::ops::attempts::{self};
-use crate::ops::journal as run_journal;
-use crate::ops::ratchet::{self as ops_ratchet, info, record};
+use crate::kernel::segment::{self, Segment};
+use crate::ops::ratchet::{self as ops_ratchet};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
 /// What every ratchet command starts from.
@@ -208,39 +202,11 @@ impl Report for DryRun {
     }
 }
 
-/// The runs of one try: the front end's context, its flags and spinner,
-/// and the settings `ops::ratchet` runs with (what it derefs to).
-struct Runner<'a> {
-    ctx: &'a Ctx,
-    args: &'a TryArgs,
-    spinner: Spinner,
-    run: ops_ratchet::Runner<'a>,
-}
-
-impl<'a> std::ops::Deref for Runner<'a> {
-    type Target = ops_ratchet::Runner<'a>;
-    fn deref(&self) -> &Self::Target {
-        &self.run
-    }
-}
-
-impl<'a> Runner<'a> {
-    /// This runner, for runs of the commit `kept` (the candidate set aside).
-    fn at(&self, kept: &str) -> Runner<'a> {
-        Runner {
-            ctx: self.ctx,
-            args: self.args,
-            spinner: self.spinner.clone(),
-            run: self.run.at(kept),
-        }
-    }
-}
-
 /// A try's progress as people see it: the spinner, and lines on stderr.
-struct Shown {
-    spinner: Spinner,
+pub(super) struct Shown {
+    pub(super) spinner: Spinner,
     /// `--quiet`: no findings told.
-    quiet: bool,
+    pub(super) quiet: bool,
 }
 
 impl ops_ratchet::Host for Shown {
@@ -337,128 +303,4 @@ fn dry_run(
         would,
     })?;
     Ok(Exit::Ok)
-}
-
-/// Measure the kept commit `baseline_repeat` times, with any candidate in
-/// the tree set aside meanwhile. Returns the exit code and, when the
-/// baseline was measured, the new segment.
-#[allow(clippy::too_many_arguments)]
-fn baseline(
-    runner: &Runner<'_>,
-    repo: &RatchetRepo,
-    state: &std::path::Path,
-    records: &[RunRecord],
-    kept: &str,
-    candidate: &Candidate,
-    rule: Rule,
-) -> Result<(Exit, Option<Segment>)> {
-    let objective = runner.objective;
-    let aside = candidate.dirty;
-    if aside {
-        ops_ratchet::set_aside(repo, state, kept, "the baseline")?;
-        eprintln!("arx: set the working tree's changes aside to measure the baseline");
-    }
-    let runner = &runner.at(kept);
-    let run_id = attempts::new_run_id();
-    let start = timestamp(runner.ctx.global.now.as_deref())?;
-    let mut events = Events::open(runner.args.events.as_deref(), &run_id, start)?;
-    // The baseline is never pruned: it is what later runs are compared with.
-    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
-    reactive.without_pruning();
-    let wall = std::time::Instant::now();
-    let mut outcomes = Vec::new();
-    let mut samples = Vec::new();
-    for i in 0..objective.baseline_repeat {
-        let o = runner.once(
-            &mut events,
-            &format!("baseline {}/{}", i + 1, objective.baseline_repeat),
-            &mut reactive,
-        )?;
-        let interrupted = o.interrupted;
-        if let Some(x) = runner.sample(&o) {
-            samples.push(x);
-        }
-        outcomes.push(o);
-        if interrupted {
-            break;
-        }
-    }
-    runner.spinner.finish();
-    let interrupted = outcomes.iter().any(|o| o.interrupted);
-    let status = if interrupted {
-        TryStatus::Interrupted
-    } else if samples.is_empty() {
-        TryStatus::Crash
-    } else {
-        TryStatus::Baseline
-    };
-    let mut i = info(objective, status, kept, rule, Some("baseline".into()));
-    i.new_segment = runner.args.new_segment;
-    i.commit = Some(kept.to_string());
-    let mut rec = record(
-        runner,
-        run_id,
-        start,
-        wall.elapsed(),
-        &outcomes,
-        samples.clone(),
-        i,
-    )?;
-    rec.progress = reactive
-        .progress()
-        .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
-    events.emit(
-        "finished",
-        wall.elapsed(),
-        json!({"status": status, "metrics": rec.metrics}),
-    );
-    run_journal::record_run(state, &rec, WARN)?;
-    drop(reactive);
-    if aside {
-        ops_ratchet::put_back(repo, state)?;
-    }
-    let line = match status {
-        TryStatus::Baseline => {
-            let s = summarize(&samples);
-            let mean = s.as_ref().map_or(samples[0], |s| s.mean);
-            let sd = s.as_ref().filter(|s| s.n > 1).map(|s| s.sd);
-            let d = decimals(sd, mean);
-            let spread = sd.map_or(String::new(), |sd| format!(" \u{b1} {} sd", num(sd, d)));
-            format!(
-                "baseline: {} {}{spread} (n={}) at {}",
-                objective.metric,
-                num(mean, d),
-                samples.len(),
-                short(kept)
-            )
-        }
-        TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
-        _ => format!(
-            "crash: the baseline reported no {} (exit code {})",
-            objective.metric, rec.exit_code
-        ),
-    };
-    let exit = match status {
-        TryStatus::Baseline => Exit::Ok,
-        _ => Exit::Inconclusive,
-    };
-    if status != TryStatus::Baseline || candidate.is_empty() {
-        runner.ctx.out.emit(&TryReport {
-            record: rec.clone(),
-            notes: Vec::new(),
-            line,
-        })?;
-        if interrupted {
-            attempts::resend_interrupt();
-        }
-        if status != TryStatus::Baseline {
-            return Ok((exit, None));
-        }
-    } else {
-        eprintln!("arx: {line}");
-    }
-    let mut all = records.to_vec();
-    all.push(rec);
-    let seg = crate::kernel::segment::current(&all, &objective.segment_id());
-    Ok((exit, seg))
 }

@@ -15,6 +15,7 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::error::Exit;
 use crate::error::Hinted;
 use crate::io::events::Events;
 use crate::io::git::ratchet::{Candidate, RatchetRepo, Restored};
@@ -317,6 +318,8 @@ pub struct Runner<'a> {
     pub description: Option<String>,
     /// `--quiet`: the checks' output goes nowhere.
     pub quiet: bool,
+    /// `--new-segment`: the baseline starts a segment.
+    pub new_segment: bool,
 }
 
 impl<'a> Runner<'a> {
@@ -485,6 +488,148 @@ pub fn record(
     })
     .ratchet(info)
     .build())
+}
+
+/// A segment's first measurement, as [`baseline`] made it.
+pub struct Baselined {
+    /// What to tell when the try ends with the baseline: it failed, or
+    /// there is no candidate to try after it.
+    pub done: Option<Done>,
+    /// The segment with its baseline, when it was measured.
+    pub segment: Option<Segment>,
+}
+
+/// Measure the kept commit `baseline_repeat` times, with any candidate in
+/// the tree set aside meanwhile.
+#[allow(clippy::too_many_arguments)]
+pub fn baseline(
+    runner: &Runner<'_>,
+    repo: &RatchetRepo,
+    state: &std::path::Path,
+    records: &[RunRecord],
+    kept: &str,
+    candidate: &Candidate,
+    rule: Rule,
+) -> Result<Baselined> {
+    let objective = runner.objective;
+    let aside = candidate.dirty;
+    if aside {
+        set_aside(repo, state, kept, "the baseline")?;
+        runner
+            .host
+            .say("set the working tree's changes aside to measure the baseline");
+    }
+    let runner = &runner.at(kept);
+    let run_id = attempts::new_run_id();
+    let start = runner.start()?;
+    let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
+    // The baseline is never pruned: it is what later runs are compared with.
+    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+    reactive.without_pruning();
+    let wall = std::time::Instant::now();
+    let mut outcomes = Vec::new();
+    let mut samples = Vec::new();
+    for i in 0..objective.baseline_repeat {
+        let o = runner.once(
+            &mut events,
+            &format!("baseline {}/{}", i + 1, objective.baseline_repeat),
+            &mut reactive,
+        )?;
+        let interrupted = o.interrupted;
+        if let Some(x) = runner.sample(&o) {
+            samples.push(x);
+        }
+        outcomes.push(o);
+        if interrupted {
+            break;
+        }
+    }
+    runner.host.pause();
+    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let status = if interrupted {
+        TryStatus::Interrupted
+    } else if samples.is_empty() {
+        TryStatus::Crash
+    } else {
+        TryStatus::Baseline
+    };
+    let mut i = info(objective, status, kept, rule, Some("baseline".into()));
+    i.new_segment = runner.new_segment;
+    i.commit = Some(kept.to_string());
+    let mut rec = record(
+        runner,
+        run_id,
+        start,
+        wall.elapsed(),
+        &outcomes,
+        samples.clone(),
+        i,
+    )?;
+    rec.progress = reactive
+        .progress()
+        .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+    events.emit(
+        "finished",
+        wall.elapsed(),
+        serde_json::json!({"status": status, "metrics": rec.metrics}),
+    );
+    crate::ops::journal::record_run(state, &rec, runner.warn)?;
+    drop(reactive);
+    if aside {
+        put_back(repo, state)?;
+    }
+    let line = match status {
+        TryStatus::Baseline => {
+            let s = summarize(&samples);
+            let mean = s.as_ref().map_or(samples[0], |s| s.mean);
+            let sd = s.as_ref().filter(|s| s.n > 1).map(|s| s.sd);
+            let d = decimals(sd, mean);
+            let spread = sd.map_or(String::new(), |sd| format!(" \u{b1} {} sd", num(sd, d)));
+            format!(
+                "baseline: {} {}{spread} (n={}) at {}",
+                objective.metric,
+                num(mean, d),
+                samples.len(),
+                short(kept)
+            )
+        }
+        TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
+        _ => format!(
+            "crash: the baseline reported no {} (exit code {})",
+            objective.metric, rec.exit_code
+        ),
+    };
+    let exit = match status {
+        TryStatus::Baseline => Exit::Ok,
+        _ => Exit::Inconclusive,
+    };
+    let done = |record: RunRecord| Done {
+        exit,
+        record,
+        notes: Vec::new(),
+        line: line.clone(),
+        interrupted,
+    };
+    if status != TryStatus::Baseline {
+        return Ok(Baselined {
+            done: Some(done(rec)),
+            segment: None,
+        });
+    }
+    let mut all = records.to_vec();
+    all.push(rec.clone());
+    let segment = crate::kernel::segment::current(&all, &objective.segment_id());
+    if candidate.is_empty() {
+        return Ok(Baselined {
+            done: Some(done(rec)),
+            segment,
+        });
+    }
+    runner.host.say(&line);
+    Ok(Baselined {
+        done: None,
+        segment,
+    })
 }
 
 /// The best run again on a candidate's slot.
