@@ -325,47 +325,26 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
             lane.as_ref(),
             carry.take(),
         )?;
-        let (mut c, mut best) = match tried {
+        let (c, best) = match tried {
             Tried::Done(done) => return tell(ctx, *done),
             Tried::Moved { carry, best } => (carry, best),
         };
         let lane = lane.as_ref().expect("only a lane's best moves");
-        let refname = lane.before_sync_ref();
-        // The commit the lane's work sits on.
-        let mut on = kept.clone();
-        let newest = loop {
-            eprintln!(
-                "arx: another lane kept {} while this try ran: replaying the candidate onto it",
-                short(&best)
-            );
-            if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
-                let done =
-                    ops_ratchet::stale(&runner, &repo, &state, &on, &best, c, paths, lane, rule)?;
-                return tell(ctx, done);
-            }
-            on = best.clone();
-            // Replayed more than once: the best keeps moving under it, so
-            // the next measurement reserves the best (the keep lock, which
-            // other lanes wait for only when they would keep) and is
-            // decided against it: no candidate is starved by a stream of
-            // other lanes' keeps.
-            if c.replayed_from.len() >= 2 && c.held.is_none() {
-                c.held = Some(crate::io::ratchet::lock_keep(&state)?);
-            }
-            let records = crate::io::state::journal(&state, WARN).read()?;
-            let seg = crate::kernel::segment::current(&records, &objective.segment_id())
-                .ok_or_else(|| anyhow::anyhow!("the journal no longer has this segment"))?;
-            let Some(now) = seg.kept.as_ref().map(|k| k.commit.clone()) else {
-                return Err(anyhow::anyhow!(
-                    "the journal no longer has a best for this segment"
-                ));
-            };
-            if now == best {
-                break seg;
-            }
-            // Yet another lane kept meanwhile: replay again.
-            c.replayed_from.push(best.clone());
-            best = now;
+        let (newest, best, c) = match ops_ratchet::replay_moved(
+            &runner,
+            &repo,
+            &state,
+            lane,
+            &kept,
+            (best, c),
+            rule,
+        )? {
+            ops_ratchet::Replayed::Stale(done) => return tell(ctx, done),
+            ops_ratchet::Replayed::Onto {
+                segment,
+                best,
+                carry,
+            } => (segment, best, carry),
         };
         segment = newest;
         kept = best;

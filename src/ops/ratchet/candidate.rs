@@ -9,7 +9,7 @@ use serde_json::json;
 use super::{estimate_of, finding, info, record, run_checks, run_short, short, subject, Runner};
 use crate::error::Exit;
 use crate::io::events::Events;
-use crate::io::git::ratchet::{Candidate, RatchetRepo};
+use crate::io::git::ratchet::{Candidate, RatchetRepo, Replay};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::{decimals, fmt_number, num, signed};
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
@@ -556,4 +556,71 @@ fn discard(
         line,
         interrupted: false,
     })
+}
+
+/// Where a candidate whose best moved went: set aside as `stale` (its work
+/// conflicts with the new best), or replayed onto the newest best, to be
+/// measured there. (Returned once per replay: its size does not matter.)
+#[allow(clippy::large_enum_variant)]
+pub enum Replayed {
+    Stale(Done),
+    Onto {
+        segment: Segment,
+        best: String,
+        carry: Carry,
+    },
+}
+
+/// Replay a lane's candidate, measured against `kept`, onto the best that
+/// replaced it (and onto any that replaced that one meanwhile), or set it
+/// aside as `stale` when it conflicts.
+pub fn replay_moved(
+    runner: &Runner<'_>,
+    repo: &RatchetRepo,
+    state: &std::path::Path,
+    lane: &LaneCtx,
+    kept: &str,
+    (mut best, mut c): (String, Carry),
+    rule: Rule,
+) -> Result<Replayed> {
+    let refname = lane.before_sync_ref();
+    // The commit the lane's work sits on.
+    let mut on = kept.to_string();
+    loop {
+        runner.host.say(&format!(
+            "another lane kept {} while this try ran: replaying the candidate onto it",
+            short(&best)
+        ));
+        if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
+            let done = stale(runner, repo, state, &on, &best, c, paths, lane, rule)?;
+            return Ok(Replayed::Stale(done));
+        }
+        on = best.clone();
+        // Replayed more than once: the best keeps moving under it, so
+        // the next measurement reserves the best (the keep lock, which
+        // other lanes wait for only when they would keep) and is
+        // decided against it: no candidate is starved by a stream of
+        // other lanes' keeps.
+        if c.replayed_from.len() >= 2 && c.held.is_none() {
+            c.held = Some(crate::io::ratchet::lock_keep(state)?);
+        }
+        let records = crate::io::state::journal(state, runner.warn).read()?;
+        let segment = crate::kernel::segment::current(&records, &runner.objective.segment_id())
+            .ok_or_else(|| anyhow::anyhow!("the journal no longer has this segment"))?;
+        let Some(now) = segment.kept.as_ref().map(|k| k.commit.clone()) else {
+            return Err(anyhow::anyhow!(
+                "the journal no longer has a best for this segment"
+            ));
+        };
+        if now == best {
+            return Ok(Replayed::Onto {
+                segment,
+                best,
+                carry: c,
+            });
+        }
+        // Yet another lane kept meanwhile: replay again.
+        c.replayed_from.push(best.clone());
+        best = now;
+    }
 }

@@ -36,7 +36,7 @@ use crate::ops::lanes::LaneCtx;
 use crate::ops::reactive::{Follow, LiveInfo, Reactive};
 
 mod candidate;
-pub use candidate::{stale, try_candidate, Carry, Done, Tried};
+pub use candidate::{replay_moved, stale, try_candidate, Carry, Done, Replayed, Tried};
 
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
