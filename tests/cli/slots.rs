@@ -156,6 +156,13 @@ fn a_killed_arx_frees_its_slot() {
     sb.write("arx.toml", "[objective]\nslots = 1\n");
     let mut holder = spawn_run(&sb, &["--", "sleep", "300"]);
     wait_for_slot(&sb, "0");
+    // Its experiment has started (its process group is in the live file),
+    // not merely taken the slot: a kill in between leaves nothing to reap.
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(&sb).iter().any(|r| r["pgid"].is_number()) {
+        assert!(Instant::now() < until, "the experiment never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     holder.kill().unwrap(); // SIGKILL: no cleanup of its own
     holder.wait().unwrap();
     let start = Instant::now();
