@@ -310,6 +310,21 @@ fn a_candidate_on_a_faster_slot_is_compared_with_the_best_measured_there() {
     // higher: it must not be kept for its slot. The best is measured
     // there first (it has no runs there and the offset is unknown).
     sb.write("notes.txt", "nothing that matters\n");
+    // A dry run says so, and changes nothing.
+    let dry: Value = serde_json::from_slice(
+        &sb.arx()
+            .args(["--json", "try", "--dry-run"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(
+        dry["would"].to_string().contains(
+            "compare it with the best as it measures on the slot it runs on (the best has runs on slot 0)"
+        ),
+        "{dry}"
+    );
     let (code, report) = try_on_slot_1(&sb, "no real change");
     let r = &report["ratchet"];
     assert_eq!(r["status"], "discard", "{report}");

@@ -128,6 +128,37 @@ fn dry_run_summary(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
     if let Some(exit) = screen_description(ctx, &state, args.description.as_deref(), args.strict)? {
         return Ok(exit);
     }
+    // With two slots or more: where the best has runs to compare with.
+    let slots = crate::ops::placement::resolve(
+        &args.launch,
+        crate::io::config::load(ctx.global.config.as_deref(), &cwd)?
+            .objective
+            .as_ref(),
+        &state,
+    )?
+    .map_or(0, |p| p.placement.slots.len());
+    let on_slots = match &segment {
+        Some(seg) if slots >= 2 && seg.noise().is_some() => {
+            let mut on: Vec<&str> = seg
+                .slot_runs
+                .iter()
+                .find(|c| c.commit == kept)
+                .map(|c| c.by_slot.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            on.sort_unstable();
+            Some(format!(
+                "compare it with the best as it measures on the slot it runs on (the best has runs on {}); \
+                 on a slot whose offset to those is not known, first measure the best there ({})",
+                if on.is_empty() {
+                    "no slot yet".to_string()
+                } else {
+                    format!("slot {}", on.join(", "))
+                },
+                crate::output::count(objective.baseline_repeat, "run", "runs")
+            ))
+        }
+        _ => None,
+    };
     dry_run(
         ctx,
         &objective,
@@ -136,6 +167,7 @@ fn dry_run_summary(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         &candidate,
         protected,
         first,
+        on_slots,
     )
 }
 

@@ -245,6 +245,7 @@ fn rule_of(args: &TryArgs, file_rule: Option<&str>) -> Result<Rule> {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn dry_run(
     ctx: &Ctx,
     objective: &Objective,
@@ -253,6 +254,7 @@ fn dry_run(
     candidate: &Candidate,
     protected: Vec<String>,
     first: Vec<String>,
+    on_slots: Option<String>,
 ) -> Result<Exit> {
     let mut would = first;
     if baseline_needed {
@@ -282,6 +284,7 @@ fn dry_run(
             crate::output::count(candidate.commits.len() as u64, "commit", "commits"),
             crate::output::count(objective.repeat, "time", "times")
         ));
+        would.extend(on_slots);
         would.push(format!(
             "keep: {}; otherwise store it under refs/arx/discarded/<run-id> and restore {} ({})",
             if candidate.dirty {
