@@ -390,7 +390,25 @@ fn a_candidate_on_a_faster_slot_is_compared_with_the_best_measured_there() {
         (seg["change"].as_f64().unwrap() - 2.0).abs() < 0.05,
         "{seg}"
     );
+    // The report shows the offset the try compared across slots with.
+    let slot_1 = report["segments"][0]["slots"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["slot"] == "1")
+        .cloned()
+        .unwrap();
+    assert_eq!(slot_1["offset"]["over"], "0", "{slot_1}");
+    assert!(
+        (slot_1["offset"]["value"].as_f64().unwrap() - 5.0).abs() < 0.05,
+        "{slot_1}"
+    );
     let text = sb.arx().arg("report").output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("slot offset       1 +5"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
     assert!(
         String::from_utf8_lossy(&text.stdout).contains("vs baseline on slot 1"),
         "{}",

@@ -488,6 +488,35 @@ impl SegmentFold {
         })
     }
 
+    /// Each slot's offset over the first slot with runs of a measured
+    /// commit, where a path between them is known (none with one slot).
+    pub fn slot_offsets(&self) -> Vec<(String, super::SlotOffset)> {
+        let mut slots: Vec<&str> = self
+            .slot_runs
+            .iter()
+            .flat_map(|c| c.by_slot.keys().map(String::as_str))
+            .collect();
+        slots.sort_unstable();
+        slots.dedup();
+        let Some((anchor, rest)) = slots.split_first() else {
+            return Vec::new();
+        };
+        let sd = self.noise().map(|(sd, _)| sd);
+        rest.iter()
+            .filter_map(|s| {
+                let o = crate::kernel::slot_offset::offset(&self.slot_runs, s, anchor, sd)?;
+                Some((
+                    s.to_string(),
+                    super::SlotOffset {
+                        over: anchor.to_string(),
+                        value: o.d,
+                        se: sd.map(|sd| o.var.sqrt() * sd),
+                    },
+                ))
+            })
+            .collect()
+    }
+
     /// The summary people read, at `ctx`'s time and stop rules.
     pub fn summary(&self, ctx: &Context) -> SegmentSummary {
         let noise = self.noise();
@@ -576,6 +605,7 @@ impl SegmentFold {
                     .map(|start| self.end_ms - start)
                     .filter(|w| *w > 0);
                 let effects = slot_effects(&self.slot_changes);
+                let offsets = self.slot_offsets();
                 self.slots
                     .iter()
                     .map(|s| SlotSummary {
@@ -584,6 +614,10 @@ impl SegmentFold {
                             .iter()
                             .find(|(slot, _)| *slot == s.slot)
                             .map(|(_, e)| e.clone()),
+                        offset: offsets
+                            .iter()
+                            .find(|(slot, _)| *slot == s.slot)
+                            .map(|(_, o)| o.clone()),
                         ..s.clone()
                     })
                     .collect()

@@ -215,6 +215,23 @@ pub struct SlotSummary {
     /// other slots' tries (from two slots with two such tries each).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<SlotEffect>,
+    /// What the slot adds to the metric over another, from the commits
+    /// measured on both (the offset `arx try` compares across slots with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<SlotOffset>,
+}
+
+/// A slot's estimated offset over the first slot with runs
+/// ([`crate::kernel::slot_offset`]).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct SlotOffset {
+    /// The slot it is measured against.
+    pub over: String,
+    /// What the slot adds to the metric over `over` (in the metric's
+    /// units; shrunk toward 0 by how far apart the slots are).
+    pub value: f64,
+    /// Its standard error, with a noise estimate.
+    pub se: Option<f64>,
 }
 
 /// The slot effect as the tries show it: tries run on a slot are compared

@@ -190,6 +190,23 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
         if !effects.is_empty() {
             out.push(("slot effect", effects.join(" · ")));
         }
+        let offsets: Vec<String> = s
+            .slots
+            .iter()
+            .filter_map(|x| {
+                let o = x.offset.as_ref()?;
+                let se = o.se.map(|se| format!(" ± {}", num(se))).unwrap_or_default();
+                Some(format!(
+                    "{} {}{se} over {}",
+                    x.slot,
+                    signed(o.value),
+                    o.over
+                ))
+            })
+            .collect();
+        if !offsets.is_empty() {
+            out.push(("slot offset", offsets.join(" · ")));
+        }
     }
     out.push(("elapsed", hours(s.elapsed_hours)));
     out.push((
