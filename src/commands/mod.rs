@@ -88,17 +88,7 @@ impl Ctx {
     }
 }
 
-/// A run id as people read it (as `arx log` shows it).
-pub fn run_short(run_id: &str) -> &str {
-    run_id
-        .get(..crate::kernel::journal::SHORT_ID_LEN)
-        .unwrap_or(run_id)
-}
-
-/// A commit id as people read it.
-pub fn short(commit: &str) -> &str {
-    commit.get(..7).unwrap_or(commit)
-}
+pub use crate::ops::ratchet::{run_short, short};
 
 /// A path for people: relative to the working directory when inside it.
 pub fn shown(path: &Path, cwd: &Path) -> String {
