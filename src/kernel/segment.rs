@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::journal::RunRecord;
 use super::objective::StopRules;
 pub use super::ratchet_record::{CheckResult, RatchetInfo, TryStatus};
-use super::slot_offset::CommitRuns;
+use super::slot_offset::{add_runs, CommitRuns};
 use super::stats::Direction;
 use super::tally::{Status, Tally};
 
@@ -166,21 +166,8 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     };
     if let Some((commit, values)) = on_slots {
         let runs = slotted(r, &info.metric, values);
-        if !runs.is_empty() {
-            let i = match seg.slot_runs.iter().position(|c| c.commit == commit) {
-                Some(i) => i,
-                None => {
-                    seg.slot_runs.push(CommitRuns {
-                        commit: commit.to_string(),
-                        ..CommitRuns::default()
-                    });
-                    seg.slot_runs.len() - 1
-                }
-            };
-            for (slot, x) in runs {
-                seg.slot_runs[i].by_slot.entry(slot).or_default().push(x);
-            }
-        }
+        let commit = commit.to_string();
+        add_runs(&mut seg.slot_runs, &commit, runs);
     }
     seg.last = Some((r.run_id.clone(), info.status));
 }

@@ -28,6 +28,31 @@ pub struct CommitRuns {
     pub by_slot: BTreeMap<String, Vec<f64>>,
 }
 
+/// Add `runs` (each a slot and a value) to `commit`'s runs in `all`.
+pub fn add_runs(
+    all: &mut Vec<CommitRuns>,
+    commit: &str,
+    runs: impl IntoIterator<Item = (String, f64)>,
+) {
+    let mut runs = runs.into_iter().peekable();
+    if runs.peek().is_none() {
+        return;
+    }
+    let i = match all.iter().position(|c| c.commit == commit) {
+        Some(i) => i,
+        None => {
+            all.push(CommitRuns {
+                commit: commit.to_string(),
+                ..CommitRuns::default()
+            });
+            all.len() - 1
+        }
+    };
+    for (slot, x) in runs {
+        all[i].by_slot.entry(slot).or_default().push(x);
+    }
+}
+
 /// What slot `s` adds to the metric over slot `r`, with the variance of
 /// that estimate in units of one run's variance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -152,6 +177,13 @@ pub struct Reference {
     /// The least variance (σ²) of the offsets used; 0 when every run was
     /// on the slot itself.
     pub var: f64,
+}
+
+impl Reference {
+    /// The mean of the runs: the best's value on the slot.
+    pub fn mean(&self) -> f64 {
+        mean(&self.samples)
+    }
 }
 
 /// The best (`best`, one of `commits` or not) as it would measure on

@@ -95,19 +95,7 @@ impl<'s> SlotCompare<'s> {
         if runs.len() >= 2 {
             self.extra.push(runs.iter().map(|(_, x)| *x).collect());
         }
-        let i = match self.slot_runs.iter().position(|c| c.commit == kept) {
-            Some(i) => i,
-            None => {
-                self.slot_runs.push(CommitRuns {
-                    commit: kept.to_string(),
-                    ..CommitRuns::default()
-                });
-                self.slot_runs.len() - 1
-            }
-        };
-        for (slot, x) in runs {
-            self.slot_runs[i].by_slot.entry(slot).or_default().push(x);
-        }
+        slot_offset::add_runs(&mut self.slot_runs, kept, runs);
     }
 
     fn reference(&self, best: &Measured) -> Option<(&str, Reference)> {
@@ -144,7 +132,7 @@ impl<'s> SlotCompare<'s> {
         let (slot, r) = self.reference(best)?;
         (r.samples != best.samples).then(|| SlotBest {
             slot: slot.to_string(),
-            value: r.samples.iter().sum::<f64>() / r.samples.len() as f64,
+            value: r.mean(),
             runs: r.same_slot,
             moved: r.samples.len() - r.same_slot,
         })

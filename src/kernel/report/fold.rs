@@ -425,22 +425,8 @@ impl SegmentFold {
         if let (Status::Baseline | Status::Keep | Status::Remeasure, Some(slot), Some(commit)) =
             (p.status, p.slot.as_deref(), p.commit.as_deref())
         {
-            let samples = kept_samples(p);
-            if !samples.is_empty() {
-                let c = entry(
-                    &mut self.slot_runs,
-                    commit,
-                    |c| &c.commit,
-                    || CommitRuns {
-                        commit: commit.to_string(),
-                        ..CommitRuns::default()
-                    },
-                );
-                c.by_slot
-                    .entry(slot.to_string())
-                    .or_default()
-                    .extend(samples);
-            }
+            let runs = kept_samples(p).into_iter().map(|x| (slot.to_string(), x));
+            crate::kernel::slot_offset::add_runs(&mut self.slot_runs, commit, runs);
         }
         match p.status {
             Status::Baseline => {
@@ -484,7 +470,7 @@ impl SegmentFold {
         let r = crate::kernel::slot_offset::reference(&self.slot_runs, runs, slot, sd)?;
         Some(super::OnSlot {
             slot: slot.to_string(),
-            value: r.samples.iter().sum::<f64>() / r.samples.len() as f64,
+            value: r.mean(),
         })
     }
 
