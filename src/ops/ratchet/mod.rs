@@ -490,6 +490,97 @@ pub fn record(
     .build())
 }
 
+/// Runs of the best, checked out with the candidate set aside (a
+/// baseline, or the best measured again on a slot): never pruned, since
+/// they are what candidates are compared with.
+struct BestRuns {
+    run_id: String,
+    start: jiff::Timestamp,
+    wall: std::time::Instant,
+    events: Events,
+    reactive: Reactive,
+    outcomes: Vec<RunOutcome>,
+    samples: Vec<f64>,
+}
+
+impl BestRuns {
+    /// `n` runs (labelled by `label` of 1..=n), stopping at a Ctrl-C;
+    /// with `slot`, every one waits for that slot.
+    fn run(
+        runner: &Runner<'_>,
+        state: &Path,
+        n: u32,
+        slot: Option<usize>,
+        label: impl Fn(u32) -> String,
+    ) -> Result<BestRuns> {
+        let run_id = attempts::new_run_id();
+        let start = runner.start()?;
+        let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
+        let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+        reactive.without_pruning();
+        if let Some(index) = slot {
+            reactive.slot_index = Some(index);
+            reactive.slot_only = true;
+        }
+        let wall = std::time::Instant::now();
+        let (mut outcomes, mut samples) = (Vec::new(), Vec::new());
+        for i in 1..=n {
+            let o = runner.once(&mut events, &label(i), &mut reactive)?;
+            let interrupted = o.interrupted;
+            samples.extend(runner.sample(&o));
+            outcomes.push(o);
+            if interrupted {
+                break;
+            }
+        }
+        runner.host.pause();
+        Ok(BestRuns {
+            run_id,
+            start,
+            wall,
+            events,
+            reactive,
+            outcomes,
+            samples,
+        })
+    }
+
+    fn interrupted(&self) -> bool {
+        self.outcomes.iter().any(|o| o.interrupted)
+    }
+
+    /// Journal the runs as one record with `info`, with their progress.
+    fn journal(
+        mut self,
+        runner: &Runner<'_>,
+        state: &Path,
+        info: RatchetInfo,
+    ) -> Result<RunRecord> {
+        let status = info.status;
+        let elapsed = self.wall.elapsed();
+        let mut rec = record(
+            runner,
+            self.run_id,
+            self.start,
+            elapsed,
+            &self.outcomes,
+            self.samples,
+            info,
+        )?;
+        rec.progress = self
+            .reactive
+            .progress()
+            .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+        self.events.emit(
+            "finished",
+            elapsed,
+            serde_json::json!({"status": status, "metrics": rec.metrics}),
+        );
+        crate::ops::journal::record_run(state, &rec, runner.warn)?;
+        Ok(rec)
+    }
+}
+
 /// A segment's first measurement, as [`baseline`] made it.
 pub struct Baselined {
     /// What to tell when the try ends with the baseline: it failed, or
@@ -520,32 +611,9 @@ pub fn baseline(
             .say("set the working tree's changes aside to measure the baseline");
     }
     let runner = &runner.at(kept);
-    let run_id = attempts::new_run_id();
-    let start = runner.start()?;
-    let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
-    // The baseline is never pruned: it is what later runs are compared with.
-    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
-    reactive.without_pruning();
-    let wall = std::time::Instant::now();
-    let mut outcomes = Vec::new();
-    let mut samples = Vec::new();
-    for i in 0..objective.baseline_repeat {
-        let o = runner.once(
-            &mut events,
-            &format!("baseline {}/{}", i + 1, objective.baseline_repeat),
-            &mut reactive,
-        )?;
-        let interrupted = o.interrupted;
-        if let Some(x) = runner.sample(&o) {
-            samples.push(x);
-        }
-        outcomes.push(o);
-        if interrupted {
-            break;
-        }
-    }
-    runner.host.pause();
-    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let n = objective.baseline_repeat;
+    let runs = BestRuns::run(runner, state, n, None, |i| format!("baseline {i}/{n}"))?;
+    let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
     let status = if interrupted {
         TryStatus::Interrupted
     } else if samples.is_empty() {
@@ -556,25 +624,7 @@ pub fn baseline(
     let mut i = info(objective, status, kept, rule, Some("baseline".into()));
     i.new_segment = runner.new_segment;
     i.commit = Some(kept.to_string());
-    let mut rec = record(
-        runner,
-        run_id,
-        start,
-        wall.elapsed(),
-        &outcomes,
-        samples.clone(),
-        i,
-    )?;
-    rec.progress = reactive
-        .progress()
-        .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
-    events.emit(
-        "finished",
-        wall.elapsed(),
-        serde_json::json!({"status": status, "metrics": rec.metrics}),
-    );
-    crate::ops::journal::record_run(state, &rec, runner.warn)?;
-    drop(reactive);
+    let rec = runs.journal(runner, state, i)?;
     if aside {
         put_back(repo, state)?;
     }
@@ -667,35 +717,16 @@ pub fn remeasure(
         set_aside(repo, state, kept, "measuring the best on another slot")?;
     }
     let runner = &runner.at(kept);
-    let run_id = attempts::new_run_id();
-    let start = runner.start()?;
-    let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
-    let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
-    reactive.without_pruning();
-    reactive.slot_index = Some(index);
-    reactive.slot_only = true;
-    let wall = std::time::Instant::now();
-    let (mut outcomes, mut samples, mut runs) = (Vec::new(), Vec::new(), Vec::new());
-    for i in 0..n {
-        let o = runner.once(
-            &mut events,
-            &format!("the best on slot {slot} {}/{n}", i + 1),
-            &mut reactive,
-        )?;
-        let interrupted = o.interrupted;
-        if let Some(x) = runner.sample(&o) {
-            samples.push(x);
-            if let Some(s) = &o.slot {
-                runs.push((s.clone(), x));
-            }
-        }
-        outcomes.push(o);
-        if interrupted {
-            break;
-        }
-    }
-    runner.host.pause();
-    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    let runs = BestRuns::run(runner, state, n, Some(index), |i| {
+        format!("the best on slot {slot} {i}/{n}")
+    })?;
+    let interrupted = runs.interrupted();
+    let samples = runs.samples.clone();
+    let slotted: Vec<(String, f64)> = runs
+        .outcomes
+        .iter()
+        .filter_map(|o| Some((o.slot.clone()?, runner.sample(o)?)))
+        .collect();
     let mut i = info(
         objective,
         TryStatus::Remeasure,
@@ -705,22 +736,7 @@ pub fn remeasure(
     );
     i.commit = Some(kept.to_string());
     i.lane = lane.map(str::to_string);
-    let rec = record(
-        runner,
-        run_id,
-        start,
-        wall.elapsed(),
-        &outcomes,
-        samples.clone(),
-        i,
-    )?;
-    events.emit(
-        "finished",
-        wall.elapsed(),
-        serde_json::json!({"status": TryStatus::Remeasure, "metrics": rec.metrics}),
-    );
-    crate::ops::journal::record_run(state, &rec, runner.warn)?;
-    drop(reactive);
+    runs.journal(runner, state, i)?;
     if aside {
         put_back(repo, state)?;
     }
@@ -739,5 +755,8 @@ pub fn remeasure(
         )),
         None => {}
     }
-    Ok(Remeasured { runs, interrupted })
+    Ok(Remeasured {
+        runs: slotted,
+        interrupted,
+    })
 }
