@@ -71,6 +71,9 @@ pub enum Compare {
     /// a keep that rests on an offset not yet known well enough first
     /// runs the best on the candidate's slot and decides again there.
     Adaptive,
+    /// Against every run of the best moved by the slots' true offsets: no
+    /// estimate can do better, and none is free. A ceiling, not a design.
+    Known,
 }
 
 /// The settings compared, one lane first and the design last.
@@ -86,6 +89,7 @@ pub fn setups(slot_sd: f64) -> Vec<Setup> {
         one(4, Compare::Recorded, false),
         one(4, Compare::SameSlot, false),
         one(4, Compare::Recorded, true),
+        one(4, Compare::Known, true),
         one(4, Compare::Adaptive, true),
     ]
 }
@@ -114,6 +118,8 @@ impl Setup {
                 Compare::SameSlot => "against the best on the same slot",
                 Compare::Adaptive =>
                     "against the best on the same slot or across slots by their offset (adaptive)",
+                Compare::Known =>
+                    "against the best moved by the slots' true offsets (known exactly: a ceiling)",
             }
         ) + if self.restart {
             ", replayed when the best moves"
@@ -248,9 +254,8 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
             // replay it now rather than finish measuring it against a best
             // that is gone.
             if setup.restart && lane.base != best && matches!(lane.phase, Phase::Candidate) {
-                let base = &commits[lane.base];
-                let reference = base.on_slot.get(&lane.slot).unwrap_or(&base.recorded);
-                if lane.samples.is_empty() || mean(&lane.samples) < mean(reference) {
+                let reference = reference(&commits, &groups, &bias, lane, setup.compare);
+                if lane.samples.is_empty() || mean(&lane.samples) < mean(&reference) {
                     if rng.random::<f64>() < CONFLICT {
                         out.stale += 1.0;
                         lane.phase = Phase::Idle;
@@ -279,25 +284,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                 }
                 Phase::Candidate => {
                     lane.samples.push(measure(lane.value, lane.slot, &mut rng));
-                    let base = &commits[lane.base];
-                    let reference: Vec<f64> = match setup.compare {
-                        Compare::Recorded => base.recorded.clone(),
-                        Compare::SameSlot => base.on_slot[&lane.slot].clone(),
-                        // What `arx try` compares with: every run of the
-                        // best, moved onto the candidate's slot by the
-                        // slots' estimated offsets.
-                        Compare::Adaptive => {
-                            let runs = commit_runs(&commits);
-                            let sd = noise(&groups);
-                            slot_offset::reference(
-                                &runs,
-                                &runs[lane.base],
-                                &lane.slot.to_string(),
-                                sd,
-                            )
-                            .map_or_else(|| base.recorded.clone(), |r| r.samples)
-                        }
-                    };
+                    let reference = reference(&commits, &groups, &bias, lane, setup.compare);
                     let replicates: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
                     let evidence = Evidence {
                         best: &reference,
@@ -352,6 +339,39 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
     }
     out.gain = commits[best].value;
     out
+}
+
+/// The runs of the lane's best its candidate is compared with (and leans
+/// on).
+fn reference(
+    commits: &[Commit],
+    groups: &[Vec<f64>],
+    bias: &[f64],
+    lane: &Lane,
+    compare: Compare,
+) -> Vec<f64> {
+    let base = &commits[lane.base];
+    match compare {
+        Compare::Recorded => base.recorded.clone(),
+        Compare::SameSlot => base.on_slot[&lane.slot].clone(),
+        Compare::Known => base
+            .on_slot
+            .iter()
+            .flat_map(|(&s, runs)| runs.iter().map(move |x| x - bias[s] + bias[lane.slot]))
+            .collect(),
+        // What `arx try` compares with: every run of the best, moved onto
+        // the candidate's slot by the slots' estimated offsets.
+        Compare::Adaptive => {
+            let runs = commit_runs(commits);
+            slot_offset::reference(
+                &runs,
+                &runs[lane.base],
+                &lane.slot.to_string(),
+                noise(groups),
+            )
+            .map_or_else(|| base.recorded.clone(), |r| r.samples)
+        }
+    }
 }
 
 /// What a lane does first with a new best: run the best on its slot
