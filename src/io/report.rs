@@ -182,7 +182,7 @@ fn read_all(bytes: &[u8], mut riding: Option<Riding>) -> (Vec<Point<'_>>, usize,
 
 /// The shape of the cached fold; a cache of another shape (an older arx's,
 /// without lanes and slots) is rebuilt.
-const CACHE_VERSION: u32 = 4;
+const CACHE_VERSION: u32 = 5;
 
 #[derive(Serialize, Deserialize)]
 struct Cache {

@@ -64,22 +64,11 @@ pub fn runs_of<'a>(slot_runs: &'a [CommitRuns], commit: &str) -> Option<&'a Comm
 /// The slot of each of `samples`, the last values of `r`'s attempts (paired
 /// from the end); those whose attempt has no slot are left out.
 fn slotted(r: &RunRecord, metric: &str, samples: &[f64]) -> Vec<(String, f64)> {
-    let mut out = Vec::new();
-    let mut values = samples.iter().rev().peekable();
-    for a in r.attempts.iter().rev() {
-        let Some(&&x) = values.peek() else { break };
-        if a.metrics
-            .get(metric)
-            .is_some_and(|v| v.to_bits() == x.to_bits())
-        {
-            values.next();
-            if let Some(slot) = &a.slot {
-                out.push((slot.clone(), x));
-            }
-        }
-    }
-    out.reverse();
-    out
+    let runs = r
+        .attempts
+        .iter()
+        .map(|a| (a.slot.as_deref(), a.metrics.get(metric)));
+    super::slot_offset::pair_slots(runs, samples)
 }
 
 /// The samples of a record: its repeated samples, or the metric of its
@@ -303,7 +292,10 @@ pub fn results(records: &[RunRecord]) -> Results {
                 description: i.description.clone().unwrap_or_default(),
                 others: others.iter().map(|k| r.metrics.get(k)).collect(),
                 lane: i.lane.clone().unwrap_or_default(),
-                slot: r.slot.clone().unwrap_or_default(),
+                slot: super::slot_offset::slots_text(
+                    r.slot.as_deref(),
+                    r.attempts.iter().filter_map(|a| a.slot.as_deref()),
+                ),
             }
         })
         .collect();

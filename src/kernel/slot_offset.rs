@@ -53,6 +53,50 @@ pub fn add_runs(
     }
 }
 
+/// The slot of each of `samples` (the last values a record measured, such
+/// as its kept runs), paired from the end with `runs` (each run's slot and
+/// the value it measured, oldest first): a run without a value (a crash),
+/// or whose value is not the next sample's, is passed over, and a sample
+/// whose run has no slot is left out.
+pub fn pair_slots<'s>(
+    runs: impl DoubleEndedIterator<Item = (Option<&'s str>, Option<f64>)>,
+    samples: &[f64],
+) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    let mut values = samples.iter().rev().peekable();
+    for (slot, value) in runs.rev() {
+        let Some(&&x) = values.peek() else { break };
+        if value.is_some_and(|v| v.to_bits() == x.to_bits()) {
+            values.next();
+            if let Some(slot) = slot {
+                out.push((slot.to_string(), x));
+            }
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// The slot a record's runs ran in, as shown in a row: its slots in the
+/// order first used, joined by `,` when they were more than one (`0,1`);
+/// else the record's own `slot` (empty without one).
+pub fn slots_text<'s>(record: Option<&'s str>, runs: impl IntoIterator<Item = &'s str>) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for s in runs {
+        if !seen.contains(&s) {
+            seen.push(s);
+        }
+    }
+    if seen.len() > 1 {
+        seen.join(",")
+    } else {
+        record
+            .or(seen.first().copied())
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
 /// What slot `s` adds to the metric over slot `r`, with the variance of
 /// that estimate in units of one run's variance.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -242,6 +286,42 @@ mod tests {
                 .map(|(s, v)| (s.to_string(), v.to_vec()))
                 .collect(),
         }
+    }
+
+    #[test]
+    fn samples_are_paired_with_their_runs_slots_from_the_end() {
+        // Four runs: a crash, then 1.0 on slot a, 2.0 on b, 3.0 on a; the
+        // record kept the last two values.
+        let runs = [
+            (Some("a"), None),
+            (Some("a"), Some(1.0)),
+            (Some("b"), Some(2.0)),
+            (Some("a"), Some(3.0)),
+        ];
+        assert_eq!(
+            pair_slots(runs.into_iter(), &[2.0, 3.0]),
+            vec![("b".to_string(), 2.0), ("a".to_string(), 3.0)]
+        );
+        // A value no run measured stops nothing but is not paired.
+        assert_eq!(
+            pair_slots(runs.into_iter(), &[1.0, 9.0]),
+            Vec::<(String, f64)>::new()
+        );
+        // A run without a slot is left out, not given another's.
+        let mixed = [(None, Some(1.0)), (Some("b"), Some(2.0))];
+        assert_eq!(
+            pair_slots(mixed.into_iter(), &[1.0, 2.0]),
+            vec![("b".to_string(), 2.0)]
+        );
+    }
+
+    #[test]
+    fn a_rows_slot_names_every_slot_its_runs_took() {
+        assert_eq!(slots_text(Some("1"), ["0", "1", "0"]), "0,1");
+        assert_eq!(slots_text(Some("1"), ["1", "1"]), "1");
+        assert_eq!(slots_text(Some("1"), []), "1");
+        assert_eq!(slots_text(None, ["2"]), "2");
+        assert_eq!(slots_text(None, []), "");
     }
 
     #[test]

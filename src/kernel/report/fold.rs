@@ -72,8 +72,8 @@ pub struct SegmentFold {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slot_changes: Vec<SlotChanges>,
     /// The measured commits' runs per slot (baselines, keeps, and the best
-    /// measured again on another slot), each record's runs put down to its
-    /// last run's slot: what the slots' offsets are estimated from.
+    /// measured again on another slot), each run on the slot it ran in:
+    /// what the slots' offsets are estimated from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slot_runs: Vec<CommitRuns>,
 }
@@ -188,6 +188,61 @@ pub fn kept_samples(p: &Point<'_>) -> Vec<f64> {
         p.samples[p.record_from..].to_vec()
     } else {
         p.samples.clone()
+    }
+}
+
+/// The slot of each of a record's kept samples: paired with its runs in
+/// slots when it journaled them (as the ratchet folds them), else all on
+/// its own slot.
+fn slotted(p: &Point<'_>) -> Vec<(String, f64)> {
+    let samples = kept_samples(p);
+    if !p.slot_runs.is_empty() {
+        let runs = p.slot_runs.iter().map(|r| (Some(r.slot.as_ref()), r.value));
+        return crate::kernel::slot_offset::pair_slots(runs, &samples);
+    }
+    match p.slot.as_deref() {
+        Some(slot) => samples.into_iter().map(|x| (slot.to_string(), x)).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// A record's wall time on each slot: shared among the slots its runs
+/// took in proportion to their durations (equally when they say none),
+/// else all on its own slot.
+fn busy_per_slot<'p>(p: &'p Point<'_>) -> Vec<(&'p str, u64)> {
+    let mut per: Vec<(&str, u64)> = Vec::new();
+    for r in &p.slot_runs {
+        match per.iter_mut().find(|(s, _)| *s == r.slot.as_ref()) {
+            Some((_, ms)) => *ms += r.duration_ms,
+            None => per.push((r.slot.as_ref(), r.duration_ms)),
+        }
+    }
+    match per.len() {
+        0 => p
+            .slot
+            .as_deref()
+            .map(|s| (s, p.duration_ms))
+            .into_iter()
+            .collect(),
+        1 => vec![(per[0].0, p.duration_ms)],
+        n => {
+            let total: u64 = per.iter().map(|(_, ms)| ms).sum();
+            let mut left = p.duration_ms;
+            let mut out = Vec::with_capacity(n);
+            for (i, (slot, ms)) in per.iter().enumerate() {
+                let share = if i + 1 == n {
+                    left
+                } else if total == 0 {
+                    p.duration_ms / n as u64
+                } else {
+                    (u128::from(p.duration_ms) * u128::from(*ms) / u128::from(total)) as u64
+                };
+                let share = share.min(left);
+                left -= share;
+                out.push((*slot, share));
+            }
+            out
+        }
     }
 }
 
@@ -407,7 +462,20 @@ impl SegmentFold {
                 },
             );
             s.tries += usize::from(is_try);
-            s.busy_ms += p.duration_ms;
+        }
+        // Its wall time, on the slots its runs took (in proportion to
+        // theirs), else on its own slot.
+        for (slot, ms) in busy_per_slot(p) {
+            let s = entry(
+                &mut self.slots,
+                slot,
+                |s| &s.slot,
+                || SlotSummary {
+                    slot: slot.to_string(),
+                    ..SlotSummary::default()
+                },
+            );
+            s.busy_ms += ms;
         }
         if !self.lanes.is_empty() || !self.slots.is_empty() {
             if let Some(start) = millis(&p.started_at) {
@@ -422,11 +490,10 @@ impl SegmentFold {
             samples: kept_samples(p),
             slot: p.slot.as_deref().map(str::to_string),
         };
-        if let (Status::Baseline | Status::Keep | Status::Remeasure, Some(slot), Some(commit)) =
-            (p.status, p.slot.as_deref(), p.commit.as_deref())
+        if let (Status::Baseline | Status::Keep | Status::Remeasure, Some(commit)) =
+            (p.status, p.commit.as_deref())
         {
-            let runs = kept_samples(p).into_iter().map(|x| (slot.to_string(), x));
-            crate::kernel::slot_offset::add_runs(&mut self.slot_runs, commit, runs);
+            crate::kernel::slot_offset::add_runs(&mut self.slot_runs, commit, slotted(p));
         }
         match p.status {
             Status::Baseline => {

@@ -67,6 +67,17 @@ pub struct Point<'a> {
     pub lane: Option<Cow<'a, str>>,
     /// The slot its (last) run ran in.
     pub slot: Option<Cow<'a, str>>,
+    /// Its runs that ran in a slot, oldest first (empty without slots).
+    pub slot_runs: Vec<SlotRun<'a>>,
+}
+
+/// One run of a record in a slot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SlotRun<'a> {
+    pub slot: Cow<'a, str>,
+    pub duration_ms: u64,
+    /// The value it measured of the record's metric (none for a crash).
+    pub value: Option<f64>,
 }
 
 impl Point<'_> {
@@ -420,7 +431,11 @@ pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
         detail: p.detail.clone(),
         metrics: p.metrics.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
         lane: p.lane.as_deref().map(str::to_string),
-        slot: p.slot.as_deref().map(str::to_string),
+        slot: {
+            let runs = p.slot_runs.iter().map(|r| r.slot.as_ref());
+            let text = crate::kernel::slot_offset::slots_text(p.slot.as_deref(), runs);
+            (!text.is_empty()).then_some(text)
+        },
     }
 }
 

@@ -277,6 +277,67 @@ fn a_segment_counts_tries_per_lane_and_how_busy_each_slot_was() {
 }
 
 #[test]
+fn a_record_whose_runs_took_two_slots_is_put_down_run_by_run() {
+    // The baseline's three runs: 1.0 on slot 0 (3 s), a crash on slot 0
+    // (1 s), 2.0 and 3.0 on slot 1 (2 s each); the record is 10 s long
+    // and names its last slot.
+    let attempt = |slot: &str, ms: u64, loss: Option<f64>| {
+        let metrics = loss.map_or("{}".to_string(), |x| format!("{{\"loss\":{x}}}"));
+        format!(
+            "{{\"exit_code\":0,\"timed_out\":false,\"failure_class\":\"none\",\
+             \"metrics\":{metrics},\"duration_ms\":{ms},\"slot\":\"{slot}\"}}"
+        )
+    };
+    let attempts = [
+        attempt("0", 3000, Some(1.0)),
+        attempt("0", 1000, None),
+        attempt("1", 2000, Some(2.0)),
+        attempt("1", 2000, Some(3.0)),
+    ]
+    .join(",");
+    let baseline = format!(
+        "{{\"run_id\":\"01a2-b\",\"started_at\":\"2026-01-01T00:00:00Z\",\"duration_ms\":10000,\
+         \"metrics\":{{\"loss\":3.0}},\"exit_code\":0,\"slot\":\"1\",\"attempts\":[{attempts}],\
+         \"samples\":[1.0,2.0,3.0],\"ratchet\":{{\"segment\":\"s1\",\"status\":\"baseline\",\
+         \"metric\":\"loss\",\"direction\":\"min\",\"kept\":\"k0\"}}}}"
+    );
+    let walked = parse_line(baseline.as_bytes()).unwrap();
+    let serde = parse_line_by_serde(baseline.as_bytes()).unwrap();
+    assert_eq!(walked.slot_runs, serde.slot_runs);
+    assert_eq!(walked.runs, 4);
+    let runs: Vec<(&str, u64, Option<f64>)> = walked
+        .slot_runs
+        .iter()
+        .map(|r| (r.slot.as_ref(), r.duration_ms, r.value))
+        .collect();
+    assert_eq!(
+        runs,
+        vec![
+            ("0", 3000, Some(1.0)),
+            ("0", 1000, None),
+            ("1", 2000, Some(2.0)),
+            ("1", 2000, Some(3.0))
+        ]
+    );
+    let mut points = vec![walked];
+    let fold = fold_all(&mut points);
+    // Each kept sample on the slot its run took.
+    let by_slot = &fold.segments[0].slot_runs[0].by_slot;
+    assert_eq!(by_slot["0"], vec![1.0]);
+    assert_eq!(by_slot["1"], vec![2.0, 3.0]);
+    // The record's 10 s shared as its runs' 4 s and 4 s.
+    let o = report(&points, Scope::Latest);
+    let busy: Vec<(&str, u64)> = o.segments[0]
+        .slots
+        .iter()
+        .map(|x| (x.slot.as_str(), x.busy_ms))
+        .collect();
+    assert_eq!(busy, vec![("1", 5000), ("0", 5000)]);
+    // Its row names both slots.
+    assert_eq!(o.last_runs[0].slot.as_deref(), Some("0,1"));
+}
+
+#[test]
 fn a_slot_effect_is_how_its_tries_measured_against_their_best_next_to_other_slots() {
     // A loss; the baseline reads 1.0. Discards only, so the best stays.
     let on = |slot: &str, start: u32, loss: f64| {

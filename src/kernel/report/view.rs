@@ -9,7 +9,7 @@ use std::fmt;
 use serde::de::{self, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
-use super::{Point, Status};
+use super::{Point, SlotRun, Status};
 use crate::kernel::stats::Direction;
 
 #[derive(Deserialize, Default)]
@@ -42,8 +42,8 @@ pub(super) struct LineView<'a> {
     pub(super) failure_class: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     pub(super) verdict: Option<VerdictView<'a>>,
-    #[serde(default)]
-    pub(super) attempts: Count,
+    #[serde(borrow, default)]
+    pub(super) attempts: AttemptsView<'a>,
     #[serde(default)]
     pub(super) samples: Vec<f64>,
     #[serde(default)]
@@ -110,27 +110,44 @@ fn yes() -> bool {
     true
 }
 
-/// The length of an array whose elements are not read.
+/// A record's attempts: how many, and those that ran in a slot.
 #[derive(Default)]
-pub(super) struct Count(pub(super) usize);
+pub(super) struct AttemptsView<'a> {
+    pub(super) count: usize,
+    pub(super) slotted: Vec<AttemptView<'a>>,
+}
 
-impl<'de> Deserialize<'de> for Count {
+/// One attempt as the report reads it.
+#[derive(Deserialize)]
+pub(super) struct AttemptView<'a> {
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) slot: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub(super) duration_ms: u64,
+    #[serde(borrow, default)]
+    pub(super) metrics: MetricsView<'a>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for AttemptsView<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Count;
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = AttemptsView<'a>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an array")
+                f.write_str("an array of attempts")
             }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Count, A::Error> {
-                let mut n = 0;
-                while a.next_element::<IgnoredAny>()?.is_some() {
-                    n += 1;
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+                let mut out = AttemptsView::default();
+                while let Some(attempt) = a.next_element::<AttemptView<'de>>()? {
+                    out.count += 1;
+                    if attempt.slot.is_some() {
+                        out.slotted.push(attempt);
+                    }
                 }
-                Ok(Count(n))
+                Ok(out)
             }
         }
-        d.deserialize_seq(V)
+        d.deserialize_seq(V(std::marker::PhantomData))
     }
 }
 
@@ -307,8 +324,23 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     };
     let runs = match status {
         Status::Protected => 0,
-        _ => v.attempts.0.max(1) as u64,
+        _ => v.attempts.count.max(1) as u64,
     };
+    let slot_runs = v
+        .attempts
+        .slotted
+        .into_iter()
+        .filter_map(|a| {
+            let value = metric
+                .as_deref()
+                .and_then(|m| a.metrics.0.iter().find(|(k, _)| k == m).map(|(_, x)| *x));
+            Some(SlotRun {
+                slot: a.slot?,
+                duration_ms: a.duration_ms,
+                value,
+            })
+        })
+        .collect();
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
     let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
         Some(r) => {
@@ -357,6 +389,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         runs,
         lane,
         slot: v.slot,
+        slot_runs,
     }
 }
 

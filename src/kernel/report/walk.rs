@@ -11,7 +11,9 @@
 
 use std::borrow::Cow;
 
-use super::view::{Count, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView};
+use super::view::{
+    AttemptView, AttemptsView, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView,
+};
 use crate::kernel::skim::{
     json_number, plain_bool, plain_int, plain_opt_text, plain_text, skip_value, skip_ws,
     walk_elements, walk_members,
@@ -169,6 +171,13 @@ fn verdict(s: &str, i: usize) -> Option<(VerdictView<'_>, usize)> {
 /// as serde skips them); `null` is no metrics.
 fn metrics(s: &str, i: usize) -> Option<(MetricsView<'_>, usize)> {
     let mut out = Vec::new();
+    let end = metric_members(s, i, |key, x| out.push((Cow::Borrowed(key), x)))?;
+    Some((MetricsView(out), end))
+}
+
+/// Walk the metrics object at `s[i]` as [`metrics`] reads it, handing each
+/// numeric member to `each`; gives its end.
+fn metric_members<'a>(s: &'a str, i: usize, mut each: impl FnMut(&'a str, f64)) -> Option<usize> {
     let (_, end) = nullable(s, i, |s, i| {
         let end = walk_members(s.as_bytes(), i, |key, at| {
             let key = piece(s, key)?;
@@ -179,7 +188,7 @@ fn metrics(s: &str, i: usize) -> Option<(MetricsView<'_>, usize)> {
             match t.as_bytes().first()? {
                 // Serde keeps integers whatever their size and drops a
                 // float out of range; the walk leaves the latter to it.
-                b'-' | b'0'..=b'9' => out.push((Cow::Borrowed(key), number(t)?)),
+                b'-' | b'0'..=b'9' => each(key, number(t)?),
                 b'"' => {
                     plain_text(t)?;
                 }
@@ -191,7 +200,39 @@ fn metrics(s: &str, i: usize) -> Option<(MetricsView<'_>, usize)> {
         })?;
         Some(((), end))
     })?;
-    Some((MetricsView(out), end))
+    Some(end)
+}
+
+/// One attempt: its slot, duration and metrics (the rest skipped; the
+/// metrics read only when it ran in a slot).
+fn attempt(s: &str, i: usize) -> Option<(AttemptView<'_>, usize)> {
+    let mut a = AttemptView {
+        slot: None,
+        duration_ms: 0,
+        metrics: MetricsView::default(),
+    };
+    let mut metrics_at = None;
+    let mut seen = Seen(0);
+    let end = walk_members(s.as_bytes(), i, |key, at| match key {
+        b"slot" => {
+            seen.first(0)?;
+            scalar(s, at, plain_opt_text, |x| a.slot = x)
+        }
+        b"duration_ms" => {
+            seen.first(1)?;
+            scalar(s, at, unsigned, |x| a.duration_ms = x)
+        }
+        b"metrics" => {
+            seen.first(2)?;
+            metrics_at = Some(at);
+            metric_members(s, at, |_, _| {})
+        }
+        _ => other(key, s, at),
+    })?;
+    if let (Some(_), Some(at)) = (&a.slot, metrics_at) {
+        a.metrics = metrics(s, at)?.0;
+    }
+    Some((a, end))
 }
 
 fn direction(t: &str) -> Option<Option<Direction>> {
@@ -372,12 +413,16 @@ fn member<'a>(
         }
         b"attempts" => {
             seen.first(14)?;
-            let mut n = 0;
+            let mut out = AttemptsView::default();
             let end = walk_elements(s.as_bytes(), at, |i| {
-                n += 1;
-                skip_value(s.as_bytes(), i)
+                let (a, end) = attempt(s, i)?;
+                out.count += 1;
+                if a.slot.is_some() {
+                    out.slotted.push(a);
+                }
+                Some(end)
             })?;
-            v.attempts = Count(n);
+            v.attempts = out;
             Some(end)
         }
         b"samples" => {
