@@ -191,6 +191,19 @@ pub fn kept_samples(p: &Point<'_>) -> Vec<f64> {
     }
 }
 
+/// Slot `slot`'s summary in `slots`, added when it is new.
+fn slot_summary<'s>(slots: &'s mut Vec<SlotSummary>, slot: &str) -> &'s mut SlotSummary {
+    entry(
+        slots,
+        slot,
+        |s| &s.slot,
+        || SlotSummary {
+            slot: slot.to_string(),
+            ..SlotSummary::default()
+        },
+    )
+}
+
 /// The slot of each of a record's kept samples: paired with its runs in
 /// slots when it journaled them (as the ratchet folds them), else all on
 /// its own slot.
@@ -452,30 +465,12 @@ impl SegmentFold {
             }
         }
         if let Some(slot) = p.slot.as_deref() {
-            let s = entry(
-                &mut self.slots,
-                slot,
-                |s| &s.slot,
-                || SlotSummary {
-                    slot: slot.to_string(),
-                    ..SlotSummary::default()
-                },
-            );
-            s.tries += usize::from(is_try);
+            slot_summary(&mut self.slots, slot).tries += usize::from(is_try);
         }
         // Its wall time, on the slots its runs took (in proportion to
         // theirs), else on its own slot.
         for (slot, ms) in busy_per_slot(p) {
-            let s = entry(
-                &mut self.slots,
-                slot,
-                |s| &s.slot,
-                || SlotSummary {
-                    slot: slot.to_string(),
-                    ..SlotSummary::default()
-                },
-            );
-            s.busy_ms += ms;
+            slot_summary(&mut self.slots, slot).busy_ms += ms;
         }
         if !self.lanes.is_empty() || !self.slots.is_empty() {
             if let Some(start) = millis(&p.started_at) {

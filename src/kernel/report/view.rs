@@ -155,6 +155,13 @@ impl<'de: 'a, 'a> Deserialize<'de> for AttemptsView<'a> {
 #[derive(Default)]
 pub(super) struct MetricsView<'a>(pub(super) Vec<(Cow<'a, str>, f64)>);
 
+impl MetricsView<'_> {
+    /// The value of metric `name`, if it is one of them.
+    fn get(&self, name: &str) -> Option<f64> {
+        self.0.iter().find(|(k, _)| k == name).map(|(_, x)| *x)
+    }
+}
+
 impl<'de: 'a, 'a> Deserialize<'de> for MetricsView<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<'a>(std::marker::PhantomData<&'a ()>);
@@ -304,9 +311,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         },
         _ => None,
     };
-    let metric_value = metric
-        .as_deref()
-        .and_then(|m| v.metrics.0.iter().find(|(k, _)| k == m).map(|(_, x)| *x));
+    let metric_value = metric.as_deref().and_then(|m| v.metrics.get(m));
     let crashed = matches!(
         status,
         Status::Crash | Status::Failed | Status::Lost | Status::Interrupted
@@ -331,13 +336,10 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         .slotted
         .into_iter()
         .filter_map(|a| {
-            let value = metric
-                .as_deref()
-                .and_then(|m| a.metrics.0.iter().find(|(k, _)| k == m).map(|(_, x)| *x));
             Some(SlotRun {
+                value: metric.as_deref().and_then(|m| a.metrics.get(m)),
                 slot: a.slot?,
                 duration_ms: a.duration_ms,
-                value,
             })
         })
         .collect();
