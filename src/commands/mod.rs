@@ -263,33 +263,20 @@ impl Report for PausedTry {
     }
 }
 
-/// The `execute` gate before a try: as [`pass_execute_gate`], reporting a
-/// pause as a [`PausedTry`].
-pub fn pass_execute_gate_for_try(
-    ctx: &Ctx,
-    approve: bool,
-    no_gates: bool,
-    what: &str,
-) -> Result<bool> {
-    let config = ctx.config()?;
-    let confirm = || io::terminal::confirm(&format!("Run `{what}`?"));
-    match crate::ops::gate::execute_gate(&config, approve, no_gates, confirm) {
-        crate::ops::gate::GateOutcome::Proceed => Ok(true),
-        crate::ops::gate::GateOutcome::Paused { pending_gate } => {
-            ctx.out.emit(&PausedTry {
-                proceed: false,
-                reason: "paused",
-                pending_gate,
-                ratchet: PausedStatus { status: "paused" },
-                undone: false,
-                detail: "pending gate execute: nothing ran and nothing was undone; the \
-                         candidate is still in the working tree (approve with --approve, or set \
-                         execute = false under [gates] in arx.toml for an unattended loop)"
-                    .to_string(),
-            })?;
-            Ok(false)
-        }
-    }
+/// A try the `execute` gate paused, reported as a [`PausedTry`].
+pub fn paused_try(ctx: &Ctx, pending_gate: Option<Gate>) -> Result<Exit> {
+    ctx.out.emit(&PausedTry {
+        proceed: false,
+        reason: "paused",
+        pending_gate,
+        ratchet: PausedStatus { status: "paused" },
+        undone: false,
+        detail: "pending gate execute: nothing ran and nothing was undone; the \
+                 candidate is still in the working tree (approve with --approve, or set \
+                 execute = false under [gates] in arx.toml for an unattended loop)"
+            .to_string(),
+    })?;
+    Ok(Exit::No)
 }
 
 /// Run one parsed command line.
@@ -364,35 +351,19 @@ pub fn finding_from_result(ctx: &Ctx, state: &Path, record: &crate::kernel::jour
     }
 }
 
-/// Before a try: warn when `description` matches a deprecated or refuted
-/// finding or a known dead end, quoting it; with `strict`, refuse (the
-/// refusal is reported and the exit code returned).
-pub fn screen_description(
+/// `--strict`: refuse a try whose description matches a failed approach.
+pub fn refuse_screened(
     ctx: &Ctx,
-    state: &Path,
-    description: Option<&str>,
-    strict: bool,
-) -> Result<Option<Exit>> {
-    let Some(d) = description.filter(|d| !d.trim().is_empty()) else {
-        return Ok(None);
-    };
-    let Some(m) = crate::ops::finding::screen(state, d, WARN)? else {
-        return Ok(None);
-    };
-    let detail = format!(
-        "\"{d}\" matches {} {} (similarity {:.2}): {}",
-        m.what, m.id, m.similarity, m.content
-    );
-    if strict {
-        ctx.out.emit(&Refusal {
-            proceed: false,
-            reason: "matches a failed approach",
-            pending_gate: None,
-            approach_hash: (m.what == "dead end").then(|| m.id.clone()),
-            detail: format!("{detail}; drop --strict to try it anyway"),
-        })?;
-        return Ok(Some(Exit::No));
-    }
-    crate::output::warn(detail);
-    Ok(None)
+    description: &str,
+    m: &crate::ops::finding::DeadMatch,
+) -> Result<Exit> {
+    let detail = crate::ops::ratchet::screened(description, m);
+    ctx.out.emit(&Refusal {
+        proceed: false,
+        reason: "matches a failed approach",
+        pending_gate: None,
+        approach_hash: (m.what == "dead end").then(|| m.id.clone()),
+        detail: format!("{detail}; drop --strict to try it anyway"),
+    })?;
+    Ok(Exit::No)
 }

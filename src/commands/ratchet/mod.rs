@@ -9,90 +9,32 @@ pub mod restore;
 pub mod status;
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde::Serialize;
 
 use super::{Ctx, WARN};
-use crate::cli::{ObjectiveFlags, TryArgs};
-use crate::error::{Exit, Hinted};
-use crate::io::git::ratchet::{Candidate, RatchetRepo};
-use crate::io::report::JournalText;
-use crate::io::state::{journal, JOURNAL_FILE};
+use crate::cli::ObjectiveFlags;
+use crate::error::Exit;
 use crate::kernel::journal::RunRecord;
-use crate::kernel::objective::Objective;
-use crate::kernel::ratchet::{estimate, Rule};
+use crate::kernel::ratchet::estimate;
 use crate::kernel::report::{KeptFold, SegmentFold};
-use crate::kernel::segment::{self, Segment};
 use crate::ops::ratchet::{self as ops_ratchet};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
-/// What every ratchet command starts from.
-pub struct Loaded {
-    pub objective: Objective,
-    /// `rule` from `[objective]`, if set.
-    pub file_rule: Option<String>,
-    pub cwd: PathBuf,
-    pub state: PathBuf,
-    pub records: Vec<RunRecord>,
-    /// The objective's segment, when it is the journal's current one.
-    pub segment: Option<Segment>,
-    /// `prune` and `progress_step` from `[objective]`, if set.
-    pub file_prune: (Option<String>, Option<String>),
-}
+pub use crate::ops::ratchet::{Loaded, Summary};
 
 /// The objective, the journal and the current segment.
 pub fn load(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Loaded> {
     let config = ctx.config()?;
-    let (objective, file_rule) = crate::ops::objective::resolve(flags, config.objective.as_ref())?;
-    let file_prune = crate::ops::objective::file_prune(config.objective.as_ref());
-    let cwd = ctx.cwd()?;
-    let state = ctx.state_dir()?;
-    let records = journal(&state, WARN).read()?;
-    let segment = segment::current(&records, &objective.segment_id());
-    Ok(Loaded {
-        objective,
-        file_rule,
-        cwd,
-        state,
-        records,
-        segment,
-        file_prune,
-    })
-}
-
-/// What `arx status`, `arx best` and `arx try --dry-run` start from: the
-/// objective and its segment as the report's cached fold holds it, without
-/// reading every record.
-pub struct Summary {
-    pub objective: Objective,
-    /// `rule` from `[objective]`, if set.
-    pub file_rule: Option<String>,
-    pub cwd: PathBuf,
-    pub state: PathBuf,
-    /// The objective's segment, when it is the journal's current one.
-    pub segment: Option<SegmentFold>,
+    crate::ops::ratchet::load(&config, flags, ctx.cwd()?, ctx.state_dir()?, WARN)
 }
 
 /// The objective and its segment from the cached fold of the journal
 /// (`.arx/report.json`, extended by the lines appended since).
 pub fn load_summary(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Summary> {
     let config = ctx.config()?;
-    let (objective, file_rule) = crate::ops::objective::resolve(flags, config.objective.as_ref())?;
-    let cwd = ctx.cwd()?;
-    let state = ctx.state_dir()?;
-    let text = JournalText::open(&state.join(JOURNAL_FILE))?;
-    let (fold, _, _) = crate::io::report::fold(&state, text.bytes(), WARN, None)?;
-    let id = objective.segment_id();
-    let segment = fold.segments.into_iter().last().filter(|s| s.id == id);
-    Ok(Summary {
-        objective,
-        file_rule,
-        cwd,
-        state,
-        segment,
-    })
+    crate::ops::ratchet::load_summary(&config, flags, ctx.cwd()?, ctx.state_dir()?, WARN)
 }
 
 /// [`estimate_of`] for a measured commit of the cached fold.
@@ -110,47 +52,10 @@ pub fn estimate_of_fold(k: &KeptFold, seg: &SegmentFold, confidence: f64) -> Opt
 pub use crate::kernel::number::{decimals, num, signed};
 pub use crate::ops::ratchet::Estimate;
 
-pub use super::{run_short, short};
+pub use super::short;
 
-/// Finish a discard that a crash interrupted (journaled, not yet
-/// restored), and put back a candidate set aside for a baseline. Returns a
-/// line for each thing done.
-pub fn recover(repo: &RatchetRepo, state: &Path, records: &[RunRecord]) -> Result<Vec<String>> {
-    let mut done = Vec::new();
-    let markers = crate::io::ratchet::Markers::of(state, repo.workdir());
-    if let Some(aside) = markers.read_aside()? {
-        repo.put_back(&aside.refname)?;
-        repo.delete_ref(&aside.refname)?;
-        markers.clear_aside()?;
-        done.push(format!(
-            "put back the candidate set aside for the baseline ({})",
-            aside.refname
-        ));
-    }
-    if let Some(p) = markers.read_pending()? {
-        if !records.iter().any(|r| r.run_id == p.record.run_id) {
-            journal(state, WARN).append(&p.record)?;
-        }
-        if repo.ref_target(&p.discarded_ref).is_none() {
-            repo.snapshot(
-                &p.discarded_ref,
-                &format!("arx: discarded {}", p.record.run_id),
-            )?;
-        }
-        let restored = repo.restore_to(&p.kept)?;
-        markers.clear_pending()?;
-        done.push(format!(
-            "finished an interrupted discard of run {}: {} restored, {} removed",
-            run_short(&p.record.run_id),
-            restored.restored.len(),
-            restored.removed.len()
-        ));
-    }
-    Ok(done)
-}
-
-// What `arx try` shares among its steps: the runner, the record, the
-// baseline, the checks and the reports.
+// What `arx try` shares among its front-end pieces: the reports and the
+// progress shown.
 
 /// The report of one try: the journal record, and what happened to the tree.
 #[derive(Serialize)]
@@ -231,31 +136,26 @@ impl ops_ratchet::Host for Shown {
             self.say(line);
         }
     }
-}
-
-fn rule_of(args: &TryArgs, file_rule: Option<&str>) -> Result<Rule> {
-    match args.rule.as_deref().or(file_rule) {
-        None => Ok(Rule::default()),
-        Some(text) => text.parse().map_err(|e: String| {
-            Hinted::error(
-                format!("invalid rule: {e}"),
-                "use --rule confirm (the default), strict or mad",
-            )
-        }),
+    fn confirm(&self, question: &str) -> bool {
+        crate::io::terminal::confirm(question)
+    }
+    fn passthrough(&self) -> crate::io::process::Passthrough {
+        super::passthrough(&self.spinner)
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn dry_run(
-    ctx: &Ctx,
-    objective: &Objective,
-    baseline_needed: bool,
-    kept: &str,
-    candidate: &Candidate,
-    protected: Vec<String>,
-    first: Vec<String>,
-    on_slots: Option<String>,
-) -> Result<Exit> {
+/// A dry run's answer, from what [`ops_ratchet::plan`] found.
+fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
+    let ops_ratchet::Plan {
+        objective,
+        baseline_needed,
+        kept,
+        candidate,
+        protected,
+        first,
+        on_slots,
+    } = plan;
+    let (kept, objective) = (kept.as_str(), &objective);
     let mut would = first;
     if baseline_needed {
         would.push(format!(

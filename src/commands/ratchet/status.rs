@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{decimals, estimate_of_fold, load, load_summary, num, recover, short};
+use super::{decimals, estimate_of_fold, load, load_summary, num, short, Summary, WARN};
 use crate::cli::ObjectiveFlags;
 use crate::commands::Ctx;
 use crate::error::Exit;
@@ -95,52 +95,11 @@ impl Report for StatusReport {
 }
 
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
-    let mut loaded = load_summary(ctx, flags)?;
-    let tree = crate::io::config::repo_root(&loaded.cwd).unwrap_or_else(|| loaded.cwd.clone());
-    let markers = crate::io::ratchet::Markers::of(&loaded.state, &tree);
-    let pending = markers.read_pending()?.is_some() || markers.read_aside()?.is_some();
-    // A try that is still running owns its markers: finish them only when
-    // no try holds this working tree.
-    let holder = crate::io::ratchet::TryHolder::ours(
-        crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
-        Some("arx status".into()),
-    );
-    if pending {
-        if let Ok(_lock) = crate::io::ratchet::lock_try(&loaded.state, &tree, &holder)? {
-            let full = load(ctx, flags)?;
-            let repo = RatchetRepo::open(&full.cwd, &full.state)?;
-            for line in recover(&repo, &full.state, &full.records)? {
-                warn(line);
-            }
-            loaded = load_summary(ctx, flags)?;
-        }
-    }
+    let loaded = finish_interrupted(ctx, flags, load_summary(ctx, flags)?)?;
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
     let Some(seg) = &loaded.segment else {
-        ctx.out.emit(&StatusReport {
-            segment_number: 0,
-            segment: o.segment_id(),
-            metric: o.metric.clone(),
-            direction: o.direction,
-            tries: 0,
-            runs: 0,
-            keeps: 0,
-            discards: 0,
-            crashes: 0,
-            checks_failed: 0,
-            protected: 0,
-            non_keeps_in_a_row: 0,
-            elapsed_hours: 0.0,
-            baseline: None,
-            best: None,
-            best_commit: None,
-            noise: None,
-            advice: StopAdvice {
-                stop: false,
-                reason: None,
-            },
-        })?;
+        ctx.out.emit(&StatusReport::no_segment(o))?;
         return Ok(Exit::No);
     };
     let hours = seg
@@ -190,4 +149,57 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         advice,
     })?;
     Ok(if stop { Exit::Ok } else { Exit::No })
+}
+
+/// Finish a step of a try that a crash interrupted (its markers are
+/// left), when no try holds this working tree (a try that is still
+/// running owns its markers); the summary as it is then.
+fn finish_interrupted(ctx: &Ctx, flags: &ObjectiveFlags, loaded: Summary) -> Result<Summary> {
+    let tree = crate::io::config::repo_root(&loaded.cwd).unwrap_or_else(|| loaded.cwd.clone());
+    let markers = crate::io::ratchet::Markers::of(&loaded.state, &tree);
+    let pending = markers.read_pending()?.is_some() || markers.read_aside()?.is_some();
+    let holder = crate::io::ratchet::TryHolder::ours(
+        crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
+        Some("arx status".into()),
+    );
+    if pending {
+        if let Ok(_lock) = crate::io::ratchet::lock_try(&loaded.state, &tree, &holder)? {
+            let full = load(ctx, flags)?;
+            let repo = RatchetRepo::open(&full.cwd, &full.state)?;
+            for line in crate::ops::ratchet::recover(&repo, &full.state, &full.records, WARN)? {
+                warn(line);
+            }
+            return load_summary(ctx, flags);
+        }
+    }
+    Ok(loaded)
+}
+
+impl StatusReport {
+    /// Before the objective's first baseline.
+    fn no_segment(o: &crate::kernel::objective::Objective) -> StatusReport {
+        StatusReport {
+            segment_number: 0,
+            segment: o.segment_id(),
+            metric: o.metric.clone(),
+            direction: o.direction,
+            tries: 0,
+            runs: 0,
+            keeps: 0,
+            discards: 0,
+            crashes: 0,
+            checks_failed: 0,
+            protected: 0,
+            non_keeps_in_a_row: 0,
+            elapsed_hours: 0.0,
+            baseline: None,
+            best: None,
+            best_commit: None,
+            noise: None,
+            advice: StopAdvice {
+                stop: false,
+                reason: None,
+            },
+        }
+    }
 }

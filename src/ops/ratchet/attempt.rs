@@ -1,0 +1,385 @@
+//! `arx try` from its request to its answer, as named steps: enter the
+//! lane, load, the execute gate, the working tree's lock, recover what a
+//! crash interrupted, find the best (a lane's baseline measured once, its
+//! take-up of the best), the candidate and its screening, the runner, the
+//! baseline when the segment has none, then the candidate tried —
+//! replayed onto a newer best as often as another lane keeps first.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::candidate::{Against, TryEnv};
+use super::replay::{Replayed, Tried};
+use super::request::{check_kept, cwd, load, screen, Loaded, TryRequest};
+use super::{baseline, recover, replay_moved, short, try_candidate, Done, Host, Runner};
+use crate::error::Hinted;
+use crate::io::clock::{parse_duration, parse_timeout, timestamp};
+use crate::io::config::Config;
+use crate::io::git::ratchet::{Candidate, RatchetRepo, Replay};
+use crate::io::process::RunSpec;
+use crate::io::ratchet::{lock_try, KeepLock, TryHolder, TryLock};
+use crate::io::Warn;
+use crate::kernel::gate::Gate;
+use crate::kernel::journal::GitState;
+use crate::kernel::launch::Place;
+use crate::kernel::objective::Objective;
+use crate::kernel::segment::Segment;
+use crate::ops::attempts;
+use crate::ops::finding::DeadMatch;
+use crate::ops::lanes::LaneCtx;
+use crate::ops::reactive::{self, Follow};
+
+/// What a try came to.
+pub enum Attempted {
+    /// It ran (or measured its baseline): what to tell.
+    Done(Box<Done>),
+    /// The execute gate paused it: nothing ran and nothing changed.
+    Paused { pending_gate: Option<Gate> },
+    /// `--strict`: the description matches a failed approach.
+    Refused(DeadMatch),
+}
+
+/// Run one try as `req` asks, its progress told to `host`, the state
+/// files' warnings to `warn`.
+pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempted> {
+    if let Some(name) = &req.lane {
+        enter_lane(name)?;
+    }
+    let cwd = cwd()?;
+    let config = req.config(&cwd, host)?;
+    let state = crate::io::state::state_dir(req.state_dir.as_deref(), &cwd);
+    let mut loaded = load(&config, &req.objective, cwd, state, warn)?;
+    let rule = req.rule(loaded.file_rule.as_deref())?;
+    // Slots and launcher: checked before anything runs.
+    let place =
+        crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
+    let repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
+    if req.new_segment {
+        loaded.segment = None;
+    }
+    // A try the execute gate stops changes nothing, not even the state
+    // directory (where the lock below lives).
+    if let Some(pending_gate) = gate(req, &config, &loaded, host) {
+        return Ok(Attempted::Paused { pending_gate });
+    }
+    // One try at a time in a working tree: a second one would rewrite the
+    // files under the first one's running experiment.
+    let _lock = lock_worktree(req, &loaded.state, repo.workdir())?;
+    for line in recover(&repo, &loaded.state, &loaded.records, warn)? {
+        host.warn(&line);
+    }
+    let lane = crate::ops::lanes::context(&repo)?;
+    let (start, baseline_lock) = find_best(req, &repo, lane.as_ref(), &mut loaded, (host, warn))?;
+    if let Some(m) = screen(req, &loaded.state, host, warn)? {
+        return Ok(Attempted::Refused(m));
+    }
+    if !start.baseline_needed && start.candidate.is_empty() {
+        return Err(Hinted::error(
+            format!(
+                "nothing to try: no change since the kept commit {}",
+                short(&start.kept)
+            ),
+            "change the code (or commit a change), then run arx try again",
+        ));
+    }
+    crate::ops::journal::check_writable(&loaded.state, warn)?;
+    let (objective, file_prune) = (&loaded.objective, &loaded.file_prune);
+    let runner = runner(
+        req,
+        (objective, file_prune),
+        &repo,
+        &start.candidate,
+        place,
+        (host, warn),
+    )?;
+    let env = TryEnv {
+        runner: &runner,
+        repo: &repo,
+        state: &loaded.state,
+        rule,
+        lane: lane.as_ref(),
+    };
+    let at = match baseline_when_needed(&env, start, &loaded, baseline_lock)? {
+        Ok(at) => at,
+        Err(done) => return Ok(Attempted::Done(Box::new(done))),
+    };
+    tries(&env, at).map(|done| Attempted::Done(Box::new(done)))
+}
+
+/// Measure the segment's baseline when it has none (the try ends there
+/// when it fails, or when there is no candidate); then what the candidate
+/// is measured against.
+fn baseline_when_needed(
+    env: &TryEnv<'_, '_>,
+    start: Start,
+    loaded: &Loaded,
+    baseline_lock: Option<KeepLock>,
+) -> Result<Result<Against, Done>> {
+    let mut segment = loaded.segment.clone();
+    let mut records = None;
+    if start.baseline_needed {
+        let measured = baseline(env, &loaded.records, &start.kept, &start.candidate)?;
+        if let Some(done) = measured.done {
+            return Ok(Err(done));
+        }
+        segment = measured.segment;
+        records = Some(crate::io::state::journal(env.state, env.runner.warn).read()?);
+    }
+    drop(baseline_lock);
+    let segment = segment.expect("a segment with a kept commit");
+    // The peers of the pruning rule: the segment's completed runs.
+    let peers = reactive::peers(
+        records
+            .as_ref()
+            .unwrap_or(&loaded.records)
+            .iter()
+            .filter(|r| r.ratchet.as_ref().is_some_and(|i| i.segment == segment.id)),
+        &env.runner.follow,
+    );
+    Ok(Ok(Against {
+        segment,
+        kept: start.kept,
+        candidate: start.candidate,
+        protected: start.protected,
+        peers,
+    }))
+}
+
+/// Try the candidate; each time another lane kept first, replay it onto
+/// the new best and try it there (or set it aside as `stale`).
+fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
+    let mut carry = None;
+    loop {
+        let (c, best) = match try_candidate(env, &at, carry.take())? {
+            Tried::Done(done) => return Ok(*done),
+            Tried::Moved { carry, best } => (carry, best),
+        };
+        let lane = env.lane.expect("only a lane's best moves");
+        let (segment, best, c) = match replay_moved(env, lane, &at.kept, (best, c))? {
+            Replayed::Stale(done) => return Ok(done),
+            Replayed::Onto {
+                segment,
+                best,
+                carry,
+            } => (segment, best, carry),
+        };
+        at.candidate = env.repo.candidate(&best)?;
+        at.protected = env
+            .repo
+            .protected_paths(&at.candidate, &env.runner.objective.protect)?;
+        at.segment = segment;
+        at.kept = best;
+        carry = Some(c);
+    }
+}
+
+/// The execute gate: `None` to proceed, or the gate the try pauses on.
+fn gate(
+    req: &TryRequest,
+    config: &Config,
+    loaded: &Loaded,
+    host: &dyn Host,
+) -> Option<Option<Gate>> {
+    let what = loaded.objective.command.join(" ");
+    let confirm = || host.confirm(&format!("Run `{what}`?"));
+    match crate::ops::gate::execute_gate(config, req.approve, req.no_gates, confirm) {
+        crate::ops::gate::GateOutcome::Proceed => None,
+        crate::ops::gate::GateOutcome::Paused { pending_gate } => Some(pending_gate),
+    }
+}
+
+/// Where a try starts: the best it measures against, whether the segment
+/// needs its baseline first, and the candidate with the protected paths
+/// it changes.
+struct Start {
+    kept: String,
+    baseline_needed: bool,
+    candidate: Candidate,
+    protected: Vec<String>,
+}
+
+/// The best the candidate is measured against. Lanes measure a segment's
+/// baseline once: the first lane to need it measures it while the others
+/// wait (the lock returned), then use it. A lane takes up the best first.
+fn find_best(
+    req: &TryRequest,
+    repo: &RatchetRepo,
+    lane: Option<&LaneCtx>,
+    loaded: &mut Loaded,
+    (host, warn): (&dyn Host, Warn),
+) -> Result<(Start, Option<KeepLock>)> {
+    let baseline_lock = match lane {
+        Some(_) if loaded.segment.as_ref().is_none_or(|s| s.kept.is_none()) => {
+            let lock = crate::io::ratchet::lock_baseline(&loaded.state)?;
+            if !req.new_segment {
+                loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
+                loaded.segment = crate::kernel::segment::current(
+                    &loaded.records,
+                    &loaded.objective.segment_id(),
+                );
+            }
+            Some(lock)
+        }
+        _ => None,
+    };
+    let segment = &loaded.segment;
+    let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
+    let kept = match segment {
+        Some(Segment { kept: Some(k), .. }) => k.commit.clone(),
+        _ => repo.head(),
+    };
+    let kept = match (lane, segment) {
+        // A lane's first try measures the best's branch as it is.
+        (Some(l), Some(Segment { kept: None, .. }) | None) => {
+            repo.branch_tip(&l.best_ref).map_or(kept, |o| o.to_string())
+        }
+        _ => kept,
+    };
+    if let Some(l) = lane {
+        take_up_best(repo, l, &kept, host)?;
+    }
+    check_kept(repo, &kept)?;
+    let candidate = repo.candidate(&kept)?;
+    let protected = repo.protected_paths(&candidate, &loaded.objective.protect)?;
+    let start = Start {
+        kept,
+        baseline_needed,
+        candidate,
+        protected,
+    };
+    Ok((start, baseline_lock))
+}
+
+/// The runs' settings: the experiment, its output, its progress followed
+/// and pruned, the tree it runs on.
+fn runner<'a>(
+    req: &TryRequest,
+    (objective, file_prune): (&'a Objective, &(Option<String>, Option<String>)),
+    repo: &RatchetRepo,
+    candidate: &Candidate,
+    place: Option<std::sync::Arc<Place>>,
+    (host, warn): (&'a dyn Host, Warn),
+) -> Result<Runner<'a>> {
+    let (file_prune, file_step) = file_prune;
+    let follow = Follow {
+        metric: objective.metric.clone(),
+        direction: Some(objective.direction),
+        step_key: reactive::step_key(req.prune.progress_step.as_deref().or(file_step.as_deref()))?,
+        rule: req
+            .prune
+            .prune
+            .as_deref()
+            .or(file_prune.as_deref())
+            .map(reactive::parse_rule)
+            .transpose()?,
+    };
+    let (stdout_to, stderr_to) = attempts::sinks(req.quiet, req.data_on_stdout);
+    let spec = RunSpec {
+        argv: objective.command.clone(),
+        shell: objective.shell,
+        env: Vec::new(),
+        cwd: None,
+        timeout: parse_timeout(objective.timeout.as_deref())?,
+        grace: parse_duration(&req.grace, "--grace")?,
+        stop_after_result: None,
+        heartbeat: attempts::heartbeat(&req.heartbeat)?,
+        stdout_to,
+        stderr_to,
+        passthrough: host.passthrough(),
+        place,
+    };
+    Ok(Runner {
+        objective,
+        spec,
+        interrupt: attempts::interrupt_flag()?,
+        git: GitState {
+            head: Some(candidate.head.clone()),
+            branch: Some(repo.branch().to_string()),
+            dirty: candidate.dirty,
+        },
+        follow,
+        cwd: cwd()?,
+        now: req.now.clone(),
+        events: req.events.clone(),
+        host,
+        warn,
+        description: req.description.clone(),
+        quiet: req.quiet,
+        new_segment: req.new_segment,
+    })
+}
+
+/// Take the working tree's try lock, or refuse: another `arx try` runs here.
+fn lock_worktree(req: &TryRequest, state: &Path, workdir: &Path) -> Result<TryLock> {
+    let holder = TryHolder::ours(
+        timestamp(req.now.as_deref())?.to_string(),
+        req.description.clone(),
+    );
+    std::fs::create_dir_all(state).with_context(|| format!("cannot create {}", state.display()))?;
+    match lock_try(state, workdir, &holder)? {
+        Ok(lock) => Ok(lock),
+        Err(other) => {
+            let who = match other {
+                Some(h) => format!(
+                    " (pid {}, started {}{})",
+                    h.pid,
+                    h.started_at,
+                    h.description
+                        .map(|d| format!(", {d:?}"))
+                        .unwrap_or_default()
+                ),
+                None => String::new(),
+            };
+            Err(Hinted::error(
+                format!("another arx try is running in this working tree{who}"),
+                TRY_ELSEWHERE,
+            ))
+        }
+    }
+}
+
+/// Where to run a second try at the same time.
+const TRY_ELSEWHERE: &str = "wait for it to end (`arx ps` shows it), or run tries side by side, each in its own git worktree";
+
+/// `--lane NAME`: work from the lane's directory, as if run there.
+pub(super) fn enter_lane(name: &str) -> Result<()> {
+    crate::ops::lanes::check_name(name)?;
+    let lanes = crate::io::git::lane::Lanes::open(&cwd()?)?;
+    let lane = crate::ops::lanes::find(&lanes, name)?;
+    match (&lane.path, lane.exists) {
+        (Some(path), true) => std::env::set_current_dir(path)
+            .with_context(|| format!("cannot enter lane {name} at {}", path.display())),
+        _ => Err(Hinted::error(
+            format!("lane {name}'s directory is gone"),
+            format!("remove it with arx lane rm {name}, and add it again"),
+        )),
+    }
+}
+
+/// Before a lane's try: take up the keeps other lanes made since its work
+/// started (its work replayed onto the best). A conflict stops the try and
+/// changes nothing.
+fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host) -> Result<()> {
+    let refname = lane.before_sync_ref();
+    match repo.replay_onto(best, &refname)? {
+        Replay::Already => Ok(()),
+        Replay::Replayed { .. } => {
+            host.say(&format!(
+                "lane {}: took up the best {} (the work as it was is under {refname})",
+                lane.name,
+                short(best)
+            ));
+            Ok(())
+        }
+        Replay::Conflicts(paths) => Err(Hinted::error(
+            format!(
+                "lane {}'s work conflicts with the best {} in {}; nothing was changed",
+                lane.name,
+                short(best),
+                paths.join(", ")
+            ),
+            "merge the best into the lane by hand (git merge), or drop the conflicting change, then arx try again",
+        )),
+    }
+}

@@ -1,0 +1,294 @@
+//! Runs of the best with the candidate set aside: the segment's baseline,
+//! and the best measured again on a candidate's slot.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::candidate::{Against, TryEnv};
+use super::{info, put_back, record, set_aside, short, Done, Runner};
+use crate::error::Exit;
+use crate::io::events::Events;
+use crate::io::git::ratchet::Candidate;
+use crate::io::process::RunOutcome;
+use crate::kernel::journal::RunRecord;
+use crate::kernel::number::{decimals, num};
+use crate::kernel::objective::Objective;
+use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
+use crate::kernel::segment::Segment;
+use crate::kernel::stats::summarize;
+use crate::ops::attempts;
+use crate::ops::reactive::Reactive;
+
+/// Runs of the best, checked out with the candidate set aside (a
+/// baseline, or the best measured again on a slot): never pruned, since
+/// they are what candidates are compared with.
+struct BestRuns {
+    run_id: String,
+    start: jiff::Timestamp,
+    wall: std::time::Instant,
+    events: Events,
+    reactive: Reactive,
+    outcomes: Vec<RunOutcome>,
+    samples: Vec<f64>,
+}
+
+impl BestRuns {
+    /// `n` runs (labelled by `label` of 1..=n), stopping at a Ctrl-C;
+    /// with `slot`, every one waits for that slot.
+    fn run(
+        runner: &Runner<'_>,
+        state: &Path,
+        n: u32,
+        slot: Option<usize>,
+        label: impl Fn(u32) -> String,
+    ) -> Result<BestRuns> {
+        let run_id = attempts::new_run_id();
+        let start = runner.start()?;
+        let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
+        let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+        reactive.without_pruning();
+        if let Some(index) = slot {
+            reactive.slot_index = Some(index);
+            reactive.slot_only = true;
+        }
+        let wall = std::time::Instant::now();
+        let (mut outcomes, mut samples) = (Vec::new(), Vec::new());
+        for i in 1..=n {
+            let o = runner.once(&mut events, &label(i), &mut reactive)?;
+            let interrupted = o.interrupted;
+            samples.extend(runner.sample(&o));
+            outcomes.push(o);
+            if interrupted {
+                break;
+            }
+        }
+        runner.host.pause();
+        Ok(BestRuns {
+            run_id,
+            start,
+            wall,
+            events,
+            reactive,
+            outcomes,
+            samples,
+        })
+    }
+
+    fn interrupted(&self) -> bool {
+        self.outcomes.iter().any(|o| o.interrupted)
+    }
+
+    /// Journal the runs as one record with `info`, with their progress.
+    fn journal(
+        mut self,
+        runner: &Runner<'_>,
+        state: &Path,
+        info: RatchetInfo,
+    ) -> Result<RunRecord> {
+        let status = info.status;
+        let elapsed = self.wall.elapsed();
+        let mut rec = record(
+            runner,
+            self.run_id,
+            self.start,
+            elapsed,
+            &self.outcomes,
+            self.samples,
+            info,
+        )?;
+        rec.progress = self
+            .reactive
+            .progress()
+            .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+        self.events.emit(
+            "finished",
+            elapsed,
+            serde_json::json!({"status": status, "metrics": rec.metrics}),
+        );
+        crate::ops::journal::record_run(state, &rec, runner.warn)?;
+        Ok(rec)
+    }
+}
+
+/// A segment's first measurement, as [`baseline`] made it.
+pub struct Baselined {
+    /// What to tell when the try ends with the baseline: it failed, or
+    /// there is no candidate to try after it.
+    pub done: Option<Done>,
+    /// The segment with its baseline, when it was measured.
+    pub segment: Option<Segment>,
+}
+
+/// Measure the kept commit `baseline_repeat` times, with any candidate in
+/// the tree set aside meanwhile.
+pub fn baseline(
+    env: &TryEnv<'_, '_>,
+    records: &[RunRecord],
+    kept: &str,
+    candidate: &Candidate,
+) -> Result<Baselined> {
+    let (repo, state) = (env.repo, env.state);
+    let objective = env.runner.objective;
+    let aside = candidate.dirty;
+    if aside {
+        set_aside(repo, state, kept, "the baseline")?;
+        env.runner
+            .host
+            .say("set the working tree's changes aside to measure the baseline");
+    }
+    let runner = &env.runner.at(kept);
+    let n = objective.baseline_repeat;
+    let runs = BestRuns::run(runner, state, n, None, |i| format!("baseline {i}/{n}"))?;
+    let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
+    let status = if interrupted {
+        TryStatus::Interrupted
+    } else if samples.is_empty() {
+        TryStatus::Crash
+    } else {
+        TryStatus::Baseline
+    };
+    let mut i = info(objective, status, kept, env.rule, Some("baseline".into()));
+    i.new_segment = runner.new_segment;
+    i.commit = Some(kept.to_string());
+    let rec = runs.journal(runner, state, i)?;
+    if aside {
+        put_back(repo, state)?;
+    }
+    let line = baseline_line(objective, status, &samples, kept, &rec);
+    let done = |record: RunRecord| Done {
+        exit: match status {
+            TryStatus::Baseline => Exit::Ok,
+            _ => Exit::Inconclusive,
+        },
+        record,
+        notes: Vec::new(),
+        line: line.clone(),
+        interrupted,
+    };
+    if status != TryStatus::Baseline {
+        return Ok(Baselined {
+            done: Some(done(rec)),
+            segment: None,
+        });
+    }
+    let mut all = records.to_vec();
+    all.push(rec.clone());
+    let segment = crate::kernel::segment::current(&all, &objective.segment_id());
+    if candidate.is_empty() {
+        return Ok(Baselined {
+            done: Some(done(rec)),
+            segment,
+        });
+    }
+    runner.host.say(&line);
+    Ok(Baselined {
+        done: None,
+        segment,
+    })
+}
+
+/// What a baseline came to, as people read it.
+fn baseline_line(
+    objective: &Objective,
+    status: TryStatus,
+    samples: &[f64],
+    kept: &str,
+    rec: &RunRecord,
+) -> String {
+    match status {
+        TryStatus::Baseline => {
+            let s = summarize(samples);
+            let mean = s.as_ref().map_or(samples[0], |s| s.mean);
+            let sd = s.as_ref().filter(|s| s.n > 1).map(|s| s.sd);
+            let d = decimals(sd, mean);
+            let spread = sd.map_or(String::new(), |sd| format!(" \u{b1} {} sd", num(sd, d)));
+            format!(
+                "baseline: {} {}{spread} (n={}) at {}",
+                objective.metric,
+                num(mean, d),
+                samples.len(),
+                short(kept)
+            )
+        }
+        TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
+        _ => format!(
+            "crash: the baseline reported no {} (exit code {})",
+            objective.metric, rec.exit_code
+        ),
+    }
+}
+
+/// The best run again on a candidate's slot.
+pub struct Remeasured {
+    /// Each run's slot and value.
+    pub runs: Vec<(String, f64)>,
+    pub interrupted: bool,
+}
+
+/// Measure the best (`kept`) again on the slot `slot` (index `index`) —
+/// the slot a candidate runs on, where the best has no runs and its offset
+/// from the slots it has runs on is not known well enough — with the
+/// candidate set aside, and journal it as `remeasure` (not a try).
+pub fn remeasure(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    (index, slot): (usize, &str),
+) -> Result<Remeasured> {
+    let (runner, repo, state, kept) = (env.runner, env.repo, env.state, at.kept.as_str());
+    let objective = runner.objective;
+    let n = objective.baseline_repeat.max(1);
+    runner.host.say(&format!(
+        "the best {} has no runs on slot {slot} that the candidate can be compared with: \
+         measuring it there ({n} run{}) with the candidate set aside",
+        short(kept),
+        if n == 1 { "" } else { "s" }
+    ));
+    let aside = !at.candidate.is_empty();
+    if aside {
+        set_aside(repo, state, kept, "measuring the best on another slot")?;
+    }
+    let runner = &runner.at(kept);
+    let runs = BestRuns::run(runner, state, n, Some(index), |i| {
+        format!("the best on slot {slot} {i}/{n}")
+    })?;
+    let interrupted = runs.interrupted();
+    let samples = runs.samples.clone();
+    let slotted: Vec<(String, f64)> = runs
+        .outcomes
+        .iter()
+        .filter_map(|o| Some((o.slot.clone()?, runner.sample(o)?)))
+        .collect();
+    let mut i = info(
+        objective,
+        TryStatus::Remeasure,
+        kept,
+        env.rule,
+        Some(format!("the best on slot {slot}")),
+    );
+    i.commit = Some(kept.to_string());
+    i.lane = env.lane.map(|l| l.name.clone());
+    runs.journal(runner, state, i)?;
+    if aside {
+        put_back(repo, state)?;
+    }
+    match summarize(&samples) {
+        Some(sm) => runner.host.say(&format!(
+            "the best {} on slot {slot}: {} {} (n={})",
+            short(kept),
+            objective.metric,
+            num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
+            sm.n
+        )),
+        None if !interrupted => runner.host.warn(&format!(
+            "the best {} reported no {} on slot {slot}: the candidate is compared with it as recorded",
+            short(kept),
+            objective.metric
+        )),
+        None => {}
+    }
+    Ok(Remeasured {
+        runs: slotted,
+        interrupted,
+    })
+}

@@ -1,0 +1,371 @@
+//! The ends of a candidate's try, one step each: set aside as protected,
+//! interrupted, pruned, crash, discard, checks failed, or keep (the
+//! compare-and-swap of the best, which may find that another lane kept
+//! first). Each journals the try and says what to tell, as a [`Done`].
+
+use anyhow::Result;
+use serde_json::json;
+
+use super::candidate::{Against, Try, TryEnv};
+use super::measure::Runs;
+use super::replay::Tried;
+use super::{finding, run_checks, run_short, short, Keep};
+use crate::error::Exit;
+use crate::kernel::journal::{RunRecord, RunStatus};
+use crate::kernel::number::{decimals, fmt_number, num, signed};
+use crate::kernel::prune::Pruned;
+use crate::kernel::ratchet::{self, Decision};
+use crate::kernel::segment::{CheckResult, TryStatus};
+use crate::kernel::stats::summarize;
+use crate::kernel::verdict::Verdict;
+use crate::ops::journal;
+
+/// A try that came to an end: its exit code, its record as journaled,
+/// and what to tell (the line and its notes).
+pub struct Done {
+    pub exit: Exit,
+    pub record: RunRecord,
+    pub notes: Vec<String>,
+    pub line: String,
+    /// Ctrl-C: once told, exit as the signal would have.
+    pub interrupted: bool,
+}
+
+/// Screen: the candidate changes protected paths, so it is set aside
+/// unmeasured.
+pub(super) fn protected(env: &TryEnv<'_, '_>, at: &Against, mut t: Try) -> Result<Done> {
+    t.info.protected = at.protected.clone();
+    let rec = t.record(env.runner, TryStatus::Protected, None)?;
+    let line = format!(
+        "protected: the candidate changes {} \u{2192} set aside, {} restored",
+        at.protected.join(", "),
+        short(&at.kept)
+    );
+    discard(env, &at.kept, rec, line, Exit::No)
+}
+
+/// A Ctrl-C stopped the runs: journaled, nothing kept or restored.
+pub(super) fn interrupted(env: &TryEnv<'_, '_>, mut t: Try, mut runs: Runs<'_>) -> Result<Done> {
+    let rec = t.record(env.runner, TryStatus::Interrupted, Some(&runs))?;
+    runs.events
+        .emit("finished", runs.elapsed, json!({"status": "interrupted"}));
+    journal::record_run(env.state, &rec, env.runner.warn)?;
+    Ok(Done {
+        exit: Exit::Inconclusive,
+        record: rec,
+        notes: vec!["the working tree is left as the candidate left it".into()],
+        line: "interrupted: the try was journaled; nothing was kept or restored".into(),
+        interrupted: true,
+    })
+}
+
+/// The pruning rule stopped a run: set aside.
+pub(super) fn pruned(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+    p: Pruned,
+) -> Result<Done> {
+    let mut rec = t.record(env.runner, TryStatus::Pruned, Some(&runs))?;
+    rec.status = Some(RunStatus::Pruned);
+    let line = format!(
+        "pruned: {}{} \u{2192} set aside, {} restored",
+        p.describe(),
+        quoted(env),
+        short(&at.kept)
+    );
+    rec.pruned = Some(p);
+    runs.events.emit(
+        "finished",
+        runs.elapsed,
+        json!({"status": "pruned", "pruned": rec.pruned}),
+    );
+    discard(env, &at.kept, rec, line, Exit::No)
+}
+
+/// A run failed or reported no metric: set aside, inconclusive.
+pub(super) fn crash(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+) -> Result<Done> {
+    let rec = t.record(env.runner, TryStatus::Crash, Some(&runs))?;
+    runs.events
+        .emit("finished", runs.elapsed, json!({"status": "crash"}));
+    let last = t.outcomes.last().cloned().unwrap_or_default();
+    let why = if last.effective_exit_code() != 0 {
+        format!(
+            "exit code {} [{} {}]",
+            last.exit_code,
+            last.failure_class,
+            last.failure_class.describe()
+        )
+    } else {
+        format!("no {} reported", env.runner.objective.metric)
+    };
+    let line = format!(
+        "crash: {why}{} \u{2192} set aside, {} restored",
+        quoted(env),
+        short(&at.kept)
+    );
+    discard(env, &at.kept, rec, line, Exit::Inconclusive)
+}
+
+/// The decision in the record, and the change as people read it: the
+/// metric, its difference from the best it was compared with, and the
+/// noise.
+pub(super) fn describe(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    t: &mut Try,
+    runs: &Runs<'_>,
+    d: &Decision,
+) -> Change {
+    let i = &mut t.info;
+    i.improvement = Some(d.improvement);
+    i.noise = d.noise;
+    i.blind = d.blind;
+    i.confirmed = d.confirmed;
+    i.record_from = d.record_from;
+    let samples = &runs.samples;
+    // A keep's value is the mean of its confirmation runs (the record).
+    let recorded = if d.verdict == Verdict::Supported && d.record_from < samples.len() {
+        &samples[d.record_from..]
+    } else {
+        &samples[..]
+    };
+    let mean = summarize(recorded).map_or(f64::NAN, |s| s.mean);
+    let segment_noise = ratchet::pooled_noise(&runs.slots.groups()).map(|(sd, _)| sd);
+    let dp = decimals(d.noise.or(segment_noise), mean);
+    let best = at.segment.kept.as_ref().expect("a kept commit");
+    i.slot_best = runs.slots.slot_best(best);
+    // What the candidate was compared with: the best on its slot, or as
+    // recorded.
+    let against = i.slot_best.as_ref().map(|b| b.value).or(i.best);
+    let vs = match (&i.slot_best, i.best) {
+        (Some(b), _) => format!(" vs {} on slot {}", num(b.value, dp), b.slot),
+        (None, Some(b)) => format!(" vs {}", num(b, dp)),
+        (None, None) => String::new(),
+    };
+    let best_runs = runs.slots.reference_runs(best);
+    let noise = match (ratchet::standing(d, samples.len(), best_runs), d.noise) {
+        (ratchet::Standing::Blind, _) | (_, None) => ", blind to noise".to_string(),
+        (ratchet::Standing::Better, Some(sd)) => format!(", beyond noise {}", num(sd, dp)),
+        (ratchet::Standing::Worse, Some(sd)) => format!(", worse beyond noise {}", num(sd, dp)),
+        (ratchet::Standing::WithinNoise, Some(sd)) => format!(", within noise {}", num(sd, dp)),
+        (ratchet::Standing::BetterUnconfirmed, Some(sd)) => {
+            format!(", better but unconfirmed, noise {}", num(sd, dp))
+        }
+    };
+    let diff = against
+        .map(|b| format!("{}{vs}", signed(mean - b, dp)))
+        .unwrap_or_default();
+    let noise = if diff.is_empty() {
+        noise.trim_start_matches(", ")
+    } else {
+        &noise
+    };
+    let line = format!(
+        "{} {} ({diff}{noise}){}",
+        env.runner.objective.metric,
+        num(mean, dp),
+        quoted(env)
+    );
+    Change { line, mean }
+}
+
+/// The change a decided candidate makes, as [`describe`] tells it.
+pub(super) struct Change {
+    pub line: String,
+    /// The candidate's value (the mean of its recorded runs).
+    pub mean: f64,
+}
+
+/// The rule refuted the candidate, or could not decide: set aside.
+pub(super) fn discarded(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+    d: &Decision,
+    change: &Change,
+) -> Result<Done> {
+    let rec = t.record(env.runner, TryStatus::Discard, Some(&runs))?;
+    runs.events
+        .emit("finished", runs.elapsed, json!({"status": "discard"}));
+    let (exit, word) = if d.verdict == Verdict::Refuted {
+        (Exit::No, "discard")
+    } else {
+        (Exit::Inconclusive, "discard (inconclusive)")
+    };
+    let line = format!(
+        "{word}: {} \u{2192} set aside, {} restored",
+        change.line,
+        short(&at.kept)
+    );
+    discard(env, &at.kept, rec, line, exit)
+}
+
+/// Confirm: the objective's checks, in order; the first that failed.
+pub(super) fn checks(env: &TryEnv<'_, '_>, t: &mut Try) -> Result<Option<CheckResult>> {
+    let checks = run_checks(env.runner, &env.runner.objective.checks)?;
+    let failed = checks.iter().find(|c| c.exit_code != 0).cloned();
+    t.info.checks = checks;
+    Ok(failed)
+}
+
+/// A check failed on a winner: set aside.
+pub(super) fn checks_failed(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+    failed: &CheckResult,
+    change: &Change,
+) -> Result<Done> {
+    let rec = t.record(env.runner, TryStatus::ChecksFailed, Some(&runs))?;
+    runs.events
+        .emit("finished", runs.elapsed, json!({"status": "checks_failed"}));
+    let line = format!(
+        "checks_failed: {}; `{}` exited {} \u{2192} set aside, {} restored",
+        change.line,
+        failed.command,
+        failed.exit_code,
+        short(&at.kept)
+    );
+    discard(env, &at.kept, rec, line, Exit::No)
+}
+
+/// Keep: the compare-and-swap of the best (under the repository's keep
+/// lock, the journal's best must still be the one this candidate was
+/// measured against), the keep commit, then the record; or, when another
+/// lane kept first, the try handed back to be replayed.
+pub(super) fn keep(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+    d: &Decision,
+    change: &Change,
+) -> Result<Tried> {
+    let message = commit_message(env, &t, d, change.mean);
+    let held = t.held.take();
+    let segment = &at.segment.id;
+    let kept = &at.kept;
+    let (commit, lock, notes) = match super::keep(
+        env.repo,
+        env.state,
+        env.lane,
+        segment,
+        kept,
+        &at.candidate,
+        &message,
+        held,
+        env.runner.warn,
+    )? {
+        Keep::Moved { best } => {
+            drop(runs);
+            return Ok(t.moved(kept, best));
+        }
+        Keep::Kept {
+            commit,
+            lock,
+            notes,
+            warning,
+        } => {
+            if let Some(w) = warning {
+                env.runner.host.warn(&w);
+            }
+            (commit, lock, notes)
+        }
+    };
+    t.info.commit = Some(commit.clone());
+    let rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
+    runs.events.emit(
+        "finished",
+        runs.elapsed,
+        json!({"status": "keep", "commit": commit}),
+    );
+    journal::record_run(env.state, &rec, env.runner.warn)?;
+    drop(lock);
+    finding(env.runner, env.state, &rec);
+    let unconfirmed = if d.confirmed { "" } else { " (unconfirmed)" };
+    Ok(Tried::Done(Box::new(Done {
+        exit: Exit::Ok,
+        record: rec,
+        notes,
+        line: format!(
+            "keep: {} \u{2192} {}{unconfirmed}",
+            change.line,
+            short(&commit)
+        ),
+        interrupted: false,
+    })))
+}
+
+/// The keep commit's message: the description (or the run), and the
+/// trailers that say which run kept it and by how much.
+fn commit_message(env: &TryEnv<'_, '_>, t: &Try, d: &Decision, mean: f64) -> String {
+    let objective = env.runner.objective;
+    let run_id = &t.run_id;
+    let best = t.info.best;
+    let mut message = t
+        .info
+        .description
+        .clone()
+        .unwrap_or_else(|| format!("arx try {}", run_short(run_id)));
+    message.push_str(&format!(
+        "\n\nArx-Run: {run_id}\nArx-Metric: {} {} ({} vs {})\n",
+        objective.metric,
+        fmt_number(mean),
+        fmt_number(mean - best.unwrap_or(mean)),
+        best.map_or("-".to_string(), fmt_number),
+    ));
+    if !d.confirmed {
+        message.push_str("Arx-Unconfirmed: true\n");
+    }
+    message
+}
+
+/// The try's description, quoted for its line (empty without one).
+fn quoted(env: &TryEnv<'_, '_>) -> String {
+    env.runner
+        .description
+        .as_deref()
+        .map(|d| format!(" \"{}\"", super::subject(d)))
+        .unwrap_or_default()
+}
+
+/// Discard: journal the try (a marker first, so a crash loses nothing),
+/// store the candidate under `refs/arx/discarded/<run-id>`, restore the
+/// kept commit.
+pub(super) fn discard(
+    env: &TryEnv<'_, '_>,
+    kept: &str,
+    rec: RunRecord,
+    line: String,
+    exit: Exit,
+) -> Result<Done> {
+    let (rec, restored) = super::discard(env.repo, env.state, kept, rec, env.runner.warn)?;
+    finding(env.runner, env.state, &rec);
+    let mut notes = Vec::new();
+    if !restored.restored.is_empty() {
+        notes.push(format!("restored: {}", restored.restored.join(", ")));
+    }
+    if !restored.removed.is_empty() {
+        notes.push(format!("removed: {}", restored.removed.join(", ")));
+    }
+    notes.push(format!(
+        "to put it back: arx restore {}",
+        run_short(&rec.run_id)
+    ));
+    Ok(Done {
+        exit,
+        record: rec,
+        notes,
+        line,
+        interrupted: false,
+    })
+}

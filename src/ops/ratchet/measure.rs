@@ -1,0 +1,187 @@
+//! A candidate's runs until the rule decides: one run at a time, the best
+//! measured again on the candidate's slot when its offset there is not
+//! known well enough (remeasure), and — in a lane, while the candidate
+//! leads — a stop as soon as another lane moves the best.
+
+use std::time::Duration;
+
+use anyhow::Result;
+
+use super::candidate::{Against, Try, TryEnv};
+use super::{remeasure, short};
+use crate::io::events::Events;
+use crate::kernel::prune::Progress;
+use crate::kernel::ratchet::{self, Decision, Evidence, Settings, Step};
+use crate::ops::reactive::Reactive;
+use crate::ops::slot_compare::SlotCompare;
+
+/// A candidate's runs, measured.
+pub(super) struct Runs<'s> {
+    pub events: Events,
+    pub reactive: Reactive,
+    pub samples: Vec<f64>,
+    /// The comparison with the best on the candidate's slot.
+    pub slots: SlotCompare<'s>,
+    /// `None`: the runs stopped (a crash, a Ctrl-C, pruned).
+    pub decision: Option<Decision>,
+    /// From the try's start to the end of its runs.
+    pub elapsed: Duration,
+    /// The runs' progress curves, when they reported any.
+    pub progress: Option<Progress>,
+}
+
+/// What measuring a candidate came to.
+pub(super) enum Measuring<'s> {
+    /// The runs ended: decided, or stopped.
+    Ran(Runs<'s>),
+    /// The candidate leads and another lane kept meanwhile: the best is
+    /// now this one.
+    Moved(String),
+}
+
+impl Runs<'_> {
+    /// A Ctrl-C stopped a run of the candidate or of the best.
+    pub fn interrupted(&self, t: &Try) -> bool {
+        t.outcomes.iter().any(|o| o.interrupted) || self.slots.interrupted
+    }
+}
+
+/// Run the candidate until the rule decides or a run stops it.
+pub(super) fn measure<'s>(
+    env: &TryEnv<'_, '_>,
+    at: &'s Against,
+    t: &mut Try,
+) -> Result<Measuring<'s>> {
+    let runner = env.runner;
+    // With two slots or more, the candidate is compared with the best as
+    // it measures on the candidate's slot (see `kernel::slot_offset`).
+    let slot_count = runner
+        .spec
+        .place
+        .as_ref()
+        .map_or(0, |p| p.placement.slots.len());
+    let mut runs = Runs {
+        events: Events::open(runner.events.as_deref(), &t.run_id, t.start)?,
+        reactive: runner.reactive(env.state, &t.run_id, t.start, at.peers.clone())?,
+        samples: Vec::new(),
+        slots: SlotCompare::new(slot_count, &at.segment),
+        decision: None,
+        elapsed: Duration::ZERO,
+        progress: None,
+    };
+    runs.decision = loop {
+        if !run_once(env, t, &mut runs)? || !remeasure_when_needed(env, at, &mut runs)? {
+            break None;
+        }
+        match next_step(env, at, &runs) {
+            (Step::Decide(d), _) => break Some(d),
+            (Step::RunAgain, leads) => {
+                if let Some(best) = best_moved(env, at, t, leads)? {
+                    let n = runs.samples.len();
+                    drop(runs);
+                    runner.host.say(&format!(
+                        "the candidate leads after {n} run{} and the best moved: no decision against {}",
+                        if n == 1 { "" } else { "s" },
+                        short(&at.kept)
+                    ));
+                    return Ok(Measuring::Moved(best));
+                }
+            }
+        }
+    };
+    runner.host.pause();
+    runs.elapsed = t.wall.elapsed();
+    runs.progress = runs
+        .reactive
+        .progress()
+        .filter(|p| p.curves.iter().any(|c| !c.is_empty()));
+    Ok(Measuring::Ran(runs))
+}
+
+/// One run of the candidate; false when it gave no sample to decide on
+/// (pruned, interrupted, a crash).
+fn run_once(env: &TryEnv<'_, '_>, t: &mut Try, runs: &mut Runs<'_>) -> Result<bool> {
+    let n = t.outcomes.len() - t.first + 1;
+    let label = if t.first > 0 {
+        format!("candidate run {n} on the new best")
+    } else {
+        format!("candidate run {n}")
+    };
+    let o = env
+        .runner
+        .once(&mut runs.events, &label, &mut runs.reactive)?;
+    let interrupted = o.interrupted;
+    if o.pruned {
+        t.outcomes.push(o);
+        return Ok(false);
+    }
+    let sample = env.runner.sample(&o);
+    let slot = o.slot.clone();
+    t.outcomes.push(o);
+    let Some(x) = sample.filter(|_| !interrupted) else {
+        return Ok(false);
+    };
+    runs.samples.push(x);
+    runs.slots.ran(slot);
+    Ok(true)
+}
+
+/// Remeasure: the best measured again on the candidate's slot, when the
+/// comparison needs it; false when a Ctrl-C stopped it.
+fn remeasure_when_needed(env: &TryEnv<'_, '_>, at: &Against, runs: &mut Runs<'_>) -> Result<bool> {
+    if !runs.slots.needs_remeasure(&at.kept) {
+        return Ok(true);
+    }
+    let index = runs.reactive.slot_index.unwrap_or_default();
+    let frame = runs.slots.frame.clone().unwrap_or_default();
+    let again = remeasure(env, at, (index, &frame))?;
+    runs.slots.remeasured(&at.kept, again.runs);
+    if again.interrupted {
+        runs.slots.interrupted = true;
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// What the rule says on the runs so far, and whether the candidate leans
+/// better than the best.
+fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool) {
+    let objective = env.runner.objective;
+    let settings = Settings {
+        direction: objective.direction,
+        min_effect: objective.min_effect,
+        confidence: objective.confidence,
+        repeat: objective.repeat,
+        max_runs: objective.repeat.max(ratchet::DEFAULT_MAX_RUNS),
+    };
+    let best = at.segment.kept.as_ref().expect("a kept commit");
+    let (reference, candidate_values) = runs.slots.compare(best, &runs.samples);
+    // The candidate's own runs are a replicate group too (the very slice
+    // the decision is given, so that it counts once).
+    let mut replicates = runs.slots.groups();
+    if candidate_values.len() > 1 {
+        replicates.push(&candidate_values);
+    }
+    let evidence = Evidence {
+        best: &reference,
+        candidate: &candidate_values,
+        replicates: &replicates,
+        segment_values: &at.segment.values,
+    };
+    let step = ratchet::next_step(env.rule, &settings, &evidence);
+    let leads = matches!(step, Step::RunAgain)
+        && ratchet::leans_better(&candidate_values, &reference, settings.direction);
+    (step, leads)
+}
+
+/// Another lane kept while this candidate, leaning better than its best,
+/// is still being measured: the new best, to replay it onto now rather
+/// than finish measuring it against a best that is gone (a winner would
+/// have to win twice). Not while it holds the best reserved.
+fn best_moved(env: &TryEnv<'_, '_>, at: &Against, t: &Try, leads: bool) -> Result<Option<String>> {
+    if env.lane.is_none() || t.held.is_some() || !leads {
+        return Ok(None);
+    }
+    let now = crate::ops::lanes::segment_best(env.state, Some(&at.segment.id), env.runner.warn)?;
+    Ok(now.filter(|b| *b != at.kept))
+}

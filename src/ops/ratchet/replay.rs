@@ -1,0 +1,167 @@
+//! A candidate whose best moved: another lane kept while it was measured.
+//! It is replayed onto the newest best, to be measured there, or — when
+//! it conflicts with it — set aside as `stale`, the lane brought to the
+//! new best.
+
+use anyhow::Result;
+
+use super::candidate::TryEnv;
+use super::end::{discard, Done};
+use super::{info, record, short, subject};
+use crate::error::Exit;
+use crate::io::git::ratchet::Replay;
+use crate::kernel::segment::{Segment, TryStatus};
+use crate::ops::lanes::LaneCtx;
+
+/// What a candidate's measurement came to.
+pub enum Tried {
+    /// Decided (or stopped): what to tell and the exit code.
+    Done(Box<Done>),
+    /// It won, but another lane kept first: replay it onto `best` and
+    /// measure it again, carrying the try's record on.
+    Moved { carry: Carry, best: String },
+}
+
+/// The try's record so far, when it is measured again.
+pub struct Carry {
+    pub run_id: String,
+    pub start: jiff::Timestamp,
+    pub wall: std::time::Instant,
+    pub outcomes: Vec<crate::io::process::RunOutcome>,
+    pub replayed_from: Vec<String>,
+    /// The keep lock, held through the measurement (the try's loop takes
+    /// it for a candidate replayed twice).
+    pub held: Option<crate::io::ratchet::KeepLock>,
+}
+
+impl Carry {
+    /// The try so far, measured against `kept` (added to the bests it was
+    /// measured against, `replayed_from`), to go on onto a newer best.
+    pub(super) fn after(
+        run_id: String,
+        start: jiff::Timestamp,
+        wall: std::time::Instant,
+        outcomes: Vec<crate::io::process::RunOutcome>,
+        mut replayed_from: Vec<String>,
+        kept: &str,
+    ) -> Carry {
+        replayed_from.push(kept.to_string());
+        Carry {
+            run_id,
+            start,
+            wall,
+            outcomes,
+            replayed_from,
+            held: None,
+        }
+    }
+}
+
+/// A candidate that won against a best that another lane replaced, and
+/// does not apply to the new one: `stale`, set aside (restorable), and the
+/// lane brought to the new best.
+pub fn stale(
+    env: &TryEnv<'_, '_>,
+    lane: &LaneCtx,
+    (kept, best): (&str, &str),
+    carry: Carry,
+    conflicts: Vec<String>,
+) -> Result<Done> {
+    let runner = env.runner;
+    let description = runner.description.as_deref().map(subject);
+    let mut i = info(
+        runner.objective,
+        TryStatus::Stale,
+        kept,
+        env.rule,
+        description,
+    );
+    i.lane = Some(lane.name.clone());
+    // `kept` is the best it was last measured against; the field holds
+    // the ones before.
+    let mut replayed_from = carry.replayed_from;
+    replayed_from.pop();
+    i.replayed_from = replayed_from;
+    let rec = record(
+        runner,
+        carry.run_id,
+        carry.start,
+        carry.wall.elapsed(),
+        &carry.outcomes,
+        Vec::new(),
+        i,
+    )?;
+    let line = format!(
+        "stale: another lane kept {} and the candidate conflicts with it in {} \u{2192} set aside, lane at the best",
+        short(best),
+        conflicts.join(", ")
+    );
+    let exit = discard(env, kept, rec, line, Exit::No)?;
+    env.repo.replay_onto(best, &lane.before_sync_ref())?;
+    Ok(exit)
+}
+
+/// Where a candidate whose best moved went: set aside as `stale` (its work
+/// conflicts with the new best), or replayed onto the newest best, to be
+/// measured there. (Returned once per replay: its size does not matter.)
+#[allow(clippy::large_enum_variant)]
+pub enum Replayed {
+    Stale(Done),
+    Onto {
+        segment: Segment,
+        best: String,
+        carry: Carry,
+    },
+}
+
+/// Replay a lane's candidate, measured against `kept`, onto the best that
+/// replaced it (and onto any that replaced that one meanwhile), or set it
+/// aside as `stale` when it conflicts.
+pub fn replay_moved(
+    env: &TryEnv<'_, '_>,
+    lane: &LaneCtx,
+    kept: &str,
+    (mut best, mut c): (String, Carry),
+) -> Result<Replayed> {
+    let (runner, repo, state) = (env.runner, env.repo, env.state);
+    let refname = lane.before_sync_ref();
+    // The commit the lane's work sits on.
+    let mut on = kept.to_string();
+    loop {
+        runner.host.say(&format!(
+            "another lane kept {} while this try ran: replaying the candidate onto it",
+            short(&best)
+        ));
+        if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
+            let done = stale(env, lane, (&on, &best), c, paths)?;
+            return Ok(Replayed::Stale(done));
+        }
+        on = best.clone();
+        // Replayed more than once: the best keeps moving under it, so
+        // the next measurement reserves the best (the keep lock, which
+        // other lanes wait for only when they would keep) and is
+        // decided against it: no candidate is starved by a stream of
+        // other lanes' keeps.
+        if c.replayed_from.len() >= 2 && c.held.is_none() {
+            c.held = Some(crate::io::ratchet::lock_keep(state)?);
+        }
+        let records = crate::io::state::journal(state, runner.warn).read()?;
+        let segment = crate::kernel::segment::current(&records, &runner.objective.segment_id())
+            .ok_or_else(|| anyhow::anyhow!("the journal no longer has this segment"))?;
+        let Some(now) = segment.kept.as_ref().map(|k| k.commit.clone()) else {
+            return Err(anyhow::anyhow!(
+                "the journal no longer has a best for this segment"
+            ));
+        };
+        if now == best {
+            return Ok(Replayed::Onto {
+                segment,
+                best,
+                carry: c,
+            });
+        }
+        // Yet another lane kept meanwhile: replay again.
+        c.replayed_from.push(best.clone());
+        best = now;
+    }
+}
