@@ -541,6 +541,22 @@ fn a_paused_try_says_paused_changes_nothing_and_is_never_a_discard() {
 }
 
 #[test]
+fn a_warning_about_arx_toml_is_told_once_per_try() {
+    // The configuration is read once for the whole try (objective, slots,
+    // the execute gate): what was wrong with it is said once.
+    let sb = repo("");
+    let config = sb
+        .read("arx.toml")
+        .replace("execute = false", "execute = false\nreview = false");
+    sb.write("arx.toml", config);
+    git(&sb, &["commit", "-qam", "an unknown gate"]);
+    let out = sb.arx().args(["--json", "try"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.matches("unknown gate `review`").count(), 1, "{err}");
+}
+
+#[test]
 fn the_discard_line_says_worse_or_within_noise_as_the_numbers_say() {
     let sb = repo("");
     let (code, _) = try_(&sb, &[]);
