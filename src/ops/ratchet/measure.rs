@@ -30,7 +30,9 @@ pub(super) struct Runs<'s> {
     pub progress: Option<Progress>,
 }
 
-/// What measuring a candidate came to.
+/// What measuring a candidate came to (once per measurement: its size
+/// does not matter).
+#[allow(clippy::large_enum_variant)]
 pub(super) enum Measuring<'s> {
     /// The runs ended: decided, or stopped.
     Ran(Runs<'s>),
