@@ -70,3 +70,69 @@ fn tell(ctx: &Ctx, done: ops_ratchet::Done) -> Result<Exit> {
     }
     Ok(done.exit)
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use crate::output::{Color, Output};
+
+    /// The request a command line makes.
+    fn request_of(argv: &[&str]) -> TryRequest {
+        let cli = Cli::try_parse_from(argv).unwrap();
+        let ctx = Ctx {
+            out: Output::new(cli.global.json, cli.global.quiet, Color::Never),
+            global: cli.global,
+        };
+        let Command::Try(args) = &cli.command else {
+            panic!("not a try: {argv:?}");
+        };
+        request(&ctx, args)
+    }
+
+    #[test]
+    fn the_command_line_the_mcp_server_runs_makes_one_request_with_every_field() {
+        // As the MCP server's `try` tool runs it: its global flags, --json,
+        // the events flags, then the call's flags.
+        let req = request_of(&[
+            "arx",
+            "--state-dir=/s",
+            "--now=2026-01-01T00:00:00Z",
+            "--color",
+            "never",
+            "--json",
+            "try",
+            "--events=/tmp/e.ndjson",
+            "--heartbeat=2s",
+            "--approve",
+            "--description=lower lr",
+            "--rule=mad",
+            "--new-segment",
+            "--lane=a",
+            "--metric=loss",
+            "--direction=min",
+            "--repeat=2",
+            "--check=true",
+        ]);
+        assert_eq!(req.description.as_deref(), Some("lower lr"));
+        assert_eq!(req.rule.as_deref(), Some("mad"));
+        assert!(req.new_segment && req.approve && !req.no_gates && !req.strict);
+        assert_eq!(req.lane.as_deref(), Some("a"));
+        assert_eq!(req.events.as_deref(), Some("/tmp/e.ndjson"));
+        assert_eq!((req.heartbeat.as_str(), req.grace.as_str()), ("2s", "5s"));
+        assert_eq!(req.objective.metric.as_deref(), Some("loss"));
+        assert_eq!(req.objective.direction.as_deref(), Some("min"));
+        assert_eq!(req.objective.repeat, Some(2));
+        assert_eq!(req.objective.checks, ["true"]);
+        assert_eq!(req.state_dir.as_deref(), Some(std::path::Path::new("/s")));
+        assert_eq!(req.now.as_deref(), Some("2026-01-01T00:00:00Z"));
+        // --json: the answer is data on stdout, the experiment's output
+        // goes to stderr.
+        assert!(req.data_on_stdout && !req.quiet);
+        let plain = request_of(&["arx", "try"]);
+        assert!(!plain.data_on_stdout && plain.description.is_none());
+        assert!(request_of(&["arx", "try", "--events", "-"]).data_on_stdout);
+    }
+}
