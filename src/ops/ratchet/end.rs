@@ -252,19 +252,8 @@ pub(super) fn keep(
 ) -> Result<Tried> {
     let message = commit_message(env, &t, d, change.mean);
     let held = t.held.take();
-    let segment = &at.segment.id;
     let kept = &at.kept;
-    let (commit, lock, notes) = match super::keep(
-        env.repo,
-        env.state,
-        env.lane,
-        segment,
-        kept,
-        &at.candidate,
-        &message,
-        held,
-        env.runner.warn,
-    )? {
+    let (commit, lock, notes) = match super::keep(env, at, &message, held)? {
         Keep::Moved { best } => {
             drop(runs);
             return Ok(t.moved(kept, best));

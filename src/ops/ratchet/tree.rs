@@ -8,13 +8,14 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use super::candidate::{Against, TryEnv};
 use super::short;
 use crate::error::Hinted;
 use crate::io::git::ratchet::{Candidate, RatchetRepo, Restored};
 use crate::io::ratchet::{Aside, KeepLock, Markers, Pending};
 use crate::io::Warn;
 use crate::kernel::journal::RunRecord;
-use crate::ops::lanes::LaneCtx;
+use crate::ops::lanes::{LaneCtx, MainTree};
 
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
@@ -87,23 +88,18 @@ pub enum Keep {
 /// `kept`; then the keep commit advances the best's branch from `kept`,
 /// and the main working tree on that branch follows it (around changes
 /// of its own).
-#[allow(clippy::too_many_arguments)]
 pub fn keep(
-    repo: &RatchetRepo,
-    state: &Path,
-    lane: Option<&LaneCtx>,
-    segment: &str,
-    kept: &str,
-    candidate: &Candidate,
+    env: &TryEnv<'_, '_>,
+    at: &Against,
     message: &str,
     held: Option<KeepLock>,
-    warn: Warn,
 ) -> Result<Keep> {
+    let (repo, state, kept, candidate) = (env.repo, env.state, at.kept.as_str(), &at.candidate);
     let lock = match held {
         Some(lock) => lock,
         None => crate::io::ratchet::lock_keep(state)?,
     };
-    let Some(l) = lane else {
+    let Some(l) = env.lane else {
         let commit = repo.keep_candidate(candidate, message)?;
         return Ok(Keep::Kept {
             commit,
@@ -112,7 +108,7 @@ pub fn keep(
             warning: None,
         });
     };
-    let now_best = crate::ops::lanes::segment_best(state, Some(segment), warn)?;
+    let now_best = crate::ops::lanes::segment_best(state, Some(&at.segment.id), env.runner.warn)?;
     if now_best.as_deref() != Some(kept) {
         let Some(best) = now_best else {
             return Err(anyhow::anyhow!(
@@ -136,15 +132,34 @@ pub fn keep(
             ),
         ));
     }
+    let (notes, warning) = follow_in_main(l, state, main.as_ref(), &commit, candidate);
+    Ok(Keep::Kept {
+        commit,
+        lock,
+        notes,
+        warning,
+    })
+}
+
+/// The main working tree on the best's branch follows a lane's keep
+/// (around changes of its own): what to note, and a warning when it
+/// could not.
+fn follow_in_main(
+    l: &LaneCtx,
+    state: &Path,
+    main: Option<&MainTree>,
+    commit: &str,
+    candidate: &Candidate,
+) -> (Vec<String>, Option<String>) {
     let (mut notes, mut warning) = (Vec::new(), None);
-    match main.as_ref().map(|m| (m, m.changed.as_deref())) {
-        Some((m, Some(_))) => match l.follow_in_main(state, m, &commit, &candidate.paths) {
+    match main.map(|m| (m, m.changed.as_deref())) {
+        Some((m, Some(_))) => match l.follow_in_main(state, m, commit, &candidate.paths) {
             Ok(both) if both.is_empty() => {}
             Ok(both) => notes.push(format!(
                 "the main working tree has changes of its own in {}, which the keep changed too: \
                  left as they were (its branch is at {})",
                 both.join(", "),
-                short(&commit)
+                short(commit)
             )),
             Err(e) => {
                 warning = Some(format!(
@@ -154,16 +169,11 @@ pub fn keep(
         },
         Some((_, None)) => notes.push(format!(
             "the main working tree is not at the best: its branch moved to {} under it",
-            short(&commit)
+            short(commit)
         )),
         None => {}
     }
-    Ok(Keep::Kept {
-        commit,
-        lock,
-        notes,
-        warning,
-    })
+    (notes, warning)
 }
 
 /// Finish a discard that a crash interrupted (journaled, not yet
