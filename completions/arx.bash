@@ -3291,7 +3291,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__lane__subcmd__sync)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --theirs --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

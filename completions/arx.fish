@@ -680,6 +680,7 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l theirs -d 'Where the lane\'s work conflicts with the best, the best\'s side wins (the rest of the work is replayed); the work as it was is stored under refs/arx/discarded/lane-NAME-<time> first'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -689,7 +690,7 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l now -d 'The current time (RFC 3339), for reproducible records' -r
-complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l force -d 'Remove it even with unsaved work, which is first stored under refs/arx/discarded/lane-NAME-<time> (git show it, or arx restore it)'
+complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l force -d 'Remove it even with unsaved work, which is first stored under refs/arx/discarded/lane-NAME-<time> (`arx restore lane-NAME-<time>` puts it back)'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -s h -l help -d 'Print help (see more with \'--help\')'

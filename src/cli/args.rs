@@ -333,11 +333,16 @@ pub enum LaneCommand {
     List,
     /// Replay a lane's work onto the best (exit 1 when it conflicts; nothing changes then).
     #[command(
-        after_help = "Examples:\n  arx lane sync      # this lane, or every lane from the main working tree\n  arx lane sync a"
+        after_help = "Examples:\n  arx lane sync            # this lane, or every lane from the main working tree\n  arx lane sync a\n  arx lane sync --theirs   # take up the best even where the lane's work conflicts with it"
     )]
     Sync {
         /// The lane (default: the lane of the working directory, or every lane).
         name: Option<String>,
+        /// Where the lane's work conflicts with the best, the best's side
+        /// wins (the rest of the work is replayed); the work as it was is
+        /// stored under refs/arx/discarded/lane-NAME-<time> first.
+        #[arg(long)]
+        theirs: bool,
     },
     /// Remove a lane: its worktree and branch. Refuses unsaved work unless --force.
     #[command(after_help = "Example:\n  arx lane rm c --force")]
@@ -345,7 +350,8 @@ pub enum LaneCommand {
         /// The lane.
         name: String,
         /// Remove it even with unsaved work, which is first stored under
-        /// refs/arx/discarded/lane-NAME-<time> (git show it, or arx restore it).
+        /// refs/arx/discarded/lane-NAME-<time> (`arx restore lane-NAME-<time>`
+        /// puts it back).
         #[arg(long)]
         force: bool,
     },

@@ -227,11 +227,12 @@ pub enum Command {
 
     /// Put a discarded candidate back in the working tree (a clean tree is needed).
     #[command(
-        after_help = "Examples:\n  arx restore            # the newest discarded try\n  arx restore 0193a7c2   # the try of that run id (a unique prefix)"
+        after_help = "Examples:\n  arx restore                    # the newest discarded try\n  arx restore 0193a7c2           # the try of that run id (a unique prefix)\n  arx restore lane-a-1795803054  # the work arx lane rm --force stored"
     )]
     Restore {
-        /// Run id (or a unique prefix) of the discarded try; the newest
-        /// discarded try of the journal when absent.
+        /// Run id (or a unique prefix) of the discarded try, or the name of
+        /// work stored under refs/arx/discarded/ (as `arx lane rm --force`
+        /// prints it); the newest discarded try of the journal when absent.
         run_id: Option<String>,
     },
 

@@ -28,7 +28,7 @@ pub fn run(ctx: &Ctx, cmd: &LaneCommand) -> Result<Exit> {
     match cmd {
         LaneCommand::Add { names, dir } => add(ctx, names, dir.as_deref()),
         LaneCommand::List => list(ctx),
-        LaneCommand::Sync { name } => sync(ctx, name.as_deref()),
+        LaneCommand::Sync { name, theirs } => sync(ctx, name.as_deref(), *theirs),
         LaneCommand::Rm { name, force } => rm(ctx, name, *force),
     }
 }
@@ -78,6 +78,13 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
                 format!("lane {n} is named twice"),
                 "give each lane its own name",
             ));
+        }
+    }
+    let state = ctx.state_dir()?;
+    if let Ok(repo) = RatchetRepo::open(&cwd, &state) {
+        // Lanes start from the best: first finish a keep a crash cut off.
+        for line in crate::ops::ratchet::recover::keep(&repo, &state, WARN)? {
+            warn(line);
         }
     }
     let Some(best_branch) = lanes.main_branch() else {
@@ -248,6 +255,14 @@ struct SyncRow {
     snapshot: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     conflicts: Vec<String>,
+    /// `--theirs`: the paths where the work conflicted with the best and
+    /// the best's side was taken.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    best_won: Vec<String>,
+    /// `--theirs`, where the best's side was taken: the work as it was
+    /// (`arx restore NAME`, from a clean working tree, or `git show`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    saved: Option<String>,
 }
 
 impl Report for Synced {
@@ -256,11 +271,19 @@ impl Report for Synced {
         for r in &self.lanes {
             let best = r.best.as_deref().map_or("-", short);
             let what = match r.status.as_str() {
+                "synced" if !r.best_won.is_empty() => format!(
+                    "replayed onto the best {best}, the best's side taken where they conflicted in {} \
+                     (the work as it was is under {})",
+                    r.best_won.join(", "),
+                    r.saved.as_deref().unwrap_or("-")
+                ),
                 "synced" => format!("replayed onto the best {best}"),
                 "already" => format!("already on the best {best}"),
                 "conflict" => format!(
-                    "conflicts with the best {best} in {}; nothing changed",
-                    r.conflicts.join(", ")
+                    "conflicts with the best {best} in {}; nothing changed \
+                     (arx lane sync --theirs {} takes up the best, its side winning there)",
+                    r.conflicts.join(", "),
+                    r.name
                 ),
                 "busy" => "a try is running in it; not synced".to_string(),
                 _ => "its directory is gone; arx lane rm cleans up".to_string(),
@@ -271,7 +294,7 @@ impl Report for Synced {
     }
 }
 
-fn sync(ctx: &Ctx, name: Option<&str>) -> Result<Exit> {
+fn sync(ctx: &Ctx, name: Option<&str>, theirs: bool) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let lanes = Lanes::open(&cwd)?;
     let infos = lanes.list()?;
@@ -295,6 +318,8 @@ fn sync(ctx: &Ctx, name: Option<&str>) -> Result<Exit> {
             best: best.clone(),
             snapshot: None,
             conflicts: Vec::new(),
+            best_won: Vec::new(),
+            saved: None,
         };
         let (Some(path), true, Some(best)) = (&lane.path, lane.exists, &best) else {
             out.push(row);
@@ -311,11 +336,34 @@ fn sync(ctx: &Ctx, name: Option<&str>) -> Result<Exit> {
             continue;
         };
         let repo = RatchetRepo::open(path, &state)?;
+        for line in crate::ops::ratchet::recover::all(&repo, &state, WARN)? {
+            warn(line);
+        }
         let refname = crate::ops::lanes::before_sync_ref(&lane.name);
-        match repo.replay_onto(best, &refname)? {
+        let (replay, best_won) = if theirs {
+            repo.replay_onto_best_wins(best, &refname)?
+        } else {
+            (repo.replay_onto(best, &refname)?, Vec::new())
+        };
+        match replay {
             Replay::Already => row.status = "already".into(),
             Replay::Replayed { snapshot } => {
                 row.status = "synced".into();
+                if !best_won.is_empty() {
+                    let stamp = crate::io::clock::timestamp(ctx.global.now.as_deref())?.as_second();
+                    // Never over an earlier one (two syncs in one second).
+                    let base = format!("refs/arx/discarded/lane-{}-{stamp}", lane.name);
+                    let saved = (1..)
+                        .map(|n| match n {
+                            1 => base.clone(),
+                            n => format!("{base}-{n}"),
+                        })
+                        .find(|r| repo.ref_target(r).is_none())
+                        .unwrap_or(base);
+                    lanes.store_ref(&saved, &snapshot)?;
+                    row.saved = Some(saved);
+                    row.best_won = best_won;
+                }
                 row.snapshot = Some(snapshot);
             }
             Replay::Conflicts(paths) => {
@@ -340,6 +388,9 @@ struct Removed {
     /// directory was deleted by hand, with commits never kept).
     #[serde(skip_serializing_if = "Option::is_none")]
     saved: Option<String>,
+    /// The name `arx restore` puts that work back by.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restore: Option<String>,
 }
 
 impl Report for Removed {
@@ -350,8 +401,11 @@ impl Report for Removed {
             write!(out, " ({p})")?;
         }
         writeln!(out)?;
-        if let Some(s) = &self.saved {
-            writeln!(out, "  its unsaved work is under {s}")?;
+        if let (Some(s), Some(name)) = (&self.saved, &self.restore) {
+            writeln!(
+                out,
+                "  its unsaved work is under {s}: arx restore {name} puts it back in the working tree it runs in"
+            )?;
         }
         Ok(())
     }
@@ -366,7 +420,16 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
     let stamp = crate::io::clock::timestamp(ctx.global.now.as_deref())?
         .as_second()
         .to_string();
-    let refname = format!("refs/arx/discarded/lane-{name}-{stamp}");
+    // Never over work stored earlier (a lane of the same name removed in
+    // the same second).
+    let stored = (1..)
+        .map(|n| match n {
+            1 => format!("lane-{name}-{stamp}"),
+            n => format!("lane-{name}-{stamp}-{n}"),
+        })
+        .find(|s| lanes.resolve(&format!("refs/arx/discarded/{s}")).is_none())
+        .unwrap_or_default();
+    let refname = format!("refs/arx/discarded/{stored}");
     let best_branch = lane
         .best_branch
         .clone()
@@ -400,6 +463,9 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
                 }
             };
             let repo = RatchetRepo::open(path, &state)?;
+            for line in crate::ops::ratchet::recover::all(&repo, &state, WARN)? {
+                warn(line);
+            }
             let dirty = crate::ops::lanes::has_changes(&repo)?;
             if dirty || unkept {
                 if !force {
@@ -412,7 +478,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
                                 _ => "commits never kept",
                             }
                         ),
-                        format!("keep it with arx try in {}, or remove the lane with --force (the work is stored under refs/arx/discarded/ first)", path.display()),
+                        format!("keep it with arx try in {}, or remove the lane with --force (the work is stored first, under refs/arx/discarded/lane-{name}-<time>, whose name arx restore takes)", path.display()),
                     ));
                 }
                 repo.snapshot(&refname, &format!("arx: lane {name} removed"))?;
@@ -425,7 +491,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
                     lanes.store_ref(&refname, h)?;
                     saved = Some(refname.clone());
                     warn(format_args!(
-                        "lane {name}'s directory is gone; its branch's commits never kept are under {refname}"
+                        "lane {name}'s directory is gone; its branch's commits never kept are under {refname} (arx restore {stored} puts them back)"
                     ));
                 }
             }
@@ -435,6 +501,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
     ctx.out.emit(&Removed {
         name: name.to_string(),
         path: lane.path.as_ref().map(|p| p.display().to_string()),
+        restore: saved.as_ref().map(|_| stored.clone()),
         saved,
     })?;
     Ok(Exit::Ok)

@@ -12,6 +12,7 @@ pub mod config;
 pub mod demo;
 pub mod disk;
 pub mod events;
+pub mod failpoint;
 pub mod findings;
 pub mod git;
 pub mod history;

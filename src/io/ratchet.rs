@@ -1,8 +1,11 @@
 //! The ratchet's markers in the state directory: a discard whose restore
-//! has not finished (`ratchet-pending.json`, holding the try's record so a
-//! crash before it was journaled loses nothing) and a candidate set aside
-//! while the baseline is measured (`ratchet-aside.json`). Each is written
-//! atomically before the step it protects and removed after it.
+//! has not finished (`ratchet-pending.json`, written once the candidate is
+//! stored, holding the try's record so a crash before it was journaled
+//! loses nothing), a candidate set aside while the baseline is measured
+//! (`ratchet-aside.json`), and a keep whose branches and record are not
+//! all written yet (`ratchet-keep.json`, one per repository: keeps are
+//! made one at a time). Each is written atomically before the step it
+//! protects and removed after it.
 
 use std::path::{Path, PathBuf};
 
@@ -19,7 +22,40 @@ pub struct Pending {
     pub kept: String,
     /// Where the candidate is stored.
     pub discarded_ref: String,
+    /// The commit stored there (absent in markers of an older arx, which
+    /// wrote the marker before storing the candidate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<String>,
     /// The try's journal record.
+    pub record: RunRecord,
+}
+
+/// A keep in progress: its commit is built (and synced), the branches may
+/// not have moved yet, the record may not be journaled yet.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KeepIntent {
+    /// The best the candidate was measured against (the keep's parent).
+    pub kept: String,
+    /// The keep's commit.
+    pub commit: String,
+    /// The keeping working tree's branch (full name), and where it was
+    /// before the keep.
+    pub branch: String,
+    pub branch_from: String,
+    /// The keeping working tree's root.
+    pub worktree: String,
+    /// The paths the keep took from that working tree (its index follows
+    /// the keep on them).
+    pub paths: Vec<String>,
+    /// In a lane: the best's branch (full name), which advances from
+    /// `kept` to `commit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_ref: Option<String>,
+    /// In a lane: the main working tree, when it was on the best's branch
+    /// at `kept` and so follows the keep.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub main_root: Option<String>,
+    /// The try's journal record, with its commit.
     pub record: RunRecord,
 }
 
@@ -35,6 +71,23 @@ pub struct Aside {
 /// tree's; a linked working tree's carry its key: `ratchet-pending-<key>.json`).
 pub const PENDING_FILE: &str = "ratchet-pending.json";
 pub const ASIDE_FILE: &str = "ratchet-aside.json";
+pub const KEEP_FILE: &str = "ratchet-keep.json";
+
+/// The keep in progress in the state directory `state`, if any.
+pub fn read_keep(state: &Path) -> Result<Option<KeepIntent>> {
+    read_json(&state.join(KEEP_FILE))
+}
+
+/// Write the intent of a keep (atomically, synced) before its first branch
+/// moves.
+pub fn write_keep(state: &Path, intent: &KeepIntent) -> Result<()> {
+    write_json_atomic(&state.join(KEEP_FILE), intent)
+}
+
+/// The keep is done (or rolled back).
+pub fn clear_keep(state: &Path) -> Result<()> {
+    remove(&state.join(KEEP_FILE))
+}
 
 /// The markers of one working tree. Every working tree of a repository
 /// (each lane) shares one state directory, so each has its own markers:
@@ -87,6 +140,12 @@ impl Markers {
 
     pub fn clear_aside(&self) -> Result<()> {
         remove(&self.aside)
+    }
+
+    /// Is a discard or a set-aside of this working tree waiting to be
+    /// finished?
+    pub fn any(&self) -> bool {
+        self.pending.exists() || self.aside.exists()
     }
 }
 

@@ -135,6 +135,10 @@ pub fn section(o: &AgentObjective) -> String {
         line("onto the new best and measures it again (or sets it aside as `stale`); before");
         line("your next try it brings your lane up to the best. Never run `arx try` in the");
         line("main working tree while lanes exist (it refuses), and never merge lanes by hand.");
+        line("When `arx try` stops because your lane's work conflicts with the best (exit 2,");
+        line("`conflicts with the best`), run `arx lane sync --theirs`: it takes up the best,");
+        line("its side winning in those files, and stores your work as it was under");
+        line("`refs/arx/discarded/`; then make your change again on top of the best.");
         line("Slots can differ (a faster card): arx compares your candidate with the best as");
         line("it measures on your slot, and may first measure the best there, with your change");
         line("set aside and put back (`remeasure`): leave the files alone until the try ends.");
@@ -211,6 +215,8 @@ mod tests {
             s.contains("### Lanes") && s.contains("`slots = 4`") && s.contains("arx lane add"),
             "{s}"
         );
+        // A lane in conflict with the best has a command, not a hand merge.
+        assert!(s.contains("arx lane sync --theirs"), "{s}");
     }
 
     #[test]

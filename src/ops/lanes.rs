@@ -124,32 +124,24 @@ impl LaneCtx {
         Some(MainTree { changed })
     }
 
-    /// Bring the main working tree to the new best its branch moved to:
-    /// all of it when it had no changes of its own (as `git merge
-    /// --ff-only` would), else the paths the keep changed (`keep_paths`)
-    /// that it did not change. Returns the paths it changed and the keep
-    /// changed too, left as they were.
+    /// Bring the main working tree to the new best `commit` (whose parent
+    /// is `kept`) its branch moved to: all of it when it had no changes of
+    /// its own (as `git merge --ff-only` would), else the paths the keep
+    /// changed and it did not; its index follows the keep on every path
+    /// the keep changed, so nothing staged undoes it. Returns the paths it
+    /// changed and the keep changed too, left as they were.
     pub fn follow_in_main(
         &self,
         state: &Path,
         main: &MainTree,
+        kept: &str,
         commit: &str,
-        keep_paths: &[String],
     ) -> Result<Vec<String>> {
-        let repo = RatchetRepo::open(&self.main_root, state)?;
-        let Some(changed) = &main.changed else {
-            return Ok(Vec::new());
-        };
-        if changed.is_empty() {
-            repo.restore_to(commit)?;
+        if main.changed.is_none() {
             return Ok(Vec::new());
         }
-        let (both, follow): (Vec<String>, Vec<String>) = keep_paths
-            .iter()
-            .cloned()
-            .partition(|p| changed.binary_search(p).is_ok());
-        repo.restore_paths(commit, &follow)?;
-        Ok(both)
+        let repo = RatchetRepo::open(&self.main_root, state)?;
+        repo.follow_keep(kept, commit)
     }
 }
 

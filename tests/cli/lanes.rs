@@ -712,3 +712,248 @@ fn a_main_tree_with_changes_of_its_own_follows_a_keep_around_them() {
     let notes = report["notes"].to_string();
     assert!(notes.contains("changes of its own in b.txt"), "{report}");
 }
+
+/// `arx --json try -m MESSAGE` in `dir`, killed at the failpoint `point`
+/// (`ARX_FAILPOINT`, see `io::failpoint`), as `kill -9` would.
+fn try_killed_at(r: &Repo, dir: &Path, message: &str, point: &str) {
+    let out =
+        r.sb.arx()
+            .current_dir(dir)
+            .env("ARX_FAILPOINT", point)
+            .args(["--json", "try", "-m", message])
+            .output()
+            .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(
+        out.status.signal(),
+        Some(9),
+        "{point}: not killed ({:?}): {}",
+        out.status.code(),
+        stderr(&out)
+    );
+}
+
+/// The keeps of the journal: (run id, commit, lane).
+fn keeps(r: &Repo) -> Vec<(String, String, String)> {
+    r.journal()
+        .iter()
+        .filter(|rec| rec["ratchet"]["status"] == "keep")
+        .map(|rec| {
+            (
+                rec["run_id"].as_str().unwrap_or("").to_string(),
+                rec["ratchet"]["commit"].as_str().unwrap_or("").to_string(),
+                rec["ratchet"]["lane"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_keep_killed_at_any_step_is_completed_by_the_next_try_in_another_lane() {
+    for point in [
+        "keep:after-intent",
+        "keep:after-branch",
+        "keep:after-best",
+        "keep:after-main",
+        "keep:after-record",
+    ] {
+        let r = with_lanes(&["a", "b"]);
+        let start = r.git(&["rev-parse", "main"]);
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        // Another lane's next try finishes the keep, then makes its own.
+        write_in(&r.lane("b"), "b.txt", "3\n");
+        let out = r.arx(&r.lane("b"), &["--json", "try", "-m", "b to 3"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        let report = stdout_json(&out);
+        assert_eq!(status(&report), "keep", "{point}: {report}\n{err}");
+        if point != "keep:after-record" {
+            assert!(
+                err.contains("finished an interrupted keep"),
+                "{point}: {err}"
+            );
+        }
+        // The best's branch, the journal's best and the work agree; a's
+        // keep is not lost and b's keep sits on it.
+        let keeps = keeps(&r);
+        assert_eq!(keeps.len(), 2, "{point}: {keeps:?}");
+        assert_eq!(keeps[0].2, "a", "{point}");
+        assert_eq!(keeps[1].2, "b", "{point}");
+        let (a_keep, b_keep) = (keeps[0].1.clone(), keeps[1].1.clone());
+        assert_eq!(r.git(&["rev-parse", "main"]), b_keep, "{point}");
+        assert_eq!(
+            r.git(&["rev-parse", &format!("{b_keep}^")]),
+            a_keep,
+            "{point}"
+        );
+        assert_eq!(
+            r.git(&["rev-parse", &format!("{a_keep}^")]),
+            start,
+            "{point}"
+        );
+        assert_eq!(r.git(&["show", "main:a.txt"]), "5", "{point}");
+        assert_eq!(r.git(&["show", "main:b.txt"]), "3", "{point}");
+        // The main working tree followed both keeps; nothing is staged.
+        assert_eq!(read_in(&r.root(), "a.txt"), "5\n", "{point}");
+        assert_eq!(read_in(&r.root(), "b.txt"), "3\n", "{point}");
+        assert_eq!(r.git(&["status", "--porcelain"]), "", "{point}");
+        assert!(!r.root().join(".arx/ratchet-keep.json").exists(), "{point}");
+        // Lane a goes on from the best: its work is in it, nothing to redo.
+        write_in(&r.lane("a"), "c.txt", "2\n");
+        let (code, report) = r.try_in(&r.lane("a"), "c to 2");
+        assert_eq!((code, status(&report)), (0, "keep"), "{point}: {report}");
+        assert_eq!(read_in(&r.lane("a"), "a.txt"), "5\n", "{point}");
+        assert_eq!(read_in(&r.lane("a"), "b.txt"), "3\n", "{point}");
+        let out = r.arx(&r.root(), &["journal", "verify"]);
+        assert_eq!(out.status.code(), Some(0), "{point}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn a_main_tree_dirty_on_a_file_a_keep_changed_holds_no_staged_undo_of_it() {
+    let r = with_lanes(&["a"]);
+    // The main working tree has its own, unstaged change to c.txt.
+    r.write("c.txt", "7\n");
+    write_in(&r.lane("a"), "c.txt", "3\n");
+    let (code, report) = r.try_in(&r.lane("a"), "c to 3");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let commit = report["ratchet"]["commit"].as_str().unwrap().to_string();
+    assert_eq!(r.git(&["rev-parse", "HEAD"]), commit);
+    assert_eq!(read_in(&r.root(), "c.txt"), "7\n", "main's change stays");
+    // The index follows the keep: nothing staged, so a plain `git commit`
+    // cannot revert it.
+    assert_eq!(r.git(&["diff", "--cached", "--name-only"]), "");
+    assert_eq!(r.git(&["status", "--porcelain"]), "M c.txt");
+    assert_eq!(r.git(&["show", ":c.txt"]), "3");
+}
+
+#[test]
+fn the_work_lane_rm_force_stores_is_restored_by_the_name_it_prints() {
+    let r = with_lanes(&["a"]);
+    write_in(&r.lane("a"), "b.txt", "7\n");
+    write_in(&r.lane("a"), "notes.md", "an idea\n");
+    let out = r.arx(&r.root(), &["lane", "rm", "a", "--force"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let name = text
+        .split_whitespace()
+        .skip_while(|w| *w != "restore")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no restore name: {text}"))
+        .to_string();
+    assert!(name.starts_with("lane-a-"), "{text}");
+    let out = r.arx(&r.root(), &["--json", "restore", &name]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let restored = stdout_json(&out);
+    assert_eq!(
+        restored["discarded_ref"],
+        format!("refs/arx/discarded/{name}")
+    );
+    assert!(restored.get("run_id").is_none(), "{restored}");
+    assert_eq!(read_in(&r.root(), "b.txt"), "7\n");
+    assert_eq!(read_in(&r.root(), "notes.md"), "an idea\n");
+    // A name that is neither a run nor stored work: the usual error.
+    let out = r.arx(&r.root(), &["restore", "lane-zz-1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("hint:"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_lane_in_conflict_takes_up_the_best_with_lane_sync_theirs() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    write_in(&r.lane("b"), "a.txt", "7\n");
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    let out = r.arx(&r.lane("b"), &["try", "-m", "a to 7, b to 3"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    // The hint names the command, not a hand merge.
+    assert!(err.contains("arx lane sync --theirs b"), "{err}");
+    assert!(!err.contains("git merge"), "{err}");
+    let out = r.arx(&r.lane("b"), &["--json", "lane", "sync", "--theirs"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let synced = stdout_json(&out);
+    let row = &synced["lanes"][0];
+    assert_eq!(row["status"], "synced", "{synced}");
+    assert_eq!(row["best_won"], serde_json::json!(["a.txt"]), "{synced}");
+    let saved = row["saved"].as_str().unwrap().to_string();
+    assert!(saved.starts_with("refs/arx/discarded/lane-b-"), "{saved}");
+    // The best's side where they conflicted, the rest of the work kept;
+    // the work as it was is stored.
+    assert_eq!(read_in(&r.lane("b"), "a.txt"), "5\n");
+    assert_eq!(read_in(&r.lane("b"), "b.txt"), "3\n");
+    assert_eq!(
+        git_in(&r.lane("b"), &["rev-parse", "HEAD"]),
+        r.git(&["rev-parse", "main"])
+    );
+    assert_eq!(r.git(&["show", &format!("{saved}:a.txt")]), "7");
+    let (code, report) = r.try_in(&r.lane("b"), "b to 3");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    // Without --theirs, a conflict still changes nothing.
+    write_in(&r.lane("a"), "b.txt", "9\n");
+    let out = r.arx(&r.lane("a"), &["lane", "sync"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("arx lane sync --theirs a"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(read_in(&r.lane("a"), "b.txt"), "9\n");
+}
+
+#[test]
+fn a_keep_that_cannot_be_completed_is_rolled_back_and_its_work_kept() {
+    let r = with_lanes(&["a", "b"]);
+    let start = r.git(&["rev-parse", "main"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    try_killed_at(&r, &r.lane("a"), "a to 5", "keep:after-intent");
+    // The best's branch is moved by hand meanwhile.
+    r.git(&["commit", "-q", "--allow-empty", "-m", "by hand"]);
+    let moved = r.git(&["rev-parse", "main"]);
+    let out = r.arx(&r.lane("b"), &["lane", "sync"]);
+    let err = stderr(&out);
+    assert!(err.contains("rolled back an interrupted keep"), "{err}");
+    assert!(!r.root().join(".arx/ratchet-keep.json").exists());
+    // Nothing journaled, the best's branch as it was left, and lane a's
+    // work still in lane a.
+    assert!(keeps(&r).is_empty());
+    assert_eq!(r.git(&["rev-parse", "main"]), moved);
+    assert_ne!(moved, start);
+    assert_eq!(read_in(&r.lane("a"), "a.txt"), "5\n");
+}
+
+#[test]
+fn a_keep_killed_part_way_is_completed_by_the_same_lanes_next_try() {
+    for point in ["keep:after-intent", "keep:after-best"] {
+        let r = with_lanes(&["a"]);
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        write_in(&r.lane("a"), "c.txt", "2\n");
+        let out = r.arx(&r.lane("a"), &["--json", "try", "-m", "c to 2"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        assert!(
+            err.contains("finished an interrupted keep"),
+            "{point}: {err}"
+        );
+        let keeps = keeps(&r);
+        assert_eq!(keeps.len(), 2, "{point}: {keeps:?}");
+        assert_eq!(r.git(&["rev-parse", "main"]), keeps[1].1, "{point}");
+        assert_eq!(
+            r.git(&["rev-parse", &format!("{}^", keeps[1].1)]),
+            keeps[0].1,
+            "{point}"
+        );
+        // The second keep is c.txt alone: a's first keep is not in it twice.
+        assert_eq!(
+            r.git(&["diff", "--name-only", &keeps[0].1, &keeps[1].1]),
+            "c.txt",
+            "{point}"
+        );
+        assert_eq!(read_in(&r.root(), "a.txt"), "5\n", "{point}");
+        assert_eq!(read_in(&r.root(), "c.txt"), "2\n", "{point}");
+        assert_eq!(r.git(&["status", "--porcelain"]), "", "{point}");
+    }
+}

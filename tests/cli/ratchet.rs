@@ -375,70 +375,237 @@ fn outside_a_repository_or_without_a_metric_nothing_happens() {
     assert!(stderr(&out).contains("hint:"));
 }
 
+/// `arx try ARGS`, killed at the failpoint `point` (`ARX_FAILPOINT`, see
+/// `io::failpoint`) as `kill -9` would.
+fn try_killed_at(sb: &Sandbox, point: &str, args: &[&str]) {
+    use std::os::unix::process::ExitStatusExt;
+    let out = sb
+        .arx()
+        .env("ARX_FAILPOINT", point)
+        .arg("try")
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.signal(),
+        Some(9),
+        "{point}: not killed ({:?}): {}",
+        out.status.code(),
+        stderr(&out)
+    );
+}
+
+fn discarded_refs(sb: &Sandbox) -> Vec<String> {
+    git(
+        sb,
+        &["for-each-ref", "--format=%(refname)", "refs/arx/discarded"],
+    )
+    .lines()
+    .map(str::to_string)
+    .collect()
+}
+
 #[test]
-fn a_discard_cut_off_before_its_restore_is_finished_by_the_next_command() {
+fn a_discard_killed_after_its_record_never_sweeps_up_new_work() {
     let sb = repo("");
     assert_eq!(try_(&sb, &[]).0, 0);
-    let kept = head(&sb);
     sb.write("value.txt", "1.2");
     sb.write("new.txt", "candidate");
-    let (code, report) = try_(&sb, &["-m", "worse"]);
-    assert_eq!(code, 1);
-    // Put the state back to "journaled, not yet stored nor restored": the
-    // candidate in the tree, no ref, the marker arx writes before journaling.
-    let run_id = report["run_id"].as_str().unwrap().to_string();
-    sb.arx().args(["restore", &run_id]).assert().success();
+    try_killed_at(&sb, "discard:after-record", &["-m", "worse"]);
+    // Journaled and stored, not yet put back.
+    assert_eq!(statuses(&sb), ["baseline", "discard"]);
+    let run_id = sb.journal()[1]["run_id"].as_str().unwrap().to_string();
     let refname = format!("refs/arx/discarded/{run_id}");
-    git(&sb, &["update-ref", "-d", &refname]);
-    let mut record = sb.journal().pop().unwrap();
-    record["ratchet"]["discarded_ref"] = Value::String(refname.clone());
-    let marker = serde_json::json!({"kept": kept, "discarded_ref": refname, "record": record});
-    sb.write(".arx/ratchet-pending.json", marker.to_string());
-
-    let out = sb.arx().arg("status").assert().code(1);
+    assert_eq!(git(&sb, &["show", &format!("{refname}:value.txt")]), "1.2");
+    assert_eq!(sb.read("value.txt"), "1.2");
+    // The agent goes on: new work on a file the candidate changed, and a
+    // new file; new.txt stays as the candidate left it.
+    sb.write("value.txt", "0.9");
+    sb.write("more.txt", "new work");
+    // Commands that only read move nothing.
+    let out = sb.arx().arg("status").output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("finished an interrupted discard"),
+        stderr(&out).contains("cut off part-way"),
         "{}",
         stderr(&out)
     );
-    assert_eq!(sb.read("value.txt"), "1.0");
+    for args in [&["best"][..], &["log"], &["report"], &["ps"]] {
+        let out = sb.arx().args(args).output().unwrap();
+        assert_ne!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(sb.read("value.txt"), "0.9");
+    assert_eq!(sb.read("new.txt"), "candidate");
+    assert_eq!(sb.read("more.txt"), "new work");
+    assert!(sb.path().join(".arx/ratchet-pending.json").exists());
+    // The next try finishes the discard on what it stored and is still
+    // there (new.txt), leaves the new work with a warning, and tries it.
+    let out = sb
+        .arx()
+        .args(["--json", "try", "-m", "new work"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(err.contains("finished an interrupted discard"), "{err}");
+    assert!(
+        err.contains("left as they are") && err.contains("value.txt"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(status(&stdout_json(&out)), "keep", "{err}");
     assert!(!sb.path().join("new.txt").exists());
+    assert_eq!(sb.read("value.txt"), "0.9");
+    assert_eq!(sb.read("more.txt"), "new work");
+    assert_eq!(git(&sb, &["show", "HEAD:more.txt"]), "new work");
+    assert_eq!(statuses(&sb), ["baseline", "discard", "keep"]);
     assert!(!sb.path().join(".arx/ratchet-pending.json").exists());
+    // What was stored is still there.
     assert_eq!(
         git(&sb, &["show", &format!("{refname}:new.txt")]),
         "candidate"
     );
-    assert_eq!(statuses(&sb), ["baseline", "discard"], "journaled twice");
 }
 
 #[test]
-fn a_discard_cut_off_before_it_was_journaled_is_journaled_by_the_next_try() {
+fn a_discard_killed_at_any_step_loses_nothing() {
+    for point in [
+        "discard:after-snapshot",
+        "discard:after-marker",
+        "discard:after-record",
+        "discard:after-restore",
+    ] {
+        let sb = repo("");
+        assert_eq!(try_(&sb, &[]).0, 0);
+        sb.write("value.txt", "1.2");
+        sb.write("new.txt", "candidate");
+        try_killed_at(&sb, point, &["-m", "worse"]);
+        // Every ref made so far holds the candidate.
+        let refs = discarded_refs(&sb);
+        assert_eq!(refs.len(), 1, "{point}");
+        assert_eq!(
+            git(&sb, &["show", &format!("{}:value.txt", refs[0])]),
+            "1.2"
+        );
+        // The next try finishes it (or, when the try was never journaled,
+        // measures the candidate again): one discard, the tree back.
+        let out = sb.arx().args(["try", "-m", "worse"]).output().unwrap();
+        let err = stderr(&out);
+        let want = if point == "discard:after-snapshot" {
+            1
+        } else {
+            2
+        };
+        assert_eq!(out.status.code(), Some(want), "{point}: {err}");
+        if want == 2 {
+            assert!(err.contains("nothing to try"), "{point}: {err}");
+            assert!(!err.contains("left as they are"), "{point}: {err}");
+        }
+        assert_eq!(statuses(&sb), ["baseline", "discard"], "{point}");
+        assert_eq!(sb.read("value.txt"), "1.0", "{point}");
+        assert!(!sb.path().join("new.txt").exists(), "{point}");
+        assert_eq!(
+            git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+            "",
+            "{point}"
+        );
+        let rec = sb.journal().pop().unwrap();
+        let refname = rec["ratchet"]["discarded_ref"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            git(&sb, &["show", &format!("{refname}:new.txt")]),
+            "candidate"
+        );
+        assert!(
+            !sb.path().join(".arx/ratchet-pending.json").exists(),
+            "{point}"
+        );
+    }
+}
+
+#[test]
+fn a_discard_marker_without_its_snapshot_leaves_the_working_tree_alone() {
+    // A marker an older arx wrote before it stored the candidate, and the
+    // crash came before the store: the candidate's ref does not exist, and
+    // the working tree holds new work since.
     let sb = repo("");
     assert_eq!(try_(&sb, &[]).0, 0);
     let kept = head(&sb);
     sb.write("value.txt", "1.2");
-    let (_, report) = try_(&sb, &["-m", "worse"]);
+    let (code, report) = try_(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1);
     let run_id = report["run_id"].as_str().unwrap().to_string();
-    sb.arx().args(["restore", &run_id]).assert().success();
     let refname = format!("refs/arx/discarded/{run_id}");
     git(&sb, &["update-ref", "-d", &refname]);
-    // The journal lost the record (the crash came before the append).
-    let mut records = sb.journal();
-    let record = records.pop().unwrap();
-    sb.write(
-        ".arx/journal.jsonl",
-        records.iter().map(|r| format!("{r}\n")).collect::<String>(),
-    );
+    let record = sb.journal().pop().unwrap();
     let marker = serde_json::json!({"kept": kept, "discarded_ref": refname, "record": record});
     sb.write(".arx/ratchet-pending.json", marker.to_string());
-
     sb.write("value.txt", "0.9");
-    // The next try first finishes the discard (which undoes the tree), so it
-    // finds nothing to try.
-    let out = sb.arx().arg("try").assert().code(2);
-    assert!(stderr(&out).contains("nothing to try"), "{}", stderr(&out));
-    assert_eq!(statuses(&sb), ["baseline", "discard"]);
-    assert_eq!(sb.read("value.txt"), "1.0");
+    sb.write("new.txt", "new work");
+    let out = sb.arx().arg("status").assert().code(1);
+    assert!(
+        stderr(&out).contains("cut off part-way"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(sb.read("value.txt"), "0.9");
+    assert_eq!(sb.read("new.txt"), "new work");
+    let out = sb
+        .arx()
+        .args(["--json", "try", "-m", "new work"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(
+        err.contains("had not stored its candidate: the working tree is left as it is"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(status(&stdout_json(&out)), "keep", "{err}");
+    assert_eq!(git(&sb, &["show", "HEAD:new.txt"]), "new work");
+    assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.9");
+    assert_eq!(statuses(&sb), ["baseline", "discard", "keep"]);
+}
+
+#[test]
+fn a_keep_killed_at_any_step_is_completed_by_the_next_try() {
+    for point in [
+        "keep:after-intent",
+        "keep:after-branch",
+        "keep:after-record",
+    ] {
+        let sb = repo("");
+        assert_eq!(try_(&sb, &[]).0, 0);
+        let start = head(&sb);
+        sb.write("value.txt", "0.9");
+        try_killed_at(&sb, point, &["-m", "better"]);
+        let out = sb.arx().args(["try", "-m", "again"]).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{point}: {err}");
+        assert!(err.contains("nothing to try"), "{point}: {err}");
+        if point != "keep:after-record" {
+            assert!(
+                err.contains("finished an interrupted keep"),
+                "{point}: {err}"
+            );
+        }
+        assert_eq!(statuses(&sb), ["baseline", "keep"], "{point}");
+        let rec = sb.journal().pop().unwrap();
+        let commit = rec["ratchet"]["commit"].as_str().unwrap().to_string();
+        assert_eq!(head(&sb), commit, "{point}");
+        assert_eq!(git(&sb, &["rev-parse", "HEAD^"]), start, "{point}");
+        assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.9", "{point}");
+        assert_eq!(
+            git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+            "",
+            "{point}"
+        );
+        assert!(
+            !sb.path().join(".arx/ratchet-keep.json").exists(),
+            "{point}"
+        );
+    }
 }
 
 /// What git says of the index and the working tree: staged and unstaged

@@ -22,13 +22,7 @@ use crate::kernel::report::{KeptFold, SegmentFold};
 use crate::ops::ratchet::{self as ops_ratchet};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
-pub use crate::ops::ratchet::{Loaded, Summary};
-
-/// The objective, the journal and the current segment.
-pub fn load(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Loaded> {
-    let config = ctx.config()?;
-    crate::ops::ratchet::load(&config, flags, ctx.cwd()?, ctx.state_dir()?, WARN)
-}
+pub use crate::ops::ratchet::Summary;
 
 /// The objective and its segment from the cached fold of the journal
 /// (`.arx/report.json`, extended by the lines appended since).

@@ -1,5 +1,6 @@
 //! `arx restore [RUN]`: put a discarded candidate back in the working tree
-//! (without RUN, the newest discarded try's).
+//! (without RUN, the newest discarded try's), or work stored under
+//! `refs/arx/discarded/NAME` by name (`arx lane rm --force` prints it).
 
 use std::io::{self, Write};
 
@@ -14,7 +15,10 @@ use crate::output::{bold, Report};
 
 #[derive(Serialize)]
 struct RestoreReport {
-    run_id: String,
+    /// The try's run id (absent for work stored by name, such as a removed
+    /// lane's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    run_id: Option<String>,
     discarded_ref: String,
     paths: Vec<String>,
 }
@@ -39,6 +43,9 @@ pub fn run(ctx: &Ctx, run_id: Option<&str>) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let registry = journal(&state, WARN);
     let records = registry.read()?;
+    if let Some(name) = run_id.and_then(|q| stored_name(&records, q)) {
+        return restore_stored(ctx, &state, &name);
+    }
     let record = match run_id {
         Some(id) => lookup_run(ctx, &records, &registry.path, id)?,
         None => records
@@ -64,6 +71,7 @@ pub fn run(ctx: &Ctx, run_id: Option<&str>) -> Result<Exit> {
         ));
     };
     let repo = RatchetRepo::open(&ctx.cwd()?, &state)?;
+    let _lock = finish_interrupted(&repo, &state)?;
     if repo.ref_target(&refname).is_none() {
         return Err(Hinted::error(
             format!("{refname} no longer exists in this repository"),
@@ -72,9 +80,77 @@ pub fn run(ctx: &Ctx, run_id: Option<&str>) -> Result<Exit> {
     }
     let paths = repo.apply_snapshot(&refname)?;
     ctx.out.emit(&RestoreReport {
-        run_id: record.run_id.clone(),
+        run_id: Some(record.run_id.clone()),
         discarded_ref: refname,
         paths,
     })?;
     Ok(Exit::Ok)
+}
+
+/// The name under `refs/arx/discarded/` that `query` gives (`NAME` or the
+/// whole ref), when no run of the journal has that id or prefix: work
+/// stored by name, as `arx lane rm --force` stores a lane's.
+fn stored_name(records: &[crate::kernel::journal::RunRecord], query: &str) -> Option<String> {
+    use crate::kernel::journal::{find_run, Lookup};
+    let name = query.trim().strip_prefix(DISCARDED).unwrap_or(query.trim());
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && !name.contains("..")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    let is_run = matches!(
+        find_run(records, query),
+        Lookup::Found(_) | Lookup::Ambiguous(_)
+    );
+    (plain && !is_run && name.len() <= 200).then(|| name.to_string())
+}
+
+const DISCARDED: &str = "refs/arx/discarded/";
+
+/// Put back the work stored under `refs/arx/discarded/NAME`; a name with
+/// no such ref falls back to the journal's error for an unknown run.
+fn restore_stored(ctx: &Ctx, state: &std::path::Path, name: &str) -> Result<Exit> {
+    let repo = RatchetRepo::open(&ctx.cwd()?, state)?;
+    let refname = format!("{DISCARDED}{name}");
+    if repo.ref_target(&refname).is_none() {
+        let registry = journal(state, WARN);
+        let records = registry.read()?;
+        return Err(lookup_run(ctx, &records, &registry.path, name)
+            .err()
+            .unwrap_or_else(|| anyhow::anyhow!("there is no {refname}")));
+    }
+    let _lock = finish_interrupted(&repo, state)?;
+    let paths = repo.apply_snapshot(&refname)?;
+    ctx.out.emit(&RestoreReport {
+        run_id: None,
+        discarded_ref: refname,
+        paths,
+    })?;
+    Ok(Exit::Ok)
+}
+
+/// A restore changes the working tree: it takes the working tree's try
+/// lock (refusing while a try runs there), then finishes what a killed
+/// arx left half done (see `ops::ratchet::recover`). The lock is held
+/// until the restore ends.
+fn finish_interrupted(
+    repo: &RatchetRepo,
+    state: &std::path::Path,
+) -> Result<crate::io::ratchet::TryLock> {
+    let holder = crate::io::ratchet::TryHolder::ours(
+        crate::io::clock::timestamp(None)?.to_string(),
+        Some("arx restore".into()),
+    );
+    crate::io::state::ensure_dir(state)?;
+    let Ok(lock) = crate::io::ratchet::lock_try(state, repo.workdir(), &holder)? else {
+        return Err(Hinted::error(
+            "an arx try is running in this working tree",
+            "wait for it to end (arx ps shows it), then restore",
+        ));
+    };
+    for line in crate::ops::ratchet::recover::all(repo, state, WARN)? {
+        crate::output::warn(line);
+    }
+    Ok(lock)
 }

@@ -7,11 +7,10 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{decimals, estimate_of_fold, load, load_summary, num, short, Summary, WARN};
+use super::{decimals, estimate_of_fold, load_summary, num, short};
 use crate::cli::ObjectiveFlags;
 use crate::commands::Ctx;
 use crate::error::Exit;
-use crate::io::git::ratchet::RatchetRepo;
 use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::segment::{stop_advice, Segment, StopAdvice, TryStatus};
 use crate::output::{bold, dim, warn, Report};
@@ -95,7 +94,13 @@ impl Report for StatusReport {
 }
 
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
-    let loaded = finish_interrupted(ctx, flags, load_summary(ctx, flags)?)?;
+    let loaded = load_summary(ctx, flags)?;
+    // A command that only reads moves no file: what a killed try left half
+    // done waits for the next command that changes a working tree.
+    let tree = crate::io::config::repo_root(&loaded.cwd).unwrap_or_else(|| loaded.cwd.clone());
+    for line in crate::ops::ratchet::recover::waiting(&loaded.state, &tree) {
+        warn(line);
+    }
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
     let Some(seg) = &loaded.segment else {
@@ -149,30 +154,6 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         advice,
     })?;
     Ok(if stop { Exit::Ok } else { Exit::No })
-}
-
-/// Finish a step of a try that a crash interrupted (its markers are
-/// left), when no try holds this working tree (a try that is still
-/// running owns its markers); the summary as it is then.
-fn finish_interrupted(ctx: &Ctx, flags: &ObjectiveFlags, loaded: Summary) -> Result<Summary> {
-    let tree = crate::io::config::repo_root(&loaded.cwd).unwrap_or_else(|| loaded.cwd.clone());
-    let markers = crate::io::ratchet::Markers::of(&loaded.state, &tree);
-    let pending = markers.read_pending()?.is_some() || markers.read_aside()?.is_some();
-    let holder = crate::io::ratchet::TryHolder::ours(
-        crate::io::clock::timestamp(ctx.global.now.as_deref())?.to_string(),
-        Some("arx status".into()),
-    );
-    if pending {
-        if let Ok(_lock) = crate::io::ratchet::lock_try(&loaded.state, &tree, &holder)? {
-            let full = load(ctx, flags)?;
-            let repo = RatchetRepo::open(&full.cwd, &full.state)?;
-            for line in crate::ops::ratchet::recover(&repo, &full.state, &full.records, WARN)? {
-                warn(line);
-            }
-            return load_summary(ctx, flags);
-        }
-    }
-    Ok(loaded)
 }
 
 impl StatusReport {

@@ -19,11 +19,13 @@ use std::path::{Path, PathBuf};
 
 use git2::{Oid, Repository, Status};
 
+pub use durable::{Built, Finished};
 pub use replay::Replay;
 
 use super::git_err;
 use crate::error::Hinted;
 
+mod durable;
 mod ops;
 mod replay;
 mod restore;
@@ -33,6 +35,8 @@ mod worktree;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_durable;
 #[cfg(test)]
 mod tests_restore;
 #[cfg(test)]

@@ -66,8 +66,17 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     // One try at a time in a working tree: a second one would rewrite the
     // files under the first one's running experiment.
     let _lock = lock_worktree(req, &loaded.state, repo.workdir())?;
-    for line in recover(&repo, &loaded.state, &loaded.records, warn)? {
-        host.warn(&line);
+    let recovered = recover::all(&repo, &loaded.state, warn)?;
+    for line in &recovered {
+        host.warn(line);
+    }
+    if !recovered.is_empty() {
+        // What was finished may have journaled a record (a new best).
+        loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
+        if !req.new_segment {
+            loaded.segment =
+                crate::kernel::segment::current(&loaded.records, &loaded.objective.segment_id());
+        }
     }
     let lane = crate::ops::lanes::context(&repo)?;
     let (start, baseline_lock) = find_best(req, &repo, lane.as_ref(), &mut loaded, (host, warn))?;
@@ -379,7 +388,11 @@ fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host)
                 short(best),
                 paths.join(", ")
             ),
-            "merge the best into the lane by hand (git merge), or drop the conflicting change, then arx try again",
+            format!(
+                "arx lane sync --theirs {} takes up the best with its side winning in those files \
+                 (the work as it was is stored under refs/arx/discarded/ first); or drop the conflicting change; then arx try again",
+                lane.name
+            ),
         )),
     }
 }

@@ -253,32 +253,31 @@ pub(super) fn keep(
     let message = commit_message(env, &t, d, change.mean);
     let held = t.held.take();
     let kept = &at.kept;
-    let (commit, lock, notes) = match super::keep(env, at, &message, held)? {
+    // The record goes with the keep, which journals it once its commit is
+    // on the best's branch.
+    let rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
+    let (commit, rec, notes) = match super::keep(env, at, &message, held, rec)? {
         Keep::Moved { best } => {
             drop(runs);
             return Ok(t.moved(kept, best));
         }
         Keep::Kept {
             commit,
-            lock,
+            record,
             notes,
             warning,
         } => {
             if let Some(w) = warning {
                 env.runner.host.warn(&w);
             }
-            (commit, lock, notes)
+            (commit, *record, notes)
         }
     };
-    t.info.commit = Some(commit.clone());
-    let rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
     runs.events.emit(
         "finished",
         runs.elapsed,
         json!({"status": "keep", "commit": commit}),
     );
-    journal::record_run(env.state, &rec, env.runner.warn)?;
-    drop(lock);
     finding(env.runner, env.state, &rec);
     let unconfirmed = if d.confirmed { "" } else { " (unconfirmed)" };
     Ok(Tried::Done(Box::new(Done {

@@ -14,8 +14,8 @@
 //!   runs to a decision; `end.rs`: the ends (keep, discard, crash, …);
 //!   `replay.rs`: a candidate whose best moved;
 //! - `best.rs`: runs of the best (baseline, remeasure); `tree.rs`: the
-//!   steps that change the tree and the best (set aside, discard, keep,
-//!   recover); `runner.rs`: the runs, the checks, the [`Host`].
+//!   steps that change the tree and the best (set aside, discard, keep);
+//!   `recover.rs`: finishing what a crash cut off; `runner.rs`: the runs, the checks, the [`Host`].
 //!
 //! Nothing here prints: what happened comes back as values, progress goes
 //! to the front end's [`Host`].
@@ -40,6 +40,7 @@ mod best;
 mod candidate;
 mod end;
 mod measure;
+pub mod recover;
 mod replay;
 mod request;
 mod runner;
@@ -52,7 +53,7 @@ pub use end::Done;
 pub use replay::{replay_moved, stale, Carry, Replayed, Tried};
 pub use request::{load, load_summary, plan, screened, Loaded, Plan, Planned, Summary, TryRequest};
 pub use runner::{finding, run_checks, Host, Runner};
-pub use tree::{discard, keep, put_back, recover, set_aside, Keep};
+pub use tree::{discard, keep, put_back, set_aside, Keep};
 
 /// A commit id as people read it.
 pub fn short(commit: &str) -> &str {

@@ -1,8 +1,8 @@
 //! What a try does to the working tree and the best, in the order that
 //! loses nothing when arx dies between the steps: the candidate set aside
 //! to measure the best (and put back), the discard sequence, the keep (a
-//! compare-and-swap of the best in lanes), and the recovery of a discard
-//! or a set-aside that a crash interrupted.
+//! compare-and-swap of the best in lanes, with its intent written first).
+//! What a crash interrupted is finished by `recover.rs`.
 
 use std::path::Path;
 
@@ -11,8 +11,8 @@ use anyhow::Result;
 use super::candidate::{Against, TryEnv};
 use super::short;
 use crate::error::Hinted;
-use crate::io::git::ratchet::{Candidate, RatchetRepo, Restored};
-use crate::io::ratchet::{Aside, KeepLock, Markers, Pending};
+use crate::io::git::ratchet::{RatchetRepo, Restored};
+use crate::io::ratchet::{Aside, KeepIntent, KeepLock, Markers, Pending};
 use crate::io::Warn;
 use crate::kernel::journal::RunRecord;
 use crate::ops::lanes::{LaneCtx, MainTree};
@@ -40,11 +40,13 @@ pub fn put_back(repo: &RatchetRepo, state: &Path) -> Result<()> {
     markers.clear_aside()
 }
 
-/// Discard a candidate: a marker naming the record first (so a crash
-/// loses nothing: the next command finishes the job), the record
-/// journaled, the candidate stored under `refs/arx/discarded/<run id>`,
-/// the kept commit restored, the marker cleared. Returns the record as
-/// journaled (with its `discarded_ref`) and what the restore did.
+/// Discard a candidate: the candidate stored under
+/// `refs/arx/discarded/<run id>` and synced to disk, then a marker naming
+/// it and the record (so a crash loses nothing: the next command that
+/// changes the working tree finishes the job, on the files that still hold
+/// what was stored, see `recover.rs`), the record journaled, the kept
+/// commit restored, the marker cleared. Returns the record as journaled
+/// (with its `discarded_ref`) and what the restore did.
 pub fn discard(
     repo: &RatchetRepo,
     state: &Path,
@@ -52,29 +54,39 @@ pub fn discard(
     mut rec: RunRecord,
     warn: Warn,
 ) -> Result<(RunRecord, Restored)> {
+    use crate::io::failpoint::{self, hit};
     let refname = format!("refs/arx/discarded/{}", rec.run_id);
     if let Some(info) = rec.ratchet.as_mut() {
         info.discarded_ref = Some(refname.clone());
     }
     let markers = Markers::of(state, repo.workdir());
-    markers.write_pending(&Pending {
-        kept: kept.to_string(),
-        discarded_ref: refname.clone(),
-        record: rec.clone(),
+    let message = format!("arx: discarded {}", rec.run_id);
+    let (_, restored) = repo.discard_with(kept, &refname, &message, &mut |snapshot| {
+        repo.sync_to_disk()?;
+        hit(failpoint::DISCARD_AFTER_SNAPSHOT);
+        markers.write_pending(&Pending {
+            kept: kept.to_string(),
+            discarded_ref: refname.clone(),
+            snapshot: Some(snapshot.to_string()),
+            record: rec.clone(),
+        })?;
+        hit(failpoint::DISCARD_AFTER_MARKER);
+        crate::ops::journal::record_run(state, &rec, warn)?;
+        hit(failpoint::DISCARD_AFTER_RECORD);
+        Ok(())
     })?;
-    crate::ops::journal::record_run(state, &rec, warn)?;
-    let (_, restored) = repo.discard(kept, &refname, &format!("arx: discarded {}", rec.run_id))?;
+    hit(failpoint::DISCARD_AFTER_RESTORE);
     markers.clear_pending()?;
     Ok((rec, restored))
 }
 
 /// What a keep came to.
 pub enum Keep {
-    /// Committed as `commit`; the keep lock is held until the record is
-    /// journaled. `notes` for the report, `warning` for stderr.
+    /// Committed as `commit`, and `record` (with it) journaled. `notes`
+    /// for the report, `warning` for stderr.
     Kept {
         commit: String,
-        lock: KeepLock,
+        record: Box<RunRecord>,
         notes: Vec<String>,
         warning: Option<String>,
     },
@@ -82,60 +94,129 @@ pub enum Keep {
     Moved { best: String },
 }
 
-/// Keep the candidate as one commit on `kept`. In a lane this is a
-/// compare-and-swap of the best, under the repository's keep lock (`held`
-/// when the try already holds it): the journal's best must still be
-/// `kept`; then the keep commit advances the best's branch from `kept`,
-/// and the main working tree on that branch follows it (around changes
-/// of its own).
+/// Keep the candidate as one commit on `kept` and journal its record
+/// `rec`. In a lane this is a compare-and-swap of the best, under the
+/// repository's keep lock (`held` when the try already holds it): the
+/// journal's best must still be `kept`; then the keep commit advances the
+/// best's branch from `kept`, and the main working tree on that branch
+/// follows it (around changes of its own).
+///
+/// The commit is built and synced first, then its intent written
+/// (`ratchet-keep.json`), so that a crash at any later step (the keeping
+/// branch, the best's branch, the main working tree, the record) is
+/// completed by the next command that changes a working tree, in any
+/// lane (`recover.rs`).
 pub fn keep(
     env: &TryEnv<'_, '_>,
     at: &Against,
     message: &str,
     held: Option<KeepLock>,
+    mut rec: RunRecord,
 ) -> Result<Keep> {
+    use crate::io::failpoint::{self, hit};
     let (repo, state, kept, candidate) = (env.repo, env.state, at.kept.as_str(), &at.candidate);
     let lock = match held {
         Some(lock) => lock,
         None => crate::io::ratchet::lock_keep(state)?,
     };
-    let Some(l) = env.lane else {
-        let commit = repo.keep_candidate(candidate, message)?;
+    if env.lane.is_some() {
+        let now_best =
+            crate::ops::lanes::segment_best(state, Some(&at.segment.id), env.runner.warn)?;
+        if now_best.as_deref() != Some(kept) {
+            let Some(best) = now_best else {
+                return Err(anyhow::anyhow!(
+                    "the journal no longer has a best for this segment"
+                ));
+            };
+            return Ok(Keep::Moved { best });
+        }
+    }
+    let main = env.lane.and_then(|l| l.main_tree(state, kept));
+    // In a lane the keep's parent is the best; elsewhere the branch's own
+    // commits since the best are kept as they are.
+    let head = repo.head();
+    let parent = if env.lane.is_some() {
+        kept
+    } else {
+        head.as_str()
+    };
+    let set_commit = |rec: &mut RunRecord, commit: &str| {
+        if let Some(i) = rec.ratchet.as_mut() {
+            i.commit = Some(commit.to_string());
+        }
+    };
+    let Some(built) = repo.keep_commit(candidate, parent, message)? else {
+        // The branch already holds the working tree: nothing to commit.
+        set_commit(&mut rec, &head);
+        crate::ops::journal::record_run(state, &rec, env.runner.warn)?;
+        drop(lock);
         return Ok(Keep::Kept {
-            commit,
-            lock,
+            commit: head,
+            record: Box::new(rec),
             notes: Vec::new(),
             warning: None,
         });
     };
-    let now_best = crate::ops::lanes::segment_best(state, Some(&at.segment.id), env.runner.warn)?;
-    if now_best.as_deref() != Some(kept) {
-        let Some(best) = now_best else {
-            return Err(anyhow::anyhow!(
-                "the journal no longer has a best for this segment"
-            ));
-        };
-        return Ok(Keep::Moved { best });
-    }
-    let main = l.main_tree(state, kept);
-    let commit = repo.keep_onto(candidate, kept, message)?;
-    if !repo.advance_branch(&l.best_ref, kept, &commit)? {
+    repo.sync_to_disk()?;
+    let commit = built.commit.clone();
+    set_commit(&mut rec, &commit);
+    crate::io::ratchet::write_keep(
+        state,
+        &KeepIntent {
+            kept: kept.to_string(),
+            commit: commit.clone(),
+            branch: repo.branch_ref().to_string(),
+            branch_from: built.from.clone(),
+            worktree: repo.workdir().display().to_string(),
+            paths: built.paths.clone(),
+            best_ref: env.lane.map(|l| l.best_ref.clone()),
+            main_root: env
+                .lane
+                .filter(|_| main.as_ref().is_some_and(|m| m.changed.is_some()))
+                .map(|l| l.main_root.display().to_string()),
+            record: rec.clone(),
+        },
+    )?;
+    hit(failpoint::KEEP_AFTER_INTENT);
+    let landed = repo.land_keep(&built.from, &commit, &built.paths);
+    if !matches!(landed, Ok(true)) {
+        crate::io::ratchet::clear_keep(state)?;
+        landed?;
         return Err(Hinted::error(
-            format!(
-                "{} is no longer at the best {}: it was moved outside arx",
-                l.best_ref.trim_start_matches("refs/heads/"),
-                short(kept)
-            ),
-            format!(
-                "the keep is on the lane's branch ({}); put the best's branch back, then arx lane sync",
-                short(&commit)
-            ),
+            format!("{} moved while the candidate was kept", repo.branch()),
+            "nothing was committed; run the keep again",
         ));
     }
-    let (notes, warning) = follow_in_main(l, state, main.as_ref(), &commit, candidate);
+    hit(failpoint::KEEP_AFTER_BRANCH);
+    let (mut notes, mut warning) = (Vec::new(), None);
+    if let Some(l) = env.lane {
+        if !repo.advance_branch(&l.best_ref, kept, &commit)? {
+            crate::io::ratchet::clear_keep(state)?;
+            return Err(Hinted::error(
+                format!(
+                    "{} is no longer at the best {}: it was moved outside arx",
+                    l.best_ref.trim_start_matches("refs/heads/"),
+                    short(kept)
+                ),
+                format!(
+                    "the keep is on the lane's branch ({}); put the best's branch back, then arx lane sync",
+                    short(&commit)
+                ),
+            ));
+        }
+        hit(failpoint::KEEP_AFTER_BEST);
+        (notes, warning) = follow_in_main(l, state, main.as_ref(), kept, &commit);
+        hit(failpoint::KEEP_AFTER_MAIN);
+    }
+    // The branches are on disk before the record says so.
+    repo.sync_to_disk()?;
+    crate::ops::journal::record_run(state, &rec, env.runner.warn)?;
+    hit(failpoint::KEEP_AFTER_RECORD);
+    crate::io::ratchet::clear_keep(state)?;
+    drop(lock);
     Ok(Keep::Kept {
         commit,
-        lock,
+        record: Box::new(rec),
         notes,
         warning,
     })
@@ -148,12 +229,12 @@ fn follow_in_main(
     l: &LaneCtx,
     state: &Path,
     main: Option<&MainTree>,
+    kept: &str,
     commit: &str,
-    candidate: &Candidate,
 ) -> (Vec<String>, Option<String>) {
     let (mut notes, mut warning) = (Vec::new(), None);
     match main.map(|m| (m, m.changed.as_deref())) {
-        Some((m, Some(_))) => match l.follow_in_main(state, m, commit, &candidate.paths) {
+        Some((m, Some(_))) => match l.follow_in_main(state, m, kept, commit) {
             Ok(both) if both.is_empty() => {}
             Ok(both) => notes.push(format!(
                 "the main working tree has changes of its own in {}, which the keep changed too: \
@@ -174,46 +255,4 @@ fn follow_in_main(
         None => {}
     }
     (notes, warning)
-}
-
-/// Finish a discard that a crash interrupted (journaled, not yet
-/// restored), and put back a candidate set aside for a baseline. Returns a
-/// line for each thing done.
-pub fn recover(
-    repo: &RatchetRepo,
-    state: &Path,
-    records: &[RunRecord],
-    warn: Warn,
-) -> Result<Vec<String>> {
-    let mut done = Vec::new();
-    let markers = Markers::of(state, repo.workdir());
-    if let Some(aside) = markers.read_aside()? {
-        repo.put_back(&aside.refname)?;
-        repo.delete_ref(&aside.refname)?;
-        markers.clear_aside()?;
-        done.push(format!(
-            "put back the candidate set aside for the baseline ({})",
-            aside.refname
-        ));
-    }
-    if let Some(p) = markers.read_pending()? {
-        if !records.iter().any(|r| r.run_id == p.record.run_id) {
-            crate::io::state::journal(state, warn).append(&p.record)?;
-        }
-        if repo.ref_target(&p.discarded_ref).is_none() {
-            repo.snapshot(
-                &p.discarded_ref,
-                &format!("arx: discarded {}", p.record.run_id),
-            )?;
-        }
-        let restored = repo.restore_to(&p.kept)?;
-        markers.clear_pending()?;
-        done.push(format!(
-            "finished an interrupted discard of run {}: {} restored, {} removed",
-            super::run_short(&p.record.run_id),
-            restored.restored.len(),
-            restored.removed.len()
-        ));
-    }
-    Ok(done)
 }

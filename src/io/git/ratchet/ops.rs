@@ -187,11 +187,25 @@ impl RatchetRepo {
         refname: &str,
         message: &str,
     ) -> anyhow::Result<(String, Restored)> {
+        self.discard_with(kept, refname, message, &mut |_| Ok(()))
+    }
+
+    /// [`RatchetRepo::discard`], calling `stored` with the snapshot once it
+    /// is stored under `refname` and before anything is restored (to sync
+    /// it and journal the try); its error stops the discard there.
+    pub fn discard_with(
+        &self,
+        kept: &str,
+        refname: &str,
+        message: &str,
+        stored: &mut dyn FnMut(&str) -> anyhow::Result<()>,
+    ) -> anyhow::Result<(String, Restored)> {
         self.check_snapshot_ref(refname)?;
         let kept = self.commit_id(kept)?;
         self.require_descends(self.head_oid()?, kept)?;
         let changed = self.scan()?;
         let snapshot = self.snapshot_of(&changed, refname, message)?;
+        stored(&snapshot)?;
         let restored = self.restore_changed(kept, changed, &mut |_| Ok(()))?;
         Ok((snapshot, restored))
     }

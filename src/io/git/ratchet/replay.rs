@@ -32,10 +32,32 @@ impl RatchetRepo {
     /// changes). The work as it was is stored under `snapshot_ref` first,
     /// so a replay loses nothing. A conflict changes nothing else.
     pub fn replay_onto(&self, onto: &str, snapshot_ref: &str) -> anyhow::Result<Replay> {
+        self.replay(onto, snapshot_ref, false).map(|(r, _)| r)
+    }
+
+    /// [`RatchetRepo::replay_onto`], with the best's side taken where the
+    /// candidate conflicts with it (within a file, only the conflicting
+    /// lines; a file one side deleted and the other changed, as the best
+    /// has it): never [`Replay::Conflicts`]. Returns, beside what it did,
+    /// the paths where the best's side was taken, sorted.
+    pub fn replay_onto_best_wins(
+        &self,
+        onto: &str,
+        snapshot_ref: &str,
+    ) -> anyhow::Result<(Replay, Vec<String>)> {
+        self.replay(onto, snapshot_ref, true)
+    }
+
+    fn replay(
+        &self,
+        onto: &str,
+        snapshot_ref: &str,
+        best_wins: bool,
+    ) -> anyhow::Result<(Replay, Vec<String>)> {
         let head = self.head_oid()?;
         let onto = self.commit_id(onto)?;
         if head == onto || self.repo.graph_descendant_of(head, onto).map_err(git_err)? {
-            return Ok(Replay::Already);
+            return Ok((Replay::Already, Vec::new()));
         }
         let base = self.repo.merge_base(head, onto).map_err(|_| {
             Hinted::error(
@@ -66,15 +88,30 @@ impl RatchetRepo {
             .repo
             .merge_trees(&base_tree, &onto_tree, &work_tree, None)
             .map_err(git_err)?;
+        let mut best_won = Vec::new();
         if merged.has_conflicts() {
-            let mut paths = BTreeSet::new();
-            for c in merged.conflicts().map_err(git_err)? {
-                let c = c.map_err(git_err)?;
-                for e in [c.ancestor, c.our, c.their].into_iter().flatten() {
-                    paths.insert(String::from_utf8_lossy(&e.path).into_owned());
+            let paths = conflict_paths(&merged)?;
+            if !best_wins {
+                return Ok((Replay::Conflicts(paths), Vec::new()));
+            }
+            // The best's side (`ours` here) within the conflicting files,
+            // then the best's entry where whole files still conflict.
+            let mut favor = git2::MergeOptions::new();
+            favor.file_favor(git2::FileFavor::Ours);
+            merged = self
+                .repo
+                .merge_trees(&base_tree, &onto_tree, &work_tree, Some(&favor))
+                .map_err(git_err)?;
+            for path in conflict_paths(&merged)? {
+                // Drops the conflict stages too.
+                merged
+                    .remove_path(std::path::Path::new(&path))
+                    .map_err(git_err)?;
+                if let Some(e) = self.entry_at(&onto_tree, &path)? {
+                    self.set_index_entry(&mut merged, &path, Some(e), false)?;
                 }
             }
-            return Ok(Replay::Conflicts(paths.into_iter().collect()));
+            best_won = paths;
         }
         let merged_id = merged.write_tree_to(&self.repo).map_err(git_err)?;
         let merged_tree = self.repo.find_tree(merged_id).map_err(git_err)?;
@@ -112,7 +149,7 @@ impl RatchetRepo {
                 &format!("arx: replayed onto the best {}", short(onto)),
             )
             .map_err(|e| anyhow::anyhow!("cannot move {}: {}", self.branch(), e.message()))?;
-        Ok(Replay::Replayed { snapshot })
+        Ok((Replay::Replayed { snapshot }, best_won))
     }
 
     /// Keep the candidate as one commit whose only parent is `parent` (the
@@ -199,4 +236,16 @@ impl RatchetRepo {
         };
         c == head || self.repo.graph_descendant_of(head, c).unwrap_or(false)
     }
+}
+
+/// The paths of a merge's conflicts, sorted.
+fn conflict_paths(merged: &git2::Index) -> anyhow::Result<Vec<String>> {
+    let mut paths = BTreeSet::new();
+    for c in merged.conflicts().map_err(git_err)? {
+        let c = c.map_err(git_err)?;
+        for e in [c.ancestor, c.our, c.their].into_iter().flatten() {
+            paths.insert(String::from_utf8_lossy(&e.path).into_owned());
+        }
+    }
+    Ok(paths.into_iter().collect())
 }

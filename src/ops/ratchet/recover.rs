@@ -1,0 +1,240 @@
+//! Finishing what a killed `arx try` left half done, from the markers it
+//! writes before each step (`io::ratchet`): a keep (repository-wide, under
+//! the keep lock), a discard and a candidate set aside (per working tree).
+//! Only commands that change a working tree call these (`arx try`,
+//! `arx restore`, `arx lane add|sync|rm`); a command that only reads says
+//! what waits ([`waiting`]) and moves nothing.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::run_short;
+use crate::io::git::ratchet::RatchetRepo;
+use crate::io::ratchet::{self as markers, KeepIntent, Markers};
+use crate::io::Warn;
+
+/// Finish an interrupted keep of the repository, then what this working
+/// tree left half done. Returns a line for each thing done (warnings).
+pub fn all(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
+    let mut lines = keep(repo, state, warn)?;
+    lines.extend(worktree(repo, state, warn)?);
+    Ok(lines)
+}
+
+/// What waits to be finished, for a command that only reads: one line
+/// each (empty when nothing does).
+pub fn waiting(state: &Path, workdir: &Path) -> Vec<String> {
+    let mut lines = Vec::new();
+    if state.join(markers::KEEP_FILE).exists() {
+        lines.push(
+            "a keep was cut off part-way: the next arx try (in any lane), arx restore or arx lane command finishes it"
+                .to_string(),
+        );
+    }
+    if Markers::of(state, workdir).any() {
+        lines.push(
+            "a try in this working tree was cut off part-way: the next arx try, arx restore or arx lane sync here finishes it"
+                .to_string(),
+        );
+    }
+    lines
+}
+
+/// Complete (or, when it cannot be, roll back) a keep that a crash cut
+/// off between building its commit and journaling its record, under the
+/// keep lock. `repo` is the working tree this command runs in.
+pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
+    if markers::read_keep(state)?.is_none() {
+        return Ok(Vec::new());
+    }
+    let _lock = markers::lock_keep(state)?;
+    // Another command may have finished it while this one waited.
+    let Some(intent) = markers::read_keep(state)? else {
+        return Ok(Vec::new());
+    };
+    let run = run_short(&intent.record.run_id).to_string();
+    let records = crate::io::state::journal(state, warn).read()?;
+    if records.iter().any(|r| r.run_id == intent.record.run_id) {
+        markers::clear_keep(state)?;
+        return Ok(Vec::new());
+    }
+    let segment = intent.record.ratchet.as_ref().map(|i| i.segment.clone());
+    let best = crate::ops::lanes::segment_best(state, segment.as_deref(), warn)?;
+    let rollback = |why: String| -> Result<Vec<String>> {
+        markers::clear_keep(state)?;
+        Ok(vec![format!(
+            "rolled back an interrupted keep of run {run}: {why}; the best stays {}, and the candidate's commit {} stays on its branch (the next try there measures it again)",
+            best.as_deref().map_or("-", super::short),
+            super::short(&intent.commit)
+        )])
+    };
+    if !repo.has_commit(&intent.commit) {
+        return rollback("its commit is not in the repository".into());
+    }
+    if best.as_deref() != Some(intent.kept.as_str()) {
+        return rollback("the journal's best is no longer the one it was measured against".into());
+    }
+    let mut notes = Vec::new();
+    match &intent.best_ref {
+        Some(best_ref) => {
+            let tip = repo.branch_tip(best_ref).map(|o| o.to_string());
+            if tip.as_deref() == Some(intent.kept.as_str()) {
+                if !repo.advance_branch(best_ref, &intent.kept, &intent.commit)? {
+                    return rollback(format!("{best_ref} moved meanwhile"));
+                }
+            } else if tip.as_deref() != Some(intent.commit.as_str()) {
+                return rollback(format!("{best_ref} was moved outside arx"));
+            }
+            // The lane's own branch: its next try takes the keep up anyway,
+            // so a lane busy with another try is left alone.
+            match land_own(repo, state, &intent) {
+                Ok(Some(false)) | Err(_) => notes.push(format!(
+                    "lane branch {} left as it was (its next try takes up the best)",
+                    intent.branch.trim_start_matches("refs/heads/")
+                )),
+                Ok(_) => {}
+            }
+            if let Some(main_root) = &intent.main_root {
+                notes.extend(follow_main(state, Path::new(main_root), best_ref, &intent));
+            }
+        }
+        None => match land_own(repo, state, &intent)? {
+            Some(true) => {}
+            Some(false) => return rollback(format!("{} moved meanwhile", intent.branch)),
+            None => {
+                return Ok(vec![format!(
+                    "an interrupted keep of run {run} waits for the try running in {}",
+                    intent.worktree
+                )])
+            }
+        },
+    }
+    crate::ops::journal::record_run(state, &intent.record, warn)?;
+    markers::clear_keep(state)?;
+    let mut line = format!(
+        "finished an interrupted keep of run {run}: the best is now {}",
+        super::short(&intent.commit)
+    );
+    for n in notes {
+        line.push_str("; ");
+        line.push_str(&n);
+    }
+    Ok(vec![line])
+}
+
+/// Land the keep on the keeping working tree's branch: `Some(true)` done,
+/// `Some(false)` that branch moved elsewhere, `None` another try holds
+/// that working tree.
+fn land_own(repo: &RatchetRepo, state: &Path, intent: &KeepIntent) -> Result<Option<bool>> {
+    let worktree = Path::new(&intent.worktree);
+    let same = |a: &Path, b: &Path| {
+        a.canonicalize().unwrap_or_else(|_| a.to_path_buf())
+            == b.canonicalize().unwrap_or_else(|_| b.to_path_buf())
+    };
+    if same(repo.workdir(), worktree) {
+        return repo
+            .land_keep(&intent.branch_from, &intent.commit, &intent.paths)
+            .map(Some);
+    }
+    if !worktree.exists() {
+        return Ok(Some(false));
+    }
+    let holder = markers::TryHolder::ours(
+        crate::io::clock::timestamp(None)?.to_string(),
+        Some("finishing an interrupted keep".into()),
+    );
+    let Ok(_lock) = markers::lock_try(state, worktree, &holder)? else {
+        return Ok(None);
+    };
+    let there = RatchetRepo::open(worktree, state)?;
+    if there.branch_ref() != intent.branch {
+        return Ok(Some(false));
+    }
+    there
+        .land_keep(&intent.branch_from, &intent.commit, &intent.paths)
+        .map(Some)
+}
+
+/// The main working tree follows the keep its branch moved to; what it
+/// could not follow comes back as notes.
+fn follow_main(state: &Path, root: &Path, best_ref: &str, intent: &KeepIntent) -> Vec<String> {
+    let followed = RatchetRepo::open(root, state).and_then(|main| {
+        if main.branch_ref() != best_ref {
+            return Ok(None);
+        }
+        main.follow_keep(&intent.kept, &intent.commit).map(Some)
+    });
+    match followed {
+        Ok(Some(left)) if !left.is_empty() => vec![format!(
+            "the main working tree has changes of its own in {}, left as they were",
+            left.join(", ")
+        )],
+        Ok(_) => Vec::new(),
+        Err(e) => vec![format!(
+            "the main working tree did not follow the keep: {e:#}"
+        )],
+    }
+}
+
+/// Put back a candidate set aside for a baseline, and finish a discard
+/// that a crash interrupted, in this working tree: the try journaled if it
+/// was not, and the kept commit put back only on the files that still
+/// hold what was stored (anything changed since is new work, left as it
+/// is). Returns a line for each thing done.
+pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
+    let mut done = Vec::new();
+    let m = Markers::of(state, repo.workdir());
+    if let Some(aside) = m.read_aside()? {
+        repo.put_back(&aside.refname)?;
+        repo.delete_ref(&aside.refname)?;
+        m.clear_aside()?;
+        done.push(format!(
+            "put back the candidate set aside for the baseline ({})",
+            aside.refname
+        ));
+    }
+    let Some(p) = m.read_pending()? else {
+        return Ok(done);
+    };
+    let records = crate::io::state::journal(state, warn).read()?;
+    if !records.iter().any(|r| r.run_id == p.record.run_id) {
+        crate::io::state::journal(state, warn).append(&p.record)?;
+    }
+    let run = run_short(&p.record.run_id);
+    let snapshot = p
+        .snapshot
+        .clone()
+        .or_else(|| repo.ref_target(&p.discarded_ref));
+    let Some(snapshot) = snapshot else {
+        m.clear_pending()?;
+        done.push(format!(
+            "an interrupted discard of run {run} had not stored its candidate: the working tree is left as it is"
+        ));
+        return Ok(done);
+    };
+    let f = repo.finish_discard(&p.kept, &snapshot)?;
+    m.clear_pending()?;
+    if f.branch_moved {
+        done.push(format!(
+            "an interrupted discard of run {run}: {} moved since its candidate was stored under {}; nothing was put back",
+            repo.branch(),
+            p.discarded_ref
+        ));
+        return Ok(done);
+    }
+    let mut line = format!(
+        "finished an interrupted discard of run {run}: {} restored, {} removed",
+        f.restored.restored.len(),
+        f.restored.removed.len()
+    );
+    if !f.left.is_empty() {
+        line.push_str(&format!(
+            "; left as they are, changed since the candidate was stored under {}: {}",
+            p.discarded_ref,
+            f.left.join(", ")
+        ));
+    }
+    done.push(line);
+    Ok(done)
+}
