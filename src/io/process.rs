@@ -110,6 +110,19 @@ impl std::fmt::Debug for Passthrough {
     }
 }
 
+/// What binds one run to its caller beyond its command.
+#[derive(Debug, Clone, Default)]
+pub struct Binding {
+    /// A descriptor the experiment's processes inherit (its slot's lock):
+    /// what it locks stays locked while one of them holds it, even after
+    /// arx is gone.
+    pub inherit: Option<std::os::fd::RawFd>,
+    /// Raised by another thread when the caller has news to write (a job
+    /// id found): the runner lowers it and calls back with a heartbeat at
+    /// once rather than at the next interval.
+    pub nudge: Option<Arc<AtomicBool>>,
+}
+
 /// What happened while running, reported as it happens.
 #[derive(Debug, Clone)]
 pub enum RunEvent {
@@ -375,7 +388,7 @@ fn pump(
     (tail, total)
 }
 
-fn build_command(spec: &RunSpec) -> Command {
+fn build_command(spec: &RunSpec, binding: &Binding) -> Command {
     let mut cmd = if spec.shell {
         let mut c = Command::new("/bin/sh");
         c.arg("-c").arg(spec.argv.join(" "));
@@ -393,6 +406,19 @@ fn build_command(spec: &RunSpec) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
+    if let Some(fd) = binding.inherit {
+        // SAFETY: runs in the child between fork and exec, and calls only
+        // fcntl, which is async-signal-safe; `fd` is open in the parent,
+        // so in the child.
+        unsafe {
+            cmd.pre_exec(move || {
+                use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+                fcntl(fd, FcntlArg::F_SETFD(FdFlag::empty()))
+                    .map(drop)
+                    .map_err(std::io::Error::from)
+            });
+        }
+    }
     cmd
 }
 
@@ -460,11 +486,21 @@ pub fn run(
 pub fn run_reacting(
     spec: &RunSpec,
     interrupt: &Arc<AtomicBool>,
+    on_event: impl FnMut(&RunEvent) -> Flow,
+) -> Result<RunOutcome> {
+    run_bound(spec, &Binding::default(), interrupt, on_event)
+}
+
+/// [`run_reacting`], bound to its caller as `binding` says.
+pub fn run_bound(
+    spec: &RunSpec,
+    binding: &Binding,
+    interrupt: &Arc<AtomicBool>,
     mut on_event: impl FnMut(&RunEvent) -> Flow,
 ) -> Result<RunOutcome> {
     anyhow::ensure!(!spec.argv.is_empty(), "no command to run");
     let start = Instant::now();
-    let mut child = match build_command(spec).spawn() {
+    let mut child = match build_command(spec, binding).spawn() {
         Ok(c) => c,
         Err(e) => return Ok(spawn_failure(spec, &e, start)),
     };
@@ -656,7 +692,11 @@ pub fn run_reacting(
             collect_readers(&rx, &mut out, &mut readers);
             break;
         }
-        if now >= next_beat {
+        let nudged = binding
+            .nudge
+            .as_ref()
+            .is_some_and(|n| n.swap(false, Ordering::SeqCst));
+        if now >= next_beat || nudged {
             flow = on_event(&RunEvent::Heartbeat {
                 elapsed: now - start,
             });

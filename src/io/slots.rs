@@ -1,11 +1,16 @@
 //! Slots: at most N experiments of a repository run at once. Each slot is
 //! a lock file in the state directory (`slots/<index>.lock`), held with an
-//! exclusive `flock` by the arx process whose experiment runs in it. The
-//! operating system releases the lock when that process ends, however it
-//! ends (`kill -9` included), so a slot can never leak: there is no
-//! counter to repair.
+//! exclusive `flock` by the arx process whose experiment runs in it, and
+//! by the experiment itself: its processes inherit the lock's descriptor
+//! ([`Slot::fd`]). arx releases the slot when the experiment has ended;
+//! when arx dies first (`kill -9`), the operating system releases it once
+//! the last process holding the descriptor has ended (the experiment's
+//! group, or `srun` while its job runs), or is ended (`arx ps --reap`). So
+//! a slot is never given to a second experiment while the first still
+//! runs, and can never leak: there is no counter to repair.
 
 use std::fs::{File, OpenOptions, TryLockError};
+use std::os::fd::{AsRawFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -18,12 +23,31 @@ use super::state::{ensure_dir_within, open_no_follow};
 /// How often a queued run looks for a free slot again.
 const POLL: Duration = Duration::from_millis(100);
 
-/// A slot held until dropped.
+/// A slot held until dropped (and, after arx is gone, while a process
+/// that inherited [`Slot::fd`] lives).
 #[derive(Debug)]
 pub struct Slot {
     /// Index from 0 among the configured slots.
     pub index: usize,
-    _lock: File,
+    lock: File,
+}
+
+impl Slot {
+    /// The lock's descriptor, for the experiment's processes to inherit:
+    /// the lock belongs to the open file they share, so it is held as
+    /// long as one of them has it open.
+    pub fn fd(&self) -> RawFd {
+        self.lock.as_raw_fd()
+    }
+}
+
+impl Drop for Slot {
+    /// Released explicitly, not only closed: a process that left the
+    /// experiment's group and outlived the run (a daemon) may still have
+    /// the descriptor open, and the experiment has ended.
+    fn drop(&mut self) {
+        let _ = self.lock.unlock();
+    }
 }
 
 fn lock_path(state: &Path, index: usize) -> PathBuf {
@@ -60,7 +84,7 @@ pub fn try_take(state: &Path, count: usize, want: Want) -> Result<Option<Slot>> 
             &path,
         )?;
         match file.try_lock() {
-            Ok(()) => return Ok(Some(Slot { index, _lock: file })),
+            Ok(()) => return Ok(Some(Slot { index, lock: file })),
             Err(TryLockError::WouldBlock) => {}
             Err(TryLockError::Error(e)) => {
                 return Err(e).with_context(|| format!("cannot lock {}", path.display()))
@@ -175,6 +199,18 @@ mod tests {
         .unwrap();
         assert!(got.is_none());
         assert_eq!(heard, 3);
+    }
+
+    #[test]
+    fn a_dropped_slot_is_free_though_a_copy_of_its_descriptor_is_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let slot = try_take(dir.path(), 1, Want::Any).unwrap().unwrap();
+        // What an experiment that outlived its run would hold.
+        let copy = slot.lock.try_clone().unwrap();
+        assert!(try_take(dir.path(), 1, Want::Any).unwrap().is_none());
+        drop(slot);
+        assert!(try_take(dir.path(), 1, Want::Any).unwrap().is_some());
+        drop(copy);
     }
 
     #[test]

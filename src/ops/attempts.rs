@@ -135,24 +135,25 @@ pub fn run_attempts_reacting(
         let offset = wall.elapsed();
         let mut clock = Instant::now();
         let mut job_told = false;
-        let mut outcome = process::run_reacting(&placed.spec, interrupt, |event| {
-            if !job_told {
-                if let Some(id) = placed.job.as_ref().and_then(JobWatch::found) {
-                    reactive.job_id(&id);
-                    job_told = true;
+        let mut outcome =
+            process::run_bound(&placed.spec, &placed.binding(), interrupt, |event| {
+                if !job_told {
+                    if let Some(id) = placed.job.as_ref().and_then(JobWatch::found) {
+                        reactive.job_id(&id);
+                        job_told = true;
+                    }
                 }
-            }
-            let elapsed = match event {
-                RunEvent::Started { .. } => {
-                    clock = Instant::now();
-                    offset
-                }
-                RunEvent::Heartbeat { elapsed } => offset + *elapsed,
-                RunEvent::Progress(_) | RunEvent::Result(_) => offset + clock.elapsed(),
-            };
-            on(AttemptEvent::Run { event, elapsed });
-            reactive.event(event)
-        })?;
+                let elapsed = match event {
+                    RunEvent::Started { .. } => {
+                        clock = Instant::now();
+                        offset
+                    }
+                    RunEvent::Heartbeat { elapsed } => offset + *elapsed,
+                    RunEvent::Progress(_) | RunEvent::Result(_) => offset + clock.elapsed(),
+                };
+                on(AttemptEvent::Run { event, elapsed });
+                reactive.event(event)
+            })?;
         // The live file says the experiment ended before its slot is freed.
         reactive.end(outcome.pruned);
         placed.finish(&mut outcome);
@@ -180,6 +181,19 @@ struct Placed {
     spec: RunSpec,
     slot: Option<(Slot, String)>,
     job: Option<JobWatch>,
+}
+
+impl Placed {
+    /// The experiment inherits its slot's lock, so that the slot stays
+    /// held while it runs should arx die; the job's watcher nudges the
+    /// runner when it finds the job's id, which the live file then shows
+    /// at once.
+    fn binding(&self) -> process::Binding {
+        process::Binding {
+            inherit: self.slot.as_ref().map(|(s, _)| s.fd()),
+            nudge: self.job.as_ref().map(|j| Arc::clone(&j.nudge)),
+        }
+    }
 }
 
 /// Place an attempt: wait for a free slot (shown as queued), put the
@@ -254,6 +268,8 @@ impl Placed {
 struct JobWatch {
     name: String,
     found: Arc<std::sync::Mutex<Option<String>>>,
+    /// Raised when the id is found.
+    nudge: Arc<AtomicBool>,
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -262,12 +278,19 @@ impl JobWatch {
     fn start(name: String) -> JobWatch {
         let found = Arc::new(std::sync::Mutex::new(None));
         let stop = Arc::new(AtomicBool::new(false));
+        let nudge = Arc::new(AtomicBool::new(false));
         let thread = {
-            let (name, found, stop) = (name.clone(), Arc::clone(&found), Arc::clone(&stop));
+            let (name, found, stop, nudge) = (
+                name.clone(),
+                Arc::clone(&found),
+                Arc::clone(&stop),
+                Arc::clone(&nudge),
+            );
             std::thread::spawn(move || {
                 while !stop.load(std::sync::atomic::Ordering::SeqCst) {
                     if let Some(id) = crate::io::slurm::job_id(&name) {
                         *found.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
+                        nudge.store(true, std::sync::atomic::Ordering::SeqCst);
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(200));
@@ -277,6 +300,7 @@ impl JobWatch {
         JobWatch {
             name,
             found,
+            nudge,
             stop,
             thread: Some(thread),
         }

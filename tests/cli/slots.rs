@@ -150,29 +150,80 @@ fn at_most_n_run_at_once_each_with_its_slot_and_the_rest_queued() {
     }
 }
 
-#[test]
-fn a_killed_arx_frees_its_slot() {
-    let sb = Sandbox::new();
+/// Start an `arx run` holding the only slot with `experiment`, wait until
+/// its experiment has started (its process group is in the live file, not
+/// merely the slot taken), and kill arx with SIGKILL: no cleanup of its
+/// own, and its experiment, in a process group of its own, goes on.
+fn orphan_on_slot_0(sb: &Sandbox, experiment: &str) {
     sb.write("arx.toml", "[objective]\nslots = 1\n");
-    let mut holder = spawn_run(&sb, &["--", "sleep", "300"]);
-    wait_for_slot(&sb, "0");
-    // Its experiment has started (its process group is in the live file),
-    // not merely taken the slot: a kill in between leaves nothing to reap.
+    let mut holder = spawn_run(sb, &["--", "sh", "-c", experiment]);
+    wait_for_slot(sb, "0");
     let until = Instant::now() + Duration::from_secs(20);
-    while !ps(&sb).iter().any(|r| r["pgid"].is_number()) {
+    while !ps(sb).iter().any(|r| r["pgid"].is_number()) {
         assert!(Instant::now() < until, "the experiment never started");
         std::thread::sleep(Duration::from_millis(20));
     }
-    holder.kill().unwrap(); // SIGKILL: no cleanup of its own
+    holder.kill().unwrap();
     holder.wait().unwrap();
-    let start = Instant::now();
-    sb.arx()
-        .args(["run", "--no-gates", "--", "true"])
-        .timeout(Duration::from_secs(20))
-        .assert()
-        .code(0);
-    assert!(start.elapsed() < Duration::from_secs(10));
-    // The killed arx's experiment is ended once its run is found lost.
+}
+
+/// Start a second `arx run` on the one slot, and wait (at most 20 s) until
+/// `arx ps` shows it queued: it looked for a free slot and found none.
+fn queued_behind_the_orphan(sb: &Sandbox) -> std::process::Child {
+    let second = spawn_run(sb, &["--", "touch", "second"]);
+    let until = Instant::now() + Duration::from_secs(20);
+    while !ps(sb).iter().any(|r| r["state"] == "queued") {
+        assert!(
+            !sb.path().join("second").exists(),
+            "a run was placed on the slot the orphaned experiment still runs in"
+        );
+        assert!(Instant::now() < until, "the second run was never queued");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    second
+}
+
+fn ends_placed_on_slot_0(sb: &Sandbox, mut second: std::process::Child) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while second.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < until, "the second run never ran");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(second.wait().unwrap().success());
+    assert!(sb.path().join("second").exists());
+    let journal = sb.journal();
+    let record = journal
+        .iter()
+        .find(|r| r["command"][0] == "touch")
+        .expect("the second run is journaled");
+    assert_eq!(record["slot"], "0", "{record}");
+}
+
+#[test]
+fn a_killed_arx_holds_its_slot_until_its_experiment_ends() {
+    let sb = Sandbox::new();
+    // The experiment runs until told to stop.
+    orphan_on_slot_0(
+        &sb,
+        "touch orphan; while [ ! -e release ]; do sleep 0.05; done; rm orphan",
+    );
+    let second = queued_behind_the_orphan(&sb);
+    // A few more looks for the slot (each 100 ms): still not placed.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!sb.path().join("second").exists());
+    assert!(sb.path().join("orphan").exists());
+    // The orphaned experiment ends: the slot is free.
+    sb.write("release", "");
+    ends_placed_on_slot_0(&sb, second);
+    assert!(!sb.path().join("orphan").exists());
+}
+
+#[test]
+fn a_killed_arx_holds_its_slot_until_its_run_is_reaped() {
+    let sb = Sandbox::new();
+    orphan_on_slot_0(&sb, "exec sleep 300");
+    let second = queued_behind_the_orphan(&sb);
+    // The killed run is found lost once its heartbeat is late.
     let until = Instant::now() + Duration::from_secs(20);
     while !ps(&sb).iter().any(|r| r["state"] == "lost") {
         assert!(
@@ -181,9 +232,11 @@ fn a_killed_arx_frees_its_slot() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+    assert!(!sb.path().join("second").exists());
     let out = sb.arx().args(["ps", "--reap", "--json"]).output().unwrap();
     let reaped: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(reaped["reaped"][0]["group_killed"], true, "{reaped}");
+    ends_placed_on_slot_0(&sb, second);
 }
 
 #[test]
