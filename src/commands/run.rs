@@ -246,6 +246,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
                 shell: plan.run.shell,
                 cwd: &cwd,
                 start,
+                since: std::time::Instant::now(),
                 heartbeat: plan.run.heartbeat,
             },
             plan.follow.clone(),

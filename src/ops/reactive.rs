@@ -146,6 +146,10 @@ pub struct LiveInfo<'a> {
     pub shell: bool,
     pub cwd: &'a Path,
     pub start: jiff::Timestamp,
+    /// The moment of `start` on the monotonic clock: the live file's
+    /// times count from it (a try replayed onto a newer best goes on with
+    /// the start and the clock it began with).
+    pub since: Instant,
     pub heartbeat: Duration,
 }
 
@@ -160,6 +164,7 @@ impl Reactive {
         warn: Warn,
     ) -> Self {
         let started_ms = info.start.as_millisecond();
+        let now_ms = started_ms + info.since.elapsed().as_millis() as i64;
         let live = LiveRun {
             run_id: info.run_id.to_string(),
             kind: info.kind.to_string(),
@@ -176,7 +181,7 @@ impl Reactive {
             started_at: crate::io::clock::millis(info.start),
             started_ms,
             heartbeat_ms: info.heartbeat.as_millis() as u64,
-            last_heartbeat_ms: started_ms,
+            last_heartbeat_ms: now_ms,
             last_progress: None,
             last_progress_ms: None,
             result: None,
@@ -189,6 +194,7 @@ impl Reactive {
             job_id: None,
         };
         let mut r = Reactive::off();
+        r.clock = info.since;
         r.state = state.to_path_buf();
         r.warn = warn;
         r.live = Some(live);

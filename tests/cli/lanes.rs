@@ -20,6 +20,13 @@ if [ -n "$ARX_SYNC" ]; then
     sleep 0.02; i=$((i + 1))
   done
 fi
+# Run N (from 0) of a try started with $ARX_GATE says it started, then
+# waits until told to go.
+if [ -n "$ARX_GATE" ]; then
+  n=$(ls "$ARX_GATE" | grep -c '^started')
+  : > "$ARX_GATE/started.$n"
+  while [ ! -e "$ARX_GATE/go.$n" ]; do sleep 0.02; done
+fi
 echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
 "#;
 
@@ -956,4 +963,72 @@ fn a_keep_killed_part_way_is_completed_by_the_same_lanes_next_try() {
         assert_eq!(read_in(&r.root(), "c.txt"), "2\n", "{point}");
         assert_eq!(r.git(&["status", "--porcelain"]), "", "{point}");
     }
+}
+
+/// Lane a's try waits in its first run until told to go, past many of its
+/// heartbeats; lane b keeps meanwhile, so a's try is replayed onto b's
+/// keep and measured again. While it is, `arx ps` shows it `running`:
+/// its live file goes on with the start and the clock the try began with.
+#[test]
+fn a_replayed_try_is_shown_running_while_it_is_measured_again() {
+    let r = with_lanes(&["a", "b"]);
+    // Each run of a's experiment waits for `go.N`, N its number.
+    let gate = r.sb.path().join("gate");
+    std::fs::create_dir(&gate).unwrap();
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let a = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .arg("--json")
+        .args(["try", "--heartbeat", "200ms", "-m", "a wins"])
+        .current_dir(r.lane("a"))
+        .env_remove("ARX_STATE_DIR")
+        .env("ARX_GATE", &gate)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let wait_for = |name: &str| {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !gate.join(name).exists() {
+            assert!(std::time::Instant::now() < until, "{name} never came");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    };
+    let a_state = || -> Vec<String> {
+        let out = r.arx(&r.root(), &["ps", "--json"]);
+        stdout_json(&out)["runs"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .iter()
+            .filter(|x| x["kind"] == "try")
+            .map(|x| x["state"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    wait_for("started.0");
+    // Well past two heartbeats (400 ms) before the replay.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(a_state(), ["running"]);
+    write_in(&r.lane("b"), "b.txt", "2\n");
+    let (code, report) = r.try_in(&r.lane("b"), "b wins");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    std::fs::write(gate.join("go.0"), "").unwrap();
+    // Replayed onto b's keep, a's second run waits.
+    wait_for("started.1");
+    for _ in 0..5 {
+        assert_eq!(a_state(), ["running"]);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    std::fs::write(gate.join("go.1"), "").unwrap();
+    let out = a.wait_with_output().unwrap();
+    let report = stdout_json(&out);
+    assert_eq!(
+        (out.status.code(), status(&report)),
+        (Some(0), "keep"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        report["ratchet"]["replayed_from"].as_array().map(Vec::len),
+        Some(1)
+    );
 }

@@ -45,14 +45,14 @@ impl BestRuns {
     ) -> Result<BestRuns> {
         let run_id = attempts::new_run_id();
         let start = runner.start()?;
+        let wall = std::time::Instant::now();
         let mut events = Events::open(runner.events.as_deref(), &run_id, start)?;
-        let mut reactive = runner.reactive(state, &run_id, start, Vec::new())?;
+        let mut reactive = runner.reactive(state, &run_id, start, wall, Vec::new())?;
         reactive.without_pruning();
         if let Some(index) = slot {
             reactive.slot_index = Some(index);
             reactive.slot_only = true;
         }
-        let wall = std::time::Instant::now();
         let (mut outcomes, mut samples) = (Vec::new(), Vec::new());
         for i in 1..=n {
             let o = runner.once(&mut events, &label(i), &mut reactive)?;

@@ -64,7 +64,7 @@ pub(super) fn measure<'s>(
         .map_or(0, |p| p.placement.slots.len());
     let mut runs = Runs {
         events: Events::open(runner.events.as_deref(), &t.run_id, t.start)?,
-        reactive: runner.reactive(env.state, &t.run_id, t.start, at.peers.clone())?,
+        reactive: runner.reactive(env.state, &t.run_id, t.start, t.wall, at.peers.clone())?,
         samples: Vec::new(),
         slots: SlotCompare::new(slot_count, &at.segment),
         decision: None,

@@ -139,6 +139,7 @@ impl<'a> Runner<'a> {
         state: &Path,
         run_id: &str,
         start: jiff::Timestamp,
+        since: std::time::Instant,
         peers: Vec<Points>,
     ) -> Result<Reactive> {
         Ok(Reactive::start(
@@ -150,6 +151,7 @@ impl<'a> Runner<'a> {
                 shell: self.spec.shell,
                 cwd: &self.cwd,
                 start,
+                since,
                 heartbeat: self.spec.heartbeat,
             },
             Some(self.follow.clone()),
