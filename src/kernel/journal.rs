@@ -41,6 +41,9 @@ pub struct Attempt {
     /// The slot it ran in (`[objective] slots`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
+    /// The launcher's job id of this attempt, when known (Slurm).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_id: Option<String>,
 }
 
 /// One `arx run` invocation (one or more attempts), as journaled.

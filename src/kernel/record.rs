@@ -96,6 +96,7 @@ fn attempt(o: &RunOutcome) -> Attempt {
         metrics: o.metrics.clone(),
         duration_ms: o.duration.as_millis() as u64,
         slot: o.slot.clone(),
+        job_id: o.job_id.clone(),
     }
 }
 

@@ -391,6 +391,7 @@ mod tests {
                 metrics: Metrics::from_pairs(x.map(|x| ("m".into(), x)).into_iter().collect()),
                 duration_ms: 1,
                 slot: Some(slot.to_string()),
+                job_id: None,
             })
             .collect();
         r

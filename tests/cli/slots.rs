@@ -473,3 +473,130 @@ fn a_candidate_on_a_faster_slot_is_compared_with_the_best_measured_there() {
             .unwrap();
     assert_eq!(status["tries"], 3, "{status}");
 }
+
+/// A stand-in for Slurm's `srun`, `squeue` and `scancel` in `bin/` of the
+/// sandbox: `srun --job-name=NAME [ARGS] -- COMMAND` gives its job the next
+/// id from 4241 up, puts `NAME ID` in `queue` while the command runs, and
+/// runs it; `squeue --name NAME` prints the id of NAME in `queue`. Returns
+/// the `PATH` that finds them first.
+fn fake_slurm(sb: &Sandbox) -> String {
+    let queue = sb.path().join("queue");
+    let ids = sb.path().join("last-job");
+    let bin = |name: &str, body: String| {
+        let path = sb.write(&format!("bin/{name}"), format!("#!/bin/sh\n{body}"));
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    };
+    bin(
+        "srun",
+        format!(
+            "name=${{1#--job-name=}}; shift\n\
+             id=$(( $(cat '{ids}' 2>/dev/null || echo 4240) + 1 )); echo $id > '{ids}'\n\
+             echo \"$name $id\" > '{queue}'\n\
+             while [ \"$1\" != -- ]; do shift; done; shift\n\
+             \"$@\"; code=$?\n\
+             rm -f '{queue}'; exit $code\n",
+            ids = ids.display(),
+            queue = queue.display()
+        ),
+    );
+    bin(
+        "squeue",
+        format!(
+            "while [ \"$1\" != --name ]; do shift; done\n\
+             awk -v n=\"$2\" '$1 == n {{ print $2 }}' '{}' 2>/dev/null\n\
+             exit 0\n",
+            queue.display()
+        ),
+    );
+    bin("scancel", "exit 0\n".to_string());
+    format!(
+        "{}:{}",
+        sb.path().join("bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+#[test]
+fn arx_ps_shows_the_job_id_as_soon_as_the_job_starts() {
+    let sb = Sandbox::new();
+    let path = fake_slurm(&sb);
+    // The next heartbeat is a minute away: the id is shown before it.
+    let mut run = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .args(["run", "--no-gates", "--heartbeat", "60s"])
+        .args(["--launcher", "srun --"])
+        .args([
+            "--",
+            "sh",
+            "-c",
+            "while [ ! -e release ]; do sleep 0.05; done",
+        ])
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .env("PATH", &path)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(15);
+    while !ps(&sb).iter().any(|r| r["job_id"] == "4241") {
+        assert!(
+            Instant::now() < until,
+            "the job id was not shown: {:?}",
+            ps(&sb)
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let human = sb.arx().arg("ps").output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&human.stdout).contains("job: 4241"),
+        "{}",
+        String::from_utf8_lossy(&human.stdout)
+    );
+    sb.write("release", "");
+    assert!(run.wait().unwrap().success());
+    assert_eq!(sb.journal()[0]["job_id"], "4241");
+}
+
+#[test]
+fn each_attempt_of_a_repeated_measurement_records_its_own_job() {
+    let sb = Sandbox::new();
+    let path = fake_slurm(&sb);
+    // Each attempt lasts until its job id has surely been looked up.
+    sb.arx()
+        .env("PATH", &path)
+        .args([
+            "run",
+            "--no-gates",
+            "--repeat",
+            "3",
+            "--launcher",
+            "srun --",
+        ])
+        .args(["--metric", "m", "--cmp", ">=", "--target", "0"])
+        .args(["--", "sh", "-c", "sleep 0.6; echo '__RESULT__ {\"m\": 1}'"])
+        .assert()
+        .code(0);
+    let record = &sb.journal()[0];
+    let jobs: Vec<&str> = record["attempts"]
+        .as_array()
+        .expect("the attempts")
+        .iter()
+        .map(|a| a["job_id"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(jobs, ["4241", "4242", "4243"], "{record}");
+    // The record's own job is its last attempt's, as before.
+    assert_eq!(record["job_id"], "4243");
+    // Every reader takes the record as it is.
+    let id = record["run_id"].as_str().unwrap();
+    for args in [
+        &["journal", "verify"][..],
+        &["log"],
+        &["log", "--json"],
+        &["report"],
+        &["report", "--json"],
+        &["show", id],
+    ] {
+        sb.arx().args(args).assert().code(0);
+    }
+}
