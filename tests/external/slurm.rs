@@ -381,8 +381,65 @@ fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
         || format!("Slurm's message is not in the record: {rejected}"),
     )?;
 
+    // A repeated measurement: each attempt is a job of its own, and the
+    // journal records each one's id (the record's own is the last's).
+    let out = arx(cluster, repo)
+        .args(["run", "--no-gates", "--repeat", "3"])
+        .args(["--metric", "m", "--cmp", ">=", "--target", "0"])
+        .args(["--", "sh", "-c", "sleep 1; echo '__RESULT__ {\"m\": 1}'"])
+        .output()?;
+    ensure(out.status.success(), || text(&out))?;
+    let repeated = journal(repo).pop().ok_or("no record")?;
+    let jobs: Vec<&str> = repeated["attempts"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x["job_id"].as_str()).collect())
+        .unwrap_or_default();
+    let distinct: std::collections::BTreeSet<&&str> = jobs.iter().collect();
+    ensure(jobs.len() == 3 && distinct.len() == 3, || {
+        format!("not a job id per attempt: {repeated}")
+    })?;
+    ensure(repeated["job_id"] == jobs[2], || repeated.to_string())?;
+    for args in [&["journal", "verify"][..], &["log"], &["report"]] {
+        let out = arx(cluster, repo).args(args).output()?;
+        ensure(out.status.success(), || {
+            format!("arx {args:?}: {}", text(&out))
+        })?;
+    }
+
+    // `arx ps` shows the job id once the job is in the queue, not at the
+    // run's next heartbeat (a minute away).
+    let mut child: Child = arx(cluster, repo)
+        .args([
+            "run",
+            "--no-gates",
+            "--heartbeat",
+            "60s",
+            "--",
+            "sleep",
+            "8",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let start = Instant::now();
+    wait_until(
+        "the job id in arx ps before the first heartbeat",
+        20,
+        || {
+            let out = arx(cluster, repo)
+                .args(["ps", "--json"])
+                .output()
+                .expect("arx ps");
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+            v["runs"][0]["job_id"].is_string()
+        },
+    )?;
+    let shown_after = start.elapsed();
+    child.wait()?;
+
     // kill -9 of arx: its job stays in the queue until `arx ps --reap`
-    // cancels it by name.
+    // cancels it by name, and keeps its slot meanwhile (srun, which
+    // runs while the job does, holds the slot's lock).
     let mut child: Child = arx(cluster, repo)
         .args([
             "run",
@@ -406,11 +463,27 @@ fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
         job = v["runs"][0]["job_name"].as_str().unwrap_or_default().into();
         v["runs"][0]["job_id"].is_string()
     })?;
+    let held = {
+        let out = arx(cluster, repo).args(["ps", "--json"]).output()?;
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        v["runs"][0]["slot"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
     child.kill()?;
     child.wait()?;
     std::thread::sleep(Duration::from_millis(1000));
     ensure(cluster.jobs().contains(&job), || {
         format!("{job} left the queue without arx ps --reap")
+    })?;
+    let out = arx(cluster, repo)
+        .args(["run", "--no-gates", "--", "true"])
+        .output()?;
+    ensure(out.status.success(), || text(&out))?;
+    let beside = journal(repo).pop().ok_or("no record")?;
+    ensure(beside["slot"].as_str().is_some_and(|s| s != held), || {
+        format!("placed on slot {held}, which the orphaned job holds: {beside}")
     })?;
     let out = arx(cluster, repo)
         .args(["ps", "--reap", "--json"])
@@ -422,6 +495,10 @@ fn slots_and_srun(cluster: &Cluster) -> Result<(), Failed> {
     wait_until("the reaped job to leave the queue", 10, || {
         !cluster.jobs().contains(&job)
     })?;
+    eprintln!(
+        "external: slurm: job id shown {:.1} s after the run started (heartbeat 60 s)",
+        shown_after.as_secs_f64()
+    );
     Ok(())
 }
 
