@@ -11,7 +11,6 @@ use nix::sys::signal::{kill, killpg, Signal};
 use nix::unistd::Pid;
 
 use std::fs::OpenOptions;
-use std::io::Write;
 
 use super::state::{ensure_dir_within, no_follow, refuse_symlinks};
 use super::Warn;
@@ -34,29 +33,19 @@ fn path_of(state: &Path, run_id: &str) -> Result<PathBuf> {
     Ok(live_dir(state).join(format!("{run_id}.json")))
 }
 
-/// Write (or replace) a run's live file: to a temporary file beside it,
-/// renamed over it, so a reader sees the old or the new file whole. Not
-/// synced: the file says what runs now, and a machine that crashed has
-/// nothing running (a torn file is skipped with a warning by `arx ps`).
+/// Write (or replace) a run's live file, whole (see [`super::atomic`]):
+/// a reader sees the old or the new file, never a torn one.
 pub fn write(state: &Path, live: &LiveRun) -> Result<()> {
     let path = path_of(state, &live.run_id)?;
-    let dir = live_dir(state);
-    ensure_dir_within(state, &dir)?;
+    ensure_dir_within(state, &live_dir(state))?;
     refuse_symlinks(state, &path)?;
     let mut text = serde_json::to_vec_pretty(live)?;
     text.push(b'\n');
-    let tmp = dir.join(format!(".{}.json.tmp-{}", live.run_id, std::process::id()));
-    let _ = std::fs::remove_file(&tmp);
-    let written = (|| -> std::io::Result<()> {
-        let mut f = no_follow(OpenOptions::new().write(true).create_new(true)).open(&tmp)?;
-        f.write_all(&text)?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("cannot write {}", path.display()));
-    }
-    Ok(())
+    // Not synced: the file says what runs now, and a machine that
+    // crashed has nothing running (a torn file is skipped with a warning
+    // by `arx ps`).
+    super::atomic::replace(&path, &text, super::atomic::Durability::Unsynced)
+        .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Remove a run's live file (nothing when it is gone already).

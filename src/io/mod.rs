@@ -7,6 +7,7 @@
 //! registries that repair a file in the middle of a locked operation,
 //! through the caller's [`Warn`] function, at the moment it happens.
 
+pub mod atomic;
 pub mod clock;
 pub mod config;
 pub mod demo;

@@ -3,13 +3,12 @@
 //! a patch's paths against the real working tree (symlinks, directories).
 //! Writes are atomic: a temporary file, synced, then renamed into place.
 
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 
-use super::state::{ensure_dir_within, no_follow, refuse_symlinks, symlink_refusal, Registry};
+use super::state::{ensure_dir_within, refuse_symlinks, symlink_refusal, Registry};
 use crate::kernel::round::{EvalReport, RoundStatus};
 
 /// One line of `rounds/hashes.jsonl`.
@@ -75,34 +74,13 @@ pub fn write_text_within(root: &Path, path: &Path, text: &str) -> Result<()> {
 /// `path` is not replaced (an error), nor is the temporary file opened
 /// through one.
 pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
     if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
         return Err(std::io::Error::other(format!(
             "{} is a symbolic link",
             path.display()
         )));
     }
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_file(&tmp);
-    let written = (|| -> std::io::Result<()> {
-        let mut f =
-            no_follow(std::fs::OpenOptions::new().write(true).create_new(true)).open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)?;
-        if let Ok(d) = std::fs::File::open(dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
+    super::atomic::replace(path, bytes, super::atomic::Durability::Synced)
 }
 
 /// Read a JSON file (`None` when it does not exist).

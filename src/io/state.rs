@@ -404,14 +404,10 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
     /// Replace the records atomically, under the exclusive lock: `update`
     /// gets the current records (bad lines and a torn last line skipped,
     /// with warnings) and returns the new ones, or `None` to leave the file
-    /// as it is. The new content goes to `<name>.tmp-<pid>` beside the file,
-    /// is synced and renamed over it, so readers see the old file or the new
-    /// one, never a mix. Returns whether the file was rewritten.
+    /// as it is. The new content replaces the file whole
+    /// ([`super::atomic`]), so readers see the old file or the new one,
+    /// never a mix. Returns whether the file was rewritten.
     pub fn rewrite(&self, update: impl FnOnce(&Loaded<T>) -> Option<Vec<T>>) -> Result<bool> {
-        let dir = match self.path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
         self.prepare_write()?;
         if self.path.is_dir() {
             anyhow::bail!(
@@ -433,52 +429,21 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         // The path was opened without following a link, and no directory
         // on the way is one: the rename replaces the file itself.
         let target = self.path.clone();
-        let name = target
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "registry".into());
-        let tmp = dir.join(format!("{name}.tmp-{}", std::process::id()));
-        let written = self.write_all_to(&tmp, &records, &file);
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e);
-        }
-        if let Err(e) = std::fs::rename(&tmp, &target) {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e).with_context(|| format!("cannot replace {}", self.path.display()));
-        }
-        // Make the rename itself durable. Best effort: some file systems
-        // refuse to sync a directory, and the data is already on disk.
-        if let Ok(d) = File::open(&dir) {
-            let _ = d.sync_all();
-        }
+        let permissions = file.metadata().ok().map(|m| m.permissions());
+        super::atomic::replace_with(&target, None, super::atomic::Durability::Synced, |out| {
+            if let Some(p) = permissions {
+                let _ = out.set_permissions(p);
+            }
+            let mut buf = std::io::BufWriter::new(out);
+            for record in &records {
+                serde_json::to_writer(&mut buf, record)?;
+                buf.write_all(b"\n")?;
+            }
+            buf.flush()
+        })
+        .with_context(|| format!("cannot replace {}", self.path.display()))?;
         drop(file);
         Ok(true)
-    }
-
-    /// Write `records` to a new file at `tmp` (permissions copied from
-    /// `like`) and sync it.
-    fn write_all_to(&self, tmp: &Path, records: &[T], like: &File) -> Result<()> {
-        // A stale temporary file (or anything planted under its name) goes;
-        // the new one is created, never opened through a link.
-        let _ = std::fs::remove_file(tmp);
-        let mut out = no_follow(OpenOptions::new().write(true).create_new(true))
-            .open(tmp)
-            .with_context(|| format!("cannot create {}", tmp.display()))?;
-        if let Ok(meta) = like.metadata() {
-            let _ = out.set_permissions(meta.permissions());
-        }
-        let mut buf = std::io::BufWriter::new(&mut out);
-        for record in records {
-            serde_json::to_writer(&mut buf, record)?;
-            buf.write_all(b"\n")
-                .with_context(|| format!("cannot write {}", tmp.display()))?;
-        }
-        buf.flush()
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
-        drop(buf);
-        out.sync_all()
-            .with_context(|| format!("cannot write {}", tmp.display()))
     }
 
     /// Write one record line to a locked file; on failure, restore `len`.

@@ -8,7 +8,7 @@
 
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use anyhow::Context;
@@ -16,6 +16,7 @@ use git2::{Index, IndexEntry, IndexTime};
 
 use super::tree::{Entry, EXEC_MODE, FILE_MODE, GITLINK_MODE, LINK_MODE};
 use super::RatchetRepo;
+use crate::io::atomic::Durability;
 use crate::io::git::git_err;
 
 /// Numbered steps of an operation, each announced to a fault hook before it
@@ -229,27 +230,19 @@ impl RatchetRepo {
             }
         }
         let blob = self.repo.find_blob(entry.id).map_err(git_err)?;
-        let name = full
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = full.with_file_name(format!(".{name}.arx-tmp-{}", std::process::id()));
-        let _ = std::fs::remove_file(&tmp);
-        let written = (|| -> std::io::Result<()> {
-            if entry.mode == LINK_MODE {
-                let target = std::ffi::OsStr::from_bytes(blob.content());
-                std::os::unix::fs::symlink(target, &tmp)?;
+        let written = if entry.mode == LINK_MODE {
+            crate::io::atomic::replace_with_link(
+                &full,
+                std::ffi::OsStr::from_bytes(blob.content()),
+                Durability::Unsynced,
+            )
+        } else {
+            let mode = if entry.mode == EXEC_MODE {
+                0o777
             } else {
-                let mode = if entry.mode == EXEC_MODE {
-                    0o777
-                } else {
-                    0o666
-                };
-                let mut f = std::fs::OpenOptions::new()
-                    .write(true)
-                    .create_new(true)
-                    .mode(mode)
-                    .open(&tmp)?;
+                0o666
+            };
+            crate::io::atomic::replace_with(&full, Some(mode), Durability::Unsynced, |f| {
                 f.write_all(blob.content())?;
                 if entry.mode == EXEC_MODE {
                     // The umask may have taken execute bits away from all.
@@ -257,13 +250,10 @@ impl RatchetRepo {
                     perms.set_mode(perms.mode() | 0o100);
                     f.set_permissions(perms)?;
                 }
-            }
-            std::fs::rename(&tmp, &full)
-        })();
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(e).with_context(|| format!("cannot write {}", full.display()));
-        }
+                Ok(())
+            })
+        };
+        written.with_context(|| format!("cannot write {}", full.display()))?;
         Ok(true)
     }
 
