@@ -79,6 +79,7 @@ impl Events {
             RunEvent::Progress(m) => self.emit("progress", elapsed, json!({"metrics": m})),
             RunEvent::Result(m) => self.emit("result", elapsed, json!({"metrics": m})),
             RunEvent::Heartbeat { .. } => self.emit("heartbeat", elapsed, json!({})),
+            RunEvent::Nudged => {}
         }
     }
 }

@@ -118,18 +118,25 @@ pub struct Binding {
     /// arx is gone.
     pub inherit: Option<std::os::fd::RawFd>,
     /// Raised by another thread when the caller has news to write (a job
-    /// id found): the runner lowers it and calls back with a heartbeat at
-    /// once rather than at the next interval.
+    /// id found): the runner lowers it and calls back with
+    /// [`RunEvent::Nudged`] within one tick, rather than at the next event.
     pub nudge: Option<Arc<AtomicBool>>,
 }
 
 /// What happened while running, reported as it happens.
 #[derive(Debug, Clone)]
 pub enum RunEvent {
-    Started { pid: u32 },
+    Started {
+        pid: u32,
+    },
     Progress(Metrics),
     Result(Metrics),
-    Heartbeat { elapsed: Duration },
+    Heartbeat {
+        elapsed: Duration,
+    },
+    /// The binding's nudge was raised: the caller has news of its own to
+    /// write (nothing happened in the experiment).
+    Nudged,
 }
 
 /// Keeps the last bytes of a stream.
@@ -692,11 +699,15 @@ pub fn run_bound(
             collect_readers(&rx, &mut out, &mut readers);
             break;
         }
-        let nudged = binding
+        if binding
             .nudge
             .as_ref()
-            .is_some_and(|n| n.swap(false, Ordering::SeqCst));
-        if now >= next_beat || nudged {
+            .is_some_and(|n| n.swap(false, Ordering::SeqCst))
+        {
+            // The caller's news; pruning is decided on the experiment's.
+            on_event(&RunEvent::Nudged);
+        }
+        if now >= next_beat {
             flow = on_event(&RunEvent::Heartbeat {
                 elapsed: now - start,
             });

@@ -143,13 +143,19 @@ pub fn run_attempts_reacting(
                         job_told = true;
                     }
                 }
+                if matches!(event, RunEvent::Nudged) {
+                    // Only the job's id to tell: nothing for the caller.
+                    return process::Flow::Go;
+                }
                 let elapsed = match event {
                     RunEvent::Started { .. } => {
                         clock = Instant::now();
                         offset
                     }
                     RunEvent::Heartbeat { elapsed } => offset + *elapsed,
-                    RunEvent::Progress(_) | RunEvent::Result(_) => offset + clock.elapsed(),
+                    RunEvent::Progress(_) | RunEvent::Result(_) | RunEvent::Nudged => {
+                        offset + clock.elapsed()
+                    }
                 };
                 on(AttemptEvent::Run { event, elapsed });
                 reactive.event(event)

@@ -344,6 +344,7 @@ impl Reactive {
                 }
                 self.write();
             }
+            RunEvent::Nudged => {}
             RunEvent::Result(m) => {
                 if let Some(l) = self.live.as_mut() {
                     l.result = Some(m.clone());
