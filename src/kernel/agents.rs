@@ -112,9 +112,11 @@ pub fn section(o: &AgentObjective) -> String {
     line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
     line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
     line("   | `stale` | 1 | another lane kept first and your change conflicts with its keep; set aside, your lane is now at the new best | Go on: back to 1 (start from the new best). |");
+    line("   | `already_in_best` | 1 | another lane kept the same change first; nothing ran again, your lane is now at the new best | Go on: back to 1 with another idea. |");
     line("   | `crash` | 3 | it failed or printed no metric; set aside and undone | Go on: back to 1 (fix the idea or drop it). |");
     line("   | `paused` | 1 | a gate stopped the try before anything ran: nothing was measured and **nothing was undone**; your change is still in the working tree | Stop: make no other change. Ask the person to approve (`arx try --approve`) or to set `execute = false` under `[gates]` in `arx.toml`. |");
     line("   | `interrupted` | 3 | stopped by a signal; nothing was undone | Stop: ask the person. |");
+    line("   | `config_change` | 0 | only `arx.toml` changed (a person's setting, never part of a try); nothing ran, nothing was undone | Go on: back to 1. Never edit `arx.toml` yourself. |");
     line("   | (none: an error) | 2 | nothing changed | Stop: fix what `arx: error:` and its `hint:` say, then run the same try again. |");
     line("");
     line("   A discard is data, not a failure: note what it tells you and pick the next idea.");

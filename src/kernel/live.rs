@@ -186,6 +186,20 @@ pub enum Liveness {
     Elsewhere,
 }
 
+impl Liveness {
+    /// The word `arx ps` and `arx lane list` show (as serialized).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Liveness::Running => "running",
+            Liveness::Queued => "queued",
+            Liveness::Idle => "idle",
+            Liveness::Late => "late",
+            Liveness::Lost => "lost",
+            Liveness::Elsewhere => "elsewhere",
+        }
+    }
+}
+
 /// Is the run lost? `same_host` and `pid_alive` are what the host found.
 pub fn liveness(live: &LiveRun, now_ms: i64, same_host: bool, pid_alive: bool) -> Liveness {
     let age = now_ms.saturating_sub(live.last_heartbeat_ms);

@@ -66,4 +66,60 @@ mod tests {
             r#"unknown verdict "x" (expected supported, refuted or inconclusive)"#
         );
     }
+
+    /// A try that ran by an objective replaced meanwhile, journaled after
+    /// the new segment's baseline, folds into its own (earlier) segment in
+    /// the segment fold and the report's alike: the new segment goes on,
+    /// with no second baseline. A baseline of the old objective (it came
+    /// back) starts a segment as before.
+    #[test]
+    fn a_late_record_of_an_earlier_segment_does_not_start_one_again() {
+        use crate::kernel::journal::RunRecord;
+        let line = |n: u32, segment: &str, status: &str, direction: &str| {
+            format!(
+                "{{\"run_id\":\"01a2-{n}\",\"started_at\":\"2026-01-01T00:00:{n:02}Z\",\
+                 \"ended_at\":\"2026-01-01T00:00:{n:02}Z\",\"duration_ms\":5,\"command\":[\"x\"],\
+                 \"shell\":true,\"cwd\":\"/w\",\"metrics\":{{\"m\":{n}}},\"exit_code\":0,\
+                 \"timed_out\":false,\"interrupted\":false,\"failure_class\":\"none\",\
+                 \"stdout_tail\":\"\",\"stderr_tail\":\"\",\
+                 \"ratchet\":{{\"segment\":\"{segment}\",\"status\":\"{status}\",\"metric\":\"m\",\
+                 \"direction\":\"{direction}\",\"kept\":\"k\",\"commit\":\"c{n}\"}}}}"
+            )
+        };
+        let lines = [
+            line(1, "max", "baseline", "max"),
+            line(2, "min", "baseline", "min"),
+            line(3, "max", "discard", "max"),
+            line(4, "min", "keep", "min"),
+            line(5, "max", "discard", "max"),
+            line(6, "min", "discard", "min"),
+        ];
+        let records: Vec<RunRecord> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).expect("a record"))
+            .collect();
+        let segments = super::segment::segments(&records);
+        let seen: Vec<(&str, usize)> = segments.iter().map(|s| (s.id.as_str(), s.tries)).collect();
+        assert_eq!(seen, [("max", 3), ("min", 3)]);
+        assert!(super::segment::current(&records, "min").is_some_and(|s| s.kept.is_some()));
+        let mut points: Vec<_> = lines
+            .iter()
+            .map(|l| super::report::parse_line(l.as_bytes()).expect("a point"))
+            .collect();
+        let fold = super::report::fold_all(&mut points);
+        let seen: Vec<(&str, usize)> = fold
+            .segments
+            .iter()
+            .map(|s| (s.id.as_str(), s.tries))
+            .collect();
+        assert_eq!(seen, [("max", 3), ("min", 3)]);
+        // The old objective back: its baseline starts a third segment.
+        let mut lines = lines.to_vec();
+        lines.push(line(7, "max", "baseline", "max"));
+        let records: Vec<RunRecord> = lines
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(super::segment::segments(&records).len(), 3);
+    }
 }

@@ -31,6 +31,10 @@ str_enum! {
         /// Another lane kept first and the candidate does not apply to the
         /// new best: set aside (restorable) without being measured again.
         Stale => "stale",
+        /// Replayed onto a best that another lane kept meanwhile, the
+        /// candidate changes nothing: the best has it already. Not run
+        /// (again), no finding, nothing to set aside.
+        AlreadyInBest => "already_in_best",
         /// The best run again on the slot of a candidate, with the
         /// candidate set aside: what it is compared with there. Not a
         /// try: nothing was kept or undone.

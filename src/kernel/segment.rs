@@ -81,11 +81,23 @@ pub fn record_samples(r: &RunRecord, metric: &str) -> Vec<f64> {
 }
 
 /// Every segment in the journal, oldest first. A segment starts at a record
-/// whose segment id differs from the one before, or that says so.
+/// whose segment id differs from the one before, or that says so — except a
+/// late record of an earlier segment: a try (not a baseline) that ran by an
+/// objective another working tree had replaced meanwhile, journaled after
+/// the new segment began. It folds into the last segment with its id, so a
+/// change of the objective is one change of segment for every lane at once.
 pub fn segments(records: &[RunRecord]) -> Vec<Segment> {
     let mut out: Vec<Segment> = Vec::new();
     for r in records {
         let Some(info) = &r.ratchet else { continue };
+        if let Some(i) = late_into(
+            out.iter().map(|s| s.id.as_str()),
+            &info.segment,
+            info.status == TryStatus::Baseline || info.new_segment,
+        ) {
+            fold(&mut out[i], r, info);
+            continue;
+        }
         let starts = match out.last() {
             None => true,
             Some(s) => s.id != info.segment || info.new_segment,
@@ -104,6 +116,26 @@ pub fn segments(records: &[RunRecord]) -> Vec<Segment> {
         fold(seg, r, info);
     }
     out
+}
+
+/// The index of the earlier segment a late record of segment `id` folds
+/// into (see [`segments`]): the last of `ids` (the segments so far, oldest
+/// first) with that id, when the newest has another id and the record does
+/// not start a segment of its own (`starts`: a baseline, `--new-segment`).
+pub fn late_into<'a>(
+    ids: impl DoubleEndedIterator<Item = &'a str> + ExactSizeIterator,
+    id: &str,
+    starts: bool,
+) -> Option<usize> {
+    if starts {
+        return None;
+    }
+    let n = ids.len();
+    let mut back = ids.rev();
+    match back.next() {
+        Some(last) if last != id => back.position(|s| s == id).map(|k| n - 2 - k),
+        _ => None,
+    }
 }
 
 fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {

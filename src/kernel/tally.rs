@@ -25,6 +25,9 @@ pub enum Status {
     /// Another lane kept first and the candidate no longer applied (counts
     /// like a discard).
     Stale,
+    /// The candidate was already in a best another lane kept (counts like
+    /// a discard).
+    AlreadyInBest,
     /// The best run again on another slot (not a try).
     Remeasure,
     /// Its process was lost (counts like a crash).
@@ -67,6 +70,7 @@ impl Status {
             "interrupted" => Status::Interrupted,
             "pruned" => Status::Pruned,
             "stale" => Status::Stale,
+            "already_in_best" => Status::AlreadyInBest,
             "remeasure" => Status::Remeasure,
             "lost" => Status::Lost,
             _ => return None,
@@ -84,6 +88,7 @@ impl Status {
             Status::Interrupted => "interrupted",
             Status::Pruned => "pruned",
             Status::Stale => "stale",
+            Status::AlreadyInBest => "already_in_best",
             Status::Remeasure => "remeasure",
             Status::Lost => "lost",
             Status::Supported => "supported",
@@ -107,6 +112,7 @@ impl Status {
             | Status::Protected
             | Status::Pruned
             | Status::Stale
+            | Status::AlreadyInBest
             | Status::Refuted => Class::Fail,
             Status::Crash | Status::Interrupted | Status::Lost | Status::Failed => Class::Crash,
             Status::Inconclusive => Class::Inconclusive,
@@ -190,6 +196,7 @@ mod tests {
             "protected",
             "pruned",
             "stale",
+            "already_in_best",
             "crash",
             "interrupted",
             "lost",
@@ -201,7 +208,7 @@ mod tests {
         }
         assert_eq!(
             (t.baselines, t.keeps, t.discards, t.crashes, t.other),
-            (1, 1, 5, 3, 1)
+            (1, 1, 6, 3, 1)
         );
         // A remeasure is no try: the one after the keep is still the first.
         assert_eq!(t.since_keep, 1);

@@ -273,6 +273,16 @@ impl Fold {
     pub fn number(&mut self, p: &mut Point<'_>) {
         let Some(id) = &p.segment else { return };
         let n = self.segments.len();
+        // A late record of an earlier segment folds into it (as
+        // `kernel::segment` folds it).
+        if let Some(i) = crate::kernel::segment::late_into(
+            self.segments.iter().map(|s| s.id.as_str()),
+            id,
+            p.new_segment || p.status == Status::Baseline,
+        ) {
+            p.segment_number = i + 1;
+            return;
+        }
         if n == 0 || p.new_segment || self.last_segment_id.as_deref() != Some(id.as_ref()) {
             self.segments.push(SegmentFold {
                 number: n + 1,
