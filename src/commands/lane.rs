@@ -80,6 +80,14 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
             ));
         }
     }
+    // A branch with no commit is "not on a branch" to git: say what is
+    // missing first.
+    let Some(head) = lanes.resolve("HEAD") else {
+        return Err(Hinted::error(
+            "the repository has no commit yet",
+            "make a first commit (git add -A && git commit -m start), then add lanes",
+        ));
+    };
     let state = ctx.state_dir()?;
     if let Ok(repo) = RatchetRepo::open(&cwd, &state) {
         // Lanes start from the best: first finish a keep a crash cut off.
@@ -93,15 +101,7 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
             "check out the branch the loop runs on (git switch main), then add lanes",
         ));
     };
-    let best = match best_commit(ctx)? {
-        Some(c) => c,
-        None => lanes.resolve("HEAD").ok_or_else(|| {
-            Hinted::error(
-                "the repository has no commit yet",
-                "make a first commit (git add -A && git commit -m start)",
-            )
-        })?,
-    };
+    let best = best_commit(ctx)?.unwrap_or(head);
     if !lanes.on_branch(&best, &best_branch) {
         return Err(Hinted::error(
             format!(
@@ -121,13 +121,13 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
         names.push(n);
     }
     let dir = match dir {
-        Some(d) if d.is_absolute() => d.to_path_buf(),
-        Some(d) => cwd.join(d),
+        Some(d) => crate::io::git::lane::resolved(&cwd.join(d)),
         None => default_dir(&lanes.root),
     };
-    // `.` parts dropped, so messages name the directory plainly.
-    let dir: PathBuf = dir.components().collect();
-    if dir.starts_with(&lanes.root) {
+    // Compared as the file system has them: `..`, `.` and symbolic links
+    // resolved on both sides.
+    let root = crate::io::git::lane::resolved(&lanes.root);
+    if dir.starts_with(&root) {
         return Err(Hinted::error(
             format!("{} is inside the repository's working tree", dir.display()),
             "lanes go outside it (else they show as untracked files): choose a --dir beside it",
@@ -154,6 +154,7 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
             best_branch: Some(best_branch.clone()),
             last_try: None,
             live: None,
+            live_state: None,
         });
     }
     ctx.out.emit(&Added { lanes: rows })?;
@@ -202,7 +203,15 @@ impl Report for Listed {
             let live = l
                 .live
                 .as_deref()
-                .map(|r| format!(", running {}", run_short(r)))
+                .map(|r| {
+                    let state = l.live_state.as_deref().unwrap_or("running");
+                    let reap = if state == "lost" {
+                        " (arx ps --reap journals it)"
+                    } else {
+                        ""
+                    };
+                    format!(", {state} {}{reap}", run_short(r))
+                })
                 .unwrap_or_default();
             writeln!(
                 out,

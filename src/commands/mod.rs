@@ -279,8 +279,35 @@ pub fn paused_try(ctx: &Ctx, pending_gate: Option<Gate>) -> Result<Exit> {
     Ok(Exit::No)
 }
 
+/// `path` made absolute against `start` (the directory arx was started
+/// in), so that a command that works from another directory (`arx try
+/// --lane`) reads and writes the same files.
+pub fn anchored(path: &Path, start: &Path) -> PathBuf {
+    if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        start.join(path)
+    }
+}
+
+/// The global path flags (`--config`, `--state-dir` and `ARX_STATE_DIR`)
+/// made absolute against the directory arx was started in.
+fn anchor_global(global: &mut GlobalArgs) {
+    let Ok(start) = std::env::current_dir() else {
+        return;
+    };
+    for path in [&mut global.config, &mut global.state_dir]
+        .into_iter()
+        .flatten()
+    {
+        *path = anchored(path, &start);
+    }
+}
+
 /// Run one parsed command line.
 pub fn dispatch(cli: Cli) -> Result<Exit> {
+    let mut cli = cli;
+    anchor_global(&mut cli.global);
     let ctx = Ctx {
         out: Output::new(
             cli.global.json,

@@ -50,14 +50,7 @@ impl Report for PsReport {
         }
         for r in &self.runs {
             let l = &r.live;
-            let state = match r.state {
-                Liveness::Running => "running",
-                Liveness::Queued => "queued",
-                Liveness::Idle => "idle",
-                Liveness::Late => "late",
-                Liveness::Lost => "lost",
-                Liveness::Elsewhere => "elsewhere",
-            };
+            let state = r.state.as_str();
             let progress = l
                 .last_progress
                 .as_ref()

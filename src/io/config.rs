@@ -98,11 +98,19 @@ pub(crate) fn read_small(path: &Path) -> Option<String> {
     Some(text)
 }
 
-/// `arx.toml` from `start` upward, not above the repository root; in a
-/// linked working tree without one, the main working tree's (so every lane
-/// of a repository runs the same objective even when `arx.toml` is not
-/// committed).
+/// `arx.toml` from `start` upward, not above the repository root. In a
+/// linked working tree (a lane, or any `git worktree add`) the main working
+/// tree's comes first, found the same way from the same place in it, as
+/// it is on disk (committed or not): every working tree of a repository
+/// shares one state directory, so they decide by one objective. A linked
+/// working tree's own `arx.toml` is read only when the main working tree
+/// has none.
 pub fn discover(start: &Path) -> Option<PathBuf> {
+    main_tree_config(start).or_else(|| own_config(start))
+}
+
+/// `arx.toml` from `start` upward within its own working tree.
+fn own_config(start: &Path) -> Option<PathBuf> {
     for dir in start.ancestors() {
         let candidate = dir.join(FILE_NAME);
         if candidate.is_file() {
@@ -112,8 +120,102 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
             break;
         }
     }
-    let candidate = main_root(start)?.join(FILE_NAME);
-    candidate.is_file().then_some(candidate)
+    None
+}
+
+/// In a linked working tree: the main working tree's `arx.toml`, looked
+/// for from the directory that corresponds to `start` upward.
+fn main_tree_config(start: &Path) -> Option<PathBuf> {
+    let main = main_root(start)?;
+    let root = repo_root(start)?;
+    let inside = start.strip_prefix(&root).ok()?;
+    inside
+        .ancestors()
+        .map(|rel| main.join(rel).join(FILE_NAME))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Most differences named in [`checkout_difference`].
+const NAMED_DIFFERENCES: usize = 4;
+
+/// In a linked working tree that reads the main working tree's `arx.toml`
+/// (`used`), when its own checkout has an `arx.toml` whose settings
+/// differ: a warning naming the differences. `None` elsewhere, or when
+/// the two differ only in comments and layout.
+pub fn checkout_difference(start: &Path, used: &Path) -> Option<String> {
+    main_root(start)?;
+    let own = own_config(start)?;
+    if own == used {
+        return None;
+    }
+    let read = |path: &Path| -> Option<toml::Table> {
+        read_small_config(path)?.parse::<toml::Table>().ok()
+    };
+    let shared = read(used)?;
+    let what = format!(
+        "{} differs from the main working tree's {}, which every working tree of the repository uses",
+        own.display(),
+        used.display()
+    );
+    let Some(here) = read(&own) else {
+        return Some(format!("{what} (this one is not valid TOML)"));
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    flatten("", &toml::Value::Table(here), &mut a);
+    flatten("", &toml::Value::Table(shared), &mut b);
+    let a: std::collections::BTreeMap<String, String> = a.into_iter().collect();
+    let b: std::collections::BTreeMap<String, String> = b.into_iter().collect();
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    let differences: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| {
+            let side = |v: Option<&String>| v.map_or_else(|| "unset".to_string(), Clone::clone);
+            format!("{k} {} here, {} there", side(a.get(k)), side(b.get(k)))
+        })
+        .collect();
+    if differences.is_empty() {
+        return None;
+    }
+    let more = differences.len().saturating_sub(NAMED_DIFFERENCES);
+    let mut named = differences
+        .into_iter()
+        .take(NAMED_DIFFERENCES)
+        .collect::<Vec<_>>()
+        .join("; ");
+    if more > 0 {
+        named.push_str(&format!("; and {more} more"));
+    }
+    Some(format!("{what}: {named}"))
+}
+
+/// A configuration file's text, when it is at most 1 MiB.
+fn read_small_config(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(1 << 20)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
+/// Every leaf of `value` as `dotted.key` and its TOML text.
+fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, String)>) {
+    match value {
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                let key = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                flatten(&key, v, out);
+            }
+        }
+        leaf => out.push((prefix.to_string(), leaf.to_string())),
+    }
 }
 
 /// Load `explicit`, or the discovered `arx.toml`, or defaults.
@@ -272,5 +374,77 @@ pub fn mcp_approve(config: &Config) -> Result<bool> {
             format!("{where_}: mcp.approve = {other} is not a boolean"),
             "write approve = true (the operator approves every experiment the server runs) or false",
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A repository at `root` with a linked working tree at `lane`.
+    fn linked(root: &Path, lane: &Path) {
+        let git = |dir: &Path, args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(args)
+                .current_dir(dir)
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@e")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@e")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        std::fs::write(root.join("sub/x"), "x").unwrap();
+        std::fs::write(root.join(FILE_NAME), "[objective]\ndirection = \"max\"\n").unwrap();
+        git(root, &["init", "-q", "-b", "main"]);
+        git(root, &["add", "-A"]);
+        git(root, &["commit", "-qm", "start"]);
+        git(
+            root,
+            &["worktree", "add", "-q", "-b", "l", lane.to_str().unwrap()],
+        );
+    }
+
+    #[test]
+    fn a_linked_tree_reads_the_main_trees_config_and_names_what_its_own_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, lane) = (dir.path().join("repo"), dir.path().join("lane"));
+        linked(&root, &lane);
+        // The main working tree's, uncommitted, wins from anywhere in the lane.
+        std::fs::write(root.join(FILE_NAME), "[objective]\ndirection = \"min\"\n").unwrap();
+        let main = root.canonicalize().unwrap().join(FILE_NAME);
+        let found = discover(&lane.canonicalize().unwrap().join("sub")).unwrap();
+        assert_eq!(found, main);
+        let said = checkout_difference(&lane.canonicalize().unwrap(), &found).unwrap();
+        assert!(
+            said.contains(r#"objective.direction "max" here, "min" there"#),
+            "{said}"
+        );
+        // The same settings, other comments: nothing to say.
+        std::fs::write(
+            root.join(FILE_NAME),
+            "# mine\n[objective]\ndirection = \"max\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            checkout_difference(&lane.canonicalize().unwrap(), &found),
+            None
+        );
+        // The main working tree without one: the lane's own.
+        std::fs::remove_file(root.join(FILE_NAME)).unwrap();
+        let own = discover(&lane.canonicalize().unwrap()).unwrap();
+        assert_eq!(own, lane.canonicalize().unwrap().join(FILE_NAME));
+        assert_eq!(
+            checkout_difference(&lane.canonicalize().unwrap(), &own),
+            None
+        );
+        // In the main working tree: its own, nothing to compare.
+        assert_eq!(checkout_difference(&root, &root.join(FILE_NAME)), None);
     }
 }

@@ -210,6 +210,9 @@ pub struct LaneRow {
     pub last_try: Option<LastTry>,
     /// The run going on in it (`arx ps`).
     pub live: Option<String>,
+    /// That run's state as `arx ps` says it (`running`, `late`, `lost`, ...).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub live_state: Option<String>,
 }
 
 #[derive(Serialize, Clone)]
@@ -262,15 +265,13 @@ pub fn rows(
                     at: r.started_at.clone(),
                     description: i.description.clone(),
                 });
-            let live = info.path.as_ref().and_then(|p| {
+            let seen = info.path.as_ref().and_then(|p| {
                 let p = p.canonicalize().unwrap_or_else(|_| p.clone());
-                live.iter()
-                    .find(|s| {
-                        let cwd = PathBuf::from(&s.live.cwd);
-                        let cwd = cwd.canonicalize().unwrap_or(cwd);
-                        cwd.starts_with(&p)
-                    })
-                    .map(|s| s.live.run_id.clone())
+                live.iter().find(|s| {
+                    let cwd = PathBuf::from(&s.live.cwd);
+                    let cwd = cwd.canonicalize().unwrap_or(cwd);
+                    cwd.starts_with(&p)
+                })
             });
             LaneRow {
                 name: info.name.clone(),
@@ -281,7 +282,8 @@ pub fn rows(
                 behind,
                 best_branch: info.best_branch.clone(),
                 last_try,
-                live,
+                live: seen.map(|s| s.live.run_id.clone()),
+                live_state: seen.map(|s| s.state.as_str().to_string()),
             }
         })
         .collect())

@@ -1032,3 +1032,422 @@ fn a_replayed_try_is_shown_running_while_it_is_measured_again() {
         Some(1)
     );
 }
+
+/// `arx --json --state-dir .arx try --lane a` from the main working tree
+/// (and `ARX_STATE_DIR=.arx`): the state directory is the one where arx was
+/// started, not one inside the lane.
+#[test]
+fn a_relative_state_dir_with_a_lane_is_where_arx_was_started() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let out = r.arx(
+        &r.root(),
+        &[
+            "--json",
+            "--state-dir",
+            ".arx",
+            "try",
+            "--lane",
+            "a",
+            "-m",
+            "a",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(status(&stdout_json(&out)), "keep", "{}", stderr(&out));
+    assert!(!r.lane("a").join(".arx").exists());
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    let out =
+        r.sb.arx()
+            .current_dir(r.root())
+            .env("ARX_STATE_DIR", ".arx")
+            .args(["--json", "try", "--lane", "b", "-m", "b"])
+            .output()
+            .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(status(&stdout_json(&out)), "keep", "{}", stderr(&out));
+    assert!(!r.lane("b").join(".arx").exists());
+    // One journal: the baseline and both keeps.
+    let statuses: Vec<Value> = r
+        .journal()
+        .iter()
+        .map(|x| x["ratchet"]["status"].clone())
+        .collect();
+    assert_eq!(statuses, ["baseline", "keep", "keep"]);
+    // `--events FILE` too.
+    write_in(&r.lane("a"), "c.txt", "4\n");
+    let out = r.arx(
+        &r.root(),
+        &[
+            "--json", "try", "--lane", "a", "--events", "ev.jsonl", "-m", "c",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(r.root().join("ev.jsonl").is_file());
+    assert!(!r.lane("a").join("ev.jsonl").exists());
+}
+
+/// `--dir` is compared with the working tree as the file system has it:
+/// `..` from a lane and a symbolic link to the repository are seen
+/// through; a relative directory beside the repository is fine.
+#[test]
+fn lane_add_resolves_dir_before_comparing_it_with_the_working_tree() {
+    let r = with_lanes(&["a"]);
+    let inside = |out: &std::process::Output| {
+        let err = stderr(out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains("is inside the repository's working tree"),
+            "{err}"
+        );
+    };
+    let out = r.arx(
+        &r.lane("a"),
+        &["lane", "add", "x", "--dir", "../../repo/inside"],
+    );
+    inside(&out);
+    std::os::unix::fs::symlink(r.root(), r.sb.path().join("link")).unwrap();
+    let through = r.sb.path().join("link").join("inside");
+    let out = r.arx(
+        &r.root(),
+        &["lane", "add", "y", "--dir", through.to_str().unwrap()],
+    );
+    inside(&out);
+    assert!(!r.root().join("inside").exists());
+    assert_eq!(r.git(&["status", "--porcelain"]), "");
+    // Beside the repository, written relative to it.
+    let out = r.arx(
+        &r.root(),
+        &["--json", "lane", "add", "z", "--dir", "../elsewhere"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let z = r.sb.path().join("elsewhere").join("z");
+    assert!(z.join(".git").is_file(), "{}", stderr(&out));
+    let shown = stdout_json(&out)["lanes"][0]["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!shown.contains(".."), "{shown}");
+}
+
+#[test]
+fn lane_add_in_a_repository_without_a_commit_says_so() {
+    let sb = Sandbox::new();
+    git_in(sb.path(), &["init", "-q", "-b", "main"]);
+    let out = sb.arx().args(["lane", "add", "a"]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("no commit yet"), "{err}");
+    assert!(!err.contains("not on a branch"), "{err}");
+}
+
+/// The baseline a lane measures is that lane's record.
+#[test]
+fn a_baseline_measured_in_a_lane_carries_the_lane() {
+    let r = Repo::new();
+    let out = r.arx(&r.root(), &["lane", "add", "a"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let (code, report) = r.try_in(&r.lane("a"), "a to 5");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let journal = r.journal();
+    assert_eq!(journal[0]["ratchet"]["status"], "baseline");
+    assert_eq!(journal[0]["ratchet"]["lane"], "a", "{}", journal[0]);
+}
+
+/// A process that has exited: the pid of a lost arx.
+fn gone_pid() -> u32 {
+    let mut c = Std::new("true").spawn().unwrap();
+    let pid = c.id();
+    c.wait().unwrap();
+    pid
+}
+
+/// A try in lane a whose arx died long ago: `lane list` says `lost`, as
+/// `arx ps` does, never `running`.
+#[test]
+fn lane_list_says_a_lost_run_is_lost_as_ps_does() {
+    let r = with_lanes(&["a"]);
+    let id = "0190aaaa-bbbb-7ccc-8ddd-eeeeffff0007";
+    let host = nix::unistd::gethostname().unwrap();
+    let live = serde_json::json!({
+        "run_id": id,
+        "kind": "try",
+        "pid": gone_pid(),
+        "host": host.to_string_lossy(),
+        "command": ["sh", "score.sh"],
+        "shell": false,
+        "cwd": r.lane("a").display().to_string(),
+        "label": "",
+        "started_at": "2026-01-01T00:00:00.000Z",
+        "started_ms": 1_767_225_600_000_i64,
+        "heartbeat_ms": 1000,
+        "last_heartbeat_ms": 1_767_225_601_000_i64,
+    });
+    std::fs::create_dir_all(r.root().join(".arx/live")).unwrap();
+    std::fs::write(
+        r.root().join(format!(".arx/live/{id}.json")),
+        live.to_string(),
+    )
+    .unwrap();
+    let out = r.arx(&r.root(), &["--json", "ps"]);
+    assert_eq!(stdout_json(&out)["runs"][0]["state"], "lost");
+    let out = r.arx(&r.root(), &["--json", "lane", "list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lanes = stdout_json(&out);
+    assert_eq!(lanes[0]["live"], id, "{lanes}");
+    assert_eq!(lanes[0]["live_state"], "lost", "{lanes}");
+    let out = r.arx(&r.root(), &["lane", "list"]);
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(text.contains("lost 0190aaaa"), "{text}");
+    assert!(!text.contains("running"), "{text}");
+}
+
+/// Two lanes make the same change at once: one keeps it, the other's
+/// candidate, replayed onto that keep, is no change at all — "already in
+/// the best", not run again, no finding, exit 1 — and every reader of the
+/// journal takes the new status.
+#[test]
+fn a_candidate_a_replay_empties_is_already_in_the_best() {
+    let r = with_lanes(&["a", "b"]);
+    let sync = r.sb.path().join("sync");
+    std::fs::create_dir(&sync).unwrap();
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    write_in(&r.lane("b"), "a.txt", "5\n");
+    let spawn =
+        |lane: &str| r.spawn_try(&r.lane(lane), &[], &format!("same idea {lane}"), &sync, 2);
+    let (a, b) = (spawn("a"), spawn("b"));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut seen: Vec<(i32, String)> = [&a, &b]
+        .iter()
+        .map(|o| {
+            (
+                o.status.code().unwrap_or(-1),
+                status(&stdout_json(*o)).to_string(),
+            )
+        })
+        .collect();
+    seen.sort();
+    assert_eq!(
+        seen,
+        vec![(0, "keep".to_string()), (1, "already_in_best".to_string())],
+        "{}\n{}",
+        stderr(&a),
+        stderr(&b)
+    );
+    let journal = r.journal();
+    assert_eq!(journal.len(), 3, "{journal:?}");
+    let keep = journal
+        .iter()
+        .find(|x| x["ratchet"]["status"] == "keep")
+        .unwrap();
+    let already = journal
+        .iter()
+        .find(|x| x["ratchet"]["status"] == "already_in_best")
+        .unwrap();
+    let winner = keep["ratchet"]["commit"].as_str().unwrap();
+    assert_eq!(already["ratchet"]["kept"], winner);
+    let lane = already["ratchet"]["lane"].as_str().unwrap();
+    // Run once before the replay, never after it.
+    assert_eq!(
+        already["attempts"].as_array().map_or(1, Vec::len),
+        1,
+        "{already}"
+    );
+    assert_eq!(git_in(&r.lane(lane), &["rev-parse", "HEAD"]), winner);
+    assert_eq!(git_in(&r.lane(lane), &["status", "--porcelain"]), "");
+    // No finding of it: neither a refutation nor a second confirmation.
+    let findings = read_in(&r.root(), ".arx/findings.jsonl");
+    assert!(
+        !findings.contains(&format!("same idea {lane}")),
+        "{findings}"
+    );
+    readers_take(&r, "already_in_best");
+}
+
+/// A lane whose (uncommitted) work another lane kept first: taken up
+/// before its try, it is no change — "already in the best", exit 1.
+#[test]
+fn work_another_lane_kept_first_is_already_in_the_best_before_its_try() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    assert_eq!(r.try_in(&r.lane("a"), "a to 5").0, 0);
+    write_in(&r.lane("b"), "a.txt", "5\n");
+    let (code, report) = r.try_in(&r.lane("b"), "a to 5 again");
+    assert_eq!((code, status(&report)), (1, "already_in_best"), "{report}");
+    assert_eq!(report["ratchet"]["lane"], "b");
+    assert_eq!(r.journal().len(), 3);
+    // A lane merely behind, with no work: nothing to try, as before.
+    let out = r.arx(&r.lane("b"), &["try", "-m", "nothing"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("nothing to try"), "{}", stderr(&out));
+    readers_take(&r, "already_in_best");
+}
+
+/// `log`, `report`, `status`, `best` and `journal verify` all read a
+/// journal holding a try of `status`.
+fn readers_take(r: &Repo, status: &str) {
+    for args in [
+        &["--json", "log"][..],
+        &["--json", "report"],
+        &["report"],
+        &["--json", "status"],
+        &["--json", "best"],
+        &["journal", "verify"],
+    ] {
+        let out = r.arx(&r.root(), args);
+        let code = out.status.code();
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "{args:?}: {code:?} {}",
+            stderr(&out)
+        );
+        assert!(
+            !stderr(&out).contains("unknown"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = r.arx(&r.root(), &["--json", "report"]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(status),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// The objective is the main working tree's `arx.toml` (here changed and
+/// not committed) for every lane: one new segment with one baseline, both
+/// lanes deciding by the new direction; a lane whose own `arx.toml` says
+/// otherwise is told so.
+#[test]
+fn lanes_decide_by_the_main_trees_config_and_change_segment_together() {
+    let r = with_lanes(&["a", "b"]);
+    r.write(
+        "arx.toml",
+        &CONFIG.replace("direction = \"max\"", "direction = \"min\""),
+    );
+    write_in(&r.lane("a"), "a.txt", "0\n");
+    let out = r.arx(&r.lane("a"), &["--json", "try", "-m", "a lower"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_eq!(status(&stdout_json(&out)), "keep", "{err}");
+    assert!(
+        err.contains(r#"objective.direction "max" here, "min" there"#),
+        "{err}"
+    );
+    write_in(&r.lane("b"), "b.txt", "0\n");
+    let (code, report) = r.try_in(&r.lane("b"), "b lower");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let seen: Vec<(String, String)> = r
+        .journal()
+        .iter()
+        .map(|x| {
+            (
+                x["ratchet"]["status"].as_str().unwrap().to_string(),
+                x["ratchet"]["direction"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        ("baseline", "max"),
+        ("baseline", "min"),
+        ("keep", "min"),
+        ("keep", "min"),
+    ]
+    .map(|(s, d)| (s.to_string(), d.to_string()));
+    assert_eq!(seen, want);
+    // The main working tree's change is still its own, uncommitted.
+    assert!(read_in(&r.root(), "arx.toml").contains("direction = \"min\""));
+    let out = r.arx(&r.root(), &["--json", "status"]);
+    assert_eq!(stdout_json(&out)["direction"], "min", "{}", stderr(&out));
+}
+
+/// A lane that commits a change to its own `arx.toml` with its work: the
+/// keep carries the work, and the best keeps the main working tree's
+/// configuration.
+#[test]
+fn a_lanes_keep_never_carries_its_own_arx_toml_into_the_best() {
+    let r = with_lanes(&["a"]);
+    let mine = CONFIG.replace("repeat = 1\n", "repeat = 1\ntimeout = \"9m\"\n");
+    write_in(&r.lane("a"), "arx.toml", &mine);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    git_in(
+        &r.lane("a"),
+        &["commit", "-qam", "a to 5, and my own settings"],
+    );
+    let out = r.arx(&r.lane("a"), &["--json", "try", "-m", "a to 5"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let report = stdout_json(&out);
+    assert_eq!(status(&report), "keep", "{err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["a.txt"]));
+    assert!(err.contains("arx.toml changed too"), "{err}");
+    assert_eq!(r.git(&["show", "main:arx.toml"]), CONFIG.trim_end());
+    assert_eq!(r.git(&["show", "main:a.txt"]), "5");
+    assert_eq!(read_in(&r.root(), "arx.toml"), CONFIG);
+    // The lane's own settings stay in the lane, as a change of its own.
+    assert_eq!(read_in(&r.lane("a"), "arx.toml"), mine);
+}
+
+/// A try that runs by the old objective while the main working tree's
+/// `arx.toml` changes and another lane begins the new segment: its record,
+/// journaled late, stays in the old segment, and the new segment goes on
+/// without a second baseline.
+#[test]
+fn a_try_journaled_after_the_objective_changed_does_not_restart_its_segment() {
+    let r = with_lanes(&["a", "b"]);
+    let sync = r.sb.path().join("sync");
+    std::fs::create_dir(&sync).unwrap();
+    // a's candidate (worse by the old direction) waits in its run.
+    write_in(&r.lane("a"), "a.txt", "0\n");
+    let a = r.spawn_try(&r.lane("a"), &[], "a lower", &sync, 2);
+    let started = std::time::Instant::now();
+    while !sync.join("a").exists() {
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "lane a's run never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    r.write(
+        "arx.toml",
+        &CONFIG.replace("direction = \"max\"", "direction = \"min\""),
+    );
+    write_in(&r.lane("b"), "b.txt", "0\n");
+    let (code, report) = r.try_in(&r.lane("b"), "b lower");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    std::fs::write(sync.join("go"), "").unwrap();
+    let a = a.wait_with_output().unwrap();
+    assert_eq!(a.status.code(), Some(1), "{}", stderr(&a));
+    assert_eq!(status(&stdout_json(&a)), "discard", "{}", stderr(&a));
+    write_in(&r.lane("b"), "c.txt", "0\n");
+    let (code, report) = r.try_in(&r.lane("b"), "c lower");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    let seen: Vec<(String, String)> = r
+        .journal()
+        .iter()
+        .map(|x| {
+            (
+                x["ratchet"]["status"].as_str().unwrap().to_string(),
+                x["ratchet"]["direction"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        ("baseline", "max"),
+        ("baseline", "min"),
+        ("keep", "min"),
+        ("discard", "max"),
+        ("keep", "min"),
+    ]
+    .map(|(s, d)| (s.to_string(), d.to_string()));
+    assert_eq!(seen, want);
+    let out = r.arx(&r.root(), &["--json", "status"]);
+    let st = stdout_json(&out);
+    assert_eq!(
+        (st["direction"].as_str(), st["keeps"].as_u64()),
+        (Some("min"), Some(2)),
+        "{st}"
+    );
+}

@@ -955,3 +955,67 @@ fn status_and_best_from_the_cached_fold_agree_with_a_fresh_one() {
     assert_eq!(code, 1);
     assert_eq!(report["ratchet"]["best"].as_f64(), Some(value), "{report}");
 }
+
+/// A change to `arx.toml` — committed by hand here — is never part of a
+/// candidate: alone it is a config change (nothing runs, exit 0); with a
+/// change to try, the rest is tried and the config stays as it is through
+/// a discard and a keep.
+#[test]
+fn a_config_change_is_never_part_of_a_candidate() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &["-m", "baseline"]).0, 0);
+    let config = sb
+        .read("arx.toml")
+        .replace("execute = false\n", "execute = false\nkg_write = false\n");
+    sb.write("arx.toml", &config);
+    git(&sb, &["commit", "-qam", "no kg_write gate"]);
+    let config_commit = head(&sb);
+    // Alone: a config change, nothing run, nothing journaled or undone.
+    let (code, report) = try_(&sb, &["-m", "config only"]);
+    assert_eq!((code, status(&report)), (0, "config_change"), "{report}");
+    assert_eq!(report["config"][0], "arx.toml", "{report}");
+    assert_eq!(statuses(&sb), ["baseline"]);
+    assert_eq!(head(&sb), config_commit);
+    // With a worse value: the value is tried and undone, the config stays.
+    sb.write("value.txt", "1.5");
+    let out = sb
+        .arx()
+        .args(["--json", "try", "-m", "worse"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("arx.toml changed too"), "{err}");
+    let report = stdout_json(&out);
+    assert_eq!(status(&report), "discard", "{report}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    assert_eq!(sb.read("arx.toml"), config);
+    assert_eq!(sb.read("value.txt"), "1.0");
+    assert_eq!(head(&sb), config_commit, "the config commit is still there");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--untracked-files=no"]),
+        ""
+    );
+    // With a better value: the keep commits the value only.
+    sb.write("value.txt", "0.5");
+    let (code, report) = try_(&sb, &["-m", "better"]);
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert_eq!(
+        git(&sb, &["show", "--name-only", "--format=", "HEAD"]),
+        "value.txt"
+    );
+    assert_eq!(git(&sb, &["rev-parse", "HEAD~1"]), config_commit);
+    assert_eq!(sb.read("arx.toml"), config);
+    // Uncommitted, beside a worse value: left as it is by the discard.
+    let edited = config.replace("kg_write = false", "kg_write = true");
+    sb.write("arx.toml", &edited);
+    sb.write("value.txt", "1.5");
+    let (code, report) = try_(&sb, &["-m", "worse again"]);
+    assert_eq!((code, status(&report)), (1, "discard"), "{report}");
+    assert_eq!(sb.read("arx.toml"), edited);
+    assert_eq!(sb.read("value.txt"), "0.5");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--untracked-files=no"]),
+        "M arx.toml"
+    );
+}

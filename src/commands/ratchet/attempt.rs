@@ -29,6 +29,11 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         Attempted::Done(done) => tell(ctx, *done),
         Attempted::Paused { pending_gate } => paused_try(ctx, pending_gate),
         Attempted::Refused(m) => refuse_screened(ctx, description, &m),
+        Attempted::ConfigChange {
+            kept,
+            config,
+            in_lane,
+        } => super::config_change(ctx, &kept, config, in_lane),
     }
 }
 
@@ -45,7 +50,7 @@ pub fn request(ctx: &Ctx, args: &TryArgs) -> TryRequest {
         no_gates: args.no_gates,
         grace: args.grace.clone(),
         heartbeat: args.heartbeat.clone(),
-        events: args.events.clone(),
+        events: anchored_events(args.events.as_deref()),
         prune: args.prune.clone(),
         launch: args.launch.clone(),
         objective: args.objective.clone(),
@@ -54,6 +59,19 @@ pub fn request(ctx: &Ctx, args: &TryArgs) -> TryRequest {
         now: g.now.clone(),
         quiet: ctx.out.quiet,
         data_on_stdout: ctx.out.json || args.events.as_deref() == Some("-"),
+    }
+}
+
+/// `--events FILE` names a file where arx was started, lane or not (`-`
+/// is stdout).
+fn anchored_events(events: Option<&str>) -> Option<String> {
+    match (events, std::env::current_dir()) {
+        (Some(path), Ok(start)) if path != "-" => Some(
+            crate::commands::anchored(std::path::Path::new(path), &start)
+                .display()
+                .to_string(),
+        ),
+        (other, _) => other.map(str::to_string),
     }
 }
 

@@ -24,10 +24,24 @@ use crate::output::{bold, dim, warn, Report, Spinner};
 
 pub use crate::ops::ratchet::Summary;
 
+/// In a lane (or any linked working tree) whose own `arx.toml` differs
+/// from the main working tree's, which it decides by: say so, once.
+fn warn_checkout_config(ctx: &Ctx, config: &crate::io::config::Config) -> Result<()> {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let (None, Some(used)) = (&ctx.global.config, &config.path) else {
+        return Ok(());
+    };
+    if let Some(difference) = crate::io::config::checkout_difference(&ctx.cwd()?, used) {
+        SAID.call_once(|| warn(difference));
+    }
+    Ok(())
+}
+
 /// The objective and its segment from the cached fold of the journal
 /// (`.arx/report.json`, extended by the lines appended since).
 pub fn load_summary(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Summary> {
     let config = ctx.config()?;
+    warn_checkout_config(ctx, &config)?;
     crate::ops::ratchet::load_summary(&config, flags, ctx.cwd()?, ctx.state_dir()?, WARN)
 }
 
@@ -76,6 +90,64 @@ impl Report for TryReport {
         }
         Ok(())
     }
+}
+
+/// A try whose only change since the kept commit is to the configuration
+/// (`arx.toml`): never part of a candidate, so nothing is run, kept or
+/// undone. The try decides by the new configuration from now on.
+#[derive(Serialize)]
+struct ConfigChange {
+    proceed: bool,
+    reason: &'static str,
+    /// `{"status": "config_change"}`, where every other try says its status.
+    ratchet: ConfigStatus,
+    /// The configuration files changed since the kept commit.
+    config: Vec<String>,
+    kept: String,
+    detail: String,
+}
+
+#[derive(Serialize)]
+struct ConfigStatus {
+    status: &'static str,
+}
+
+impl Report for ConfigChange {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        writeln!(out, "{b}config change{b:#}: {}", self.detail)
+    }
+}
+
+/// Report a try whose candidate is only a configuration change (exit 0:
+/// the change is in effect; nothing was tried).
+pub(super) fn config_change(
+    ctx: &Ctx,
+    kept: &str,
+    config: Vec<String>,
+    in_lane: bool,
+) -> Result<Exit> {
+    let then = if in_lane {
+        "every lane decides by the main working tree's arx.toml, not by this one"
+    } else {
+        "tries decide by it from now on"
+    };
+    ctx.out.emit(&ConfigChange {
+        proceed: false,
+        reason: "config change",
+        ratchet: ConfigStatus {
+            status: "config_change",
+        },
+        kept: kept.to_string(),
+        detail: format!(
+            "only {} changed since the kept commit {}: a config change is never part of a \
+             candidate, so nothing ran and nothing was kept or undone; {then}",
+            config.join(", "),
+            short(kept)
+        ),
+        config,
+    })?;
+    Ok(Exit::Ok)
 }
 
 /// A dry run's answer.
@@ -151,6 +223,12 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
     } = plan;
     let (kept, objective) = (kept.as_str(), &objective);
     let mut would = first;
+    if !candidate.config.is_empty() {
+        would.push(format!(
+            "leave {} as it is: a config change is never part of a candidate",
+            candidate.config.join(", ")
+        ));
+    }
     if baseline_needed {
         would.push(format!(
             "measure the baseline: {} of {}{}",

@@ -17,6 +17,33 @@ use crate::error::Hinted;
 /// The prefix of every lane's branch.
 pub const BRANCH_PREFIX: &str = "arx/lane/";
 
+/// Where `path` really is: the nearest of its ancestors that exists (itself
+/// included) with its symbolic links and `..` resolved, and the rest
+/// (which does not exist yet, so holds no link) appended with its `..` and
+/// `.` parts applied. A relative `path` is taken from the working directory.
+pub fn resolved(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let parts: Vec<Component<'_>> = path.components().collect();
+    let (mut real, rest) = (0..=parts.len())
+        .rev()
+        .find_map(|k| {
+            let prefix: PathBuf = parts[..k].iter().collect();
+            let prefix = if k == 0 { PathBuf::from(".") } else { prefix };
+            prefix.canonicalize().ok().map(|real| (real, &parts[k..]))
+        })
+        .unwrap_or_else(|| (PathBuf::new(), &parts[..]));
+    for part in rest {
+        match part {
+            Component::ParentDir => {
+                real.pop();
+            }
+            Component::CurDir => {}
+            other => real.push(other.as_os_str()),
+        }
+    }
+    real
+}
+
 /// One lane as git knows it.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct LaneInfo {

@@ -42,6 +42,15 @@ mod tests_restore;
 #[cfg(test)]
 mod tests_scan;
 
+/// Is `path` (relative, `/`-separated) a configuration file of arx, an
+/// `arx.toml` at any depth? Configuration is never part of a candidate:
+/// the objective a try decides by is not one of the changes it tries, so a
+/// keep does not commit it, a discard neither stores nor undoes it, and a
+/// commit that changes nothing else is not a candidate's commit.
+pub(crate) fn is_config(path: &str) -> bool {
+    path.rsplit('/').next() == Some(crate::io::config::FILE_NAME)
+}
+
 /// A repository the ratchet may change: not bare, on a branch with a
 /// commit, and not in the middle of a merge, rebase or other operation.
 pub struct RatchetRepo {
@@ -76,6 +85,12 @@ pub struct Candidate {
     /// The working-tree paths behind `dirty` (staged, unstaged, untracked),
     /// sorted: what a keep commits.
     pub changed: Vec<String>,
+    /// Configuration files (`arx.toml`) changed relative to `kept`,
+    /// committed or in the working tree, sorted. Never part of the
+    /// candidate: not in `paths`, not committed by a keep, not stored or
+    /// undone by a discard.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub config: Vec<String>,
 }
 
 impl Candidate {
@@ -209,12 +224,22 @@ impl RatchetRepo {
         let head = self.head_oid()?;
         self.require_descends(head, kept_oid)?;
         let commits = self.candidate_commits(kept_oid, head)?;
-        let changed = self.scan()?;
+        let (config_changed, changed): (Vec<Changed>, Vec<Changed>) = self
+            .scan_with_config(self.suspects()?)?
+            .into_iter()
+            .partition(|c| is_config(&c.path));
         let mut paths: BTreeSet<String> = changed.iter().map(|c| c.path.clone()).collect();
+        let mut config: BTreeSet<String> = config_changed.into_iter().map(|c| c.path).collect();
         if head != kept_oid {
             let kept_tree = self.tree_of(kept_oid)?;
             let head_tree = self.tree_of(head)?;
-            paths.extend(self.diff_trees(&kept_tree, &head_tree)?);
+            for path in self.diff_with_config(&kept_tree, &head_tree)? {
+                if is_config(&path) {
+                    config.insert(path);
+                } else {
+                    paths.insert(path);
+                }
+            }
         }
         Ok(Candidate {
             kept: kept_oid.to_string(),
@@ -223,6 +248,7 @@ impl RatchetRepo {
             paths: paths.into_iter().collect(),
             dirty: !changed.is_empty(),
             changed: changed.into_iter().map(|c| c.path).collect(),
+            config: config.into_iter().collect(),
         })
     }
 

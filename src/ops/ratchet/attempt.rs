@@ -38,6 +38,14 @@ pub enum Attempted {
     Paused { pending_gate: Option<Gate> },
     /// `--strict`: the description matches a failed approach.
     Refused(DeadMatch),
+    /// Only the configuration (`arx.toml`) changed since the best `kept`:
+    /// never part of a candidate, so nothing ran and nothing changed.
+    ConfigChange {
+        kept: String,
+        config: Vec<String>,
+        /// In a lane (which decides by the main working tree's `arx.toml`).
+        in_lane: bool,
+    },
 }
 
 /// Run one try as `req` asks, its progress told to `host`, the state
@@ -83,7 +91,12 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     if let Some(m) = screen(req, &loaded.state, host, warn)? {
         return Ok(Attempted::Refused(m));
     }
-    if !start.baseline_needed && start.candidate.is_empty() {
+    // The lane's work, taken up onto the best, is no change at all.
+    let already = start.took_up && !start.baseline_needed && start.candidate.is_empty();
+    if let Some(config_only) = config_apart(&start, already, lane.is_some(), host) {
+        return Ok(config_only);
+    }
+    if !start.baseline_needed && start.candidate.is_empty() && !already {
         return Err(Hinted::error(
             format!(
                 "nothing to try: no change since the kept commit {}",
@@ -109,6 +122,10 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         rule,
         lane: lane.as_ref(),
     };
+    if let (true, Some(l)) = (already, env.lane) {
+        let done = super::already_in_best(&env, &start.kept, None, l)?;
+        return Ok(Attempted::Done(Box::new(done)));
+    }
     let at = match baseline_when_needed(&env, start, &loaded, baseline_lock)? {
         Ok(at) => at,
         Err(done) => return Ok(Attempted::Done(Box::new(done))),
@@ -174,6 +191,10 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
             } => (segment, best, carry),
         };
         at.candidate = env.repo.candidate(&best)?;
+        if at.candidate.is_empty() {
+            // Both lanes made this change: the best has it already.
+            return super::already_in_best(env, &best, Some(c), lane);
+        }
         at.protected = env
             .repo
             .protected_paths(&at.candidate, &env.runner.objective.protect)?;
@@ -206,6 +227,33 @@ struct Start {
     baseline_needed: bool,
     candidate: Candidate,
     protected: Vec<String>,
+    /// A lane's work of its own was taken up onto the best.
+    took_up: bool,
+}
+
+/// A configuration change is never part of a candidate: alone, the try's
+/// answer (nothing runs); beside other changes, a warning, and the rest
+/// is tried.
+fn config_apart(start: &Start, already: bool, in_lane: bool, host: &dyn Host) -> Option<Attempted> {
+    let c = &start.candidate;
+    if c.config.is_empty() {
+        return None;
+    }
+    if c.is_empty() && !start.baseline_needed && !already {
+        return Some(Attempted::ConfigChange {
+            kept: start.kept.clone(),
+            config: c.config.clone(),
+            in_lane,
+        });
+    }
+    if !c.is_empty() {
+        host.warn(&format!(
+            "{} changed too: a config change is never part of a candidate; it stays as it is \
+             (not measured as the change, not committed by a keep, not undone by a discard)",
+            c.config.join(", ")
+        ));
+    }
+    None
 }
 
 /// The best the candidate is measured against. Lanes measure a segment's
@@ -245,9 +293,10 @@ fn find_best(
         }
         _ => kept,
     };
-    if let Some(l) = lane {
-        take_up_best(repo, l, &kept, host)?;
-    }
+    let took_up = match lane {
+        Some(l) => take_up_best(repo, l, &kept, host)?,
+        None => false,
+    };
     check_kept(repo, &kept)?;
     let candidate = repo.candidate(&kept)?;
     let protected = repo.protected_paths(&candidate, &loaded.objective.protect)?;
@@ -256,6 +305,7 @@ fn find_best(
         baseline_needed,
         candidate,
         protected,
+        took_up,
     };
     Ok((start, baseline_lock))
 }
@@ -367,19 +417,25 @@ pub(super) fn enter_lane(name: &str) -> Result<()> {
 }
 
 /// Before a lane's try: take up the keeps other lanes made since its work
-/// started (its work replayed onto the best). A conflict stops the try and
-/// changes nothing.
-fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host) -> Result<()> {
+/// started (its work replayed onto the best); true when it did and the lane
+/// had work of its own. A conflict stops the try and changes nothing.
+fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host) -> Result<bool> {
     let refname = lane.before_sync_ref();
+    let had_work = !repo.contains(best)
+        && crate::io::git::lane::Lanes::open(repo.workdir())?
+            .merge_base(&repo.head(), best)
+            .map_or(Ok(true), |base| {
+                repo.candidate(&base).map(|c| !c.is_empty())
+            })?;
     match repo.replay_onto(best, &refname)? {
-        Replay::Already => Ok(()),
+        Replay::Already => Ok(false),
         Replay::Replayed { .. } => {
             host.say(&format!(
                 "lane {}: took up the best {} (the work as it was is under {refname})",
                 lane.name,
                 short(best)
             ));
-            Ok(())
+            Ok(had_work)
         }
         Replay::Conflicts(paths) => Err(Hinted::error(
             format!(

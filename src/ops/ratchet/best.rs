@@ -151,6 +151,8 @@ pub fn baseline(
     let mut i = info(objective, status, kept, env.rule, Some("baseline".into()));
     i.new_segment = runner.new_segment;
     i.commit = Some(kept.to_string());
+    // Measured in a lane: the lane's record, as its tries are.
+    i.lane = env.lane.map(|l| l.name.clone());
     let rec = runs.journal(runner, state, i)?;
     if aside {
         put_back(repo, state)?;

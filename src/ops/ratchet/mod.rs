@@ -35,6 +35,7 @@ use crate::kernel::segment::{Measured, Segment};
 use crate::kernel::stats::summarize;
 use crate::ops::attempts;
 
+mod already;
 mod attempt;
 mod best;
 mod candidate;
@@ -46,6 +47,7 @@ mod request;
 mod runner;
 mod tree;
 
+pub use already::already_in_best;
 pub use attempt::{attempt, Attempted};
 pub use best::{baseline, remeasure, Baselined, Remeasured};
 pub use candidate::{try_candidate, Against, TryEnv};

@@ -69,6 +69,13 @@ impl TryRequest {
         for w in &config.warnings {
             host.warn(w);
         }
+        // A lane decides by the main working tree's `arx.toml`: say what
+        // its own copy changes, if anything.
+        if let (None, Some(used)) = (&self.config, &config.path) {
+            if let Some(difference) = crate::io::config::checkout_difference(cwd, used) {
+                host.warn(&difference);
+            }
+        }
         Ok(config)
     }
 

@@ -124,8 +124,10 @@ pub fn keep(
             crate::ops::lanes::segment_best(state, Some(&at.segment.id), env.runner.warn)?;
         if now_best.as_deref() != Some(kept) {
             let Some(best) = now_best else {
-                return Err(anyhow::anyhow!(
-                    "the journal no longer has a best for this segment"
+                return Err(Hinted::error(
+                    "the objective changed while this try ran (a new segment began): nothing was kept, \
+                     the candidate is still in the working tree",
+                    "run arx try again: the candidate is measured by the objective now in arx.toml",
                 ));
             };
             return Ok(Keep::Moved { best });

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use git2::Oid;
 
 use super::worktree::Steps;
-use super::{short, Candidate, RatchetRepo};
+use super::{is_config, short, Candidate, RatchetRepo};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -173,7 +173,17 @@ impl RatchetRepo {
         let mut index = self.repo.index().map_err(git_err)?;
         self.refuse_conflicts(&index, "keep the candidate")?;
         let head_tree = self.tree_of(head)?;
-        let updates = self.stage(&mut index, &changed)?;
+        let mut updates = self.stage(&mut index, &changed)?;
+        // Configuration files as the best has them: what the branch
+        // committed to them is not part of the candidate (it stays in the
+        // working tree and the index, as a change of the lane's own).
+        let parent_tree = self.tree_of(parent)?;
+        for path in self.diff_with_config(&parent_tree, &head_tree)? {
+            if is_config(&path) {
+                let entry = self.entry_at(&parent_tree, &path)?;
+                updates.push((path, entry));
+            }
+        }
         let tree_id = self.update_tree(&head_tree, &updates)?;
         let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
         let parent_commit = self.repo.find_commit(parent).map_err(git_err)?;

@@ -26,7 +26,7 @@ use std::sync::Mutex;
 use git2::{IndexEntry, StatusOptions};
 
 use super::tree::{EXEC_MODE, FILE_MODE, GITLINK_MODE, LINK_MODE};
-use super::{Changed, RatchetRepo};
+use super::{is_config, Changed, RatchetRepo};
 use crate::io::git::git_err;
 
 /// Index entry flag: `git update-index --assume-unchanged`.
@@ -64,7 +64,7 @@ struct Tracked<'a> {
 
 impl RatchetRepo {
     /// Staged, unstaged and untracked (not ignored) paths outside the state
-    /// directory, sorted. Untracked directories are listed file by file;
+    /// directory, configuration files aside (see [`is_config`]), sorted. Untracked directories are listed file by file;
     /// a nested repository (reported as `dir/`) is left out: it cannot be
     /// stored, so it is never touched either.
     pub(crate) fn scan(&self) -> anyhow::Result<Vec<Changed>> {
@@ -74,6 +74,17 @@ impl RatchetRepo {
 
     /// [`RatchetRepo::scan`] restricted to `paths` (all paths when `None`).
     pub(crate) fn scan_among(&self, suspects: Option<Vec<String>>) -> anyhow::Result<Vec<Changed>> {
+        let mut changed = self.scan_with_config(suspects)?;
+        changed.retain(|c| !is_config(&c.path));
+        Ok(changed)
+    }
+
+    /// [`RatchetRepo::scan_among`] with the configuration files that
+    /// changed (see [`is_config`]) left in.
+    pub(crate) fn scan_with_config(
+        &self,
+        suspects: Option<Vec<String>>,
+    ) -> anyhow::Result<Vec<Changed>> {
         if suspects.as_ref().is_some_and(Vec::is_empty) {
             return Ok(Vec::new());
         }

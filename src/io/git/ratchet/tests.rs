@@ -327,6 +327,7 @@ fn protected_paths_follow_gitignore_style_patterns() {
         .to_vec(),
         dirty: true,
         changed: Vec::new(),
+        config: Vec::new(),
     };
     let protect = |patterns: &[&str]| {
         let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();

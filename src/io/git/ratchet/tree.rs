@@ -8,7 +8,7 @@ use std::path::Path;
 
 use git2::{Oid, Tree};
 
-use super::RatchetRepo;
+use super::{is_config, RatchetRepo};
 use crate::io::git::git_err;
 
 /// Mode of a directory in a tree.
@@ -43,8 +43,20 @@ impl RatchetRepo {
     }
 
     /// The file paths at which `a` and `b` differ (content or mode),
-    /// outside the state directory, sorted.
+    /// outside the state directory, configuration files aside (see
+    /// [`is_config`]), sorted.
     pub(crate) fn diff_trees(&self, a: &Tree<'_>, b: &Tree<'_>) -> anyhow::Result<Vec<String>> {
+        let mut out = self.diff_with_config(a, b)?;
+        out.retain(|p| !is_config(p));
+        Ok(out)
+    }
+
+    /// [`RatchetRepo::diff_trees`] with the configuration files left in.
+    pub(crate) fn diff_with_config(
+        &self,
+        a: &Tree<'_>,
+        b: &Tree<'_>,
+    ) -> anyhow::Result<Vec<String>> {
         let mut out = Vec::new();
         if a.id() != b.id() {
             self.diff_rec(Some(a), Some(b), "", &mut out)?;
@@ -53,10 +65,12 @@ impl RatchetRepo {
         Ok(out)
     }
 
-    /// Every file path of `tree` outside the state directory.
+    /// Every file path of `tree` outside the state directory,
+    /// configuration files aside.
     pub(crate) fn tree_paths(&self, tree: &Tree<'_>) -> anyhow::Result<Vec<String>> {
         let mut out = Vec::new();
         self.diff_rec(None, Some(tree), "", &mut out)?;
+        out.retain(|p| !is_config(p));
         out.sort();
         Ok(out)
     }
