@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::tree::Entry;
-use super::{short, Candidate, RatchetRepo, Restored};
+use super::{is_config, short, Candidate, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -83,7 +83,18 @@ impl RatchetRepo {
         let built = (|| -> anyhow::Result<Option<Built>> {
             let updates = self.stage(&mut index, &changed)?;
             let head_tree = self.tree_of(head)?;
-            let tree_id = self.update_tree(&head_tree, &updates)?;
+            // Configuration files as the parent (the best) has them: what
+            // the branch committed to them is not part of the candidate (it
+            // stays in the working tree and the index, a change of its own).
+            let mut tree_updates = updates.clone();
+            let parent_tree = self.tree_of(parent)?;
+            for path in self.diff_with_config(&parent_tree, &head_tree)? {
+                if is_config(&path) {
+                    let entry = self.entry_at(&parent_tree, &path)?;
+                    tree_updates.push((path, entry));
+                }
+            }
+            let tree_id = self.update_tree(&head_tree, &tree_updates)?;
             if parent == head && tree_id == head_tree.id() {
                 return Ok(None);
             }
