@@ -167,6 +167,7 @@ fn main() -> anyhow::Result<()> {
                 lane: None,
                 replayed_from: vec![],
                 slot_best: None,
+                best_runs: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

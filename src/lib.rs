@@ -42,14 +42,6 @@ use std::io::Write;
 
 use error::Hinted;
 
-/// Is this error (anywhere in its chain) a closed stdout pipe?
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|e| {
-        e.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
-}
-
 /// Print an error the one way arx prints errors.
 pub fn report_error(err: &anyhow::Error) {
     let mut stderr = std::io::stderr().lock();
@@ -64,7 +56,7 @@ pub fn report_error(err: &anyhow::Error) {
 pub fn run(cli: cli::Cli) -> Exit {
     match commands::dispatch(cli) {
         Ok(exit) => exit,
-        Err(err) if is_broken_pipe(&err) => Exit::Ok,
+        Err(err) if output::is_broken_pipe(&err) => Exit::Ok,
         Err(err) => {
             report_error(&err);
             Exit::Error

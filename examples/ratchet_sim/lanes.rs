@@ -57,10 +57,18 @@ use super::{normal, trial_seed, world, Kind, Stream, BASELINE_RUNS, BUDGET, MAX_
 pub const REMEASURE: usize = BASELINE_RUNS;
 /// Share of replays onto a moved best that do not apply (a conflict).
 pub const CONFLICT: f64 = 0.1;
-/// Targets at equal wall time, 4 lanes on 4 slots (`same slot`) against 1
-/// lane on 1 slot: at least this many times the true improvement…
+/// Targets at equal wall time for the design (4 lanes on 4 slots,
+/// `adaptive`). With identical slots: at least this many times the true
+/// improvement of 1 lane on 1 slot…
 pub const LANES_GAIN: f64 = 3.0;
-// …and no more null or harmful keeps per true keep than 1 lane.
+/// …with a slot effect, where no estimate of the offsets can reach what
+/// identical slots give: at least this share of the ceiling (the offsets
+/// known exactly)…
+pub const CEILING_SHARE: f64 = 0.85;
+/// …and at least this many times a ratchet blind to slots (against the
+/// recorded best, replayed when the best moves).
+pub const BLIND_GAIN: f64 = 1.3;
+// And in both, no more null or harmful keeps per true keep than 1 lane.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compare {

@@ -224,7 +224,8 @@ pub fn run(ctx: &Ctx, dir: Option<&Path>) -> Result<Exit> {
     let quiet = ctx.out.quiet || ctx.out.json;
     let say = |line: &str| {
         if !quiet {
-            println!("{line}");
+            // A closed stdout only ends what is shown.
+            let _ = crate::output::say(line);
         }
     };
     write_file(&dir, "train.sh", TRAIN_SH)?;

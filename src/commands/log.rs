@@ -20,8 +20,8 @@ use crate::kernel::segment::results;
 use crate::output::export::{Column, Csv, Table, Tsv};
 use crate::output::{dim, verdict_style, Report};
 
-/// Longest command shown in a row, in characters.
-const COMMAND_WIDTH: usize = 60;
+/// Longest description shown in a row, in characters.
+const DESCRIPTION_WIDTH: usize = 60;
 
 #[derive(Serialize)]
 #[serde(transparent)]
@@ -39,7 +39,7 @@ struct LogReport {
 struct Line {
     cells: [String; 6],
     verdict: Option<crate::kernel::verdict::Verdict>,
-    command: String,
+    description: String,
 }
 
 impl LogReport {
@@ -61,7 +61,7 @@ impl LogReport {
                     r.candidate.as_deref().map_or("-".to_string(), one_line),
                 ],
                 verdict: r.verdict.as_ref().map(|v| v.verdict),
-                command: truncate(&command_line(r), COMMAND_WIDTH),
+                description: truncate(&one_line(&description(r)), DESCRIPTION_WIDTH),
             })
             .collect()
     }
@@ -100,7 +100,7 @@ impl Report for LogReport {
             head.push_str(&pad(h, w));
             head.push_str("  ");
         }
-        writeln!(out, "{d}{head}COMMAND{d:#}")?;
+        writeln!(out, "{d}{head}DESCRIPTION{d:#}")?;
         for line in &lines {
             let [id, started, time, verdict, result, candidate] = &line.cells;
             let s = line.verdict.map(verdict_style).unwrap_or(d);
@@ -113,10 +113,24 @@ impl Report for LogReport {
                 pad(verdict, widths[3]),
                 pad(result, widths[4]),
                 pad(candidate, widths[5]),
-                line.command
+                line.description
             )?;
         }
         Ok(())
+    }
+}
+
+/// What a row says the run was: a try's description (else the paths it
+/// changed: every try runs the same command), a run's hypothesis, else
+/// its command (a plain `arx run` is what it ran).
+fn description(r: &RunRecord) -> String {
+    let given = |d: &Option<String>| d.clone().filter(|d| !d.trim().is_empty());
+    match &r.ratchet {
+        Some(t) => given(&t.description).unwrap_or_else(|| match t.paths.as_slice() {
+            [] => "-".to_string(),
+            paths => paths.join(", "),
+        }),
+        None => given(&r.hypothesis).unwrap_or_else(|| command_line(r)),
     }
 }
 

@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use super::contract::{MetricSpec, Metrics};
 use super::failure::FailureClass;
 use super::names::str_enum;
-use super::number::fmt_number;
 use super::stats::Summary;
 use super::verdict::VerdictRecord;
 
@@ -435,10 +434,20 @@ pub fn select(
     runs
 }
 
-/// A run's outcome in a few characters: the spec's metric, or a try's
-/// (`acc=0.83`; the mean and sample count of a repeated run), else how the
+/// A run's outcome in a few characters: "not run" for a protected try,
+/// else a try's value as its line told it, or the spec's metric (`acc=0.83`;
+/// the mean and sample count of a repeated run), else how the
 /// command ended (`exit=1`, `timeout`, `interrupted`).
 pub fn outcome(record: &RunRecord) -> String {
+    if let Some(t) = &record.ratchet {
+        if t.status == super::ratchet_record::TryStatus::Protected {
+            return "not run".to_string();
+        }
+        // A try: the value it was told with (a keep's confirmation runs).
+        if let Some(e) = super::effect::of_try(t, &record.samples) {
+            return format!("{}={} (n={})", t.metric, super::number::fmt_sig(e.value, 6), e.n);
+        }
+    }
     let key = match (&record.spec, &record.ratchet) {
         (Some(spec), _) => Some(spec.metric_key.as_str()),
         (None, Some(t)) => Some(t.metric.as_str()),
@@ -449,7 +458,7 @@ pub fn outcome(record: &RunRecord) -> String {
             return format!("{key}={} (n={})", super::number::fmt_sig(s.mean, 6), s.n);
         }
         if let Some(v) = record.metrics.get(key) {
-            return format!("{key}={}", fmt_number(v));
+            return format!("{key}={}", super::number::fmt_sig(v, 6));
         }
     }
     if record.timed_out {

@@ -136,6 +136,44 @@ pub fn validate(o: &Objective) -> Result<(), String> {
     Ok(())
 }
 
+/// What a run that printed results but not `metric` tells: the keys it
+/// did print, and the closest of them when one is a likely misspelling
+/// (`; it printed loss, val_loss (did you mean val_loss?)`); empty when it
+/// printed none.
+pub fn missing_metric_note<'k>(metric: &str, printed: impl IntoIterator<Item = &'k str>) -> String {
+    let keys: Vec<&str> = printed.into_iter().collect();
+    if keys.is_empty() {
+        return String::new();
+    }
+    let shown = keys.iter().take(12).copied().collect::<Vec<_>>().join(", ");
+    let more = if keys.len() > 12 { ", …" } else { "" };
+    let close = keys
+        .iter()
+        .map(|k| (edit_distance(&metric.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|(d, k)| *d <= (k.chars().count().max(metric.chars().count()) / 3).max(1))
+        .min_by_key(|(d, _)| *d);
+    match close {
+        Some((_, k)) => format!("; it printed {shown}{more} (did you mean {k}?)"),
+        None => format!("; it printed {shown}{more}"),
+    }
+}
+
+/// Edits (insert, delete, replace a character) from `a` to `b`.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let here = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(here + 1);
+            prev = here;
+        }
+    }
+    row[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +243,17 @@ mod tests {
         o.metric = " ".into();
         assert!(validate(&o).unwrap_err().contains("metric"));
         assert!(validate(&objective()).is_ok());
+    }
+
+    #[test]
+    fn a_metric_not_printed_names_what_was_and_the_close_one() {
+        let note = missing_metric_note("val_los", ["loss", "val_loss", "lr"]);
+        assert_eq!(note, "; it printed loss, val_loss, lr (did you mean val_loss?)");
+        assert_eq!(
+            missing_metric_note("accuracy", ["loss", "lr"]),
+            "; it printed loss, lr"
+        );
+        assert_eq!(missing_metric_note("m", []), "");
+        assert_eq!(missing_metric_note("M", ["m", "x"]), "; it printed m, x (did you mean m?)");
     }
 }

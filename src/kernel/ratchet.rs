@@ -243,15 +243,27 @@ pub const STANDING_BAND: f64 = 2.0;
 /// and the best's `nb`. The band is [`STANDING_BAND`] standard errors of
 /// the difference of the two means.
 pub fn standing(decision: &Decision, k: usize, nb: usize) -> Standing {
-    let Some(sigma) = decision.noise.filter(|s| s.is_finite() && !decision.blind) else {
+    standing_of(
+        decision.improvement,
+        decision.noise.filter(|_| !decision.blind),
+        decision.keep(),
+        k,
+        nb,
+    )
+}
+
+/// [`standing`] from its parts: the improvement (positive = better), the
+/// noise σ of one run (`None` when blind), whether it was kept, and the
+/// runs behind each side.
+pub fn standing_of(d: f64, noise: Option<f64>, kept: bool, k: usize, nb: usize) -> Standing {
+    let Some(sigma) = noise.filter(|s| s.is_finite()) else {
         return Standing::Blind;
     };
-    if decision.keep() {
+    if kept {
         return Standing::Better;
     }
     let se = sigma * (1.0 / k.max(1) as f64 + 1.0 / nb.max(1) as f64).sqrt();
     let band = STANDING_BAND * se;
-    let d = decision.improvement;
     if d < -band {
         Standing::Worse
     } else if d > band {

@@ -119,6 +119,10 @@ pub struct RatchetInfo {
     /// runs, which the decision compared with instead of `best`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot_best: Option<SlotBest>,
+    /// The runs of the best the decision compared with (for the band of
+    /// noise the try is told against).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_runs: Option<usize>,
 }
 
 /// The best on a candidate's slot ([`RatchetInfo::slot_best`]).

@@ -408,6 +408,7 @@ mod tests {
                 lane: None,
                 replayed_from: vec![],
                 slot_best: None,
+                best_runs: None,
             }),
         }
     }

@@ -18,7 +18,6 @@ use crate::kernel::journal::RunRecord;
 use crate::kernel::number::fmt_number;
 use crate::kernel::round::{select_evidence, Finding as EvidenceItem};
 use crate::kernel::segment::TryStatus;
-use crate::kernel::stats::Direction;
 use crate::kernel::verdict::{EvidenceLevel, Verdict};
 
 /// A finding that a recorded one contradicts.
@@ -127,10 +126,18 @@ pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
         _ => return None,
     };
     let metric = &info.metric;
-    let imp = info.improvement?;
+    // The same effect, in the same words, as the try's own line.
+    let one: Vec<f64> = rec.metrics.get(metric).into_iter().collect();
+    let samples = if rec.samples.is_empty() {
+        &one
+    } else {
+        &rec.samples
+    };
+    let effect = crate::kernel::effect::of_try(info, samples)?;
+    let change = effect.change?;
     let (content, tag, confidence) = match info.status {
         TryStatus::Keep => (
-            format!("`{subject}` improved {metric} by {}", sig3(imp.abs())),
+            format!("`{subject}` improved {metric} by {}", sig3(change.abs())),
             "keep",
             if info.confirmed {
                 DEFAULT_CONFIDENCE
@@ -139,20 +146,12 @@ pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
             },
         ),
         TryStatus::Discard => {
-            let raw = match info.direction {
-                Direction::Min => -imp,
-                Direction::Max => imp,
-            };
-            let sign = if raw >= 0.0 { "+" } else { "" };
-            let how = match (info.blind, info.noise) {
-                (true, _) => "blind to noise",
-                (false, Some(sd)) if imp < -sd => "worse beyond noise",
-                _ => "within noise",
-            };
+            let sign = if change >= 0.0 { "+" } else { "" };
             (
                 format!(
-                    "`{subject}` did not improve {metric} ({sign}{}, {how})",
-                    sig3(raw)
+                    "`{subject}` did not improve {metric} ({sign}{}, {})",
+                    sig3(change),
+                    effect.words()
                 ),
                 "discard",
                 DEFAULT_CONFIDENCE,
@@ -400,13 +399,13 @@ mod tests {
         let mut rec: RunRecord = serde_json::from_value(serde_json::json!({
             "run_id": "r1", "started_at": NOW, "ended_at": NOW, "duration_ms": 0,
             "command": ["x"], "cwd": ".", "metrics": {}, "exit_code": 0,
-            "timed_out": false, "failure_class": "none"
+            "timed_out": false, "failure_class": "none", "samples": [1.0012]
         }))
         .unwrap();
         let info: RatchetInfo = serde_json::from_value(serde_json::json!({
             "segment": "s", "status": "discard", "description": "lr 2x",
             "metric": "val_bpb", "direction": "min", "kept": "abc",
-            "improvement": -0.0012, "noise": 0.002
+            "best": 1.0, "improvement": -0.0012, "noise": 0.002
         }))
         .unwrap();
         rec.ratchet = Some(info);
@@ -419,6 +418,7 @@ mod tests {
         let info = rec.ratchet.as_mut().unwrap();
         info.status = TryStatus::Keep;
         info.improvement = Some(0.0047);
+        rec.samples = vec![0.9953];
         let f = from_try(&rec, NOW).unwrap();
         assert_eq!(f.content, "`lr 2x` improved val_bpb by 0.0047");
         let info = rec.ratchet.as_mut().unwrap();

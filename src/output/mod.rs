@@ -162,13 +162,57 @@ impl Output {
     }
 }
 
-/// Export `value` on `out`, then flush it.
+/// Set once stdout is found closed (the reader of a pipe went away, as
+/// `arx log | head -1` does): nothing more is written there.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether stdout was found closed: a command goes on with its work
+/// (a try still journals its record) and ends with its own exit code,
+/// quietly.
+pub fn stdout_closed() -> bool {
+    STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Is this error (anywhere in its chain) a closed pipe?
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Export `value` on `out`, then flush it. A closed stdout is the end of
+/// the output, not an error: every later write is skipped.
 fn write<W: Write, T: ?Sized>(
     mut out: W,
     exporter: &dyn Exporter<T>,
     value: &T,
 ) -> anyhow::Result<()> {
-    exporter.export(value, &mut out)?;
-    out.flush()?;
-    Ok(())
+    if stdout_closed() {
+        return Ok(());
+    }
+    match exporter
+        .export(value, &mut out)
+        .and_then(|()| out.flush().map_err(Into::into))
+    {
+        Err(e) if is_broken_pipe(&e) => {
+            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// Write one line of text on stdout, as every report does: a closed
+/// stdout ends the output quietly.
+pub fn say(line: &str) -> anyhow::Result<()> {
+    struct Line<'a>(&'a str);
+    struct Plain;
+    impl<'a> Exporter<Line<'a>> for Plain {
+        fn export(&self, value: &Line<'a>, out: &mut dyn Write) -> anyhow::Result<()> {
+            writeln!(out, "{}", value.0)?;
+            Ok(())
+        }
+    }
+    write(io::stdout().lock(), &Plain, &Line(line))
 }

@@ -15,6 +15,7 @@ fn journal(sb: &Sandbox) {
     third["verdict"] = Value::Null;
     third["exit_code"] = json!(2);
     third["command"] = json!(["sh", "-c", "echo 'a b'"]);
+    third["hypothesis"] = Value::Null;
     sb.write(".arx/journal.jsonl", jsonl(&[run(1), second, third]));
 }
 
@@ -39,7 +40,9 @@ fn lists_runs_oldest_first_in_aligned_columns() {
     assert!(rows[3].starts_with(&id(3)[..13]));
     assert!(rows[1].contains("2026-11-21 10:01:00") && rows[1].contains("12.3s"));
     assert!(rows[1].contains("supported") && rows[1].contains("acc=0.8312"));
-    assert!(rows[1].contains("hybrid") && rows[1].contains("python train.py --lr 1e-3"));
+    // The description column: the hypothesis, not the command again.
+    assert!(rows[1].contains("hybrid") && rows[1].contains("Hybrid BM25+dense retrieval"));
+    assert!(!rows[1].contains("python train.py"), "{text}");
     assert!(
         rows[2].contains("refuted") && rows[2].contains("acc=0.61") && rows[2].contains("bm25")
     );
@@ -50,10 +53,45 @@ fn lists_runs_oldest_first_in_aligned_columns() {
     assert_eq!(rows[1].find("supported"), Some(col), "{text}");
     assert_eq!(rows[2].find("refuted"), Some(col), "{text}");
     assert_eq!(&rows[3][col..col + 2], "- ", "{text}");
-    let cmd = rows[0].find("COMMAND").unwrap();
+    let desc = rows[0].find("DESCRIPTION").unwrap();
     assert!(rows[1..]
         .iter()
-        .all(|r| r[cmd..].starts_with("python") || r[cmd..].starts_with("sh")));
+        .all(|r| r[desc..].starts_with("Hybrid") || r[desc..].starts_with("sh")));
+}
+
+#[test]
+fn a_protected_try_is_not_run_and_numbers_read_one_way() {
+    let sb = Sandbox::new();
+    let try_record = |n: u32, status: &str, description: &str| {
+        let mut r = run(n);
+        r["spec"] = Value::Null;
+        r["verdict"] = Value::Null;
+        r["hypothesis"] = Value::Null;
+        r["ratchet"] = json!({
+            "segment": "s", "status": status, "description": description,
+            "metric": "loss", "direction": "min", "kept": "abc", "best": 0.2
+        });
+        r
+    };
+    let mut protected = try_record(1, "protected", "edit the data");
+    protected["metrics"] = json!({});
+    let mut one = try_record(2, "discard", "a wider model");
+    one["metrics"] = json!({"loss": 0.16541318370667127});
+    let mut five = try_record(3, "discard", "a deeper model");
+    five["samples"] = json!([0.0908468, 0.0908468, 0.0908468, 0.0908468, 0.0908468]);
+    five["summary"] = json!({"n": 5, "mean": 0.0908468, "sd": 0.0, "median": 0.0908468,
+        "min": 0.0908468, "max": 0.0908468, "outliers": []});
+    sb.write(".arx/journal.jsonl", jsonl(&[protected, one, five]));
+    let out = sb.arx().arg("log").assert().code(0).get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert!(rows[1].contains("protected") && rows[1].contains("not run"), "{text}");
+    assert!(!rows[1].contains("exit=0"), "{text}");
+    assert!(rows[1].contains("edit the data"), "{text}");
+    // Six significant digits, with or without repeats.
+    assert!(rows[2].contains("loss=0.165413 "), "{text}");
+    assert!(rows[3].contains("loss=0.0908468 (n=5)"), "{text}");
+    assert!(!text.contains("python train.py"), "{text}");
 }
 
 #[test]

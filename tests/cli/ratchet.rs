@@ -1019,3 +1019,72 @@ fn a_config_change_is_never_part_of_a_candidate() {
         "M arx.toml"
     );
 }
+
+/// `arx ARGS` with its stdout a pipe whose reader went away at once (as
+/// `arx … | head -1` once `head` has its line).
+fn with_stdout_closed(sb: &Sandbox, args: &[&str]) -> std::process::Output {
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+        .current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_the_output_quietly_and_keeps_the_answer() {
+    let sb = repo("");
+    let (code, _) = try_(&sb, &[]);
+    assert_eq!(code, 0, "baseline");
+    // A discard: journaled, set aside, and still exit 1 — never a panic,
+    // never an exit that reads as a keep.
+    sb.write("value.txt", "1.2");
+    let out = with_stdout_closed(&sb, &["try", "-m", "worse"]);
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(statuses(&sb), ["baseline", "discard"]);
+    assert_eq!(sb.read("value.txt"), "1.0");
+    // A keep under `--json`: exit 0, its record written.
+    sb.write("value.txt", "0.5");
+    let out = with_stdout_closed(&sb, &["--json", "try", "-m", "better"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(statuses(&sb), ["baseline", "discard", "keep"]);
+    for args in [&["log"][..], &["status"], &["best"], &["report"]] {
+        let out = with_stdout_closed(&sb, args);
+        let err = stderr(&out);
+        assert!(!err.contains("panicked") && !err.contains("error"), "{args:?}: {err}");
+        assert_ne!(out.status.code(), Some(101), "{args:?}");
+        assert_ne!(out.status.code(), Some(2), "{args:?}");
+    }
+    // The demo speaks line by line: the same quiet end.
+    let dir = sb.path().join("demo");
+    let out = with_stdout_closed(&sb, &["demo", "--dir", dir.to_str().unwrap()]);
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
+
+#[test]
+fn a_metric_the_experiment_never_prints_stops_after_the_first_baseline_run() {
+    for (metric, hint) in [("m1", true), ("accuracy", false)] {
+        let sb = repo("");
+        sb.write("arx.toml", CONFIG.replace("metric = \"m\"", &format!("metric = \"{metric}\"")));
+        git(&sb, &["commit", "-qam", "metric"]);
+        let out = sb.arx().arg("try").output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
+        // One run, not the baseline's five.
+        assert_eq!(sb.read(".noise").trim(), "1", "{text}");
+        let line = text.lines().find(|l| l.starts_with("crash:")).unwrap_or_default();
+        assert!(line.contains(&format!("reported no {metric}")), "{line}");
+        assert!(line.contains("it printed m, mem"), "{line}");
+        assert_eq!(line.contains("(did you mean m?)"), hint, "{line}");
+        assert_eq!(statuses(&sb), ["crash"]);
+    }
+}

@@ -95,8 +95,9 @@ impl Point<'_> {
         if let Some(i) = self.interval {
             return Some((value, Some(i)));
         }
-        if self.samples.len() >= 2 {
-            if let Some((m, i)) = estimate(&self.samples, None, INTERVAL_CONFIDENCE) {
+        let kept = fold::kept_samples(self);
+        if kept.len() >= 2 {
+            if let Some((m, i)) = estimate(&kept, None, INTERVAL_CONFIDENCE) {
                 return Some((m, Some(i)));
             }
         }
@@ -290,8 +291,8 @@ pub struct Row {
     pub metric: Option<String>,
     pub value: Option<f64>,
     pub interval: Option<(f64, f64)>,
-    /// Against the best before it (segment runs) as a signed difference,
-    /// positive when better.
+    /// Against the best before it (segment runs): its value less the
+    /// best's, in the metric's units (negative is better when lower is).
     pub change: Option<f64>,
     pub status: String,
     pub commit: Option<String>,
@@ -420,8 +421,10 @@ pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
         metric: p.metric.as_deref().map(str::to_string),
         value: estimate.map(|e| e.0),
         interval: estimate.and_then(|e| e.1),
+        // In the metric's units, as the try's line and the summary's
+        // change against the baseline (negative is better when lower is).
         change: if p.segment_number > 0 {
-            change(p.direction, p.value, best)
+            p.value.zip(best).map(|(v, b)| v - b)
         } else {
             None
         },

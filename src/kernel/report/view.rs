@@ -316,10 +316,16 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         status,
         Status::Crash | Status::Failed | Status::Lost | Status::Interrupted
     );
+    // A keep's value is the mean of the runs it is recorded with (its
+    // confirmation runs), as the try told it and as the best reads.
+    let record_from = match (status, &v.ratchet) {
+        (Status::Keep, Some(r)) if r.record_from < v.samples.len() => r.record_from,
+        _ => 0,
+    };
     let value = if crashed {
         None
     } else {
-        mean(&v.samples).or(metric_value)
+        mean(&v.samples[record_from..]).or(metric_value)
     };
     let head = v.git.as_ref().and_then(|g| g.head.clone());
     let detail = match (&v.verdict, crashed) {

@@ -57,9 +57,13 @@ impl BestRuns {
         for i in 1..=n {
             let o = runner.once(&mut events, &label(i), &mut reactive)?;
             let interrupted = o.interrupted;
-            samples.extend(runner.sample(&o));
+            let sample = runner.sample(&o);
+            // A run that ended well without the metric: the next ones
+            // would not print it either.
+            let no_metric = sample.is_none() && o.effective_exit_code() == 0;
+            samples.extend(sample);
             outcomes.push(o);
-            if interrupted {
+            if interrupted || no_metric {
                 break;
             }
         }
@@ -215,8 +219,13 @@ fn baseline_line(
         }
         TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
         _ => format!(
-            "crash: the baseline reported no {} (exit code {})",
-            objective.metric, rec.exit_code
+            "crash: the baseline reported no {} (exit code {}){}",
+            objective.metric,
+            rec.exit_code,
+            crate::kernel::objective::missing_metric_note(
+                &objective.metric,
+                rec.metrics.iter().map(|(k, _)| k)
+            )
         ),
     }
 }

@@ -16,7 +16,6 @@ use crate::kernel::number::{decimals, fmt_number, num, signed};
 use crate::kernel::prune::Pruned;
 use crate::kernel::ratchet::{self, Decision};
 use crate::kernel::segment::{CheckResult, TryStatus};
-use crate::kernel::stats::summarize;
 use crate::kernel::verdict::Verdict;
 use crate::ops::journal;
 
@@ -130,37 +129,39 @@ pub(super) fn describe(
     i.confirmed = d.confirmed;
     i.record_from = d.record_from;
     let samples = &runs.samples;
-    // A keep's value is the mean of its confirmation runs (the record).
-    let recorded = if d.verdict == Verdict::Supported && d.record_from < samples.len() {
-        &samples[d.record_from..]
-    } else {
-        &samples[..]
-    };
-    let mean = summarize(recorded).map_or(f64::NAN, |s| s.mean);
     let segment_noise = ratchet::pooled_noise(&runs.slots.groups()).map(|(sd, _)| sd);
-    let dp = decimals(d.noise.or(segment_noise), mean);
     let best = at.segment.kept.as_ref().expect("a kept commit");
     i.slot_best = runs.slots.slot_best(best);
-    // What the candidate was compared with: the best on its slot, or as
-    // recorded.
-    let against = i.slot_best.as_ref().map(|b| b.value).or(i.best);
-    let vs = match (&i.slot_best, i.best) {
+    i.best_runs = Some(runs.slots.reference_runs(best));
+    // What every view tells of the try (its line, its finding, the log and
+    // the report): one effect, of the try as it is decided.
+    let mut decided = i.clone();
+    decided.status = if d.verdict == Verdict::Supported {
+        TryStatus::Keep
+    } else {
+        TryStatus::Discard
+    };
+    let effect = crate::kernel::effect::of_try(&decided, samples);
+    let mean = effect.map_or(f64::NAN, |e| e.value);
+    let dp = decimals(d.noise.or(segment_noise), mean);
+    let vs = match (&i.slot_best, effect.and_then(|e| e.against)) {
         (Some(b), _) => format!(" vs {} on slot {}", num(b.value, dp), b.slot),
         (None, Some(b)) => format!(" vs {}", num(b, dp)),
         (None, None) => String::new(),
     };
-    let best_runs = runs.slots.reference_runs(best);
-    let noise = match (ratchet::standing(d, samples.len(), best_runs), d.noise) {
-        (ratchet::Standing::Blind, _) | (_, None) => ", blind to noise".to_string(),
-        (ratchet::Standing::Better, Some(sd)) => format!(", beyond noise {}", num(sd, dp)),
-        (ratchet::Standing::Worse, Some(sd)) => format!(", worse beyond noise {}", num(sd, dp)),
-        (ratchet::Standing::WithinNoise, Some(sd)) => format!(", within noise {}", num(sd, dp)),
-        (ratchet::Standing::BetterUnconfirmed, Some(sd)) => {
-            format!(", better but unconfirmed, noise {}", num(sd, dp))
+    let noise = match (effect, d.noise) {
+        (Some(e), Some(sd)) if e.standing != ratchet::Standing::Blind => {
+            let words = match e.standing {
+                ratchet::Standing::BetterUnconfirmed => "better but unconfirmed, noise",
+                _ => e.words(),
+            };
+            format!(", {words} {}", num(sd, dp))
         }
+        _ => ", blind to noise".to_string(),
     };
-    let diff = against
-        .map(|b| format!("{}{vs}", signed(mean - b, dp)))
+    let diff = effect
+        .and_then(|e| e.change)
+        .map(|c| format!("{}{vs}", signed(c, dp)))
         .unwrap_or_default();
     let noise = if diff.is_empty() {
         noise.trim_start_matches(", ")

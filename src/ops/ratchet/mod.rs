@@ -133,6 +133,7 @@ pub fn info(
         lane: None,
         replayed_from: Vec::new(),
         slot_best: None,
+        best_runs: None,
     }
 }
 
