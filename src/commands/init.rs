@@ -398,6 +398,10 @@ fn refuse_second_objective(
 }
 
 pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
+    super::note_outside_git(
+        ctx,
+        ": setting up here; arx try needs one (git init, then a first commit)",
+    )?;
     let cwd = ctx.cwd()?;
     let repo = repo_root(&cwd);
     let root = repo.clone().unwrap_or_else(|| cwd.clone());

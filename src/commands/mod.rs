@@ -90,6 +90,23 @@ impl Ctx {
 
 pub use crate::ops::ratchet::{run_short, short};
 
+/// Say first, on stderr, that `cwd` is not inside a git repository (the
+/// ratchet works on one; `what` is what the command does without it).
+/// True when it is not.
+pub fn note_outside_git(ctx: &Ctx, what: &str) -> Result<bool> {
+    let cwd = ctx.cwd()?;
+    if crate::io::config::repo_root(&cwd).is_some() {
+        return Ok(false);
+    }
+    if !ctx.out.quiet {
+        eprintln!(
+            "arx: {} is not inside a git repository{what}",
+            cwd.display()
+        );
+    }
+    Ok(true)
+}
+
 /// A path for people: relative to the working directory when inside it.
 pub fn shown(path: &Path, cwd: &Path) -> String {
     path.strip_prefix(cwd)

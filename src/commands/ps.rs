@@ -117,6 +117,7 @@ impl Report for PsReport {
 }
 
 pub fn run(ctx: &Ctx, reap: bool) -> Result<Exit> {
+    super::note_outside_git(ctx, "; the live runs of the state directory here")?;
     let state = ctx.state_dir()?;
     let now = timestamp(ctx.global.now.as_deref())?.as_millisecond();
     let mut runs = reactive::survey(&state, now, WARN)?;

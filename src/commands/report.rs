@@ -210,9 +210,13 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
             path.display()
         );
     }
+    // A page, a chart or test cases written to files are what was asked
+    // for: the terminal report is not printed beside them (`--json` and
+    // `--markdown` still are).
+    let to_files = args.html.is_some() || args.svg.is_some() || args.junit.is_some();
     if args.markdown {
         ctx.out.emit_as(&MarkdownReport, &report)?;
-    } else {
+    } else if ctx.out.json || !to_files {
         ctx.out.emit(&report)?;
     }
     Ok(Exit::Ok)

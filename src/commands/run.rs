@@ -160,7 +160,7 @@ impl Report for RunReport {
                 out,
                 " {d}[{} {}]{d:#}",
                 r.failure_class,
-                r.failure_class.describe()
+                r.failure_class.describe_run(r.timed_out)
             )?;
         }
         if r.timed_out {

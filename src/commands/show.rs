@@ -128,7 +128,7 @@ impl Report for ShowReport {
             c => field(
                 out,
                 "failure",
-                format_args!("{} ({})", c.as_str(), c.describe()),
+                format_args!("{} ({})", c.as_str(), c.describe_run(r.timed_out)),
             )?,
         }
         match &r.verdict {

@@ -117,7 +117,8 @@ pub fn objective(o: &InitObjective) -> String {
 /// A whole new `arx.toml`.
 pub fn config(o: &InitObjective) -> String {
     format!(
-        "# arx configuration. See the README, \"Configuration: arx.toml\".\n\n{}{}",
+        "# arx configuration. Every key: docs/reference/config.md in arx's sources,\n\
+         # the page \"Configuration: arx.toml\".\n\n{}{}",
         gates(),
         objective(o)
     )

@@ -37,6 +37,17 @@ impl FailureClass {
             FailureClass::None => "no failure",
         }
     }
+
+    /// What the class means for one run that did or did not time out: a
+    /// run that failed on its own is a runtime failure, not "timeout or
+    /// runtime failure".
+    pub fn describe_run(self, timed_out: bool) -> &'static str {
+        match (self, timed_out) {
+            (FailureClass::H4, true) => "timeout",
+            (FailureClass::H4, false) => "runtime failure",
+            (c, _) => c.describe(),
+        }
+    }
 }
 
 /// Missing-dependency phrases (H2), folded to lower case.
@@ -229,5 +240,12 @@ mod tests {
             classify_run_failure(b"\xc4importerror", false),
             FailureClass::H2
         );
+    }
+
+    #[test]
+    fn a_run_that_did_not_time_out_is_a_runtime_failure() {
+        assert_eq!(FailureClass::H4.describe_run(false), "runtime failure");
+        assert_eq!(FailureClass::H4.describe_run(true), "timeout");
+        assert_eq!(FailureClass::H2.describe_run(false), "missing dependency");
     }
 }

@@ -176,8 +176,14 @@ pub fn stdout_closed() -> bool {
 /// Is this error (anywhere in its chain) a closed pipe?
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
-        e.downcast_ref::<io::Error>()
-            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        let kind = match e.downcast_ref::<io::Error>() {
+            Some(io) => Some(io.kind()),
+            // JSON written straight to the pipe keeps the I/O error inside.
+            None => e
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(io::ErrorKind::BrokenPipe)
     })
 }
 

@@ -181,6 +181,38 @@ fn a_crash_is_discarded_with_exit_3() {
     assert_eq!(code, 3, "{report}");
     assert_eq!(status(&report), "crash");
     assert_eq!(sb.read("value.txt"), "1.0");
+    // Its line names what happened: no timeout, a runtime failure.
+    sb.write("value.txt", "boom");
+    let out = sb.arx().args(["try", "-m", "breaks it again"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.starts_with("crash:")).unwrap_or_default();
+    assert!(line.contains("exit code 1 [H4 runtime failure]"), "{text}");
+    assert!(!line.contains("timeout"), "{line}");
+}
+
+#[test]
+fn outside_a_repository_status_ps_and_init_say_so_first() {
+    let sb = Sandbox::new();
+    for args in [&["status"][..], &["ps"], &["init"]] {
+        let out = sb.arx().args(args).output().unwrap();
+        let err = stderr(&out);
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("arx: ") && first.contains("is not inside a git repository"),
+            "{args:?}: {err}"
+        );
+    }
+    // The configuration init wrote points at a page that exists.
+    let config = sb.read("arx.toml");
+    let first = config.lines().next().unwrap_or_default();
+    let page = "docs/reference/config.md";
+    assert!(first.contains(page), "{first}");
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(page)).unwrap();
+    assert!(text.starts_with("# Configuration: `arx.toml`"));
+    // Inside one: nothing said about it.
+    let sb = repo("");
+    let out = sb.arx().args(["ps"]).output().unwrap();
+    assert!(!stderr(&out).contains("git repository"), "{}", stderr(&out));
 }
 
 #[test]
@@ -1087,4 +1119,78 @@ fn a_metric_the_experiment_never_prints_stops_after_the_first_baseline_run() {
         assert_eq!(line.contains("(did you mean m?)"), hint, "{line}");
         assert_eq!(statuses(&sb), ["crash"]);
     }
+}
+
+/// `arx try -m WHAT` as a person reads it: the verdict's line and what
+/// was said on stderr (the finding it added).
+fn try_human(sb: &Sandbox, what: &str) -> (String, String) {
+    let out = sb.arx().args(["try", "-m", what]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("keep") || l.starts_with("discard"))
+        .unwrap_or_default()
+        .to_string();
+    (line, stderr(&out))
+}
+
+/// The number after `prefix` in `text`.
+fn number_after(text: &str, prefix: &str) -> f64 {
+    let at = text.find(prefix).unwrap_or_else(|| panic!("{prefix:?} in {text:?}")) + prefix.len();
+    let s: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | '\u{2212}'))
+        .map(|c| if c == '\u{2212}' { '-' } else { c })
+        .collect();
+    s.parse().unwrap_or_else(|_| panic!("a number after {prefix:?} in {text:?}"))
+}
+
+#[test]
+fn a_try_reads_the_same_in_its_line_its_finding_best_report_and_log() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    // 0.002 worse, one run against the baseline's five (sd ≈ 0.0016):
+    // within the noise of the difference, in the line and the finding.
+    sb.write("value.txt", "1.002");
+    let (line, said) = try_human(&sb, "slightly worse");
+    assert!(line.contains("within noise"), "{line}");
+    let finding = said.lines().find(|l| l.contains("did not improve")).unwrap_or_default();
+    assert!(finding.contains("(+0.002, within noise)"), "{finding} / {line}");
+
+    // A keep: the line's value and change, the finding's gain, `best`,
+    // the report's best and its row, and the log's row are one number.
+    sb.write("value.txt", "0.9");
+    let (line, said) = try_human(&sb, "lower");
+    assert!(line.starts_with("keep: m "), "{line}");
+    let run_id = sb.journal().last().unwrap()["run_id"].as_str().unwrap().to_string();
+    let told = number_after(&line, "keep: m ");
+    let change = number_after(&line, "(");
+    let finding = said.lines().find(|l| l.contains("improved m by")).unwrap_or_default();
+    let gain = number_after(finding, "improved m by ");
+    let best = stdout_json(sb.arx().args(["--json", "best"]).assert().success());
+    let value = best["value"].as_f64().unwrap();
+    let report = stdout_json(sb.arx().args(["--json", "report"]).assert().success());
+    let summary = &report["segments"][0]["best"];
+    let row = report["last_runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["run_id"] == run_id.as_str())
+        .unwrap_or_else(|| panic!("{run_id} in {report}"));
+    let log = String::from_utf8_lossy(&sb.arx().arg("log").output().unwrap().stdout).to_string();
+    let log_row = log.lines().find(|l| l.contains(" keep ")).unwrap_or_default();
+    let logged = number_after(log_row, "m=");
+    assert_eq!(summary["value"].as_f64(), Some(value), "{summary} / {best}");
+    assert_eq!(row["value"].as_f64(), Some(value), "{row} / {best}");
+    assert!((told - value).abs() < 1e-4, "{line} / {value}");
+    assert!((logged - value).abs() < 1e-6, "{log_row} / {value}");
+    // The change against the best before it (the baseline): one sign, one
+    // number, in the metric's units.
+    let row_change = row["change"].as_f64().unwrap();
+    let since_baseline = summary["change"].as_f64().unwrap();
+    assert!(row_change < 0.0 && since_baseline < 0.0, "{row} / {summary}");
+    assert!((row_change - since_baseline).abs() < 1e-12, "{row} / {summary}");
+    assert!((change - row_change).abs() < 1e-4, "{line} / {row}");
+    assert!((gain - row_change.abs()).abs() < 5e-4, "{finding} / {row}");
+    assert!(log_row.contains(&format!("(n={})", best["n"])), "{log_row} / {best}");
 }

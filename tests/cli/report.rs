@@ -594,3 +594,25 @@ fn the_slot_effect_is_shown_in_every_view_once_two_slots_have_two_tries() {
     );
     assert_eq!(slots[1]["effect"]["tries"], 2);
 }
+
+#[test]
+fn a_page_written_to_a_file_is_not_printed_again_as_the_terminal_report() {
+    let sb = Sandbox::new();
+    journal(&sb);
+    let out = sb
+        .arx()
+        .args(["report", "--now", NOW, "--html", "report.html"])
+        .assert()
+        .code(0);
+    let out = out.get_output();
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("wrote the page to report.html"));
+    assert!(sb.read("report.html").contains("<html"));
+    // Asked for as data, the report still comes out.
+    let out = sb
+        .arx()
+        .args(["report", "--json", "--now", NOW, "--svg", "chart.svg"])
+        .assert()
+        .code(0);
+    assert!(stdout_json(&out)["segments"].is_array());
+}

@@ -94,6 +94,7 @@ impl Report for StatusReport {
 }
 
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
+    crate::commands::note_outside_git(ctx, ": arx try keeps and discards changes as its commits")?;
     let loaded = load_summary(ctx, flags)?;
     // A command that only reads moves no file: what a killed try left half
     // done waits for the next command that changes a working tree.

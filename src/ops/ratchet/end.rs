@@ -99,7 +99,7 @@ pub(super) fn crash(
             "exit code {} [{} {}]",
             last.exit_code,
             last.failure_class,
-            last.failure_class.describe()
+            last.failure_class.describe_run(last.timed_out)
         )
     } else {
         format!("no {} reported", env.runner.objective.metric)

@@ -150,6 +150,10 @@ impl Report for Overview {
                 p.runs,
                 if p.adaptation_due { " — adaptation due" } else { "" }
             )?;
+            writeln!(
+                out,
+                "  {d}0 to 1: how often runs ran cleanly, verdicts came out as predicted, no plateau began{d:#}"
+            )?;
         }
         if self.dead_ends_total > 0 {
             writeln!(out)?;
