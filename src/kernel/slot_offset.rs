@@ -20,6 +20,14 @@ use serde::{Deserialize, Serialize};
 /// compare a candidate on one slot with the best measured on another.
 pub const OFFSET_VAR: f64 = 0.04;
 
+/// The least prior variance of the offset between two slots, as a share of
+/// the mean variance of the offsets the prior is estimated from. With a
+/// fifth, one commit measured 5 times on each of two slots leaves the
+/// offset's variance at 0.067σ² (not known), and the baseline measured 5
+/// times on each of four slots makes the offsets of slots that look alike
+/// known (0.033σ²) without more runs.
+pub const PRIOR_FLOOR: f64 = 0.2;
+
 /// The runs of one commit on each slot (the value of each run, oldest
 /// first).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -172,10 +180,11 @@ pub fn raw(commits: &[CommitRuns], s: &str, r: &str) -> Option<Offset> {
 /// The offset of `s` over `r`, shrunk toward 0 by how far apart the
 /// slots are: the spread of every slot's offset over the first slot, less
 /// what their noise explains, is the prior. The prior is never taken as
-/// tighter than the noise of the offsets it is estimated from (their mean
-/// variance): a spread that few runs cannot tell from 0 is not taken to be
-/// 0, so the offset is shrunk at most half way and its variance stays above
-/// half of what its runs give — never exactly known from runs that vary.
+/// tighter than [`PRIOR_FLOOR`] of the noise of the offsets it is
+/// estimated from (their mean variance): a spread that few runs cannot
+/// tell from 0 is not taken to be 0, so an offset is never exactly known
+/// from runs that vary, and one commit of five runs on each of two slots
+/// never makes it known.
 /// `sd` is one run's standard deviation; without it the offset is not
 /// shrunk, and with 0 (runs that never vary) it is known exactly.
 pub fn offset(commits: &[CommitRuns], s: &str, r: &str, sd: Option<f64>) -> Option<Offset> {
@@ -208,8 +217,8 @@ pub fn offset(commits: &[CommitRuns], s: &str, r: &str, sd: Option<f64>) -> Opti
         .sum::<f64>()
         / n;
     // The prior variance (σ²) of the offset between two slots, no tighter
-    // than the noise it is estimated through.
-    let floor = anchored.iter().map(|a| a.var).sum::<f64>() / n;
+    // than a share of the noise it is estimated through.
+    let floor = PRIOR_FLOOR * anchored.iter().map(|a| a.var).sum::<f64>() / n;
     let prior = spread.max(floor);
     if prior.is_nan() || prior <= 0.0 {
         return Some(o);
@@ -370,13 +379,13 @@ mod tests {
         // Slot 1 reads 0.1 higher over 4 runs each: well within the noise
         // (sd 1) of a difference of two means of 4 (variance 0.5): the
         // slots look identical, but four runs cannot tell a spread of 0
-        // from one of 0.5σ²: shrunk half way, and not known.
+        // from one of a fifth of 0.5σ²: shrunk to a sixth, not known.
         let commits = [commit(
             "a",
             &[("0", &[1.0, 2.0, 0.0, 1.0]), ("1", &[1.1, 2.1, 0.1, 1.1])],
         )];
         let o = offset(&commits, "1", "0", Some(1.0)).unwrap();
-        assert!((o.d - 0.05).abs() < 1e-12 && (o.var - 0.25).abs() < 1e-12, "{o:?}");
+        assert!((o.d - 0.1 / 6.0).abs() < 1e-12 && (o.var - 0.5 / 6.0).abs() < 1e-12, "{o:?}");
         assert!(!o.known());
         // Many commits measured on both, none apart: known, near 0.
         let many: Vec<CommitRuns> = (0..40)
@@ -521,10 +530,20 @@ mod tests {
         let best = commit("best", &[("0", &[10.2, 10.3])]);
         let commits = [base, best.clone()];
         let o = offset(&commits, "1", "0", Some(0.9)).unwrap();
-        assert!(o.d > 0.2 && o.var > OFFSET_VAR, "{o:?}");
+        assert!(o.d > 0.0 && o.var > OFFSET_VAR, "{o:?}");
         assert!(needs_remeasure(&commits, &best, "1", Some(0.9)));
         // Its standard error, in the metric's units, admits what it read.
         let se = o.var.sqrt() * 0.9;
         assert!((0.55 - o.d).abs() < 2.0 * se, "{o:?} se {se}");
+    }
+
+    #[test]
+    fn a_baseline_on_four_alike_slots_makes_their_offsets_known() {
+        // Five runs on each of four slots that read alike: known at once
+        // (no remeasure on every slot after every keep), and not exactly.
+        let runs = [0.0, 1.0, -1.0, 0.5, -0.5];
+        let base = commit("base", &[("0", &runs), ("1", &runs), ("2", &runs), ("3", &runs)]);
+        let o = offset(&[base], "2", "1", Some(1.0)).unwrap();
+        assert!(o.known() && o.var > 0.0 && o.d == 0.0, "{o:?}");
     }
 }
