@@ -445,7 +445,12 @@ pub fn outcome(record: &RunRecord) -> String {
         }
         // A try: the value it was told with (a keep's confirmation runs).
         if let Some(e) = super::effect::of_try(t, &record.samples) {
-            return format!("{}={} (n={})", t.metric, super::number::fmt_sig(e.value, 6), e.n);
+            return format!(
+                "{}={} (n={})",
+                t.metric,
+                super::number::fmt_sig(e.value, 6),
+                e.n
+            );
         }
     }
     let key = match (&record.spec, &record.ratchet) {

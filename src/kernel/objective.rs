@@ -167,7 +167,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for (j, cb) in b.iter().enumerate() {
             let here = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != *cb)).min(row[j] + 1).min(here + 1);
+            row[j + 1] = (prev + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(here + 1);
             prev = here;
         }
     }
@@ -248,12 +250,18 @@ mod tests {
     #[test]
     fn a_metric_not_printed_names_what_was_and_the_close_one() {
         let note = missing_metric_note("val_los", ["loss", "val_loss", "lr"]);
-        assert_eq!(note, "; it printed loss, val_loss, lr (did you mean val_loss?)");
+        assert_eq!(
+            note,
+            "; it printed loss, val_loss, lr (did you mean val_loss?)"
+        );
         assert_eq!(
             missing_metric_note("accuracy", ["loss", "lr"]),
             "; it printed loss, lr"
         );
         assert_eq!(missing_metric_note("m", []), "");
-        assert_eq!(missing_metric_note("M", ["m", "x"]), "; it printed m, x (did you mean m?)");
+        assert_eq!(
+            missing_metric_note("M", ["m", "x"]),
+            "; it printed m, x (did you mean m?)"
+        );
     }
 }

@@ -385,14 +385,21 @@ mod tests {
             &[("0", &[1.0, 2.0, 0.0, 1.0]), ("1", &[1.1, 2.1, 0.1, 1.1])],
         )];
         let o = offset(&commits, "1", "0", Some(1.0)).unwrap();
-        assert!((o.d - 0.1 / 6.0).abs() < 1e-12 && (o.var - 0.5 / 6.0).abs() < 1e-12, "{o:?}");
+        assert!(
+            (o.d - 0.1 / 6.0).abs() < 1e-12 && (o.var - 0.5 / 6.0).abs() < 1e-12,
+            "{o:?}"
+        );
         assert!(!o.known());
         // Many commits measured on both, none apart: known, near 0.
         let many: Vec<CommitRuns> = (0..40)
             .map(|i| {
                 let runs = [1.0, 2.0, 0.0, 1.0];
                 let other = [1.1, 2.1, 0.1, 1.1];
-                let (a, b): (&[f64], &[f64]) = if i % 2 == 0 { (&runs, &other) } else { (&other, &runs) };
+                let (a, b): (&[f64], &[f64]) = if i % 2 == 0 {
+                    (&runs, &other)
+                } else {
+                    (&other, &runs)
+                };
                 commit(&i.to_string(), &[("0", a), ("1", b)])
             })
             .collect();
@@ -515,7 +522,10 @@ mod tests {
             .map(|delta| (delta, lock_rate(delta, 4000)))
             .collect();
         for (delta, rate) in &rates {
-            eprintln!("offset {delta}σ, 5+5 runs: known {:.1}% of the time", 100.0 * rate);
+            eprintln!(
+                "offset {delta}σ, 5+5 runs: known {:.1}% of the time",
+                100.0 * rate
+            );
         }
         assert!(rates.iter().all(|(_, r)| *r == 0.0), "{rates:?}");
     }
@@ -542,7 +552,10 @@ mod tests {
         // Five runs on each of four slots that read alike: known at once
         // (no remeasure on every slot after every keep), and not exactly.
         let runs = [0.0, 1.0, -1.0, 0.5, -0.5];
-        let base = commit("base", &[("0", &runs), ("1", &runs), ("2", &runs), ("3", &runs)]);
+        let base = commit(
+            "base",
+            &[("0", &runs), ("1", &runs), ("2", &runs), ("3", &runs)],
+        );
         let o = offset(&[base], "2", "1", Some(1.0)).unwrap();
         assert!(o.known() && o.var > 0.0 && o.d == 0.0, "{o:?}");
     }

@@ -82,10 +82,20 @@ fn a_protected_try_is_not_run_and_numbers_read_one_way() {
     five["summary"] = json!({"n": 5, "mean": 0.0908468, "sd": 0.0, "median": 0.0908468,
         "min": 0.0908468, "max": 0.0908468, "outliers": []});
     sb.write(".arx/journal.jsonl", jsonl(&[protected, one, five]));
-    let out = sb.arx().arg("log").assert().code(0).get_output().stdout.clone();
+    let out = sb
+        .arx()
+        .arg("log")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
     let text = String::from_utf8(out).unwrap();
     let rows: Vec<&str> = text.lines().collect();
-    assert!(rows[1].contains("protected") && rows[1].contains("not run"), "{text}");
+    assert!(
+        rows[1].contains("protected") && rows[1].contains("not run"),
+        "{text}"
+    );
     assert!(!rows[1].contains("exit=0"), "{text}");
     assert!(rows[1].contains("edit the data"), "{text}");
     // Six significant digits, with or without repeats.

@@ -183,9 +183,16 @@ fn a_crash_is_discarded_with_exit_3() {
     assert_eq!(sb.read("value.txt"), "1.0");
     // Its line names what happened: no timeout, a runtime failure.
     sb.write("value.txt", "boom");
-    let out = sb.arx().args(["try", "-m", "breaks it again"]).output().unwrap();
+    let out = sb
+        .arx()
+        .args(["try", "-m", "breaks it again"])
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().find(|l| l.starts_with("crash:")).unwrap_or_default();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("crash:"))
+        .unwrap_or_default();
     assert!(line.contains("exit code 1 [H4 runtime failure]"), "{text}");
     assert!(!line.contains("timeout"), "{line}");
 }
@@ -207,7 +214,8 @@ fn outside_a_repository_status_ps_and_init_say_so_first() {
     let first = config.lines().next().unwrap_or_default();
     let page = "docs/reference/config.md";
     assert!(first.contains(page), "{first}");
-    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(page)).unwrap();
+    let text = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(page))
+        .unwrap();
     assert!(text.starts_with("# Configuration: `arx.toml`"));
     // Inside one: nothing said about it.
     let sb = repo("");
@@ -1090,7 +1098,10 @@ fn a_closed_stdout_ends_the_output_quietly_and_keeps_the_answer() {
     for args in [&["log"][..], &["status"], &["best"], &["report"]] {
         let out = with_stdout_closed(&sb, args);
         let err = stderr(&out);
-        assert!(!err.contains("panicked") && !err.contains("error"), "{args:?}: {err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("error"),
+            "{args:?}: {err}"
+        );
         assert_ne!(out.status.code(), Some(101), "{args:?}");
         assert_ne!(out.status.code(), Some(2), "{args:?}");
     }
@@ -1106,14 +1117,20 @@ fn a_closed_stdout_ends_the_output_quietly_and_keeps_the_answer() {
 fn a_metric_the_experiment_never_prints_stops_after_the_first_baseline_run() {
     for (metric, hint) in [("m1", true), ("accuracy", false)] {
         let sb = repo("");
-        sb.write("arx.toml", CONFIG.replace("metric = \"m\"", &format!("metric = \"{metric}\"")));
+        sb.write(
+            "arx.toml",
+            CONFIG.replace("metric = \"m\"", &format!("metric = \"{metric}\"")),
+        );
         git(&sb, &["commit", "-qam", "metric"]);
         let out = sb.arx().arg("try").output().unwrap();
         let text = String::from_utf8_lossy(&out.stdout).to_string();
         assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
         // One run, not the baseline's five.
         assert_eq!(sb.read(".noise").trim(), "1", "{text}");
-        let line = text.lines().find(|l| l.starts_with("crash:")).unwrap_or_default();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("crash:"))
+            .unwrap_or_default();
         assert!(line.contains(&format!("reported no {metric}")), "{line}");
         assert!(line.contains("it printed m, mem"), "{line}");
         assert_eq!(line.contains("(did you mean m?)"), hint, "{line}");
@@ -1136,13 +1153,17 @@ fn try_human(sb: &Sandbox, what: &str) -> (String, String) {
 
 /// The number after `prefix` in `text`.
 fn number_after(text: &str, prefix: &str) -> f64 {
-    let at = text.find(prefix).unwrap_or_else(|| panic!("{prefix:?} in {text:?}")) + prefix.len();
+    let at = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{prefix:?} in {text:?}"))
+        + prefix.len();
     let s: String = text[at..]
         .chars()
         .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+' | '\u{2212}'))
         .map(|c| if c == '\u{2212}' { '-' } else { c })
         .collect();
-    s.parse().unwrap_or_else(|_| panic!("a number after {prefix:?} in {text:?}"))
+    s.parse()
+        .unwrap_or_else(|_| panic!("a number after {prefix:?} in {text:?}"))
 }
 
 #[test]
@@ -1154,18 +1175,30 @@ fn a_try_reads_the_same_in_its_line_its_finding_best_report_and_log() {
     sb.write("value.txt", "1.002");
     let (line, said) = try_human(&sb, "slightly worse");
     assert!(line.contains("within noise"), "{line}");
-    let finding = said.lines().find(|l| l.contains("did not improve")).unwrap_or_default();
-    assert!(finding.contains("(+0.002, within noise)"), "{finding} / {line}");
+    let finding = said
+        .lines()
+        .find(|l| l.contains("did not improve"))
+        .unwrap_or_default();
+    assert!(
+        finding.contains("(+0.002, within noise)"),
+        "{finding} / {line}"
+    );
 
     // A keep: the line's value and change, the finding's gain, `best`,
     // the report's best and its row, and the log's row are one number.
     sb.write("value.txt", "0.9");
     let (line, said) = try_human(&sb, "lower");
     assert!(line.starts_with("keep: m "), "{line}");
-    let run_id = sb.journal().last().unwrap()["run_id"].as_str().unwrap().to_string();
+    let run_id = sb.journal().last().unwrap()["run_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let told = number_after(&line, "keep: m ");
     let change = number_after(&line, "(");
-    let finding = said.lines().find(|l| l.contains("improved m by")).unwrap_or_default();
+    let finding = said
+        .lines()
+        .find(|l| l.contains("improved m by"))
+        .unwrap_or_default();
     let gain = number_after(finding, "improved m by ");
     let best = stdout_json(sb.arx().args(["--json", "best"]).assert().success());
     let value = best["value"].as_f64().unwrap();
@@ -1178,7 +1211,10 @@ fn a_try_reads_the_same_in_its_line_its_finding_best_report_and_log() {
         .find(|r| r["run_id"] == run_id.as_str())
         .unwrap_or_else(|| panic!("{run_id} in {report}"));
     let log = String::from_utf8_lossy(&sb.arx().arg("log").output().unwrap().stdout).to_string();
-    let log_row = log.lines().find(|l| l.contains(" keep ")).unwrap_or_default();
+    let log_row = log
+        .lines()
+        .find(|l| l.contains(" keep "))
+        .unwrap_or_default();
     let logged = number_after(log_row, "m=");
     assert_eq!(summary["value"].as_f64(), Some(value), "{summary} / {best}");
     assert_eq!(row["value"].as_f64(), Some(value), "{row} / {best}");
@@ -1188,9 +1224,18 @@ fn a_try_reads_the_same_in_its_line_its_finding_best_report_and_log() {
     // number, in the metric's units.
     let row_change = row["change"].as_f64().unwrap();
     let since_baseline = summary["change"].as_f64().unwrap();
-    assert!(row_change < 0.0 && since_baseline < 0.0, "{row} / {summary}");
-    assert!((row_change - since_baseline).abs() < 1e-12, "{row} / {summary}");
+    assert!(
+        row_change < 0.0 && since_baseline < 0.0,
+        "{row} / {summary}"
+    );
+    assert!(
+        (row_change - since_baseline).abs() < 1e-12,
+        "{row} / {summary}"
+    );
     assert!((change - row_change).abs() < 1e-4, "{line} / {row}");
     assert!((gain - row_change.abs()).abs() < 5e-4, "{finding} / {row}");
-    assert!(log_row.contains(&format!("(n={})", best["n"])), "{log_row} / {best}");
+    assert!(
+        log_row.contains(&format!("(n={})", best["n"])),
+        "{log_row} / {best}"
+    );
 }

@@ -605,7 +605,11 @@ fn a_page_written_to_a_file_is_not_printed_again_as_the_terminal_report() {
         .assert()
         .code(0);
     let out = out.get_output();
-    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("wrote the page to report.html"));
     assert!(sb.read("report.html").contains("<html"));
     // Asked for as data, the report still comes out.
