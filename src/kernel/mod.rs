@@ -23,6 +23,7 @@ pub mod policy;
 pub mod promote;
 pub mod prune;
 pub mod ratchet;
+mod ratchet_noise;
 pub mod ratchet_record;
 pub mod record;
 pub mod report;
