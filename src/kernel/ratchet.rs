@@ -29,9 +29,9 @@
 //! Pure like the rest of the kernel: samples in, a step out.
 
 use super::names::str_enum;
-use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
-pub use super::ratchet_noise::{estimate, pooled_noise};
 use super::number::fmt_number;
+pub use super::ratchet_noise::{estimate, pooled_noise};
+use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
 
