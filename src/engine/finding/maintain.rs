@@ -78,260 +78,352 @@ fn hours_between(from: Option<Timestamp>, to: Timestamp) -> f64 {
 /// limit is applied anyway (and says so).
 pub fn maintain(store: Vec<Finding>, now: Timestamp, force: bool) -> Pass {
     let original = store.clone();
-    let mut fs = store;
-    let at = now.to_string();
-    let mut changes = Vec::new();
-    let live_before = fs.iter().filter(|f| f.is_live()).count();
-    let mut warnings = Vec::new();
-
-    // 1. Reinforcement: what was added since the last pass reinforces the
-    //    older live findings it agrees with.
-    let ix = Index::build(fs.iter().map(|f| f.content.as_str()));
-    let mut scratch = vec![0.0f32; ix.len()];
-    let mut hits = Vec::new();
-    let mut reinforced = 0;
-    let pending: Vec<usize> = (0..fs.len()).filter(|&i| fs[i].pending).collect();
-    for &p in &pending {
-        if !fs[p].is_live() {
-            continue;
-        }
-        hits.clear();
-        let v = ix.doc_vector(p).clone();
-        ix.query_into(&v, REINFORCE_SIMILARITY, &mut scratch, &mut hits);
-        for &(j, sim) in &hits {
-            if j == p || fs[j].pending || !fs[j].is_live() || sim <= REINFORCE_SIMILARITY {
-                continue;
-            }
-            if ix.negation(p, j) > 0.0 {
-                continue;
-            }
-            let by = fs[p].id.clone();
-            if fs[j].reinforce(
-                now,
-                Some(&by),
-                &format!("similar ({sim:.2}) to a new finding"),
-            ) {
-                reinforced += 1;
-                changes.push(Change {
-                    id: fs[j].id.clone(),
-                    what: "reinforced".into(),
-                    other: Some(by),
-                    detail: format!(
-                        "similarity {sim:.2} to a new finding; confidence {:.3}",
-                        fs[j].confidence
-                    ),
-                });
-            }
-        }
+    let live_before = store.iter().filter(|f| f.is_live()).count();
+    let mut w = Work::new(store, now);
+    let reinforced = w.reinforce();
+    let decayed = w.decay();
+    let pairs = w.audit();
+    let contradictions = pairs.len();
+    let (mutated, children) = w.mutate();
+    let resolved = w.resolve(&pairs);
+    w.fs.extend(children);
+    let mut warnings = w.cluster_warnings();
+    let Work { fs, changes, .. } = w;
+    let (deprecated, refused) = safety(&original, &fs, live_before, force, &mut warnings);
+    Pass {
+        findings: if refused.is_some() { original } else { fs },
+        changes,
+        reinforced,
+        decayed,
+        contradictions,
+        mutated,
+        resolved,
+        deprecated,
+        live_before,
+        refused,
+        warnings,
     }
-    for f in &mut fs {
-        f.pending = false;
-    }
+}
 
-    // 2. Decay, and the unused.
-    let mut decayed = 0;
-    for f in fs.iter_mut().filter(|f| f.is_live()) {
-        let since = f
-            .decayed_at
-            .as_deref()
-            .and_then(parse_time)
-            .or_else(|| parse_time(&f.last_reinforced));
-        let hours = hours_between(since, now);
-        if hours > 0.0 {
-            f.confidence *= DECAY_RATE.powf(hours);
-            f.decayed_at = Some(at.clone());
-            f.updated_at = at.clone();
-            decayed += 1;
-        }
-        let old = f.status;
-        let age_days = hours_between(parse_time(&f.created_at), now) / 24.0;
-        let (status, why) = if f.confidence < DEPRECATED_BELOW {
-            (
-                Status::Deprecated,
-                format!("confidence {:.3} below {DEPRECATED_BELOW}", f.confidence),
-            )
-        } else if f.use_count == 0 && age_days > UNUSED_DAYS as f64 {
-            (
-                Status::Deprecated,
-                format!("never reinforced in {age_days:.0} days (over {UNUSED_DAYS})"),
-            )
-        } else if f.confidence < DECAYING_BELOW {
-            (
-                Status::Decaying,
-                format!("confidence {:.3} below {DECAYING_BELOW}", f.confidence),
-            )
-        } else {
-            (old, String::new())
-        };
-        if status != old {
-            f.status = status;
-            f.updated_at = at.clone();
-            f.note(&at, status.as_str(), None, why.clone());
-            changes.push(Change {
-                id: f.id.clone(),
-                what: status.as_str().into(),
-                other: None,
-                detail: why,
-            });
+/// A pass under way: the store, its index, the time and the changes so
+/// far. Each step of the pass is a method.
+struct Work {
+    fs: Vec<Finding>,
+    ix: Index,
+    scratch: Vec<f32>,
+    hits: Vec<(usize, f64)>,
+    now: Timestamp,
+    at: String,
+    changes: Vec<Change>,
+}
+
+impl Work {
+    fn new(fs: Vec<Finding>, now: Timestamp) -> Work {
+        let ix = Index::build(fs.iter().map(|f| f.content.as_str()));
+        Work {
+            scratch: vec![0.0f32; ix.len()],
+            hits: Vec::new(),
+            ix,
+            fs,
+            now,
+            at: now.to_string(),
+            changes: Vec::new(),
         }
     }
 
-    // 3. Contradiction audit: tension is the strongest contradiction score
-    //    of a live finding against another live one.
-    let before: Vec<f64> = fs.iter().map(|f| f.tension).collect();
-    for f in &mut fs {
-        f.tension = 0.0;
-    }
-    let mut strongest: Vec<Option<(usize, f64)>> = vec![None; fs.len()];
-    let mut pairs: Vec<(usize, usize, f64)> = Vec::new();
-    for i in 0..fs.len() {
-        if !fs[i].is_live() {
-            continue;
-        }
-        ix.neighbours(i, AUDIT_MIN_SIMILARITY, &mut scratch, &mut hits);
-        for &(j, sim) in &hits {
-            if !fs[j].is_live() {
+    /// 1. Reinforcement: what was added since the last pass reinforces the
+    ///    older live findings it agrees with. Returns how many were.
+    fn reinforce(&mut self) -> usize {
+        let fs = &mut self.fs;
+        let (ix, now) = (&self.ix, self.now);
+        let mut reinforced = 0;
+        let pending: Vec<usize> = (0..fs.len()).filter(|&i| fs[i].pending).collect();
+        for &p in &pending {
+            if !fs[p].is_live() {
                 continue;
             }
-            let score = sim * ix.negation(i, j);
-            if score <= 0.0 {
-                continue;
-            }
-            pairs.push((i, j, score));
-            for (a, b) in [(i, j), (j, i)] {
-                if score > fs[a].tension {
-                    fs[a].tension = score;
-                    strongest[a] = Some((b, score));
+            self.hits.clear();
+            let v = ix.doc_vector(p).clone();
+            ix.query_into(&v, REINFORCE_SIMILARITY, &mut self.scratch, &mut self.hits);
+            for &(j, sim) in &self.hits {
+                if j == p || fs[j].pending || !fs[j].is_live() || sim <= REINFORCE_SIMILARITY {
+                    continue;
+                }
+                if ix.negation(p, j) > 0.0 {
+                    continue;
+                }
+                let by = fs[p].id.clone();
+                if fs[j].reinforce(
+                    now,
+                    Some(&by),
+                    &format!("similar ({sim:.2}) to a new finding"),
+                ) {
+                    reinforced += 1;
+                    self.changes.push(Change {
+                        id: fs[j].id.clone(),
+                        what: "reinforced".into(),
+                        other: Some(by),
+                        detail: format!(
+                            "similarity {sim:.2} to a new finding; confidence {:.3}",
+                            fs[j].confidence
+                        ),
+                    });
                 }
             }
         }
+        for f in fs.iter_mut() {
+            f.pending = false;
+        }
+        reinforced
     }
-    let contradictions = pairs.len();
-    for i in 0..fs.len() {
-        if let Some((j, score)) = strongest[i] {
-            if score > before[i] + 0.01 {
-                let other = fs[j].id.clone();
-                let detail = format!("tension {:.2} -> {score:.2}", before[i]);
-                fs[i].note(&at, "contradicted", Some(&other), detail.clone());
-                fs[i].updated_at = at.clone();
-                changes.push(Change {
-                    id: fs[i].id.clone(),
-                    what: "contradiction".into(),
-                    other: Some(other),
-                    detail,
+
+    /// 2. Decay, and the unused. Returns how many findings decayed.
+    fn decay(&mut self) -> usize {
+        let (now, at) = (self.now, &self.at);
+        let mut decayed = 0;
+        for f in self.fs.iter_mut().filter(|f| f.is_live()) {
+            let since = f
+                .decayed_at
+                .as_deref()
+                .and_then(parse_time)
+                .or_else(|| parse_time(&f.last_reinforced));
+            let hours = hours_between(since, now);
+            if hours > 0.0 {
+                f.confidence *= DECAY_RATE.powf(hours);
+                f.decayed_at = Some(at.clone());
+                f.updated_at = at.clone();
+                decayed += 1;
+            }
+            let old = f.status;
+            let (status, why) = decayed_status(f, now);
+            if status != old {
+                f.status = status;
+                f.updated_at = at.clone();
+                f.note(at, status.as_str(), None, why.clone());
+                self.changes.push(Change {
+                    id: f.id.clone(),
+                    what: status.as_str().into(),
+                    other: None,
+                    detail: why,
                 });
             }
         }
-        if (fs[i].tension - before[i]).abs() > 1e-9 {
-            fs[i].updated_at = at.clone();
-        }
+        decayed
     }
 
-    // 4. Mutation of contested, weakly held findings into weaker claims.
-    let mut mutated = 0;
-    let existing: std::collections::HashSet<String> = fs.iter().map(|f| f.id.clone()).collect();
-    let mut children = Vec::new();
-    for f in fs.iter_mut() {
-        if !f.is_live()
-            || f.tension < MUTATE_TENSION
-            || f.confidence >= MUTATE_BELOW_CONFIDENCE
-            || f.depth >= MAX_DEPTH
-        {
-            continue;
+    /// 3. Contradiction audit: tension is the strongest contradiction
+    ///    score of a live finding against another live one. Returns the
+    ///    contradicting pairs with their scores.
+    fn audit(&mut self) -> Vec<(usize, usize, f64)> {
+        let fs = &mut self.fs;
+        let before: Vec<f64> = fs.iter().map(|f| f.tension).collect();
+        for f in fs.iter_mut() {
+            f.tension = 0.0;
         }
-        let Some((strategy, content)) = mutate_content(f, now) else {
-            continue;
-        };
-        let mut child = Finding::new(f.kind, &content, f.source.clone(), MUTATION_CONFIDENCE, &at);
-        if existing.contains(&child.id) {
-            continue;
-        }
-        child.parent_id = Some(f.id.clone());
-        child.depth = f.depth + 1;
-        child.tags = f.tags.clone();
-        child.pending = false;
-        child.note(
-            &at,
-            "mutated",
-            Some(&f.id),
-            format!("{strategy} of its parent"),
-        );
-        f.status = Status::Deprecated;
-        f.updated_at = at.clone();
-        f.note(
-            &at,
-            "mutated",
-            Some(&child.id),
-            format!(
-                "tension {:.2}, confidence {:.3}: replaced by a {strategy}",
-                f.tension, f.confidence
-            ),
-        );
-        changes.push(Change {
-            id: f.id.clone(),
-            what: "mutated".into(),
-            other: Some(child.id.clone()),
-            detail: format!("{strategy}: {}", child.content),
-        });
-        mutated += 1;
-        children.push(child);
-    }
-
-    // 5. Resolution of strong contradictions between confident findings.
-    let mut resolved = 0;
-    for &(i, j, score) in &pairs {
-        if score < RESOLVE_SCORE || !fs[i].is_live() || !fs[j].is_live() {
-            continue;
-        }
-        let (ci, cj) = (fs[i].confidence, fs[j].confidence);
-        if ci < RESOLVE_MIN_CONFIDENCE
-            || cj < RESOLVE_MIN_CONFIDENCE
-            || (ci - cj).abs() <= RESOLVE_GAP + 1e-9
-        {
-            continue;
-        }
-        let (loser, winner) = if ci < cj { (i, j) } else { (j, i) };
-        let wid = fs[winner].id.clone();
-        let detail = format!(
-            "contradiction {score:.2} with a finding held at {:.3} against {:.3}",
-            fs[winner].confidence, fs[loser].confidence
-        );
-        let l = &mut fs[loser];
-        l.status = Status::Deprecated;
-        l.updated_at = at.clone();
-        l.note(&at, "resolved", Some(&wid), detail.clone());
-        changes.push(Change {
-            id: l.id.clone(),
-            what: "resolved".into(),
-            other: Some(wid),
-            detail,
-        });
-        resolved += 1;
-    }
-    fs.extend(children);
-
-    // Clusters: findings that share their strongest term.
-    let mut clusters: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
-    for (d, f) in fs.iter().enumerate().take(ix.len()) {
-        if f.is_live() {
-            if let Some(t) = ix.top_term(d) {
-                *clusters.entry(t).or_default() += 1;
+        let mut strongest: Vec<Option<(usize, f64)>> = vec![None; fs.len()];
+        let mut pairs: Vec<(usize, usize, f64)> = Vec::new();
+        for i in 0..fs.len() {
+            if !fs[i].is_live() {
+                continue;
+            }
+            let ix = &self.ix;
+            ix.neighbours(i, AUDIT_MIN_SIMILARITY, &mut self.scratch, &mut self.hits);
+            for &(j, sim) in &self.hits {
+                if !fs[j].is_live() {
+                    continue;
+                }
+                let score = sim * ix.negation(i, j);
+                if score <= 0.0 {
+                    continue;
+                }
+                pairs.push((i, j, score));
+                for (a, b) in [(i, j), (j, i)] {
+                    if score > fs[a].tension {
+                        fs[a].tension = score;
+                        strongest[a] = Some((b, score));
+                    }
+                }
             }
         }
-    }
-    for (t, n) in clusters {
-        if n > MAX_CLUSTER {
-            warnings.push(format!(
-                "{n} live findings cluster on the term {:?} (more than {MAX_CLUSTER}): consider merging them",
-                ix.term_name(t)
-            ));
+        let at = &self.at;
+        for i in 0..fs.len() {
+            if let Some((j, score)) = strongest[i] {
+                if score > before[i] + 0.01 {
+                    let other = fs[j].id.clone();
+                    let detail = format!("tension {:.2} -> {score:.2}", before[i]);
+                    fs[i].note(at, "contradicted", Some(&other), detail.clone());
+                    fs[i].updated_at = at.clone();
+                    self.changes.push(Change {
+                        id: fs[i].id.clone(),
+                        what: "contradiction".into(),
+                        other: Some(other),
+                        detail,
+                    });
+                }
+            }
+            if (fs[i].tension - before[i]).abs() > 1e-9 {
+                fs[i].updated_at = at.clone();
+            }
         }
+        pairs
     }
 
-    // 6. Safety.
+    /// 4. Mutation of contested, weakly held findings into weaker claims.
+    ///    Returns how many were, and the new findings (added after the
+    ///    resolution).
+    fn mutate(&mut self) -> (usize, Vec<Finding>) {
+        let (now, at) = (self.now, &self.at);
+        let mut mutated = 0;
+        let existing: std::collections::HashSet<String> =
+            self.fs.iter().map(|f| f.id.clone()).collect();
+        let mut children = Vec::new();
+        for f in self.fs.iter_mut() {
+            if !f.is_live()
+                || f.tension < MUTATE_TENSION
+                || f.confidence >= MUTATE_BELOW_CONFIDENCE
+                || f.depth >= MAX_DEPTH
+            {
+                continue;
+            }
+            let Some((strategy, content)) = mutate_content(f, now) else {
+                continue;
+            };
+            let mut child =
+                Finding::new(f.kind, &content, f.source.clone(), MUTATION_CONFIDENCE, at);
+            if existing.contains(&child.id) {
+                continue;
+            }
+            child.parent_id = Some(f.id.clone());
+            child.depth = f.depth + 1;
+            child.tags = f.tags.clone();
+            child.pending = false;
+            child.note(
+                at,
+                "mutated",
+                Some(&f.id),
+                format!("{strategy} of its parent"),
+            );
+            f.status = Status::Deprecated;
+            f.updated_at = at.clone();
+            f.note(
+                at,
+                "mutated",
+                Some(&child.id),
+                format!(
+                    "tension {:.2}, confidence {:.3}: replaced by a {strategy}",
+                    f.tension, f.confidence
+                ),
+            );
+            self.changes.push(Change {
+                id: f.id.clone(),
+                what: "mutated".into(),
+                other: Some(child.id.clone()),
+                detail: format!("{strategy}: {}", child.content),
+            });
+            mutated += 1;
+            children.push(child);
+        }
+        (mutated, children)
+    }
+
+    /// 5. Resolution of strong contradictions between confident findings.
+    ///    Returns how many were resolved.
+    fn resolve(&mut self, pairs: &[(usize, usize, f64)]) -> usize {
+        let (fs, at) = (&mut self.fs, &self.at);
+        let mut resolved = 0;
+        for &(i, j, score) in pairs {
+            if score < RESOLVE_SCORE || !fs[i].is_live() || !fs[j].is_live() {
+                continue;
+            }
+            let (ci, cj) = (fs[i].confidence, fs[j].confidence);
+            if ci < RESOLVE_MIN_CONFIDENCE
+                || cj < RESOLVE_MIN_CONFIDENCE
+                || (ci - cj).abs() <= RESOLVE_GAP + 1e-9
+            {
+                continue;
+            }
+            let (loser, winner) = if ci < cj { (i, j) } else { (j, i) };
+            let wid = fs[winner].id.clone();
+            let detail = format!(
+                "contradiction {score:.2} with a finding held at {:.3} against {:.3}",
+                fs[winner].confidence, fs[loser].confidence
+            );
+            let l = &mut fs[loser];
+            l.status = Status::Deprecated;
+            l.updated_at = at.clone();
+            l.note(at, "resolved", Some(&wid), detail.clone());
+            self.changes.push(Change {
+                id: l.id.clone(),
+                what: "resolved".into(),
+                other: Some(wid),
+                detail,
+            });
+            resolved += 1;
+        }
+        resolved
+    }
+
+    /// Clusters: a warning for each strongest term more than
+    /// [`MAX_CLUSTER`] live findings share.
+    fn cluster_warnings(&self) -> Vec<String> {
+        let ix = &self.ix;
+        let mut clusters: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
+        for (d, f) in self.fs.iter().enumerate().take(ix.len()) {
+            if f.is_live() {
+                if let Some(t) = ix.top_term(d) {
+                    *clusters.entry(t).or_default() += 1;
+                }
+            }
+        }
+        let mut warnings = Vec::new();
+        for (t, n) in clusters {
+            if n > MAX_CLUSTER {
+                warnings.push(format!(
+                    "{n} live findings cluster on the term {:?} (more than {MAX_CLUSTER}): consider merging them",
+                    ix.term_name(t)
+                ));
+            }
+        }
+        warnings
+    }
+}
+
+/// The status a live finding's confidence and age give it at `now`, and
+/// why (empty when it keeps its own).
+fn decayed_status(f: &Finding, now: Timestamp) -> (Status, String) {
+    let age_days = hours_between(parse_time(&f.created_at), now) / 24.0;
+    if f.confidence < DEPRECATED_BELOW {
+        (
+            Status::Deprecated,
+            format!("confidence {:.3} below {DEPRECATED_BELOW}", f.confidence),
+        )
+    } else if f.use_count == 0 && age_days > UNUSED_DAYS as f64 {
+        (
+            Status::Deprecated,
+            format!("never reinforced in {age_days:.0} days (over {UNUSED_DAYS})"),
+        )
+    } else if f.confidence < DECAYING_BELOW {
+        (
+            Status::Decaying,
+            format!("confidence {:.3} below {DECAYING_BELOW}", f.confidence),
+        )
+    } else {
+        (f.status, String::new())
+    }
+}
+
+/// 6. Safety: how many live findings the pass deprecates, and why it is
+///    refused when that is too many (a warning instead with `force`).
+fn safety(
+    original: &[Finding],
+    fs: &[Finding],
+    live_before: usize,
+    force: bool,
+    warnings: &mut Vec<String>,
+) -> (usize, Option<String>) {
     let deprecated = original
         .iter()
-        .zip(&fs)
+        .zip(fs)
         .filter(|(o, n)| o.is_live() && !n.is_live())
         .count();
     let mut refused = None;
@@ -347,19 +439,7 @@ pub fn maintain(store: Vec<Finding>, now: Timestamp, force: bool) -> Pass {
             refused = Some(why);
         }
     }
-    Pass {
-        findings: if refused.is_some() { original } else { fs },
-        changes,
-        reinforced,
-        decayed,
-        contradictions,
-        mutated,
-        resolved,
-        deprecated,
-        live_before,
-        refused,
-        warnings,
-    }
+    (deprecated, refused)
 }
 
 /// Scope words narrowed by a mutation (whole words, lowercase).
