@@ -4,6 +4,9 @@
 //! verdict.
 
 use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -19,7 +22,7 @@ use crate::io::process::{RunEvent, RunSpec};
 use crate::kernel::contract::{MetricSpec, Metrics};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::fmt_number;
-use crate::kernel::outcome::judge;
+use crate::kernel::outcome::{judge, RunOutcome};
 use crate::kernel::promote::approach_hash;
 use crate::kernel::stats::check_confidence;
 use crate::ops::attempts::{self, AttemptEvent};
@@ -186,10 +189,83 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     let loop_state = loop_state(args.state_json.as_deref(), &args.state)?;
     let cwd = ctx.cwd()?;
     let state = ctx.state_dir()?;
-
-    // The gate, then the dead-end registry: both before anything runs.
-    if !pass_execute_gate(ctx, args.approve, args.no_gates, &plan.run.argv.join(" "))? {
+    let hash = plan.hypothesis.as_deref().map(approach_hash);
+    if !pass_gates(ctx, args, &plan, &state, hash.as_deref())? {
         return Ok(Exit::No);
+    }
+    if !args.no_journal {
+        journal::check_writable(&state, WARN)?;
+    }
+
+    let interrupt = attempts::interrupt_flag()?;
+    let run_id = attempts::new_run_id();
+    let start = timestamp(ctx.global.now.as_deref())?;
+    let mut events = Events::open(args.events.as_deref(), &run_id, start)?;
+    let git = crate::io::git::state(&cwd, &state);
+    let info = LiveInfo {
+        run_id: &run_id,
+        kind: "run",
+        command: &plan.run.argv,
+        shell: plan.run.shell,
+        cwd: &cwd,
+        start,
+        since: std::time::Instant::now(),
+        heartbeat: plan.run.heartbeat,
+    };
+    let mut reactive = start_reactive(args, &plan, &state, info)?;
+    let (outcomes, elapsed) = run_attempts(&plan, &interrupt, &mut reactive, &mut events)?;
+    let interrupted = outcomes.iter().any(|o| o.interrupted);
+
+    let judgement = judge(plan.spec.as_ref(), plan.repeat, plan.confidence, &outcomes);
+    let record = RunRecord::builder(
+        attempts::origin(run_id, start, elapsed, &cwd, git),
+        plan.run.argv.clone(),
+        plan.run.shell,
+        &outcomes,
+        plan.repeat > 1,
+    )
+    .hypothesis(plan.hypothesis.clone(), hash)
+    .candidate(args.candidate.clone())
+    .tags(args.tags.clone())
+    .loop_state(loop_state)
+    .spec(plan.spec.clone())
+    .judgement(judgement)
+    .pruned(reactive.pruned.clone())
+    .progress(reactive.progress())
+    .build();
+    events.emit(
+        "finished",
+        elapsed,
+        json!({
+            "status": record.status,
+            "pruned": record.pruned,
+            "exit_code": record.exit_code,
+            "timed_out": record.timed_out,
+            "interrupted": record.interrupted,
+            "failure_class": record.failure_class,
+            "metrics": record.metrics,
+            "verdict": record.verdict,
+        }),
+    );
+    let exit = finish(ctx, args, &state, record)?;
+    drop(reactive); // the live file goes once the run is journaled
+    if interrupted {
+        attempts::resend_interrupt();
+    }
+    Ok(exit)
+}
+
+/// The gate, then the dead-end registry: both before anything runs. False
+/// when the run is refused (the refusal is reported).
+fn pass_gates(
+    ctx: &Ctx,
+    args: &RunArgs,
+    plan: &Plan,
+    state: &Path,
+    hash: Option<&str>,
+) -> Result<bool> {
+    if !pass_execute_gate(ctx, args.approve, args.no_gates, &plan.run.argv.join(" "))? {
+        return Ok(false);
     }
     // `--promote` writes a dead end: its gate too, before anything runs.
     let kg = GateFlags {
@@ -197,11 +273,10 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         no_gates: args.no_gates,
     };
     if args.promote && !pass_kg_write_gate(ctx, kg, "a refuted hypothesis as a dead end")? {
-        return Ok(Exit::No);
+        return Ok(false);
     }
-    let hash = plan.hypothesis.as_deref().map(approach_hash);
-    if let Some(h) = &hash {
-        if let Some(dead) = deadend::known(&state, h, WARN)? {
+    if let Some(h) = hash {
+        if let Some(dead) = deadend::known(state, h, WARN)? {
             if !args.force {
                 ctx.out.emit(&Refusal {
                     proceed: false,
@@ -213,7 +288,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
                         dead.statement, dead.reason
                     ),
                 })?;
-                return Ok(Exit::No);
+                return Ok(false);
             }
             warn(format_args!(
                 "running a known dead end ({}): {}",
@@ -221,47 +296,47 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
             ));
         }
     }
-    if !args.no_journal {
-        journal::check_writable(&state, WARN)?;
+    Ok(true)
+}
+
+/// The run's live file and progress follower (off with `--no-journal`).
+fn start_reactive(
+    args: &RunArgs,
+    plan: &Plan,
+    state: &Path,
+    info: LiveInfo<'_>,
+) -> Result<Reactive> {
+    if args.no_journal {
+        return Ok(Reactive::off());
     }
-
-    let interrupt = attempts::interrupt_flag()?;
-    let run_id = attempts::new_run_id();
-    let start = timestamp(ctx.global.now.as_deref())?;
-    let mut events = Events::open(args.events.as_deref(), &run_id, start)?;
-    let git = crate::io::git::state(&cwd, &state);
-    let mut reactive = if args.no_journal {
-        Reactive::off()
-    } else {
-        let peers = match plan.follow.as_ref().filter(|f| f.rule.is_some()) {
-            Some(f) => reactive::peers(&crate::io::state::journal(&state, WARN).read()?, f),
-            None => Vec::new(),
-        };
-        Reactive::start(
-            &state,
-            LiveInfo {
-                run_id: &run_id,
-                kind: "run",
-                command: &plan.run.argv,
-                shell: plan.run.shell,
-                cwd: &cwd,
-                start,
-                since: std::time::Instant::now(),
-                heartbeat: plan.run.heartbeat,
-            },
-            plan.follow.clone(),
-            peers,
-            WARN,
-        )
+    let peers = match plan.follow.as_ref().filter(|f| f.rule.is_some()) {
+        Some(f) => reactive::peers(&crate::io::state::journal(state, WARN).read()?, f),
+        None => Vec::new(),
     };
+    Ok(Reactive::start(
+        state,
+        info,
+        plan.follow.clone(),
+        peers,
+        WARN,
+    ))
+}
 
+/// Run the experiment `plan.repeat` times, its progress on the spinner and
+/// in the event stream.
+fn run_attempts(
+    plan: &Plan,
+    interrupt: &Arc<AtomicBool>,
+    reactive: &mut Reactive,
+    events: &mut Events,
+) -> Result<(Vec<RunOutcome>, Duration)> {
     let mut label = String::new();
     let run_label = plan.run.argv.join(" ");
-    let (outcomes, elapsed) = attempts::run_attempts_reacting(
+    let done = attempts::run_attempts_reacting(
         &plan.run,
         plan.repeat,
-        &interrupt,
-        &mut reactive,
+        interrupt,
+        reactive,
         &run_label,
         |e| match e {
             AttemptEvent::Begin { index } => {
@@ -298,42 +373,15 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         },
     )?;
     plan.spinner.finish();
-    let interrupted = outcomes.iter().any(|o| o.interrupted);
+    Ok(done)
+}
 
-    let judgement = judge(plan.spec.as_ref(), plan.repeat, plan.confidence, &outcomes);
-    let record = RunRecord::builder(
-        attempts::origin(run_id, start, elapsed, &cwd, git),
-        plan.run.argv.clone(),
-        plan.run.shell,
-        &outcomes,
-        plan.repeat > 1,
-    )
-    .hypothesis(plan.hypothesis.clone(), hash)
-    .candidate(args.candidate.clone())
-    .tags(args.tags.clone())
-    .loop_state(loop_state)
-    .spec(plan.spec.clone())
-    .judgement(judgement)
-    .pruned(reactive.pruned.clone())
-    .progress(reactive.progress())
-    .build();
-    events.emit(
-        "finished",
-        elapsed,
-        json!({
-            "status": record.status,
-            "pruned": record.pruned,
-            "exit_code": record.exit_code,
-            "timed_out": record.timed_out,
-            "interrupted": record.interrupted,
-            "failure_class": record.failure_class,
-            "metrics": record.metrics,
-            "verdict": record.verdict,
-        }),
-    );
+/// Journal the record (and its finding), promote it with `--promote`,
+/// report it; the exit its verdict gives.
+fn finish(ctx: &Ctx, args: &RunArgs, state: &Path, record: RunRecord) -> Result<Exit> {
     if !args.no_journal {
-        journal::record_run(&state, &record, WARN)?;
-        super::finding_from_result(ctx, &state, &record);
+        journal::record_run(state, &record, WARN)?;
+        super::finding_from_result(ctx, state, &record);
     }
     if args.promote {
         promote(ctx, &record, args.iteration)?;
@@ -347,10 +395,6 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         ctx.out.emit_stderr(&report)?;
     } else {
         ctx.out.emit(&report)?;
-    }
-    drop(reactive); // the live file goes once the run is journaled
-    if interrupted {
-        attempts::resend_interrupt();
     }
     if record.pruned.is_some() {
         return Ok(Exit::No);
