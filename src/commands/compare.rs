@@ -85,27 +85,7 @@ fn samples(outcomes: &[RunOutcome], key: &str) -> Vec<f64> {
 }
 
 pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
-    let direction: Direction = args.direction.parse().map_err(anyhow::Error::msg)?;
-    let confidence = check_confidence(args.confidence)
-        .map_err(|e| Hinted::error(format!("invalid --confidence: {e}"), "use e.g. 0.95"))?;
-    if args.metric.is_empty() {
-        return Err(Hinted::error(
-            "--metric must not be empty",
-            "e.g. --metric acc",
-        ));
-    }
-    if !args.min_effect.is_finite() {
-        return Err(Hinted::error(
-            "--min-effect must be a finite number",
-            "e.g. --min-effect 0.01",
-        ));
-    }
-    if args.runs < 2 {
-        return Err(Hinted::error(
-            "--runs must be at least 2 (a t-test needs two samples a side)",
-            "e.g. --runs 8",
-        ));
-    }
+    let (direction, confidence) = check_args(args)?;
     let timeout = parse_timeout(args.timeout.as_deref())?;
     if !pass_execute_gate(
         ctx,
@@ -120,63 +100,12 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     if !args.no_journal {
         journal::check_writable(&state, WARN)?;
     }
-    let interrupt = attempts::interrupt_flag()?;
-    let spinner = Spinner::bar(!ctx.out.quiet && !ctx.out.json, 2 * u64::from(args.runs));
-    let sink = if ctx.out.quiet {
-        Sink::Discard
-    } else {
-        Sink::Stderr
-    };
-    let side = |cmd: &str| RunSpec {
-        argv: vec![cmd.to_string()],
-        shell: true,
-        env: Vec::new(),
-        cwd: None,
-        timeout,
-        grace: Duration::from_secs(5),
-        stop_after_result: None,
-        heartbeat: Duration::from_secs(3600),
-        stdout_to: sink,
-        stderr_to: sink,
-        passthrough: passthrough(&spinner),
-        place: None,
-    };
-    let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
     let start = timestamp(ctx.global.now.as_deref())?;
     let git = crate::io::git::state(&cwd, &state);
-    let wall = Instant::now();
-    let mut base_runs = Vec::new();
-    let mut cand_runs = Vec::new();
-    'runs: for i in 0..args.runs {
-        for (name, spec, runs) in [
-            ("baseline", &base_spec, &mut base_runs),
-            ("candidate", &cand_spec, &mut cand_runs),
-        ] {
-            spinner.set_message(format!("run {}/{} {name}", i + 1, args.runs));
-            let (mut outcome, _) = attempts::run_attempts(spec, 1, &interrupt, |e| {
-                if let AttemptEvent::End { outcome } = e {
-                    if outcome.output_held {
-                        warn(super::OUTPUT_HELD);
-                    }
-                    if let Some(msg) = &outcome.spawn_error {
-                        warn(format_args!("cannot run the {name}: {msg}"));
-                    }
-                }
-            })?;
-            let outcome = outcome.remove(0);
-            let stop = outcome.interrupted;
-            runs.push(outcome);
-            spinner.inc();
-            if stop {
-                break 'runs;
-            }
-        }
-    }
-    spinner.finish();
-    let elapsed = wall.elapsed();
+    let sides = Sides::run(ctx, args, timeout)?;
     let (b, c) = (
-        samples(&base_runs, &args.metric),
-        samples(&cand_runs, &args.metric),
+        samples(&sides.base_runs, &args.metric),
+        samples(&sides.cand_runs, &args.metric),
     );
     let result = welch_verdict(&b, &c, direction, args.min_effect, confidence);
 
@@ -184,28 +113,33 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     let mut run_ids = Vec::new();
     let mut records = Vec::new();
     for (name, spec, runs, samples) in [
-        ("baseline", &base_spec, &base_runs, &b),
-        ("candidate", &cand_spec, &cand_runs, &c),
+        ("baseline", &sides.base_spec, &sides.base_runs, &b),
+        ("candidate", &sides.cand_spec, &sides.cand_runs, &c),
     ] {
-        let record = RunRecord::builder(
-            attempts::origin(attempts::new_run_id(), start, elapsed, &cwd, git.clone()),
-            spec.argv.clone(),
-            spec.shell,
-            runs,
-            true,
-        )
-        .candidate(Some(name.to_string()))
-        .tags(vec![tag.clone(), name.to_string()])
-        .samples(samples.clone(), crate::kernel::stats::summarize(samples))
-        .verdict((name == "candidate").then(|| result.record.clone()))
-        .build();
+        let origin = attempts::origin(
+            attempts::new_run_id(),
+            start,
+            sides.elapsed,
+            &cwd,
+            git.clone(),
+        );
+        let record = RunRecord::builder(origin, spec.argv.clone(), spec.shell, runs, true)
+            .candidate(Some(name.to_string()))
+            .tags(vec![tag.clone(), name.to_string()])
+            .samples(samples.clone(), crate::kernel::stats::summarize(samples))
+            .verdict((name == "candidate").then(|| result.record.clone()))
+            .build();
         run_ids.push(record.run_id.clone());
         records.push(record);
     }
     if !args.no_journal {
         journal::append(&state, &records, WARN)?;
     }
-    let interrupted = base_runs.iter().chain(&cand_runs).any(|o| o.interrupted);
+    let interrupted = sides
+        .base_runs
+        .iter()
+        .chain(&sides.cand_runs)
+        .any(|o| o.interrupted);
     let verdict = result.record.verdict;
     let WelchVerdict {
         record,
@@ -236,4 +170,104 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         attempts::resend_interrupt();
     }
     Ok(verdict_exit(verdict))
+}
+
+/// The direction and confidence, once the arguments are checked.
+fn check_args(args: &CompareArgs) -> Result<(Direction, f64)> {
+    let direction: Direction = args.direction.parse().map_err(anyhow::Error::msg)?;
+    let confidence = check_confidence(args.confidence)
+        .map_err(|e| Hinted::error(format!("invalid --confidence: {e}"), "use e.g. 0.95"))?;
+    if args.metric.is_empty() {
+        return Err(Hinted::error(
+            "--metric must not be empty",
+            "e.g. --metric acc",
+        ));
+    }
+    if !args.min_effect.is_finite() {
+        return Err(Hinted::error(
+            "--min-effect must be a finite number",
+            "e.g. --min-effect 0.01",
+        ));
+    }
+    if args.runs < 2 {
+        return Err(Hinted::error(
+            "--runs must be at least 2 (a t-test needs two samples a side)",
+            "e.g. --runs 8",
+        ));
+    }
+    Ok((direction, confidence))
+}
+
+/// The two sides' commands and their runs, interleaved.
+struct Sides {
+    base_spec: RunSpec,
+    cand_spec: RunSpec,
+    base_runs: Vec<RunOutcome>,
+    cand_runs: Vec<RunOutcome>,
+    elapsed: Duration,
+}
+
+impl Sides {
+    /// Run baseline and candidate in turn, `--runs` times each (fewer when
+    /// interrupted).
+    fn run(ctx: &Ctx, args: &CompareArgs, timeout: Option<Duration>) -> Result<Sides> {
+        let interrupt = attempts::interrupt_flag()?;
+        let spinner = Spinner::bar(!ctx.out.quiet && !ctx.out.json, 2 * u64::from(args.runs));
+        let sink = if ctx.out.quiet {
+            Sink::Discard
+        } else {
+            Sink::Stderr
+        };
+        let side = |cmd: &str| RunSpec {
+            argv: vec![cmd.to_string()],
+            shell: true,
+            env: Vec::new(),
+            cwd: None,
+            timeout,
+            grace: Duration::from_secs(5),
+            stop_after_result: None,
+            heartbeat: Duration::from_secs(3600),
+            stdout_to: sink,
+            stderr_to: sink,
+            passthrough: passthrough(&spinner),
+            place: None,
+        };
+        let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
+        let wall = Instant::now();
+        let mut base_runs = Vec::new();
+        let mut cand_runs = Vec::new();
+        'runs: for i in 0..args.runs {
+            for (name, spec, runs) in [
+                ("baseline", &base_spec, &mut base_runs),
+                ("candidate", &cand_spec, &mut cand_runs),
+            ] {
+                spinner.set_message(format!("run {}/{} {name}", i + 1, args.runs));
+                let (mut outcome, _) = attempts::run_attempts(spec, 1, &interrupt, |e| {
+                    if let AttemptEvent::End { outcome } = e {
+                        if outcome.output_held {
+                            warn(super::OUTPUT_HELD);
+                        }
+                        if let Some(msg) = &outcome.spawn_error {
+                            warn(format_args!("cannot run the {name}: {msg}"));
+                        }
+                    }
+                })?;
+                let outcome = outcome.remove(0);
+                let stop = outcome.interrupted;
+                runs.push(outcome);
+                spinner.inc();
+                if stop {
+                    break 'runs;
+                }
+            }
+        }
+        spinner.finish();
+        Ok(Sides {
+            base_spec,
+            cand_spec,
+            base_runs,
+            cand_runs,
+            elapsed: wall.elapsed(),
+        })
+    }
 }
