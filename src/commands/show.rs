@@ -59,148 +59,166 @@ fn tail(out: &mut dyn Write, label: &str, text: &str) -> io::Result<()> {
 impl Report for ShowReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let r = &self.record;
-        let b = bold();
-        field(out, "run", format_args!("{b}{}{b:#}", r.run_id))?;
-        field(out, "started", &r.started_at)?;
-        field(
-            out,
-            "ended",
-            format_args!("{} ({})", r.ended_at, fmt_duration(r.duration_ms)),
-        )?;
-        let via = if r.shell { "  (via /bin/sh -c)" } else { "" };
-        field(out, "command", format_args!("{}{via}", command_line(r)))?;
-        field(out, "cwd", &r.cwd)?;
-        if let Some(host) = &r.host {
-            field(out, "host", host)?;
-        }
-        if let Some(git) = &r.git {
-            let head = git.head.as_deref().unwrap_or("(no commit)");
-            let branch = git
-                .branch
-                .as_deref()
-                .map_or(" (detached)".to_string(), |b| format!(" on {b}"));
-            let dirty = if git.dirty { ", dirty" } else { "" };
-            field(out, "git", format_args!("{head}{branch}{dirty}"))?;
-        }
-        if let Some(h) = &r.hypothesis {
-            field(out, "hypothesis", h)?;
-        }
-        if let Some(h) = &r.approach_hash {
-            field(out, "approach", h)?;
-        }
-        if let Some(c) = &r.candidate {
-            field(out, "candidate", c)?;
-        }
-        if !r.tags.is_empty() {
-            field(out, "tags", r.tags.join(", "))?;
-        }
-        if let Some(spec) = &r.spec {
-            field(
-                out,
-                "spec",
-                format_args!(
-                    "{} {} {}",
-                    spec.metric_key,
-                    spec.comparator,
-                    fmt_number(spec.target)
-                ),
-            )?;
-        }
-        field(out, "metrics", metrics_line(&r.metrics))?;
-        let mut how = Vec::new();
-        if r.timed_out {
-            how.push("timed out");
-        }
-        if r.interrupted {
-            how.push("interrupted");
-        }
-        if r.stopped_on_result {
-            how.push("stopped once the result was in");
-        }
-        let how = if how.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", how.join(", "))
-        };
-        field(out, "exit code", format_args!("{}{how}", r.exit_code))?;
-        match r.failure_class {
-            FailureClass::None => field(out, "failure", "none")?,
-            c => field(
-                out,
-                "failure",
-                format_args!("{} ({})", c.as_str(), c.describe_run(r.timed_out)),
-            )?,
-        }
-        match &r.verdict {
-            Some(v) => {
-                let (s, d) = (verdict_style(v.verdict), dim());
-                field(
-                    out,
-                    "verdict",
-                    format_args!(
-                        "{s}{}{s:#}: {} {d}({} evidence){d:#}",
-                        v.verdict,
-                        v.detail,
-                        v.evidence_level.as_str()
-                    ),
-                )?;
-            }
-            None => field(out, "verdict", "- (no metric spec)")?,
-        }
-        if !r.attempts.is_empty() {
-            let runs = r
-                .attempts
-                .iter()
-                .map(|a| format!("exit {} in {}", a.exit_code, fmt_duration(a.duration_ms)))
-                .collect::<Vec<_>>()
-                .join(", ");
-            field(
-                out,
-                "attempts",
-                format_args!("{}: {runs}", r.attempts.len()),
-            )?;
-        }
-        if !r.samples.is_empty() {
-            field(out, "samples", numbers(r.samples.iter().copied()))?;
-        }
-        if let Some(s) = &r.summary {
-            let outliers = if s.outliers.is_empty() {
-                String::new()
-            } else {
-                let at: Vec<String> = s.outliers.iter().map(|i| (i + 1).to_string()).collect();
-                format!(", outliers at {}", at.join(" "))
-            };
-            field(
-                out,
-                "summary",
-                format_args!(
-                    "n={} mean={} sd={} median={} min={} max={}{outliers}",
-                    s.n,
-                    fmt_compact(s.mean),
-                    fmt_compact(s.sd),
-                    fmt_compact(s.median),
-                    fmt_compact(s.min),
-                    fmt_compact(s.max)
-                ),
-            )?;
-        }
-        if let Some((lo, hi)) = r.interval {
-            field(
-                out,
-                "interval",
-                format_args!("[{}, {}]", fmt_compact(lo), fmt_compact(hi)),
-            )?;
-        }
-        if let Some(n) = r.more_runs {
-            field(
-                out,
-                "more runs",
-                format_args!("about {n} more may decide it"),
-            )?;
-        }
+        origin(out, r)?;
+        outcome(out, r)?;
+        repeats(out, r)?;
         tail(out, "stdout (tail)", &r.stdout_tail)?;
         tail(out, "stderr (tail)", &r.stderr_tail)
     }
+}
+
+/// What ran, where, and what it was for.
+fn origin(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
+    let b = bold();
+    field(out, "run", format_args!("{b}{}{b:#}", r.run_id))?;
+    field(out, "started", &r.started_at)?;
+    field(
+        out,
+        "ended",
+        format_args!("{} ({})", r.ended_at, fmt_duration(r.duration_ms)),
+    )?;
+    let via = if r.shell { "  (via /bin/sh -c)" } else { "" };
+    field(out, "command", format_args!("{}{via}", command_line(r)))?;
+    field(out, "cwd", &r.cwd)?;
+    if let Some(host) = &r.host {
+        field(out, "host", host)?;
+    }
+    if let Some(git) = &r.git {
+        let head = git.head.as_deref().unwrap_or("(no commit)");
+        let branch = git
+            .branch
+            .as_deref()
+            .map_or(" (detached)".to_string(), |b| format!(" on {b}"));
+        let dirty = if git.dirty { ", dirty" } else { "" };
+        field(out, "git", format_args!("{head}{branch}{dirty}"))?;
+    }
+    if let Some(h) = &r.hypothesis {
+        field(out, "hypothesis", h)?;
+    }
+    if let Some(h) = &r.approach_hash {
+        field(out, "approach", h)?;
+    }
+    if let Some(c) = &r.candidate {
+        field(out, "candidate", c)?;
+    }
+    if !r.tags.is_empty() {
+        field(out, "tags", r.tags.join(", "))?;
+    }
+    if let Some(spec) = &r.spec {
+        field(
+            out,
+            "spec",
+            format_args!(
+                "{} {} {}",
+                spec.metric_key,
+                spec.comparator,
+                fmt_number(spec.target)
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// How it ended: its metrics, exit, failure class and verdict.
+fn outcome(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
+    field(out, "metrics", metrics_line(&r.metrics))?;
+    let mut how = Vec::new();
+    if r.timed_out {
+        how.push("timed out");
+    }
+    if r.interrupted {
+        how.push("interrupted");
+    }
+    if r.stopped_on_result {
+        how.push("stopped once the result was in");
+    }
+    let how = if how.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", how.join(", "))
+    };
+    field(out, "exit code", format_args!("{}{how}", r.exit_code))?;
+    match r.failure_class {
+        FailureClass::None => field(out, "failure", "none")?,
+        c => field(
+            out,
+            "failure",
+            format_args!("{} ({})", c.as_str(), c.describe_run(r.timed_out)),
+        )?,
+    }
+    match &r.verdict {
+        Some(v) => {
+            let (s, d) = (verdict_style(v.verdict), dim());
+            field(
+                out,
+                "verdict",
+                format_args!(
+                    "{s}{}{s:#}: {} {d}({} evidence){d:#}",
+                    v.verdict,
+                    v.detail,
+                    v.evidence_level.as_str()
+                ),
+            )?;
+        }
+        None => field(out, "verdict", "- (no metric spec)")?,
+    }
+    Ok(())
+}
+
+/// A repeated run: its attempts, samples, summary and interval.
+fn repeats(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
+    if !r.attempts.is_empty() {
+        let runs = r
+            .attempts
+            .iter()
+            .map(|a| format!("exit {} in {}", a.exit_code, fmt_duration(a.duration_ms)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        field(
+            out,
+            "attempts",
+            format_args!("{}: {runs}", r.attempts.len()),
+        )?;
+    }
+    if !r.samples.is_empty() {
+        field(out, "samples", numbers(r.samples.iter().copied()))?;
+    }
+    if let Some(s) = &r.summary {
+        let outliers = if s.outliers.is_empty() {
+            String::new()
+        } else {
+            let at: Vec<String> = s.outliers.iter().map(|i| (i + 1).to_string()).collect();
+            format!(", outliers at {}", at.join(" "))
+        };
+        field(
+            out,
+            "summary",
+            format_args!(
+                "n={} mean={} sd={} median={} min={} max={}{outliers}",
+                s.n,
+                fmt_compact(s.mean),
+                fmt_compact(s.sd),
+                fmt_compact(s.median),
+                fmt_compact(s.min),
+                fmt_compact(s.max)
+            ),
+        )?;
+    }
+    if let Some((lo, hi)) = r.interval {
+        field(
+            out,
+            "interval",
+            format_args!("[{}, {}]", fmt_compact(lo), fmt_compact(hi)),
+        )?;
+    }
+    if let Some(n) = r.more_runs {
+        field(
+            out,
+            "more runs",
+            format_args!("about {n} more may decide it"),
+        )?;
+    }
+    Ok(())
 }
 
 pub fn run(ctx: &Ctx, run_id: &str) -> Result<Exit> {
