@@ -7,6 +7,7 @@
 
 use std::io::Write;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use super::Exporter;
@@ -165,103 +166,9 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
             .y_label_area_size(64)
             .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(plot_error)?;
-        let better = match chart.direction {
-            Some(crate::kernel::stats::Direction::Min) => " (lower is better)",
-            Some(crate::kernel::stats::Direction::Max) => " (higher is better)",
-            None => "",
-        };
-        cc.configure_mesh()
-            .x_desc(match chart.x_axis {
-                XAxis::Run => "run",
-                XAxis::Time => "hours since the first run",
-            })
-            .y_desc(format!("{}{better}", chart.metric))
-            .x_labels(x_label_count(chart, (x0, x1)))
-            .x_label_formatter(&|x| x_label(chart.x_axis, *x))
-            .y_labels(10)
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 15))
-            .bold_line_style(RGBColor(225, 225, 225))
-            .light_line_style(TRANSPARENT)
-            .draw()
-            .map_err(plot_error)?;
-        if let Some(t) = chart.target {
-            cc.draw_series(LineSeries::new([(x0, t), (x1, t)], TARGET.stroke_width(1)))
-                .map_err(plot_error)?
-                .label(format!("target {t}"))
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], TARGET));
-        }
-        // Intervals first, so that points are drawn over them.
-        let whiskers = chart.points.iter().filter_map(|p| {
-            let (a, b) = p.interval?;
-            let color = if p.mark == Mark::Kept {
-                KEPT.mix(0.6)
-            } else {
-                FAINT.mix(0.3)
-            };
-            Some(PathElement::new(
-                [(p.x, a), (p.x, b)],
-                color.stroke_width(1),
-            ))
-        });
-        cc.draw_series(whiskers).map_err(plot_error)?;
-        let faint = chart
-            .points
-            .iter()
-            .filter(|p| p.mark == Mark::Discarded)
-            .filter_map(|p| Some(Circle::new((p.x, p.y?), 3, FAINT.mix(0.35).filled())));
-        cc.draw_series(faint).map_err(plot_error)?;
-        for (i, line) in chart.best.iter().enumerate() {
-            let series = cc
-                .draw_series(LineSeries::new(line.iter().copied(), KEPT.stroke_width(2)))
-                .map_err(plot_error)?;
-            if i == 0 {
-                series
-                    .label("best so far")
-                    .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], KEPT.stroke_width(2)));
-            }
-        }
-        let kept = chart
-            .points
-            .iter()
-            .filter(|p| p.mark == Mark::Kept)
-            .filter_map(|p| Some(Circle::new((p.x, p.y?), 4, KEPT.filled())));
-        cc.draw_series(kept).map_err(plot_error)?;
-        // Labels in the right fifth of the chart end at their point.
-        let right = x0 + (x1 - x0) * 0.8;
-        let shown = placed_labels(chart, (x0, x1), (y0, y1));
-        let labels = shown.iter().filter_map(|&i| {
-            let p = &chart.points[i];
-            let label = p.label.as_ref()?;
-            let font = ("sans-serif", 13).into_font().color(&KEPT.mix(0.9));
-            let (offset, font) = if p.x > right {
-                (
-                    (-6, -16),
-                    font.pos(plotters::style::text_anchor::Pos::new(
-                        plotters::style::text_anchor::HPos::Right,
-                        plotters::style::text_anchor::VPos::Top,
-                    )),
-                )
-            } else {
-                ((6, -16), font)
-            };
-            Some(EmptyElement::at((p.x, p.y?)) + Text::new(label.clone(), offset, font))
-        });
-        cc.draw_series(labels).map_err(plot_error)?;
-        // Runs without a value sit on the x axis.
-        let axis = chart
-            .points
-            .iter()
-            .filter(|p| matches!(p.mark, Mark::Crash | Mark::NoValue))
-            .map(|p| {
-                let color = if p.mark == Mark::Crash {
-                    CRASH.filled()
-                } else {
-                    FAINT.mix(0.5).filled()
-                };
-                TriangleMarker::new((p.x, y0), 5, color)
-            });
-        cc.draw_series(axis).map_err(plot_error)?;
+        draw_axes(&mut cc, chart, (x0, x1))?;
+        draw_points(&mut cc, chart)?;
+        draw_labels(&mut cc, chart, (x0, x1), (y0, y1))?;
         if chart.target.is_some() || !chart.best.is_empty() {
             cc.configure_series_labels()
                 .background_style(WHITE.mix(0.8))
@@ -273,6 +180,126 @@ pub fn render(chart: &Chart) -> anyhow::Result<String> {
         root.present().map_err(plot_error)?;
     }
     Ok(text)
+}
+
+/// The chart area the marks are drawn on.
+type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The mesh, the axes' names and the target line.
+fn draw_axes(cc: &mut Plot<'_, '_>, chart: &Chart, (x0, x1): (f64, f64)) -> anyhow::Result<()> {
+    let better = match chart.direction {
+        Some(crate::kernel::stats::Direction::Min) => " (lower is better)",
+        Some(crate::kernel::stats::Direction::Max) => " (higher is better)",
+        None => "",
+    };
+    cc.configure_mesh()
+        .x_desc(match chart.x_axis {
+            XAxis::Run => "run",
+            XAxis::Time => "hours since the first run",
+        })
+        .y_desc(format!("{}{better}", chart.metric))
+        .x_labels(x_label_count(chart, (x0, x1)))
+        .x_label_formatter(&|x| x_label(chart.x_axis, *x))
+        .y_labels(10)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
+        .bold_line_style(RGBColor(225, 225, 225))
+        .light_line_style(TRANSPARENT)
+        .draw()
+        .map_err(plot_error)?;
+    if let Some(t) = chart.target {
+        cc.draw_series(LineSeries::new([(x0, t), (x1, t)], TARGET.stroke_width(1)))
+            .map_err(plot_error)?
+            .label(format!("target {t}"))
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], TARGET));
+    }
+    Ok(())
+}
+
+/// The runs: intervals, faint points, the best-so-far line, kept points.
+fn draw_points(cc: &mut Plot<'_, '_>, chart: &Chart) -> anyhow::Result<()> {
+    // Intervals first, so that points are drawn over them.
+    let whiskers = chart.points.iter().filter_map(|p| {
+        let (a, b) = p.interval?;
+        let color = if p.mark == Mark::Kept {
+            KEPT.mix(0.6)
+        } else {
+            FAINT.mix(0.3)
+        };
+        Some(PathElement::new(
+            [(p.x, a), (p.x, b)],
+            color.stroke_width(1),
+        ))
+    });
+    cc.draw_series(whiskers).map_err(plot_error)?;
+    let faint = chart
+        .points
+        .iter()
+        .filter(|p| p.mark == Mark::Discarded)
+        .filter_map(|p| Some(Circle::new((p.x, p.y?), 3, FAINT.mix(0.35).filled())));
+    cc.draw_series(faint).map_err(plot_error)?;
+    for (i, line) in chart.best.iter().enumerate() {
+        let series = cc
+            .draw_series(LineSeries::new(line.iter().copied(), KEPT.stroke_width(2)))
+            .map_err(plot_error)?;
+        if i == 0 {
+            series
+                .label("best so far")
+                .legend(|(x, y)| PathElement::new([(x, y), (x + 16, y)], KEPT.stroke_width(2)));
+        }
+    }
+    let kept = chart
+        .points
+        .iter()
+        .filter(|p| p.mark == Mark::Kept)
+        .filter_map(|p| Some(Circle::new((p.x, p.y?), 4, KEPT.filled())));
+    cc.draw_series(kept).map_err(plot_error)?;
+    Ok(())
+}
+
+/// The kept runs' labels, and the runs without a value on the x axis.
+fn draw_labels(
+    cc: &mut Plot<'_, '_>,
+    chart: &Chart,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+) -> anyhow::Result<()> {
+    // Labels in the right fifth of the chart end at their point.
+    let right = x0 + (x1 - x0) * 0.8;
+    let shown = placed_labels(chart, (x0, x1), (y0, y1));
+    let labels = shown.iter().filter_map(|&i| {
+        let p = &chart.points[i];
+        let label = p.label.as_ref()?;
+        let font = ("sans-serif", 13).into_font().color(&KEPT.mix(0.9));
+        let (offset, font) = if p.x > right {
+            (
+                (-6, -16),
+                font.pos(plotters::style::text_anchor::Pos::new(
+                    plotters::style::text_anchor::HPos::Right,
+                    plotters::style::text_anchor::VPos::Top,
+                )),
+            )
+        } else {
+            ((6, -16), font)
+        };
+        Some(EmptyElement::at((p.x, p.y?)) + Text::new(label.clone(), offset, font))
+    });
+    cc.draw_series(labels).map_err(plot_error)?;
+    // Runs without a value sit on the x axis.
+    let axis = chart
+        .points
+        .iter()
+        .filter(|p| matches!(p.mark, Mark::Crash | Mark::NoValue))
+        .map(|p| {
+            let color = if p.mark == Mark::Crash {
+                CRASH.filled()
+            } else {
+                FAINT.mix(0.5).filled()
+            };
+            TriangleMarker::new((p.x, y0), 5, color)
+        });
+    cc.draw_series(axis).map_err(plot_error)?;
+    Ok(())
 }
 
 fn plot_error<E: std::fmt::Display>(e: E) -> anyhow::Error {
