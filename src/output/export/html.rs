@@ -224,8 +224,22 @@ fn inline_svg(svg: &str) -> &str {
 
 /// The page as a string.
 pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
-    let o = page.overview;
     let mut out = String::with_capacity(page.rows.len() * 400 + page.svg.len() + 16_384);
+    head(&mut out, page, refresh);
+    segments(&mut out, page.overview);
+    runs(&mut out, page);
+    rounds_and_dead_ends(&mut out, page.overview);
+    let _ = writeln!(
+        out,
+        "<script>{}</script></body></html>",
+        SCRIPT.replace("PAGE", &PAGE_ROWS.to_string())
+    );
+    out
+}
+
+/// The page's head, its title line and the chart.
+fn head(out: &mut String, page: &Page<'_>, refresh: Option<u64>) {
+    let o = page.overview;
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
     out.push_str(
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
@@ -262,6 +276,10 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
             page.chart.total
         );
     }
+}
+
+/// Each segment's facts, and the groups by metric and candidate.
+fn segments(out: &mut String, o: &Overview) {
     for s in &o.segments {
         let _ = write!(
             out,
@@ -282,8 +300,12 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
     }
     if !o.groups.is_empty() {
         out.push_str("<h2>By metric and candidate</h2>");
-        table(&mut out, &groups_table(&o.groups), "groups");
+        table(out, &groups_table(&o.groups), "groups");
     }
+}
+
+/// The table of runs and its pager.
+fn runs(out: &mut String, page: &Page<'_>) {
     let _ = write!(
         out,
         "<h2>Runs <span class=\"muted\">({})</span></h2>",
@@ -299,8 +321,12 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
     }
     out.push_str("<div class=\"pager\"><button id=\"prev\" type=\"button\">previous</button><button id=\"next\" type=\"button\">next</button><span id=\"page\" class=\"muted\"></span></div>");
     out.push_str("<div class=\"scroll\">");
-    run_rows(&mut out, page.rows);
+    run_rows(out, page.rows);
     out.push_str("</div>");
+}
+
+/// The rounds and the dead ends, when there are any.
+fn rounds_and_dead_ends(out: &mut String, o: &Overview) {
     if o.rounds_total > 0 {
         let _ = write!(
             out,
@@ -323,7 +349,7 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
                 r.detail.clone(),
             ]);
         }
-        table(&mut out, &t, "rounds");
+        table(out, &t, "rounds");
     }
     if o.dead_ends_total > 0 {
         let _ = write!(
@@ -343,14 +369,8 @@ pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
                 d.created_at.clone().unwrap_or_default(),
             ]);
         }
-        table(&mut out, &t, "dead-ends");
+        table(out, &t, "dead-ends");
     }
-    let _ = writeln!(
-        out,
-        "<script>{}</script></body></html>",
-        SCRIPT.replace("PAGE", &PAGE_ROWS.to_string())
-    );
-    out
 }
 
 impl Exporter<Page<'_>> for Html {
