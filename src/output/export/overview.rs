@@ -98,34 +98,7 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
     if let Some(b) = &s.baseline {
         out.push(("baseline", with_interval(b.value, b.interval)));
     }
-    if let Some(best) = &s.best {
-        let mut text = with_interval(best.value.value, best.value.interval);
-        if !best.commit.is_empty() {
-            text.push_str(&format!(" at {}", short_commit(&best.commit)));
-        }
-        if let Some(d) = &best.description {
-            text.push_str(&format!(" \"{}\"", truncate(d, 40)));
-        }
-        if !best.confirmed {
-            text.push_str(" (unconfirmed)");
-        }
-        out.push(("best", text));
-        if let (Some(c), Some(b)) = (best.change, &s.baseline) {
-            // Against the baseline as it measures on the best's slot, when
-            // the two were recorded on slots that differ.
-            let (mut text, base) = match &best.baseline_on_slot {
-                Some(o) => (
-                    format!("{} vs baseline on slot {}", signed(c), o.slot),
-                    o.value,
-                ),
-                None => (format!("{} vs baseline", signed(c)), b.value),
-            };
-            if base != 0.0 {
-                text.push_str(&format!(" ({})", signed_percent(c / base.abs())));
-            }
-            out.push(("change", text));
-        }
-    }
+    best_facts(&mut out, s);
     let mut runs = format!(
         "{} tries, {} runs: {} kept, {} discarded, {} crashed",
         s.tries, s.runs, s.keeps, s.discards, s.crashes
@@ -144,70 +117,8 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
     if let Some(n) = s.noise {
         out.push(("noise (sd)", num(n)));
     }
-    if !s.lanes.is_empty() {
-        let lanes: Vec<String> = s
-            .lanes
-            .iter()
-            .map(|l| {
-                let mut t = format!(
-                    "{} {}, {} kept",
-                    l.lane,
-                    crate::output::count(l.tries as u64, "try", "tries"),
-                    l.keeps
-                );
-                if l.stale > 0 {
-                    t.push_str(&format!(", {} stale", l.stale));
-                }
-                t
-            })
-            .collect();
-        out.push(("lanes", lanes.join(" · ")));
-    }
-    if !s.slots.is_empty() {
-        let slots: Vec<String> = s
-            .slots
-            .iter()
-            .map(|x| match x.utilisation {
-                Some(u) => format!("{} {} busy", x.slot, percent(u)),
-                None => format!("{} {} runs", x.slot, x.tries),
-            })
-            .collect();
-        out.push(("slots", slots.join(" · ")));
-        let effects: Vec<String> = s
-            .slots
-            .iter()
-            .filter_map(|x| {
-                let e = x.effect.as_ref()?;
-                Some(format!(
-                    "{} {} ± {} ({})",
-                    x.slot,
-                    signed(e.effect),
-                    num(e.se),
-                    crate::output::count(e.tries as u64, "try", "tries")
-                ))
-            })
-            .collect();
-        if !effects.is_empty() {
-            out.push(("slot effect", effects.join(" · ")));
-        }
-        let offsets: Vec<String> = s
-            .slots
-            .iter()
-            .filter_map(|x| {
-                let o = x.offset.as_ref()?;
-                let se = o.se.map(|se| format!(" ± {}", num(se))).unwrap_or_default();
-                Some(format!(
-                    "{} {}{se} over {}",
-                    x.slot,
-                    signed(o.value),
-                    o.over
-                ))
-            })
-            .collect();
-        if !offsets.is_empty() {
-            out.push(("slot offset", offsets.join(" · ")));
-        }
-    }
+    lane_facts(&mut out, s);
+    slot_facts(&mut out, s);
     out.push(("elapsed", hours(s.elapsed_hours)));
     out.push((
         "advice",
@@ -217,6 +128,113 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
         },
     ));
     out
+}
+
+/// The best, and its change against the baseline.
+fn best_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
+    let Some(best) = &s.best else {
+        return;
+    };
+    let mut text = with_interval(best.value.value, best.value.interval);
+    if !best.commit.is_empty() {
+        text.push_str(&format!(" at {}", short_commit(&best.commit)));
+    }
+    if let Some(d) = &best.description {
+        text.push_str(&format!(" \"{}\"", truncate(d, 40)));
+    }
+    if !best.confirmed {
+        text.push_str(" (unconfirmed)");
+    }
+    out.push(("best", text));
+    if let (Some(c), Some(b)) = (best.change, &s.baseline) {
+        // Against the baseline as it measures on the best's slot, when
+        // the two were recorded on slots that differ.
+        let (mut text, base) = match &best.baseline_on_slot {
+            Some(o) => (
+                format!("{} vs baseline on slot {}", signed(c), o.slot),
+                o.value,
+            ),
+            None => (format!("{} vs baseline", signed(c)), b.value),
+        };
+        if base != 0.0 {
+            text.push_str(&format!(" ({})", signed_percent(c / base.abs())));
+        }
+        out.push(("change", text));
+    }
+}
+
+/// Each lane's tries.
+fn lane_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
+    if s.lanes.is_empty() {
+        return;
+    }
+    let lanes: Vec<String> = s
+        .lanes
+        .iter()
+        .map(|l| {
+            let mut t = format!(
+                "{} {}, {} kept",
+                l.lane,
+                crate::output::count(l.tries as u64, "try", "tries"),
+                l.keeps
+            );
+            if l.stale > 0 {
+                t.push_str(&format!(", {} stale", l.stale));
+            }
+            t
+        })
+        .collect();
+    out.push(("lanes", lanes.join(" · ")));
+}
+
+/// Each slot's use, effect and offset.
+fn slot_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
+    if s.slots.is_empty() {
+        return;
+    }
+    let slots: Vec<String> = s
+        .slots
+        .iter()
+        .map(|x| match x.utilisation {
+            Some(u) => format!("{} {} busy", x.slot, percent(u)),
+            None => format!("{} {} runs", x.slot, x.tries),
+        })
+        .collect();
+    out.push(("slots", slots.join(" · ")));
+    let effects: Vec<String> = s
+        .slots
+        .iter()
+        .filter_map(|x| {
+            let e = x.effect.as_ref()?;
+            Some(format!(
+                "{} {} ± {} ({})",
+                x.slot,
+                signed(e.effect),
+                num(e.se),
+                crate::output::count(e.tries as u64, "try", "tries")
+            ))
+        })
+        .collect();
+    if !effects.is_empty() {
+        out.push(("slot effect", effects.join(" · ")));
+    }
+    let offsets: Vec<String> = s
+        .slots
+        .iter()
+        .filter_map(|x| {
+            let o = x.offset.as_ref()?;
+            let se = o.se.map(|se| format!(" ± {}", num(se))).unwrap_or_default();
+            Some(format!(
+                "{} {}{se} over {}",
+                x.slot,
+                signed(o.value),
+                o.over
+            ))
+        })
+        .collect();
+    if !offsets.is_empty() {
+        out.push(("slot offset", offsets.join(" · ")));
+    }
 }
 
 fn signed_percent(x: f64) -> String {
