@@ -338,7 +338,8 @@ pub(super) fn walked_with<'a>(
 }
 
 /// Read the top-level member `key` whose value starts at `b[at]` into `v`;
-/// gives the value's end.
+/// gives the value's end (the run's own members here, its result in
+/// [`result_member`]).
 fn member<'a>(
     v: &mut LineView<'a>,
     seen: &mut Seen,
@@ -405,6 +406,20 @@ fn member<'a>(
             seen.first(12)?;
             scalar(s, at, plain_opt_text, |x| v.failure_class = x)
         }
+        _ => result_member(v, seen, s, key, at),
+    }
+}
+
+/// A member of the run's result: its verdict, attempts, samples,
+/// interval, ratchet record, status and slot (else any other member).
+fn result_member<'a>(
+    v: &mut LineView<'a>,
+    seen: &mut Seen,
+    s: &'a str,
+    key: &'a [u8],
+    at: usize,
+) -> Option<usize> {
+    match key {
         b"verdict" => {
             seen.first(13)?;
             let (x, end) = nullable(s, at, verdict)?;
