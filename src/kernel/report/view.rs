@@ -287,30 +287,8 @@ fn plain_status(v: &LineView<'_>) -> (Status, Option<String>) {
 
 /// The report's point of a record read.
 pub(super) fn point(v: LineView<'_>) -> Point<'_> {
-    let (status, unknown) = match &v.ratchet {
-        Some(r) => match Status::from_try(&r.status) {
-            Some(s) => (s, None),
-            None => (Status::Other, Some(r.status.to_string())),
-        },
-        None => match plain_status(&v) {
-            (Status::Other, text) => (Status::Other, text),
-            (s, _) => (s, None),
-        },
-    };
-    let metric: Option<Cow<'_, str>> = match (&v.ratchet, &v.spec) {
-        (Some(r), _) => Some(r.metric.clone()),
-        (None, Some(s)) => Some(s.metric_key.clone()),
-        (None, None) => v.metrics.0.first().map(|(k, _)| k.clone()),
-    };
-    let direction = match (&v.ratchet, &v.spec) {
-        (Some(r), _) => r.direction,
-        (None, Some(s)) => match s.comparator.as_ref() {
-            ">" | ">=" => Some(Direction::Max),
-            "<" | "<=" => Some(Direction::Min),
-            _ => None,
-        },
-        _ => None,
-    };
+    let (status, unknown) = point_status(&v);
+    let (metric, direction) = metric_of(&v);
     let metric_value = metric.as_deref().and_then(|m| v.metrics.get(m));
     let crashed = matches!(
         status,
@@ -337,18 +315,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         Status::Protected => 0,
         _ => v.attempts.count.max(1) as u64,
     };
-    let slot_runs = v
-        .attempts
-        .slotted
-        .into_iter()
-        .filter_map(|a| {
-            Some(SlotRun {
-                value: metric.as_deref().and_then(|m| a.metrics.get(m)),
-                slot: a.slot?,
-                duration_ms: a.duration_ms,
-            })
-        })
-        .collect();
+    let slot_runs = slot_runs(v.attempts.slotted, metric.as_deref());
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
     let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
         Some(r) => {
@@ -399,6 +366,55 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         slot: v.slot,
         slot_runs,
     }
+}
+
+/// A record's status: its try's, or its plain run's (the text of a status
+/// this version does not know).
+fn point_status(v: &LineView<'_>) -> (Status, Option<String>) {
+    match &v.ratchet {
+        Some(r) => match Status::from_try(&r.status) {
+            Some(s) => (s, None),
+            None => (Status::Other, Some(r.status.to_string())),
+        },
+        None => match plain_status(v) {
+            (Status::Other, text) => (Status::Other, text),
+            (s, _) => (s, None),
+        },
+    }
+}
+
+/// The metric a record measured (the ratchet's, the spec's, or its first)
+/// and its direction.
+fn metric_of<'a>(v: &LineView<'a>) -> (Option<Cow<'a, str>>, Option<Direction>) {
+    let metric: Option<Cow<'a, str>> = match (&v.ratchet, &v.spec) {
+        (Some(r), _) => Some(r.metric.clone()),
+        (None, Some(s)) => Some(s.metric_key.clone()),
+        (None, None) => v.metrics.0.first().map(|(k, _)| k.clone()),
+    };
+    let direction = match (&v.ratchet, &v.spec) {
+        (Some(r), _) => r.direction,
+        (None, Some(s)) => match s.comparator.as_ref() {
+            ">" | ">=" => Some(Direction::Max),
+            "<" | "<=" => Some(Direction::Min),
+            _ => None,
+        },
+        _ => None,
+    };
+    (metric, direction)
+}
+
+/// The runs of a record that ran in a slot, with their value of `metric`.
+fn slot_runs<'a>(slotted: Vec<AttemptView<'a>>, metric: Option<&str>) -> Vec<SlotRun<'a>> {
+    slotted
+        .into_iter()
+        .filter_map(|a| {
+            Some(SlotRun {
+                value: metric.and_then(|m| a.metrics.get(m)),
+                slot: a.slot?,
+                duration_ms: a.duration_ms,
+            })
+        })
+        .collect()
 }
 
 /// Why a run crashed, in words: timeout, interruption, exit code and class.
