@@ -150,8 +150,7 @@ pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f
     let direction = series.iter().find_map(|p| p.direction);
     let start_ms = first.and_then(|p| millis(&p.started_at));
     let mut all = Vec::with_capacity(series.len());
-    let mut best: Vec<Vec<(f64, f64)>> = Vec::new();
-    let mut current: Option<(usize, f64)> = None;
+    let mut best = StepLine::default();
     let mut last_x = 0.0;
     for (i, p) in series.iter().enumerate() {
         let x = match x_axis {
@@ -162,38 +161,9 @@ pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f
             },
         };
         last_x = x;
-        let class = p.status.class();
-        let mark = match (class, p.value) {
-            (Class::Crash, _) => Mark::Crash,
-            (Class::Pass, Some(_)) => Mark::Kept,
-            (_, Some(_)) => Mark::Discarded,
-            (_, None) => Mark::NoValue,
-        };
-        // The step line: a kept value starts or lowers (raises) it; a
-        // plain run's pass moves it only when better.
+        let mark = mark_of(p);
         if mark == Mark::Kept {
-            let v = kept_value(p).unwrap_or_default();
-            let moves = match (current, direction) {
-                (Some((seg, _)), _) if seg != p.segment_number => {
-                    best.push(Vec::new());
-                    true
-                }
-                (None, _) => {
-                    best.push(Vec::new());
-                    true
-                }
-                _ if p.segment_number > 0 => true,
-                (Some((_, b)), Some(d)) => better(d, v, b),
-                (Some(_), None) => false,
-            };
-            if moves {
-                let line = best.last_mut().expect("a line was started");
-                if let Some(&(_, y)) = line.last() {
-                    line.push((x, y));
-                }
-                line.push((x, v));
-                current = Some((p.segment_number, v));
-            }
+            best.add(p, x, direction);
         }
         all.push(ChartPoint {
             x,
@@ -209,13 +179,7 @@ pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f
                 .flatten(),
         });
     }
-    if let Some(line) = best.last_mut() {
-        if let Some(&(x, y)) = line.last() {
-            if x < last_x {
-                line.push((last_x, y));
-            }
-        }
-    }
+    let best = best.finish(last_x);
     thin_labels(&mut all, MAX_LABELS);
     let total = all.len();
     let title = match series.first() {
@@ -233,6 +197,65 @@ pub fn chart(points: &[Point<'_>], scope: Scope, x_axis: XAxis, target: Option<f
         best,
         target,
         total,
+    }
+}
+
+/// How a point is drawn.
+fn mark_of(p: &Point<'_>) -> Mark {
+    match (p.status.class(), p.value) {
+        (Class::Crash, _) => Mark::Crash,
+        (Class::Pass, Some(_)) => Mark::Kept,
+        (_, Some(_)) => Mark::Discarded,
+        (_, None) => Mark::NoValue,
+    }
+}
+
+/// The best-so-far step line, one line per segment.
+#[derive(Default)]
+struct StepLine {
+    lines: Vec<Vec<(f64, f64)>>,
+    /// The segment and value the line stands at.
+    current: Option<(usize, f64)>,
+}
+
+impl StepLine {
+    /// A kept point at `x`: a kept value starts or lowers (raises) the
+    /// line; a plain run's pass moves it only when better.
+    fn add(&mut self, p: &Point<'_>, x: f64, direction: Option<Direction>) {
+        let v = kept_value(p).unwrap_or_default();
+        let moves = match (self.current, direction) {
+            (Some((seg, _)), _) if seg != p.segment_number => {
+                self.lines.push(Vec::new());
+                true
+            }
+            (None, _) => {
+                self.lines.push(Vec::new());
+                true
+            }
+            _ if p.segment_number > 0 => true,
+            (Some((_, b)), Some(d)) => better(d, v, b),
+            (Some(_), None) => false,
+        };
+        if moves {
+            let line = self.lines.last_mut().expect("a line was started");
+            if let Some(&(_, y)) = line.last() {
+                line.push((x, y));
+            }
+            line.push((x, v));
+            self.current = Some((p.segment_number, v));
+        }
+    }
+
+    /// The lines, the last drawn on to `last_x`.
+    fn finish(mut self, last_x: f64) -> Vec<Vec<(f64, f64)>> {
+        if let Some(line) = self.lines.last_mut() {
+            if let Some(&(x, y)) = line.last() {
+                if x < last_x {
+                    line.push((last_x, y));
+                }
+            }
+        }
+        self.lines
     }
 }
 
