@@ -47,6 +47,42 @@ impl RoundRepo {
         log_message: &str,
         fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
+        self.check_landing(expected, changes)?;
+        let tree = self
+            .repo
+            .find_commit(commit)
+            .map_err(git_err)?
+            .tree()
+            .map_err(git_err)?;
+        // Every new file complete and synced before the first one moves.
+        let scratch = tempfile::Builder::new()
+            .prefix("arx-round-")
+            .tempdir_in(self.repo.path())
+            .context("cannot create a temporary directory inside .git")?;
+        let staged = self.stage_files(scratch.path(), commit, changes)?;
+        self.save_plan(scratch.path(), commit, changes)?;
+        // From here on the scratch directory outlives a kill; it is
+        // removed once the landing is done or undone.
+        let scratch = scratch.keep();
+        let landing = Landing {
+            tree: &tree,
+            expected,
+            commit,
+            changes,
+            scratch: &scratch,
+            log_message,
+        };
+        let mut undo = Undo::default();
+        if let Err(e) = self.move_into_place(&landing, staged, &mut undo, fault) {
+            return Err(roll_back(e, undo, &scratch));
+        }
+        let _ = std::fs::remove_dir_all(&scratch);
+        Ok(())
+    }
+
+    /// Nothing is written unless the branch still points at `expected` and
+    /// every target can be written inside the working tree.
+    fn check_landing(&self, expected: git2::Oid, changes: &[Change]) -> anyhow::Result<()> {
         let current = self.repo.refname_to_id(&self.branch_ref).map_err(git_err)?;
         if current != expected {
             anyhow::bail!(
@@ -61,23 +97,23 @@ impl RoundRepo {
                 anyhow::bail!("refusing to write: {p}");
             }
         }
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .map_err(git_err)?
-            .tree()
-            .map_err(git_err)?;
-        // Every new file complete and synced before the first one moves.
-        let scratch = tempfile::Builder::new()
-            .prefix("arx-round-")
-            .tempdir_in(self.repo.path())
-            .context("cannot create a temporary directory inside .git")?;
+        Ok(())
+    }
+
+    /// Every new file written whole and synced in `scratch` (named by its
+    /// change's position), with the commit's mode.
+    fn stage_files(
+        &self,
+        scratch: &Path,
+        commit: git2::Oid,
+        changes: &[Change],
+    ) -> anyhow::Result<Vec<(usize, std::path::PathBuf)>> {
         let mut staged = Vec::new();
         for (i, change) in changes.iter().enumerate() {
             let Some(bytes) = &change.content else {
                 continue;
             };
-            let tmp = scratch.path().join(i.to_string());
+            let tmp = scratch.join(i.to_string());
             {
                 use std::io::Write;
                 let mut f = std::fs::File::create(&tmp).with_context_path(&tmp)?;
@@ -91,9 +127,18 @@ impl RoundRepo {
             }
             staged.push((i, tmp));
         }
-        // The plan, so that the next arx command can undo a landing cut off
-        // by a kill (or finish it, once the branch has moved): what each
-        // target was, the directories that will be created, the index.
+        Ok(staged)
+    }
+
+    /// The plan, so that the next arx command can undo a landing cut off
+    /// by a kill (or finish it, once the branch has moved): what each
+    /// target was, the directories that will be created, the index.
+    fn save_plan(
+        &self,
+        scratch: &Path,
+        commit: git2::Oid,
+        changes: &[Change],
+    ) -> anyhow::Result<()> {
         let plan = Plan {
             commit: commit.to_string(),
             changes: changes
@@ -108,51 +153,14 @@ impl RoundRepo {
         };
         let index_path = self.repo.path().join("index");
         match std::fs::read(&index_path) {
-            Ok(bytes) => {
-                crate::io::rounds::write_bytes_atomic(&scratch.path().join(INDEX_COPY), &bytes)
-                    .with_context_path(&scratch.path().join(INDEX_COPY))?
-            }
+            Ok(bytes) => crate::io::rounds::write_bytes_atomic(&scratch.join(INDEX_COPY), &bytes)
+                .with_context_path(&scratch.join(INDEX_COPY))?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(e).with_context_path(&index_path),
         }
-        let plan_path = scratch.path().join(PLAN_FILE);
+        let plan_path = scratch.join(PLAN_FILE);
         crate::io::rounds::write_bytes_atomic(&plan_path, &serde_json::to_vec(&plan)?)
             .with_context_path(&plan_path)?;
-        // From here on the scratch directory outlives a kill; it is
-        // removed once the landing is done or undone.
-        let scratch = scratch.keep();
-        let mut undo = Undo::default();
-        let landed = self.move_into_place(
-            &tree,
-            expected,
-            commit,
-            changes,
-            staged,
-            &scratch,
-            log_message,
-            &mut undo,
-            fault,
-        );
-        if let Err(e) = landed {
-            // Put every file, directory and the index back as they were.
-            let unrestored = undo.roll_back();
-            if unrestored.is_empty() {
-                let _ = std::fs::remove_dir_all(&scratch);
-                return Err(e.context(
-                    "the round was not applied; the working tree and index are as they were",
-                ));
-            }
-            // Keep the old contents where the message says they are; the
-            // plan goes, so no later command undoes anything twice.
-            let _ = std::fs::remove_file(scratch.join(PLAN_FILE));
-            return Err(e.context(format!(
-                "the round was not applied, and {} could not be put back (the old contents are in {}): {}",
-                if unrestored.len() == 1 { "one path" } else { "some paths" },
-                scratch.display(),
-                unrestored.join("; ")
-            )));
-        }
-        let _ = std::fs::remove_dir_all(&scratch);
         Ok(())
     }
 
@@ -222,67 +230,72 @@ impl RoundRepo {
                 ));
                 continue;
             }
-            let mut restored = Vec::new();
-            let mut removed = Vec::new();
-            for (i, change) in plan.changes.iter().enumerate().rev() {
-                let target = self.workdir.join(&change.path);
-                let backup = scratch.join(format!("old-{i}"));
-                let staged = scratch.join(i.to_string());
-                let here = std::fs::symlink_metadata(&target).is_ok();
-                if std::fs::symlink_metadata(&backup).is_ok() {
-                    if here {
-                        std::fs::remove_file(&target).with_context_path(&target)?;
-                    }
-                    std::fs::rename(&backup, &target).with_context_path(&target)?;
-                    restored.push(change.path.clone());
-                } else if change.writes && !change.existed && here && !staged.exists() {
-                    std::fs::remove_file(&target).with_context_path(&target)?;
-                    removed.push(change.path.clone());
-                }
-            }
-            for dir in &plan.created_dirs {
-                let _ = std::fs::remove_dir(self.workdir.join(dir));
-            }
-            let index_copy = scratch.join(INDEX_COPY);
-            if let Ok(bytes) = std::fs::read(&index_copy) {
-                let index_path = git_dir.join("index");
-                crate::io::rounds::write_bytes_atomic(&index_path, &bytes)
-                    .with_context_path(&index_path)?;
-            }
-            std::fs::remove_dir_all(&scratch).with_context_path(&scratch)?;
-            restored.reverse();
-            removed.reverse();
-            let list = |paths: &[String]| {
-                if paths.is_empty() {
-                    "none".to_string()
-                } else {
-                    paths.join(", ")
-                }
-            };
-            reports.push(format!(
-                "an interrupted landing of {commit} was undone: restored {} ({}); removed {} new ({}); the index was put back",
-                restored.len(),
-                list(&restored),
-                removed.len(),
-                list(&removed)
-            ));
+            reports.push(self.undo_landing(&scratch, &plan, commit)?);
         }
         Ok(reports)
     }
 
-    /// The landing proper: old files moved aside into `scratch`, new ones
-    /// renamed in, the index written, the branch ref moved. Each step is
-    /// recorded in `undo` once done.
-    #[allow(clippy::too_many_arguments)]
+    /// Undo the interrupted landing of `commit` that `plan` and `scratch`
+    /// describe; the line that says what was put back.
+    fn undo_landing(
+        &self,
+        scratch: &Path,
+        plan: &Plan,
+        commit: git2::Oid,
+    ) -> anyhow::Result<String> {
+        let mut restored = Vec::new();
+        let mut removed = Vec::new();
+        for (i, change) in plan.changes.iter().enumerate().rev() {
+            let target = self.workdir.join(&change.path);
+            let backup = scratch.join(format!("old-{i}"));
+            let staged = scratch.join(i.to_string());
+            let here = std::fs::symlink_metadata(&target).is_ok();
+            if std::fs::symlink_metadata(&backup).is_ok() {
+                if here {
+                    std::fs::remove_file(&target).with_context_path(&target)?;
+                }
+                std::fs::rename(&backup, &target).with_context_path(&target)?;
+                restored.push(change.path.clone());
+            } else if change.writes && !change.existed && here && !staged.exists() {
+                std::fs::remove_file(&target).with_context_path(&target)?;
+                removed.push(change.path.clone());
+            }
+        }
+        for dir in &plan.created_dirs {
+            let _ = std::fs::remove_dir(self.workdir.join(dir));
+        }
+        let index_copy = scratch.join(INDEX_COPY);
+        if let Ok(bytes) = std::fs::read(&index_copy) {
+            let index_path = self.repo.path().join("index");
+            crate::io::rounds::write_bytes_atomic(&index_path, &bytes)
+                .with_context_path(&index_path)?;
+        }
+        std::fs::remove_dir_all(scratch).with_context_path(scratch)?;
+        restored.reverse();
+        removed.reverse();
+        let list = |paths: &[String]| {
+            if paths.is_empty() {
+                "none".to_string()
+            } else {
+                paths.join(", ")
+            }
+        };
+        Ok(format!(
+            "an interrupted landing of {commit} was undone: restored {} ({}); removed {} new ({}); the index was put back",
+            restored.len(),
+            list(&restored),
+            removed.len(),
+            list(&removed)
+        ))
+    }
+
+    /// The landing proper: old files moved aside into the scratch
+    /// directory, new ones renamed in, the index written, the branch ref
+    /// moved. Each step is recorded in `undo` once done.
     fn move_into_place(
         &self,
-        tree: &git2::Tree<'_>,
-        expected: git2::Oid,
-        commit: git2::Oid,
-        changes: &[Change],
+        landing: &Landing<'_>,
         staged: Vec<(usize, std::path::PathBuf)>,
-        scratch: &Path,
-        log_message: &str,
         undo: &mut Undo,
         fault: &mut dyn FnMut(usize) -> std::io::Result<()>,
     ) -> anyhow::Result<()> {
@@ -290,51 +303,48 @@ impl RoundRepo {
         let mut steps = 0..;
         let mut next_step = || fault(steps.next().expect("unbounded"));
         let mut staged = staged.into_iter().peekable();
-        for (i, change) in changes.iter().enumerate() {
+        for (i, change) in landing.changes.iter().enumerate() {
             let target = self.workdir.join(&change.path);
             next_step().with_context_path(&target)?;
             // The old file, if any, is moved aside (a deletion ends here).
-            match std::fs::symlink_metadata(&target) {
-                Ok(_) => {
-                    let backup = scratch.join(format!("old-{i}"));
-                    std::fs::rename(&target, &backup).with_context_path(&target)?;
-                    undo.steps.push(UndoStep::MovedAside {
-                        target: target.clone(),
-                        backup,
-                    });
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    return Err(
-                        anyhow::Error::new(e).context(format!("cannot read {}", target.display()))
-                    )
-                }
-            }
+            move_aside(&target, &landing.scratch.join(format!("old-{i}")), undo)?;
             if let Some((_, tmp)) = staged.next_if(|(j, _)| *j == i) {
-                if let Some(parent) = target.parent() {
-                    let mut missing = Vec::new();
-                    let mut dir = parent;
-                    while !dir.exists() {
-                        missing.push(dir.to_path_buf());
-                        match dir.parent() {
-                            Some(up) => dir = up,
-                            None => break,
-                        }
-                    }
-                    std::fs::create_dir_all(parent).with_context_path(parent)?;
-                    undo.steps
-                        .extend(missing.into_iter().rev().map(UndoStep::CreatedDir));
-                }
-                std::fs::rename(&tmp, &target).with_context_path(&target)?;
-                undo.steps.push(UndoStep::Created(target));
+                move_in(&tmp, &target, undo)?;
             }
         }
         let index_path = self.repo.path().join("index");
         next_step().with_context_path(&index_path)?;
-        match std::fs::read(&index_path) {
-            Ok(bytes) => undo.index = Some((index_path.clone(), Some(bytes))),
+        self.write_index(landing, &index_path, undo)?;
+        next_step().context("cannot move the branch")?;
+        self.repo
+            .reference_matching(
+                &self.branch_ref,
+                landing.commit,
+                true,
+                landing.expected,
+                landing.log_message,
+            )
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "the branch moved while the round was applied: {}",
+                    e.message()
+                )
+            })?;
+        Ok(())
+    }
+
+    /// The index entries of the changed paths set to the commit's blobs
+    /// and modes, the old index kept in `undo`.
+    fn write_index(
+        &self,
+        landing: &Landing<'_>,
+        index_path: &Path,
+        undo: &mut Undo,
+    ) -> anyhow::Result<()> {
+        match std::fs::read(index_path) {
+            Ok(bytes) => undo.index = Some((index_path.to_path_buf(), Some(bytes))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                undo.index = Some((index_path.clone(), None))
+                undo.index = Some((index_path.to_path_buf(), None))
             }
             Err(e) => {
                 return Err(
@@ -347,7 +357,7 @@ impl RoundRepo {
         // index back would undo its changes.
         let mut index = self.repo.index().map_err(git_err)?;
         index.read(true).map_err(git_err)?;
-        for change in changes {
+        for change in landing.changes {
             let path = Path::new(&change.path);
             match &change.content {
                 Some(_) => {
@@ -355,7 +365,7 @@ impl RoundRepo {
                     // mode of the commit (content filters such as autocrlf
                     // must not make the index differ from the commit).
                     index.add_path(path).map_err(git_err)?;
-                    let in_tree = tree.get_path(path).map_err(git_err)?;
+                    let in_tree = landing.tree.get_path(path).map_err(git_err)?;
                     if let Some(mut entry) = index.get_path(path, 0) {
                         let mode = in_tree.filemode() as u32;
                         if entry.id != in_tree.id() || entry.mode != mode {
@@ -371,17 +381,81 @@ impl RoundRepo {
             }
         }
         index.write().map_err(git_err)?;
-        next_step().context("cannot move the branch")?;
-        self.repo
-            .reference_matching(&self.branch_ref, commit, true, expected, log_message)
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "the branch moved while the round was applied: {}",
-                    e.message()
-                )
-            })?;
         Ok(())
     }
+}
+
+/// What one landing moves where.
+struct Landing<'a> {
+    tree: &'a git2::Tree<'a>,
+    /// The branch's commit the landing starts from.
+    expected: git2::Oid,
+    commit: git2::Oid,
+    changes: &'a [Change],
+    /// Where the staged files wait and the old ones are moved aside.
+    scratch: &'a Path,
+    log_message: &'a str,
+}
+
+/// The old file at `target`, if any, moved to `backup`.
+fn move_aside(target: &Path, backup: &Path, undo: &mut Undo) -> anyhow::Result<()> {
+    match std::fs::symlink_metadata(target) {
+        Ok(_) => {
+            std::fs::rename(target, backup).with_context_path(target)?;
+            undo.steps.push(UndoStep::MovedAside {
+                target: target.to_path_buf(),
+                backup: backup.to_path_buf(),
+            });
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("cannot read {}", target.display()))),
+    }
+}
+
+/// The staged file `tmp` renamed to `target`, its missing directories
+/// created first.
+fn move_in(tmp: &Path, target: &Path, undo: &mut Undo) -> anyhow::Result<()> {
+    if let Some(parent) = target.parent() {
+        let mut missing = Vec::new();
+        let mut dir = parent;
+        while !dir.exists() {
+            missing.push(dir.to_path_buf());
+            match dir.parent() {
+                Some(up) => dir = up,
+                None => break,
+            }
+        }
+        std::fs::create_dir_all(parent).with_context_path(parent)?;
+        undo.steps
+            .extend(missing.into_iter().rev().map(UndoStep::CreatedDir));
+    }
+    std::fs::rename(tmp, target).with_context_path(target)?;
+    undo.steps.push(UndoStep::Created(target.to_path_buf()));
+    Ok(())
+}
+
+/// A failed landing: every file, directory and the index put back as they
+/// were; the error says whether that worked.
+fn roll_back(e: anyhow::Error, undo: Undo, scratch: &Path) -> anyhow::Error {
+    let unrestored = undo.roll_back();
+    if unrestored.is_empty() {
+        let _ = std::fs::remove_dir_all(scratch);
+        return e.context("the round was not applied; the working tree and index are as they were");
+    }
+    // Keep the old contents where the message says they are; the
+    // plan goes, so no later command undoes anything twice.
+    let _ = std::fs::remove_file(scratch.join(PLAN_FILE));
+    e.context(format!(
+        "the round was not applied, and {} could not be put back (the old contents are in {}): {}",
+        if unrestored.len() == 1 {
+            "one path"
+        } else {
+            "some paths"
+        },
+        scratch.display(),
+        unrestored.join("; ")
+    ))
 }
 
 /// The plan of a landing, in its scratch directory.
