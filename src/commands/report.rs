@@ -131,26 +131,7 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
             "{unreadable} journal line(s) are not run records; skipped (`arx journal verify` checks the journal)"
         ));
     }
-    let segments = fold.segments.len();
-    let scope = match args.segment {
-        None => Scope::Latest,
-        Some(SegmentChoice::All) => Scope::All,
-        Some(SegmentChoice::Number(n)) if n <= segments => Scope::Segment(n),
-        Some(SegmentChoice::Number(n)) => {
-            return Err(Hinted::error(
-                format!(
-                    "no segment {n}: the journal has {}",
-                    crate::output::count(segments as u64, "segment", "segments")
-                ),
-                if segments == 0 {
-                    "segments are what `arx try` records; leave out --segment to report every run"
-                        .to_string()
-                } else {
-                    format!("give a number from 1 to {segments}, or `all`")
-                },
-            ))
-        }
-    };
+    let scope = scope_of(args.segment, fold.segments.len())?;
     let context = Context {
         now_ms: millis(&now),
         now,
@@ -169,12 +150,57 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         last_rows(&refs, &fold)
     };
     let report = overview(&fold, scope, &context, last_runs);
+    write_files(args, &points, scope, &report, context.stop.target)?;
+    // A page, a chart or test cases written to files are what was asked
+    // for: the terminal report is not printed beside them (`--json` and
+    // `--markdown` still are).
+    let to_files = args.html.is_some() || args.svg.is_some() || args.junit.is_some();
+    if args.markdown {
+        ctx.out.emit_as(&MarkdownReport, &report)?;
+    } else if ctx.out.json || !to_files {
+        ctx.out.emit(&report)?;
+    }
+    Ok(Exit::Ok)
+}
+
+/// The segments `--segment` reports, of the journal's `segments`.
+fn scope_of(choice: Option<SegmentChoice>, segments: usize) -> Result<Scope> {
+    Ok(match choice {
+        None => Scope::Latest,
+        Some(SegmentChoice::All) => Scope::All,
+        Some(SegmentChoice::Number(n)) if n <= segments => Scope::Segment(n),
+        Some(SegmentChoice::Number(n)) => {
+            return Err(Hinted::error(
+                format!(
+                    "no segment {n}: the journal has {}",
+                    crate::output::count(segments as u64, "segment", "segments")
+                ),
+                if segments == 0 {
+                    "segments are what `arx try` records; leave out --segment to report every run"
+                        .to_string()
+                } else {
+                    format!("give a number from 1 to {segments}, or `all`")
+                },
+            ))
+        }
+    })
+}
+
+/// The files asked for: the chart (`--svg`), the page (`--html`), the test
+/// cases (`--junit`).
+fn write_files(
+    args: &ReportArgs,
+    points: &[Point<'_>],
+    scope: Scope,
+    report: &crate::kernel::report::Overview,
+    target: Option<f64>,
+) -> Result<()> {
     let x_axis = match args.x_axis {
         ChartX::Run => XAxis::Run,
         ChartX::Time => XAxis::Time,
     };
     if args.svg.is_some() || args.html.is_some() {
-        let chart = chart(&points, scope, x_axis, context.stop.target);
+        let chart = chart(points, scope, x_axis, target);
         let mut svg = Vec::new();
         Svg.export(&chart, &mut svg)?;
         let svg = String::from_utf8(svg)?;
@@ -183,9 +209,9 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
             eprintln!("arx: wrote the chart to {}", path.display());
         }
         if let Some(path) = &args.html {
-            let (rows, rows_total) = table_rows(&points, scope, TABLE_LIMIT);
+            let (rows, rows_total) = table_rows(points, scope, TABLE_LIMIT);
             let page = Page {
-                overview: &report,
+                overview: report,
                 chart: &chart,
                 svg: &svg,
                 rows: &rows,
@@ -202,7 +228,7 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         }
     }
     if let Some(path) = &args.junit {
-        let cases = cases(&points, scope);
+        let cases = cases(points, scope);
         write_to(path, &Junit, &cases[..])?;
         eprintln!(
             "arx: wrote {} test cases to {}",
@@ -210,14 +236,5 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
             path.display()
         );
     }
-    // A page, a chart or test cases written to files are what was asked
-    // for: the terminal report is not printed beside them (`--json` and
-    // `--markdown` still are).
-    let to_files = args.html.is_some() || args.svg.is_some() || args.junit.is_some();
-    if args.markdown {
-        ctx.out.emit_as(&MarkdownReport, &report)?;
-    } else if ctx.out.json || !to_files {
-        ctx.out.emit(&report)?;
-    }
-    Ok(Exit::Ok)
+    Ok(())
 }
