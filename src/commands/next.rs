@@ -191,18 +191,7 @@ impl Report for NextReport {
 }
 
 pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
-    if !(args.temperature.is_finite() && args.temperature > 0.0) {
-        return Err(Hinted::error(
-            format!(
-                "--temperature must be a positive number (got {})",
-                args.temperature
-            ),
-            format!(
-                "the default is {}; lower values concentrate the choice",
-                crate::cli::DEFAULT_TEMPERATURE
-            ),
-        ));
-    }
+    check_temperature(args.temperature)?;
     let model = match &args.model {
         Some(m) => m.parse::<Model>().map_err(anyhow::Error::msg)?,
         None => DEFAULT_MODEL,
@@ -218,45 +207,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         .map(|r| r.approach_hash)
         .collect();
 
-    let mut rows = Vec::new();
-    let mut eligible = Vec::new();
-    let mut plans = Vec::new();
-    for c in &candidates {
-        let steps = c.steps.clone().unwrap_or_else(|| vec![c.name.clone()]);
-        let posteriors: Vec<Posterior> =
-            steps.iter().map(|s| h.counts_for(s).posterior()).collect();
-        let runs: Vec<u64> = steps
-            .iter()
-            .map(|s| {
-                let k = h.counts_for(s);
-                k.successes + k.failures
-            })
-            .collect();
-        let defaults = Preferences::default();
-        let prefs = c.preferences.as_ref().map_or(defaults, |p| Preferences {
-            success: p.success.unwrap_or(defaults.success),
-            error: p.error.unwrap_or(defaults.error),
-            step_cost: p.step_cost.unwrap_or(defaults.step_cost),
-        });
-        let dead_end = dead.contains(&approach_hash(&c.statement));
-        if !dead_end {
-            eligible.push(rows.len());
-        }
-        plans.push(Plan {
-            steps: posteriors,
-            prefs,
-        });
-        rows.push(Row {
-            name: c.name.clone(),
-            dead_end,
-            success: Vec::new(),
-            runs,
-            epistemic: 0.0,
-            pragmatic: 0.0,
-            g: 0.0,
-            probability: 0.0,
-        });
-    }
+    let (rows, eligible, plans) = rows_and_plans(&candidates, h, &dead);
     let seed = args.seed.unwrap_or(h.runs);
     let mut report = NextReport {
         chosen: None,
@@ -305,4 +256,70 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     report.chosen = Some(report.candidates[eligible[pick]].name.clone());
     ctx.out.emit(&report)?;
     Ok(Exit::Ok)
+}
+
+/// `--temperature` must be a positive number.
+fn check_temperature(temperature: f64) -> Result<()> {
+    if !(temperature.is_finite() && temperature > 0.0) {
+        return Err(Hinted::error(
+            format!(
+                "--temperature must be a positive number (got {})",
+                temperature
+            ),
+            format!(
+                "the default is {}; lower values concentrate the choice",
+                crate::cli::DEFAULT_TEMPERATURE
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Each candidate's row and plan from the journal's history, and the
+/// candidates that may be picked (no known dead end).
+fn rows_and_plans(
+    candidates: &[CandidateFile],
+    h: &crate::engine::history::History,
+    dead: &std::collections::HashSet<String>,
+) -> (Vec<Row>, Vec<usize>, Vec<Plan>) {
+    let mut rows = Vec::new();
+    let mut eligible = Vec::new();
+    let mut plans = Vec::new();
+    for c in candidates {
+        let steps = c.steps.clone().unwrap_or_else(|| vec![c.name.clone()]);
+        let posteriors: Vec<Posterior> =
+            steps.iter().map(|s| h.counts_for(s).posterior()).collect();
+        let runs: Vec<u64> = steps
+            .iter()
+            .map(|s| {
+                let k = h.counts_for(s);
+                k.successes + k.failures
+            })
+            .collect();
+        let defaults = Preferences::default();
+        let prefs = c.preferences.as_ref().map_or(defaults, |p| Preferences {
+            success: p.success.unwrap_or(defaults.success),
+            error: p.error.unwrap_or(defaults.error),
+            step_cost: p.step_cost.unwrap_or(defaults.step_cost),
+        });
+        let dead_end = dead.contains(&approach_hash(&c.statement));
+        if !dead_end {
+            eligible.push(rows.len());
+        }
+        plans.push(Plan {
+            steps: posteriors,
+            prefs,
+        });
+        rows.push(Row {
+            name: c.name.clone(),
+            dead_end,
+            success: Vec::new(),
+            runs,
+            epistemic: 0.0,
+            pragmatic: 0.0,
+            g: 0.0,
+            probability: 0.0,
+        });
+    }
+    (rows, eligible, plans)
 }
