@@ -220,120 +220,154 @@ fn shown_lines(stdout: &str) -> Vec<&str> {
 
 pub fn run(ctx: &Ctx, dir: Option<&Path>) -> Result<Exit> {
     let exe = std::env::current_exe().context("cannot find the arx binary to run the demo with")?;
-    let dir = demo_dir(dir)?;
-    let quiet = ctx.out.quiet || ctx.out.json;
-    let say = |line: &str| {
-        if !quiet {
-            // A closed stdout only ends what is shown.
-            let _ = crate::output::say(line);
-        }
+    let demo = Demo {
+        exe,
+        dir: demo_dir(dir)?,
+        quiet: ctx.out.quiet || ctx.out.json,
     };
-    write_file(&dir, "train.sh", TRAIN_SH)?;
-    write_file(&dir, "eval.awk", EVAL_AWK)?;
-    write_file(&dir, "model.txt", MODEL_TXT)?;
-    write_file(&dir, "arx.toml", ARX_TOML)?;
-    write_file(&dir, ".gitignore", ".runs\nreport.html\n")?;
-    git(&dir, &["init", "-q", "-b", "main"])?;
-    git(&dir, &["config", "user.name", "arx demo"])?;
-    git(&dir, &["config", "user.email", "demo@arx.invalid"])?;
-    git(&dir, &["config", "commit.gpgsign", "false"])?;
-    let init = arx(&exe, &dir, &["init"])?;
-    if init.code != 0 {
-        anyhow::bail!("arx init failed in the demo: {}", init.stderr);
-    }
-    git(&dir, &["add", "-A"])?;
-    git(&dir, &["commit", "-q", "-m", "a toy training run"])?;
-    say(&format!(
-        "A toy training run in a new git repository, {}: train.sh prints\n`__RESULT__ {{\"val_loss\": ...}}`; arx.toml asks arx try to lower val_loss and\nprotects eval.awk. Each edit below goes through the real `arx try`.\n",
-        dir.display()
-    ));
+    demo.set_up()?;
     let mut tries: Vec<TryDone> = Vec::new();
     for step in script() {
         match step {
-            Step::Baseline | Step::Edit { .. } => {
-                let description = match &step {
-                    Step::Edit {
-                        file,
-                        from,
-                        to,
-                        description,
-                    } => {
-                        let path = dir.join(file);
-                        let text = std::fs::read_to_string(&path)
-                            .with_context(|| format!("cannot read {}", path.display()))?;
-                        anyhow::ensure!(
-                            text.contains(from),
-                            "the demo's {file} has no {from:?} to edit"
-                        );
-                        write_file(&dir, file, &text.replacen(from, to, 1))?;
-                        say(&format!("# edit {file}: {from:?} -> {to:?}"));
-                        description.to_string()
-                    }
-                    _ => "baseline".to_string(),
-                };
-                let args: Vec<&str> = match &step {
-                    Step::Edit { .. } => vec!["try", "-m", &description],
-                    _ => vec!["try"],
-                };
-                say(&format!("$ arx {}", quote(&args)));
-                let out = arx(&exe, &dir, &args)?;
-                for l in shown_lines(&out.stdout) {
-                    say(l);
-                }
-                let json = arx(&exe, &dir, &["--json", "log", "--last", "1"])?;
-                let record: serde_json::Value =
-                    serde_json::from_str(json.stdout.trim()).unwrap_or_default();
-                tries.push(TryDone {
-                    description,
-                    status: record["ratchet"]["status"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string(),
-                    exit_code: out.code,
-                    run_id: record["run_id"].as_str().unwrap_or_default().to_string(),
-                });
-                say("");
-            }
-            Step::Restore { of_try } => {
-                let t = tries
+            Step::Baseline | Step::Edit { .. } => tries.push(demo.try_step(&step)?),
+            Step::Restore { of_try } => demo.restore(
+                tries
                     .get(of_try)
-                    .context("the demo restores a try it ran")?;
-                let id = t.run_id.get(..13).unwrap_or(&t.run_id).to_string();
-                say(&format!(
-                    "# bring back the discarded \"{}\" to build on it",
-                    t.description
-                ));
-                say(&format!("$ arx restore {id}"));
-                let out = arx(&exe, &dir, &["restore", &id])?;
-                for l in shown_lines(&out.stdout) {
-                    say(l);
-                }
-                if out.code != 0 {
-                    anyhow::bail!("arx restore failed in the demo: {}", out.stderr);
-                }
-                say("");
-            }
-            Step::Arx(args) => {
-                say(&format!("$ arx {}", quote(args)));
-                let out = arx(&exe, &dir, args)?;
-                if args.contains(&"--html") {
-                    // The same summary as the terminal report: not twice.
-                    say(&format!("wrote {}", args[args.len() - 1]));
-                } else {
-                    for l in shown_lines(&out.stdout) {
-                        say(l);
-                    }
-                }
-                say("");
-            }
+                    .context("the demo restores a try it ran")?,
+            )?,
+            Step::Arx(args) => demo.arx_step(args)?,
         }
     }
     ctx.out.emit(&DemoReport {
-        repository: dir.display().to_string(),
-        report_html: dir.join("report.html").display().to_string(),
+        repository: demo.dir.display().to_string(),
+        report_html: demo.dir.join("report.html").display().to_string(),
         tries,
     })?;
     Ok(Exit::Ok)
+}
+
+/// The demo under way: the arx binary it runs, its repository, and
+/// whether it shows what it does.
+struct Demo {
+    exe: PathBuf,
+    dir: PathBuf,
+    quiet: bool,
+}
+
+impl Demo {
+    fn say(&self, line: &str) {
+        if !self.quiet {
+            // A closed stdout only ends what is shown.
+            let _ = crate::output::say(line);
+        }
+    }
+
+    /// The toy project, in a new git repository with arx set up.
+    fn set_up(&self) -> Result<()> {
+        let dir = &self.dir;
+        write_file(dir, "train.sh", TRAIN_SH)?;
+        write_file(dir, "eval.awk", EVAL_AWK)?;
+        write_file(dir, "model.txt", MODEL_TXT)?;
+        write_file(dir, "arx.toml", ARX_TOML)?;
+        write_file(dir, ".gitignore", ".runs\nreport.html\n")?;
+        git(dir, &["init", "-q", "-b", "main"])?;
+        git(dir, &["config", "user.name", "arx demo"])?;
+        git(dir, &["config", "user.email", "demo@arx.invalid"])?;
+        git(dir, &["config", "commit.gpgsign", "false"])?;
+        let init = arx(&self.exe, dir, &["init"])?;
+        if init.code != 0 {
+            anyhow::bail!("arx init failed in the demo: {}", init.stderr);
+        }
+        git(dir, &["add", "-A"])?;
+        git(dir, &["commit", "-q", "-m", "a toy training run"])?;
+        self.say(&format!(
+            "A toy training run in a new git repository, {}: train.sh prints\n`__RESULT__ {{\"val_loss\": ...}}`; arx.toml asks arx try to lower val_loss and\nprotects eval.awk. Each edit below goes through the real `arx try`.\n",
+            dir.display()
+        ));
+        Ok(())
+    }
+
+    /// A baseline, or an edit then `arx try -m`: what the try did.
+    fn try_step(&self, step: &Step) -> Result<TryDone> {
+        let dir = &self.dir;
+        let description = match step {
+            Step::Edit {
+                file,
+                from,
+                to,
+                description,
+            } => {
+                let path = dir.join(file);
+                let text = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                anyhow::ensure!(
+                    text.contains(from),
+                    "the demo's {file} has no {from:?} to edit"
+                );
+                write_file(dir, file, &text.replacen(from, to, 1))?;
+                self.say(&format!("# edit {file}: {from:?} -> {to:?}"));
+                description.to_string()
+            }
+            _ => "baseline".to_string(),
+        };
+        let args: Vec<&str> = match step {
+            Step::Edit { .. } => vec!["try", "-m", &description],
+            _ => vec!["try"],
+        };
+        self.say(&format!("$ arx {}", quote(&args)));
+        let out = arx(&self.exe, dir, &args)?;
+        for l in shown_lines(&out.stdout) {
+            self.say(l);
+        }
+        let json = arx(&self.exe, dir, &["--json", "log", "--last", "1"])?;
+        let record: serde_json::Value =
+            serde_json::from_str(json.stdout.trim()).unwrap_or_default();
+        self.say("");
+        Ok(TryDone {
+            description,
+            status: record["ratchet"]["status"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
+            exit_code: out.code,
+            run_id: record["run_id"].as_str().unwrap_or_default().to_string(),
+        })
+    }
+
+    /// `arx restore` of a discarded try, to build on it.
+    fn restore(&self, t: &TryDone) -> Result<()> {
+        let id = t.run_id.get(..13).unwrap_or(&t.run_id).to_string();
+        self.say(&format!(
+            "# bring back the discarded \"{}\" to build on it",
+            t.description
+        ));
+        self.say(&format!("$ arx restore {id}"));
+        let out = arx(&self.exe, &self.dir, &["restore", &id])?;
+        for l in shown_lines(&out.stdout) {
+            self.say(l);
+        }
+        if out.code != 0 {
+            anyhow::bail!("arx restore failed in the demo: {}", out.stderr);
+        }
+        self.say("");
+        Ok(())
+    }
+
+    /// Any other arx command, shown as it runs.
+    fn arx_step(&self, args: &[&str]) -> Result<()> {
+        self.say(&format!("$ arx {}", quote(args)));
+        let out = arx(&self.exe, &self.dir, args)?;
+        if args.contains(&"--html") {
+            // The same summary as the terminal report: not twice.
+            self.say(&format!("wrote {}", args[args.len() - 1]));
+        } else {
+            for l in shown_lines(&out.stdout) {
+                self.say(l);
+            }
+        }
+        self.say("");
+        Ok(())
+    }
 }
 
 /// Words as a shell would need them.
