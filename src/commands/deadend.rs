@@ -13,6 +13,7 @@ use crate::io::input::{read_text, Source};
 use crate::io::state::{dead_ends, Appended};
 use crate::kernel::promote::{approach_hash, build_dead_end_record, DeadEndRecord};
 use crate::kernel::verdict::{EvidenceLevel, Verdict, VerdictRecord, DETERMINISTIC};
+use crate::ops::gate::GateFlags;
 use crate::output::{bold, dim, verdict_style, Report, Row, Rows};
 
 #[derive(Serialize)]
@@ -217,38 +218,8 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             iteration,
             evidence_level,
             gates,
-        } => {
-            require_text(statement, "the statement", "name the approach that failed")?;
-            require_text(reason, "--reason", "say why it is a dead end")?;
-            let record = DeadEndRecord {
-                approach_hash: approach_hash(statement),
-                statement: statement.clone(),
-                reason: reason.clone(),
-                iteration: *iteration,
-                evidence_level: evidence_level.parse().map_err(anyhow::Error::msg)?,
-                created_at: Some(ctx.now()?),
-            };
-            if !pass_kg_write_gate(ctx, *gates, "a dead end")? {
-                return Ok(Exit::No);
-            }
-            let (added, record) = add_record(ctx, record)?;
-            ctx.out.emit(&AddReport { added, record })?;
-            Ok(Exit::Ok)
-        }
-        DeadEndCommand::Check { statement } => {
-            let hash = approach_hash(statement);
-            let record = dead_ends(&ctx.state_dir()?, WARN)
-                .read()?
-                .into_iter()
-                .find(|r| r.approach_hash == hash);
-            let known = record.is_some();
-            ctx.out.emit(&CheckReport {
-                known,
-                approach_hash: hash,
-                record,
-            })?;
-            Ok(if known { Exit::No } else { Exit::Ok })
-        }
+        } => add(ctx, statement, reason, *iteration, evidence_level, *gates),
+        DeadEndCommand::Check { statement } => check(ctx, statement),
         DeadEndCommand::Scan { files } => scan(ctx, files),
         DeadEndCommand::List => {
             ctx.out.emit(&Rows {
@@ -262,60 +233,111 @@ pub fn run(ctx: &Ctx, cmd: &DeadEndCommand) -> Result<Exit> {
             statement,
             iteration,
             gates,
-        } => {
-            let source = Source::from_arg(Some(std::path::Path::new(verdict)));
-            let text = read_text(&source, "the verdict record")?;
-            let input: VerdictInput = serde_json::from_str(&text)
-                .with_context(|| format!("{} is not a verdict record", source.describe()))
-                .map_err(|e| {
-                    Hinted::error(
-                        format!("{e:#}"),
-                        "pass the JSON printed by `arx measure --json`",
-                    )
-                })?;
-            let statement = statement
-                .clone()
-                .or(input.hypothesis.clone())
-                .ok_or_else(|| {
-                    Hinted::error(
-                        "no statement to promote",
-                        "pass --statement, or measure with a spec that has a hypothesis",
-                    )
-                })?;
-            require_text(&statement, "the statement", "pass --statement TEXT")?;
-            let record = VerdictRecord {
-                verdict: input.verdict,
-                strategy: input.strategy.unwrap_or_else(|| DETERMINISTIC.to_string()),
-                evidence_level: input.evidence_level,
-                detail: input.detail,
-                raw_evidence_ref: input.raw_evidence_ref,
-            };
-            let candidate =
-                build_dead_end_record(&statement, *iteration, &record, Some(ctx.now()?));
-            let Some(candidate) = candidate else {
-                ctx.out.emit(&PromoteReport {
-                    promoted: false,
-                    added: false,
-                    verdict: record.verdict,
-                    evidence_level: record.evidence_level,
-                    reason: "only a deterministic refutation may promote a dead end".into(),
-                    record: None,
-                })?;
-                return Ok(Exit::No);
-            };
-            if !pass_kg_write_gate(ctx, *gates, "a dead end")? {
-                return Ok(Exit::No);
-            }
-            let (added, stored) = add_record(ctx, candidate)?;
-            ctx.out.emit(&PromoteReport {
-                promoted: true,
-                added,
-                verdict: record.verdict,
-                evidence_level: record.evidence_level,
-                reason: record.detail,
-                record: Some(stored),
-            })?;
-            Ok(Exit::Ok)
-        }
+        } => promote(ctx, verdict, statement.as_deref(), *iteration, *gates),
     }
+}
+
+/// `arx deadend add`.
+fn add(
+    ctx: &Ctx,
+    statement: &str,
+    reason: &str,
+    iteration: i64,
+    evidence_level: &str,
+    gates: GateFlags,
+) -> Result<Exit> {
+    require_text(statement, "the statement", "name the approach that failed")?;
+    require_text(reason, "--reason", "say why it is a dead end")?;
+    let record = DeadEndRecord {
+        approach_hash: approach_hash(statement),
+        statement: statement.to_string(),
+        reason: reason.to_string(),
+        iteration,
+        evidence_level: evidence_level.parse().map_err(anyhow::Error::msg)?,
+        created_at: Some(ctx.now()?),
+    };
+    if !pass_kg_write_gate(ctx, gates, "a dead end")? {
+        return Ok(Exit::No);
+    }
+    let (added, record) = add_record(ctx, record)?;
+    ctx.out.emit(&AddReport { added, record })?;
+    Ok(Exit::Ok)
+}
+
+/// `arx deadend check`: a known dead end is a "no".
+fn check(ctx: &Ctx, statement: &str) -> Result<Exit> {
+    let hash = approach_hash(statement);
+    let record = dead_ends(&ctx.state_dir()?, WARN)
+        .read()?
+        .into_iter()
+        .find(|r| r.approach_hash == hash);
+    let known = record.is_some();
+    ctx.out.emit(&CheckReport {
+        known,
+        approach_hash: hash,
+        record,
+    })?;
+    Ok(if known { Exit::No } else { Exit::Ok })
+}
+
+/// `arx deadend promote`: a deterministic refutation becomes a dead end.
+fn promote(
+    ctx: &Ctx,
+    verdict: &str,
+    statement: Option<&str>,
+    iteration: i64,
+    gates: GateFlags,
+) -> Result<Exit> {
+    let source = Source::from_arg(Some(std::path::Path::new(verdict)));
+    let text = read_text(&source, "the verdict record")?;
+    let input: VerdictInput = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a verdict record", source.describe()))
+        .map_err(|e| {
+            Hinted::error(
+                format!("{e:#}"),
+                "pass the JSON printed by `arx measure --json`",
+            )
+        })?;
+    let statement = statement
+        .map(str::to_string)
+        .or(input.hypothesis.clone())
+        .ok_or_else(|| {
+            Hinted::error(
+                "no statement to promote",
+                "pass --statement, or measure with a spec that has a hypothesis",
+            )
+        })?;
+    require_text(&statement, "the statement", "pass --statement TEXT")?;
+    let record = VerdictRecord {
+        verdict: input.verdict,
+        strategy: input.strategy.unwrap_or_else(|| DETERMINISTIC.to_string()),
+        evidence_level: input.evidence_level,
+        detail: input.detail,
+        raw_evidence_ref: input.raw_evidence_ref,
+    };
+    let candidate = build_dead_end_record(&statement, iteration, &record, Some(ctx.now()?));
+    let Some(candidate) = candidate else {
+        ctx.out.emit(&PromoteReport {
+            promoted: false,
+            added: false,
+            verdict: record.verdict,
+            evidence_level: record.evidence_level,
+            reason: "only a deterministic refutation may promote a dead end".into(),
+            record: None,
+        })?;
+        return Ok(Exit::No);
+    };
+    if !pass_kg_write_gate(ctx, gates, "a dead end")? {
+        return Ok(Exit::No);
+    }
+    let (added, stored) = add_record(ctx, candidate)?;
+    ctx.out.emit(&PromoteReport {
+        promoted: true,
+        added,
+        verdict: record.verdict,
+        evidence_level: record.evidence_level,
+        reason: record.detail,
+        record: Some(stored),
+    })?;
+    Ok(Exit::Ok)
 }
