@@ -10,7 +10,7 @@ use super::overview::{
     facts, groups_table, num, one_line, runs_table, short_run, table_metric, truncate,
 };
 use super::{Align, Table};
-use crate::kernel::report::{Class, Overview, Status};
+use crate::kernel::report::{Class, Overview, SegmentSummary, Status};
 use crate::output::{bold, dim, Report};
 
 /// Columns the view fits in.
@@ -102,28 +102,7 @@ impl Report for Overview {
             )?;
         }
         for s in &self.segments {
-            writeln!(out)?;
-            writeln!(
-                out,
-                "{b}segment {}{b:#} {d}({}, {} to {}){d:#}",
-                s.number,
-                truncate(&s.id, 16),
-                truncate(&s.started_at, 24),
-                truncate(&s.last_at, 24)
-            )?;
-            for (label, value) in facts(s) {
-                let text = truncate(&value, WIDTH - 20);
-                if label == "advice" {
-                    let st = if s.advice.stop {
-                        Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold()
-                    } else {
-                        Style::new()
-                    };
-                    writeln!(out, "  {label:<16}  {st}{text}{st:#}")?;
-                } else {
-                    writeln!(out, "  {label:<16}  {text}")?;
-                }
-            }
+            segment(out, s)?;
         }
         if !self.last_runs.is_empty() {
             writeln!(out)?;
@@ -155,42 +134,73 @@ impl Report for Overview {
                 "  {d}0 to 1: how often runs ran cleanly, verdicts came out as predicted, no plateau began{d:#}"
             )?;
         }
-        if self.dead_ends_total > 0 {
-            writeln!(out)?;
-            writeln!(
-                out,
-                "{b}dead ends{b:#} {d}({} recorded){d:#}",
-                self.dead_ends_total
-            )?;
-            for de in &self.dead_ends {
-                writeln!(
-                    out,
-                    "  {}",
-                    truncate(&format!("{} — {}", de.statement, de.reason), WIDTH - 2)
-                )?;
-            }
-        }
-        if self.rounds_total > 0 {
-            writeln!(out)?;
-            writeln!(
-                out,
-                "{b}rounds{b:#} {d}({} recorded){d:#}",
-                self.rounds_total
-            )?;
-            for r in &self.rounds {
-                writeln!(
-                    out,
-                    "  {}",
-                    truncate(
-                        &format!("{}  {}  {}", short_run(&r.round_id), r.status, r.detail),
-                        WIDTH - 2
-                    )
-                )?;
-            }
-        }
+        dead_ends_and_rounds(out, self)?;
         if self.journal.runs == 0 {
             writeln!(out, "{d}no runs recorded{d:#}")?;
         }
         Ok(())
     }
+}
+
+/// One segment's heading and facts.
+fn segment(out: &mut dyn Write, s: &SegmentSummary) -> io::Result<()> {
+    let (b, d) = (bold(), dim());
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{b}segment {}{b:#} {d}({}, {} to {}){d:#}",
+        s.number,
+        truncate(&s.id, 16),
+        truncate(&s.started_at, 24),
+        truncate(&s.last_at, 24)
+    )?;
+    for (label, value) in facts(s) {
+        let text = truncate(&value, WIDTH - 20);
+        if label == "advice" {
+            let st = if s.advice.stop {
+                Style::new().fg_color(Some(AnsiColor::Yellow.into())).bold()
+            } else {
+                Style::new()
+            };
+            writeln!(out, "  {label:<16}  {st}{text}{st:#}")?;
+        } else {
+            writeln!(out, "  {label:<16}  {text}")?;
+        }
+    }
+    Ok(())
+}
+
+/// The dead ends and the rounds recorded, when there are any.
+fn dead_ends_and_rounds(out: &mut dyn Write, o: &Overview) -> io::Result<()> {
+    let (b, d) = (bold(), dim());
+    if o.dead_ends_total > 0 {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{b}dead ends{b:#} {d}({} recorded){d:#}",
+            o.dead_ends_total
+        )?;
+        for de in &o.dead_ends {
+            writeln!(
+                out,
+                "  {}",
+                truncate(&format!("{} — {}", de.statement, de.reason), WIDTH - 2)
+            )?;
+        }
+    }
+    if o.rounds_total > 0 {
+        writeln!(out)?;
+        writeln!(out, "{b}rounds{b:#} {d}({} recorded){d:#}", o.rounds_total)?;
+        for r in &o.rounds {
+            writeln!(
+                out,
+                "  {}",
+                truncate(
+                    &format!("{}  {}  {}", short_run(&r.round_id), r.status, r.detail),
+                    WIDTH - 2
+                )
+            )?;
+        }
+    }
+    Ok(())
 }
