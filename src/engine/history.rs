@@ -227,7 +227,23 @@ impl History {
             plateau_began,
         )?;
 
-        // Counts by candidate, by tag, and over all runs.
+        self.count(obs);
+        self.learn_policy(obs);
+
+        // When failures happen.
+        let failed = !obs.executed_cleanly || obs.verdict == Some(Verdict::Refuted);
+        if failed {
+            if let Some(t) = obs.started_unix {
+                self.failure_weekdays[Weekday::of_unix_seconds(t).index()] += 1;
+            }
+        }
+        self.runs += 1;
+        Ok(())
+    }
+
+    /// Counts by candidate, by tag, and over all runs.
+    fn count(&mut self, obs: &Observation<'_>) {
+        let candidate = obs.candidate.as_deref();
         // Each distinct key once: a tag that repeats the candidate's name,
         // an earlier tag or "*" is not counted again.
         let verdict = obs.verdict;
@@ -253,8 +269,11 @@ impl History {
                 count(t);
             }
         }
+    }
 
-        // Policy cache: TD(0) once the next state is known.
+    /// Policy cache: TD(0) once the next state is known.
+    fn learn_policy(&mut self, obs: &Observation<'_>) {
+        let candidate = obs.candidate.as_deref();
         if let Some(fp) = &obs.state_fingerprint {
             let mut spare = None;
             if let Some(p) = self.pending.take() {
@@ -292,16 +311,6 @@ impl History {
                 self.pending = Some(p);
             }
         }
-
-        // When failures happen.
-        let failed = !obs.executed_cleanly || obs.verdict == Some(Verdict::Refuted);
-        if failed {
-            if let Some(t) = obs.started_unix {
-                self.failure_weekdays[Weekday::of_unix_seconds(t).index()] += 1;
-            }
-        }
-        self.runs += 1;
-        Ok(())
     }
 
     /// Q-values with the last transition settled as terminal (no next
