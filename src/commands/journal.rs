@@ -147,19 +147,7 @@ fn input_registry(path: &Path, hint: &str) -> Result<Registry<RunRecord>> {
 fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let local = journal(&ctx.state_dir()?, WARN);
-    let mut inputs = Vec::new();
-    let mut incoming: Vec<(usize, RunRecord)> = Vec::new();
-    for (i, path) in files.iter().enumerate() {
-        let loaded = input_registry(path, "check the path (was every artifact downloaded?)")?
-            .read_loaded()?;
-        inputs.push(Input {
-            path: shown(path, &cwd),
-            records: loaded.records.len(),
-            unreadable: loaded.skipped.len(),
-            torn_tail: loaded.torn_tail,
-        });
-        incoming.extend(loaded.records.into_iter().map(|r| (i + 1, r)));
-    }
+    let (mut inputs, incoming) = read_inputs(files, &cwd)?;
     let journal_name = shown(&local.path, &cwd);
     let local_input = |records, unreadable, torn_tail| Input {
         path: journal_name.clone(),
@@ -219,12 +207,7 @@ fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
     };
     inputs.insert(0, local_in);
     if rewritten {
-        // Refold the engines' state now, so the next `arx next` is quick.
-        if let Some(state) = local.path.parent() {
-            if let Err(e) = crate::io::history::load(state, &local.path, true, WARN) {
-                warn(format_args!("cannot refresh the precision state: {e:#}"));
-            }
-        }
+        refresh_history(&local.path);
     }
     for (id, source) in &kept_from {
         warn(format_args!(
@@ -241,6 +224,34 @@ fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
         rewritten,
     })?;
     Ok(Exit::Ok)
+}
+
+/// Each journal to merge in: what it holds, and its records with the
+/// number of their input (from 1: the local journal is 0).
+fn read_inputs(files: &[PathBuf], cwd: &Path) -> Result<(Vec<Input>, Vec<(usize, RunRecord)>)> {
+    let mut inputs = Vec::new();
+    let mut incoming: Vec<(usize, RunRecord)> = Vec::new();
+    for (i, path) in files.iter().enumerate() {
+        let loaded = input_registry(path, "check the path (was every artifact downloaded?)")?
+            .read_loaded()?;
+        inputs.push(Input {
+            path: shown(path, cwd),
+            records: loaded.records.len(),
+            unreadable: loaded.skipped.len(),
+            torn_tail: loaded.torn_tail,
+        });
+        incoming.extend(loaded.records.into_iter().map(|r| (i + 1, r)));
+    }
+    Ok((inputs, incoming))
+}
+
+/// Refold the engines' state now, so the next `arx next` is quick.
+fn refresh_history(journal: &Path) {
+    if let Some(state) = journal.parent() {
+        if let Err(e) = crate::io::history::load(state, journal, true, WARN) {
+            warn(format_args!("cannot refresh the precision state: {e:#}"));
+        }
+    }
 }
 
 #[derive(Serialize)]
