@@ -36,8 +36,17 @@ struct Case {
     fixed: &'static [&'static str],
 }
 
+/// The cases of every tool: the ratchet's, then the others.
 fn cases() -> Vec<Case> {
-    let case = |tool, subcommand| Case {
+    let mut cases = ratchet_cases();
+    cases.extend(run_cases());
+    cases.extend(other_cases());
+    cases
+}
+
+/// A case with no fields.
+fn case(tool: &'static str, subcommand: &'static [&'static str]) -> Case {
+    Case {
         tool,
         subcommand,
         full: Vec::new(),
@@ -46,7 +55,11 @@ fn cases() -> Vec<Case> {
         positional: &[],
         stdin: &[],
         fixed: &[],
-    };
+    }
+}
+
+/// The ratchet's tools: try, best, status, log.
+fn ratchet_cases() -> Vec<Case> {
     vec![
         Case {
             full: vec![json!({
@@ -86,6 +99,12 @@ fn cases() -> Vec<Case> {
             hostile: vec![json!({"candidate": "--format=tsv"})],
             ..case("log", &["log"])
         },
+    ]
+}
+
+/// The tools that run an experiment: measure and run.
+fn run_cases() -> Vec<Case> {
+    vec![
         Case {
             full: vec![
                 json!({
@@ -134,6 +153,12 @@ fn cases() -> Vec<Case> {
             positional: &[("command", "command")],
             ..case("run", &["run"])
         },
+    ]
+}
+
+/// The planning and knowledge tools, and the report.
+fn other_cases() -> Vec<Case> {
+    vec![
         Case {
             full: vec![json!({
                 "candidates": "candidates.toml",
@@ -183,6 +208,45 @@ fn words(value: &Value) -> Vec<String> {
     }
 }
 
+/// The flags a call gives whatever its fields: the tool's fixed ones, the
+/// server's global ones, and those of its output, events and approval.
+fn fixed_flags(case: &Case, call: &Call, events: bool, approved: bool) -> BTreeSet<String> {
+    let mut expected: BTreeSet<String> = case.fixed.iter().map(|s| s.to_string()).collect();
+    expected.extend(GLOBAL_IDS.map(String::from));
+    expected.insert("color".into());
+    if call.text_key.is_none() {
+        expected.insert("json".into());
+    }
+    if events {
+        expected.extend(["events".into(), "heartbeat".into()]);
+    }
+    if approved {
+        expected.insert("approve".into());
+    }
+    expected
+}
+
+/// The case's subcommand, word by word: its definition and its matches.
+fn leaf<'a>(
+    case: &Case,
+    command: &'a clap::Command,
+    matches: &'a ArgMatches,
+    shown: &str,
+) -> (&'a clap::Command, &'a ArgMatches) {
+    let mut leaf_command = command;
+    let mut leaf: &ArgMatches = matches;
+    for word in case.subcommand {
+        let (name, sub) = leaf
+            .subcommand()
+            .unwrap_or_else(|| panic!("{shown}: no subcommand {word}"));
+        assert_eq!(name, *word, "{shown}");
+        leaf = sub;
+        leaf_command = leaf_command.find_subcommand(word).unwrap();
+    }
+    assert!(leaf.subcommand().is_none(), "{shown}: a deeper subcommand");
+    (leaf_command, leaf)
+}
+
 /// Parse the command line the server runs for `call` (approved or not)
 /// and check it against `input`; panics with the line on any mismatch.
 fn check(case: &Case, input: &Value, mut call: Call, approved: bool) {
@@ -207,31 +271,10 @@ fn check(case: &Case, input: &Value, mut call: Call, approved: bool) {
         .try_get_matches_from(&argv)
         .unwrap_or_else(|e| panic!("{shown}\n{e}"));
     // The subcommand, word by word.
-    let mut leaf_command = &command;
-    let mut leaf: &ArgMatches = &matches;
-    for word in case.subcommand {
-        let (name, sub) = leaf
-            .subcommand()
-            .unwrap_or_else(|| panic!("{shown}: no subcommand {word}"));
-        assert_eq!(name, *word, "{shown}");
-        leaf = sub;
-        leaf_command = leaf_command.find_subcommand(word).unwrap();
-    }
-    assert!(leaf.subcommand().is_none(), "{shown}: a deeper subcommand");
+    let (leaf_command, leaf) = leaf(case, &command, &matches, &shown);
 
     // Every field, under the flag named after it (or its positional word).
-    let mut expected: BTreeSet<String> = case.fixed.iter().map(|s| s.to_string()).collect();
-    expected.extend(GLOBAL_IDS.map(String::from));
-    expected.insert("color".into());
-    if call.text_key.is_none() {
-        expected.insert("json".into());
-    }
-    if events.is_some() {
-        expected.extend(["events".into(), "heartbeat".into()]);
-    }
-    if approved {
-        expected.insert("approve".into());
-    }
+    let mut expected = fixed_flags(case, &call, events.is_some(), approved);
     let fields = input.as_object().expect("an input is an object");
     for (field, value) in fields {
         if case.stdin.contains(&field.as_str()) {
