@@ -69,23 +69,7 @@ pub fn add_all(
         hits.clear();
         let v = ix.doc_vector(d).clone();
         ix.query_into(&v, AUDIT_MIN_SIMILARITY, &mut scratch, &mut hits);
-        let pol = polarity(&new.content);
-        let mut same: Option<(usize, f64)> = None;
-        let mut against = Vec::new();
-        for &(e, sim) in &hits {
-            let Some(pos) = placed[e] else { continue };
-            if e == d {
-                continue;
-            }
-            let signal = negation_signal(&pol, ix.polarity(e));
-            if signal == 0.0 && sim >= DEDUP_SIMILARITY {
-                if same.is_none_or(|(_, s)| sim > s) {
-                    same = Some((pos, sim));
-                }
-            } else if signal > 0.0 && store[pos].is_live() {
-                against.push((pos, sim * signal));
-            }
-        }
+        let (mut same, against) = same_and_against(store, &ix, &placed, d, &hits, &new.content);
         if same.is_none() {
             if let Some(pos) = store.iter().position(|f| f.id == new.id) {
                 same = Some((pos, similarity_to(&ix, &v, d)));
@@ -131,6 +115,37 @@ pub fn add_all(
         outcomes.push(Added::New { index: pos });
     }
     (outcomes, contradictions)
+}
+
+/// Among the placed documents near document `d` (`hits`), the nearest
+/// that says the same (its store position and similarity), and the live
+/// ones it contradicts with their scores.
+fn same_and_against(
+    store: &[Finding],
+    ix: &Index,
+    placed: &[Option<usize>],
+    d: usize,
+    hits: &[(usize, f64)],
+    content: &str,
+) -> (Option<(usize, f64)>, Vec<(usize, f64)>) {
+    let pol = polarity(content);
+    let mut same: Option<(usize, f64)> = None;
+    let mut against = Vec::new();
+    for &(e, sim) in hits {
+        let Some(pos) = placed[e] else { continue };
+        if e == d {
+            continue;
+        }
+        let signal = negation_signal(&pol, ix.polarity(e));
+        if signal == 0.0 && sim >= DEDUP_SIMILARITY {
+            if same.is_none_or(|(_, s)| sim > s) {
+                same = Some((pos, sim));
+            }
+        } else if signal > 0.0 && store[pos].is_live() {
+            against.push((pos, sim * signal));
+        }
+    }
+    (same, against)
 }
 
 #[cfg(test)]
