@@ -160,42 +160,7 @@ fn parse_git_config(text: &str) -> Result<Vec<ConfigEntry>, String> {
             '#' | ';' => while chars.next_if(|c| *c != '\n').is_some() {},
             '[' => {
                 chars.next();
-                let mut name = String::new();
-                while let Some(c) =
-                    chars.next_if(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.'))
-                {
-                    name.push(c.to_ascii_lowercase());
-                }
-                let mut sub = None;
-                while chars.next_if(|c| *c == ' ' || *c == '\t').is_some() {}
-                if chars.next_if_eq(&'"').is_some() {
-                    let mut s = String::new();
-                    loop {
-                        match chars.next() {
-                            Some('"') => break,
-                            Some('\\') => match chars.next() {
-                                Some('\n') | None => {
-                                    return Err(format!("line {line_no}: bad section header"))
-                                }
-                                Some(c) => s.push(c),
-                            },
-                            Some('\n') | None => {
-                                return Err(format!("line {line_no}: bad section header"))
-                            }
-                            Some(c) => s.push(c),
-                        }
-                    }
-                    sub = Some(s);
-                }
-                if chars.next() != Some(']') || name.is_empty() {
-                    return Err(format!("line {line_no}: bad section header"));
-                }
-                // The old `[section.subsection]` spelling.
-                let (name, sub) = match (sub, name.split_once('.')) {
-                    (None, Some((s, rest))) => (s.to_string(), Some(rest.to_string())),
-                    (sub, _) => (name, sub),
-                };
-                section = Some((name, sub));
+                section = Some(section_header(&mut chars, line_no)?);
             }
             c if c.is_ascii_alphabetic() => {
                 let Some((sec, sub)) = &section else {
@@ -230,6 +195,44 @@ fn parse_git_config(text: &str) -> Result<Vec<ConfigEntry>, String> {
         }
     }
     Ok(entries)
+}
+
+/// A section header after its `[`: the section's name and subsection
+/// (`[section "sub"]`, or the old `[section.sub]`).
+fn section_header(
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+    line_no: usize,
+) -> Result<(String, Option<String>), String> {
+    let mut name = String::new();
+    while let Some(c) = chars.next_if(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.')) {
+        name.push(c.to_ascii_lowercase());
+    }
+    let mut sub = None;
+    while chars.next_if(|c| *c == ' ' || *c == '\t').is_some() {}
+    if chars.next_if_eq(&'"').is_some() {
+        let mut s = String::new();
+        loop {
+            match chars.next() {
+                Some('"') => break,
+                Some('\\') => match chars.next() {
+                    Some('\n') | None => return Err(format!("line {line_no}: bad section header")),
+                    Some(c) => s.push(c),
+                },
+                Some('\n') | None => return Err(format!("line {line_no}: bad section header")),
+                Some(c) => s.push(c),
+            }
+        }
+        sub = Some(s);
+    }
+    if chars.next() != Some(']') || name.is_empty() {
+        return Err(format!("line {line_no}: bad section header"));
+    }
+    // The old `[section.subsection]` spelling.
+    let (name, sub) = match (sub, name.split_once('.')) {
+        (None, Some((s, rest))) => (s.to_string(), Some(rest.to_string())),
+        (sub, _) => (name, sub),
+    };
+    Ok((name, sub))
 }
 
 /// A config value after `=`, up to the end of its line: quotes, escapes
