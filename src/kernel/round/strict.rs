@@ -232,34 +232,7 @@ pub fn strict_patch_errors(
         let mut push = |msg: String| errors.push(format!("{tag}: {msg}"));
         let p = e.path.as_str();
 
-        if path_has_nul(p) {
-            push("path contains a NUL character".to_string());
-        }
-        if path_has_control(p) {
-            push("path contains a control character (a newline would forge lines of the commit message)".to_string());
-        }
-        if path_touches_git(p) && p.split('/').next() != Some(".git") {
-            push("may not touch .git".to_string());
-        }
-        for c in p.split('/') {
-            if let Some(name) = special_git_name(c).filter(|name| c != *name) {
-                push(format!(
-                    "{} would be read as {name} on macOS or Windows (git refuses such names)",
-                    c.escape_debug()
-                ));
-            }
-        }
-        let last = p.rsplit('/').next().unwrap_or(p);
-        if last == ".gitmodules" {
-            if let (PatchOp::Create | PatchOp::Modify, Some(c)) = (e.op, e.content.as_deref()) {
-                for msg in gitmodules_errors(c) {
-                    push(format!("{msg} (git fsck rejects it)"));
-                }
-            }
-        }
-        if path_in_state_dir(p) {
-            push(format!("may not touch the {STATE_DIR}/ state directory"));
-        }
+        path_errors(e, &mut push);
         if !denied.contains(&p) {
             if let Some(d) = denied.iter().find(|d| paths_alias(p, d)) {
                 push(format!("path is deny-listed (same file as {d})"));
@@ -294,6 +267,44 @@ pub fn strict_patch_errors(
         }
     }
     errors
+}
+
+/// What is wrong with an entry's path whatever the settings: NUL and
+/// control characters, `.git`, names git reads otherwise, a bad
+/// `.gitmodules`, the state directory.
+fn path_errors(e: &super::PatchEntry, push: &mut dyn FnMut(String)) {
+    let p = e.path.as_str();
+    if path_has_nul(p) {
+        push("path contains a NUL character".to_string());
+    }
+    if path_has_control(p) {
+        push(
+            "path contains a control character (a newline would forge lines of the commit message)"
+                .to_string(),
+        );
+    }
+    if path_touches_git(p) && p.split('/').next() != Some(".git") {
+        push("may not touch .git".to_string());
+    }
+    for c in p.split('/') {
+        if let Some(name) = special_git_name(c).filter(|name| c != *name) {
+            push(format!(
+                "{} would be read as {name} on macOS or Windows (git refuses such names)",
+                c.escape_debug()
+            ));
+        }
+    }
+    let last = p.rsplit('/').next().unwrap_or(p);
+    if last == ".gitmodules" {
+        if let (PatchOp::Create | PatchOp::Modify, Some(c)) = (e.op, e.content.as_deref()) {
+            for msg in gitmodules_errors(c) {
+                push(format!("{msg} (git fsck rejects it)"));
+            }
+        }
+    }
+    if path_in_state_dir(p) {
+        push(format!("may not touch the {STATE_DIR}/ state directory"));
+    }
 }
 
 #[cfg(test)]
