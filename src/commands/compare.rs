@@ -84,6 +84,43 @@ fn samples(outcomes: &[RunOutcome], key: &str) -> Vec<f64> {
         .collect()
 }
 
+impl CompareReport {
+    /// The report of the test's `result` on the two sides' samples.
+    fn new(
+        result: WelchVerdict,
+        direction: Direction,
+        min_effect: f64,
+        (baseline_samples, candidate_samples): (Vec<f64>, Vec<f64>),
+        run_ids: Vec<String>,
+    ) -> CompareReport {
+        let WelchVerdict {
+            record,
+            baseline,
+            candidate,
+            improvement,
+            interval,
+            df,
+            t,
+            p_value,
+        } = result;
+        CompareReport {
+            record,
+            baseline,
+            candidate,
+            improvement,
+            interval,
+            df,
+            t,
+            p_value,
+            direction,
+            min_effect,
+            baseline_samples,
+            candidate_samples,
+            run_ids,
+        }
+    }
+}
+
 pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
     let (direction, confidence) = check_args(args)?;
     let timeout = parse_timeout(args.timeout.as_deref())?;
@@ -141,31 +178,13 @@ pub fn run(ctx: &Ctx, args: &CompareArgs) -> Result<Exit> {
         .chain(&sides.cand_runs)
         .any(|o| o.interrupted);
     let verdict = result.record.verdict;
-    let WelchVerdict {
-        record,
-        baseline,
-        candidate,
-        improvement,
-        interval,
-        df,
-        t,
-        p_value,
-    } = result;
-    ctx.out.emit(&CompareReport {
-        record,
-        baseline,
-        candidate,
-        improvement,
-        interval,
-        df,
-        t,
-        p_value,
+    ctx.out.emit(&CompareReport::new(
+        result,
         direction,
-        min_effect: args.min_effect,
-        baseline_samples: b,
-        candidate_samples: c,
+        args.min_effect,
+        (b, c),
         run_ids,
-    })?;
+    ))?;
     if interrupted {
         attempts::resend_interrupt();
     }

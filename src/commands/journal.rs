@@ -209,12 +209,7 @@ fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
     if rewritten {
         refresh_history(&local.path);
     }
-    for (id, source) in &kept_from {
-        warn(format_args!(
-            "run {id}: records with this id differ; kept the first one read, from {}",
-            inputs.get(*source).map_or("?", |i| i.path.as_str())
-        ));
-    }
+    warn_conflicts(&kept_from, &inputs);
     ctx.out.emit(&MergeReport {
         journal: journal_name,
         inputs,
@@ -243,6 +238,17 @@ fn read_inputs(files: &[PathBuf], cwd: &Path) -> Result<(Vec<Input>, Vec<(usize,
         incoming.extend(loaded.records.into_iter().map(|r| (i + 1, r)));
     }
     Ok((inputs, incoming))
+}
+
+/// A warning for each run id whose records differ, naming the input whose
+/// copy was kept.
+fn warn_conflicts(kept_from: &[(String, usize)], inputs: &[Input]) {
+    for (id, source) in kept_from {
+        warn(format_args!(
+            "run {id}: records with this id differ; kept the first one read, from {}",
+            inputs.get(*source).map_or("?", |i| i.path.as_str())
+        ));
+    }
 }
 
 /// Refold the engines' state now, so the next `arx next` is quick.
