@@ -51,6 +51,56 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("### Objective");
     line("");
+    objective(o, &mut line);
+    line("");
+    line("### The loop");
+    line("");
+    line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
+    line("2. Read what is known: `arx best` (the value to beat), `arx log --last 20`,");
+    line("   `arx finding rank --context \"your next idea\"` (what the loop learned about it)");
+    line("   and `arx deadend list` (never retry a dead end).");
+    line("3. Make **one** change, the idea you expect to help most. Do not touch protected");
+    line("   paths, the experiment's evaluation or `.arx/`.");
+    line("4. `arx try --json -m \"what the change is and why\"`.");
+    line("5. Read `ratchet.status` in its output (not only the exit code: exit 1 is both a");
+    line("   discard and a pause) and do what this table says:");
+    line("");
+    line("   | `ratchet.status` | exit | what happened | what you do |");
+    line("   |---|---|---|---|");
+    line(
+        "   | `keep` | 0 | beat the best beyond the noise; committed for you | Go on: back to 1. |",
+    );
+    line("   | `baseline` | 0 | the starting point was measured; nothing to undo | Go on: back to 1. |");
+    line("   | `discard` | 1 | not better; set aside under `refs/arx/discarded/` and undone | Go on: back to 1. |");
+    line("   | `protected` | 1 | it changed a protected path; set aside and undone | Go on: back to 1, and leave those paths alone. |");
+    line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
+    line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
+    line("   | `stale` | 1 | another lane kept first and your change conflicts with its keep; set aside, your lane is now at the new best | Go on: back to 1 (start from the new best). |");
+    line("   | `already_in_best` | 1 | another lane kept the same change first; nothing ran again, your lane is now at the new best | Go on: back to 1 with another idea. |");
+    line("   | `crash` | 3 | it failed or printed no metric; set aside and undone | Go on: back to 1 (fix the idea or drop it). |");
+    line("   | `paused` | 1 | a gate stopped the try before anything ran: nothing was measured and **nothing was undone**; your change is still in the working tree | Stop: make no other change. Ask the person to approve (`arx try --approve`) or to set `execute = false` under `[gates]` in `arx.toml`. |");
+    line("   | `interrupted` | 3 | stopped by a signal; nothing was undone | Stop: ask the person. |");
+    line("   | `config_change` | 0 | only `arx.toml` changed (a person's setting, never part of a try); nothing ran, nothing was undone | Go on: back to 1. Never edit `arx.toml` yourself. |");
+    line("   | (none: an error) | 2 | nothing changed | Stop: fix what `arx: error:` and its `hint:` say, then run the same try again. |");
+    line("");
+    line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
+    line("6. Never stop on your own while `arx status` says go on and the table says go on;");
+    line("   never commit, reset or stash by hand: `arx try` does it.");
+    line("");
+    if let Some(n) = o.slots.filter(|n| *n > 1) {
+        lanes(n, &mut line);
+    }
+    line("");
+    line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
+    line("`finding_rank`, `try` (with `description`, and `lane` to try in a lane) and");
+    line("`deadend_check`.");
+    line(END);
+    s
+}
+
+/// The objective's lines: metric, experiment, checks, protected paths,
+/// stop rules.
+fn objective(o: &AgentObjective, line: &mut dyn FnMut(&str)) {
     match (&o.metric, &o.direction) {
         (Some(m), Some(d)) => {
             let way = if d == "min" { "lower" } else { "higher" };
@@ -88,69 +138,30 @@ pub fn section(o: &AgentObjective) -> String {
         let list: Vec<String> = o.stop.iter().map(|c| code(c)).collect();
         line(&format!("- Stop rules: {}.", list.join(", ")));
     }
+}
+
+/// The lanes' paragraph, for `n` slots.
+fn lanes(n: usize, line: &mut dyn FnMut(&str)) {
     line("");
-    line("### The loop");
+    line("### Lanes: several agents at once");
     line("");
-    line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
-    line("2. Read what is known: `arx best` (the value to beat), `arx log --last 20`,");
-    line("   `arx finding rank --context \"your next idea\"` (what the loop learned about it)");
-    line("   and `arx deadend list` (never retry a dead end).");
-    line("3. Make **one** change, the idea you expect to help most. Do not touch protected");
-    line("   paths, the experiment's evaluation or `.arx/`.");
-    line("4. `arx try --json -m \"what the change is and why\"`.");
-    line("5. Read `ratchet.status` in its output (not only the exit code: exit 1 is both a");
-    line("   discard and a pause) and do what this table says:");
-    line("");
-    line("   | `ratchet.status` | exit | what happened | what you do |");
-    line("   |---|---|---|---|");
-    line(
-        "   | `keep` | 0 | beat the best beyond the noise; committed for you | Go on: back to 1. |",
-    );
-    line("   | `baseline` | 0 | the starting point was measured; nothing to undo | Go on: back to 1. |");
-    line("   | `discard` | 1 | not better; set aside under `refs/arx/discarded/` and undone | Go on: back to 1. |");
-    line("   | `protected` | 1 | it changed a protected path; set aside and undone | Go on: back to 1, and leave those paths alone. |");
-    line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
-    line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
-    line("   | `stale` | 1 | another lane kept first and your change conflicts with its keep; set aside, your lane is now at the new best | Go on: back to 1 (start from the new best). |");
-    line("   | `already_in_best` | 1 | another lane kept the same change first; nothing ran again, your lane is now at the new best | Go on: back to 1 with another idea. |");
-    line("   | `crash` | 3 | it failed or printed no metric; set aside and undone | Go on: back to 1 (fix the idea or drop it). |");
-    line("   | `paused` | 1 | a gate stopped the try before anything ran: nothing was measured and **nothing was undone**; your change is still in the working tree | Stop: make no other change. Ask the person to approve (`arx try --approve`) or to set `execute = false` under `[gates]` in `arx.toml`. |");
-    line("   | `interrupted` | 3 | stopped by a signal; nothing was undone | Stop: ask the person. |");
-    line("   | `config_change` | 0 | only `arx.toml` changed (a person's setting, never part of a try); nothing ran, nothing was undone | Go on: back to 1. Never edit `arx.toml` yourself. |");
-    line("   | (none: an error) | 2 | nothing changed | Stop: fix what `arx: error:` and its `hint:` say, then run the same try again. |");
-    line("");
-    line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
-    line("6. Never stop on your own while `arx status` says go on and the table says go on;");
-    line("   never commit, reset or stash by hand: `arx try` does it.");
-    line("");
-    if let Some(n) = o.slots.filter(|n| *n > 1) {
-        line("");
-        line("### Lanes: several agents at once");
-        line("");
-        line(&format!(
-            "Up to {n} experiments run at once here (`slots = {n}`), so several agents can"
-        ));
-        line("work side by side, each in a lane of its own: a git worktree on its own branch,");
-        line("sharing one journal and one best. The person adds them (`arx lane add a b c`);");
-        line("`arx lane list` shows where each one is. Work only in your lane's directory and");
-        line("run the same loop there. When another lane keeps first, arx replays your change");
-        line("onto the new best and measures it again (or sets it aside as `stale`); before");
-        line("your next try it brings your lane up to the best. Never run `arx try` in the");
-        line("main working tree while lanes exist (it refuses), and never merge lanes by hand.");
-        line("When `arx try` stops because your lane's work conflicts with the best (exit 2,");
-        line("`conflicts with the best`), run `arx lane sync --theirs`: it takes up the best,");
-        line("its side winning in those files, and stores your work as it was under");
-        line("`refs/arx/discarded/`; then make your change again on top of the best.");
-        line("Slots can differ (a faster card): arx compares your candidate with the best as");
-        line("it measures on your slot, and may first measure the best there, with your change");
-        line("set aside and put back (`remeasure`): leave the files alone until the try ends.");
-    }
-    line("");
-    line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
-    line("`finding_rank`, `try` (with `description`, and `lane` to try in a lane) and");
-    line("`deadend_check`.");
-    line(END);
-    s
+    line(&format!(
+        "Up to {n} experiments run at once here (`slots = {n}`), so several agents can"
+    ));
+    line("work side by side, each in a lane of its own: a git worktree on its own branch,");
+    line("sharing one journal and one best. The person adds them (`arx lane add a b c`);");
+    line("`arx lane list` shows where each one is. Work only in your lane's directory and");
+    line("run the same loop there. When another lane keeps first, arx replays your change");
+    line("onto the new best and measures it again (or sets it aside as `stale`); before");
+    line("your next try it brings your lane up to the best. Never run `arx try` in the");
+    line("main working tree while lanes exist (it refuses), and never merge lanes by hand.");
+    line("When `arx try` stops because your lane's work conflicts with the best (exit 2,");
+    line("`conflicts with the best`), run `arx lane sync --theirs`: it takes up the best,");
+    line("its side winning in those files, and stores your work as it was under");
+    line("`refs/arx/discarded/`; then make your change again on top of the best.");
+    line("Slots can differ (a faster card): arx compares your candidate with the best as");
+    line("it measures on your slot, and may first measure the best there, with your change");
+    line("set aside and put back (`remeasure`): leave the files alone until the try ends.");
 }
 
 /// `existing` (an `AGENTS.md`, maybe empty) with `section` in it: in place
