@@ -68,18 +68,7 @@ impl Report for Added {
 fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let lanes = Lanes::open(&cwd)?;
-    for n in names {
-        check_name(n)?;
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for n in names {
-        if !seen.insert(n) {
-            return Err(Hinted::error(
-                format!("lane {n} is named twice"),
-                "give each lane its own name",
-            ));
-        }
-    }
+    check_names(names)?;
     // A branch with no commit is "not on a branch" to git: say what is
     // missing first.
     let Some(head) = lanes.resolve("HEAD") else {
@@ -112,14 +101,7 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
         ));
     }
     let existing = lanes.list()?;
-    let mut names: Vec<String> = names.to_vec();
-    if names.is_empty() {
-        let n = (1..)
-            .map(|i: usize| i.to_string())
-            .find(|n| !existing.iter().any(|l| &l.name == n))
-            .unwrap_or_default();
-        names.push(n);
-    }
+    let names = names_or_next(names, &existing);
     let dir = match dir {
         Some(d) => crate::io::git::lane::resolved(&cwd.join(d)),
         None => default_dir(&lanes.root),
@@ -159,6 +141,36 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
     }
     ctx.out.emit(&Added { lanes: rows })?;
     Ok(Exit::Ok)
+}
+
+/// Each lane name valid, and none given twice.
+fn check_names(names: &[String]) -> Result<()> {
+    for n in names {
+        check_name(n)?;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for n in names {
+        if !seen.insert(n) {
+            return Err(Hinted::error(
+                format!("lane {n} is named twice"),
+                "give each lane its own name",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The names given, or else the first number no lane has.
+fn names_or_next(names: &[String], existing: &[LaneInfo]) -> Vec<String> {
+    let mut names: Vec<String> = names.to_vec();
+    if names.is_empty() {
+        let n = (1..)
+            .map(|i: usize| i.to_string())
+            .find(|n| !existing.iter().any(|l| &l.name == n))
+            .unwrap_or_default();
+        names.push(n);
+    }
+    names
 }
 
 #[derive(Serialize)]
@@ -429,15 +441,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
     let stamp = crate::io::clock::timestamp(ctx.global.now.as_deref())?
         .as_second()
         .to_string();
-    // Never over work stored earlier (a lane of the same name removed in
-    // the same second).
-    let stored = (1..)
-        .map(|n| match n {
-            1 => format!("lane-{name}-{stamp}"),
-            n => format!("lane-{name}-{stamp}-{n}"),
-        })
-        .find(|s| lanes.resolve(&format!("refs/arx/discarded/{s}")).is_none())
-        .unwrap_or_default();
+    let stored = stored_name(&lanes, name, &stamp);
     let refname = format!("refs/arx/discarded/{stored}");
     let best_branch = lane
         .best_branch
@@ -449,16 +453,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
     let _lock;
     match (&lane.path, lane.exists) {
         (Some(path), true) => {
-            if cwd
-                .canonicalize()
-                .unwrap_or_else(|_| cwd.clone())
-                .starts_with(path.canonicalize().unwrap_or_else(|_| path.clone()))
-            {
-                return Err(Hinted::error(
-                    format!("the working directory is inside lane {name}"),
-                    "run arx lane rm from the main working tree",
-                ));
-            }
+            refuse_inside(&cwd, path, name)?;
             let holder =
                 crate::io::ratchet::TryHolder::ours(stamp.clone(), Some("arx lane rm".into()));
             crate::io::state::ensure_dir(&state)?;
@@ -514,4 +509,31 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
         saved,
     })?;
     Ok(Exit::Ok)
+}
+
+/// The name the removed lane's work is stored under: never one stored
+/// earlier (a lane of the same name removed in the same second).
+fn stored_name(lanes: &Lanes, name: &str, stamp: &str) -> String {
+    (1..)
+        .map(|n| match n {
+            1 => format!("lane-{name}-{stamp}"),
+            n => format!("lane-{name}-{stamp}-{n}"),
+        })
+        .find(|s| lanes.resolve(&format!("refs/arx/discarded/{s}")).is_none())
+        .unwrap_or_default()
+}
+
+/// A lane is not removed from inside it.
+fn refuse_inside(cwd: &Path, path: &Path, name: &str) -> Result<()> {
+    if cwd
+        .canonicalize()
+        .unwrap_or_else(|_| cwd.to_path_buf())
+        .starts_with(path.canonicalize().unwrap_or_else(|_| path.to_path_buf()))
+    {
+        return Err(Hinted::error(
+            format!("the working directory is inside lane {name}"),
+            "run arx lane rm from the main working tree",
+        ));
+    }
+    Ok(())
 }
