@@ -221,9 +221,12 @@ fn merge_files(ctx: &Ctx, files: &[PathBuf]) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// Records to merge, each with the number of the input it came from.
+type Incoming = Vec<(usize, RunRecord)>;
+
 /// Each journal to merge in: what it holds, and its records with the
 /// number of their input (from 1: the local journal is 0).
-fn read_inputs(files: &[PathBuf], cwd: &Path) -> Result<(Vec<Input>, Vec<(usize, RunRecord)>)> {
+fn read_inputs(files: &[PathBuf], cwd: &Path) -> Result<(Vec<Input>, Incoming)> {
     let mut inputs = Vec::new();
     let mut incoming: Vec<(usize, RunRecord)> = Vec::new();
     for (i, path) in files.iter().enumerate() {

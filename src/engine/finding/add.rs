@@ -117,6 +117,10 @@ pub fn add_all(
     (outcomes, contradictions)
 }
 
+/// A finding near another: its store position and similarity (or
+/// contradiction score).
+type Near = (usize, f64);
+
 /// Among the placed documents near document `d` (`hits`), the nearest
 /// that says the same (its store position and similarity), and the live
 /// ones it contradicts with their scores.
@@ -127,9 +131,9 @@ fn same_and_against(
     d: usize,
     hits: &[(usize, f64)],
     content: &str,
-) -> (Option<(usize, f64)>, Vec<(usize, f64)>) {
+) -> (Option<Near>, Vec<Near>) {
     let pol = polarity(content);
-    let mut same: Option<(usize, f64)> = None;
+    let mut same: Option<Near> = None;
     let mut against = Vec::new();
     for &(e, sim) in hits {
         let Some(pos) = placed[e] else { continue };
