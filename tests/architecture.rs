@@ -1040,3 +1040,43 @@ fn a_kernel_import_cycle_is_caught_but_not_a_parent_and_its_child() {
         ["kernel::a -> kernel::b -> kernel::c -> kernel::a"]
     );
 }
+
+// ---------------------------------------------------------------------------
+// Size: a reader sees a module whole
+
+/// The most lines a source file holds before its tests.
+const MAX_FILE_LINES: usize = 650;
+
+/// The lines of `text` before its first `#[cfg(test)]` (all of them when
+/// it has none).
+fn lines_before_tests(text: &str) -> usize {
+    text.lines()
+        .take_while(|l| l.trim_start() != "#[cfg(test)]")
+        .count()
+}
+
+#[test]
+fn no_source_file_is_longer_than_a_reader_can_hold() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root, &root.join("src"), &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .map(|(p, text)| (p, lines_before_tests(text)))
+        .filter(|(_, n)| *n > MAX_FILE_LINES)
+        .map(|(p, n)| format!("  {p}: {n} lines"))
+        .collect();
+    assert!(
+        long.is_empty(),
+        "{} files hold more than {MAX_FILE_LINES} lines before their tests; split them into submodules:\n{}",
+        long.len(),
+        long.join("\n")
+    );
+}
+
+#[test]
+fn lines_before_tests_stop_at_the_test_module() {
+    assert_eq!(lines_before_tests("a\nb\n#[cfg(test)]\nmod tests {}\n"), 2);
+    assert_eq!(lines_before_tests("a\n    #[cfg(test)]\nb\n"), 1);
+    assert_eq!(lines_before_tests("a\nb\nc\n"), 3);
+}
