@@ -1080,3 +1080,137 @@ fn lines_before_tests_stop_at_the_test_module() {
     assert_eq!(lines_before_tests("a\n    #[cfg(test)]\nb\n"), 1);
     assert_eq!(lines_before_tests("a\nb\nc\n"), 3);
 }
+
+/// A long function: one of at least this many lines ...
+const LONG_FN_LINES: usize = 80;
+/// ... of which the crate holds at most this many: a longer piece of work
+/// is a sequence of named steps.
+const MAX_LONG_FNS: usize = 20;
+
+/// `line` with its string and character literals emptied and its `//`
+/// comment cut, so that only code braces remain.
+fn code_of(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '\'' => {
+                // A character literal ('x', '\n', '{'), not a lifetime.
+                let rest: String = chars.clone().take(3).collect();
+                let r: Vec<char> = rest.chars().collect();
+                if r.len() >= 2 && r[0] != '\\' && r[1] == '\'' {
+                    chars.nth(1);
+                } else if r.len() >= 3 && r[0] == '\\' && r[2] == '\'' {
+                    chars.nth(2);
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => break,
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `line` starts a function (`fn`, with any of `pub`, `pub(...)`,
+/// `const`, `async`, `unsafe` before it).
+fn starts_fn(line: &str) -> bool {
+    let mut rest = line.trim_start();
+    loop {
+        if let Some(r) = rest.strip_prefix("pub(") {
+            rest = r.split_once(')').map_or("", |(_, r)| r).trim_start();
+        } else if let Some(r) = ["pub ", "const ", "async ", "unsafe "]
+            .iter()
+            .find_map(|p| rest.strip_prefix(p))
+        {
+            rest = r.trim_start();
+        } else {
+            break;
+        }
+    }
+    rest.strip_prefix("fn ")
+        .is_some_and(|r| r.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+}
+
+/// The functions of `text` (before its tests) with at least
+/// [`LONG_FN_LINES`] lines: (first line, lines).
+fn long_fns(text: &str) -> Vec<(usize, usize)> {
+    let lines: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.trim_start() != "#[cfg(test)]")
+        .collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if !starts_fn(lines[i]) {
+            i += 1;
+            continue;
+        }
+        let (mut depth, mut started, mut j) = (0i64, false, i);
+        while j < lines.len() {
+            let code = code_of(lines[j]);
+            for c in code.chars() {
+                match c {
+                    '{' => {
+                        depth += 1;
+                        started = true;
+                    }
+                    '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            if (started && depth == 0) || (!started && code.trim_end().ends_with(';')) {
+                break;
+            }
+            j += 1;
+        }
+        let n = j.min(lines.len() - 1) - i + 1;
+        if n >= LONG_FN_LINES {
+            out.push((i + 1, n));
+        }
+        i = if started { j + 1 } else { i + 1 };
+    }
+    out
+}
+
+#[test]
+fn few_functions_are_long() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root, &root.join("src"), &mut files);
+    let mut long: Vec<(usize, String)> = files
+        .iter()
+        .flat_map(|(p, text)| {
+            long_fns(text)
+                .into_iter()
+                .map(move |(at, n)| (n, format!("  {p}:{at}: {n} lines")))
+        })
+        .collect();
+    long.sort_by(|a, b| b.0.cmp(&a.0));
+    assert!(
+        long.len() <= MAX_LONG_FNS,
+        "{} functions have {LONG_FN_LINES} lines or more (at most {MAX_LONG_FNS}); split the longest into named steps:\n{}",
+        long.len(),
+        long.iter().map(|(_, l)| l.as_str()).collect::<Vec<_>>().join("\n")
+    );
+}
+
+#[test]
+fn a_long_function_is_measured_from_its_line_to_its_closing_brace() {
+    let body = "    let s = \"}}}\";\n    let c = '{';\n    // }\n".repeat(30);
+    let text = format!("pub(crate) fn f<'a>(x: &'a str) {{\n{body}}}\nfn g() {{}}\n");
+    assert_eq!(long_fns(&text), vec![(1, 92)]);
+    assert!(long_fns("fn short() {\n}\n").is_empty());
+    assert!(starts_fn("    pub async fn x() {"));
+    assert!(!starts_fn("    let fn_name = 1;"));
+}
