@@ -1196,7 +1196,7 @@ fn few_functions_are_long() {
                 .map(move |(at, n)| (n, format!("  {p}:{at}: {n} lines")))
         })
         .collect();
-    long.sort_by(|a, b| b.0.cmp(&a.0));
+    long.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
     assert!(
         long.len() <= MAX_LONG_FNS,
         "{} functions have {LONG_FN_LINES} lines or more (at most {MAX_LONG_FNS}); split the longest into named steps:\n{}",
