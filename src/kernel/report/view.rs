@@ -306,11 +306,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         mean(&v.samples[record_from..]).or(metric_value)
     };
     let head = v.git.as_ref().and_then(|g| g.head.clone());
-    let detail = match (&v.verdict, crashed) {
-        (Some(verdict), _) if !verdict.detail.is_empty() => Some(verdict.detail.to_string()),
-        (_, true) => Some(failure_detail(&v)),
-        _ => None,
-    };
+    let detail = point_detail(&v, crashed);
     let runs = match status {
         Status::Protected => 0,
         _ => v.attempts.count.max(1) as u64,
@@ -415,6 +411,15 @@ fn slot_runs<'a>(slotted: Vec<AttemptView<'a>>, metric: Option<&str>) -> Vec<Slo
             })
         })
         .collect()
+}
+
+/// The verdict's detail, or why a crashed record crashed.
+fn point_detail(v: &LineView<'_>, crashed: bool) -> Option<String> {
+    match (&v.verdict, crashed) {
+        (Some(verdict), _) if !verdict.detail.is_empty() => Some(verdict.detail.to_string()),
+        (_, true) => Some(failure_detail(v)),
+        _ => None,
+    }
 }
 
 /// Why a run crashed, in words: timeout, interruption, exit code and class.
