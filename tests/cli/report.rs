@@ -555,7 +555,9 @@ fn status_and_report_count_every_try_status_alike() {
 #[test]
 fn the_slot_effect_is_shown_in_every_view_once_two_slots_have_two_tries() {
     let sb = Sandbox::new();
-    // Tries on slot "a" read 0.1 worse than the best, on slot "b" 0.5.
+    // Tries on slot "a" read 0.1 worse than the best, on slot "b" 0.5: in
+    // the metric's units (a loss), b reads 0.2 higher than the mean, a 0.2
+    // lower.
     let mut records = vec![try_record(1, "s1", "baseline", Some(1.0))];
     for (n, slot, loss) in [
         (2, "a", 1.05),
@@ -571,7 +573,7 @@ fn the_slot_effect_is_shown_in_every_view_once_two_slots_have_two_tries() {
     let out = sb.arx().args(["report", "--now", NOW]).assert().code(0);
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(
-        text.contains("a +0.20000 ± 0.050000 (2 tries) · b \u{2212}0.20000 ± 0.050000 (2 tries)"),
+        text.contains("a \u{2212}0.20000 ± 0.050000 (2 tries) · b +0.20000 ± 0.050000 (2 tries)"),
         "{text}"
     );
     let md = sb
@@ -589,7 +591,7 @@ fn the_slot_effect_is_shown_in_every_view_once_two_slots_have_two_tries() {
     let slots = &json["segments"][0]["slots"];
     assert_eq!(slots[1]["slot"], "b", "{slots}");
     assert!(
-        (slots[1]["effect"]["change"].as_f64().unwrap() + 0.5).abs() < 1e-9,
+        (slots[1]["effect"]["change"].as_f64().unwrap() - 0.5).abs() < 1e-9,
         "{slots}"
     );
     assert_eq!(slots[1]["effect"]["tries"], 2);

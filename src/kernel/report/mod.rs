@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use chart::{chart, Chart, ChartPoint, Mark, XAxis, CHART_LIMIT};
-pub use fold::{change, Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
+pub use fold::{Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
 pub use line::{parse_line, parse_line_by_serde, parse_line_with};
 
 use super::objective::{StopRules, INTERVAL_CONFIDENCE};
@@ -254,11 +254,11 @@ pub struct SlotOffset {
 pub struct SlotEffect {
     /// Tries on the slot that had a value and a best to compare with.
     pub tries: usize,
-    /// Their mean change against the best (positive = better, in the
-    /// metric's units).
+    /// Their mean change against the best: their value less the best's,
+    /// in the metric's units (as the slots' offsets and the rows' change).
     pub change: f64,
     /// `change` less the mean change of every slot's tries: what the slot
-    /// adds (positive = it reads better than the others).
+    /// adds to the metric over the others (positive = it reads higher).
     pub effect: f64,
     /// The standard error of `change` (its tries' spread over √tries).
     pub se: f64,

@@ -361,20 +361,69 @@ fn a_slot_effect_is_how_its_tries_measured_against_their_best_next_to_other_slot
         .collect();
     let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
     let (zero, one) = (effects[0].1.unwrap(), effects[1].1.unwrap());
-    // Slot 0's tries were 0.2 worse than the best, slot 1's 0.6: against
-    // their mean (0.4 worse), slot 0 reads 0.2 better, slot 1 0.2 worse.
+    // Slot 0's tries were 0.2 worse (higher) than the best, slot 1's 0.6:
+    // in the metric's units, against their mean (+0.4), slot 0 reads 0.2
+    // lower (better for a loss), slot 1 0.2 higher.
     assert!(
-        close(zero.change, -0.2) && close(zero.effect, 0.2),
+        close(zero.change, 0.2) && close(zero.effect, -0.2),
         "{zero:?}"
     );
-    assert!(
-        close(one.change, -0.6) && close(one.effect, -0.2),
-        "{one:?}"
-    );
+    assert!(close(one.change, 0.6) && close(one.effect, 0.2), "{one:?}");
     assert!(close(zero.se, 0.1) && zero.tries == 2, "{zero:?}");
     // One try is not enough to tell.
     assert_eq!(effects[2], ("2", None));
     // No slot effect from a single slot.
     let single = report(&parse(&lines[..3]), Scope::Latest);
     assert!(single.segments[0].slots.iter().all(|x| x.effect.is_none()));
+}
+
+#[test]
+fn the_slot_effect_and_the_slot_offset_read_one_way() {
+    // A loss. The baseline (commit k0) on two slots: 9.8 and 11.3 on slot
+    // 0 (10.55), 10.2 and 12.0 on slot 1 (11.10); runs that vary, so one
+    // commit does not make the offset exact. Then tries that read 0.85
+    // higher on slot 1 than on slot 0.
+    let attempt = |slot: &str, loss: f64| {
+        format!(
+            "{{\"exit_code\":0,\"timed_out\":false,\"failure_class\":\"none\",\
+             \"metrics\":{{\"loss\":{loss}}},\"duration_ms\":1000,\"slot\":\"{slot}\"}}"
+        )
+    };
+    let attempts = [
+        attempt("0", 9.8),
+        attempt("0", 11.3),
+        attempt("1", 10.2),
+        attempt("1", 12.0),
+    ]
+    .join(",");
+    let baseline = format!(
+        "{{\"run_id\":\"01a2-b\",\"started_at\":\"2026-01-01T00:00:00Z\",\"duration_ms\":4000,\
+         \"metrics\":{{\"loss\":12.0}},\"exit_code\":0,\"slot\":\"1\",\"attempts\":[{attempts}],\
+         \"samples\":[9.8,11.3,10.2,12.0],\"ratchet\":{{\"segment\":\"s1\",\"status\":\"baseline\",\
+         \"metric\":\"loss\",\"direction\":\"min\",\"kept\":\"k0\",\"commit\":\"k0\"}}}}"
+    );
+    let on = |slot: &str, start: u32, loss: f64| {
+        lane_line("discard", "a", slot, start, 1)
+            .replace("\"loss\":1}", &format!("\"loss\":{loss}}}"))
+    };
+    let lines = vec![
+        baseline,
+        on("0", 5, 10.6),
+        on("0", 6, 10.8),
+        on("1", 7, 11.5),
+        on("1", 8, 11.6),
+    ];
+    let o = report(&parse(&lines), Scope::Latest);
+    let slots = &o.segments[0].slots;
+    let one = slots.iter().find(|x| x.slot == "1").expect("slot 1");
+    let zero = slots.iter().find(|x| x.slot == "0").expect("slot 0");
+    let offset = one.offset.as_ref().expect("an offset of slot 1 over 0");
+    assert_eq!(offset.over, "0");
+    // Not locked at an exact +0 ± 0 by one commit of runs that vary.
+    assert!(offset.value > 0.0, "{offset:?}");
+    assert!(offset.se.is_some_and(|se| se > 0.0), "{offset:?}");
+    // Both lines say slot 1 reads higher, in the metric's units.
+    let (e1, e0) = (one.effect.as_ref().unwrap(), zero.effect.as_ref().unwrap());
+    assert!(e1.effect > 0.0 && e0.effect < 0.0, "{e1:?} {e0:?}");
+    assert!((e1.change - e0.change - 0.85).abs() < 1e-9, "{e1:?} {e0:?}");
 }

@@ -150,14 +150,6 @@ pub fn kept_samples(p: &Point<'_>) -> Vec<f64> {
     }
 }
 
-/// The change of `value` against `best` (positive = better).
-pub fn change(direction: Option<Direction>, value: Option<f64>, best: Option<f64>) -> Option<f64> {
-    match (direction?, value?, best?) {
-        (Direction::Max, v, b) => Some(v - b),
-        (Direction::Min, v, b) => Some(b - v),
-    }
-}
-
 impl Fold {
     /// Give `p` its segment number, continuing the numbering of what was
     /// folded so far (as `kernel::segment` numbers segments).

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{change, entry, kept_samples, mean, SegmentFold};
+use super::{entry, kept_samples, mean, SegmentFold};
 use crate::kernel::report::{millis, OnSlot, Point, SlotEffect, SlotOffset, SlotSummary, Status};
 
 /// The changes against the best of the tries on one slot: count, sum and
@@ -125,8 +125,11 @@ impl SegmentFold {
             is_try && p.status != Status::Baseline,
             &self.kept,
         ) {
+            // In the metric's units (the value less the best's), as the
+            // slots' offsets and the rows' change are, so the report's
+            // slot lines read one way.
             let best = (!kept.samples.is_empty()).then(|| mean(&kept.samples));
-            if let Some(c) = change(p.direction.or(self.direction), p.value, best) {
+            if let Some(c) = p.value.zip(best).map(|(v, b)| v - b) {
                 let s = entry(
                     &mut self.slot_changes,
                     slot,
