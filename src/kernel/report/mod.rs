@@ -65,6 +65,10 @@ pub struct Point<'a> {
     pub runs: u64,
     /// The lane the try ran in.
     pub lane: Option<Cow<'a, str>>,
+    /// The best as it measured on the try's slot, which the try was
+    /// compared with (`ratchet.slot_best`), when that differs from the
+    /// recorded best.
+    pub slot_best: Option<f64>,
     /// The slot its (last) run ran in.
     pub slot: Option<Cow<'a, str>>,
     /// Its runs that ran in a slot, oldest first (empty without slots).
@@ -422,9 +426,11 @@ pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
         value: estimate.map(|e| e.0),
         interval: estimate.and_then(|e| e.1),
         // In the metric's units, as the try's line and the summary's
-        // change against the baseline (negative is better when lower is).
+        // change against the baseline (negative is better when lower is);
+        // against the best on the try's slot when it was compared there,
+        // as its line says.
         change: if p.segment_number > 0 {
-            p.value.zip(best).map(|(v, b)| v - b)
+            p.value.zip(p.slot_best.or(best)).map(|(v, b)| v - b)
         } else {
             None
         },

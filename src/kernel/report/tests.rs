@@ -427,3 +427,33 @@ fn the_slot_effect_and_the_slot_offset_read_one_way() {
     assert!(e1.effect > 0.0 && e0.effect < 0.0, "{e1:?} {e0:?}");
     assert!((e1.change - e0.change - 0.85).abs() < 1e-9, "{e1:?} {e0:?}");
 }
+
+#[test]
+fn a_tries_row_is_changed_against_the_best_it_was_compared_with_on_its_slot() {
+    // The best reads 10 as recorded (slot 0); the try on slot 1 was
+    // compared with the best as it measures there, 15, and read 15.5.
+    let on_slot_1 = lane_line("discard", "a", "1", 5, 1)
+        .replace("\"loss\":1}", "\"loss\":15.5}")
+        .replace(
+            "\"lane\":\"a\"}",
+            "\"lane\":\"a\",\"slot_best\":{\"slot\":\"1\",\"value\":15.0,\"runs\":0,\"moved\":5}}",
+        );
+    let walked = parse_line(on_slot_1.as_bytes()).unwrap();
+    let serde = parse_line_by_serde(on_slot_1.as_bytes()).unwrap();
+    assert_eq!(
+        (walked.slot_best, serde.slot_best),
+        (Some(15.0), Some(15.0))
+    );
+    let lines = vec![line("baseline", Some(10.0), ""), on_slot_1];
+    let o = report(&parse(&lines), Scope::Latest);
+    let row = o
+        .last_runs
+        .iter()
+        .find(|r| r.slot.as_deref() == Some("1"))
+        .unwrap();
+    // +0.5 as its try line says (`vs 15 on slot 1`), not +5.5.
+    assert!((row.change.unwrap() - 0.5).abs() < 1e-9, "{row:?}");
+    // A slot_best without its value is no record the walk reads.
+    let bad = lines[1].replace("\"value\":15.0,", "");
+    assert!(parse_line(bad.as_bytes()).is_none());
+}

@@ -104,6 +104,15 @@ pub(super) struct RatchetView<'a> {
     pub(super) confirmed: bool,
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(super) lane: Option<Cow<'a, str>>,
+    /// The best on the try's slot it was compared with.
+    #[serde(default)]
+    pub(super) slot_best: Option<SlotBestView>,
+}
+
+/// Of a try's `slot_best`, the value its change is taken against.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub(super) struct SlotBestView {
+    pub(super) value: f64,
 }
 
 fn yes() -> bool {
@@ -313,6 +322,11 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     };
     let slot_runs = slot_runs(v.attempts.slotted, metric.as_deref());
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
+    let slot_best = v
+        .ratchet
+        .as_ref()
+        .and_then(|r| r.slot_best)
+        .map(|b| b.value);
     let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
         Some(r) => {
             let commit = match status {
@@ -359,6 +373,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         metrics: v.metrics.0,
         runs,
         lane,
+        slot_best,
         slot: v.slot,
         slot_runs,
     }

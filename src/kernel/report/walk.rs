@@ -12,7 +12,8 @@
 use std::borrow::Cow;
 
 use super::view::{
-    AttemptView, AttemptsView, GitView, LineView, MetricsView, RatchetView, SpecView, VerdictView,
+    AttemptView, AttemptsView, GitView, LineView, MetricsView, RatchetView, SlotBestView, SpecView,
+    VerdictView,
 };
 use crate::kernel::skim::{
     json_number, plain_bool, plain_int, plain_opt_text, plain_text, skip_value, skip_ws,
@@ -123,6 +124,20 @@ fn git(s: &str, i: usize) -> Option<(GitView<'_>, usize)> {
         _ => other(key, s, at),
     })?;
     Some((GitView { head }, end))
+}
+
+/// A try's `slot_best`: its `value` (required), the rest skipped.
+fn slot_best(s: &str, i: usize) -> Option<(SlotBestView, usize)> {
+    let mut value = None;
+    let mut seen = Seen(0);
+    let end = walk_members(s.as_bytes(), i, |key, at| match key {
+        b"value" => {
+            seen.first(0)?;
+            scalar(s, at, number, |x| value = Some(x))
+        }
+        _ => other(key, s, at),
+    })?;
+    Some((SlotBestView { value: value? }, end))
 }
 
 fn spec(s: &str, i: usize) -> Option<(SpecView<'_>, usize)> {
@@ -257,6 +272,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         record_from: 0,
         confirmed: true,
         lane: None,
+        slot_best: None,
     };
     let mut seen = Seen(0);
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
@@ -304,6 +320,12 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         b"lane" => {
             seen.first(10)?;
             scalar(s, at, plain_opt_text, |x| r.lane = x)
+        }
+        b"slot_best" => {
+            seen.first(11)?;
+            let (x, end) = nullable(s, at, slot_best)?;
+            r.slot_best = x;
+            Some(end)
         }
         _ => other(key, s, at),
     })?;
