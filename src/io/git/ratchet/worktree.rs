@@ -106,7 +106,14 @@ impl RatchetRepo {
         let full = self.workdir.join(path);
         let meta = match std::fs::symlink_metadata(&full) {
             Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // Absent, or under what is now a file (a directory that became
+            // one).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
                 return Ok(entry.is_none_or(|e| e.mode == GITLINK_MODE))
             }
             Err(e) => return Err(e).with_context(|| format!("cannot read {}", full.display())),
