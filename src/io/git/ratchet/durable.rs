@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::tree::Entry;
-use super::{is_config, short, Candidate, RatchetRepo, Restored};
+use super::{is_config, short, Candidate, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -68,13 +68,23 @@ impl RatchetRepo {
         parent: &str,
         message: &str,
     ) -> anyhow::Result<Option<Built>> {
-        let parent = self.commit_id(parent)?;
-        let head = self.head_oid()?;
         let changed = if candidate.changed.is_empty() {
             Vec::new()
         } else {
             self.scan_among(Some(candidate.changed.clone()))?
         };
+        self.build_keep(changed, parent, message)
+    }
+
+    /// [`RatchetRepo::keep_commit`] of the working-tree changes `changed`.
+    pub(super) fn build_keep(
+        &self,
+        changed: Vec<Changed>,
+        parent: &str,
+        message: &str,
+    ) -> anyhow::Result<Option<Built>> {
+        let parent = self.commit_id(parent)?;
+        let head = self.head_oid()?;
         if changed.is_empty() && parent == head {
             return Ok(None);
         }

@@ -60,78 +60,21 @@ impl RatchetRepo {
         self.keep_changed(changed, message)
     }
 
-    fn keep_changed(&self, changed: Vec<super::Changed>, message: &str) -> anyhow::Result<String> {
-        let head = self.head_oid()?;
-        if changed.is_empty() {
-            return Ok(head.to_string());
-        }
-        let mut index = self.repo.index().map_err(git_err)?;
-        self.refuse_conflicts(&index, "keep the candidate")?;
-        let before: Vec<(String, Option<IndexEntry>)> = changed
-            .iter()
-            .map(|c| (c.path.clone(), index.get_path(Path::new(&c.path), 0)))
-            .collect();
-        let built = (|| -> anyhow::Result<Option<git2::Oid>> {
-            let updates = self.stage(&mut index, &changed)?;
-            let head_commit = self.repo.find_commit(head).map_err(git_err)?;
-            let head_tree = head_commit.tree().map_err(git_err)?;
-            let tree_id = self.update_tree(&head_tree, &updates)?;
-            if tree_id == head_tree.id() {
-                return Ok(None);
-            }
-            let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-            let sig = self.signature()?;
-            let commit = self
-                .repo
-                .commit(None, &sig, &sig, message, &tree, &[&head_commit])
-                .map_err(git_err)?;
-            Ok(Some(commit))
-        })();
-        let commit = match built {
-            Ok(c) => c,
-            Err(e) => {
-                // Drop what was staged in memory; nothing was written.
-                let _ = index.read(true);
-                return Err(e.context("the candidate was not kept; nothing was changed"));
-            }
+    /// The keep of `changed` on the branch at HEAD: built as a commit, then
+    /// landed (the index first); HEAD as it is when they cancel out.
+    fn keep_changed(&self, changed: Vec<Changed>, message: &str) -> anyhow::Result<String> {
+        let head = self.head_oid()?.to_string();
+        let Some(built) = self.build_keep(changed, &head, message)? else {
+            return Ok(head);
         };
-        index.write().map_err(|e| {
-            let _ = index.read(true);
-            anyhow::anyhow!("cannot write the index: {}", e.message())
-        })?;
-        let Some(commit) = commit else {
-            // The changes cancel out: HEAD already holds the working tree.
-            return Ok(head.to_string());
-        };
-        let subject = message.lines().next().unwrap_or_default();
-        if let Err(e) = self.repo.reference_matching(
-            &self.branch_ref,
-            commit,
-            true,
-            head,
-            &format!("arx keep: {subject}"),
-        ) {
-            for (path, entry) in &before {
-                match entry {
-                    Some(entry) => {
-                        let _ = index.add(entry);
-                    }
-                    None => {
-                        let _ = index.remove_path(Path::new(path));
-                    }
-                }
-            }
-            let _ = index.write();
+        if !self.land_keep(&built.from, &built.commit, &built.paths)? {
             return Err(Hinted::error(
-                format!(
-                    "{} moved while the candidate was kept: {}",
-                    self.branch(),
-                    e.message()
-                ),
+                format!("{} moved while the candidate was kept", self.branch()),
                 "nothing was committed; run the keep again",
-            ));
+            )
+            .into());
         }
-        Ok(commit.to_string())
+        Ok(built.commit)
     }
 
     /// Stage exactly the changed paths in `index` (in memory), as `git add

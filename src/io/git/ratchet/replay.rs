@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use git2::Oid;
 
 use super::worktree::Steps;
-use super::{is_config, short, Candidate, RatchetRepo};
+use super::{short, RatchetRepo};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -150,63 +150,6 @@ impl RatchetRepo {
             )
             .map_err(|e| anyhow::anyhow!("cannot move {}: {}", self.branch(), e.message()))?;
         Ok((Replay::Replayed { snapshot }, best_won))
-    }
-
-    /// Keep the candidate as one commit whose only parent is `parent` (the
-    /// best it was measured against), whatever commits the branch made on
-    /// the way: its tree is HEAD's with the working tree's changes. The
-    /// branch moves to it (from HEAD) and the index holds it. Returns the
-    /// commit.
-    pub fn keep_onto(
-        &self,
-        candidate: &Candidate,
-        parent: &str,
-        message: &str,
-    ) -> anyhow::Result<String> {
-        let parent = self.commit_id(parent)?;
-        let head = self.head_oid()?;
-        let changed = if candidate.changed.is_empty() {
-            Vec::new()
-        } else {
-            self.scan_among(Some(candidate.changed.clone()))?
-        };
-        let mut index = self.repo.index().map_err(git_err)?;
-        self.refuse_conflicts(&index, "keep the candidate")?;
-        let head_tree = self.tree_of(head)?;
-        let mut updates = self.stage(&mut index, &changed)?;
-        // Configuration files as the best has them: what the branch
-        // committed to them is not part of the candidate (it stays in the
-        // working tree and the index, as a change of the lane's own).
-        let parent_tree = self.tree_of(parent)?;
-        for path in self.diff_with_config(&parent_tree, &head_tree)? {
-            if is_config(&path) {
-                let entry = self.entry_at(&parent_tree, &path)?;
-                updates.push((path, entry));
-            }
-        }
-        let tree_id = self.update_tree(&head_tree, &updates)?;
-        let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-        let parent_commit = self.repo.find_commit(parent).map_err(git_err)?;
-        let sig = self.signature()?;
-        let commit = self
-            .repo
-            .commit(None, &sig, &sig, message, &tree, &[&parent_commit])
-            .map_err(git_err)?;
-        index.write().map_err(|e| {
-            let _ = index.read(true);
-            anyhow::anyhow!("cannot write the index: {}", e.message())
-        })?;
-        let subject = message.lines().next().unwrap_or_default();
-        self.repo
-            .reference_matching(
-                &self.branch_ref,
-                commit,
-                true,
-                head,
-                &format!("arx keep: {subject}"),
-            )
-            .map_err(|e| anyhow::anyhow!("cannot move {}: {}", self.branch(), e.message()))?;
-        Ok(commit.to_string())
     }
 
     /// Move the branch `branch` (full name) from `from` to `to`, only if it
