@@ -174,6 +174,23 @@ impl Try {
         }
         Ok(rec)
     }
+
+    /// [`Try::record`] of the try's runs, told to `--events` as
+    /// `finished` with its status.
+    pub(super) fn finish(
+        &mut self,
+        runner: &Runner<'_>,
+        status: TryStatus,
+        runs: &mut Runs<'_>,
+    ) -> Result<RunRecord> {
+        let rec = self.record(runner, status, Some(runs))?;
+        runs.events.emit(
+            "finished",
+            runs.elapsed,
+            serde_json::json!({"status": status.as_str()}),
+        );
+        Ok(rec)
+    }
 }
 
 impl Tried {

@@ -45,9 +45,7 @@ pub(super) fn protected(env: &TryEnv<'_, '_>, at: &Against, mut t: Try) -> Resul
 
 /// A Ctrl-C stopped the runs: journaled, nothing kept or restored.
 pub(super) fn interrupted(env: &TryEnv<'_, '_>, mut t: Try, mut runs: Runs<'_>) -> Result<Done> {
-    let rec = t.record(env.runner, TryStatus::Interrupted, Some(&runs))?;
-    runs.events
-        .emit("finished", runs.elapsed, json!({"status": "interrupted"}));
+    let rec = t.finish(env.runner, TryStatus::Interrupted, &mut runs)?;
     journal::record_run(env.state, &rec, env.runner.warn)?;
     Ok(Done {
         exit: Exit::Inconclusive,
@@ -90,9 +88,7 @@ pub(super) fn crash(
     mut t: Try,
     mut runs: Runs<'_>,
 ) -> Result<Done> {
-    let rec = t.record(env.runner, TryStatus::Crash, Some(&runs))?;
-    runs.events
-        .emit("finished", runs.elapsed, json!({"status": "crash"}));
+    let rec = t.finish(env.runner, TryStatus::Crash, &mut runs)?;
     let last = t.outcomes.last().cloned().unwrap_or_default();
     let why = if last.effective_exit_code() != 0 {
         format!(
@@ -193,9 +189,7 @@ pub(super) fn discarded(
     d: &Decision,
     change: &Change,
 ) -> Result<Done> {
-    let rec = t.record(env.runner, TryStatus::Discard, Some(&runs))?;
-    runs.events
-        .emit("finished", runs.elapsed, json!({"status": "discard"}));
+    let rec = t.finish(env.runner, TryStatus::Discard, &mut runs)?;
     let (exit, word) = if d.verdict == Verdict::Refuted {
         (Exit::No, "discard")
     } else {
@@ -226,9 +220,7 @@ pub(super) fn checks_failed(
     failed: &CheckResult,
     change: &Change,
 ) -> Result<Done> {
-    let rec = t.record(env.runner, TryStatus::ChecksFailed, Some(&runs))?;
-    runs.events
-        .emit("finished", runs.elapsed, json!({"status": "checks_failed"}));
+    let rec = t.finish(env.runner, TryStatus::ChecksFailed, &mut runs)?;
     let line = format!(
         "checks_failed: {}; `{}` exited {} \u{2192} set aside, {} restored",
         change.line,
