@@ -150,6 +150,19 @@ fn read_in(dir: &Path, name: &str) -> String {
     std::fs::read_to_string(dir.join(name)).unwrap_or_default()
 }
 
+/// Each journal record's try status and direction, in order.
+fn statuses_and_directions(r: &Repo) -> Vec<(String, String)> {
+    r.journal()
+        .iter()
+        .map(|x| {
+            (
+                x["ratchet"]["status"].as_str().unwrap().to_string(),
+                x["ratchet"]["direction"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
 fn status(report: &Value) -> &str {
     report["ratchet"]["status"].as_str().unwrap_or("")
 }
@@ -1339,16 +1352,7 @@ fn lanes_decide_by_the_main_trees_config_and_change_segment_together() {
     write_in(&r.lane("b"), "b.txt", "0\n");
     let (code, report) = r.try_in(&r.lane("b"), "b lower");
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
-    let seen: Vec<(String, String)> = r
-        .journal()
-        .iter()
-        .map(|x| {
-            (
-                x["ratchet"]["status"].as_str().unwrap().to_string(),
-                x["ratchet"]["direction"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let seen = statuses_and_directions(&r);
     let want = [
         ("baseline", "max"),
         ("baseline", "min"),
@@ -1424,16 +1428,7 @@ fn a_try_journaled_after_the_objective_changed_does_not_restart_its_segment() {
     write_in(&r.lane("b"), "c.txt", "0\n");
     let (code, report) = r.try_in(&r.lane("b"), "c lower");
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
-    let seen: Vec<(String, String)> = r
-        .journal()
-        .iter()
-        .map(|x| {
-            (
-                x["ratchet"]["status"].as_str().unwrap().to_string(),
-                x["ratchet"]["direction"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
+    let seen = statuses_and_directions(&r);
     let want = [
         ("baseline", "max"),
         ("baseline", "min"),
