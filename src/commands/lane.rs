@@ -15,7 +15,7 @@ use crate::cli::LaneCommand;
 use crate::error::{Exit, Hinted};
 use crate::io::git::lane::{LaneInfo, Lanes};
 use crate::io::git::ratchet::{RatchetRepo, Replay};
-use crate::ops::lanes::{check_name, find, LaneRow};
+use crate::ops::lanes::{check_name, find, saved_name, LaneRow};
 use crate::output::{bold, dim, warn, Report};
 
 /// The segment's best commit (see [`crate::ops::lanes::best_commit`]).
@@ -372,15 +372,10 @@ fn sync(ctx: &Ctx, name: Option<&str>, theirs: bool) -> Result<Exit> {
                 row.status = "synced".into();
                 if !best_won.is_empty() {
                     let stamp = crate::io::clock::timestamp(ctx.global.now.as_deref())?.as_second();
-                    // Never over an earlier one (two syncs in one second).
-                    let base = format!("refs/arx/discarded/lane-{}-{stamp}", lane.name);
-                    let saved = (1..)
-                        .map(|n| match n {
-                            1 => base.clone(),
-                            n => format!("{base}-{n}"),
-                        })
-                        .find(|r| repo.ref_target(r).is_none())
-                        .unwrap_or(base);
+                    let saved = format!(
+                        "refs/arx/discarded/{}",
+                        saved_name(&lanes, &lane.name, &stamp.to_string())
+                    );
                     lanes.store_ref(&saved, &snapshot)?;
                     row.saved = Some(saved);
                     row.best_won = best_won;
@@ -441,7 +436,7 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
     let stamp = crate::io::clock::timestamp(ctx.global.now.as_deref())?
         .as_second()
         .to_string();
-    let stored = stored_name(&lanes, name, &stamp);
+    let stored = saved_name(&lanes, name, &stamp);
     let refname = format!("refs/arx/discarded/{stored}");
     let best_branch = lane
         .best_branch
@@ -509,18 +504,6 @@ fn rm(ctx: &Ctx, name: &str, force: bool) -> Result<Exit> {
         saved,
     })?;
     Ok(Exit::Ok)
-}
-
-/// The name the removed lane's work is stored under: never one stored
-/// earlier (a lane of the same name removed in the same second).
-fn stored_name(lanes: &Lanes, name: &str, stamp: &str) -> String {
-    (1..)
-        .map(|n| match n {
-            1 => format!("lane-{name}-{stamp}"),
-            n => format!("lane-{name}-{stamp}-{n}"),
-        })
-        .find(|s| lanes.resolve(&format!("refs/arx/discarded/{s}")).is_none())
-        .unwrap_or_default()
 }
 
 /// A lane is not removed from inside it.

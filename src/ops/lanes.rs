@@ -69,6 +69,20 @@ pub fn segment_best(state: &Path, id: Option<&str>, warn: Warn) -> Result<Option
         .map(|k| k.commit))
 }
 
+/// The name (under `refs/arx/discarded/`) a lane's work is saved under by
+/// `lane rm --force` and `lane sync --theirs`, which `arx restore` takes:
+/// `lane-NAME-STAMP`, never over one saved earlier (twice in one second
+/// gets `-2`, `-3`, …).
+pub fn saved_name(lanes: &Lanes, name: &str, stamp: &str) -> String {
+    (1..)
+        .map(|n| match n {
+            1 => format!("lane-{name}-{stamp}"),
+            n => format!("lane-{name}-{stamp}-{n}"),
+        })
+        .find(|s| lanes.resolve(&format!("refs/arx/discarded/{s}")).is_none())
+        .unwrap_or_default()
+}
+
 /// Where a lane's work is kept while it is replayed onto the best.
 pub fn before_sync_ref(name: &str) -> String {
     format!("refs/arx/lane/{name}/before-sync")
