@@ -71,8 +71,7 @@ impl RatchetRepo {
             return Err(Hinted::error(
                 format!("{} moved while the candidate was kept", self.branch()),
                 "nothing was committed; run the keep again",
-            )
-            .into());
+            ));
         }
         Ok(built.commit)
     }
