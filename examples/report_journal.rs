@@ -168,6 +168,8 @@ fn main() -> anyhow::Result<()> {
                 replayed_from: vec![],
                 slot_best: None,
                 best_runs: None,
+                guard: None,
+                holdout: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

@@ -17,6 +17,7 @@ pub mod failpoint;
 pub mod findings;
 pub mod git;
 pub mod history;
+pub mod holdout;
 pub mod input;
 pub mod live;
 pub mod mapped;

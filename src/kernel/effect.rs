@@ -124,6 +124,8 @@ mod tests {
             replayed_from: Vec::new(),
             slot_best: None,
             best_runs: Some(5),
+            guard: None,
+            holdout: None,
         }
     }
 

@@ -12,6 +12,8 @@ pub mod contract;
 pub mod effect;
 pub mod failure;
 pub mod gate;
+pub mod guard;
+pub mod holdout;
 pub mod journal;
 pub mod launch;
 pub mod live;

@@ -54,13 +54,19 @@ pub struct Objective {
     pub checks: Vec<String>,
     pub protect: Vec<String>,
     pub stop: StopRules,
+    /// Bounds beside the target that a keep must respect.
+    pub guards: Vec<super::guard::Guard>,
+    /// The held-out check run before a keep.
+    pub holdout: Option<super::holdout::Holdout>,
 }
 
 impl Objective {
     /// The segment's identity: a short hash of what decides whether two
-    /// results compare (metric, direction, command, checks, protected paths).
+    /// results compare (metric, direction, command, checks, protected paths,
+    /// guards and the held-out check; the last two only when set, so a
+    /// segment without them keeps its id).
     pub fn segment_id(&self) -> String {
-        let identity = serde_json::json!({
+        let mut identity = serde_json::json!({
             "metric": self.metric,
             "direction": self.direction,
             "command": self.command,
@@ -68,6 +74,18 @@ impl Objective {
             "checks": self.checks,
             "protect": self.protect,
         });
+        if !self.guards.is_empty() {
+            let texts: Vec<&str> = self.guards.iter().map(|g| g.text.as_str()).collect();
+            identity["guards"] = serde_json::json!(texts);
+        }
+        if let Some(h) = &self.holdout {
+            identity["holdout"] = serde_json::json!({
+                "command": h.command,
+                "shell": h.shell,
+                "metric": h.metric,
+                "direction": h.direction,
+            });
+        }
         let digest = Sha256::digest(identity.to_string().as_bytes());
         digest[..8].iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -133,6 +151,17 @@ pub fn validate(o: &Objective) -> Result<(), String> {
     if o.protect.iter().any(|p| p.trim().is_empty()) {
         return Err("protect must not contain an empty pattern".into());
     }
+    if let Some(h) = &o.holdout {
+        if h.command.is_empty() || h.command.iter().all(|c| c.trim().is_empty()) {
+            return Err("holdout.command must not be empty".into());
+        }
+        if h.metric.trim().is_empty() {
+            return Err("holdout.metric must not be empty".into());
+        }
+        if h.repeat == 0 || h.baseline_repeat == 0 {
+            return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
+        }
+    }
     Ok(())
 }
 
@@ -194,6 +223,8 @@ mod tests {
             checks: vec![],
             protect: vec!["prepare.py".into()],
             stop: StopRules::default(),
+            guards: vec![],
+            holdout: None,
         }
     }
 

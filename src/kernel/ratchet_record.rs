@@ -21,6 +21,12 @@ str_enum! {
         Crash => "crash",
         /// Better, but a check failed: undone.
         ChecksFailed => "checks_failed",
+        /// Better, but a guard metric broke its bound (or was not
+        /// printed): undone.
+        Guard => "guard",
+        /// Better, but the held-out check failed (worse, crashed, or no
+        /// metric): undone.
+        Holdout => "holdout",
         /// The candidate touched a protected path: undone without running.
         Protected => "protected",
         /// Ctrl-C during the try: the working tree is left as it was.
@@ -123,6 +129,32 @@ pub struct RatchetInfo {
     /// noise the try is told against).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_runs: Option<usize>,
+    /// The guard that vetoed the keep (status `guard`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<GuardBreach>,
+    /// The held-out check, when it ran: passed or why it failed (never
+    /// its values, which only the operator's journal holds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holdout: Option<super::holdout::HoldoutVerdict>,
+}
+
+/// The guard that vetoed a keep ([`RatchetInfo::guard`]): the guard as
+/// written, and the candidate's value and the bound, or which side did not
+/// print the metric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GuardBreach {
+    pub guard: String,
+    pub metric: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<f64>,
+    /// The best's mean, for a bound relative to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<f64>,
+    /// `candidate` or `best`: whose runs did not print the metric.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
 }
 
 /// The best on a candidate's slot ([`RatchetInfo::slot_best`]).

@@ -409,6 +409,8 @@ mod tests {
                 replayed_from: vec![],
                 slot_best: None,
                 best_runs: None,
+                guard: None,
+                holdout: None,
             }),
         }
     }

@@ -18,6 +18,10 @@ pub enum Status {
     Discard,
     Crash,
     ChecksFailed,
+    /// A guard metric vetoed the keep (counts like a discard).
+    Guard,
+    /// The held-out check vetoed the keep (counts like a discard).
+    Holdout,
     Protected,
     Interrupted,
     /// Stopped early as hopeless (counts like a discard).
@@ -66,6 +70,8 @@ impl Status {
             "discard" => Status::Discard,
             "crash" => Status::Crash,
             "checks_failed" => Status::ChecksFailed,
+            "guard" => Status::Guard,
+            "holdout" => Status::Holdout,
             "protected" => Status::Protected,
             "interrupted" => Status::Interrupted,
             "pruned" => Status::Pruned,
@@ -84,6 +90,8 @@ impl Status {
             Status::Discard => "discard",
             Status::Crash => "crash",
             Status::ChecksFailed => "checks_failed",
+            Status::Guard => "guard",
+            Status::Holdout => "holdout",
             Status::Protected => "protected",
             Status::Interrupted => "interrupted",
             Status::Pruned => "pruned",
@@ -109,6 +117,8 @@ impl Status {
             | Status::Ok => Class::Pass,
             Status::Discard
             | Status::ChecksFailed
+            | Status::Guard
+            | Status::Holdout
             | Status::Protected
             | Status::Pruned
             | Status::Stale
@@ -122,7 +132,7 @@ impl Status {
 }
 
 /// The counts of a segment's tries, by the rule of [`Status::class`]: a
-/// discard, `checks_failed`, `protected` or `pruned` try counts as
+/// discard, `checks_failed`, `guard`, `holdout`, `protected` or `pruned` try counts as
 /// discarded (the candidate was not kept and was undone: `arx try` exits 1),
 /// a crash, `interrupted` or `lost` one as crashed; `statuses` keeps the
 /// count of each status as written, for the detail.
@@ -193,6 +203,8 @@ mod tests {
             "baseline",
             "discard",
             "checks_failed",
+            "guard",
+            "holdout",
             "protected",
             "pruned",
             "stale",
@@ -208,7 +220,7 @@ mod tests {
         }
         assert_eq!(
             (t.baselines, t.keeps, t.discards, t.crashes, t.other),
-            (1, 1, 6, 3, 1)
+            (1, 1, 8, 3, 1)
         );
         // A remeasure is no try: the one after the keep is still the first.
         assert_eq!(t.since_keep, 1);

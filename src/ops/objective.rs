@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::Hinted;
+use crate::kernel::holdout::{self, Holdout};
 use crate::kernel::objective::{
     validate, Objective, StopRules, DEFAULT_BASELINE_REPEAT, DEFAULT_CONFIDENCE, DEFAULT_REPEAT,
 };
@@ -81,6 +82,11 @@ struct ObjectiveFile {
     protect: Vec<String>,
     #[serde(default)]
     stop: StopFile,
+    /// Bounds beside the target (`peak_vram_gb <= 40`).
+    #[serde(default)]
+    guards: Vec<String>,
+    /// The held-out check at keep.
+    holdout: Option<HoldoutFile>,
     /// Read by `arx try --rule`'s default.
     rule: Option<String>,
     /// Read by `arx try --prune`'s default.
@@ -103,6 +109,21 @@ struct StopFile {
     max_discards_in_a_row: Option<u64>,
     max_hours: Option<f64>,
     target: Option<f64>,
+}
+
+/// `[objective.holdout]` as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HoldoutFile {
+    command: CommandSpec,
+    metric: String,
+    direction: Option<String>,
+    repeat: Option<u32>,
+    baseline_repeat: Option<u32>,
+    /// More paths no candidate may change (the command's files are found
+    /// in it).
+    #[serde(default)]
+    protect: Vec<String>,
 }
 
 /// `command = "uv run train.py"` (through the shell) or
@@ -136,7 +157,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, rule, prune, progress_step, slots, slot_env, launcher and [objective.stop] max_runs, max_discards_in_a_row, max_hours, target",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, rule, prune, progress_step, slots, slot_env, launcher, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -171,6 +192,21 @@ pub fn resolve(
             }
         }
     };
+    let guards = crate::kernel::guard::parse_all(&file.guards).map_err(|e| {
+        Hinted::error(
+            format!("invalid [objective] guards: {e}"),
+            "a guard is METRIC OP BOUND, OP one of <=, <, >=, >: `peak_vram_gb <= 40`, `step_time_s <= 1.05 * best`",
+        )
+    })?;
+    let mut protect = if flags.protect.is_empty() {
+        file.protect
+    } else {
+        flags.protect.clone()
+    };
+    let holdout = file
+        .holdout
+        .map(|h| holdout(h, direction, &mut protect))
+        .transpose()?;
     let objective = Objective {
         metric,
         direction,
@@ -192,11 +228,7 @@ pub fn resolve(
         } else {
             flags.checks.clone()
         },
-        protect: if flags.protect.is_empty() {
-            file.protect
-        } else {
-            flags.protect.clone()
-        },
+        protect,
         stop: StopRules {
             max_runs: flags.max_runs.or(file.stop.max_runs),
             max_discards_in_a_row: flags
@@ -205,9 +237,55 @@ pub fn resolve(
             max_hours: flags.max_hours.or(file.stop.max_hours),
             target: flags.target.or(file.stop.target),
         },
+        guards,
+        holdout,
     };
     validate(&objective).map_err(|e| Hinted::error(format!("invalid objective: {e}"), HINT))?;
     Ok((objective, file.rule))
+}
+
+/// The held-out check's settings; its files join `protect`: its own
+/// `protect`, and every word of its command that names a relative path (a
+/// word with a `/` or a `.` that is not an option or a number, before any
+/// redirection or pipe), so no
+/// candidate can change the evaluation it is held out by.
+fn holdout(h: HoldoutFile, objective: Direction, protect: &mut Vec<String>) -> Result<Holdout> {
+    let direction = match h.direction {
+        None => objective,
+        Some(d) => d.parse().map_err(|e: String| {
+            Hinted::error(
+                format!("invalid [objective.holdout] direction: {e}"),
+                "leave it out to use the objective's direction",
+            )
+        })?,
+    };
+    let (command, shell) = match h.command {
+        CommandSpec::Line(line) => (vec![line], true),
+        CommandSpec::Argv(argv) => (argv, false),
+    };
+    // Up to a redirection or a pipe: what it writes is not its own file.
+    let words = command
+        .iter()
+        .flat_map(|c| c.split_whitespace())
+        .take_while(|w| !w.contains(['>', '|']));
+    let files = words
+        .map(|w| w.trim_matches(|c| c == '"' || c == '\''))
+        .filter(|w| (w.contains('/') || w.contains('.')) && !w.starts_with(['-', '/', '$', '~']))
+        .filter(|w| w.parse::<f64>().is_err() && !w.contains(['=', '|', '>', '<', ';', '&']))
+        .map(|w| w.trim_start_matches("./").to_string());
+    for f in h.protect.into_iter().chain(files) {
+        if !f.trim().is_empty() && !protect.contains(&f) {
+            protect.push(f);
+        }
+    }
+    Ok(Holdout {
+        command,
+        shell,
+        metric: h.metric,
+        direction,
+        repeat: h.repeat.unwrap_or(holdout::DEFAULT_REPEAT),
+        baseline_repeat: h.baseline_repeat.unwrap_or(holdout::DEFAULT_BASELINE_REPEAT),
+    })
 }
 
 #[cfg(test)]
@@ -266,5 +344,26 @@ mod tests {
         let file = json!({"metric": "m", "direction": "min", "command": "x", "confidence": 2});
         let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
         assert!(err.to_string().contains("confidence"), "{err}");
+    }
+
+    #[test]
+    fn guards_and_the_holdout_are_read_and_its_files_protected() {
+        let file = json!({"metric": "loss", "direction": "min", "command": "python train.py",
+            "protect": ["prepare.py"], "guards": ["vram <= 40", "step <= 1.05 * best"],
+            "holdout": {"command": "python eval/holdout.py --split test 0.5 > out.txt", "metric": "test_loss"}});
+        let (o, _) = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap();
+        assert_eq!(o.guards.len(), 2);
+        assert_eq!(o.guards[1].metric, "step");
+        let h = o.holdout.as_ref().unwrap();
+        assert_eq!((h.direction, h.repeat, h.baseline_repeat), (Direction::Min, 1, 3));
+        assert_eq!(o.protect, vec!["prepare.py", "eval/holdout.py"]);
+        let file = json!({"metric": "m", "direction": "min", "command": "x",
+            "guards": ["vram <= 40", "step <= 1.05 * bst"]});
+        let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("guards[2]") && err.to_string().contains("column 23"), "{err}");
+        let file = json!({"metric": "m", "direction": "min", "command": "x",
+            "holdout": {"command": "y"}});
+        let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+        assert!(err.to_string().contains("metric"), "{err}");
     }
 }

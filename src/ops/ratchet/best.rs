@@ -157,7 +157,13 @@ pub fn baseline(
     i.commit = Some(kept.to_string());
     // Measured in a lane: the lane's record, as its tries are.
     i.lane = env.lane.map(|l| l.name.clone());
+    if status == TryStatus::Baseline {
+        unguarded(runner, &runs.outcomes);
+    }
     let rec = runs.journal(runner, state, i)?;
+    if status == TryStatus::Baseline {
+        super::holdout::at_baseline(runner, state, repo.workdir(), &rec.run_id)?;
+    }
     if aside {
         put_back(repo, state)?;
     }
@@ -192,6 +198,25 @@ pub fn baseline(
         done: None,
         segment,
     })
+}
+
+/// Warn of each guard whose metric no run of the baseline printed: every
+/// candidate will be set aside by it until the experiment prints it.
+fn unguarded(runner: &Runner<'_>, outcomes: &[RunOutcome]) {
+    for g in &runner.objective.guards {
+        if !outcomes.iter().any(|o| o.metrics.get(&g.metric).is_some()) {
+            let again = match g.bound {
+                crate::kernel::guard::Bound::Best { .. } => {
+                    " and the baseline is measured again (`arx try --new-segment`)"
+                }
+                crate::kernel::guard::Bound::Value(_) => "",
+            };
+            runner.host.warn(&format!(
+                "the baseline printed no {}: the guard `{}` sets aside every candidate until the experiment prints it{again}",
+                g.metric, g.text
+            ));
+        }
+    }
 }
 
 /// What a baseline came to, as people read it.

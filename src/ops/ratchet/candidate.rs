@@ -1,8 +1,9 @@
 //! One candidate measured against the best until the rule decides, as a
 //! sequence of named steps: screen (protected paths), measure (the best
-//! measured again on the candidate's slot when needed), then one end —
-//! interrupted, pruned, crash, discard, checks failed, or keep (a
-//! compare-and-swap of the best in lanes) — or, when another lane kept
+//! measured again on the candidate's slot when needed), then — once the
+//! rule says keep — the guards, the checks and the held-out check, then
+//! one end — interrupted, pruned, crash, discard, guard, checks failed,
+//! holdout, or keep (a compare-and-swap of the best in lanes) — or, when another lane kept
 //! meanwhile, handed back to be replayed onto the new best. The try's
 //! state is one value, [`Try`], passed from step to step; what to tell
 //! comes back as a [`Done`]; nothing here prints.
@@ -12,6 +13,8 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::end::{self, Done};
+use super::guard;
+use super::holdout::{self, Checked};
 use super::measure::{self, Measuring, Runs};
 use super::replay::{Carry, Tried};
 use super::{estimate_of, info, record, subject, Runner};
@@ -88,8 +91,19 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
     if d.verdict != Verdict::Supported {
         return end::discarded(env, at, t, runs, &d, &change).map(Tried::done);
     }
+    if let Some(breach) = guard::guards(env, at, &t)? {
+        t.info.guard = Some(breach);
+        return end::guarded(env, at, t, runs, &change).map(Tried::done);
+    }
     if let Some(failed) = end::checks(env, &mut t)? {
         return end::checks_failed(env, at, t, runs, &failed, &change).map(Tried::done);
+    }
+    match holdout::check(env, at, &mut t)? {
+        Some(Checked::Interrupted) => return end::interrupted(env, t, runs).map(Tried::done),
+        Some(Checked::NotPassed(v)) => {
+            return end::held_out(env, at, t, runs, v, &change).map(Tried::done)
+        }
+        Some(Checked::Passed) | None => {}
     }
     end::keep(env, at, t, runs, &d, &change)
 }

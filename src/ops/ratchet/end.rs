@@ -1,5 +1,6 @@
 //! The ends of a candidate's try, one step each: set aside as protected,
-//! interrupted, pruned, crash, discard, checks failed, or keep (the
+//! interrupted, pruned, crash, discard, guard, checks failed, holdout, or
+//! keep (the
 //! compare-and-swap of the best, which may find that another lane kept
 //! first). Each journals the try and says what to tell, as a [`Done`].
 
@@ -11,6 +12,7 @@ use super::measure::Runs;
 use super::replay::Tried;
 use super::{finding, run_checks, run_short, short, Keep};
 use crate::error::Exit;
+use crate::kernel::holdout::HoldoutVerdict;
 use crate::kernel::journal::{RunRecord, RunStatus};
 use crate::kernel::number::{decimals, fmt_number, num, signed};
 use crate::kernel::prune::Pruned;
@@ -226,6 +228,50 @@ pub(super) fn checks_failed(
         change.line,
         failed.command,
         failed.exit_code,
+        short(&at.kept)
+    );
+    discard(env, &at.kept, rec, line, Exit::No)
+}
+
+/// A guard vetoed a winner (broken, or its metric not printed): set
+/// aside.
+pub(super) fn guarded(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+    change: &Change,
+) -> Result<Done> {
+    let rec = t.finish(env.runner, TryStatus::Guard, &mut runs)?;
+    let why = rec
+        .ratchet
+        .as_ref()
+        .and_then(|i| i.guard.as_ref())
+        .map(super::guard::describe)
+        .unwrap_or_default();
+    let line = format!(
+        "guard: {}; {why} \u{2192} set aside, {} restored",
+        change.line,
+        short(&at.kept)
+    );
+    discard(env, &at.kept, rec, line, Exit::No)
+}
+
+/// The held-out check vetoed a winner (worse, crashed, no metric): set
+/// aside. The line says why in words: never the held-out values.
+pub(super) fn held_out(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    mut t: Try,
+    mut runs: Runs<'_>,
+    verdict: HoldoutVerdict,
+    change: &Change,
+) -> Result<Done> {
+    let rec = t.finish(env.runner, TryStatus::Holdout, &mut runs)?;
+    let line = format!(
+        "holdout: {}; the held-out check {} \u{2192} set aside, {} restored",
+        change.line,
+        verdict.why(),
         short(&at.kept)
     );
     discard(env, &at.kept, rec, line, Exit::No)

@@ -11,7 +11,9 @@
 //!   starts from;
 //! - `attempt.rs`: the try from the request to its answer;
 //! - `candidate.rs`: one candidate, as its named steps; `measure.rs`: its
-//!   runs to a decision; `end.rs`: the ends (keep, discard, crash, …);
+//!   runs to a decision; `guard.rs`: the guard metrics' veto;
+//!   `holdout.rs`: the held-out check before a keep (and at the
+//!   baseline); `end.rs`: the ends (keep, discard, crash, …);
 //!   `replay.rs`: a candidate whose best moved;
 //! - `best.rs`: runs of the best (baseline, remeasure); `tree.rs`: the
 //!   steps that change the tree and the best (set aside, discard, keep);
@@ -40,6 +42,8 @@ mod attempt;
 mod best;
 mod candidate;
 mod end;
+mod guard;
+pub mod holdout;
 mod measure;
 pub mod recover;
 mod replay;
@@ -134,6 +138,8 @@ pub fn info(
         replayed_from: Vec::new(),
         slot_best: None,
         best_runs: None,
+        guard: None,
+        holdout: None,
     }
 }
 
