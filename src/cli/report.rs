@@ -71,4 +71,9 @@ pub struct ReportArgs {
     /// The chart's x axis.
     #[arg(long = "x", value_enum, value_name = "AXIS", default_value_t = ChartX::Run)]
     pub x_axis: ChartX,
+
+    /// Print the held-out check's values and output from the operator's
+    /// held-out journal (ARX_HOLDOUT_JOURNAL), which nothing else shows.
+    #[arg(long, conflicts_with_all = ["svg", "html", "markdown", "junit", "segment"])]
+    pub holdout: bool,
 }

@@ -103,6 +103,9 @@ fn write_to<T: ?Sized>(path: &Path, exporter: &dyn Exporter<T>, value: &T) -> Re
 
 pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
     let state = ctx.state_dir()?;
+    if args.holdout {
+        return held_out(ctx, &state, args.last);
+    }
     let now = crate::io::clock::now(ctx.global.now.as_deref())?;
     let stop = stop_rules(ctx)?;
     let text = JournalText::open(&state.join(JOURNAL_FILE))?;
@@ -237,4 +240,65 @@ fn write_files(
         );
     }
     Ok(())
+}
+
+/// `arx report --holdout`: this repository's entries of the operator's
+/// held-out journal, the last `last`.
+#[derive(serde::Serialize)]
+struct HeldOutReport {
+    journal: String,
+    entries: Vec<crate::kernel::holdout::Entry>,
+}
+
+impl crate::output::Report for HeldOutReport {
+    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        use crate::kernel::number::fmt_number;
+        let list = |xs: &[f64]| xs.iter().map(|x| fmt_number(*x)).collect::<Vec<_>>().join(", ");
+        writeln!(out, "held-out journal: {}", self.journal)?;
+        if self.entries.is_empty() {
+            writeln!(out, "no held-out check of this repository yet")?;
+        }
+        for e in &self.entries {
+            let run = e.run_id.get(..crate::kernel::journal::SHORT_ID_LEN).unwrap_or(&e.run_id);
+            write!(out, "{}  {run}  {:<9}  {:<7}  {} [{}]", e.at, e.kind, e.verdict, e.metric, list(&e.values))?;
+            if !e.best.is_empty() {
+                write!(out, " vs best [{}]", list(&e.best))?;
+            }
+            if let Some(sd) = e.noise {
+                write!(out, ", noise {}", fmt_number(sd))?;
+            }
+            if e.no_reference {
+                write!(out, " (no reference: the first)")?;
+            }
+            if e.exit_code != 0 {
+                write!(out, ", exit code {}", e.exit_code)?;
+            }
+            if let Some(d) = &e.description {
+                write!(out, "  \"{}\"", crate::ops::ratchet::subject(d))?;
+            }
+            writeln!(out)?;
+            if !e.verdict.passed() && e.values.is_empty() {
+                for line in e.stderr_tail.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev() {
+                    writeln!(out, "    {line}")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn held_out(ctx: &Ctx, state: &Path, last: usize) -> Result<Exit> {
+    let path = crate::io::holdout::path()?;
+    let key = crate::ops::ratchet::holdout::state_key(state);
+    let mut entries: Vec<_> = crate::io::holdout::read(&path)?
+        .into_iter()
+        .filter(|e| e.state == key)
+        .collect();
+    let skip = entries.len().saturating_sub(last);
+    entries.drain(..skip);
+    ctx.out.emit(&HeldOutReport {
+        journal: path.display().to_string(),
+        entries,
+    })?;
+    Ok(Exit::Ok)
 }

@@ -26,7 +26,8 @@ pub struct StatusReport {
     pub runs: u64,
     pub keeps: usize,
     /// Tries not kept by the rule or the checks: discards, `checks_failed`,
-    /// `protected` and `pruned` (as `arx report` counts them).
+    /// `guard`, `holdout`, `protected` and `pruned` (as `arx report` counts
+    /// them).
     pub discards: usize,
     /// Crashed and interrupted tries.
     pub crashes: usize,
@@ -34,6 +35,10 @@ pub struct StatusReport {
     pub checks_failed: usize,
     /// Of the discards: a protected path was touched.
     pub protected: usize,
+    /// Of the discards: a guard metric vetoed the keep.
+    pub guard: usize,
+    /// Of the discards: the held-out check vetoed the keep.
+    pub holdout: usize,
     pub non_keeps_in_a_row: usize,
     pub elapsed_hours: f64,
     pub baseline: Option<f64>,
@@ -71,9 +76,15 @@ impl Report for StatusReport {
             crate::output::count(self.runs, "run", "runs"),
             self.elapsed_hours
         )?;
+        let mut vetoes = String::new();
+        for (n, what) in [(self.guard, "guard"), (self.holdout, "holdout")] {
+            if n > 0 {
+                vetoes.push_str(&format!(", {n} {what}"));
+            }
+        }
         writeln!(
             out,
-            "  {} kept, {} discarded ({} checks failed, {} protected), {} crashed; {} not kept in a row",
+            "  {} kept, {} discarded ({} checks failed, {} protected{vetoes}), {} crashed; {} not kept in a row",
             self.keeps,
             self.discards,
             self.checks_failed,
@@ -146,6 +157,8 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         crashes: seg.tally.crashes,
         checks_failed: seg.tally.of(TryStatus::ChecksFailed.as_str()),
         protected: seg.tally.of(TryStatus::Protected.as_str()),
+        guard: seg.tally.of(TryStatus::Guard.as_str()),
+        holdout: seg.tally.of(TryStatus::Holdout.as_str()),
         non_keeps_in_a_row: seg.tally.since_keep,
         elapsed_hours: hours,
         baseline,
@@ -172,6 +185,8 @@ impl StatusReport {
             crashes: 0,
             checks_failed: 0,
             protected: 0,
+            guard: 0,
+            holdout: 0,
             non_keeps_in_a_row: 0,
             elapsed_hours: 0.0,
             baseline: None,
