@@ -82,9 +82,9 @@ struct ObjectiveFile {
     protect: Vec<String>,
     #[serde(default)]
     stop: StopFile,
-    /// Bounds beside the target (`peak_vram_gb <= 40`).
-    #[serde(default)]
-    guards: Vec<String>,
+    /// Bounds beside the target (`peak_vram_gb <= 40`): a list of strings,
+    /// checked by [`guards`] so that a value of another type is named.
+    guards: Option<Value>,
     /// The held-out check at keep.
     holdout: Option<HoldoutFile>,
     /// Read by `arx try --rule`'s default.
@@ -192,12 +192,7 @@ pub fn resolve(
             }
         }
     };
-    let guards = crate::kernel::guard::parse_all(&file.guards).map_err(|e| {
-        Hinted::error(
-            format!("invalid [objective] guards: {e}"),
-            "a guard is METRIC OP BOUND, OP one of <=, <, >=, >: `peak_vram_gb <= 40`, `step_time_s <= 1.05 * best`",
-        )
-    })?;
+    let guards = guards(file.guards.as_ref())?;
     let mut protect = if flags.protect.is_empty() {
         file.protect
     } else {
@@ -242,6 +237,26 @@ pub fn resolve(
     };
     validate(&objective).map_err(|e| Hinted::error(format!("invalid objective: {e}"), HINT))?;
     Ok((objective, file.rule))
+}
+
+/// `guards` as written: a list of strings, each a guard that parses.
+fn guards(value: Option<&Value>) -> Result<Vec<crate::kernel::guard::Guard>> {
+    let texts: Vec<String> = match value {
+        None => Vec::new(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|_| {
+            Hinted::error(
+                format!("invalid [objective] guards: expected a list of strings, got {v}"),
+                "guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * best\"]",
+            )
+        })?,
+    };
+    crate::kernel::guard::parse_all(&texts).map_err(|e| {
+        Hinted::error(
+            format!("invalid [objective] guards: {e}"),
+            "a guard is METRIC OP BOUND, OP one of <=, <, >=, >, BOUND a number or one relative to the best: `peak_vram_gb <= 40`, `step_time_s <= 1.05 * best`",
+        )
+        .into()
+    })
 }
 
 /// The held-out check's settings; its files join `protect`: its own

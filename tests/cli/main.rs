@@ -9,6 +9,7 @@ mod completions;
 mod deadend;
 mod decide;
 mod errors;
+mod evidence;
 mod finding;
 mod gate;
 mod init;

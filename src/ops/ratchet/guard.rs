@@ -92,7 +92,7 @@ fn values(r: &RunRecord, metric: &str) -> Vec<f64> {
 /// (the candidate's, the bound, the best's for a relative bound), or whose
 /// runs did not print its metric.
 pub(super) fn describe(b: &GuardBreach) -> String {
-    use crate::kernel::number::fmt_number;
+    use crate::kernel::number::fmt_table_value as fmt_number;
     match (&b.missing, b.value, b.bound) {
         (Some(side), _, _) => {
             let whose = if side == "best" {
