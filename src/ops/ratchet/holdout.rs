@@ -61,10 +61,12 @@ struct Runs {
 /// Run the held-out command `n` times (stopping at the first failure),
 /// its output kept from the terminal.
 fn run(runner: &Runner<'_>, h: &Holdout, n: u32, of: &str) -> Result<Runs> {
-    runner.host.say(&format!(
-        "held-out check of {of} ({n} run{})",
-        if n == 1 { "" } else { "s" }
-    ));
+    if !runner.quiet {
+        runner.host.say(&format!(
+            "held-out check of {of} ({n} run{})",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
     let spec = RunSpec {
         argv: h.command.clone(),
         shell: h.shell,

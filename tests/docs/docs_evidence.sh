@@ -1,0 +1,44 @@
+# The project of docs/evidence.md: a git repository in project/ (so that
+# the operator's held-out journal, under $HOME, is outside it) whose
+# experiment (sh train.sh) prints the validation loss of model.txt's
+# settings, with a little noise seeded by a run counter; `sh costs.sh` is
+# the same run printing what it cost too (its step time and peak memory),
+# and `sh test.sh` a held-out evaluation of the same settings.
+set -e
+mkdir project
+cd project
+. "$(dirname "$0")/lib/toy_training.sh"
+cat > eval.awk <<'AWK'
+$1 == "lr" { lr = $3 }
+$1 == "width" { width = $3 }
+END {
+    srand(seed + 1)
+    l = log(lr) / log(10)
+    loss = 1.0 + 0.08 * (l + 1.5) ^ 2 + 0.15 * 64 / width + 0.03
+    noise = (rand() + rand() + rand() - 1.5) * 0.01
+    if (!costs) {
+        printf "__RESULT__ {\"val_loss\": %.4f}\n", loss + noise
+        exit
+    }
+    step = 0.2 * width / 64 * (1 + (rand() - 0.5) * 0.02)
+    printf "__RESULT__ {\"val_loss\": %.4f, \"step_time_s\": %.4f, \"peak_vram_gb\": %.1f}\n", loss + noise, step, 12 * width / 64
+}
+AWK
+cat > costs.sh <<'SH'
+#!/bin/sh
+n=$(cat .runs 2>/dev/null || echo 0)
+echo $((n + 1)) > .runs
+exec awk -v seed="$n" -v costs=1 -f eval.awk model.txt
+SH
+cat > test.sh <<'SH'
+#!/bin/sh
+# The held-out split: a large learning rate overfits the validation data.
+exec awk '$1 == "lr" { lr = $3 } $1 == "width" { width = $3 }
+END { l = log(lr) / log(10); t = 1.05 + 0.08 * (l + 1.5) ^ 2 + 0.15 * 64 / width
+      if (lr > 0.01) t += 0.3
+      printf "__RESULT__ {\"test_loss\": %.4f}\n", t }' model.txt
+SH
+printf '.arx/\n' >> .gitignore
+git init -q -b main
+git add -A
+git commit -qm "A toy training run"
