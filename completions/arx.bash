@@ -4005,7 +4005,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__report)
-            opts="-q -h --svg --html --refresh --markdown --junit --segment --last --x --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --svg --html --refresh --markdown --junit --segment --last --x --holdout --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -678,6 +678,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
             cand --now 'The current time (RFC 3339), for reproducible records'
             cand --markdown 'Print the summary and the last runs as Markdown (for $GITHUB_STEP_SUMMARY and pull-request comments)'
+            cand --holdout 'Print the held-out check''s values and output from the operator''s held-out journal (ARX_HOLDOUT_JOURNAL), which nothing else shows'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
             cand -q 'Print nothing on stdout; the exit code carries the answer'
             cand --quiet 'Print nothing on stdout; the exit code carries the answer'

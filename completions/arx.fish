@@ -596,6 +596,7 @@ complete -c arx -n "__fish_arx_using_subcommand report" -l config -d 'Configurat
 complete -c arx -n "__fish_arx_using_subcommand report" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand report" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand report" -l markdown -d 'Print the summary and the last runs as Markdown (for $GITHUB_STEP_SUMMARY and pull-request comments)'
+complete -c arx -n "__fish_arx_using_subcommand report" -l holdout -d 'Print the held-out check\'s values and output from the operator\'s held-out journal (ARX_HOLDOUT_JOURNAL), which nothing else shows'
 complete -c arx -n "__fish_arx_using_subcommand report" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand report" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand report" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -285,6 +285,8 @@ fn agent_objective(objective: Option<&serde_json::Value>) -> AgentObjective {
             Some(serde_json::Value::Array(a)) => Some(a.len()),
             _ => None,
         },
+        guards: list(o.get("guards")),
+        holdout: o.get("holdout").is_some(),
     }
 }
 

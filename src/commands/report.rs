@@ -253,14 +253,30 @@ struct HeldOutReport {
 impl crate::output::Report for HeldOutReport {
     fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         use crate::kernel::number::fmt_number;
-        let list = |xs: &[f64]| xs.iter().map(|x| fmt_number(*x)).collect::<Vec<_>>().join(", ");
+        let list = |xs: &[f64]| {
+            xs.iter()
+                .map(|x| fmt_number(*x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         writeln!(out, "held-out journal: {}", self.journal)?;
         if self.entries.is_empty() {
             writeln!(out, "no held-out check of this repository yet")?;
         }
         for e in &self.entries {
-            let run = e.run_id.get(..crate::kernel::journal::SHORT_ID_LEN).unwrap_or(&e.run_id);
-            write!(out, "{}  {run}  {:<9}  {:<7}  {} [{}]", e.at, e.kind, e.verdict, e.metric, list(&e.values))?;
+            let run = e
+                .run_id
+                .get(..crate::kernel::journal::SHORT_ID_LEN)
+                .unwrap_or(&e.run_id);
+            write!(
+                out,
+                "{}  {run}  {:<9}  {:<7}  {} [{}]",
+                e.at,
+                e.kind,
+                e.verdict,
+                e.metric,
+                list(&e.values)
+            )?;
             if !e.best.is_empty() {
                 write!(out, " vs best [{}]", list(&e.best))?;
             }
@@ -278,7 +294,15 @@ impl crate::output::Report for HeldOutReport {
             }
             writeln!(out)?;
             if !e.verdict.passed() && e.values.is_empty() {
-                for line in e.stderr_tail.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev() {
+                for line in e
+                    .stderr_tail
+                    .lines()
+                    .rev()
+                    .take(3)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                {
                     writeln!(out, "    {line}")?;
                 }
             }

@@ -22,7 +22,11 @@ const MAX_LINE: usize = 1 << 20;
 /// The journal's path: `ARX_HOLDOUT_JOURNAL`, else the user's state
 /// directory.
 pub fn path() -> Result<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(p) = var(ENV) {
         return Ok(p);
     }
@@ -46,7 +50,10 @@ pub fn is_inside(path: &Path, dir: &Path) -> bool {
         let mut at = p.to_path_buf();
         loop {
             if let Ok(real) = at.canonicalize() {
-                return missing.iter().rev().fold(real, |acc: PathBuf, m| acc.join(m));
+                return missing
+                    .iter()
+                    .rev()
+                    .fold(real, |acc: PathBuf, m| acc.join(m));
             }
             match (at.file_name().map(|n| n.to_os_string()), at.parent()) {
                 (Some(name), Some(parent)) => {
@@ -74,7 +81,8 @@ pub fn read(path: &Path) -> Result<Vec<Entry>> {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => {
-            return Err(e).with_context(|| format!("cannot read the held-out journal {}", path.display()))
+            return Err(e)
+                .with_context(|| format!("cannot read the held-out journal {}", path.display()))
         }
     };
     let mut out = Vec::new();
@@ -105,8 +113,7 @@ pub fn read(path: &Path) -> Result<Vec<Entry>> {
 /// created readable by its owner only), synced.
 pub fn append(path: &Path, entry: &Entry) -> Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create {}", dir.display()))?;
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let mut options = std::fs::OpenOptions::new();
     options.create(true).append(true).read(true);

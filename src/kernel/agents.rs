@@ -24,6 +24,10 @@ pub struct AgentObjective {
     /// How many experiments may run at once (`slots`), when more than one:
     /// the section then tells agents to work in lanes.
     pub slots: Option<usize>,
+    /// The guards a keep must respect (`[objective] guards`).
+    pub guards: Vec<String>,
+    /// A held-out check runs before every keep (`[objective.holdout]`).
+    pub holdout: bool,
 }
 
 fn code(text: &str) -> String {
@@ -74,6 +78,8 @@ pub fn section(o: &AgentObjective) -> String {
     line("   | `discard` | 1 | not better; set aside under `refs/arx/discarded/` and undone | Go on: back to 1. |");
     line("   | `protected` | 1 | it changed a protected path; set aside and undone | Go on: back to 1, and leave those paths alone. |");
     line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
+    line("   | `guard` | 1 | better, but it broke a guard (the line names it and its values) or did not print its metric; set aside and undone | Go on: back to 1 (mind that guard). |");
+    line("   | `holdout` | 1 | better, but the held-out check failed; set aside and undone | Go on: back to 1 with another idea. |");
     line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
     line("   | `stale` | 1 | another lane kept first and your change conflicts with its keep; set aside, your lane is now at the new best | Go on: back to 1 (start from the new best). |");
     line("   | `already_in_best` | 1 | another lane kept the same change first; nothing ran again, your lane is now at the new best | Go on: back to 1 with another idea. |");
@@ -133,6 +139,18 @@ fn objective(o: &AgentObjective, line: &mut dyn FnMut(&str)) {
             "- Protected paths (never edit them; a change there is refused): {}.",
             list.join(", ")
         ));
+    }
+    if !o.guards.is_empty() {
+        let list: Vec<String> = o.guards.iter().map(|c| code(c)).collect();
+        line(&format!(
+            "- Guards a keep must respect (the experiment prints their metrics): {}.",
+            list.join(", ")
+        ));
+    }
+    if o.holdout {
+        line("- A held-out check runs before every keep: an evaluation you never see. `arx try`");
+        line("  says only whether it passed (`ratchet.holdout`), never its values; its files are");
+        line("  protected. Do not look for them: aim at the metric, not at the check.");
     }
     if !o.stop.is_empty() {
         let list: Vec<String> = o.stop.iter().map(|c| code(c)).collect();
@@ -208,7 +226,31 @@ mod tests {
             protect: vec!["prepare.py".into(), "eval/**".into()],
             stop: vec!["max_runs = 200".into()],
             slots: None,
+            guards: vec![],
+            holdout: false,
         }
+    }
+
+    #[test]
+    fn the_section_names_the_guards_and_says_the_held_out_check_tells_passed_or_failed() {
+        let s = section(&objective());
+        assert!(
+            !s.contains("- Guards") && !s.contains("- A held-out check"),
+            "{s}"
+        );
+        assert!(
+            s.contains("| `guard` | 1 |") && s.contains("| `holdout` | 1 |"),
+            "{s}"
+        );
+        let o = AgentObjective {
+            guards: vec!["peak_vram_gb <= 40".into()],
+            holdout: true,
+            ..objective()
+        };
+        let s = section(&o);
+        assert!(s.contains("`peak_vram_gb <= 40`"), "{s}");
+        assert!(s.contains("A held-out check runs before every keep"), "{s}");
+        assert!(s.contains("says only whether it passed"), "{s}");
     }
 
     #[test]

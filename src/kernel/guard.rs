@@ -254,7 +254,12 @@ impl Scanner {
         let sign = match self.peek() {
             Some('+') => 1.0,
             Some('-') => -1.0,
-            _ => return Ok(Bound::Best { factor, offset: 0.0 }),
+            _ => {
+                return Ok(Bound::Best {
+                    factor,
+                    offset: 0.0,
+                })
+            }
         };
         self.at += 1;
         self.skip_space();
@@ -414,7 +419,10 @@ mod tests {
         assert_eq!(col("  vram <= x"), 11);
         assert_eq!(col("vram <= best + "), 15);
         let all = parse_all(&["a <= 1".into(), "b <= 2 *".into()]).unwrap_err();
-        assert!(all.starts_with("guards[2] \"b <= 2 *\", column 9:"), "{all}");
+        assert!(
+            all.starts_with("guards[2] \"b <= 2 *\", column 9:"),
+            "{all}"
+        );
     }
 
     #[test]

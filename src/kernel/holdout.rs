@@ -101,7 +101,12 @@ pub struct Entry {
 
 /// The held-out values of the run `run_id` in segment `segment` of the
 /// state directory `state` (the last such entry that passed, or a baseline's).
-pub fn values_of<'e>(entries: &'e [Entry], state: &str, segment: &str, run_id: &str) -> Option<&'e [f64]> {
+pub fn values_of<'e>(
+    entries: &'e [Entry],
+    state: &str,
+    segment: &str,
+    run_id: &str,
+) -> Option<&'e [f64]> {
     entries
         .iter()
         .rev()
@@ -177,7 +182,10 @@ mod tests {
             entry("c", &[0.95], HoldoutVerdict::Passed),
         ];
         assert_eq!(values_of(&entries, "/r", "s", "c"), Some(&[0.95][..]));
-        assert_eq!(values_of(&entries, "/r", "s", "b").map(<[f64]>::len), Some(3));
+        assert_eq!(
+            values_of(&entries, "/r", "s", "b").map(<[f64]>::len),
+            Some(3)
+        );
         assert_eq!(values_of(&entries, "/other", "s", "b"), None);
         let (sd, df) = noise(&entries, "/r", "s", &[]).unwrap();
         assert!((sd - 0.1).abs() < 1e-9 && df == 2.0, "{sd} {df}");
@@ -188,10 +196,25 @@ mod tests {
     fn a_candidate_fails_only_when_worse_beyond_the_noise() {
         let best = [1.0, 1.2, 1.1];
         let n = Some((0.1, 2.0));
-        assert_eq!(judge(&[1.2], &best, Direction::Min, n, 0.95), HoldoutVerdict::Passed);
-        assert_eq!(judge(&[2.0], &best, Direction::Min, n, 0.95), HoldoutVerdict::Failed);
-        assert_eq!(judge(&[2.0], &best, Direction::Max, n, 0.95), HoldoutVerdict::Passed);
-        assert_eq!(judge(&[1.11], &best, Direction::Min, None, 0.95), HoldoutVerdict::Failed);
-        assert_eq!(judge(&[], &best, Direction::Min, n, 0.95), HoldoutVerdict::Missing);
+        assert_eq!(
+            judge(&[1.2], &best, Direction::Min, n, 0.95),
+            HoldoutVerdict::Passed
+        );
+        assert_eq!(
+            judge(&[2.0], &best, Direction::Min, n, 0.95),
+            HoldoutVerdict::Failed
+        );
+        assert_eq!(
+            judge(&[2.0], &best, Direction::Max, n, 0.95),
+            HoldoutVerdict::Passed
+        );
+        assert_eq!(
+            judge(&[1.11], &best, Direction::Min, None, 0.95),
+            HoldoutVerdict::Failed
+        );
+        assert_eq!(
+            judge(&[], &best, Direction::Min, n, 0.95),
+            HoldoutVerdict::Missing
+        );
     }
 }

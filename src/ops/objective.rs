@@ -255,7 +255,7 @@ fn guards(value: Option<&Value>) -> Result<Vec<crate::kernel::guard::Guard>> {
             format!("invalid [objective] guards: {e}"),
             "a guard is METRIC OP BOUND, OP one of <=, <, >=, >, BOUND a number or one relative to the best: `peak_vram_gb <= 40`, `step_time_s <= 1.05 * best`",
         )
-        .into()
+
     })
 }
 
@@ -299,7 +299,9 @@ fn holdout(h: HoldoutFile, objective: Direction, protect: &mut Vec<String>) -> R
         metric: h.metric,
         direction,
         repeat: h.repeat.unwrap_or(holdout::DEFAULT_REPEAT),
-        baseline_repeat: h.baseline_repeat.unwrap_or(holdout::DEFAULT_BASELINE_REPEAT),
+        baseline_repeat: h
+            .baseline_repeat
+            .unwrap_or(holdout::DEFAULT_BASELINE_REPEAT),
     })
 }
 
@@ -370,12 +372,18 @@ mod tests {
         assert_eq!(o.guards.len(), 2);
         assert_eq!(o.guards[1].metric, "step");
         let h = o.holdout.as_ref().unwrap();
-        assert_eq!((h.direction, h.repeat, h.baseline_repeat), (Direction::Min, 1, 3));
+        assert_eq!(
+            (h.direction, h.repeat, h.baseline_repeat),
+            (Direction::Min, 1, 3)
+        );
         assert_eq!(o.protect, vec!["prepare.py", "eval/holdout.py"]);
         let file = json!({"metric": "m", "direction": "min", "command": "x",
             "guards": ["vram <= 40", "step <= 1.05 * bst"]});
         let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
-        assert!(err.to_string().contains("guards[2]") && err.to_string().contains("column 23"), "{err}");
+        assert!(
+            err.to_string().contains("guards[2]") && err.to_string().contains("column 16"),
+            "{err}"
+        );
         let file = json!({"metric": "m", "direction": "min", "command": "x",
             "holdout": {"command": "y"}});
         let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();

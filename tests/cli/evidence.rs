@@ -95,15 +95,28 @@ impl Loop {
 
     /// `arx --json try ARGS`: exit code and report.
     fn try_json(&self, args: &[&str]) -> (i32, Value) {
-        let out = self.arx().args(["--json", "try"]).args(args).output().unwrap();
+        let out = self
+            .arx()
+            .args(["--json", "try"])
+            .args(args)
+            .output()
+            .unwrap();
         assert!(!out.stdout.is_empty(), "no report: {}", stderr(&out));
         (out.status.code().unwrap_or(-1), stdout_json(&out))
     }
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Std::new("git").args(args).current_dir(dir).output().unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    let out = Std::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -128,7 +141,9 @@ fn a_guard_that_gets_worse_vetoes_a_better_target() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.lines().any(|l| l.starts_with("guard: m 0.8")), "{out}");
     assert!(
-        out.contains("guard `step <= 1.05 * best` broken: step 1.5 against a bound of 1.0815, best 1.03"),
+        out.contains(
+            "guard `step <= 1.05 * best` broken: step 1.5 against a bound of 1.0815, best 1.03"
+        ),
         "{out}"
     );
     assert_eq!(git(l.sb.path(), &["rev-parse", "HEAD"]), kept);
@@ -140,7 +155,11 @@ fn a_guard_that_gets_worse_vetoes_a_better_target() {
     // A discarded try to the folds: counted, and restorable.
     let (_, st, _) = l.run(&["--json", "status"]);
     let st: Value = serde_json::from_str(&st).unwrap();
-    assert_eq!((st["discards"].as_u64(), st["guard"].as_u64()), (Some(1), Some(1)), "{st}");
+    assert_eq!(
+        (st["discards"].as_u64(), st["guard"].as_u64()),
+        (Some(1), Some(1)),
+        "{st}"
+    );
     let (_, log, _) = l.run(&["log"]);
     assert!(log.contains("guard"), "{log}");
     let (_, report, _) = l.run(&["--json", "report"]);
@@ -232,7 +251,10 @@ fn files_under(dir: &Path, out: &mut Vec<(String, String)>) {
         if p.is_dir() {
             files_under(&p, out);
         } else if let Ok(bytes) = std::fs::read(&p) {
-            out.push((p.display().to_string(), String::from_utf8_lossy(&bytes).into_owned()));
+            out.push((
+                p.display().to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ));
         }
     }
 }
@@ -260,8 +282,14 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
     l.sb.write("test.txt", "2");
     let (code, out, err) = tell("holdout", l.run(&["try", "-m", "overfit"]));
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.lines().any(|l| l.starts_with("holdout: m 0.8")), "{out}");
-    assert!(out.contains("the held-out check failed \u{2192} set aside"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("holdout: m 0.8")),
+        "{out}"
+    );
+    assert!(
+        out.contains("the held-out check failed \u{2192} set aside"),
+        "{out}"
+    );
     assert_eq!(l.sb.read("test.txt"), "1");
     let (code, out, _) = tell("holdout json", {
         l.sb.write("value.txt", "0.8");
@@ -270,7 +298,10 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
     });
     assert_eq!(code, 1);
     let report: Value = serde_json::from_str(&out).unwrap();
-    assert_eq!((status(&report), report["ratchet"]["holdout"].as_str()), ("holdout", Some("failed")));
+    assert_eq!(
+        (status(&report), report["ratchet"]["holdout"].as_str()),
+        ("holdout", Some("failed"))
+    );
     let run = report["run_id"].as_str().unwrap_or_default().to_string();
     // Everything the loop can read.
     for args in [
@@ -296,10 +327,17 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
     let git_dir = l.sb.path().join(".git").display().to_string();
     let script = l.sb.path().join("holdout.sh").display().to_string();
     assert!(files.iter().any(|(p, _)| p.contains(".arx")));
-    seen.extend(files.into_iter().filter(|(p, _)| !p.starts_with(&git_dir) && *p != script));
+    seen.extend(
+        files
+            .into_iter()
+            .filter(|(p, _)| !p.starts_with(&git_dir) && *p != script),
+    );
     // Every commit and change (the held-out command's own source aside).
     let history = git(l.sb.path(), &["log", "-p", "--all", "--format=%H %B"]);
-    let history: Vec<&str> = history.lines().filter(|l| !l.contains("echo \"HOLDOUT")).collect();
+    let history: Vec<&str> = history
+        .lines()
+        .filter(|l| !l.contains("echo \"HOLDOUT"))
+        .collect();
     seen.push(("git history".into(), history.join("\n")));
     for (what, text) in &seen {
         for s in held_out_spellings() {
@@ -308,10 +346,16 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
     }
     // The operator reads it: the journal and `arx report --holdout`.
     let journal = std::fs::read_to_string(l.journal_path()).unwrap();
-    assert!(journal.contains("763.16426") && journal.contains("HOLDOUT-PRIVATE-OUTPUT"), "{journal}");
+    assert!(
+        journal.contains("763.16426") && journal.contains("HOLDOUT-PRIVATE-OUTPUT"),
+        "{journal}"
+    );
     let (code, out, err) = l.run(&["report", "--holdout"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("failed") && out.contains("763.16426") && out.contains("731.58213"), "{out}");
+    assert!(
+        out.contains("failed") && out.contains("763.16426") && out.contains("731.58213"),
+        "{out}"
+    );
     let (_, out, _) = l.run(&["--json", "report", "--holdout"]);
     let held: Value = serde_json::from_str(&out).unwrap();
     let kinds: Vec<&str> = held["entries"]
@@ -332,17 +376,26 @@ fn a_held_out_command_that_crashes_or_prints_nothing_is_no_keep() {
     l.sb.write("test.txt", "boom");
     let (code, out, err) = l.run(&["try"]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("the held-out check failed: its command crashed"), "{out}");
+    assert!(
+        out.contains("the held-out check failed: its command crashed"),
+        "{out}"
+    );
     assert!(!err.contains("HOLDOUT-PRIVATE-OUTPUT"), "{err}");
     let rec = l.sb.journal().pop().unwrap();
     assert_eq!(rec["ratchet"]["status"], "holdout");
     assert_eq!(rec["ratchet"]["holdout"], "crashed");
     // A held-out metric missing.
-    l.sb.write("arx.toml", format!("{CONFIG}{}", HELD_OUT.replace("test_loss", "test_acc")));
+    l.sb.write(
+        "arx.toml",
+        format!("{CONFIG}{}", HELD_OUT.replace("test_loss", "test_acc")),
+    );
     git(l.sb.path(), &["commit", "-qam", "another held-out metric"]);
     let (code, _, err) = l.run(&["try"]);
     assert_eq!(code, 0, "{err}");
-    assert!(err.contains("the held-out check printed no metric on the baseline"), "{err}");
+    assert!(
+        err.contains("the held-out check printed no metric on the baseline"),
+        "{err}"
+    );
     l.sb.write("value.txt", "0.9");
     let (code, out, _) = l.run(&["try"]);
     // No reference: the first that passes becomes it; this one prints none.
@@ -358,14 +411,17 @@ fn the_held_out_command_is_protected_and_its_journal_kept_out_of_the_repository(
     let (code, report) = l.try_json(&[]);
     assert_eq!((code, status(&report)), (1, "protected"), "{report}");
     let inside = l.sb.path().join("notes/held-out.jsonl");
-    let out = l
-        .sb
-        .arx()
-        .env("ARX_HOLDOUT_JOURNAL", &inside)
-        .args(["try"])
-        .output()
-        .unwrap();
+    let out =
+        l.sb.arx()
+            .env("ARX_HOLDOUT_JOURNAL", &inside)
+            .args(["try"])
+            .output()
+            .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("inside the repository"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("inside the repository"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!inside.exists());
 }

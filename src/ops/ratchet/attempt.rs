@@ -64,7 +64,11 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
     let repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
     // The held-out journal's place: checked before anything runs.
-    super::holdout::journal_path(loaded.objective.holdout.as_ref(), repo.workdir(), &loaded.state)?;
+    super::holdout::journal_path(
+        loaded.objective.holdout.as_ref(),
+        repo.workdir(),
+        &loaded.state,
+    )?;
     if req.new_segment {
         loaded.segment = None;
     }

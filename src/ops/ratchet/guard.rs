@@ -24,7 +24,11 @@ pub(super) fn guards(env: &TryEnv<'_, '_>, at: &Against, t: &Try) -> Result<Opti
     let best_record = records.iter().rev().find(|r| r.run_id == best.run_id);
     let in_segment: Vec<&RunRecord> = records
         .iter()
-        .filter(|r| r.ratchet.as_ref().is_some_and(|i| i.segment == at.segment.id))
+        .filter(|r| {
+            r.ratchet
+                .as_ref()
+                .is_some_and(|i| i.segment == at.segment.id)
+        })
         .collect();
     let candidate_runs: Vec<_> = t.outcomes[t.first..]
         .iter()

@@ -19,7 +19,11 @@ use crate::ops::attempts;
 
 /// The operator's journal, refused inside the repository or the state
 /// directory (where the agent would read it).
-pub fn journal_path(holdout: Option<&Holdout>, workdir: &Path, state: &Path) -> Result<Option<PathBuf>> {
+pub fn journal_path(
+    holdout: Option<&Holdout>,
+    workdir: &Path,
+    state: &Path,
+) -> Result<Option<PathBuf>> {
     if holdout.is_none() {
         return Ok(None);
     }
@@ -133,7 +137,13 @@ pub(super) fn check(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<O
     let verdict = match (runs.failed, best_values) {
         (Some(failed), _) => failed,
         (None, None) => HoldoutVerdict::Passed,
-        (None, Some(b)) => holdout::judge(&runs.values, b, h.direction, noise, runner.objective.confidence),
+        (None, Some(b)) => holdout::judge(
+            &runs.values,
+            b,
+            h.direction,
+            noise,
+            runner.objective.confidence,
+        ),
     };
     let no_reference = best_values.is_none() && runs.failed.is_none();
     if no_reference {
