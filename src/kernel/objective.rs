@@ -238,12 +238,32 @@ mod tests {
         same.stop.max_runs = Some(10);
         same.timeout = Some("5m".into());
         assert_eq!(same.segment_id(), id);
+        // Without guards or a held-out check, the identity is what it was
+        // before either existed: a journal's segments keep their ids.
+        let before = serde_json::json!({
+            "metric": o.metric, "direction": o.direction, "command": o.command,
+            "shell": o.shell, "checks": o.checks, "protect": o.protect,
+        });
+        let digest = Sha256::digest(before.to_string().as_bytes());
+        let before: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(id, before);
         for change in [
             |o: &mut Objective| o.metric = "loss".into(),
             |o: &mut Objective| o.direction = Direction::Max,
             |o: &mut Objective| o.command = vec!["python train.py".into()],
             |o: &mut Objective| o.checks = vec!["pytest".into()],
             |o: &mut Objective| o.protect = vec![],
+            |o: &mut Objective| o.guards = vec![crate::kernel::guard::parse("vram <= 40").unwrap()],
+            |o: &mut Objective| {
+                o.holdout = Some(crate::kernel::holdout::Holdout {
+                    command: vec!["sh test.sh".into()],
+                    shell: true,
+                    metric: "test_loss".into(),
+                    direction: Direction::Min,
+                    repeat: 1,
+                    baseline_repeat: 3,
+                })
+            },
         ] {
             let mut other = o.clone();
             change(&mut other);

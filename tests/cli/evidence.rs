@@ -303,6 +303,30 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
         ("holdout", Some("failed"))
     );
     let run = report["run_id"].as_str().unwrap_or_default().to_string();
+    // The same try over MCP, and the tools an agent reads with.
+    #[allow(unused_mut)]
+    let mut over_mcp: Vec<(String, String)> = Vec::new();
+    #[cfg(feature = "mcp")]
+    {
+        let journal = l.journal_path();
+        let mut mcp = crate::mcp::Session::start_with(&l.sb, &[("ARX_HOLDOUT_JOURNAL", &journal)]);
+        l.sb.write("value.txt", "0.8");
+        l.sb.write("test.txt", "2");
+        let tried = mcp.call(
+            "try",
+            serde_json::json!({"description": "overfit over MCP"}),
+        );
+        assert_eq!(
+            tried["structuredContent"]["ratchet"]["status"], "holdout",
+            "{tried}"
+        );
+        assert_eq!(tried["_meta"]["exit_code"], 1, "{tried}");
+        over_mcp.push(("mcp try".into(), tried.to_string()));
+        for tool in ["log", "report", "status", "best"] {
+            let answer = mcp.call(tool, serde_json::json!({}));
+            over_mcp.push((format!("mcp {tool}"), answer.to_string()));
+        }
+    }
     // Everything the loop can read.
     for args in [
         &["log"][..],
@@ -320,6 +344,7 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
     ] {
         tell(&args.join(" "), l.run(args));
     }
+    seen.extend(over_mcp);
     // The working tree and the state directory under it (not the
     // held-out command itself, which prints the marker).
     let mut files = Vec::new();
@@ -364,7 +389,9 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
         .iter()
         .map(|e| e["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["baseline", "candidate", "candidate", "candidate"]);
+    let tries = if cfg!(feature = "mcp") { 4 } else { 3 };
+    assert_eq!(kinds.len(), 1 + tries, "{kinds:?}");
+    assert!(kinds[1..].iter().all(|k| *k == "candidate"), "{kinds:?}");
     assert_eq!(held["entries"][0]["values"].as_array().unwrap().len(), 3);
 }
 

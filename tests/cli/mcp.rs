@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::support::Sandbox;
 
-struct Session {
+pub(crate) struct Session {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
@@ -20,10 +20,16 @@ struct Session {
 
 impl Session {
     fn start(sb: &Sandbox) -> Session {
+        Session::start_with(sb, &[])
+    }
+
+    /// [`Session::start`] with more variables in the server's environment.
+    pub(crate) fn start_with(sb: &Sandbox, env: &[(&str, &std::path::Path)]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_arx"))
             .arg("mcp")
             .current_dir(sb.path())
             .env_remove("ARX_STATE_DIR")
+            .envs(env.iter().map(|(k, v)| (*k, *v)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -79,7 +85,7 @@ impl Session {
         }
     }
 
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+    pub(crate) fn call(&mut self, tool: &str, arguments: Value) -> Value {
         let response = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         response["result"].clone()
     }
