@@ -103,13 +103,19 @@ pub fn objective(o: &InitObjective) -> String {
          # slots = 4  # at most this many experiments at once, or a list of values (default: no limit)\n\
          # slot_env = \"CUDA_VISIBLE_DEVICES\"  # each experiment's slot value goes here\n\
          # launcher = [\"srun\", \"--gres=gpu:1\", \"--\"]  # start every experiment through it\n\
+         # guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * best\"]  # bounds a keep must respect (default: none)\n\
          \n\
          # Stop rules: `arx status` exits 0 once one fires (default: none).\n\
          # [objective.stop]\n\
          # max_runs = 200\n\
          # max_discards_in_a_row = 20\n\
          # max_hours = 8.0\n\
-         # target = 0.95\n"
+         # target = 0.95\n\
+         \n\
+         # A held-out check before every keep; its values go to the operator only.\n\
+         # [objective.holdout]\n\
+         # command = \"python eval_holdout.py\"\n\
+         # metric = \"test_loss\"\n"
     ));
     s
 }
@@ -155,6 +161,7 @@ mod tests {
             "slots",
             "slot_env",
             "launcher",
+            "guards",
             "max_runs",
             "max_discards_in_a_row",
             "max_hours",
@@ -175,6 +182,11 @@ mod tests {
         let t = parse(&all);
         assert_eq!(t["objective"]["baseline_repeat"].as_integer(), Some(5));
         assert_eq!(t["objective"]["stop"]["max_runs"].as_integer(), Some(200));
+        assert_eq!(
+            t["objective"]["holdout"]["metric"].as_str(),
+            Some("test_loss")
+        );
+        assert_eq!(t["objective"]["guards"].as_array().map(Vec::len), Some(2));
     }
 
     #[test]
