@@ -62,6 +62,7 @@ fn main() -> anyhow::Result<()> {
             state_fingerprint: None,
             spec: None,
             metrics: Metrics::new(),
+            result_format: None,
             exit_code: 0,
             timed_out: false,
             interrupted: false,

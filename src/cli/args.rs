@@ -110,6 +110,8 @@ pub struct RunArgs {
     pub prune: crate::ops::reactive::PruneFlags,
     #[command(flatten)]
     pub launch: crate::ops::placement::LaunchFlags,
+    #[command(flatten)]
+    pub result: crate::ops::result_format::ResultFlags,
     /// The experiment command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     pub command: Vec<String>,

@@ -250,6 +250,7 @@ impl Sides {
             stderr_to: sink,
             passthrough: passthrough(&spinner),
             place: None,
+            result: Default::default(),
         };
         let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
         let wall = Instant::now();

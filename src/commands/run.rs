@@ -22,7 +22,7 @@ use crate::io::process::{RunEvent, RunSpec};
 use crate::kernel::contract::{MetricSpec, Metrics};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::fmt_number;
-use crate::kernel::outcome::{judge, RunOutcome};
+use crate::kernel::outcome::{explain_unreported, judge, RunOutcome};
 use crate::kernel::promote::approach_hash;
 use crate::kernel::stats::check_confidence;
 use crate::ops::attempts::{self, AttemptEvent};
@@ -31,6 +31,7 @@ use crate::ops::gate::GateFlags;
 use crate::ops::journal;
 use crate::ops::loop_state::loop_state;
 use crate::ops::reactive::{self, LiveInfo, Reactive};
+use crate::ops::result_format;
 use crate::output::{bold, dim, verdict_style, warn, Report, Spinner};
 
 /// Grace between a result line and the end of the experiment with
@@ -84,10 +85,14 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     };
     let data_on_stdout = ctx.out.json || args.events.as_deref() == Some("-");
     let (stdout_to, stderr_to) = attempts::sinks(ctx.out.quiet, data_on_stdout);
-    let place = crate::ops::placement::resolve(
-        &args.launch,
-        ctx.config()?.objective.as_ref(),
-        &ctx.state_dir()?,
+    let config = ctx.config()?;
+    let file = config.objective.as_ref();
+    let place = crate::ops::placement::resolve(&args.launch, file, &ctx.state_dir()?)?;
+    let (file_format, file_pattern) = result_format::file_settings(file)?;
+    let result = result_format::resolve(
+        &args.result,
+        file_format.as_deref(),
+        file_pattern.as_deref(),
     )?;
     Ok(Plan {
         spec,
@@ -105,6 +110,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
             stderr_to,
             passthrough: passthrough(&spinner),
             place,
+            result,
         },
         spinner,
         repeat: args.repeat,
@@ -215,8 +221,17 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     let mut reactive = start_reactive(args, &plan, &state, info)?;
     let (outcomes, elapsed) = run_attempts(&plan, &interrupt, &mut reactive, &mut events)?;
     let interrupted = outcomes.iter().any(|o| o.interrupted);
+    if let Some(note) = outcomes.iter().find_map(|o| o.ignored.as_deref()) {
+        warn(format_args!("{}", plan.run.result.ignored_warning(note)));
+    }
 
-    let judgement = judge(plan.spec.as_ref(), plan.repeat, plan.confidence, &outcomes);
+    let mut judgement = judge(plan.spec.as_ref(), plan.repeat, plan.confidence, &outcomes);
+    explain_unreported(
+        &mut judgement,
+        &plan.run.result,
+        plan.spec.as_ref(),
+        &outcomes,
+    );
     let record = RunRecord::builder(
         attempts::origin(run_id, start, elapsed, &cwd, git),
         plan.run.argv.clone(),

@@ -21,7 +21,7 @@ use memchr::memmem;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-use crate::kernel::contract::{parse_progress_line, Metrics, ResultScanner};
+use crate::kernel::contract::{parse_progress_line, Extracted, Metrics, ResultFormat};
 use crate::kernel::failure::{FailureClass, FailureScanner};
 
 pub use crate::kernel::outcome::{RunOutcome, TIMEOUT_EXIT_CODE};
@@ -74,6 +74,8 @@ pub struct RunSpec {
     /// Slots and launcher, applied by `ops::attempts` before the run
     /// starts (never here); `None`: run as given.
     pub place: Option<Arc<crate::kernel::launch::Place>>,
+    /// How the experiment's stdout carries its metrics.
+    pub result: ResultFormat,
 }
 
 /// A wrapper run around each write of the experiment's output to the
@@ -333,7 +335,7 @@ enum Msg {
     /// The progress lines of one chunk (one message, one wake-up).
     Progress(Vec<Metrics>),
     StdoutDone {
-        metrics: Metrics,
+        found: Extracted,
         tail: String,
         bytes: u64,
     },
@@ -523,10 +525,10 @@ pub fn run_bound(
     let tx_out = tx.clone();
     let stdout_to = spec.stdout_to;
     let passthrough = spec.passthrough.clone();
+    let mut scanner = spec.result.extractor();
     std::thread::Builder::new()
         .name("arx-stdout".into())
         .spawn(move || {
-            let mut scanner = ResultScanner::new();
             let mut progress = ProgressLines::new();
             let mut sent = false;
             let fd = std::os::fd::AsRawFd::as_raw_fd(&stdout);
@@ -539,12 +541,7 @@ pub fn run_bound(
             let (tail, bytes) = pump(stdout, stdout_to, &passthrough, |chunk| {
                 // One pass finds both markers; the scanners skip the rest.
                 let has_result = markers.scan(chunk);
-                let settled = !sent
-                    && if has_result {
-                        scanner.feed(chunk)
-                    } else {
-                        scanner.feed_unmarked(chunk)
-                    };
+                let settled = !sent && scanner.feed(chunk, has_result);
                 if settled {
                     sent = true;
                     let m = scanner.settled().cloned().unwrap_or_default();
@@ -564,12 +561,12 @@ pub fn run_bound(
             if !pending.is_empty() {
                 let _ = tx_out.send(Msg::Progress(pending));
             }
-            let metrics = scanner.finish();
-            if !sent && !metrics.is_empty() {
-                let _ = tx_out.send(Msg::Result(metrics.clone()));
+            let found = scanner.finish();
+            if !sent && !found.metrics.is_empty() {
+                let _ = tx_out.send(Msg::Result(found.metrics.clone()));
             }
             let _ = tx_out.send(Msg::StdoutDone {
-                metrics,
+                found,
                 tail: tail.text(),
                 bytes,
             });
@@ -602,7 +599,10 @@ pub fn run_bound(
         })
         .context("cannot start the process waiter")?;
 
-    let mut out = RunOutcome::default();
+    let mut out = RunOutcome {
+        format: spec.result.record_name(),
+        ..RunOutcome::default()
+    };
     // The result as the stdout reader saw it, should the reader never finish.
     let mut scanned: Option<Metrics> = None;
     let mut status = None;
@@ -771,12 +771,9 @@ impl Readers {
     /// Take a reader's final message into `out` (other messages are ignored).
     fn absorb(&mut self, msg: Msg, out: &mut RunOutcome) {
         match msg {
-            Msg::StdoutDone {
-                metrics,
-                tail,
-                bytes,
-            } => {
-                out.metrics = metrics;
+            Msg::StdoutDone { found, tail, bytes } => {
+                out.ignored = found.ignored_note();
+                out.metrics = found.metrics;
                 out.stdout_tail = tail;
                 out.stdout_bytes = bytes;
                 self.stdout_done = true;
@@ -832,6 +829,7 @@ fn spawn_failure(spec: &RunSpec, e: &std::io::Error, start: Instant) -> RunOutco
         stderr_bytes: msg.len() as u64,
         spawn_error: Some(msg),
         duration: start.elapsed(),
+        format: spec.result.record_name(),
         ..RunOutcome::default()
     }
 }
@@ -879,6 +877,7 @@ mod tests {
     /// The result as `feed` finds it, and as the one-pass marker scan
     /// with `feed_unmarked` finds it.
     fn results(chunks: &[&[u8]]) -> (Metrics, Metrics) {
+        use crate::kernel::contract::ResultScanner;
         let mut a = ResultScanner::new();
         let mut b = ResultScanner::new();
         let mut markers = Markers::new();

@@ -78,6 +78,10 @@ pub struct RunRecord {
     pub spec: Option<MetricSpec>,
     /// Metrics of the last attempt.
     pub metrics: Metrics,
+    /// The result format the metrics were read in (`pi`, `summary`,
+    /// `pattern`); absent for the default `__RESULT__` line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_format: Option<String>,
     /// Exit code of the last attempt (124 when it timed out).
     pub exit_code: i64,
     pub timed_out: bool,

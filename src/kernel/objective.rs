@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::contract::ResultFormat;
 use super::stats::Direction;
 
 /// Default runs of the baseline (to measure the noise).
@@ -58,6 +59,10 @@ pub struct Objective {
     pub guards: Vec<super::guard::Guard>,
     /// The held-out check run before a keep.
     pub holdout: Option<super::holdout::Holdout>,
+    /// How the experiment prints its metrics (not part of the segment's
+    /// identity: the same numbers read another way still compare).
+    #[serde(skip_serializing_if = "ResultFormat::is_arx")]
+    pub format: ResultFormat,
 }
 
 impl Objective {
@@ -170,9 +175,39 @@ pub fn validate(o: &Objective) -> Result<(), String> {
 /// (`; it printed loss, val_loss (did you mean val_loss?)`); empty when it
 /// printed none.
 pub fn missing_metric_note<'k>(metric: &str, printed: impl IntoIterator<Item = &'k str>) -> String {
+    printed_keys(metric, printed)
+        .map(|keys| format!("; it printed {keys}"))
+        .unwrap_or_default()
+}
+
+/// [`missing_metric_note`] for a run read in `format`: the format's name
+/// and the keys it found (`; the summary format found loss, val_bpb2 (did
+/// you mean val_bpb2?)`), or what it looked for when it found none. The
+/// default format's note is [`missing_metric_note`]'s.
+pub fn unreported_note<'k>(
+    format: &ResultFormat,
+    metric: &str,
+    printed: impl IntoIterator<Item = &'k str>,
+) -> String {
+    if format.is_arx() {
+        return missing_metric_note(metric, printed);
+    }
+    match printed_keys(metric, printed) {
+        Some(keys) => format!("; the {} format found {keys}", format.name()),
+        None => format!(
+            "; the {} format found no {}",
+            format.name(),
+            format.looks_for()
+        ),
+    }
+}
+
+/// The keys printed, the first dozen, and the one `metric` is likely a
+/// misspelling of; `None` when there are none.
+fn printed_keys<'k>(metric: &str, printed: impl IntoIterator<Item = &'k str>) -> Option<String> {
     let keys: Vec<&str> = printed.into_iter().collect();
     if keys.is_empty() {
-        return String::new();
+        return None;
     }
     let shown = keys.iter().take(12).copied().collect::<Vec<_>>().join(", ");
     let more = if keys.len() > 12 { ", …" } else { "" };
@@ -181,10 +216,10 @@ pub fn missing_metric_note<'k>(metric: &str, printed: impl IntoIterator<Item = &
         .map(|k| (edit_distance(&metric.to_lowercase(), &k.to_lowercase()), *k))
         .filter(|(d, k)| *d <= (k.chars().count().max(metric.chars().count()) / 3).max(1))
         .min_by_key(|(d, _)| *d);
-    match close {
-        Some((_, k)) => format!("; it printed {shown}{more} (did you mean {k}?)"),
-        None => format!("; it printed {shown}{more}"),
-    }
+    Some(match close {
+        Some((_, k)) => format!("{shown}{more} (did you mean {k}?)"),
+        None => format!("{shown}{more}"),
+    })
 }
 
 /// Edits (insert, delete, replace a character) from `a` to `b`.
@@ -225,6 +260,7 @@ mod tests {
             stop: StopRules::default(),
             guards: vec![],
             holdout: None,
+            format: ResultFormat::default(),
         }
     }
 
@@ -237,6 +273,7 @@ mod tests {
         same.repeat = 3;
         same.stop.max_runs = Some(10);
         same.timeout = Some("5m".into());
+        same.format = ResultFormat::Summary;
         assert_eq!(same.segment_id(), id);
         // Without guards or a held-out check, the identity is what it was
         // before either existed: a journal's segments keep their ids.
@@ -313,6 +350,22 @@ mod tests {
         assert_eq!(
             missing_metric_note("M", ["m", "x"]),
             "; it printed m, x (did you mean m?)"
+        );
+    }
+
+    #[test]
+    fn a_metric_not_found_in_another_format_names_the_format() {
+        assert_eq!(
+            unreported_note(&ResultFormat::Summary, "val_bpb", ["val_bpc", "loss"]),
+            "; the summary format found val_bpc, loss (did you mean val_bpc?)"
+        );
+        assert_eq!(
+            unreported_note(&ResultFormat::Pi, "loss", []),
+            "; the pi format found no METRIC name=value lines"
+        );
+        assert_eq!(
+            unreported_note(&ResultFormat::Arx, "loss", ["acc"]),
+            "; it printed acc"
         );
     }
 }

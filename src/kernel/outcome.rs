@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::contract::{MetricSpec, Metrics};
+use super::contract::{MetricSpec, Metrics, ResultFormat};
 use super::failure::FailureClass;
 use super::stats::{interval_verdict, Summary};
 use super::verdict::{measure, ExperimentResult, VerdictRecord};
@@ -41,6 +41,10 @@ pub struct RunOutcome {
     pub slot: Option<String>,
     /// Its job id under the launcher (Slurm), when known.
     pub job_id: Option<String>,
+    /// The result format its metrics were read in, when not the default.
+    pub format: Option<&'static str>,
+    /// Values of the format's shape that were not numbers, as one line.
+    pub ignored: Option<String>,
 }
 
 impl RunOutcome {
@@ -124,6 +128,34 @@ pub fn judge(
         interval: v.interval,
         more_runs: v.more_runs,
     }
+}
+
+/// A judgement whose metric was not reported, of runs read in a format
+/// other than the default: its detail also names the format and what it
+/// found (the default format's detail is the reference's, unchanged).
+pub fn explain_unreported(
+    j: &mut Judgement,
+    format: &ResultFormat,
+    spec: Option<&MetricSpec>,
+    outcomes: &[RunOutcome],
+) {
+    let (Some(spec), Some(v)) = (spec, j.verdict.as_mut()) else {
+        return;
+    };
+    if format.is_arx() {
+        return;
+    }
+    let said = format!("metric \"{}\" not reported", spec.metric_key);
+    let Some(rest) = v.detail.strip_prefix(&said) else {
+        return;
+    };
+    let last = outcomes.last().map(|o| &o.metrics);
+    let note = super::objective::unreported_note(
+        format,
+        &spec.metric_key,
+        last.into_iter().flat_map(|m| m.iter().map(|(k, _)| k)),
+    );
+    v.detail = format!("{said}{note}{rest}");
 }
 
 #[cfg(test)]

@@ -60,6 +60,7 @@ impl RunRecord {
                 state_fingerprint: None,
                 spec: None,
                 metrics: last.metrics,
+                result_format: last.format.map(String::from),
                 exit_code: last.exit_code,
                 timed_out: last.timed_out,
                 interrupted: outcomes.iter().any(|o| o.interrupted),

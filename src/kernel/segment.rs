@@ -363,6 +363,7 @@ mod tests {
             state_fingerprint: None,
             spec: None,
             metrics: Metrics::from_pairs(vec![("m".into(), *samples.last().unwrap_or(&0.0))]),
+            result_format: None,
             exit_code: 0,
             timed_out: false,
             interrupted: false,

@@ -15,6 +15,7 @@ pub mod objective;
 pub mod placement;
 pub mod ratchet;
 pub mod reactive;
+pub mod result_format;
 pub mod scan;
 pub mod slot_compare;
 pub mod spec;

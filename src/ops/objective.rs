@@ -12,6 +12,7 @@ use crate::kernel::objective::{
     validate, Objective, StopRules, DEFAULT_BASELINE_REPEAT, DEFAULT_CONFIDENCE, DEFAULT_REPEAT,
 };
 use crate::kernel::stats::Direction;
+use crate::ops::result_format::ResultFlags;
 
 /// The objective's flags, each overriding its `[objective]` key.
 #[derive(Debug, Clone, Default, clap::Args)]
@@ -59,6 +60,8 @@ pub struct ObjectiveFlags {
     /// Stop once the best reaches this value ([objective.stop] target).
     #[arg(long, value_name = "X", allow_negative_numbers = true)]
     pub target: Option<f64>,
+    #[command(flatten)]
+    pub result: ResultFlags,
     /// The experiment's program and arguments (instead of --command).
     #[arg(last = true, value_name = "CMD")]
     pub argv: Vec<String>,
@@ -87,6 +90,9 @@ struct ObjectiveFile {
     guards: Option<Value>,
     /// The held-out check at keep.
     holdout: Option<HoldoutFile>,
+    /// How the experiment prints its metrics.
+    format: Option<String>,
+    pattern: Option<String>,
     /// Read by `arx try --rule`'s default.
     rule: Option<String>,
     /// Read by `arx try --prune`'s default.
@@ -157,7 +163,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, rule, prune, progress_step, slots, slot_env, launcher, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, format, pattern, rule, prune, progress_step, slots, slot_env, launcher, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -202,7 +208,13 @@ pub fn resolve(
         .holdout
         .map(|h| holdout(h, direction, &mut protect))
         .transpose()?;
+    let format = crate::ops::result_format::resolve(
+        &flags.result,
+        file.format.as_deref(),
+        file.pattern.as_deref(),
+    )?;
     let objective = Objective {
+        format,
         metric,
         direction,
         command,

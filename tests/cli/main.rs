@@ -11,6 +11,7 @@ mod decide;
 mod errors;
 mod evidence;
 mod finding;
+mod formats;
 mod gate;
 mod init;
 mod journal;

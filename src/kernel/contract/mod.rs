@@ -6,6 +6,7 @@
 //! settled, with memory bounded by the metrics it keeps. It never reads or
 //! prints anything itself.
 
+mod formats;
 mod json;
 mod scanner;
 
@@ -14,6 +15,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize, Serializer};
 
+pub use formats::{
+    compile_pattern, extract, Extracted, Extractor, FormatError, Pattern, ResultFormat,
+    FORMAT_NAMES, MAX_LINE,
+};
 pub use json::{MAX_DEPTH, MAX_KEYS, MAX_KEY_BYTES};
 pub use scanner::{
     is_py_whitespace, parse_metrics, parse_object_line, parse_progress_line, ResultScanner,

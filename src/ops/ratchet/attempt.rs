@@ -353,6 +353,7 @@ fn runner<'a>(
         stderr_to,
         passthrough: host.passthrough(),
         place,
+        result: objective.format.clone(),
     };
     Ok(Runner {
         objective,

@@ -247,7 +247,8 @@ fn baseline_line(
             "crash: the baseline reported no {} (exit code {}){}",
             objective.metric,
             rec.exit_code,
-            crate::kernel::objective::missing_metric_note(
+            crate::kernel::objective::unreported_note(
+                &objective.format,
                 &objective.metric,
                 rec.metrics.iter().map(|(k, _)| k)
             )

@@ -100,7 +100,16 @@ pub(super) fn crash(
             last.failure_class.describe_run(last.timed_out)
         )
     } else {
-        format!("no {} reported", env.runner.objective.metric)
+        let objective = env.runner.objective;
+        format!(
+            "no {} reported{}",
+            objective.metric,
+            crate::kernel::objective::unreported_note(
+                &objective.format,
+                &objective.metric,
+                last.metrics.iter().map(|(k, _)| k)
+            )
+        )
     };
     let line = format!(
         "crash: {why}{} \u{2192} set aside, {} restored",

@@ -185,6 +185,9 @@ impl<'a> Runner<'a> {
         if outcome.output_held {
             self.host.warn(attempts::OUTPUT_HELD);
         }
+        if let Some(note) = &outcome.ignored {
+            self.host.warn(&self.objective.format.ignored_warning(note));
+        }
         if let Some(msg) = &outcome.spawn_error {
             self.host.warn(&format!("cannot run the experiment: {msg}"));
         }

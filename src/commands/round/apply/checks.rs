@@ -137,6 +137,7 @@ impl CheckRun<'_> {
             stderr_to: Sink::Discard,
             passthrough: Default::default(),
             place: None,
+            result: Default::default(),
         };
         let outcome = process::run(&spec, self.interrupt, |_| {})?;
         let detail = failure_detail(&outcome);

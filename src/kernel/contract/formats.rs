@@ -1,0 +1,573 @@
+//! The shapes an experiment's numbers may come in, and the one streaming
+//! extractor every reader of an experiment's output goes through.
+//!
+//! - `arx` (the default): the first `__RESULT__ {json}` line, the kernel's
+//!   contract ([`ResultScanner`]), settled as soon as that line is.
+//! - `pi`: `METRIC name=value` lines (one or more `name=value` after the
+//!   word); the last value of a name wins.
+//! - `summary`: the closing block of a training script, `name: value`
+//!   lines after a line `---`. The block that counts is the last `---`
+//!   followed by at least one such line (a later bare `---` does not
+//!   erase it); lines of another shape inside the block are passed over.
+//! - `pattern`: a regular expression with named groups, matched against
+//!   every line; a group's name is a metric, the last match wins.
+//!
+//! Only finite numbers are metrics. A value that is not one (`device:
+//! cuda`, `METRIC loss=nan`) is ignored and reported in [`Extracted`], so
+//! the host can say so. Every line format is read while streaming: memory
+//! holds one line (at most [`MAX_LINE`] bytes; a longer line is passed
+//! over), the metrics (at most [`MAX_KEYS`]) and a few ignored values.
+
+use std::fmt;
+
+use memchr::memchr;
+use serde::{Serialize, Serializer};
+
+use super::{json::MAX_KEYS, Metrics, ResultScanner, MAX_KEY_BYTES};
+
+/// Longest line a line format looks at; a longer one is passed over.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Ignored values named in full; the rest are counted.
+const SHOWN_IGNORED: usize = 8;
+/// Longest ignored value shown.
+const SHOWN_VALUE: usize = 40;
+
+/// The format names, as `[objective] format` and `--result-format` take them.
+pub const FORMAT_NAMES: [&str; 4] = ["arx", "pi", "summary", "pattern"];
+
+/// How an experiment's output carries its numbers.
+#[derive(Debug, Clone, Default)]
+pub enum ResultFormat {
+    #[default]
+    Arx,
+    Pi,
+    Summary,
+    Pattern(Pattern),
+}
+
+/// A compiled `pattern` and the names of its groups.
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    regex: regex::Regex,
+    names: Vec<String>,
+}
+
+impl Pattern {
+    pub fn as_str(&self) -> &str {
+        self.regex.as_str()
+    }
+    /// The named groups: the metrics the pattern can find.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+}
+
+/// Why a format's settings are not usable; names the problem.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormatError {
+    Unknown(String),
+    /// `format = "pattern"` with no pattern.
+    NoPattern,
+    /// A pattern with another format.
+    PatternWithFormat(String),
+    BadPattern(String),
+    NoNamedGroup(String),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Unknown(name) => write!(
+                f,
+                "unknown result format {name:?} (the formats are {})",
+                FORMAT_NAMES.join(", ")
+            ),
+            FormatError::NoPattern => write!(f, "the format \"pattern\" needs a pattern"),
+            FormatError::PatternWithFormat(name) => write!(
+                f,
+                "a pattern is read only by the format \"pattern\", not {name:?}"
+            ),
+            FormatError::BadPattern(e) => write!(f, "the pattern does not compile: {e}"),
+            FormatError::NoNamedGroup(p) => write!(
+                f,
+                "the pattern {p:?} has no named group (a group's name is the metric it finds)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// Compile `text` as a pattern: it must compile and name a group.
+pub fn compile_pattern(text: &str) -> Result<Pattern, FormatError> {
+    let regex = regex::RegexBuilder::new(text)
+        .size_limit(1 << 22)
+        .build()
+        .map_err(|e| FormatError::BadPattern(one_line(&e.to_string())))?;
+    let names: Vec<String> = regex.capture_names().flatten().map(String::from).collect();
+    if names.is_empty() {
+        return Err(FormatError::NoNamedGroup(text.to_string()));
+    }
+    Ok(Pattern { regex, names })
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+impl ResultFormat {
+    /// The format a configuration names: `format` (default `arx`) and
+    /// `pattern` (which alone means the format `pattern`).
+    pub fn from_settings(format: Option<&str>, pattern: Option<&str>) -> Result<Self, FormatError> {
+        match (format, pattern) {
+            (None | Some("pattern"), Some(p)) => compile_pattern(p).map(ResultFormat::Pattern),
+            (Some("pattern"), None) => Err(FormatError::NoPattern),
+            (Some(name), Some(_)) if FORMAT_NAMES.contains(&name) => {
+                Err(FormatError::PatternWithFormat(name.to_string()))
+            }
+            (None | Some("arx"), None) => Ok(ResultFormat::Arx),
+            (Some("pi"), None) => Ok(ResultFormat::Pi),
+            (Some("summary"), None) => Ok(ResultFormat::Summary),
+            (Some(name), _) => Err(FormatError::Unknown(name.to_string())),
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            ResultFormat::Arx => "arx",
+            ResultFormat::Pi => "pi",
+            ResultFormat::Summary => "summary",
+            ResultFormat::Pattern(_) => "pattern",
+        }
+    }
+
+    pub fn is_arx(&self) -> bool {
+        matches!(self, ResultFormat::Arx)
+    }
+
+    /// The name a run's record keeps: none for the default.
+    pub fn record_name(&self) -> Option<&'static str> {
+        (!self.is_arx()).then(|| self.name())
+    }
+
+    /// What the format looks for, as a message tells it.
+    pub fn looks_for(&self) -> String {
+        match self {
+            ResultFormat::Arx => "a __RESULT__ {json} line".to_string(),
+            ResultFormat::Pi => "METRIC name=value lines".to_string(),
+            ResultFormat::Summary => "name: value lines after a line ---".to_string(),
+            ResultFormat::Pattern(p) => format!("lines matching {:?}", p.as_str()),
+        }
+    }
+
+    /// The warning for the values it ignored ([`Extracted::ignored_note`]).
+    pub fn ignored_warning(&self, note: &str) -> String {
+        format!(
+            "the {} format ignored values that are not numbers: {note}",
+            self.name()
+        )
+    }
+
+    /// A new extractor of this format.
+    pub fn extractor(&self) -> Extractor {
+        let kind = match self {
+            ResultFormat::Arx => Kind::Arx(ResultScanner::new()),
+            ResultFormat::Pi => Kind::Lines(Lines::new(Rule::Pi)),
+            ResultFormat::Summary => {
+                Kind::Lines(Lines::new(Rule::Summary(SummaryBlock::default())))
+            }
+            ResultFormat::Pattern(p) => Kind::Lines(Lines::new(Rule::Pattern(p.regex.clone()))),
+        };
+        Extractor { kind }
+    }
+}
+
+impl PartialEq for ResultFormat {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ResultFormat::Pattern(a), ResultFormat::Pattern(b)) => a.as_str() == b.as_str(),
+            _ => self.name() == other.name(),
+        }
+    }
+}
+
+impl Serialize for ResultFormat {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+/// What an extractor found in a whole output.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extracted {
+    pub metrics: Metrics,
+    /// Values of the format's shape that are not finite numbers, as
+    /// `name (value)`, the first few of them.
+    pub ignored: Vec<String>,
+    /// How many were ignored in all.
+    pub ignored_count: usize,
+}
+
+impl Extracted {
+    /// The ignored values as one line (`device ("cuda"), …and 3 more`);
+    /// `None` when none was.
+    pub fn ignored_note(&self) -> Option<String> {
+        if self.ignored_count == 0 {
+            return None;
+        }
+        let mut note = self.ignored.join(", ");
+        let more = self.ignored_count - self.ignored.len();
+        if more > 0 {
+            note.push_str(&format!(" and {more} more"));
+        }
+        Some(note)
+    }
+}
+
+/// Reads one output in one format, chunk by chunk.
+pub struct Extractor {
+    kind: Kind,
+}
+
+enum Kind {
+    Arx(ResultScanner),
+    Lines(Lines),
+}
+
+impl Extractor {
+    /// Feed the next chunk; `marked`: the chunk holds a complete
+    /// `__RESULT__` marker (only the `arx` format looks; when the caller
+    /// does not know, pass true). Returns true once the result is settled
+    /// (only the `arx` format settles before the end: the others' last
+    /// value wins).
+    pub fn feed(&mut self, chunk: &[u8], marked: bool) -> bool {
+        match &mut self.kind {
+            Kind::Arx(s) if marked => s.feed(chunk),
+            Kind::Arx(s) => s.feed_unmarked(chunk),
+            Kind::Lines(l) => {
+                l.feed(chunk);
+                false
+            }
+        }
+    }
+
+    /// The metrics, once settled.
+    pub fn settled(&self) -> Option<&Metrics> {
+        match &self.kind {
+            Kind::Arx(s) => s.settled(),
+            Kind::Lines(_) => None,
+        }
+    }
+
+    /// End of output: what was found (a last line without a newline counts).
+    pub fn finish(self) -> Extracted {
+        match self.kind {
+            Kind::Arx(s) => Extracted {
+                metrics: s.finish(),
+                ..Extracted::default()
+            },
+            Kind::Lines(mut l) => {
+                l.end_line();
+                l.found
+            }
+        }
+    }
+}
+
+/// Extract from a whole output at once.
+pub fn extract(format: &ResultFormat, output: &[u8]) -> Extracted {
+    let mut x = format.extractor();
+    x.feed(output, true);
+    x.finish()
+}
+
+/// A line format: the line being read and what was found.
+struct Lines {
+    rule: Rule,
+    line: Vec<u8>,
+    /// The current line grew past [`MAX_LINE`]: skip to its end.
+    overflow: bool,
+    found: Extracted,
+}
+
+enum Rule {
+    Pi,
+    Summary(SummaryBlock),
+    Pattern(regex::Regex),
+}
+
+/// The summary block being read.
+#[derive(Default)]
+struct SummaryBlock {
+    /// A line `---` was seen.
+    open: bool,
+    /// A `---` came after the last `name: value` line: the next one
+    /// starts a new block.
+    fresh: bool,
+}
+
+impl Lines {
+    fn new(rule: Rule) -> Self {
+        Lines {
+            rule,
+            line: Vec::new(),
+            overflow: false,
+            found: Extracted::default(),
+        }
+    }
+
+    fn feed(&mut self, chunk: &[u8]) {
+        let mut rest = chunk;
+        while let Some(i) = memchr(b'\n', rest) {
+            if self.line.is_empty() && !self.overflow {
+                if i <= MAX_LINE {
+                    read_line(&mut self.rule, &mut self.found, &rest[..i]);
+                }
+            } else {
+                self.push(&rest[..i]);
+                self.end_line();
+            }
+            rest = &rest[i + 1..];
+        }
+        self.push(rest);
+    }
+
+    fn push(&mut self, part: &[u8]) {
+        if self.overflow {
+            return;
+        }
+        if self.line.len() + part.len() > MAX_LINE {
+            self.overflow = true;
+            self.line = Vec::new();
+        } else {
+            self.line.extend_from_slice(part);
+        }
+    }
+
+    fn end_line(&mut self) {
+        if !self.overflow && !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            read_line(&mut self.rule, &mut self.found, &line);
+            self.line = line;
+            self.line.clear();
+        }
+        self.overflow = false;
+    }
+}
+
+/// One line (without its `\n`) through the rule.
+fn read_line(rule: &mut Rule, found: &mut Extracted, line: &[u8]) {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    match rule {
+        Rule::Pi => {
+            let text = trim_ascii_start(line);
+            if let Some(rest) = text.strip_prefix(b"METRIC") {
+                if rest.first().is_some_and(u8::is_ascii_whitespace) {
+                    metric_line(found, &String::from_utf8_lossy(rest));
+                }
+            }
+        }
+        Rule::Summary(block) => summary_line(block, found, line),
+        Rule::Pattern(regex) => {
+            let text = String::from_utf8_lossy(line);
+            for caps in regex.captures_iter(&text) {
+                for name in regex.capture_names().flatten() {
+                    if let Some(m) = caps.name(name) {
+                        take(found, name, m.as_str());
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn trim_ascii_start(b: &[u8]) -> &[u8] {
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    &b[start..]
+}
+
+/// The `name=value` words after `METRIC`.
+fn metric_line(found: &mut Extracted, rest: &str) {
+    for word in rest.split_whitespace() {
+        if let Some((name, value)) = word.split_once('=') {
+            if !name.is_empty() {
+                take(found, name, value);
+            }
+        }
+    }
+}
+
+fn summary_line(block: &mut SummaryBlock, found: &mut Extracted, line: &[u8]) {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim();
+    if text == "---" {
+        block.open = true;
+        block.fresh = true;
+        return;
+    }
+    if !block.open {
+        return;
+    }
+    let Some((name, value)) = text.split_once(':') else {
+        return;
+    };
+    let name = name.trim_end();
+    if name.is_empty() || name.chars().any(char::is_whitespace) {
+        return;
+    }
+    if block.fresh {
+        // The first line of a new block: an earlier block no longer counts.
+        block.fresh = false;
+        *found = Extracted::default();
+    }
+    take(found, name, value);
+}
+
+/// A value found under `name`: a metric when it is a finite number, else
+/// ignored (and said).
+fn take(found: &mut Extracted, name: &str, value: &str) {
+    if name.len() > MAX_KEY_BYTES {
+        return;
+    }
+    let value = value.trim();
+    match value.parse::<f64>().ok().filter(|x| x.is_finite()) {
+        Some(x) => {
+            if found.metrics.get(name).is_some() || found.metrics.len() < MAX_KEYS {
+                found.metrics.insert(name.to_string(), x);
+            }
+        }
+        None => {
+            found.ignored_count += 1;
+            if found.ignored.len() < SHOWN_IGNORED {
+                let shown: String = value.chars().take(SHOWN_VALUE).collect();
+                let cut = if shown.len() < value.len() { "…" } else { "" };
+                found.ignored.push(format!("{name} ({shown:?}{cut})"));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(format: &ResultFormat, text: &str) -> Extracted {
+        extract(format, text.as_bytes())
+    }
+
+    fn pairs(e: &Extracted) -> Vec<(String, f64)> {
+        e.metrics.iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    const TRAIN: &str = "step 00100 | loss: 3.2100 | lr 0.0004\nstep 00200 | loss: 3.0100\n\
+        ---\nval_bpb:          0.997900\ntraining_seconds: 300.1\npeak_vram_mb:     45060.2\n\
+        device:           cuda\nnum_steps:        953\n";
+
+    #[test]
+    fn the_summary_block_is_read_and_a_word_is_ignored_and_said() {
+        let e = read(&ResultFormat::Summary, TRAIN);
+        assert_eq!(
+            pairs(&e),
+            vec![
+                ("val_bpb".into(), 0.9979),
+                ("training_seconds".into(), 300.1),
+                ("peak_vram_mb".into(), 45060.2),
+                ("num_steps".into(), 953.0)
+            ]
+        );
+        assert_eq!(e.ignored_note().as_deref(), Some("device (\"cuda\")"));
+    }
+
+    #[test]
+    fn the_last_summary_block_counts_and_a_bare_rule_after_it_does_not_erase_it() {
+        let text = "---\nloss: 9\n---\nval_bpb: 1.5\nnote here: 3\n---\n\nbye\n";
+        let e = read(&ResultFormat::Summary, text);
+        assert_eq!(pairs(&e), vec![("val_bpb".into(), 1.5)]);
+        // Before any `---`, `name: value` lines are log lines.
+        assert!(read(&ResultFormat::Summary, "loss: 3\n").metrics.is_empty());
+        // The last line needs no newline; `\r\n` endings are read alike.
+        let e = read(&ResultFormat::Summary, "---\r\na: 1\r\nb: 2");
+        assert_eq!(pairs(&e), vec![("a".into(), 1.0), ("b".into(), 2.0)]);
+    }
+
+    #[test]
+    fn pi_lines_keep_the_last_value_of_a_name() {
+        let text = "METRIC loss=3.5\nwarming up\n  METRIC loss=2.5 acc=0.7\nMETRICS x=1\n\
+            note: METRIC y=2\nMETRIC speed=fast\nMETRIC loss=nan\n";
+        let e = read(&ResultFormat::Pi, text);
+        assert_eq!(pairs(&e), vec![("loss".into(), 2.5), ("acc".into(), 0.7)]);
+        assert_eq!(e.ignored_count, 2);
+        assert_eq!(
+            e.ignored_note().as_deref(),
+            Some("speed (\"fast\"), loss (\"nan\")")
+        );
+    }
+
+    #[test]
+    fn a_pattern_names_its_metrics_by_its_groups() {
+        let p = compile_pattern(r"^eval (?P<acc>[0-9.]+) in (?P<secs>\S+)s$").unwrap();
+        assert_eq!(p.names(), ["acc", "secs"]);
+        let f = ResultFormat::Pattern(p);
+        let e = read(&f, "eval 0.5 in 3s\neval 0.75 in 2.5s\neval 0.9 in NaNs\n");
+        assert_eq!(pairs(&e), vec![("acc".into(), 0.9), ("secs".into(), 2.5)]);
+        assert_eq!(e.ignored_note().as_deref(), Some("secs (\"NaN\")"));
+    }
+
+    #[test]
+    fn settings_name_their_problem() {
+        let f = |a: Option<&str>, b: Option<&str>| ResultFormat::from_settings(a, b);
+        assert_eq!(f(None, None).unwrap(), ResultFormat::Arx);
+        assert_eq!(f(Some("summary"), None).unwrap(), ResultFormat::Summary);
+        assert_eq!(f(None, Some("(?P<a>x)")).unwrap().name(), "pattern");
+        assert_eq!(
+            f(Some("pattern"), Some("(?P<a>x)")).unwrap().name(),
+            "pattern"
+        );
+        let err = |a, b| f(a, b).unwrap_err().to_string();
+        assert!(err(Some("tsv"), None).contains("unknown result format \"tsv\""));
+        assert!(err(Some("tsv"), None).contains("arx, pi, summary, pattern"));
+        assert!(err(Some("pattern"), None).contains("needs a pattern"));
+        assert!(err(Some("pi"), Some("(?P<a>x)")).contains("not \"pi\""));
+        assert!(err(None, Some("(?P<a>x")).contains("does not compile"));
+        assert!(err(None, Some("loss=(\\d+)")).contains("no named group"));
+    }
+
+    #[test]
+    fn any_chunking_finds_the_same_and_a_long_line_is_passed_over() {
+        let mut text = String::from(TRAIN);
+        text.insert_str(0, &format!("METRIC big={}\n", "1".repeat(MAX_LINE + 10)));
+        text.push_str("METRIC loss=2.25\n");
+        for format in [ResultFormat::Summary, ResultFormat::Pi] {
+            let whole = read(&format, &text);
+            for size in [1, 2, 7, 4096] {
+                let mut x = format.extractor();
+                for chunk in text.as_bytes().chunks(size) {
+                    x.feed(chunk, false);
+                }
+                assert_eq!(x.finish(), whole, "{} in chunks of {size}", format.name());
+            }
+        }
+        assert_eq!(
+            pairs(&read(&ResultFormat::Pi, &text)),
+            vec![("loss".into(), 2.25)]
+        );
+    }
+
+    #[test]
+    fn the_arx_format_is_the_result_line() {
+        let e = read(
+            &ResultFormat::Arx,
+            "x\n__RESULT__ {\"a\": 1}\n__RESULT__ {\"a\": 2}\n",
+        );
+        assert_eq!(pairs(&e), vec![("a".into(), 1.0)]);
+        let mut x = ResultFormat::Arx.extractor();
+        assert!(x.feed(b"__RESULT__ {\"a\": 1}\n", true));
+        assert!(x.settled().is_some());
+        let mut x = ResultFormat::Pi.extractor();
+        assert!(!x.feed(b"METRIC a=1\n", true));
+        assert!(x.settled().is_none());
+    }
+}
