@@ -605,7 +605,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__best)
-            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -664,6 +664,14 @@ _arx() {
                     return 0
                     ;;
                 --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --result-format)
+                    COMPREPLY=($(compgen -W "arx pi summary pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4395,7 +4403,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__run)
-            opts="-q -h --metric --cmp --target --spec --hypothesis --candidate --tag --state --state-json --timeout --grace --stop-on-result --events --heartbeat --approve --no-gates --force --promote --iteration --shell --repeat --confidence --no-journal --prune --progress-step --launcher --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --cmp --target --spec --hypothesis --candidate --tag --state --state-json --timeout --grace --stop-on-result --events --heartbeat --approve --no-gates --force --promote --iteration --shell --repeat --confidence --no-journal --prune --progress-step --launcher --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4477,6 +4485,14 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --result-format)
+                    COMPREPLY=($(compgen -W "arx pi summary pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -4531,7 +4547,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__status)
-            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4593,6 +4609,14 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --result-format)
+                    COMPREPLY=($(compgen -W "arx pi summary pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -4617,7 +4641,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --rule --new-segment --dry-run --lane --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --rule --new-segment --dry-run --lane --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4716,6 +4740,14 @@ _arx() {
                     return 0
                     ;;
                 --target)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --result-format)
+                    COMPREPLY=($(compgen -W "arx pi summary pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-pattern)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -436,6 +436,11 @@ complete -c arx -n "__fish_arx_using_subcommand run" -l confidence -d 'Confidenc
 complete -c arx -n "__fish_arx_using_subcommand run" -l prune -d 'Stop a hopeless run early from its `__PROGRESS__` values: median (worse than the median of earlier completed runs at the same step), patient:N[:RULE] (only after N checks in a row say so), threshold:X (the value crosses X, or is NaN or infinite)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l progress-step -d 'The progress key holding the step (default: step)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l launcher -d 'Start every experiment through this command, split at whitespace, e.g. \'srun --gres=gpu:1 --\' ([objective] launcher). With srun each job is named arx-<run id>' -r
+complete -c arx -n "__fish_arx_using_subcommand run" -l result-format -d 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)' -r -f -a "arx\t''
+pi\t''
+summary\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand run" -l result-pattern -d 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -497,6 +502,11 @@ complete -c arx -n "__fish_arx_using_subcommand try" -l max-runs -d 'Stop after 
 complete -c arx -n "__fish_arx_using_subcommand try" -l max-discards-in-a-row -d 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l max-hours -d 'Stop after this many hours of the segment ([objective.stop] max_hours)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l target -d 'Stop once the best reaches this value ([objective.stop] target)' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l result-format -d 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)' -r -f -a "arx\t''
+pi\t''
+summary\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand try" -l result-pattern -d 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -526,6 +536,11 @@ complete -c arx -n "__fish_arx_using_subcommand best" -l max-runs -d 'Stop after
 complete -c arx -n "__fish_arx_using_subcommand best" -l max-discards-in-a-row -d 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)' -r
 complete -c arx -n "__fish_arx_using_subcommand best" -l max-hours -d 'Stop after this many hours of the segment ([objective.stop] max_hours)' -r
 complete -c arx -n "__fish_arx_using_subcommand best" -l target -d 'Stop once the best reaches this value ([objective.stop] target)' -r
+complete -c arx -n "__fish_arx_using_subcommand best" -l result-format -d 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)' -r -f -a "arx\t''
+pi\t''
+summary\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand best" -l result-pattern -d 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)' -r
 complete -c arx -n "__fish_arx_using_subcommand best" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -550,6 +565,11 @@ complete -c arx -n "__fish_arx_using_subcommand status" -l max-runs -d 'Stop aft
 complete -c arx -n "__fish_arx_using_subcommand status" -l max-discards-in-a-row -d 'Stop after this many tries in a row not kept ([objective.stop] max_discards_in_a_row)' -r
 complete -c arx -n "__fish_arx_using_subcommand status" -l max-hours -d 'Stop after this many hours of the segment ([objective.stop] max_hours)' -r
 complete -c arx -n "__fish_arx_using_subcommand status" -l target -d 'Stop once the best reaches this value ([objective.stop] target)' -r
+complete -c arx -n "__fish_arx_using_subcommand status" -l result-format -d 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)' -r -f -a "arx\t''
+pi\t''
+summary\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand status" -l result-pattern -d 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)' -r
 complete -c arx -n "__fish_arx_using_subcommand status" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
