@@ -25,6 +25,8 @@ pub struct MeasureArgs {
     /// The run timed out.
     #[arg(long)]
     pub timed_out: bool,
+    #[command(flatten)]
+    pub result: crate::ops::result_format::ResultFlags,
     /// Experiment stdout (default: stdin; `-` also means stdin).
     pub file: Option<PathBuf>,
 }

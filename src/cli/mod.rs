@@ -97,11 +97,14 @@ pub enum Command {
     /// Print the metrics of the first `__RESULT__ {json}` line as JSON.
     ///
     /// Reads FILE or stdin as a stream (bounded memory, any size, invalid
-    /// UTF-8 tolerated). Exit 0 when at least one metric was found, 1 when none.
+    /// UTF-8 tolerated); `--result-format` (or `[objective] format`) reads
+    /// another shape. Exit 0 when at least one metric was found, 1 when none.
     #[command(after_help = "Example:\n  python train.py | arx parse")]
     Parse {
         /// Experiment stdout (default: stdin; `-` also means stdin).
         file: Option<PathBuf>,
+        #[command(flatten)]
+        result: crate::ops::result_format::ResultFlags,
     },
 
     /// Compute the verdict of an experiment's stdout against a metric spec.

@@ -14,7 +14,9 @@ use crate::kernel::contract::{MetricSpec, Metrics};
 use crate::kernel::failure::FailureClass;
 use crate::kernel::promote::approach_hash;
 use crate::kernel::verdict::{measure, should_promote_dead_end, ExperimentResult, VerdictRecord};
-use crate::ops::scan::{classify_source, scan_metrics};
+use crate::kernel::outcome::explain_unreported;
+use crate::ops::result_format;
+use crate::ops::scan::{classify_source, extract};
 use crate::output::{dim, verdict_style, Report};
 
 /// The full measurement: the kernel's verdict record plus what it was based on.
@@ -71,13 +73,18 @@ pub fn run(ctx: &Ctx, args: &MeasureArgs) -> Result<Exit> {
     let exit_code = args
         .exit_code
         .unwrap_or(if args.timed_out { TIMEOUT_EXIT_CODE } else { 0 });
-    let metrics = scan_metrics(&Source::from_arg(args.file.as_deref()))?;
+    let format = result_format::for_output(&args.result, ctx.config()?.objective.as_ref())?;
+    let found = extract(&Source::from_arg(args.file.as_deref()), &format)?;
+    if let Some(note) = found.ignored_note() {
+        crate::output::warn(format_args!("{}", format.ignored_warning(&note)));
+    }
     let result = ExperimentResult {
-        metrics,
+        metrics: found.metrics,
         exit_code,
         failure_class,
     };
-    let record = measure(&spec, &result);
+    let mut record = measure(&spec, &result);
+    explain_unreported(&mut record, &format, &spec.metric_key, &result.metrics);
     let report = MeasureReport {
         promotable: should_promote_dead_end(&record),
         approach_hash: hypothesis.as_deref().map(approach_hash),

@@ -338,7 +338,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         global: cli.global,
     };
     match cli.command {
-        Command::Parse { file } => parse::run(&ctx, file.as_deref()),
+        Command::Parse { file, result } => parse::run(&ctx, file.as_deref(), &result),
         Command::Measure(args) => measure::run(&ctx, &args),
         Command::Classify { timed_out, file } => classify::run(&ctx, timed_out, file.as_deref()),
         Command::Gate(cmd) => gate::run(&ctx, &cmd),

@@ -9,8 +9,9 @@ use super::Ctx;
 use crate::error::Exit;
 use crate::io::input::Source;
 use crate::kernel::contract::Metrics;
-use crate::ops::scan::scan_metrics;
-use crate::output::Report;
+use crate::ops::result_format::{self, ResultFlags};
+use crate::ops::scan::extract;
+use crate::output::{warn, Report};
 
 struct ParseReport(Metrics);
 
@@ -31,8 +32,13 @@ impl Report for ParseReport {
     }
 }
 
-pub fn run(ctx: &Ctx, file: Option<&Path>) -> Result<Exit> {
-    let metrics = scan_metrics(&Source::from_arg(file))?;
+pub fn run(ctx: &Ctx, file: Option<&Path>, flags: &ResultFlags) -> Result<Exit> {
+    let format = result_format::for_output(flags, ctx.config()?.objective.as_ref())?;
+    let found = extract(&Source::from_arg(file), &format)?;
+    if let Some(note) = found.ignored_note() {
+        warn(format_args!("{}", format.ignored_warning(&note)));
+    }
+    let metrics = found.metrics;
     let found = !metrics.is_empty();
     ctx.out.emit(&ParseReport(metrics))?;
     Ok(if found { Exit::Ok } else { Exit::No })

@@ -88,12 +88,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
     let config = ctx.config()?;
     let file = config.objective.as_ref();
     let place = crate::ops::placement::resolve(&args.launch, file, &ctx.state_dir()?)?;
-    let (file_format, file_pattern) = result_format::file_settings(file)?;
-    let result = result_format::resolve(
-        &args.result,
-        file_format.as_deref(),
-        file_pattern.as_deref(),
-    )?;
+    let result = result_format::for_output(&args.result, file)?;
     Ok(Plan {
         spec,
         hypothesis: args.hypothesis.clone().or(file_hypothesis),
@@ -226,12 +221,11 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
     }
 
     let mut judgement = judge(plan.spec.as_ref(), plan.repeat, plan.confidence, &outcomes);
-    explain_unreported(
-        &mut judgement,
-        &plan.run.result,
-        plan.spec.as_ref(),
-        &outcomes,
-    );
+    if let (Some(v), Some(spec), Some(last)) =
+        (judgement.verdict.as_mut(), &plan.spec, outcomes.last())
+    {
+        explain_unreported(v, &plan.run.result, &spec.metric_key, &last.metrics);
+    }
     let record = RunRecord::builder(
         attempts::origin(run_id, start, elapsed, &cwd, git),
         plan.run.argv.clone(),

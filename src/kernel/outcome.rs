@@ -130,32 +130,26 @@ pub fn judge(
     }
 }
 
-/// A judgement whose metric was not reported, of runs read in a format
+/// A verdict whose metric was not reported by output read in a format
 /// other than the default: its detail also names the format and what it
-/// found (the default format's detail is the reference's, unchanged).
+/// found in `metrics` (the default format's detail is the reference's,
+/// unchanged).
 pub fn explain_unreported(
-    j: &mut Judgement,
+    verdict: &mut VerdictRecord,
     format: &ResultFormat,
-    spec: Option<&MetricSpec>,
-    outcomes: &[RunOutcome],
+    metric: &str,
+    metrics: &Metrics,
 ) {
-    let (Some(spec), Some(v)) = (spec, j.verdict.as_mut()) else {
-        return;
-    };
     if format.is_arx() {
         return;
     }
-    let said = format!("metric \"{}\" not reported", spec.metric_key);
-    let Some(rest) = v.detail.strip_prefix(&said) else {
+    let said = format!("metric \"{metric}\" not reported");
+    let Some(rest) = verdict.detail.strip_prefix(&said) else {
         return;
     };
-    let last = outcomes.last().map(|o| &o.metrics);
-    let note = super::objective::unreported_note(
-        format,
-        &spec.metric_key,
-        last.into_iter().flat_map(|m| m.iter().map(|(k, _)| k)),
-    );
-    v.detail = format!("{said}{note}{rest}");
+    let note =
+        super::objective::unreported_note(format, metric, metrics.iter().map(|(k, _)| k));
+    verdict.detail = format!("{said}{note}{rest}");
 }
 
 #[cfg(test)]

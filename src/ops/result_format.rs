@@ -47,6 +47,15 @@ pub fn file_settings(file: Option<&Value>) -> Result<(Option<String>, Option<Str
     Ok((key("format")?, key("pattern")?))
 }
 
+/// The format output is read in by a command that runs or reads an
+/// experiment outside the ratchet (`arx run`, `parse`, `measure`): the
+/// flags over `[objective] format` and `pattern` (the rest of the table is
+/// not looked at).
+pub fn for_output(flags: &ResultFlags, file: Option<&Value>) -> Result<ResultFormat> {
+    let (format, pattern) = file_settings(file)?;
+    resolve(flags, format.as_deref(), pattern.as_deref())
+}
+
 /// The format: the flags over the file's `format` and `pattern` (the
 /// file's settings are checked even when a flag overrides them).
 pub fn resolve(
