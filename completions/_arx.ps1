@@ -67,6 +67,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;parse' {
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)')
+            [CompletionResult]::new('--result-pattern', '--result-pattern', [CompletionResultType]::ParameterName, 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -86,6 +88,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--exit-code', '--exit-code', [CompletionResultType]::ParameterName, 'Exit code of the experiment (default 0, or 124 with --timed-out)')
             [CompletionResult]::new('--stderr', '--stderr', [CompletionResultType]::ParameterName, 'The experiment''s stderr, classified into a failure class')
             [CompletionResult]::new('--failure-class', '--failure-class', [CompletionResultType]::ParameterName, 'Failure class when stderr is not at hand')
+            [CompletionResult]::new('--result-format', '--result-format', [CompletionResultType]::ParameterName, 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)')
+            [CompletionResult]::new('--result-pattern', '--result-pattern', [CompletionResultType]::ParameterName, 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')

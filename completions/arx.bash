@@ -3435,7 +3435,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__measure)
-            opts="-q -h --metric --cmp --target --spec --exit-code --stderr --failure-class --timed-out --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --cmp --target --spec --exit-code --stderr --failure-class --timed-out --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3467,6 +3467,14 @@ _arx() {
                     ;;
                 --failure-class)
                     COMPREPLY=($(compgen -W "H2 H3 H4 none" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-format)
+                    COMPREPLY=($(compgen -W "arx pi summary pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3539,12 +3547,20 @@ _arx() {
             return 0
             ;;
         arx__subcmd__parse)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --result-format)
+                    COMPREPLY=($(compgen -W "arx pi summary pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --result-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0

@@ -63,6 +63,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;parse'= {
+            cand --result-format 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)'
+            cand --result-pattern 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -81,6 +83,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --exit-code 'Exit code of the experiment (default 0, or 124 with --timed-out)'
             cand --stderr 'The experiment''s stderr, classified into a failure class'
             cand --failure-class 'Failure class when stderr is not at hand'
+            cand --result-format 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)'
+            cand --result-pattern 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'

@@ -66,6 +66,11 @@ complete -c arx -n "__fish_arx_needs_command" -f -a "mcp" -d 'Serve arx as Model
 complete -c arx -n "__fish_arx_needs_command" -f -a "demo" -d 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page'
 complete -c arx -n "__fish_arx_needs_command" -f -a "man" -d 'Print the man page (roff)'
 complete -c arx -n "__fish_arx_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand parse" -l result-format -d 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)' -r -f -a "arx\t''
+pi\t''
+summary\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand parse" -l result-pattern -d 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)' -r
 complete -c arx -n "__fish_arx_using_subcommand parse" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -85,6 +90,11 @@ complete -c arx -n "__fish_arx_using_subcommand measure" -l failure-class -d 'Fa
 H3\t''
 H4\t''
 none\t''"
+complete -c arx -n "__fish_arx_using_subcommand measure" -l result-format -d 'How the experiment prints its metrics: arx (a __RESULT__ {json} line), pi (METRIC name=value lines), summary (name: value lines after a line ---), pattern ([objective] format)' -r -f -a "arx\t''
+pi\t''
+summary\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand measure" -l result-pattern -d 'A regular expression with named groups matched against each line of the output, each group a metric (the format pattern; [objective] pattern)' -r
 complete -c arx -n "__fish_arx_using_subcommand measure" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"

@@ -147,8 +147,7 @@ pub fn explain_unreported(
     let Some(rest) = verdict.detail.strip_prefix(&said) else {
         return;
     };
-    let note =
-        super::objective::unreported_note(format, metric, metrics.iter().map(|(k, _)| k));
+    let note = super::objective::unreported_note(format, metric, metrics.iter().map(|(k, _)| k));
     verdict.detail = format!("{said}{note}{rest}");
 }
 

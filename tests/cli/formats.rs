@@ -325,3 +325,68 @@ fn run_reads_pi_lines_with_the_flag_and_names_the_format_when_the_metric_is_miss
     let v = json(&out.get_output().stdout);
     assert_eq!(v["metrics"]["acc"], 0.85, "{v}");
 }
+
+#[test]
+fn parse_and_measure_read_a_format_from_the_flag_or_the_config() {
+    let sb = Sandbox::new();
+    let log = "step 1 | loss: 3.2\n---\nval_bpb: 0.9979\ndevice: cuda\n";
+    sb.write("out.log", log);
+    let out = sb
+        .arx()
+        .args(["parse", "--result-format", "summary", "out.log"])
+        .assert()
+        .code(0);
+    assert_eq!(
+        json(&out.get_output().stdout),
+        serde_json::json!({"val_bpb": 0.9979})
+    );
+    assert!(
+        stderr(out.get_output()).contains("ignored values that are not numbers: device (\"cuda\")"),
+        "{}",
+        stderr(out.get_output())
+    );
+    // The default format finds nothing in it.
+    sb.arx().args(["parse", "out.log"]).assert().code(1);
+    // A pattern on the command line.
+    let out = sb
+        .arx()
+        .args([
+            "parse",
+            "--result-pattern",
+            r"loss: (?P<loss>\S+)",
+            "out.log",
+        ])
+        .assert()
+        .code(0);
+    assert_eq!(
+        json(&out.get_output().stdout),
+        serde_json::json!({"loss": 3.2})
+    );
+
+    sb.write("arx.toml", "[objective]\nformat = \"summary\"\n");
+    let spec = ["--metric", "val_bpb", "--cmp", "<=", "--target", "1.0"];
+    let out = sb
+        .arx()
+        .args(["--json", "measure"])
+        .args(spec)
+        .arg("out.log")
+        .assert()
+        .code(0);
+    assert_eq!(json(&out.get_output().stdout)["verdict"], "supported");
+    let out = sb
+        .arx()
+        .args([
+            "--json", "measure", "--metric", "acc", "--cmp", ">=", "--target", "1",
+        ])
+        .arg("out.log")
+        .assert()
+        .code(3);
+    assert_eq!(
+        json(&out.get_output().stdout)["detail"],
+        "metric \"acc\" not reported; the summary format found val_bpb"
+    );
+    // A bad format in the config is an error here too.
+    sb.write("arx.toml", "[objective]\nformat = \"jsonl\"\n");
+    let out = sb.arx().args(["parse", "out.log"]).assert().code(2);
+    assert!(stderr(out.get_output()).contains("unknown result format \"jsonl\""));
+}
