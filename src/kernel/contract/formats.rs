@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use memchr::memchr;
+use memchr::{memchr, memmem, memrchr};
 use serde::{Serialize, Serializer};
 
 use super::{json::MAX_KEYS, Metrics, ResultScanner, MAX_KEY_BYTES};
@@ -48,7 +48,7 @@ pub enum ResultFormat {
 /// A compiled `pattern` and the names of its groups.
 #[derive(Debug, Clone)]
 pub struct Pattern {
-    regex: regex::Regex,
+    regex: regex::bytes::Regex,
     names: Vec<String>,
 }
 
@@ -100,7 +100,7 @@ impl std::error::Error for FormatError {}
 
 /// Compile `text` as a pattern: it must compile and name a group.
 pub fn compile_pattern(text: &str) -> Result<Pattern, FormatError> {
-    let regex = regex::RegexBuilder::new(text)
+    let regex = regex::bytes::RegexBuilder::new(text)
         .size_limit(1 << 22)
         .build()
         .map_err(|e| FormatError::BadPattern(one_line(&e.to_string())))?;
@@ -293,7 +293,7 @@ struct Lines {
 enum Rule {
     Pi,
     Summary(SummaryBlock),
-    Pattern(regex::Regex),
+    Pattern(regex::bytes::Regex),
 }
 
 /// The summary block being read.
@@ -318,18 +318,53 @@ impl Lines {
 
     fn feed(&mut self, chunk: &[u8]) {
         let mut rest = chunk;
-        while let Some(i) = memchr(b'\n', rest) {
-            if self.line.is_empty() && !self.overflow {
-                if i <= MAX_LINE {
-                    read_line(&mut self.rule, &mut self.found, &rest[..i]);
-                }
-            } else {
-                self.push(&rest[..i]);
-                self.end_line();
-            }
+        // The line the previous chunk ended in.
+        if !self.line.is_empty() || self.overflow {
+            let Some(i) = memchr(b'\n', rest) else {
+                self.push(rest);
+                return;
+            };
+            self.push(&rest[..i]);
+            self.end_line();
             rest = &rest[i + 1..];
         }
+        if let Some(end) = memrchr(b'\n', rest) {
+            self.complete_lines(&rest[..end]);
+            rest = &rest[end + 1..];
+        }
         self.push(rest);
+    }
+
+    /// Complete lines (`body` without its last `\n`), read where the rule
+    /// may find something: pi only on the lines holding `METRIC`, summary
+    /// only once a `---` may be among them, a pattern on every line.
+    fn complete_lines(&mut self, body: &[u8]) {
+        let (rule, found) = (&mut self.rule, &mut self.found);
+        match rule {
+            Rule::Pi => {
+                let mut from = 0;
+                while let Some(at) = memmem::find(&body[from..], b"METRIC") {
+                    let at = from + at;
+                    let start = memrchr(b'\n', &body[..at]).map_or(0, |i| i + 1);
+                    let end = memchr(b'\n', &body[at..]).map_or(body.len(), |i| at + i);
+                    if end - start <= MAX_LINE {
+                        read_line(rule, found, &body[start..end]);
+                    }
+                    from = end;
+                }
+            }
+            Rule::Summary(block) if !block.open && memmem::find(body, b"---").is_none() => {}
+            _ => {
+                let mut start = 0;
+                let ends = memchr::memchr_iter(b'\n', body).chain(std::iter::once(body.len()));
+                for end in ends {
+                    if end - start <= MAX_LINE {
+                        read_line(rule, found, &body[start..end]);
+                    }
+                    start = end + 1;
+                }
+            }
+        }
     }
 
     fn push(&mut self, part: &[u8]) {
@@ -369,11 +404,13 @@ fn read_line(rule: &mut Rule, found: &mut Extracted, line: &[u8]) {
         }
         Rule::Summary(block) => summary_line(block, found, line),
         Rule::Pattern(regex) => {
-            let text = String::from_utf8_lossy(line);
-            for caps in regex.captures_iter(&text) {
+            if !regex.is_match(line) {
+                return;
+            }
+            for caps in regex.captures_iter(line) {
                 for name in regex.capture_names().flatten() {
                     if let Some(m) = caps.name(name) {
-                        take(found, name, m.as_str());
+                        take(found, name, &String::from_utf8_lossy(m.as_bytes()));
                     }
                 }
             }
@@ -401,20 +438,20 @@ fn metric_line(found: &mut Extracted, rest: &str) {
 }
 
 fn summary_line(block: &mut SummaryBlock, found: &mut Extracted, line: &[u8]) {
-    let text = String::from_utf8_lossy(line);
-    let text = text.trim();
-    if text == "---" {
+    let line = line.trim_ascii();
+    if line == b"---" {
         block.open = true;
         block.fresh = true;
         return;
     }
-    if !block.open {
+    if !block.open || memchr(b':', line).is_none() {
         return;
     }
+    let text = String::from_utf8_lossy(line);
     let Some((name, value)) = text.split_once(':') else {
         return;
     };
-    let name = name.trim_end();
+    let name = name.trim();
     if name.is_empty() || name.chars().any(char::is_whitespace) {
         return;
     }
@@ -540,7 +577,12 @@ mod tests {
         let mut text = String::from(TRAIN);
         text.insert_str(0, &format!("METRIC big={}\n", "1".repeat(MAX_LINE + 10)));
         text.push_str("METRIC loss=2.25\n");
-        for format in [ResultFormat::Summary, ResultFormat::Pi] {
+        let pattern = compile_pattern(r"(?P<loss>[0-9.]+)$").unwrap();
+        for format in [
+            ResultFormat::Summary,
+            ResultFormat::Pi,
+            ResultFormat::Pattern(pattern),
+        ] {
             let whole = read(&format, &text);
             for size in [1, 2, 7, 4096] {
                 let mut x = format.extractor();
