@@ -227,6 +227,8 @@ fn a_summary_value_that_is_not_a_number_is_ignored_and_said() {
         "{err}"
     );
     assert!(sb.journal()[0]["metrics"].get("device").is_none());
+    // Said once for the try, not once per run of the baseline.
+    assert_eq!(err.matches("ignored values").count(), 1, "{err}");
 }
 
 #[test]

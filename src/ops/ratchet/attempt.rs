@@ -373,6 +373,7 @@ fn runner<'a>(
         description: req.description.clone(),
         quiet: req.quiet,
         new_segment: req.new_segment,
+        ignored_told: Default::default(),
     })
 }
 

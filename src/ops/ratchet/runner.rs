@@ -111,6 +111,8 @@ pub struct Runner<'a> {
     pub quiet: bool,
     /// `--new-segment`: the baseline starts a segment.
     pub new_segment: bool,
+    /// Values the result format ignored were told (once a try is enough).
+    pub ignored_told: Arc<AtomicBool>,
 }
 
 impl<'a> Runner<'a> {
@@ -124,6 +126,7 @@ impl<'a> Runner<'a> {
             },
             spec: self.spec.clone(),
             interrupt: self.interrupt.clone(),
+            ignored_told: self.ignored_told.clone(),
             follow: self.follow.clone(),
             cwd: self.cwd.clone(),
             now: self.now.clone(),
@@ -186,7 +189,12 @@ impl<'a> Runner<'a> {
             self.host.warn(attempts::OUTPUT_HELD);
         }
         if let Some(note) = &outcome.ignored {
-            self.host.warn(&self.objective.format.ignored_warning(note));
+            if !self
+                .ignored_told
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
+                self.host.warn(&self.objective.format.ignored_warning(note));
+            }
         }
         if let Some(msg) = &outcome.spawn_error {
             self.host.warn(&format!("cannot run the experiment: {msg}"));
