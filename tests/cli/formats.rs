@@ -179,8 +179,18 @@ fn a_pattern_with_named_groups_reads_any_line_and_the_flag_picks_the_format() {
     // `--result-format` wins over the file: the summary format finds
     // nothing in this output, and says what it looked for.
     sb.write("value.txt", "0.8");
-    let (code, report, _) = try_(&sb, &["--result-format", "summary", "-m", "x"]);
-    assert_eq!((code, status(&report)), (3, "crash"), "{report}");
+    let out = sb
+        .arx()
+        .args(["try", "--result-format", "summary", "-m", "x"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(3), "{text}");
+    assert!(
+        text.contains("crash: no val_bpb reported; the summary format found no name: value lines after a line ---"),
+        "{text}"
+    );
+    assert_eq!(sb.read("value.txt"), "0.9");
 }
 
 #[test]
