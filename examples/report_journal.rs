@@ -171,6 +171,7 @@ fn main() -> anyhow::Result<()> {
                 best_runs: None,
                 guard: None,
                 holdout: None,
+                imported: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

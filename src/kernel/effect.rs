@@ -126,6 +126,7 @@ mod tests {
             best_runs: Some(5),
             guard: None,
             holdout: None,
+            imported: None,
         }
     }
 

@@ -14,6 +14,7 @@ pub mod failure;
 pub mod gate;
 pub mod guard;
 pub mod holdout;
+pub mod import;
 pub mod journal;
 pub mod launch;
 pub mod live;

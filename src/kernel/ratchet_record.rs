@@ -136,6 +136,10 @@ pub struct RatchetInfo {
     /// its values, which only the operator's journal holds).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub holdout: Option<super::holdout::HoldoutVerdict>,
+    /// Read from another loop's record of a night (`arx journal import`),
+    /// not run by arx: shown, never a measured run of the noise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<super::import::Imported>,
 }
 
 /// The guard that vetoed a keep ([`RatchetInfo::guard`]): the guard as

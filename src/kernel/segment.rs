@@ -148,7 +148,9 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     }
     let samples = record_samples(r, &info.metric);
     seg.values.extend(&samples);
-    if samples.len() >= 2 {
+    // An imported record is one value shown, never replicates of the noise.
+    let imported = info.imported.is_some();
+    if samples.len() >= 2 && !imported {
         seg.replicates.push(samples.clone());
     }
     let measured = |commit: &str| Measured {
@@ -185,7 +187,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             .map(|k| (info.commit.as_deref().unwrap_or(&info.kept), &k.samples[..])),
         _ => None,
     };
-    if let Some((commit, values)) = on_slots {
+    if let Some((commit, values)) = on_slots.filter(|_| !imported) {
         let runs = slotted(r, &info.metric, values);
         let commit = commit.to_string();
         add_runs(&mut seg.slot_runs, &commit, runs);
@@ -412,6 +414,7 @@ mod tests {
                 best_runs: None,
                 guard: None,
                 holdout: None,
+                imported: None,
             }),
         }
     }

@@ -107,6 +107,14 @@ pub(super) struct RatchetView<'a> {
     /// The best on the try's slot it was compared with.
     #[serde(default)]
     pub(super) slot_best: Option<SlotBestView>,
+    /// Read from another loop's file (`arx journal import`).
+    #[serde(default, deserialize_with = "present")]
+    pub(super) imported: bool,
+}
+
+/// A member that is there and not null.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    Ok(Option::<IgnoredAny>::deserialize(d)?.is_some())
 }
 
 /// Of a try's `slot_best`, the value its change is taken against.
@@ -320,7 +328,13 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         Status::Protected => 0,
         _ => v.attempts.count.max(1) as u64,
     };
-    let slot_runs = slot_runs(v.attempts.slotted, metric.as_deref());
+    // An imported record is one value shown: never replicates of the
+    // noise, never a run on a slot.
+    let imported = v.ratchet.as_ref().is_some_and(|r| r.imported);
+    let slot_runs = match imported {
+        true => Vec::new(),
+        false => slot_runs(v.attempts.slotted, metric.as_deref()),
+    };
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
     let slot_best = v
         .ratchet
@@ -354,7 +368,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         metric,
         direction,
         value,
-        samples: if v.samples.len() >= 2 {
+        samples: if v.samples.len() >= 2 && !imported {
             v.samples
         } else {
             Vec::new()
@@ -374,7 +388,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         runs,
         lane,
         slot_best,
-        slot: v.slot,
+        slot: v.slot.filter(|_| !imported),
         slot_runs,
     }
 }

@@ -273,6 +273,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         confirmed: true,
         lane: None,
         slot_best: None,
+        imported: false,
     };
     let mut seen = Seen(0);
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
@@ -325,6 +326,12 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
             seen.first(11)?;
             let (x, end) = nullable(s, at, slot_best)?;
             r.slot_best = x;
+            Some(end)
+        }
+        b"imported" => {
+            seen.first(12)?;
+            let end = skip_value(s.as_bytes(), at)?;
+            r.imported = !s.as_bytes()[at..].starts_with(b"null");
             Some(end)
         }
         _ => other(key, s, at),

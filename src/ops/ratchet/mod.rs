@@ -140,6 +140,7 @@ pub fn info(
         best_runs: None,
         guard: None,
         holdout: None,
+        imported: None,
     }
 }
 
