@@ -316,6 +316,47 @@ pub enum JournalCommand {
         /// Journal file (default: the state directory's journal.jsonl).
         file: Option<PathBuf>,
     },
+    /// Import another loop's night as ratchet records marked imported:
+    /// karpathy's or codex's results.tsv, pi's autoresearch.jsonl.
+    ///
+    /// Importing again adds only the rows not yet imported. A malformed row
+    /// is skipped and named; a file of another kind or not UTF-8 is refused
+    /// (exit 2) with nothing written. Imported values are shown by log,
+    /// report and best, and never count as runs of the noise: the first
+    /// `arx try` measures a baseline of its own.
+    #[command(
+        after_help = "Examples:\n  arx journal import results.tsv --from karpathy\n  arx journal import autoresearch.jsonl --from pi\n  arx journal import results.tsv --from codex --metric acc --direction max"
+    )]
+    Import(ImportArgs),
+}
+
+/// `arx journal import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The file: results.tsv (karpathy, codex) or autoresearch.jsonl (pi).
+    pub file: PathBuf,
+    /// The loop that wrote it.
+    #[arg(long, value_enum)]
+    pub from: ImportFrom,
+    /// The name to record the metric under (default: karpathy's column,
+    /// `val_bpb`; codex's `metric`; pi's configured metricName).
+    #[arg(long, value_name = "NAME")]
+    pub metric: Option<String>,
+    /// Which way the metric improves (default: pi's configured direction,
+    /// else min).
+    #[arg(long, value_parser = ["max", "min"])]
+    pub direction: Option<String>,
+}
+
+/// The loop a night comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ImportFrom {
+    /// karpathy/autoresearch's results.tsv.
+    Karpathy,
+    /// pi-autoresearch's autoresearch.jsonl.
+    Pi,
+    /// codex-autoresearch's results.tsv.
+    Codex,
 }
 
 #[derive(Debug, Subcommand)]

@@ -15,6 +15,7 @@ mod formats;
 mod gate;
 mod init;
 mod journal;
+mod journal_import;
 mod knowhow;
 mod lanes;
 mod log;

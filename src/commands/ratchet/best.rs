@@ -33,6 +33,10 @@ pub struct BestReport {
     pub baseline_slot: Option<String>,
     /// Best minus baseline.
     pub change: Option<f64>,
+    /// Read from another loop's night (`arx journal import`), not measured
+    /// by arx: shown, never the best a try is measured against.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub imported: bool,
 }
 
 impl Report for BestReport {
@@ -48,7 +52,10 @@ impl Report for BestReport {
         if let Some((lo, hi)) = self.estimate.interval {
             write!(out, " [{}, {}]", num(lo, dp), num(hi, dp))?;
         }
-        write!(out, " (n={}) at {}", self.estimate.n, short(&self.commit))?;
+        write!(out, " (n={})", self.estimate.n)?;
+        if !self.commit.is_empty() {
+            write!(out, " at {}", short(&self.commit))?;
+        }
         if let Some(desc) = &self.description {
             write!(out, " \"{desc}\"")?;
         }
@@ -68,6 +75,12 @@ impl Report for BestReport {
         if !self.confirmed {
             write!(out, " {d}(unconfirmed){d:#}")?;
         }
+        if self.imported {
+            write!(
+                out,
+                " {d}(imported: not measured by arx; the first arx try measures a baseline){d:#}"
+            )?;
+        }
         writeln!(out)
     }
 }
@@ -75,7 +88,8 @@ impl Report for BestReport {
 pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let loaded = load_summary(ctx, flags)?;
     let o = &loaded.objective;
-    let Some(seg) = loaded.segment else {
+    let imported = loaded.segment.is_none() && loaded.imported.is_some();
+    let Some(seg) = loaded.segment.or(loaded.imported) else {
         eprintln!("arx: no measurement yet in this segment; `arx try` measures the baseline");
         return Ok(Exit::No);
     };
@@ -83,7 +97,18 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         eprintln!("arx: the segment has no baseline yet; `arx try` measures it");
         return Ok(Exit::No);
     };
-    let Some(estimate) = estimate_of_fold(kept, &seg, INTERVAL_CONFIDENCE) else {
+    // An imported value is one number shown as the file gave it.
+    let shown_as_given = || {
+        let value = kept.samples.first().copied().filter(|_| imported)?;
+        Some(Estimate {
+            value,
+            interval: None,
+            n: kept.samples.len(),
+            noise: None,
+        })
+    };
+    let estimate = estimate_of_fold(kept, &seg, INTERVAL_CONFIDENCE).or_else(shown_as_given);
+    let Some(estimate) = estimate else {
         eprintln!("arx: the kept commit has no sample of {}", o.metric);
         return Ok(Exit::No);
     };
@@ -92,16 +117,19 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let on_slot = seg.baseline_on_best_slot();
     let baseline = match &on_slot {
         Some(o) => Some(o.value),
-        None => seg
-            .baseline
-            .as_ref()
-            .and_then(|b| estimate_of_fold(b, &seg, INTERVAL_CONFIDENCE))
-            .map(|e| e.value),
+        None => seg.baseline.as_ref().and_then(|b| {
+            let e = estimate_of_fold(b, &seg, INTERVAL_CONFIDENCE).map(|e| e.value);
+            e.or(b.samples.first().copied().filter(|_| imported))
+        }),
     };
     ctx.out.emit(&BestReport {
         segment: seg.id.clone(),
-        metric: o.metric.clone(),
-        direction: o.direction,
+        metric: if imported {
+            seg.metric.clone()
+        } else {
+            o.metric.clone()
+        },
+        direction: seg.direction.filter(|_| imported).unwrap_or(o.direction),
         run_id: kept.run_id.clone(),
         commit: kept.commit.clone(),
         description: kept.description.clone(),
@@ -111,6 +139,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         confirmed: kept.confirmed,
         baseline,
         baseline_slot: on_slot.map(|o| o.slot),
+        imported,
     })?;
     Ok(Exit::Ok)
 }

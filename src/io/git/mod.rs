@@ -14,6 +14,27 @@ use crate::kernel::journal::GitState;
 pub mod lane;
 pub mod ratchet;
 
+/// Each of `commits` (a full id or a prefix of one) as the repository
+/// holding `dir` names it in full, when it holds that commit; `None` for
+/// one it does not hold or that names more than one, and for every one
+/// outside a repository.
+pub fn full_commits(dir: &Path, commits: &[Option<String>]) -> Vec<Option<String>> {
+    let Ok(repo) = Repository::discover(dir) else {
+        return vec![None; commits.len()];
+    };
+    let full = |c: &str| -> Option<String> {
+        if c.is_empty() || !c.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        let object = repo.revparse_single(c).ok()?;
+        let commit = object.peel_to_commit().ok()?;
+        let id = commit.id().to_string();
+        // A branch or tag named like hex is not the commit meant.
+        id.starts_with(&c.to_ascii_lowercase()).then_some(id)
+    };
+    commits.iter().map(|c| full(c.as_deref()?)).collect()
+}
+
 /// HEAD, branch and dirty flag of the repository holding `dir`, or `None`
 /// outside a repository (or when it cannot be read). Changes under
 /// `ignore` (arx's own state directory) do not make the tree dirty.

@@ -344,6 +344,9 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     let (commit, description, segment, new_segment, record_from, confirmed) = match v.ratchet {
         Some(r) => {
             let commit = match status {
+                // Another loop's row: the commit it names, if this
+                // repository holds it.
+                _ if r.imported => r.commit,
                 Status::Keep => r.commit.or(Some(r.kept.clone())),
                 Status::Baseline => Some(r.kept.clone()),
                 _ => head.or(Some(r.kept.clone())),

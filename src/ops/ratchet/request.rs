@@ -147,6 +147,9 @@ pub struct Summary {
     pub state: PathBuf,
     /// The objective's segment, when it is the journal's current one.
     pub segment: Option<SegmentFold>,
+    /// Without it: the last night imported from another loop
+    /// (`arx journal import`), shown but never measured against.
+    pub imported: Option<SegmentFold>,
 }
 
 /// The objective and its segment from the cached fold of the journal
@@ -162,12 +165,19 @@ pub fn load_summary(
     let text = JournalText::open(&state.join(JOURNAL_FILE))?;
     let (fold, _, _) = crate::io::report::fold(&state, text.bytes(), warn, None)?;
     let id = objective.segment_id();
+    let imported = fold
+        .segments
+        .iter()
+        .rev()
+        .find(|s| s.id.starts_with(crate::kernel::import::SEGMENT_PREFIX))
+        .cloned();
     let segment = fold.segments.into_iter().last().filter(|s| s.id == id);
     Ok(Summary {
         objective,
         file_rule,
         cwd,
         state,
+        imported: imported.filter(|_| segment.is_none()),
         segment,
     })
 }

@@ -1,9 +1,12 @@
-//! `arx journal merge|verify`: combine run journals written on many
+//! `arx journal merge|verify|import`: combine run journals written on many
 //! machines (CI jobs, cluster tasks, git branches) into this one, and check
-//! a journal for conflicting or missing run ids. Merging, deduplication and
+//! a journal for conflicting or missing run ids; read another loop's night
+//! into it (`import.rs`). Merging, deduplication and
 //! the checks are the kernel's; this file reads the files, replaces the
 //! local journal through `Registry::rewrite` (atomically, under its lock)
 //! and reports. It never edits a journal other than the local one.
+
+mod import;
 
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -255,7 +258,7 @@ fn warn_conflicts(kept_from: &[(String, usize)], inputs: &[Input]) {
 }
 
 /// Refold the engines' state now, so the next `arx next` is quick.
-fn refresh_history(journal: &Path) {
+pub(super) fn refresh_history(journal: &Path) {
     if let Some(state) = journal.parent() {
         if let Err(e) = crate::io::history::load(state, journal, true, WARN) {
             warn(format_args!("cannot refresh the precision state: {e:#}"));
@@ -387,5 +390,6 @@ pub fn run(ctx: &Ctx, cmd: &JournalCommand) -> Result<Exit> {
     match cmd {
         JournalCommand::Merge { files } => merge_files(ctx, files),
         JournalCommand::Verify { file } => verify(ctx, file.as_deref()),
+        JournalCommand::Import(args) => import::run(ctx, args),
     }
 }
