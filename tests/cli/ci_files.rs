@@ -289,3 +289,36 @@ fn the_action_runs_the_command_and_fails_on_the_chosen_codes() {
     assert!(fail("0", "1 2 3"));
     assert!(!fail("", "2"), "a command that never ran fails");
 }
+
+#[test]
+fn the_release_workflow_builds_bin_wheels_with_maturin_and_publishes_them() {
+    let workflow = yaml(&root().join(".github/workflows/wheels.yml"));
+    let tags = key(key(key(&workflow, "on"), "push"), "tags");
+    assert_eq!(tags.as_sequence().unwrap()[0].as_str(), Some("v*"));
+    let jobs = key(&workflow, "jobs");
+    let uses = |job: &str| -> Vec<String> {
+        key(key(jobs, job), "steps")
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .filter_map(|s| s.get("uses")?.as_str().map(str::to_string))
+            .collect()
+    };
+    assert!(uses("wheels").iter().any(|u| u.starts_with("PyO3/maturin-action@")));
+    assert!(uses("sdist").iter().any(|u| u.starts_with("PyO3/maturin-action@")));
+    assert!(uses("publish")
+        .iter()
+        .any(|u| u.starts_with("pypa/gh-action-pypi-publish@")));
+    let publish = key(jobs, "publish");
+    assert_eq!(text(key(publish, "permissions"), "id-token"), "write");
+    // The wheel holds the binary: pyproject.toml says so.
+    let pyproject = std::fs::read_to_string(root().join("pyproject.toml")).unwrap();
+    let pyproject: toml::Value = toml::from_str(&pyproject).unwrap();
+    assert_eq!(pyproject["tool"]["maturin"]["bindings"].as_str(), Some("bin"));
+    assert_eq!(pyproject["build-system"]["build-backend"].as_str(), Some("maturin"));
+    // .ci/run builds the wheel and runs arx from it.
+    let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    for needle in ["maturin\" build", "arx --version", "arx demo"] {
+        assert!(ci.contains(needle), ".ci/run: {needle}");
+    }
+}
