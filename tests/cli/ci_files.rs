@@ -304,8 +304,12 @@ fn the_release_workflow_builds_bin_wheels_with_maturin_and_publishes_them() {
             .filter_map(|s| s.get("uses")?.as_str().map(str::to_string))
             .collect()
     };
-    assert!(uses("wheels").iter().any(|u| u.starts_with("PyO3/maturin-action@")));
-    assert!(uses("sdist").iter().any(|u| u.starts_with("PyO3/maturin-action@")));
+    assert!(uses("wheels")
+        .iter()
+        .any(|u| u.starts_with("PyO3/maturin-action@")));
+    assert!(uses("sdist")
+        .iter()
+        .any(|u| u.starts_with("PyO3/maturin-action@")));
     assert!(uses("publish")
         .iter()
         .any(|u| u.starts_with("pypa/gh-action-pypi-publish@")));
@@ -314,8 +318,14 @@ fn the_release_workflow_builds_bin_wheels_with_maturin_and_publishes_them() {
     // The wheel holds the binary: pyproject.toml says so.
     let pyproject = std::fs::read_to_string(root().join("pyproject.toml")).unwrap();
     let pyproject: toml::Value = toml::from_str(&pyproject).unwrap();
-    assert_eq!(pyproject["tool"]["maturin"]["bindings"].as_str(), Some("bin"));
-    assert_eq!(pyproject["build-system"]["build-backend"].as_str(), Some("maturin"));
+    assert_eq!(
+        pyproject["tool"]["maturin"]["bindings"].as_str(),
+        Some("bin")
+    );
+    assert_eq!(
+        pyproject["build-system"]["build-backend"].as_str(),
+        Some("maturin")
+    );
     // .ci/run builds the wheel and runs arx from it.
     let ci = std::fs::read_to_string(root().join(".ci/run")).unwrap();
     for needle in ["maturin\" build", "arx --version", "arx demo"] {

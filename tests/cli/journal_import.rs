@@ -241,7 +241,7 @@ fn pis_autoresearch_jsonl_every_line_accounted_for_once() {
     let journal = sb.journal();
     assert_eq!(journal[0]["ratchet"]["metric"], "ms");
     assert_eq!(journal[0]["metrics"]["rss"], 1.0);
-    assert_eq!(journal[0]["started_at"], "2025-11-24T16:01:00Z");
+    assert_eq!(journal[0]["started_at"], "2025-11-24T16:01:00.000Z");
 }
 
 #[test]

@@ -161,7 +161,7 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
     }
     let written: Vec<Option<String>> = night.rows.iter().map(|r| r.commit.clone()).collect();
     let commits = crate::io::git::full_commits(&cwd, &written);
-    let records = import::records(&night, &commits, &ctx.now()?);
+    let records = import::records(&night, &commits, &row_time(ctx, &args.file)?);
 
     let state = ctx.state_dir()?;
     let registry: Registry<Box<RawValue>> = Registry::new(state.join(JOURNAL_FILE), WARN);
@@ -236,6 +236,23 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
         best,
     })?;
     Ok(Exit::Ok)
+}
+
+/// The time of rows whose file gives none: `--now` when given, else when
+/// the loop last wrote the file, so the night sorts before the work that
+/// came after it (`arx journal merge` orders by start time).
+fn row_time(ctx: &Ctx, file: &Path) -> Result<String> {
+    if ctx.global.now.is_some() {
+        return ctx.now();
+    }
+    let written = std::fs::metadata(file)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| jiff::Timestamp::try_from(t).ok());
+    match written {
+        Some(t) => Ok(crate::io::clock::millis(t)),
+        None => ctx.now(),
+    }
 }
 
 /// The best value the night kept.

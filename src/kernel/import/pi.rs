@@ -137,7 +137,7 @@ fn row(o: &Map<String, Value>, metric: &str) -> Result<Row, String> {
 }
 
 /// A timestamp as pi writes it: milliseconds (or seconds) since the epoch,
-/// or RFC 3339 text; RFC 3339 out.
+/// or RFC 3339 text; RFC 3339 in UTC out.
 fn timestamp(v: &Value) -> Option<String> {
     let ts = match v {
         Value::Number(n) => {
@@ -148,5 +148,6 @@ fn timestamp(v: &Value) -> Option<String> {
         Value::String(s) => s.trim().parse::<jiff::Timestamp>().ok()?,
         _ => return None,
     };
-    Some(ts.to_string())
+    // As the journal writes times: three fractional digits, so they sort as text.
+    Some(ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string())
 }

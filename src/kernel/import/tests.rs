@@ -112,7 +112,7 @@ not json
     use TryStatus::*;
     assert_eq!(st, [Baseline, Keep, Crash, ChecksFailed]);
     assert_eq!(n.rows[0].metrics, [("rss".to_string(), 30.0)]);
-    assert_eq!(n.rows[0].at.as_deref(), Some("2025-11-24T16:00:00Z"));
+    assert_eq!(n.rows[0].at.as_deref(), Some("2025-11-24T16:00:00.000Z"));
     assert_eq!(n.rows[0].segment, "import:pi:ms:0");
     assert_eq!(n.rows[2].value, None);
     let lines: Vec<usize> = n.skipped.iter().map(|s| s.line).collect();
