@@ -330,9 +330,8 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         }
         b"imported" => {
             seen.first(12)?;
-            let end = skip_value(s.as_bytes(), at)?;
             r.imported = !s.as_bytes()[at..].starts_with(b"null");
-            Some(end)
+            other(key, s, at)
         }
         _ => other(key, s, at),
     })?;
