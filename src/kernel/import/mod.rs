@@ -288,6 +288,7 @@ fn record(night: &Night, row: &Row, commit: Option<String>, kept: String, now: &
         state: None,
         state_fingerprint: None,
         spec: None,
+        result_format: None,
         metrics,
         exit_code: i64::from(crashed),
         timed_out: false,
