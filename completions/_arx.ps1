@@ -784,6 +784,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -811,9 +812,25 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;journal;import' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The loop that wrote it')
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The name to record the metric under (default: karpathy''s column, `val_bpb`; codex''s `metric`; pi''s configured metricName)')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves (default: pi''s configured direction, else min)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;journal;help' {
             [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -821,6 +838,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;journal;help;verify' {
+            break
+        }
+        'arx;journal;help;import' {
             break
         }
         'arx;journal;help;help' {
@@ -1446,12 +1466,16 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;help;journal' {
             [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl')
             break
         }
         'arx;help;journal;merge' {
             break
         }
         'arx;help;journal;verify' {
+            break
+        }
+        'arx;help;journal;import' {
             break
         }
         'arx;help;lane' {

@@ -361,6 +361,9 @@ _arx() {
             arx__subcmd__help__subcmd__gate,show)
                 cmd="arx__subcmd__help__subcmd__gate__subcmd__show"
                 ;;
+            arx__subcmd__help__subcmd__journal,import)
+                cmd="arx__subcmd__help__subcmd__journal__subcmd__import"
+                ;;
             arx__subcmd__help__subcmd__journal,merge)
                 cmd="arx__subcmd__help__subcmd__journal__subcmd__merge"
                 ;;
@@ -421,6 +424,9 @@ _arx() {
             arx__subcmd__journal,help)
                 cmd="arx__subcmd__journal__subcmd__help"
                 ;;
+            arx__subcmd__journal,import)
+                cmd="arx__subcmd__journal__subcmd__import"
+                ;;
             arx__subcmd__journal,merge)
                 cmd="arx__subcmd__journal__subcmd__merge"
                 ;;
@@ -429,6 +435,9 @@ _arx() {
                 ;;
             arx__subcmd__journal__subcmd__help,help)
                 cmd="arx__subcmd__journal__subcmd__help__subcmd__help"
+                ;;
+            arx__subcmd__journal__subcmd__help,import)
+                cmd="arx__subcmd__journal__subcmd__help__subcmd__import"
                 ;;
             arx__subcmd__journal__subcmd__help,merge)
                 cmd="arx__subcmd__journal__subcmd__help__subcmd__merge"
@@ -2181,8 +2190,22 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__journal)
-            opts="merge verify"
+            opts="merge verify import"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__journal__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2791,7 +2814,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help merge verify help"
+            opts="-q -h --json --quiet --color --config --state-dir --now --help merge verify import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2821,7 +2844,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal__subcmd__help)
-            opts="merge verify help"
+            opts="merge verify import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2835,6 +2858,20 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__journal__subcmd__help__subcmd__import)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2869,6 +2906,48 @@ _arx() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__journal__subcmd__import)
+            opts="-q -h --from --metric --direction --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "karpathy pi codex" -- "${cur}"))
+                    return 0
+                    ;;
+                --metric)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --direction)
+                    COMPREPLY=($(compgen -W "max min" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

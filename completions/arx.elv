@@ -720,6 +720,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
             cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
+            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;journal;merge'= {
@@ -744,14 +745,31 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;journal;import'= {
+            cand --from 'The loop that wrote it'
+            cand --metric 'The name to record the metric under (default: karpathy''s column, `val_bpb`; codex''s `metric`; pi''s configured metricName)'
+            cand --direction 'Which way the metric improves (default: pi''s configured direction, else min)'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;journal;help'= {
             cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
             cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
+            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;journal;help;merge'= {
         }
         &'arx;journal;help;verify'= {
+        }
+        &'arx;journal;help;import'= {
         }
         &'arx;journal;help;help'= {
         }
@@ -1289,10 +1307,13 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;journal'= {
             cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
             cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
+            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl'
         }
         &'arx;help;journal;merge'= {
         }
         &'arx;help;journal;verify'= {
+        }
+        &'arx;help;journal;import'= {
         }
         &'arx;help;lane'= {
             cand add 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)'
