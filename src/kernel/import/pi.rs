@@ -12,6 +12,9 @@ use super::{
 use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::stats::Direction;
 
+/// A line read as a JSON object, or why it is none.
+type Read = Result<Map<String, Value>, String>;
+
 pub(super) fn parse(text: &str, options: &Options) -> Result<Night, ImportError> {
     let lines: Vec<(usize, &str)> = text
         .split('\n')
@@ -31,8 +34,7 @@ pub(super) fn parse(text: &str, options: &Options) -> Result<Night, ImportError>
             )));
         }
     }
-    let objects: Vec<(usize, &str, Result<Map<String, Value>, String>)> =
-        lines.iter().map(|&(n, l)| (n, l, object(l))).collect();
+    let objects: Vec<(usize, &str, Read)> = lines.iter().map(|&(n, l)| (n, l, object(l))).collect();
     let config = objects.iter().find_map(|(_, _, o)| {
         o.as_ref()
             .ok()
@@ -77,7 +79,7 @@ pub(super) fn parse(text: &str, options: &Options) -> Result<Night, ImportError>
     Ok(night)
 }
 
-fn object(line: &str) -> Result<Map<String, Value>, String> {
+fn object(line: &str) -> Read {
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(o)) => Ok(o),
         Ok(_) => Err("not a JSON object".to_string()),
