@@ -172,6 +172,8 @@ fn main() -> anyhow::Result<()> {
                 guard: None,
                 holdout: None,
                 imported: None,
+                seeds: Vec::new(),
+                paired: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

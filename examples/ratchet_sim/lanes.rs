@@ -44,7 +44,7 @@
 
 use std::collections::HashMap;
 
-use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule, Settings, Step};
+use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule, Seeds, Settings, Step};
 use arx::kernel::slot_offset::{self, CommitRuns};
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
@@ -299,6 +299,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         candidate: &lane.samples,
                         replicates: &replicates,
                         segment_values: &values,
+                        seeds: Seeds::NONE,
                     };
                     let step = if lane.samples.len() >= MAX_DRAWS {
                         None

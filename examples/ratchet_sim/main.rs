@@ -9,7 +9,12 @@
 //! cargo run --release --example ratchet_sim -- --trials 4000 --seed 7
 //! cargo run --release --example ratchet_sim -- --frontier   # a grid of the confirm rule's constants
 //! cargo run --release --example ratchet_sim -- --lane-trials 400   # more loops for the lanes section
+//! cargo run --release --example ratchet_sim -- --paired-only       # only the paired-seeds section
 //! ```
+//!
+//! A section plays paired seeds: every run handed a seed as `arx try`
+//! hands it, and a candidate's run correlated with the best's at the same
+//! seed (see `paired.rs`).
 //!
 //! The last section plays lanes: 4 candidates at once on 4 slots that are
 //! not identical, against 1 lane on 1 slot at equal wall time (see
@@ -25,10 +30,11 @@
 use std::time::Instant;
 
 mod lanes;
+mod paired;
 
 use arx::kernel::ratchet::{
-    estimate, next_step, next_step_tuned, pooled_noise, Evidence, Rule, Settings, Step, Tuning,
-    DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS, SETTLED_DF,
+    estimate, next_step, next_step_tuned, pooled_noise, Evidence, Rule, Seeds, Settings, Step,
+    Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS, SETTLED_DF,
 };
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
@@ -283,6 +289,7 @@ fn play(world: &World, v: &Variant) -> Outcome {
                 candidate: &samples,
                 replicates: &replicates,
                 segment_values: &values,
+                seeds: Seeds::NONE,
             };
             match v.decide(&evidence) {
                 Step::RunAgain => continue,
@@ -335,6 +342,7 @@ fn single_null_rate(v: &Variant, trials: u64, seed: u64) -> f64 {
                 candidate: &candidate,
                 replicates: &replicates,
                 segment_values: &baseline,
+                seeds: Seeds::NONE,
             };
             if let Step::Decide(d) = v.decide(&evidence) {
                 break d;
@@ -494,6 +502,7 @@ struct Args {
     seed: u64,
     frontier: bool,
     lanes_only: bool,
+    paired_only: bool,
 }
 
 fn parse_args() -> Args {
@@ -504,6 +513,7 @@ fn parse_args() -> Args {
         seed: SEED,
         frontier: false,
         lanes_only: false,
+        paired_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -518,6 +528,7 @@ fn parse_args() -> Args {
             "--lane-trials" => a.lane_trials = value(&mut args).max(2),
             "--frontier" => a.frontier = true,
             "--lanes-only" => a.lanes_only = true,
+            "--paired-only" => a.paired_only = true,
             _ => usage(&arg),
         }
     }
@@ -527,7 +538,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--lanes-only]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--lanes-only] [--paired-only]"
     );
     std::process::exit(2)
 }
@@ -542,6 +553,11 @@ fn main() {
     }
     let trials = args.trials;
     let all_worlds = worlds(args.seed, trials);
+    if args.paired_only {
+        let pass = paired_section(&all_worlds, args.seed, trials);
+        println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
+        std::process::exit(if pass { 0 } else { 1 });
+    }
     // The headline rows; the first three are the rules of `arx try`.
     // Close to the quick model quoted as a reference point: one run, then
     // up to five when it beats the best by half a σ, a futility stop, keep at
@@ -654,6 +670,16 @@ fn main() {
         "## Verdict\n\n- `confirm` (default): {}\n",
         if all_pass {
             "meets every target in every stream"
+        } else {
+            "misses at least one target"
+        }
+    );
+
+    let paired_pass = paired_section(&all_worlds, args.seed, trials);
+    println!(
+        "- Paired seeds (`confirm` with the runs' seeds): {}\n",
+        if paired_pass {
+            "meets every target"
         } else {
             "misses at least one target"
         }
@@ -860,5 +886,100 @@ fn lanes_section(seed: u64, trials: u64) -> bool {
         }
         println!();
     }
+    pass
+}
+
+/// The paired-seeds section: per correlation and stream, `strict`,
+/// `confirm` unpaired and `confirm` with the seeds on the same loops and
+/// the same seeds. True when the targets hold.
+fn paired_section(worlds: &[Vec<World>], seed: u64, trials: u64) -> bool {
+    use paired::{Corr, ROWS};
+    println!("## Paired seeds\n");
+    println!(
+        "{trials} loops per stream (the headline's changes), {BUDGET} runs each. Every run is \
+         handed a seed as `arx try` hands it (a candidate's k-th run the seed of the best's \
+         k-th recorded run, `arx::kernel::paired::next_seed`); a commit's value at a seed \
+         shares a correlation ρ with the value of the best it was tried against at that \
+         seed, and varies N(0, 1) from seed to seed. `confirm`, paired seeds: the same rule \
+         given the seeds (`Evidence::seeds`), which compares runs of the same seed where \
+         the data says pairing helps (at least {} pairs for the keep test, ρ above {}).\n",
+        arx::kernel::paired::MIN_PAIRS,
+        arx::kernel::paired::RHO_MIN,
+    );
+    let corrs = [
+        Corr::Fixed(0.0),
+        Corr::Fixed(0.5),
+        Corr::Fixed(0.8),
+        Corr::Mixture {
+            share: 0.6,
+            high: 0.98,
+            low: 0.1,
+        },
+    ];
+    let stream_list = streams();
+    let results: Vec<Vec<[paired::Tally; 4]>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = worlds
+            .iter()
+            .enumerate()
+            .map(|(s, w)| {
+                scope.spawn(move || {
+                    corrs
+                        .iter()
+                        .map(|&corr| {
+                            let salt = seed ^ (s as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
+                            ROWS.map(|row| paired::summarize(w, corr, salt, row))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a stream's paired loops"))
+            .collect()
+    });
+    let mut pass = true;
+    for (stream, per_corr) in stream_list.iter().zip(&results) {
+        println!("### Stream `{}`\n", stream.key);
+        println!(
+            "| correlation | rule | true improvement (σ) | of strict's | false keeps | \
+             improvements kept | candidates tried | runs per try | decided paired |"
+        );
+        println!("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+        for (corr, rows) in corrs.iter().zip(per_corr) {
+            for (row, t) in ROWS.iter().zip(rows) {
+                println!(
+                    "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.1} | {:.2} | {:.1} |",
+                    corr.label(),
+                    row.label,
+                    t.gain,
+                    t.gain / rows[0].gain,
+                    t.false_keeps,
+                    t.improvements,
+                    t.tried,
+                    t.runs_per_try,
+                    t.paired,
+                );
+            }
+        }
+        println!();
+        for (corr, rows) in corrs.iter().zip(per_corr) {
+            let (ok, lines) = paired::checks(*corr, rows);
+            pass &= ok;
+            for line in lines {
+                println!("- {}: {line}", corr.label());
+            }
+        }
+        println!();
+    }
+    let single = paired::single_null_rate(0.8, SINGLE_TRIALS, seed);
+    let single_ok = single <= SINGLE_NULL_KEEPS;
+    pass &= single_ok;
+    println!(
+        "- {} one decision keeps a null change (ρ 0.8, paired, no earlier tries) at \
+         most 5% of the time: {:.2}% of {SINGLE_TRIALS}\n",
+        verdict(single_ok),
+        100.0 * single
+    );
     pass
 }

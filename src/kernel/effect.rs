@@ -66,12 +66,20 @@ pub fn of_try(info: &RatchetInfo, samples: &[f64]) -> Option<Effect> {
         return None;
     }
     let value = runs.iter().sum::<f64>() / runs.len() as f64;
-    let against = info.slot_best.as_ref().map(|b| b.value).or(info.best);
-    let change = against.map(|b| value - b);
-    let improvement = change.map(|c| match info.direction {
+    let signed = |c: f64| match info.direction {
         Direction::Max => c,
         Direction::Min => -c,
-    });
+    };
+    let (against, change) = match (info.paired, info.improvement) {
+        // Paired by seed: the change is the mean difference at the same
+        // seeds, against the best as it measures at them.
+        (Some(_), Some(d)) => (Some(value - signed(d)), Some(signed(d))),
+        _ => {
+            let against = info.slot_best.as_ref().map(|b| b.value).or(info.best);
+            (against, against.map(|b| value - b))
+        }
+    };
+    let improvement = change.map(signed);
     let noise = info.noise.filter(|_| !info.blind);
     let kept = info.status == TryStatus::Keep;
     let nb = info
@@ -127,6 +135,8 @@ mod tests {
             guard: None,
             holdout: None,
             imported: None,
+            seeds: Vec::new(),
+            paired: None,
         }
     }
 

@@ -22,6 +22,7 @@ pub mod names;
 pub mod number;
 pub mod objective;
 pub mod outcome;
+pub mod paired;
 pub mod policy;
 pub mod promote;
 pub mod prune;

@@ -63,6 +63,10 @@ pub struct Objective {
     /// identity: the same numbers read another way still compare).
     #[serde(skip_serializing_if = "ResultFormat::is_arx")]
     pub format: ResultFormat,
+    /// `seeds = "paired"`: every run is handed a seed, a candidate's the
+    /// best's (see [`super::paired`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub paired_seeds: bool,
 }
 
 impl Objective {
@@ -90,6 +94,9 @@ impl Objective {
                 "metric": h.metric,
                 "direction": h.direction,
             });
+        }
+        if self.paired_seeds {
+            identity["seeds"] = serde_json::json!("paired");
         }
         let digest = Sha256::digest(identity.to_string().as_bytes());
         digest[..8].iter().map(|b| format!("{b:02x}")).collect()
@@ -261,6 +268,7 @@ mod tests {
             guards: vec![],
             holdout: None,
             format: ResultFormat::default(),
+            paired_seeds: false,
         }
     }
 

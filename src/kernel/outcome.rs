@@ -45,6 +45,8 @@ pub struct RunOutcome {
     pub format: Option<&'static str>,
     /// Values of the format's shape that were not numbers, as one line.
     pub ignored: Option<String>,
+    /// The seed it was handed (`[objective] seeds = "paired"`).
+    pub seed: Option<u64>,
 }
 
 impl RunOutcome {

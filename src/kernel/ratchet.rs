@@ -30,7 +30,9 @@
 
 use super::names::str_enum;
 use super::number::fmt_number;
-pub use super::ratchet_noise::{estimate, pooled_noise};
+pub use super::paired::Seeds;
+use super::paired::{self, Paired};
+pub use super::ratchet_noise::{estimate, pooled_noise, standing_of, Standing, STANDING_BAND};
 use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
@@ -177,6 +179,8 @@ pub struct Evidence<'a> {
     /// order: the first is the baseline's first run. For the `mad` rule,
     /// which adds the candidate's runs itself.
     pub segment_values: &'a [f64],
+    /// The samples' seeds, under paired seeds ([`Seeds::NONE`] otherwise).
+    pub seeds: Seeds<'a>,
 }
 
 /// Run the candidate again, or decide.
@@ -209,6 +213,8 @@ pub struct Decision {
     pub record_from: usize,
     /// One line a person reads.
     pub detail: String,
+    /// The decision compared runs of the same seed ([`paired`]).
+    pub paired: Option<Paired>,
 }
 
 impl Decision {
@@ -217,26 +223,6 @@ impl Decision {
         self.verdict == Verdict::Supported
     }
 }
-
-/// Where a decided try stands against the best, for the line a person
-/// reads: the change against the noise of its estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing {
-    /// Kept: better beyond the noise.
-    Better,
-    /// Better by more than the noise band, but the rule did not confirm it.
-    BetterUnconfirmed,
-    /// Within the noise band, either way.
-    WithinNoise,
-    /// Worse by more than the noise band.
-    Worse,
-    /// No noise measured: no band to say.
-    Blind,
-}
-
-/// Standard errors either side of zero a change must clear to be called
-/// better or worse (about 95% two-sided).
-pub const STANDING_BAND: f64 = 2.0;
 
 /// How `decision` stands, from its improvement (positive = better), its
 /// noise σ of one run, and the runs behind each side: the candidate's `k`
@@ -250,27 +236,6 @@ pub fn standing(decision: &Decision, k: usize, nb: usize) -> Standing {
         k,
         nb,
     )
-}
-
-/// [`standing`] from its parts: the improvement (positive = better), the
-/// noise σ of one run (`None` when blind), whether it was kept, and the
-/// runs behind each side.
-pub fn standing_of(d: f64, noise: Option<f64>, kept: bool, k: usize, nb: usize) -> Standing {
-    let Some(sigma) = noise.filter(|s| s.is_finite()) else {
-        return Standing::Blind;
-    };
-    if kept {
-        return Standing::Better;
-    }
-    let se = sigma * (1.0 / k.max(1) as f64 + 1.0 / nb.max(1) as f64).sqrt();
-    let band = STANDING_BAND * se;
-    if d < -band {
-        Standing::Worse
-    } else if d > band {
-        Standing::BetterUnconfirmed
-    } else {
-        Standing::WithinNoise
-    }
 }
 
 /// After a run of a candidate: run it again, or decide, by `rule`.
@@ -318,6 +283,7 @@ pub fn next_step_tuned(
             blind: true,
             confirmed: false,
             record_from: 0,
+            paired: None,
             detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
         });
     };
@@ -406,6 +372,7 @@ impl Ctx<'_, '_> {
             blind,
             confirmed: false,
             record_from: 0,
+            paired: None,
             detail,
         })
     }
@@ -442,6 +409,7 @@ impl Ctx<'_, '_> {
                 blind: true,
                 confirmed: false,
                 record_from: 0,
+                paired: None,
                 detail: format!(
                     "{}: {lead}; blind to noise: the segment's values have no spread yet",
                     if beats { "keep" } else { "discard" },
@@ -463,6 +431,7 @@ impl Ctx<'_, '_> {
             blind: false,
             confirmed: true,
             record_from: 0,
+            paired: None,
             detail: format!(
                 "{}: {lead}; {} MADs ({}) from the baseline {} (needs {})",
                 if keep { "keep" } else { "discard" },
@@ -493,6 +462,7 @@ impl Ctx<'_, '_> {
                 blind: true,
                 confirmed: false,
                 record_from: 0,
+                paired: None,
                 detail: format!(
                     "{}: {} (needs more than {}); blind to noise: no commit has \
                      repeated runs yet (repeat the baseline to measure the noise)",
@@ -506,8 +476,42 @@ impl Ctx<'_, '_> {
         let nb = self.evidence.best.len();
         let q = t_quantile(confidence, df);
         let se = sigma * (1.0 / k as f64 + 1.0 / nb as f64).sqrt();
-        let (lower, upper) = (d - q * se, d + q * se);
-        let noise = format!("noise σ {} on {} df", shown(sigma), shown(df));
+        let (mut d, mut lower, mut upper) = (d, d - q * se, d + q * se);
+        let mut noise = format!("noise σ {} on {} df", shown(sigma), shown(df));
+        // A well-measured noise saves the last confirmation run (at least
+        // two are always left).
+        let cap = if cap >= screen + 3 && df >= tuning.settled_df {
+            cap - 1
+        } else {
+            cap
+        };
+        // So does a well-measured pairing: two confirmation runs.
+        let cap = match paired::settled(&self.evidence.seeds, sigma, tuning.settled_df) {
+            true => cap.min(screen + 2),
+            false => cap,
+        };
+        // Under paired seeds, a step compares runs of the same seed when
+        // pairing helps (`kernel::paired`).
+        let (ev, mut bar_sd) = (self.evidence, sigma);
+        let view = if k >= cap {
+            let test = paired::keep_test(&ev.seeds, cand, self.sign, sigma, confidence);
+            if let Some((_, lo, hi)) = test {
+                (lower, upper) = (lo, hi);
+            }
+            test.map(|(v, _, _)| v)
+        } else {
+            paired::stage(&ev.seeds, cand, self.sign, sigma)
+        };
+        if let Some(v) = &view {
+            (d, bar_sd) = (v.d, v.sd);
+            noise = format!("{}, difference σ {}; {noise}", v.note(), shown(v.sd));
+        }
+        // Paired, but no difference's noise measured yet: the screen asks
+        // only that the candidate be better at the same seeds.
+        let lean = (k == screen && view.is_none())
+            .then(|| paired::lean(&ev.seeds, cand, self.sign))
+            .flatten();
+        d = lean.unwrap_or(d);
         let decide = |keep: bool, record_from: usize, detail: String| {
             Step::Decide(Decision {
                 verdict: if keep {
@@ -523,14 +527,8 @@ impl Ctx<'_, '_> {
                 confirmed: true,
                 record_from,
                 detail,
+                paired: view.map(|v| v.paired),
             })
-        };
-        // A well-measured noise saves the last confirmation run (at least
-        // two are always left).
-        let cap = if cap >= screen + 3 && df >= tuning.settled_df {
-            cap - 1
-        } else {
-            cap
         };
         if k >= cap {
             // The keep test, on every run of the candidate; the record
@@ -561,12 +559,23 @@ impl Ctx<'_, '_> {
             );
             return decide(keep, if keep { from } else { 0 }, detail);
         }
+        if lean.is_some() {
+            if d > me {
+                return Step::RunAgain;
+            }
+            let detail = format!(
+                "discard: {} {} at the same seeds; {noise}",
+                self.what(),
+                better(d)
+            );
+            return decide(false, 0, detail);
+        }
         let (bar, stage) = if k == screen {
             (tuning.promise, "promise")
         } else {
             (tuning.futility, "futility bound")
         };
-        let needed = me + bar * sigma;
+        let needed = me + bar * bar_sd;
         if d < needed {
             return decide(
                 false,
@@ -641,6 +650,7 @@ mod tests {
                 candidate,
                 replicates: &replicates,
                 segment_values: &BASELINE,
+                seeds: Seeds::NONE,
             },
         )
     }
@@ -769,6 +779,7 @@ mod tests {
                 candidate: &[2.5],
                 replicates: &[&[2.0]],
                 segment_values: &[2.0],
+                seeds: Seeds::NONE,
             },
         ));
         assert!(d.keep() && d.blind && !d.confirmed);
@@ -782,6 +793,7 @@ mod tests {
             candidate,
             replicates: &singles,
             segment_values: &[2.0, 1.5],
+            seeds: Seeds::NONE,
         };
         let s = max_settings();
         let d = decided(next_step(Rule::Confirm, &s, &ev(&[2.5])));
@@ -815,6 +827,7 @@ mod tests {
                 candidate: &[2.4, 2.6],
                 replicates: &[&[2.0]],
                 segment_values: &[2.0],
+                seeds: Seeds::NONE,
             },
         );
         // σ = 0.1414 from the candidate's own runs: promising, so confirm.
@@ -831,6 +844,7 @@ mod tests {
             candidate: &candidate,
             replicates,
             segment_values: &BASELINE,
+            seeds: Seeds::NONE,
         };
         let s = max_settings();
         let a = decided(next_step(
@@ -959,6 +973,7 @@ mod tests {
             candidate,
             replicates: &replicates,
             segment_values: &BASELINE,
+            seeds: Seeds::NONE,
         };
         let c = [2.5, 2.0, 2.2, 1.8];
         let d = decided(next_step(Rule::Confirm, &max_settings(), &ev(&c)));
@@ -999,6 +1014,7 @@ mod tests {
                     candidate: &cand,
                     replicates: &replicates,
                     segment_values: &base,
+                    seeds: Seeds::NONE,
                 },
             );
             match (up, down) {
@@ -1020,6 +1036,7 @@ mod tests {
             candidate: &[1.1],
             replicates: &[],
             segment_values,
+            seeds: Seeds::NONE,
         };
         // With the run: median 0.5, MAD 0.55; 1.1 beats the best sample 1
         // and stands (1.1 + 1) / 0.55 = 3.8 MADs from the baseline −1.
@@ -1053,6 +1070,7 @@ mod tests {
                 candidate: &[1.5],
                 replicates: &[],
                 segment_values: &[1.0],
+                seeds: Seeds::NONE,
             },
         ));
         assert!(d.keep() && d.blind && !d.confirmed);
@@ -1069,6 +1087,7 @@ mod tests {
                     candidate: &[1.0],
                     replicates: &[],
                     segment_values: &[],
+                    seeds: Seeds::NONE,
                 },
             ));
             assert_eq!(d.verdict, Verdict::Inconclusive, "{rule}");
@@ -1125,6 +1144,7 @@ mod tests {
                 candidate: &candidate,
                 replicates: &replicates,
                 segment_values: &baseline,
+                seeds: Seeds::NONE,
             };
             if let Step::Decide(d) = next_step(rule, &settings, &evidence) {
                 return d.keep();
@@ -1156,6 +1176,7 @@ mod tests {
             blind: noise.is_none(),
             confirmed: noise.is_some(),
             record_from: 0,
+            paired: None,
             detail: String::new(),
         };
         // σ 0.01, 3 runs against 5: se ≈ 0.0073, band ≈ 0.0146.

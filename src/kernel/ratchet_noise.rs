@@ -1,6 +1,7 @@
 //! The ratchet's estimates from replicate samples: the pooled run-to-run
 //! noise, the kept commit's value with its interval, the MAD and the
-//! Student-t quantile the keep rules test with.
+//! Student-t quantile the keep rules test with, and where a decided
+//! change stands against that noise.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
@@ -48,6 +49,47 @@ pub fn estimate(
     };
     let h = t_quantile((1.0 + confidence) / 2.0, df) * sigma / (samples.len() as f64).sqrt();
     Some((m, (m - h, m + h)))
+}
+
+/// Where a decided try stands against the best, for the line a person
+/// reads: the change against the noise of its estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// Kept: better beyond the noise.
+    Better,
+    /// Better by more than the noise band, but the rule did not confirm it.
+    BetterUnconfirmed,
+    /// Within the noise band, either way.
+    WithinNoise,
+    /// Worse by more than the noise band.
+    Worse,
+    /// No noise measured: no band to say.
+    Blind,
+}
+
+/// Standard errors either side of zero a change must clear to be called
+/// better or worse (about 95% two-sided).
+pub const STANDING_BAND: f64 = 2.0;
+
+/// [`standing`] from its parts: the improvement (positive = better), the
+/// noise σ of one run (`None` when blind), whether it was kept, and the
+/// runs behind each side.
+pub fn standing_of(d: f64, noise: Option<f64>, kept: bool, k: usize, nb: usize) -> Standing {
+    let Some(sigma) = noise.filter(|s| s.is_finite()) else {
+        return Standing::Blind;
+    };
+    if kept {
+        return Standing::Better;
+    }
+    let se = sigma * (1.0 / k.max(1) as f64 + 1.0 / nb.max(1) as f64).sqrt();
+    let band = STANDING_BAND * se;
+    if d < -band {
+        Standing::Worse
+    } else if d > band {
+        Standing::BetterUnconfirmed
+    } else {
+        Standing::WithinNoise
+    }
 }
 
 /// The mean; exact for a constant sample.

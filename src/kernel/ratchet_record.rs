@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::names::str_enum;
+pub use super::paired::Paired;
 use super::stats::Direction;
 
 str_enum! {
@@ -140,6 +141,14 @@ pub struct RatchetInfo {
     /// not run by arx: shown, never a measured run of the noise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imported: Option<super::import::Imported>,
+    /// Under paired seeds: the seed each run of the record was handed, in
+    /// the order they ran (`null` for a run without one).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<Option<u64>>,
+    /// The decision compared runs of the same seed: over how many, and
+    /// the correlation it estimated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<Paired>,
 }
 
 /// The guard that vetoed a keep ([`RatchetInfo::guard`]): the guard as

@@ -22,6 +22,12 @@ pub struct Measured {
     pub samples: Vec<f64>,
     pub at: String,
     pub confirmed: bool,
+    /// Under paired seeds: the seed of each of `samples` (empty without).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<Option<u64>>,
+    /// The slot of each of `samples`, when seeded (for pairs across slots).
+    #[serde(skip)]
+    pub slots: Vec<Option<String>>,
 }
 
 /// The current segment, folded from the journal.
@@ -54,6 +60,11 @@ pub struct Segment {
     /// what the slots' offsets are estimated from. Empty without slots.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slot_runs: Vec<CommitRuns>,
+    /// Under paired seeds: each try's differences from the best it was
+    /// measured against at the same seeds (tries with two pairs or more),
+    /// for the noise of a paired difference.
+    #[serde(skip)]
+    pub pair_groups: Vec<Vec<f64>>,
 }
 
 /// The runs of `commit` on each slot, in `slot_runs`.
@@ -69,6 +80,47 @@ fn slotted(r: &RunRecord, metric: &str, samples: &[f64]) -> Vec<(String, f64)> {
         .iter()
         .map(|a| (a.slot.as_deref(), a.metrics.get(metric)));
     super::slot_offset::pair_slots(runs, samples)
+}
+
+/// The seed and slot of each of `samples` (a record's samples), from the
+/// record's seeds and its runs' values (paired from the end, as
+/// [`slotted`]); both `None` for a sample no seeded run matches.
+fn seeded(
+    r: &RunRecord,
+    info: &RatchetInfo,
+    samples: &[f64],
+) -> Vec<(Option<u64>, Option<String>)> {
+    let mut out = vec![(None, None); samples.len()];
+    if info.seeds.is_empty() {
+        return out;
+    }
+    let runs: Vec<(Option<u64>, Option<&str>, Option<f64>)> = if r.attempts.is_empty() {
+        vec![(
+            info.seeds[0],
+            r.slot.as_deref(),
+            r.metrics.get(&info.metric),
+        )]
+    } else {
+        r.attempts
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let seed = info.seeds.get(i).copied().flatten();
+                (seed, a.slot.as_deref(), a.metrics.get(&info.metric))
+            })
+            .collect()
+    };
+    let mut next = samples.len();
+    for (seed, slot, value) in runs.into_iter().rev() {
+        if next == 0 {
+            break;
+        }
+        if value.is_some_and(|v| v.to_bits() == samples[next - 1].to_bits()) {
+            next -= 1;
+            out[next] = (seed, slot.map(str::to_string));
+        }
+    }
+    out
 }
 
 /// The samples of a record: its repeated samples, or the metric of its
@@ -153,6 +205,17 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     if samples.len() >= 2 && !imported {
         seg.replicates.push(samples.clone());
     }
+    let runs = seeded(r, info, &samples);
+    let seeds: Vec<Option<u64>> = runs.iter().map(|(s, _)| *s).collect();
+    let on_seeds = seeds.iter().any(Option::is_some);
+    if let (Some(kept), TryStatus::Keep | TryStatus::Discard, true) =
+        (&seg.kept, info.status, on_seeds)
+    {
+        let d = super::paired::differences(&kept.samples, &kept.seeds, &samples, &seeds);
+        if d.len() >= 2 {
+            seg.pair_groups.push(d);
+        }
+    }
     let measured = |commit: &str| Measured {
         run_id: r.run_id.clone(),
         commit: commit.to_string(),
@@ -160,6 +223,12 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         samples: samples.clone(),
         at: r.ended_at.clone(),
         confirmed: info.confirmed,
+        seeds: if on_seeds { seeds.clone() } else { Vec::new() },
+        slots: if on_seeds {
+            runs.iter().map(|(_, s)| s.clone()).collect()
+        } else {
+            Vec::new()
+        },
     };
     let text = info.status.as_str();
     seg.tally
@@ -174,6 +243,9 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             let mut m = measured(info.commit.as_deref().unwrap_or(&info.kept));
             if info.record_from > 0 && info.record_from < m.samples.len() {
                 m.samples.drain(..info.record_from);
+                let from = info.record_from.min(m.seeds.len());
+                m.seeds.drain(..from);
+                m.slots.drain(..from.min(m.slots.len()));
             }
             seg.kept = Some(m);
         }
@@ -415,6 +487,8 @@ mod tests {
                 guard: None,
                 holdout: None,
                 imported: None,
+                seeds: Vec::new(),
+                paired: None,
             }),
         }
     }

@@ -106,6 +106,8 @@ struct ObjectiveFile {
     slot_env: Option<Value>,
     #[allow(dead_code)]
     launcher: Option<Value>,
+    /// `"paired"`: checked by [`paired_seeds`].
+    seeds: Option<Value>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -163,7 +165,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, format, pattern, rule, prune, progress_step, slots, slot_env, launcher, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -213,8 +215,10 @@ pub fn resolve(
         file.format.as_deref(),
         file.pattern.as_deref(),
     )?;
+    let paired_seeds = paired_seeds(file.seeds.as_ref())?;
     let objective = Objective {
         format,
+        paired_seeds,
         metric,
         direction,
         command,
@@ -317,6 +321,19 @@ fn holdout(h: HoldoutFile, objective: Direction, protect: &mut Vec<String>) -> R
     })
 }
 
+/// `[objective] seeds`: absent (no seeds handed to the runs) or
+/// `"paired"`; anything else is an error that names the key.
+fn paired_seeds(value: Option<&Value>) -> Result<bool> {
+    match value {
+        None => Ok(false),
+        Some(Value::String(s)) if s == "paired" => Ok(true),
+        Some(other) => Err(Hinted::error(
+            format!("invalid [objective] seeds: {other} (the one value accepted is \"paired\")"),
+            "seeds = \"paired\" hands every run a seed (ARX_SEED, {seed}) and pairs a candidate's runs with the best's; leave it out for unseeded runs",
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -373,6 +390,18 @@ mod tests {
         let file = json!({"metric": "m", "direction": "min", "command": "x", "confidence": 2});
         let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
         assert!(err.to_string().contains("confidence"), "{err}");
+        for bad in [json!("pairs"), json!(true), json!(1), json!(["paired"])] {
+            let file = json!({"metric": "m", "direction": "min", "command": "x", "seeds": bad});
+            let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
+            assert!(err.to_string().contains("seeds"), "{err}");
+        }
+        let file = json!({"metric": "m", "direction": "min", "command": "x", "seeds": "paired"});
+        assert!(
+            resolve(&ObjectiveFlags::default(), Some(&file))
+                .unwrap()
+                .0
+                .paired_seeds
+        );
     }
 
     #[test]

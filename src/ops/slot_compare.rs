@@ -25,6 +25,9 @@ pub struct SlotCompare<'s> {
     /// The slot the candidate is compared on: its first run's.
     pub frame: Option<String>,
     remeasured: bool,
+    /// The best's runs measured again on the candidate's slot, with their
+    /// seeds (paired seeds).
+    seeded: Vec<(Option<u64>, f64)>,
     /// Ctrl-C while the best was measured on the candidate's slot.
     pub interrupted: bool,
 }
@@ -40,6 +43,7 @@ impl<'s> SlotCompare<'s> {
             sample_slots: Vec::new(),
             frame: None,
             remeasured: false,
+            seeded: Vec::new(),
             interrupted: false,
         }
     }
@@ -89,9 +93,15 @@ impl<'s> SlotCompare<'s> {
         }
     }
 
-    /// The best (`kept`) was measured again: `runs`, each with its slot.
-    pub fn remeasured(&mut self, kept: &str, runs: Vec<(String, f64)>) {
+    /// The best (`kept`) was measured again: `runs`, each with its slot
+    /// (and `seeds`, each run's seed, under paired seeds).
+    pub fn remeasured(&mut self, kept: &str, runs: Vec<(String, f64)>, seeds: &[Option<u64>]) {
         self.remeasured = true;
+        self.seeded = seeds
+            .iter()
+            .zip(&runs)
+            .map(|(s, (_, x))| (*s, *x))
+            .collect();
         if runs.len() >= 2 {
             self.extra.push(runs.iter().map(|(_, x)| *x).collect());
         }
@@ -138,6 +148,31 @@ impl<'s> SlotCompare<'s> {
         })
     }
 
+    /// The best's runs and their seeds, as a candidate's runs pair with
+    /// them (paired seeds): on the candidate's slot, its runs measured
+    /// there first, then each of its recorded runs moved there by the
+    /// slots' offset; without slots, as recorded.
+    pub fn paired_best(&self, best: &Measured) -> (Vec<f64>, Vec<Option<u64>>) {
+        let Some((slot, _)) = self.reference(best) else {
+            return (best.samples.clone(), best.seeds.clone());
+        };
+        let sd = self.sd();
+        let (mut values, mut seeds): (Vec<f64>, Vec<Option<u64>>) =
+            self.seeded.iter().map(|(s, x)| (*x, *s)).unzip();
+        for (i, &x) in best.samples.iter().enumerate() {
+            let moved = match best.slots.get(i).and_then(Option::as_deref) {
+                Some(s) if s == slot => Some(x),
+                Some(s) => slot_offset::offset(&self.slot_runs, slot, s, sd).map(|o| x + o.d),
+                None => None,
+            };
+            if let Some(v) = moved {
+                values.push(v);
+                seeds.push(best.seeds.get(i).copied().flatten());
+            }
+        }
+        (values, seeds)
+    }
+
     /// How many runs of the best the decision compared with.
     pub fn reference_runs(&self, best: &Measured) -> usize {
         self.reference(best)
@@ -157,6 +192,8 @@ mod tests {
             samples: vec![10.0, 10.1, 9.9],
             at: String::new(),
             confirmed: true,
+            seeds: Vec::new(),
+            slots: Vec::new(),
         };
         Segment {
             kept: Some(best),
@@ -176,7 +213,7 @@ mod tests {
         let mut c = SlotCompare::new(2, &seg);
         c.ran(Some("1".into()));
         assert!(c.needs_remeasure("k"));
-        c.remeasured("k", vec![("1".into(), 15.0), ("1".into(), 15.1)]);
+        c.remeasured("k", vec![("1".into(), 15.0), ("1".into(), 15.1)], &[]);
         // Once per measurement.
         assert!(!c.needs_remeasure("k"));
         let (reference, candidate) = c.compare(&best, &[15.05]);

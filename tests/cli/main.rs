@@ -26,6 +26,7 @@ mod mcp;
 mod mcp_off;
 mod measure;
 mod next;
+mod paired;
 mod parse;
 mod plateau;
 mod ratchet;

@@ -14,6 +14,7 @@ use crate::io::process::RunOutcome;
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::{decimals, num};
 use crate::kernel::objective::Objective;
+use crate::kernel::paired;
 use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
 use crate::kernel::segment::Segment;
 use crate::kernel::stats::summarize;
@@ -35,12 +36,14 @@ struct BestRuns {
 
 impl BestRuns {
     /// `n` runs (labelled by `label` of 1..=n), stopping at a Ctrl-C;
-    /// with `slot`, every one waits for that slot.
+    /// with `slot`, every one waits for that slot. Under paired seeds, the
+    /// runs take the seeds of the best's recorded runs `best_seeds` in
+    /// order (a baseline passes none: the segment's sequence).
     fn run(
         runner: &Runner<'_>,
         state: &Path,
-        n: u32,
-        slot: Option<usize>,
+        (n, slot): (u32, Option<usize>),
+        best_seeds: &[Option<u64>],
         label: impl Fn(u32) -> String,
     ) -> Result<BestRuns> {
         let run_id = attempts::new_run_id();
@@ -53,9 +56,16 @@ impl BestRuns {
             reactive.slot_index = Some(index);
             reactive.slot_only = true;
         }
-        let (mut outcomes, mut samples) = (Vec::new(), Vec::new());
+        let (mut outcomes, mut samples) = (Vec::new(), Vec::<f64>::new());
+        let segment = runner.objective.segment_id();
+        let mut used = Vec::new();
         for i in 1..=n {
-            let o = runner.once(&mut events, &label(i), &mut reactive)?;
+            let seed = runner
+                .objective
+                .paired_seeds
+                .then(|| paired::next_seed(&segment, best_seeds, &used));
+            used.extend(seed);
+            let o = runner.once(&mut events, &label(i), &mut reactive, seed)?;
             let interrupted = o.interrupted;
             let sample = runner.sample(&o);
             // A run that ended well without the metric: the next ones
@@ -143,7 +153,9 @@ pub fn baseline(
     }
     let runner = &env.runner.at(kept);
     let n = objective.baseline_repeat;
-    let runs = BestRuns::run(runner, state, n, None, |i| format!("baseline {i}/{n}"))?;
+    let runs = BestRuns::run(runner, state, (n, None), &[], |i| {
+        format!("baseline {i}/{n}")
+    })?;
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
     let status = if interrupted {
         TryStatus::Interrupted
@@ -260,6 +272,8 @@ fn baseline_line(
 pub struct Remeasured {
     /// Each run's slot and value.
     pub runs: Vec<(String, f64)>,
+    /// Each run's seed, under paired seeds.
+    pub seeds: Vec<Option<u64>>,
     pub interrupted: bool,
 }
 
@@ -286,15 +300,16 @@ pub fn remeasure(
         set_aside(repo, state, kept, "measuring the best on another slot")?;
     }
     let runner = &runner.at(kept);
-    let runs = BestRuns::run(runner, state, n, Some(index), |i| {
+    let best_seeds = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
+    let runs = BestRuns::run(runner, state, (n, Some(index)), best_seeds, |i| {
         format!("the best on slot {slot} {i}/{n}")
     })?;
     let interrupted = runs.interrupted();
     let samples = runs.samples.clone();
-    let slotted: Vec<(String, f64)> = runs
+    let slotted: Vec<(String, f64, Option<u64>)> = runs
         .outcomes
         .iter()
-        .filter_map(|o| Some((o.slot.clone()?, runner.sample(o)?)))
+        .filter_map(|o| Some((o.slot.clone()?, runner.sample(o)?, o.seed)))
         .collect();
     let mut i = info(
         objective,
@@ -325,7 +340,8 @@ pub fn remeasure(
         None => {}
     }
     Ok(Remeasured {
-        runs: slotted,
+        seeds: slotted.iter().map(|(_, _, s)| *s).collect(),
+        runs: slotted.into_iter().map(|(s, x, _)| (s, x)).collect(),
         interrupted,
     })
 }

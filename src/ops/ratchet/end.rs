@@ -15,6 +15,7 @@ use crate::error::Exit;
 use crate::kernel::holdout::HoldoutVerdict;
 use crate::kernel::journal::{RunRecord, RunStatus};
 use crate::kernel::number::{decimals, fmt_number, num, signed};
+use crate::kernel::paired;
 use crate::kernel::prune::Pruned;
 use crate::kernel::ratchet::{self, Decision};
 use crate::kernel::segment::{CheckResult, TryStatus};
@@ -135,6 +136,7 @@ pub(super) fn describe(
     i.blind = d.blind;
     i.confirmed = d.confirmed;
     i.record_from = d.record_from;
+    i.paired = d.paired;
     let samples = &runs.samples;
     let segment_noise = ratchet::pooled_noise(&runs.slots.groups()).map(|(sd, _)| sd);
     let best = at.segment.kept.as_ref().expect("a kept commit");
@@ -175,8 +177,11 @@ pub(super) fn describe(
     } else {
         &noise
     };
+    let paired = d
+        .paired
+        .map_or(String::new(), |p| format!(", {}", paired::note(&p)));
     let line = format!(
-        "{} {} ({diff}{noise}){}",
+        "{} {} ({diff}{noise}{paired}){}",
         env.runner.objective.metric,
         num(mean, dp),
         quoted(env)

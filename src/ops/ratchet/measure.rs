@@ -10,6 +10,7 @@ use anyhow::Result;
 use super::candidate::{Against, Try, TryEnv};
 use super::{remeasure, short};
 use crate::io::events::Events;
+use crate::kernel::paired::{self, Seeds};
 use crate::kernel::prune::Progress;
 use crate::kernel::ratchet::{self, Decision, Evidence, Settings, Step};
 use crate::ops::reactive::Reactive;
@@ -20,6 +21,8 @@ pub(super) struct Runs<'s> {
     pub events: Events,
     pub reactive: Reactive,
     pub samples: Vec<f64>,
+    /// The seed of each of `samples` (paired seeds).
+    pub seeds: Vec<Option<u64>>,
     /// The comparison with the best on the candidate's slot.
     pub slots: SlotCompare<'s>,
     /// `None`: the runs stopped (a crash, a Ctrl-C, pruned).
@@ -66,13 +69,14 @@ pub(super) fn measure<'s>(
         events: Events::open(runner.events.as_deref(), &t.run_id, t.start)?,
         reactive: runner.reactive(env.state, &t.run_id, t.start, t.wall, at.peers.clone())?,
         samples: Vec::new(),
+        seeds: Vec::new(),
         slots: SlotCompare::new(slot_count, &at.segment),
         decision: None,
         elapsed: Duration::ZERO,
         progress: None,
     };
     runs.decision = loop {
-        if !run_once(env, t, &mut runs)? || !remeasure_when_needed(env, at, &mut runs)? {
+        if !run_once(env, at, t, &mut runs)? || !remeasure_when_needed(env, at, &mut runs)? {
             break None;
         }
         match next_step(env, at, &runs) {
@@ -102,16 +106,25 @@ pub(super) fn measure<'s>(
 
 /// One run of the candidate; false when it gave no sample to decide on
 /// (pruned, interrupted, a crash).
-fn run_once(env: &TryEnv<'_, '_>, t: &mut Try, runs: &mut Runs<'_>) -> Result<bool> {
+fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>) -> Result<bool> {
     let n = t.outcomes.len() - t.first + 1;
     let label = if t.first > 0 {
         format!("candidate run {n} on the new best")
     } else {
         format!("candidate run {n}")
     };
+    let seed = env.runner.objective.paired_seeds.then(|| {
+        // The seeds of this try's runs against this best so far.
+        let used: Vec<u64> = t.outcomes[t.first..]
+            .iter()
+            .filter_map(|o| o.seed)
+            .collect();
+        let best = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
+        paired::next_seed(&at.segment.id, best, &used)
+    });
     let o = env
         .runner
-        .once(&mut runs.events, &label, &mut runs.reactive)?;
+        .once(&mut runs.events, &label, &mut runs.reactive, seed)?;
     let interrupted = o.interrupted;
     if o.pruned {
         t.outcomes.push(o);
@@ -124,6 +137,7 @@ fn run_once(env: &TryEnv<'_, '_>, t: &mut Try, runs: &mut Runs<'_>) -> Result<bo
         return Ok(false);
     };
     runs.samples.push(x);
+    runs.seeds.push(seed);
     runs.slots.ran(slot);
     Ok(true)
 }
@@ -137,7 +151,7 @@ fn remeasure_when_needed(env: &TryEnv<'_, '_>, at: &Against, runs: &mut Runs<'_>
     let index = runs.reactive.slot_index.unwrap_or_default();
     let frame = runs.slots.frame.clone().unwrap_or_default();
     let again = remeasure(env, at, (index, &frame))?;
-    runs.slots.remeasured(&at.kept, again.runs);
+    runs.slots.remeasured(&at.kept, again.runs, &again.seeds);
     if again.interrupted {
         runs.slots.interrupted = true;
         return Ok(false);
@@ -164,11 +178,19 @@ fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool
     if candidate_values.len() > 1 {
         replicates.push(&candidate_values);
     }
+    let (paired_best, best_seeds) = runs.slots.paired_best(best);
+    let history: Vec<&[f64]> = at.segment.pair_groups.iter().map(Vec::as_slice).collect();
     let evidence = Evidence {
         best: &reference,
         candidate: &candidate_values,
         replicates: &replicates,
         segment_values: &at.segment.values,
+        seeds: Seeds {
+            best: &paired_best,
+            best_seeds: &best_seeds,
+            candidate: &runs.seeds,
+            history: &history,
+        },
     };
     let step = ratchet::next_step(env.rule, &settings, &evidence);
     let leads = matches!(step, Step::RunAgain)

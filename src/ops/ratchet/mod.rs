@@ -141,6 +141,8 @@ pub fn info(
         guard: None,
         holdout: None,
         imported: None,
+        seeds: Vec::new(),
+        paired: None,
     }
 }
 
@@ -152,8 +154,11 @@ pub fn record(
     elapsed: Duration,
     outcomes: &[RunOutcome],
     samples: Vec<f64>,
-    info: RatchetInfo,
+    mut info: RatchetInfo,
 ) -> Result<RunRecord> {
+    if outcomes.iter().any(|o| o.seed.is_some()) {
+        info.seeds = outcomes.iter().map(|o| o.seed).collect();
+    }
     let summary = if samples.len() > 1 {
         summarize(&samples)
     } else {

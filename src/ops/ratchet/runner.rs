@@ -62,6 +62,22 @@ pub fn run_checks(runner: &Runner<'_>, checks: &[String]) -> Result<Vec<CheckRes
     Ok(results)
 }
 
+/// `spec` handed `seed`: `ARX_SEED` in the environment, every `{seed}` of
+/// the command line replaced by it.
+fn seeded_spec(spec: &RunSpec, seed: u64) -> RunSpec {
+    let text = seed.to_string();
+    let mut out = spec.clone();
+    for arg in &mut out.argv {
+        *arg = arg.replace("{seed}", &text);
+    }
+    out.env.retain(|(k, _)| k != SEED_ENV);
+    out.env.push((SEED_ENV.to_string(), text));
+    out
+}
+
+/// The variable that carries a run's seed.
+pub const SEED_ENV: &str = "ARX_SEED";
+
 /// Where a try's progress goes: the front end shows it (a spinner, lines
 /// for people); the steps here only tell.
 pub trait Host {
@@ -164,27 +180,32 @@ impl<'a> Runner<'a> {
     }
 
     /// One run of the experiment, with live events, its live file,
-    /// progress curve and pruning.
+    /// progress curve and pruning; handed `seed` when given (paired
+    /// seeds): `ARX_SEED` in its environment, `{seed}` in its command.
     pub fn once(
         &self,
         events: &mut Events,
         label: &str,
         reactive: &mut Reactive,
+        seed: Option<u64>,
     ) -> Result<RunOutcome> {
         self.host.running(label);
-        let (mut outcomes, _) = attempts::run_attempts_reacting(
-            &self.spec,
-            1,
-            &self.interrupt,
-            reactive,
-            label,
-            |e| {
+        let seeded;
+        let spec = match seed {
+            None => &self.spec,
+            Some(seed) => {
+                seeded = seeded_spec(&self.spec, seed);
+                &seeded
+            }
+        };
+        let (mut outcomes, _) =
+            attempts::run_attempts_reacting(spec, 1, &self.interrupt, reactive, label, |e| {
                 if let AttemptEvent::Run { event, elapsed } = e {
                     events.emit_run(event, elapsed, &self.spec.argv, label);
                 }
-            },
-        )?;
-        let outcome = outcomes.remove(0);
+            })?;
+        let mut outcome = outcomes.remove(0);
+        outcome.seed = seed;
         if outcome.output_held {
             self.host.warn(attempts::OUTPUT_HELD);
         }

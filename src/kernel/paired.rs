@@ -1,0 +1,379 @@
+//! Paired seeds (`[objective] seeds = "paired"`): every run of a try is
+//! handed a seed, a candidate's k-th run the seed of the best's k-th
+//! recorded run, so that the two share data order and initialisation
+//! (common random numbers). Their difference then carries less noise than
+//! either value, by a factor the data tells: with the run noise σ² and the
+//! variance s² of the differences at the same seed, the pairing's
+//! correlation is ρ = 1 − s² / 2σ².
+//!
+//! The `confirm` rule asks here at three points:
+//! - [`stage`]: the screen and the futility bound compare the mean paired
+//!   difference with the noise of one difference, pooled over the
+//!   segment's earlier tries and this one's pairs, when that pooled ρ
+//!   clears [`RHO_MIN`];
+//! - [`lean`]: before any noise of a difference is measured (the
+//!   segment's first paired tries), the screen asks only that the first
+//!   run be better than the best's at the same seed;
+//! - [`keep_test`]: the keep test is a one-sided paired Student-t test on
+//!   the candidate's differences, at the noise of its own differences or
+//!   of those pooled with the segment's earlier tries, whichever is larger
+//!   (so a change that keeps less of the pairing than most is tested at
+//!   its own noise); used from [`MIN_PAIRS`] pairs on and when that ρ
+//!   clears [`RHO_MIN`]. Otherwise the rule decides unpaired, as without
+//!   seeds.
+//!
+//! Both constants were chosen with `examples/ratchet_sim` (its paired
+//! section). Pure: seeds and samples in, numbers out.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::ratchet_noise::{mean, pooled_with, t_quantile};
+
+/// Pairs a keep test needs before it decides paired: with fewer, the
+/// differences' own variance is too loose a measure (the Student-t
+/// quantile on 1 df is wide) and the rule decides unpaired. Tuned by
+/// `examples/ratchet_sim`.
+pub const MIN_PAIRS: usize = 3;
+
+/// The pairing's estimated correlation must exceed this for a step to
+/// decide paired; at or below it, pairing does not help and the step is
+/// unpaired. Tuned by `examples/ratchet_sim`.
+pub const RHO_MIN: f64 = 0.3;
+
+/// Seeds stay below 2³¹: every framework's seed (a C `int`, numpy's
+/// `RandomState`, scikit-learn's `random_state`) takes them.
+const SEED_MASK: u64 = 0x7fff_ffff;
+
+/// The seeds of a decision's samples, and the paired differences of the
+/// segment's earlier tries. [`Seeds::NONE`]: no seeds, unpaired.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Seeds<'a> {
+    /// The best's runs as the candidate is compared with them (with
+    /// slots, each moved onto the candidate's slot): usually
+    /// `Evidence::best` itself.
+    pub best: &'a [f64],
+    /// The seed of each of `best`.
+    pub best_seeds: &'a [Option<u64>],
+    /// The seed of each of the candidate's samples.
+    pub candidate: &'a [Option<u64>],
+    /// The paired differences (candidate − best at the same seed) of each
+    /// earlier try of the segment with two pairs or more.
+    pub history: &'a [&'a [f64]],
+}
+
+impl Seeds<'_> {
+    /// No seeds: every decision unpaired.
+    pub const NONE: Seeds<'static> = Seeds {
+        best: &[],
+        best_seeds: &[],
+        candidate: &[],
+        history: &[],
+    };
+}
+
+/// How a decision was paired: over how many seeds, and the correlation it
+/// estimated. Journaled with the try.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Paired {
+    pub pairs: usize,
+    pub rho: f64,
+}
+
+/// The `k`-th seed (from 0) of the segment `segment`'s fixed sequence.
+pub fn sequence(segment: &str, k: usize) -> u64 {
+    let digest = Sha256::digest(format!("arx-seed/{segment}/{k}").as_bytes());
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(word) & SEED_MASK
+}
+
+/// The seed of the next run of a try: the seed of the best's run of the
+/// same rank (`best`, the best's recorded runs in order; `used`, this
+/// try's runs so far); beyond the best's runs, the first seed of the
+/// segment's sequence this try has not used yet. A baseline passes no
+/// `best`: it runs the sequence itself.
+pub fn next_seed(segment: &str, best: &[Option<u64>], used: &[u64]) -> u64 {
+    if let Some(Some(s)) = best.get(used.len()) {
+        if !used.contains(s) {
+            return *s;
+        }
+    }
+    (0..)
+        .map(|k| sequence(segment, k))
+        .find(|s| !used.contains(s))
+        .expect("the sequence has seeds")
+}
+
+/// The differences candidate − best of the runs with the same seed, in
+/// the candidate's order (each of the best's runs pairs once).
+pub fn differences(
+    best: &[f64],
+    best_seeds: &[Option<u64>],
+    candidate: &[f64],
+    candidate_seeds: &[Option<u64>],
+) -> Vec<f64> {
+    let mut taken = vec![false; best.len()];
+    let mut out = Vec::new();
+    for (c, seed) in candidate.iter().zip(candidate_seeds) {
+        let Some(seed) = seed else { continue };
+        let hit = (0..best.len().min(best_seeds.len()))
+            .find(|&i| !taken[i] && best_seeds[i] == Some(*seed));
+        if let Some(i) = hit {
+            taken[i] = true;
+            out.push(c - best[i]);
+        }
+    }
+    out
+}
+
+/// The pairing's correlation from the variance of one difference and the
+/// run noise σ: ρ = 1 − s² / 2σ² (`None` without run noise).
+pub fn rho(diff_sd: f64, sigma: f64) -> Option<f64> {
+    (sigma > 0.0 && sigma.is_finite()).then(|| 1.0 - diff_sd * diff_sd / (2.0 * sigma * sigma))
+}
+
+/// A paired step's numbers: the mean paired difference (positive =
+/// better), the noise of one difference, the pairs and the correlation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairedView {
+    pub d: f64,
+    pub sd: f64,
+    pub df: f64,
+    pub paired: Paired,
+}
+
+impl PairedView {
+    /// "paired over 3 seeds, ρ 0.82".
+    pub fn note(&self) -> String {
+        note(&self.paired)
+    }
+}
+
+/// "paired over 3 seeds, ρ 0.82".
+pub fn note(p: &Paired) -> String {
+    format!(
+        "paired over {} seed{}, \u{3c1} {:.2}",
+        p.pairs,
+        if p.pairs == 1 { "" } else { "s" },
+        p.rho
+    )
+}
+
+/// The differences of the decision's samples, signed so that positive is
+/// better (`sign`: +1 when higher is better).
+fn signed(seeds: &Seeds<'_>, candidate: &[f64], sign: f64) -> Vec<f64> {
+    differences(seeds.best, seeds.best_seeds, candidate, seeds.candidate)
+        .into_iter()
+        .map(|d| sign * d)
+        .collect()
+}
+
+/// The screen's and the futility bound's paired view: the mean difference
+/// over the pairs so far, against the noise of one difference pooled over
+/// the segment's earlier tries and this one; `None` (unpaired) without a
+/// pair, without that noise, or when its ρ does not clear [`RHO_MIN`].
+pub fn stage(seeds: &Seeds<'_>, candidate: &[f64], sign: f64, sigma: f64) -> Option<PairedView> {
+    let diffs = signed(seeds, candidate, sign);
+    let d = mean(&diffs)?;
+    let (sd, df) = pooled_with(seeds.history, &diffs)?;
+    let rho = rho(sd, sigma).filter(|r| *r > RHO_MIN)?;
+    Some(PairedView {
+        d,
+        sd,
+        df,
+        paired: Paired {
+            pairs: diffs.len(),
+            rho,
+        },
+    })
+}
+
+/// The mean paired difference (positive = better) when there are pairs
+/// but no noise of a difference measured yet (no earlier try of the
+/// segment with two pairs, and one pair here): the screen then asks only
+/// that the candidate be better at the same seeds, and a second run
+/// measures that noise.
+pub fn lean(seeds: &Seeds<'_>, candidate: &[f64], sign: f64) -> Option<f64> {
+    let diffs = signed(seeds, candidate, sign);
+    if pooled_with(seeds.history, &diffs).is_some() {
+        return None;
+    }
+    mean(&diffs)
+}
+
+/// The noise of a difference is well measured by the segment's earlier
+/// tries (`settled_df` degrees of freedom or more) and pairing helps
+/// there: two confirmation runs are enough.
+pub fn settled(seeds: &Seeds<'_>, sigma: f64, settled_df: f64) -> bool {
+    !seeds.best_seeds.is_empty()
+        && pooled_with(seeds.history, &[])
+            .is_some_and(|(sd, df)| df >= settled_df && rho(sd, sigma).is_some_and(|r| r > RHO_MIN))
+}
+
+/// The keep test's paired view and its one-sided bounds at `confidence`:
+/// a Student-t interval on the candidate's own differences, from
+/// [`MIN_PAIRS`] pairs on, when their ρ clears [`RHO_MIN`].
+pub fn keep_test(
+    seeds: &Seeds<'_>,
+    candidate: &[f64],
+    sign: f64,
+    sigma: f64,
+    confidence: f64,
+) -> Option<(PairedView, f64, f64)> {
+    let diffs = signed(seeds, candidate, sign);
+    if diffs.len() < MIN_PAIRS {
+        return None;
+    }
+    let d = mean(&diffs)?;
+    // The candidate's own differences, or those pooled with the segment's
+    // earlier tries (more degrees of freedom) when these are not less
+    // noisy than its own: a change that keeps less of the pairing than
+    // most is tested at its own noise.
+    let own = pooled_with(&[], &diffs)?;
+    let (sd, df) = match pooled_with(seeds.history, &diffs) {
+        Some(all) if all.0 >= own.0 => all,
+        _ => own,
+    };
+    let rho = rho(sd, sigma).filter(|r| *r > RHO_MIN)?;
+    let half = t_quantile(confidence, df) * sd / (diffs.len() as f64).sqrt();
+    let view = PairedView {
+        d,
+        sd,
+        df,
+        paired: Paired {
+            pairs: diffs.len(),
+            rho,
+        },
+    };
+    Some((view, d - half, d + half))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sequence_is_fixed_per_segment_and_fits_an_int() {
+        assert_eq!(sequence("a", 0), sequence("a", 0));
+        assert_ne!(sequence("a", 0), sequence("a", 1));
+        assert_ne!(sequence("a", 0), sequence("b", 0));
+        assert!((0..100).all(|k| sequence("a", k) < 1 << 31));
+    }
+
+    #[test]
+    fn a_run_takes_the_best_runs_seed_of_its_rank_then_the_sequence() {
+        let s = |k| sequence("x", k);
+        // A baseline runs the sequence.
+        assert_eq!(next_seed("x", &[], &[]), s(0));
+        assert_eq!(next_seed("x", &[], &[s(0)]), s(1));
+        // A candidate reuses the best's seeds in order…
+        let best = [Some(s(1)), Some(s(2))];
+        assert_eq!(next_seed("x", &best, &[]), s(1));
+        assert_eq!(next_seed("x", &best, &[s(1)]), s(2));
+        // …then the first seed of the sequence it has not used.
+        assert_eq!(next_seed("x", &best, &[s(1), s(2)]), s(0));
+        assert_eq!(next_seed("x", &best, &[s(1), s(2), s(0)]), s(3));
+        // A best run without a seed: the sequence.
+        assert_eq!(next_seed("x", &[None], &[]), s(0));
+    }
+
+    #[test]
+    fn differences_pair_runs_of_the_same_seed_once() {
+        let d = differences(
+            &[1.0, 2.0, 3.0],
+            &[Some(7), Some(8), Some(9)],
+            &[2.5, 1.5, 0.0, 4.0],
+            &[Some(8), Some(7), None, Some(5)],
+        );
+        assert_eq!(d, vec![0.5, 0.5]);
+        // Seeds shorter than the samples: the rest has none.
+        assert!(differences(&[1.0], &[], &[1.0], &[Some(1)]).is_empty());
+        // A seed twice on the candidate's side pairs once.
+        assert_eq!(
+            differences(&[1.0], &[Some(1)], &[2.0, 3.0], &[Some(1), Some(1)]),
+            vec![1.0]
+        );
+    }
+
+    #[test]
+    fn rho_follows_the_variance_of_the_differences() {
+        // Independent runs: a difference has twice the run variance.
+        assert!((rho(2f64.sqrt(), 1.0).unwrap()).abs() < 1e-12);
+        assert!((rho(0.2, 1.0).unwrap() - 0.98).abs() < 1e-12);
+        assert_eq!(rho(1.0, 0.0), None);
+    }
+
+    #[test]
+    fn the_keep_test_needs_enough_pairs_and_a_positive_rho() {
+        let seeds: Vec<Option<u64>> = (0..4).map(Some).collect();
+        let best = [10.0, 12.0, 9.0, 11.0];
+        // Lower is better (sign −1): the candidate is 0.1 lower at each seed,
+        // give or take 0.01.
+        let cand = [9.9, 11.91, 8.89, 10.9];
+        let ev = Seeds {
+            best: &best,
+            best_seeds: &seeds,
+            candidate: &seeds,
+            history: &[],
+        };
+        let (view, lower, upper) = keep_test(&ev, &cand, -1.0, 1.2, 0.85).unwrap();
+        assert_eq!(view.paired.pairs, 4);
+        assert!((view.d - 0.1).abs() < 0.01, "{view:?}");
+        assert!(lower > 0.09 && upper < 0.11, "{lower} {upper}");
+        assert!(view.paired.rho > 0.99);
+        assert_eq!(view.note(), "paired over 4 seeds, \u{3c1} 1.00");
+        // Two pairs: too few.
+        assert!(keep_test(&ev, &cand[..2], -1.0, 1.2, 0.85).is_none());
+        // Differences as noisy as unpaired runs: ρ ≤ 0, unpaired.
+        let wild = [12.0, 10.0, 11.0, 9.0];
+        assert!(keep_test(&ev, &wild, -1.0, 1.0, 0.85).is_none());
+        // Without seeds: never paired.
+        assert!(keep_test(&Seeds::NONE, &cand, -1.0, 1.2, 0.85).is_none());
+    }
+
+    #[test]
+    fn a_well_measured_pairing_settles() {
+        let seeds = [Some(1)];
+        let group: Vec<f64> = (0..21)
+            .map(|i| if i % 2 == 0 { 0.1 } else { -0.1 })
+            .collect();
+        let history: [&[f64]; 1] = [&group];
+        let ev = Seeds {
+            best: &[1.0],
+            best_seeds: &seeds,
+            candidate: &seeds,
+            history: &history,
+        };
+        assert!(settled(&ev, 1.0, 20.0));
+        assert!(!settled(&ev, 1.0, 21.0));
+        // The pairing does not help (ρ about −1): not settled.
+        assert!(!settled(&ev, 0.07, 20.0));
+        assert!(!settled(&Seeds::NONE, 1.0, 0.0));
+    }
+
+    #[test]
+    fn a_stage_pools_the_segments_earlier_differences() {
+        let seeds = [Some(1), Some(2)];
+        let history: [&[f64]; 1] = [&[0.1, -0.1, 0.0]];
+        let ev = Seeds {
+            best: &[5.0, 6.0],
+            best_seeds: &seeds,
+            candidate: &seeds[..1],
+            history: &history,
+        };
+        // One pair: its own differences say nothing of the noise yet; the
+        // earlier try's do (sd 0.1).
+        let v = stage(&ev, &[5.5], 1.0, 1.0).unwrap();
+        assert_eq!(v.paired.pairs, 1);
+        assert!((v.d - 0.5).abs() < 1e-12 && (v.sd - 0.1).abs() < 1e-12);
+        // No history and one pair: unpaired.
+        let bare = Seeds { history: &[], ..ev };
+        assert!(stage(&bare, &[5.5], 1.0, 1.0).is_none());
+        // …the screen then leans on the difference at the same seed.
+        assert_eq!(lean(&bare, &[5.5], 1.0), Some(0.5));
+        assert_eq!(lean(&bare, &[5.5], -1.0), Some(-0.5));
+        assert_eq!(lean(&ev, &[5.5], 1.0), None);
+        assert_eq!(lean(&Seeds::NONE, &[5.5], 1.0), None);
+    }
+}

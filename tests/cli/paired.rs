@@ -1,0 +1,180 @@
+//! `arx try` with `[objective] seeds = "paired"`, on real git repositories
+//! and an experiment whose noise is a function of its seed: the metric is
+//! the number in `value.txt` plus a jitter of up to ±0.1 drawn from
+//! `ARX_SEED` (times the number in `sign.txt`, 1 when absent; without a
+//! seed, from the run's count). Each run appends its `ARX_SEED` and its
+//! `{seed}` argument to an ignored file.
+
+use std::process::Command as Std;
+
+use serde_json::Value;
+
+use crate::support::{stderr, stdout_json, Sandbox};
+
+const SCORE: &str = r#"#!/bin/sh
+echo "${ARX_SEED:-none} $1" >> .seeds
+v=$(cat value.txt)
+sign=$(cat sign.txt 2>/dev/null || echo 1)
+# Unseeded, every run draws a seed of its own.
+n=$(wc -l < .seeds)
+awk -v v="$v" -v s="${ARX_SEED:-$((n * 379 + 101))}" -v sign="$sign" \
+  'BEGIN { j = ((s % 1000) / 1000 - 0.5) * 0.2; printf "__RESULT__ {\"m\": %.6f}\n", v + sign * j }'
+"#;
+
+fn config(seeds: &str) -> String {
+    format!(
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+         command = \"sh score.sh {{seed}}\"\nbaseline_repeat = 5\n{seeds}"
+    )
+}
+
+const PAIRED: &str = "seeds = \"paired\"\n";
+
+fn repo(seeds: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write("score.sh", SCORE);
+    sb.write("value.txt", "1.0");
+    sb.write(".gitignore", ".seeds\n");
+    sb.write("arx.toml", config(seeds));
+    for args in [
+        &["init", "-q", "-b", "main"][..],
+        &["config", "user.email", "t@example.com"],
+        &["config", "user.name", "T"],
+        &["add", "-A"],
+        &["commit", "-qm", "start"],
+    ] {
+        let out = Std::new("git")
+            .args(args)
+            .current_dir(sb.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+    }
+    sb
+}
+
+/// `arx --json try`, its exit code and its report.
+fn try_(sb: &Sandbox) -> (i32, Value) {
+    let out = sb.arx().args(["--json", "try"]).output().unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    assert!(!out.stdout.is_empty(), "exit {code}: {}", stderr(&out));
+    (code, stdout_json(&out))
+}
+
+/// The seeds the runs were handed, in order, since `from` runs: each as
+/// `ARX_SEED` and as the `{seed}` argument, which must agree.
+fn seeds_since(sb: &Sandbox, from: usize) -> Vec<u64> {
+    sb.read(".seeds")
+        .lines()
+        .skip(from)
+        .map(|l| {
+            let (env, arg) = l.split_once(' ').expect("two fields");
+            assert_eq!(env, arg, "ARX_SEED and {{seed}} differ: {l}");
+            env.parse().expect("a number")
+        })
+        .collect()
+}
+
+fn record_seeds(record: &Value) -> Vec<u64> {
+    record["ratchet"]["seeds"]
+        .as_array()
+        .expect("seeds")
+        .iter()
+        .map(|s| s.as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn every_run_gets_a_seed_and_a_candidate_the_bests_in_order() {
+    let sb = repo(PAIRED);
+    let (code, _) = try_(&sb);
+    assert_eq!(code, 0);
+    let baseline = seeds_since(&sb, 0);
+    assert_eq!(baseline.len(), 5);
+    let mut distinct = baseline.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 5, "{baseline:?}");
+    assert_eq!(record_seeds(&sb.journal()[0]), baseline);
+
+    // A change of 0.002 where the seed moves the metric by up to 0.1.
+    sb.write("value.txt", "0.998");
+    let (code, report) = try_(&sb);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["ratchet"]["status"], "keep");
+    let first = seeds_since(&sb, 5);
+    assert_eq!(first, baseline, "the k-th run gets the best's k-th seed");
+    assert_eq!(record_seeds(&sb.journal()[1]), first);
+    let paired = &report["ratchet"]["paired"];
+    assert_eq!(paired["pairs"], 5, "{report}");
+    assert!(paired["rho"].as_f64().unwrap() > 0.99, "{report}");
+
+    // The kept commit's record is its confirmation runs (seeds 2..5 of
+    // the baseline's); past them the sequence goes on with the first seed
+    // this try has not used.
+    sb.write("value.txt", "0.996");
+    let (code, report) = try_(&sb);
+    assert_eq!(code, 0, "{report}");
+    let second = seeds_since(&sb, 10);
+    assert_eq!(second.len(), 5);
+    assert_eq!(&second[..4], &baseline[1..]);
+    assert_eq!(second[4], baseline[0]);
+    assert_eq!(report["ratchet"]["paired"]["pairs"], 4, "{report}");
+}
+
+#[test]
+fn a_paired_decision_keeps_a_change_the_unpaired_rule_cannot_tell_from_noise() {
+    for (seeds, kept) in [(PAIRED, true), ("", false)] {
+        let sb = repo(seeds);
+        assert_eq!(try_(&sb).0, 0);
+        sb.write("value.txt", "0.998");
+        let out = sb.arx().args(["try", "-m", "smaller"]).output().unwrap();
+        let err = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+        if kept {
+            assert_eq!(out.status.code(), Some(0), "{err}");
+            // The change is the difference at the same seeds.
+            assert!(
+                err.contains("keep: m ") && err.contains("(\u{2212}0.002 vs "),
+                "{err}"
+            );
+            assert!(err.contains("paired over 5 seeds, \u{3c1} 1.00"), "{err}");
+        } else {
+            assert_ne!(out.status.code(), Some(0), "{err}");
+            assert!(err.contains("discard"), "{err}");
+            assert!(!err.contains("paired"), "{err}");
+            // Without seeds, nothing is handed to the runs.
+            assert!(sb.read(".seeds").lines().all(|l| l == "none {seed}"));
+        }
+    }
+}
+
+#[test]
+fn a_pairing_that_does_not_help_falls_back_to_the_unpaired_rule() {
+    let sb = repo(PAIRED);
+    assert_eq!(try_(&sb).0, 0);
+    // The candidate's jitter runs against the best's at the same seed
+    // (ρ about −1): a clear improvement, decided unpaired.
+    sb.write("value.txt", "0.5");
+    sb.write("sign.txt", "-1");
+    let (code, report) = try_(&sb);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["ratchet"]["status"], "keep");
+    assert_eq!(report["ratchet"]["paired"], Value::Null, "{report}");
+    assert!(record_seeds(&sb.journal()[1]).len() >= 2);
+}
+
+#[test]
+fn a_seeds_value_other_than_paired_is_an_error_naming_the_key() {
+    for bad in [
+        "seeds = \"pairs\"\n",
+        "seeds = true\n",
+        "seeds = [\"paired\"]\n",
+    ] {
+        let sb = repo(bad);
+        let out = sb.arx().args(["try"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = stderr(&out);
+        assert!(err.contains("seeds") && err.contains("\"paired\""), "{err}");
+        assert!(sb.journal().is_empty());
+    }
+}
