@@ -363,7 +363,7 @@ pub fn checks(corr: Corr, rows: &[Tally; 4]) -> (bool, Vec<String>) {
                 paired.false_keeps / fixed.false_keeps,
             ));
         }
-        Corr::Fixed(r) if r == 0.0 => {
+        Corr::Fixed(0.0) => {
             let ratio = paired.gain / unpaired.gain;
             let ok = (ratio - 1.0).abs() <= SAME_AT_ZERO;
             pass &= ok;
