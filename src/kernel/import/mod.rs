@@ -343,6 +343,8 @@ fn info(night: &Night, row: &Row, commit: Option<String>, kept: String) -> Ratch
         best_runs: None,
         guard: None,
         holdout: None,
+        seeds: Vec::new(),
+        paired: None,
         imported: Some(Imported {
             from: night.from,
             line: row.line,
