@@ -38,7 +38,7 @@ const MALFORMED: [usize; 5] = [17, 42, 63, 88, 99];
 /// The commit of row `i`: one of the repository's every third row (seven
 /// digits, as karpathy's loop writes them), else one it does not hold.
 fn commit(commits: &[String], i: usize) -> String {
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         commits[i / 3 % commits.len()][..7].to_string()
     } else {
         format!("{:07x}", 0xfeed000 + i)
