@@ -15,6 +15,7 @@ pub mod gate;
 pub mod guard;
 pub mod holdout;
 pub mod import;
+pub mod imported;
 pub mod journal;
 pub mod launch;
 pub mod live;

@@ -140,7 +140,7 @@ pub struct RatchetInfo {
     /// Read from another loop's record of a night (`arx journal import`),
     /// not run by arx: shown, never a measured run of the noise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub imported: Option<super::import::Imported>,
+    pub imported: Option<super::imported::Imported>,
     /// Under paired seeds: the seed each run of the record was handed, in
     /// the order they ran (`null` for a run without one).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

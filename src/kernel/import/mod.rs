@@ -11,35 +11,16 @@ mod tsv;
 
 use std::fmt;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use super::contract::Metrics;
 use super::failure::FailureClass;
 use super::journal::RunRecord;
-use super::names::str_enum;
 use super::ratchet_record::{RatchetInfo, TryStatus};
 use super::stats::Direction;
 
-str_enum! {
-    /// The loop a file comes from.
-    Source, "import source" {
-        /// karpathy/autoresearch: `results.tsv`, `commit val_bpb memory_gb status description`.
-        Karpathy => "karpathy",
-        /// pi-autoresearch: `autoresearch.jsonl`, one JSON object a line.
-        Pi => "pi",
-        /// codex-autoresearch: `results.tsv`, `iteration commit metric delta status description`.
-        Codex => "codex",
-    }
-}
-
-/// Where an imported record came from ([`RatchetInfo::imported`]).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Imported {
-    pub from: Source,
-    /// The line of the file it was read from (1-based).
-    pub line: usize,
-}
+pub use super::imported::{Imported, Source};
 
 /// The rule named in an imported record's `ratchet.rule`.
 pub const IMPORTED_RULE: &str = "imported";

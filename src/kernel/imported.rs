@@ -1,0 +1,28 @@
+//! The mark of a record read from another loop's night
+//! ([`super::import`]): which loop, and the line of its file. Apart from
+//! the import itself so the try record can carry it without depending on
+//! the reader.
+
+use serde::{Deserialize, Serialize};
+
+use super::names::str_enum;
+
+str_enum! {
+    /// The loop a file comes from.
+    Source, "import source" {
+        /// karpathy/autoresearch: `results.tsv`, `commit val_bpb memory_gb status description`.
+        Karpathy => "karpathy",
+        /// pi-autoresearch: `autoresearch.jsonl`, one JSON object a line.
+        Pi => "pi",
+        /// codex-autoresearch: `results.tsv`, `iteration commit metric delta status description`.
+        Codex => "codex",
+    }
+}
+
+/// Where an imported record came from ([`super::ratchet_record::RatchetInfo::imported`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Imported {
+    pub from: Source,
+    /// The line of the file it was read from (1-based).
+    pub line: usize,
+}
