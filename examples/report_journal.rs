@@ -174,6 +174,8 @@ fn main() -> anyhow::Result<()> {
                 imported: None,
                 seeds: Vec::new(),
                 paired: None,
+                instances: None,
+                per_instance: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

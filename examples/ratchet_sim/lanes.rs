@@ -300,6 +300,7 @@ pub fn play(stream: &Stream, seed: u64, setup: Setup) -> LaneOutcome {
                         replicates: &replicates,
                         segment_values: &values,
                         seeds: Seeds::NONE,
+                        instances: None,
                     };
                     let step = if lane.samples.len() >= MAX_DRAWS {
                         None

@@ -29,6 +29,7 @@
 
 use std::time::Instant;
 
+mod instances;
 mod lanes;
 mod paired;
 
@@ -56,6 +57,9 @@ const FRONTIER_TRIALS: u64 = 250;
 /// Loops per stream and setting of the lanes section (overridable with
 /// `--lane-trials`).
 const LANE_TRIALS: u64 = 200;
+/// Loops of the per-instance section (overridable with
+/// `--instance-trials`).
+const INSTANCE_TRIALS: u64 = 400;
 /// Base seed (overridable with `--seed`): "arxtry01".
 const SEED: u64 = 0x6172_7874_7279_3031;
 /// Targets of the default rule against `strict`, in every stream: false
@@ -290,6 +294,7 @@ fn play(world: &World, v: &Variant) -> Outcome {
                 replicates: &replicates,
                 segment_values: &values,
                 seeds: Seeds::NONE,
+                instances: None,
             };
             match v.decide(&evidence) {
                 Step::RunAgain => continue,
@@ -343,6 +348,7 @@ fn single_null_rate(v: &Variant, trials: u64, seed: u64) -> f64 {
                 replicates: &replicates,
                 segment_values: &baseline,
                 seeds: Seeds::NONE,
+                instances: None,
             };
             if let Step::Decide(d) = v.decide(&evidence) {
                 break d;
@@ -497,22 +503,26 @@ fn verdict(ok: bool) -> &'static str {
 
 struct Args {
     lane_trials: u64,
+    instance_trials: u64,
     trials: u64,
     frontier_trials: u64,
     seed: u64,
     frontier: bool,
     lanes_only: bool,
+    instances_only: bool,
     paired_only: bool,
 }
 
 fn parse_args() -> Args {
     let mut a = Args {
         lane_trials: LANE_TRIALS,
+        instance_trials: INSTANCE_TRIALS,
         trials: TRIALS,
         frontier_trials: FRONTIER_TRIALS,
         seed: SEED,
         frontier: false,
         lanes_only: false,
+        instances_only: false,
         paired_only: false,
     };
     let mut args = std::env::args().skip(1);
@@ -526,8 +536,10 @@ fn parse_args() -> Args {
             "--frontier-trials" => a.frontier_trials = value(&mut args).max(2),
             "--seed" => a.seed = value(&mut args),
             "--lane-trials" => a.lane_trials = value(&mut args).max(2),
+            "--instance-trials" => a.instance_trials = value(&mut args).max(2),
             "--frontier" => a.frontier = true,
             "--lanes-only" => a.lanes_only = true,
+            "--instances-only" => a.instances_only = true,
             "--paired-only" => a.paired_only = true,
             _ => usage(&arg),
         }
@@ -538,7 +550,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--lanes-only] [--paired-only]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only]"
     );
     std::process::exit(2)
 }
@@ -548,6 +560,11 @@ fn main() {
     let args = parse_args();
     if args.lanes_only {
         let pass = lanes_section(args.seed, args.lane_trials);
+        println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
+        std::process::exit(if pass { 0 } else { 1 });
+    }
+    if args.instances_only {
+        let pass = instances::section(args.seed, args.instance_trials);
         println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
         std::process::exit(if pass { 0 } else { 1 });
     }
@@ -682,6 +699,16 @@ fn main() {
             "meets every target"
         } else {
             "misses at least one target"
+        }
+    );
+
+    let instances_pass = instances::section(args.seed, args.instance_trials);
+    println!(
+        "- Per-instance scores (`instances`): {}\n",
+        if instances_pass {
+            "meet both targets against the aggregate rule"
+        } else {
+            "miss at least one target"
         }
     );
 

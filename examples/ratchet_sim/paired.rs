@@ -219,6 +219,7 @@ fn play(world: &World, corr: Corr, key: u64, row: Row) -> Tally {
                 candidate: &samples,
                 replicates: &replicates,
                 segment_values: &values,
+                instances: None,
                 seeds: if row.seeds {
                     Seeds {
                         best,
@@ -306,6 +307,7 @@ pub fn single_null_rate(rho: f64, trials: u64, seed: u64) -> f64 {
                 candidate: &samples,
                 replicates: &replicates,
                 segment_values: &base,
+                instances: None,
                 seeds: Seeds {
                     best: &base,
                     best_seeds: &best_seeds,

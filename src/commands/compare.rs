@@ -251,6 +251,7 @@ impl Sides {
             passthrough: passthrough(&spinner),
             place: None,
             result: Default::default(),
+            instances: None,
         };
         let (base_spec, cand_spec) = (side(&args.baseline), side(&args.candidate));
         let wall = Instant::now();

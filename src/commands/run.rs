@@ -106,6 +106,7 @@ fn plan(ctx: &Ctx, args: &RunArgs) -> Result<Plan> {
             passthrough: passthrough(&spinner),
             place,
             result,
+            instances: None,
         },
         spinner,
         repeat: args.repeat,

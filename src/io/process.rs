@@ -21,8 +21,9 @@ use memchr::memmem;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 
-use crate::kernel::contract::{parse_progress_line, Extracted, Metrics, ResultFormat};
+use crate::kernel::contract::{parse_progress_line, Captured, Extracted, Metrics, ResultFormat};
 use crate::kernel::failure::{FailureClass, FailureScanner};
+use crate::kernel::instances::{from_object as instance_scores, Scores, Unread, MAX_OBJECT_BYTES};
 
 pub use crate::kernel::outcome::{RunOutcome, TIMEOUT_EXIT_CODE};
 /// Exit code recorded when the command cannot be found.
@@ -76,6 +77,9 @@ pub struct RunSpec {
     pub place: Option<Arc<crate::kernel::launch::Place>>,
     /// How the experiment's stdout carries its metrics.
     pub result: ResultFormat,
+    /// The result line's key holding per-instance scores, read into
+    /// [`RunOutcome::instances`] (`None`: not read).
+    pub instances: Option<String>,
 }
 
 /// A wrapper run around each write of the experiment's output to the
@@ -524,8 +528,14 @@ pub fn run_bound(
 
     let tx_out = tx.clone();
     let stdout_to = spec.stdout_to;
+    let instances = spec.instances.clone();
+    let read_instances: Arc<std::sync::Mutex<Option<Result<Scores, Unread>>>> = Arc::default();
+    let instances_out = read_instances.clone();
     let passthrough = spec.passthrough.clone();
-    let mut scanner = spec.result.extractor();
+    let mut scanner = match instances.is_some() {
+        true => spec.result.capturing_extractor(MAX_OBJECT_BYTES + 1),
+        false => spec.result.extractor(),
+    };
     std::thread::Builder::new()
         .name("arx-stdout".into())
         .spawn(move || {
@@ -561,7 +571,13 @@ pub fn run_bound(
             if !pending.is_empty() {
                 let _ = tx_out.send(Msg::Progress(pending));
             }
-            let found = scanner.finish();
+            let (found, captured) = scanner.finish_captured();
+            if let (Some(key), Some(c)) = (&instances, captured) {
+                *read_instances.lock().unwrap_or_else(|e| e.into_inner()) = Some(match c {
+                    Captured::Text(text) => instance_scores(&text, key),
+                    Captured::TooLong => Err(Unread::TooLong),
+                });
+            }
             if !sent && !found.metrics.is_empty() {
                 let _ = tx_out.send(Msg::Result(found.metrics.clone()));
             }
@@ -722,6 +738,11 @@ pub fn run_bound(
             out.metrics = scanned.unwrap_or_default();
         }
     }
+    out.instances = instances_out
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take()
+        .filter(|_| !out.metrics.is_empty());
     // Leftovers of the experiment's group do not outlive the run.
     if group_alive(pgid) {
         signal_group(pgid, Signal::SIGKILL);

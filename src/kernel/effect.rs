@@ -137,6 +137,8 @@ mod tests {
             imported: None,
             seeds: Vec::new(),
             paired: None,
+            instances: None,
+            per_instance: None,
         }
     }
 

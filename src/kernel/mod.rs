@@ -16,6 +16,7 @@ pub mod guard;
 pub mod holdout;
 pub mod import;
 pub mod imported;
+pub mod instances;
 pub mod journal;
 pub mod launch;
 pub mod live;

@@ -67,6 +67,10 @@ pub struct Objective {
     /// best's (see [`super::paired`]).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub paired_seeds: bool,
+    /// The result line's key holding per-instance scores
+    /// (`[objective] instances`), when the decision pairs instances.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instances: Option<String>,
 }
 
 impl Objective {
@@ -97,6 +101,11 @@ impl Objective {
         }
         if self.paired_seeds {
             identity["seeds"] = serde_json::json!("paired");
+        }
+        // Per-instance scores are measured too: the baseline must have
+        // them. Without them the identity is what it always was.
+        if let Some(key) = &self.instances {
+            identity["instances"] = serde_json::json!(key);
         }
         let digest = Sha256::digest(identity.to_string().as_bytes());
         digest[..8].iter().map(|b| format!("{b:02x}")).collect()
@@ -172,6 +181,16 @@ pub fn validate(o: &Objective) -> Result<(), String> {
         }
         if h.repeat == 0 || h.baseline_repeat == 0 {
             return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
+        }
+    }
+    if let Some(key) = &o.instances {
+        if key.trim().is_empty() {
+            return Err("instances must name a key of the result line".into());
+        }
+        if *key == o.metric {
+            return Err(format!(
+                "instances must name another key than the metric ({key} is the metric)"
+            ));
         }
     }
     Ok(())
@@ -269,6 +288,7 @@ mod tests {
             holdout: None,
             format: ResultFormat::default(),
             paired_seeds: false,
+            instances: None,
         }
     }
 

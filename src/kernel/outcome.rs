@@ -47,6 +47,9 @@ pub struct RunOutcome {
     pub ignored: Option<String>,
     /// The seed it was handed (`[objective] seeds = "paired"`).
     pub seed: Option<u64>,
+    /// Its per-instance scores, when the run was asked for them and its
+    /// result line had metrics: read, or why not.
+    pub instances: Option<Result<super::instances::Scores, super::instances::Unread>>,
 }
 
 impl RunOutcome {

@@ -28,6 +28,7 @@
 //!
 //! Pure like the rest of the kernel: samples in, a step out.
 
+use super::instances::{InstanceEvidence, PerInstance};
 use super::names::str_enum;
 use super::number::fmt_number;
 pub use super::paired::Seeds;
@@ -36,6 +37,8 @@ pub use super::ratchet_noise::{estimate, pooled_noise, standing_of, Standing, ST
 use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
+
+mod per_instance;
 
 /// Default one-sided confidence of the `confirm` rule's keep test (the
 /// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
@@ -163,7 +166,7 @@ impl Default for Tuning {
 }
 
 /// The samples a decision looks at.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Evidence<'a> {
     /// Recorded samples of the kept commit: the baseline's repeats, or the
     /// kept candidate's runs from its [`Decision::record_from`] on.
@@ -181,6 +184,10 @@ pub struct Evidence<'a> {
     pub segment_values: &'a [f64],
     /// The samples' seeds, under paired seeds ([`Seeds::NONE`] otherwise).
     pub seeds: Seeds<'a>,
+    /// Per-instance scores (`[objective] instances`): the `confirm` rule
+    /// decides on them when every candidate run and a run of the best
+    /// scored instances in common; `None` decides on the aggregate.
+    pub instances: Option<InstanceEvidence<'a>>,
 }
 
 /// Run the candidate again, or decide.
@@ -211,6 +218,8 @@ pub struct Decision {
     /// later decisions) is `candidate[record_from..]`. Under `confirm` these
     /// are the confirmation runs; otherwise, and when discarded, 0.
     pub record_from: usize,
+    /// When the per-instance test decided: the instances paired.
+    pub per_instance: Option<PerInstance>,
     /// One line a person reads.
     pub detail: String,
     /// The decision compared runs of the same seed ([`paired`]).
@@ -284,6 +293,7 @@ pub fn next_step_tuned(
             confirmed: false,
             record_from: 0,
             paired: None,
+            per_instance: None,
             detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
         });
     };
@@ -373,6 +383,7 @@ impl Ctx<'_, '_> {
             confirmed: false,
             record_from: 0,
             paired: None,
+            per_instance: None,
             detail,
         })
     }
@@ -410,6 +421,7 @@ impl Ctx<'_, '_> {
                 confirmed: false,
                 record_from: 0,
                 paired: None,
+                per_instance: None,
                 detail: format!(
                     "{}: {lead}; blind to noise: the segment's values have no spread yet",
                     if beats { "keep" } else { "discard" },
@@ -432,6 +444,7 @@ impl Ctx<'_, '_> {
             confirmed: true,
             record_from: 0,
             paired: None,
+            per_instance: None,
             detail: format!(
                 "{}: {lead}; {} MADs ({}) from the baseline {} (needs {})",
                 if keep { "keep" } else { "discard" },
@@ -449,7 +462,11 @@ impl Ctx<'_, '_> {
         let k = cand.len();
         let d = self.improvement(cand);
         let me = self.min_effect;
-        let Some((sigma, df)) = pooled_with(self.evidence.replicates, cand) else {
+        let noise = pooled_with(self.evidence.replicates, cand);
+        if let Some(step) = self.per_instance(d, noise) {
+            return step;
+        }
+        let Some((sigma, df)) = noise else {
             let keep = d > me;
             return Step::Decide(Decision {
                 verdict: if keep {
@@ -463,6 +480,7 @@ impl Ctx<'_, '_> {
                 confirmed: false,
                 record_from: 0,
                 paired: None,
+                per_instance: None,
                 detail: format!(
                     "{}: {} (needs more than {}); blind to noise: no commit has \
                      repeated runs yet (repeat the baseline to measure the noise)",
@@ -526,6 +544,7 @@ impl Ctx<'_, '_> {
                 blind: false,
                 confirmed: true,
                 record_from,
+                per_instance: None,
                 detail,
                 paired: view.map(|v| v.paired),
             })
@@ -651,6 +670,7 @@ mod tests {
                 replicates: &replicates,
                 segment_values: &BASELINE,
                 seeds: Seeds::NONE,
+                instances: None,
             },
         )
     }
@@ -780,6 +800,7 @@ mod tests {
                 replicates: &[&[2.0]],
                 segment_values: &[2.0],
                 seeds: Seeds::NONE,
+                instances: None,
             },
         ));
         assert!(d.keep() && d.blind && !d.confirmed);
@@ -794,6 +815,7 @@ mod tests {
             replicates: &singles,
             segment_values: &[2.0, 1.5],
             seeds: Seeds::NONE,
+            instances: None,
         };
         let s = max_settings();
         let d = decided(next_step(Rule::Confirm, &s, &ev(&[2.5])));
@@ -828,6 +850,7 @@ mod tests {
                 replicates: &[&[2.0]],
                 segment_values: &[2.0],
                 seeds: Seeds::NONE,
+                instances: None,
             },
         );
         // σ = 0.1414 from the candidate's own runs: promising, so confirm.
@@ -845,6 +868,7 @@ mod tests {
             replicates,
             segment_values: &BASELINE,
             seeds: Seeds::NONE,
+            instances: None,
         };
         let s = max_settings();
         let a = decided(next_step(
@@ -974,6 +998,7 @@ mod tests {
             replicates: &replicates,
             segment_values: &BASELINE,
             seeds: Seeds::NONE,
+            instances: None,
         };
         let c = [2.5, 2.0, 2.2, 1.8];
         let d = decided(next_step(Rule::Confirm, &max_settings(), &ev(&c)));
@@ -1015,6 +1040,7 @@ mod tests {
                     replicates: &replicates,
                     segment_values: &base,
                     seeds: Seeds::NONE,
+                    instances: None,
                 },
             );
             match (up, down) {
@@ -1037,6 +1063,7 @@ mod tests {
             replicates: &[],
             segment_values,
             seeds: Seeds::NONE,
+            instances: None,
         };
         // With the run: median 0.5, MAD 0.55; 1.1 beats the best sample 1
         // and stands (1.1 + 1) / 0.55 = 3.8 MADs from the baseline −1.
@@ -1071,6 +1098,7 @@ mod tests {
                 replicates: &[],
                 segment_values: &[1.0],
                 seeds: Seeds::NONE,
+                instances: None,
             },
         ));
         assert!(d.keep() && d.blind && !d.confirmed);
@@ -1088,6 +1116,7 @@ mod tests {
                     replicates: &[],
                     segment_values: &[],
                     seeds: Seeds::NONE,
+                    instances: None,
                 },
             ));
             assert_eq!(d.verdict, Verdict::Inconclusive, "{rule}");
@@ -1145,6 +1174,7 @@ mod tests {
                 replicates: &replicates,
                 segment_values: &baseline,
                 seeds: Seeds::NONE,
+                instances: None,
             };
             if let Step::Decide(d) = next_step(rule, &settings, &evidence) {
                 return d.keep();
@@ -1177,6 +1207,7 @@ mod tests {
             confirmed: noise.is_some(),
             record_from: 0,
             paired: None,
+            per_instance: None,
             detail: String::new(),
         };
         // σ 0.01, 3 runs against 5: se ≈ 0.0073, band ≈ 0.0146.

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::instances::{InstanceRuns, PerInstance};
 use super::names::str_enum;
 pub use super::paired::Paired;
 use super::stats::Direction;
@@ -149,6 +150,13 @@ pub struct RatchetInfo {
     /// the correlation it estimated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paired: Option<Paired>,
+    /// The per-instance scores of this record's runs, one row per sample
+    /// (`[objective] instances`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instances: Option<InstanceRuns>,
+    /// When the per-instance test decided: the instances it paired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_instance: Option<PerInstance>,
 }
 
 /// The guard that vetoed a keep ([`RatchetInfo::guard`]): the guard as

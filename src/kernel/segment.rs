@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use super::instances::InstanceRuns;
 use super::journal::RunRecord;
 use super::objective::StopRules;
 pub use super::ratchet_record::{CheckResult, RatchetInfo, TryStatus};
@@ -28,6 +29,9 @@ pub struct Measured {
     /// The slot of each of `samples`, when seeded (for pairs across slots).
     #[serde(skip)]
     pub slots: Vec<Option<String>>,
+    /// The per-instance scores of its recorded runs, when it has them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instances: Option<InstanceRuns>,
 }
 
 /// The current segment, folded from the journal.
@@ -229,6 +233,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         } else {
             Vec::new()
         },
+        instances: info.instances.clone(),
     };
     let text = info.status.as_str();
     seg.tally
@@ -246,6 +251,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
                 let from = info.record_from.min(m.seeds.len());
                 m.seeds.drain(..from);
                 m.slots.drain(..from.min(m.slots.len()));
+                m.instances = m.instances.map(|i| i.from_run(info.record_from));
             }
             seg.kept = Some(m);
         }
@@ -489,6 +495,8 @@ mod tests {
                 imported: None,
                 seeds: Vec::new(),
                 paired: None,
+                instances: None,
+                per_instance: None,
             }),
         }
     }

@@ -93,6 +93,8 @@ struct ObjectiveFile {
     /// How the experiment prints its metrics.
     format: Option<String>,
     pattern: Option<String>,
+    /// The result line's key of per-instance scores.
+    instances: Option<String>,
     /// Read by `arx try --rule`'s default.
     rule: Option<String>,
     /// Read by `arx try --prune`'s default.
@@ -165,7 +167,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -250,6 +252,7 @@ pub fn resolve(
         },
         guards,
         holdout,
+        instances: file.instances,
     };
     validate(&objective).map_err(|e| Hinted::error(format!("invalid objective: {e}"), HINT))?;
     Ok((objective, file.rule))

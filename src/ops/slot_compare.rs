@@ -194,6 +194,7 @@ mod tests {
             confirmed: true,
             seeds: Vec::new(),
             slots: Vec::new(),
+            instances: None,
         };
         Segment {
             kept: Some(best),

@@ -14,6 +14,7 @@ mod finding;
 mod formats;
 mod gate;
 mod init;
+mod instances;
 mod journal;
 mod journal_import;
 mod knowhow;

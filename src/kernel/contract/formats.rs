@@ -180,6 +180,18 @@ impl ResultFormat {
         };
         Extractor { kind }
     }
+
+    /// [`Self::extractor`] that also keeps the result object's text (up
+    /// to `limit` bytes) for per-instance scores; only the `arx` format
+    /// has a result object, the others extract as usual.
+    pub fn capturing_extractor(&self, limit: usize) -> Extractor {
+        match self {
+            ResultFormat::Arx => Extractor {
+                kind: Kind::Arx(ResultScanner::capturing(limit)),
+            },
+            _ => self.extractor(),
+        }
+    }
 }
 
 impl PartialEq for ResultFormat {
@@ -256,6 +268,22 @@ impl Extractor {
         match &self.kind {
             Kind::Arx(s) => s.settled(),
             Kind::Lines(_) => None,
+        }
+    }
+
+    /// [`Self::finish`] with the result object's text, when the extractor
+    /// was made capturing and the format has one.
+    pub fn finish_captured(self) -> (Extracted, Option<super::Captured>) {
+        match self.kind {
+            Kind::Arx(s) => {
+                let (metrics, captured) = s.finish_captured();
+                let found = Extracted {
+                    metrics,
+                    ..Extracted::default()
+                };
+                (found, captured)
+            }
+            Kind::Lines(_) => (self.finish(), None),
         }
     }
 

@@ -21,7 +21,8 @@ pub use formats::{
 };
 pub use json::{MAX_DEPTH, MAX_KEYS, MAX_KEY_BYTES};
 pub use scanner::{
-    is_py_whitespace, parse_metrics, parse_object_line, parse_progress_line, ResultScanner,
+    is_py_whitespace, parse_metrics, parse_object_line, parse_progress_line, Captured,
+    ResultScanner,
 };
 
 /// The metrics of a result line: finite numbers by key, in first-seen order.

@@ -156,17 +156,66 @@ struct ObjectLine {
     kmp: u8,
     marker_then_ws: bool,
     ws: WsDecoder,
+    /// The object's text from `{` on, while capturing (see
+    /// [`ResultScanner::capturing`]).
+    text: Option<Capture>,
+}
+
+/// The text of a result object, up to a limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Captured {
+    /// The object, from `{` to its closing `}`.
+    Text(Vec<u8>),
+    /// The object is longer than the limit.
+    TooLong,
+}
+
+#[derive(Debug)]
+struct Capture {
+    bytes: Vec<u8>,
+    limit: usize,
+    over: bool,
+}
+
+impl Capture {
+    fn new(limit: usize) -> Capture {
+        Capture {
+            bytes: b"{".to_vec(),
+            limit,
+            over: false,
+        }
+    }
+
+    fn push(&mut self, b: u8) {
+        if self.over {
+            return;
+        }
+        if self.bytes.len() < self.limit {
+            self.bytes.push(b);
+        } else {
+            self.over = true;
+            self.bytes = Vec::new();
+        }
+    }
+
+    fn done(self) -> Captured {
+        if self.over {
+            Captured::TooLong
+        } else {
+            Captured::Text(self.bytes)
+        }
+    }
 }
 
 enum LineEnd {
-    /// The result is settled.
-    Settled(Metrics),
+    /// The result is settled (with the object's text when captured).
+    Settled(Metrics, Option<Captured>),
     /// No match at this marker; go on searching (after a marker when true).
     NoMatch { after_marker: bool },
 }
 
 impl ObjectLine {
-    fn new() -> Self {
+    fn new(capture: Option<usize>) -> Self {
         ObjectLine {
             parser: ObjectParser::new(),
             phase: Phase::Parsing,
@@ -174,11 +223,16 @@ impl ObjectLine {
             kmp: 0,
             marker_then_ws: false,
             ws: WsDecoder::default(),
+            text: capture.map(Capture::new),
         }
     }
 
-    fn take_metrics(&mut self) -> Metrics {
-        std::mem::take(&mut self.parser).into_metrics()
+    /// The metrics of a matched object, and its text when captured.
+    fn settle(&mut self) -> LineEnd {
+        LineEnd::Settled(
+            std::mem::take(&mut self.parser).into_metrics(),
+            self.text.take().map(Capture::done),
+        )
     }
 
     fn track(&mut self, b: u8) {
@@ -211,11 +265,11 @@ impl ObjectLine {
                     Some(p) => {
                         let at = *i + p;
                         *i = at + 1;
-                        Some(LineEnd::Settled(if buf[at] == b'}' {
-                            Metrics::new()
+                        Some(if buf[at] == b'}' {
+                            LineEnd::Settled(Metrics::new(), None)
                         } else {
-                            self.take_metrics()
-                        }))
+                            self.settle()
+                        })
                     }
                     None => {
                         *i = buf.len();
@@ -227,7 +281,7 @@ impl ObjectLine {
             *i += 1;
             if b == b'\n' {
                 if self.close_seen {
-                    return Some(LineEnd::Settled(Metrics::new()));
+                    return Some(LineEnd::Settled(Metrics::new(), None));
                 }
                 return Some(LineEnd::NoMatch {
                     after_marker: self.marker_then_ws && self.ws.is_idle(),
@@ -239,18 +293,23 @@ impl ObjectLine {
                 self.track(b);
             }
             match self.phase {
-                Phase::Parsing => match self.parser.feed(b) {
-                    Step::Continue => {}
-                    Step::Complete => self.phase = Phase::Complete,
-                    Step::Error => {
-                        if self.close_seen {
-                            return Some(LineEnd::Settled(Metrics::new()));
-                        }
-                        self.phase = Phase::Failed;
+                Phase::Parsing => {
+                    if let Some(t) = &mut self.text {
+                        t.push(b);
                     }
-                },
+                    match self.parser.feed(b) {
+                        Step::Continue => {}
+                        Step::Complete => self.phase = Phase::Complete,
+                        Step::Error => {
+                            if self.close_seen {
+                                return Some(LineEnd::Settled(Metrics::new(), None));
+                            }
+                            self.phase = Phase::Failed;
+                        }
+                    }
+                }
                 Phase::Failed if self.close_seen => {
-                    return Some(LineEnd::Settled(Metrics::new()));
+                    return Some(LineEnd::Settled(Metrics::new(), None));
                 }
                 _ => {}
             }
@@ -263,7 +322,7 @@ enum Mode {
     Search,
     AfterMarker(WsDecoder),
     Object(Box<ObjectLine>),
-    Settled(Metrics),
+    Settled(Metrics, Option<Captured>),
 }
 
 /// Push-based finder of the first result line. Feed chunks with
@@ -272,6 +331,8 @@ pub struct ResultScanner {
     finder: memmem::Finder<'static>,
     kmp: u8,
     mode: Mode,
+    /// Capture the result object's text, up to this many bytes.
+    capture: Option<usize>,
 }
 
 impl Default for ResultScanner {
@@ -286,13 +347,33 @@ impl ResultScanner {
             finder: memmem::Finder::new(MARKER),
             kmp: 0,
             mode: Mode::Search,
+            capture: None,
+        }
+    }
+
+    /// A scanner that also keeps the text of the result object, up to
+    /// `limit` bytes, for the readers of what is not a metric (per-instance
+    /// scores). The metrics are the same.
+    pub fn capturing(limit: usize) -> Self {
+        ResultScanner {
+            capture: Some(limit),
+            ..Self::new()
         }
     }
 
     /// The metrics, once the first result line is settled.
     pub fn settled(&self) -> Option<&Metrics> {
         match &self.mode {
-            Mode::Settled(m) => Some(m),
+            Mode::Settled(m, _) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The result object's text, once settled with metrics (capturing
+    /// scanners only).
+    pub fn captured(&self) -> Option<&Captured> {
+        match &self.mode {
+            Mode::Settled(m, c) if !m.is_empty() => c.as_ref(),
             _ => None,
         }
     }
@@ -331,7 +412,7 @@ impl ResultScanner {
         let mut i = 0;
         while i < buf.len() {
             match &mut self.mode {
-                Mode::Settled(_) => return true,
+                Mode::Settled(..) => return true,
                 Mode::Search => match self.search(buf, i) {
                     Some(j) => {
                         i = j;
@@ -344,7 +425,7 @@ impl ResultScanner {
                     if ws.is_idle() && b == b'{' {
                         i += 1;
                         self.kmp = 0;
-                        self.mode = Mode::Object(Box::new(ObjectLine::new()));
+                        self.mode = Mode::Object(Box::new(ObjectLine::new(self.capture)));
                         continue;
                     }
                     let was_idle = ws.is_idle();
@@ -364,7 +445,7 @@ impl ResultScanner {
                 }
                 Mode::Object(line) => match line.feed(buf, &mut i) {
                     None => return false,
-                    Some(LineEnd::Settled(m)) => self.mode = Mode::Settled(m),
+                    Some(LineEnd::Settled(m, c)) => self.mode = Mode::Settled(m, c),
                     Some(LineEnd::NoMatch { after_marker }) => {
                         self.kmp = 0;
                         self.mode = if after_marker {
@@ -376,7 +457,7 @@ impl ResultScanner {
                 },
             }
         }
-        matches!(self.mode, Mode::Settled(_))
+        matches!(self.mode, Mode::Settled(..))
     }
 
     /// [`ResultScanner::feed`] for a chunk the caller knows holds no
@@ -395,11 +476,22 @@ impl ResultScanner {
 
     /// End of input: the metrics of the first result line (empty when none).
     pub fn finish(self) -> Metrics {
-        match self.mode {
-            Mode::Settled(m) => m,
-            Mode::Object(mut line) if line.phase == Phase::Complete => line.take_metrics(),
-            _ => Metrics::new(),
-        }
+        self.finish_captured().0
+    }
+
+    /// [`ResultScanner::finish`], with the result object's text when
+    /// capturing and the line has metrics.
+    pub fn finish_captured(self) -> (Metrics, Option<Captured>) {
+        let (m, c) = match self.mode {
+            Mode::Settled(m, c) => (m, c),
+            Mode::Object(mut line) if line.phase == Phase::Complete => match line.settle() {
+                LineEnd::Settled(m, c) => (m, c),
+                LineEnd::NoMatch { .. } => (Metrics::new(), None),
+            },
+            _ => (Metrics::new(), None),
+        };
+        let c = c.filter(|_| !m.is_empty());
+        (m, c)
     }
 }
 
@@ -695,5 +787,59 @@ mod progress_tests {
         assert!(parse_progress_line(br#"{"step": NaNa}"#).is_none());
         assert!(parse_progress_line(b"{bad}").is_none());
         assert!(parse_progress_line(br#"{"a": "x"}"#).is_none());
+    }
+}
+
+#[cfg(test)]
+mod capture_tests {
+    use super::{Captured, ResultScanner};
+
+    fn scan(scanner: &mut ResultScanner, text: &[u8], chunk: usize) {
+        for c in text.chunks(chunk) {
+            scanner.feed(c);
+        }
+    }
+
+    #[test]
+    fn a_capturing_scanner_keeps_the_object_and_the_same_metrics() {
+        let text =
+            b"log\n__RESULT__  {\"acc\": 0.5, \"per\": {\"a\": 1, \"b\": [0]}} tail\nmore }\n";
+        for chunk in [1, 3, 7, text.len()] {
+            let mut plain = ResultScanner::new();
+            let mut capturing = ResultScanner::capturing(1 << 10);
+            scan(&mut plain, text, chunk);
+            scan(&mut capturing, text, chunk);
+            assert_eq!(plain.settled(), capturing.settled());
+            assert_eq!(
+                capturing.captured(),
+                Some(&Captured::Text(
+                    b"{\"acc\": 0.5, \"per\": {\"a\": 1, \"b\": [0]}}".to_vec()
+                )),
+                "chunks of {chunk}"
+            );
+            let (m, c) = capturing.finish_captured();
+            assert_eq!(Some(&m), plain.settled());
+            assert!(c.is_some());
+        }
+        // Past the limit: no text, the same metrics.
+        let mut small = ResultScanner::capturing(8);
+        scan(&mut small, text, 4);
+        assert_eq!(small.captured(), Some(&Captured::TooLong));
+        assert_eq!(small.settled().unwrap().get("acc"), Some(0.5));
+        // A line the contract rejects (a later `}` on it) has no metrics
+        // and no text; nor does a plain scanner capture.
+        let mut spoiled = ResultScanner::capturing(1 << 10);
+        scan(&mut spoiled, b"__RESULT__ {\"acc\": 1} }\n", 2);
+        assert_eq!(spoiled.captured(), None);
+        let mut plain = ResultScanner::new();
+        scan(&mut plain, text, 5);
+        assert_eq!(plain.captured(), None);
+        // Input that ends inside the line: the object as far as it closed.
+        let mut open = ResultScanner::capturing(1 << 10);
+        open.feed(b"__RESULT__ {\"acc\": 2, \"per\": [1]}");
+        assert_eq!(
+            open.finish_captured().1,
+            Some(Captured::Text(b"{\"acc\": 2, \"per\": [1]}".to_vec()))
+        );
     }
 }

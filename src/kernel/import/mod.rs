@@ -326,6 +326,8 @@ fn info(night: &Night, row: &Row, commit: Option<String>, kept: String) -> Ratch
         holdout: None,
         seeds: Vec::new(),
         paired: None,
+        instances: None,
+        per_instance: None,
         imported: Some(Imported {
             from: night.from,
             line: row.line,

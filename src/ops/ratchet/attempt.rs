@@ -354,6 +354,7 @@ fn runner<'a>(
         passthrough: host.passthrough(),
         place,
         result: objective.format.clone(),
+        instances: objective.instances.clone(),
     };
     Ok(Runner {
         objective,

@@ -6,11 +6,12 @@ use std::path::Path;
 use anyhow::Result;
 
 use super::candidate::{Against, TryEnv};
-use super::{info, put_back, record, set_aside, short, Done, Runner};
+use super::{info, instance_runs, put_back, record, set_aside, short, Done, Runner};
 use crate::error::Exit;
 use crate::io::events::Events;
 use crate::io::git::ratchet::Candidate;
 use crate::io::process::RunOutcome;
+use crate::kernel::instances::Scores;
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::{decimals, num};
 use crate::kernel::objective::Objective;
@@ -32,6 +33,8 @@ struct BestRuns {
     reactive: Reactive,
     outcomes: Vec<RunOutcome>,
     samples: Vec<f64>,
+    /// Each sample's per-instance scores (see [`Runner::instances`]).
+    instances: Vec<Option<Scores>>,
 }
 
 impl BestRuns {
@@ -56,9 +59,9 @@ impl BestRuns {
             reactive.slot_index = Some(index);
             reactive.slot_only = true;
         }
-        let (mut outcomes, mut samples) = (Vec::new(), Vec::<f64>::new());
         let segment = runner.objective.segment_id();
         let mut used = Vec::new();
+        let (mut outcomes, mut samples, mut instances) = (Vec::new(), Vec::new(), Vec::new());
         for i in 1..=n {
             let seed = runner
                 .objective
@@ -71,6 +74,9 @@ impl BestRuns {
             // A run that ended well without the metric: the next ones
             // would not print it either.
             let no_metric = sample.is_none() && o.effective_exit_code() == 0;
+            if sample.is_some() {
+                instances.push(runner.instances(&o));
+            }
             samples.extend(sample);
             outcomes.push(o);
             if interrupted || no_metric {
@@ -86,6 +92,7 @@ impl BestRuns {
             reactive,
             outcomes,
             samples,
+            instances,
         })
     }
 
@@ -98,9 +105,10 @@ impl BestRuns {
         mut self,
         runner: &Runner<'_>,
         state: &Path,
-        info: RatchetInfo,
+        mut info: RatchetInfo,
     ) -> Result<RunRecord> {
         let status = info.status;
+        info.instances = instance_runs(&self.instances);
         let elapsed = self.wall.elapsed();
         let mut rec = record(
             runner,

@@ -170,6 +170,7 @@ impl Try {
         runs: Option<&Runs<'_>>,
     ) -> Result<RunRecord> {
         self.info.status = status;
+        self.info.instances = runs.and_then(|r| super::instance_runs(&r.instances));
         let (elapsed, samples) = match runs {
             Some(r) => (r.elapsed, r.samples.clone()),
             None => (self.wall.elapsed(), Vec::new()),

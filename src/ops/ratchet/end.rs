@@ -137,6 +137,7 @@ pub(super) fn describe(
     i.confirmed = d.confirmed;
     i.record_from = d.record_from;
     i.paired = d.paired;
+    i.per_instance = d.per_instance;
     let samples = &runs.samples;
     let segment_noise = ratchet::pooled_noise(&runs.slots.groups()).map(|(sd, _)| sd);
     let best = at.segment.kept.as_ref().expect("a kept commit");
@@ -180,8 +181,14 @@ pub(super) fn describe(
     let paired = d
         .paired
         .map_or(String::new(), |p| format!(", {}", paired::note(&p)));
+    // A per-instance decision says what decided it instead of the noise.
+    let why = match (d.per_instance, diff.is_empty()) {
+        (Some(p), true) => format!("per instance: {}", p.words()),
+        (Some(p), false) => format!("{diff}; per instance: {}", p.words()),
+        (None, _) => format!("{diff}{noise}{paired}"),
+    };
     let line = format!(
-        "{} {} ({diff}{noise}{paired}){}",
+        "{} {} ({why}){}",
         env.runner.objective.metric,
         num(mean, dp),
         quoted(env)

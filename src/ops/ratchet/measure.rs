@@ -11,6 +11,7 @@ use super::candidate::{Against, Try, TryEnv};
 use super::{remeasure, short};
 use crate::io::events::Events;
 use crate::kernel::paired::{self, Seeds};
+use crate::kernel::instances::{InstanceEvidence, Scores};
 use crate::kernel::prune::Progress;
 use crate::kernel::ratchet::{self, Decision, Evidence, Settings, Step};
 use crate::ops::reactive::Reactive;
@@ -23,6 +24,9 @@ pub(super) struct Runs<'s> {
     pub samples: Vec<f64>,
     /// The seed of each of `samples` (paired seeds).
     pub seeds: Vec<Option<u64>>,
+    /// Each sample's per-instance scores, when the objective asks for them
+    /// and the run's result had them.
+    pub instances: Vec<Option<Scores>>,
     /// The comparison with the best on the candidate's slot.
     pub slots: SlotCompare<'s>,
     /// `None`: the runs stopped (a crash, a Ctrl-C, pruned).
@@ -70,6 +74,7 @@ pub(super) fn measure<'s>(
         reactive: runner.reactive(env.state, &t.run_id, t.start, t.wall, at.peers.clone())?,
         samples: Vec::new(),
         seeds: Vec::new(),
+        instances: Vec::new(),
         slots: SlotCompare::new(slot_count, &at.segment),
         decision: None,
         elapsed: Duration::ZERO,
@@ -132,12 +137,14 @@ fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>
     }
     let sample = env.runner.sample(&o);
     let slot = o.slot.clone();
+    let scores = env.runner.instances(&o);
     t.outcomes.push(o);
     let Some(x) = sample.filter(|_| !interrupted) else {
         return Ok(false);
     };
     runs.samples.push(x);
     runs.seeds.push(seed);
+    runs.instances.push(scores);
     runs.slots.ran(slot);
     Ok(true)
 }
@@ -180,6 +187,13 @@ fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool
     }
     let (paired_best, best_seeds) = runs.slots.paired_best(best);
     let history: Vec<&[f64]> = at.segment.pair_groups.iter().map(Vec::as_slice).collect();
+    let best_scores: Vec<Scores> = match &best.instances {
+        Some(i) if objective.instances.is_some() => i.scores().into_iter().flatten().collect(),
+        _ => Vec::new(),
+    };
+    let best_scores: Vec<&Scores> = best_scores.iter().collect();
+    let candidate_scores: Option<Vec<&Scores>> =
+        runs.instances.iter().map(Option::as_ref).collect();
     let evidence = Evidence {
         best: &reference,
         candidate: &candidate_values,
@@ -191,6 +205,13 @@ fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool
             candidate: &runs.seeds,
             history: &history,
         },
+        instances: candidate_scores
+            .as_deref()
+            .filter(|_| !best_scores.is_empty())
+            .map(|candidate| InstanceEvidence {
+                best: &best_scores,
+                candidate,
+            }),
     };
     let step = ratchet::next_step(env.rule, &settings, &evidence);
     let leads = matches!(step, Step::RunAgain)

@@ -28,6 +28,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::io::process::RunOutcome;
+use crate::kernel::instances::{InstanceRuns, Scores};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::objective::Objective;
 use crate::kernel::outcome::Judgement;
@@ -143,7 +144,19 @@ pub fn info(
         imported: None,
         seeds: Vec::new(),
         paired: None,
+        instances: None,
+        per_instance: None,
     }
+}
+
+/// The record of runs' per-instance scores, one row per sample; `None`
+/// when no run had any.
+pub(crate) fn instance_runs(scores: &[Option<Scores>]) -> Option<InstanceRuns> {
+    if scores.iter().all(Option::is_none) {
+        return None;
+    }
+    let rows: Vec<Option<&Scores>> = scores.iter().map(Option::as_ref).collect();
+    Some(InstanceRuns::of(&rows))
 }
 
 /// The journal record of the runs of one try.

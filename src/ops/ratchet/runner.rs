@@ -11,6 +11,7 @@ use anyhow::Result;
 use crate::io::events::Events;
 use crate::io::process::{Passthrough, RunOutcome, RunSpec, Sink};
 use crate::io::Warn;
+use crate::kernel::instances::Scores;
 use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::objective::Objective;
 use crate::kernel::prune::Points;
@@ -232,6 +233,25 @@ impl<'a> Runner<'a> {
         o.metrics
             .get(&self.objective.metric)
             .filter(|x| x.is_finite())
+    }
+
+    /// The per-instance scores of a run that succeeded, when the objective
+    /// asks for them; a run whose result has none, or not as numbers, is
+    /// told as a warning (it still counts by its metric).
+    pub fn instances(&self, o: &RunOutcome) -> Option<Scores> {
+        let key = self.objective.instances.as_deref()?;
+        self.sample(o)?;
+        match o.instances.clone() {
+            Some(Ok(s)) => Some(s),
+            Some(Err(why)) => {
+                self.host.warn(&format!(
+                    "per-instance scores not read from {key}: {why}; this run counts by {} only",
+                    self.objective.metric
+                ));
+                None
+            }
+            None => None,
+        }
     }
 
     /// When a record starts: `--now`, else the clock.

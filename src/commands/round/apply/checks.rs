@@ -138,6 +138,7 @@ impl CheckRun<'_> {
             passthrough: Default::default(),
             place: None,
             result: Default::default(),
+            instances: None,
         };
         let outcome = process::run(&spec, self.interrupt, |_| {})?;
         let detail = failure_detail(&outcome);
