@@ -241,6 +241,8 @@ pub struct Extractor {
     kind: Kind,
 }
 
+// One per run's output: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 enum Kind {
     Arx(ResultScanner),
     Lines(Lines),
