@@ -41,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('deadend', 'deadend', [CompletionResultType]::ParameterValue, 'Dead ends: approaches that a deterministic refutation ruled out')
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
             [CompletionResult]::new('finding', 'finding', [CompletionResultType]::ParameterValue, 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal')
+            [CompletionResult]::new('idea', 'idea', [CompletionResultType]::ParameterValue, 'The backlog of ideas: what to try, each try''s idea, what became of it')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
             [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
@@ -549,6 +550,83 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;finding;help;help' {
             break
         }
+        'arx;idea' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an idea to the backlog (`.arx/ideas.jsonl`); prints its id alone on stdout')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The backlog, oldest first: each idea''s id, status (open, in flight in a lane, tried: how each try ended, with its run, or dropped), family and statement')
+            [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Drop an idea: no longer proposed (its tries stay in the journal)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;idea;add' {
+            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'Its family: one word (letters, digits, _, - or .), e.g. lr, batch, init')
+            [CompletionResult]::new('--retry', '--retry', [CompletionResultType]::ParameterName, 'Try this idea (its id or a unique prefix) again; needs --because')
+            [CompletionResult]::new('--because', '--because', [CompletionResultType]::ParameterName, 'With --retry: what changed since it was tried')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;idea;list' {
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only ideas with this status')
+            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'Only ideas of this family')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;idea;drop' {
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;idea;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an idea to the backlog (`.arx/ideas.jsonl`); prints its id alone on stdout')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The backlog, oldest first: each idea''s id, status (open, in flight in a lane, tried: how each try ended, with its run, or dropped), family and statement')
+            [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Drop an idea: no longer proposed (its tries stay in the journal)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;idea;help;add' {
+            break
+        }
+        'arx;idea;help;list' {
+            break
+        }
+        'arx;idea;help;drop' {
+            break
+        }
+        'arx;idea;help;help' {
+            break
+        }
         'arx;run' {
             [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'Metric key to judge (overrides the spec file)')
             [CompletionResult]::new('--cmp', '--cmp', [CompletionResultType]::ParameterName, 'Comparator: >=, <=, >, < or == (overrides the spec file)')
@@ -615,6 +693,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;try' {
             [CompletionResult]::new('-m', '-m', [CompletionResultType]::ParameterName, 'What the change is: the journal''s description, the commit subject')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'What the change is: the journal''s description, the commit subject')
+            [CompletionResult]::new('--idea', '--idea', [CompletionResultType]::ParameterName, 'The idea of the backlog this try tests (its id or a unique prefix): recorded with the try; its statement is the description unless -m is given')
+            [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea')
             [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)')
             [CompletionResult]::new('--lane', '--lane', [CompletionResultType]::ParameterName, 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
@@ -1316,6 +1396,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('deadend', 'deadend', [CompletionResultType]::ParameterValue, 'Dead ends: approaches that a deterministic refutation ruled out')
             [CompletionResult]::new('knowhow', 'knowhow', [CompletionResultType]::ParameterValue, 'Knowhow: positive learnings worth keeping')
             [CompletionResult]::new('finding', 'finding', [CompletionResultType]::ParameterValue, 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal')
+            [CompletionResult]::new('idea', 'idea', [CompletionResultType]::ParameterValue, 'The backlog of ideas: what to try, each try''s idea, what became of it')
             [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run an experiment: gate, live output, verdict, journal')
             [CompletionResult]::new('compare', 'compare', [CompletionResultType]::ParameterValue, 'Compare a baseline and a candidate command over interleaved runs')
             [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
@@ -1434,6 +1515,21 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;finding;merge' {
+            break
+        }
+        'arx;help;idea' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Add an idea to the backlog (`.arx/ideas.jsonl`); prints its id alone on stdout')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'The backlog, oldest first: each idea''s id, status (open, in flight in a lane, tried: how each try ended, with its run, or dropped), family and statement')
+            [CompletionResult]::new('drop', 'drop', [CompletionResultType]::ParameterValue, 'Drop an idea: no longer proposed (its tries stay in the journal)')
+            break
+        }
+        'arx;help;idea;add' {
+            break
+        }
+        'arx;help;idea;list' {
+            break
+        }
+        'arx;help;idea;drop' {
             break
         }
         'arx;help;run' {

@@ -46,6 +46,9 @@ _arx() {
             arx,help)
                 cmd="arx__subcmd__help"
                 ;;
+            arx,idea)
+                cmd="arx__subcmd__idea"
+                ;;
             arx,init)
                 cmd="arx__subcmd__init"
                 ;;
@@ -250,6 +253,9 @@ _arx() {
             arx__subcmd__help,help)
                 cmd="arx__subcmd__help__subcmd__help"
                 ;;
+            arx__subcmd__help,idea)
+                cmd="arx__subcmd__help__subcmd__idea"
+                ;;
             arx__subcmd__help,init)
                 cmd="arx__subcmd__help__subcmd__init"
                 ;;
@@ -361,6 +367,15 @@ _arx() {
             arx__subcmd__help__subcmd__gate,show)
                 cmd="arx__subcmd__help__subcmd__gate__subcmd__show"
                 ;;
+            arx__subcmd__help__subcmd__idea,add)
+                cmd="arx__subcmd__help__subcmd__idea__subcmd__add"
+                ;;
+            arx__subcmd__help__subcmd__idea,drop)
+                cmd="arx__subcmd__help__subcmd__idea__subcmd__drop"
+                ;;
+            arx__subcmd__help__subcmd__idea,list)
+                cmd="arx__subcmd__help__subcmd__idea__subcmd__list"
+                ;;
             arx__subcmd__help__subcmd__journal,import)
                 cmd="arx__subcmd__help__subcmd__journal__subcmd__import"
                 ;;
@@ -420,6 +435,30 @@ _arx() {
                 ;;
             arx__subcmd__help__subcmd__round,validate)
                 cmd="arx__subcmd__help__subcmd__round__subcmd__validate"
+                ;;
+            arx__subcmd__idea,add)
+                cmd="arx__subcmd__idea__subcmd__add"
+                ;;
+            arx__subcmd__idea,drop)
+                cmd="arx__subcmd__idea__subcmd__drop"
+                ;;
+            arx__subcmd__idea,help)
+                cmd="arx__subcmd__idea__subcmd__help"
+                ;;
+            arx__subcmd__idea,list)
+                cmd="arx__subcmd__idea__subcmd__list"
+                ;;
+            arx__subcmd__idea__subcmd__help,add)
+                cmd="arx__subcmd__idea__subcmd__help__subcmd__add"
+                ;;
+            arx__subcmd__idea__subcmd__help,drop)
+                cmd="arx__subcmd__idea__subcmd__help__subcmd__drop"
+                ;;
+            arx__subcmd__idea__subcmd__help,help)
+                cmd="arx__subcmd__idea__subcmd__help__subcmd__help"
+                ;;
+            arx__subcmd__idea__subcmd__help,list)
+                cmd="arx__subcmd__idea__subcmd__help__subcmd__list"
                 ;;
             arx__subcmd__journal,help)
                 cmd="arx__subcmd__journal__subcmd__help"
@@ -584,7 +623,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal lane next precision policy round init ps watch completions mcp demo man help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1812,7 +1851,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help)
-            opts="parse measure classify gate decide plateau deadend knowhow finding run compare try best status restore log report show journal lane next precision policy round init ps watch completions mcp demo man help"
+            opts="parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2164,6 +2203,62 @@ _arx() {
         arx__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__idea)
+            opts="add list drop"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__idea__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__idea__subcmd__drop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__idea__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -2756,6 +2851,220 @@ _arx() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help add list drop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__add)
+            opts="-q -h --family --retry --because --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retry)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --because)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__drop)
+            opts="-q -h --reason --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__help)
+            opts="add list drop help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__help__subcmd__drop)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__idea__subcmd__list)
+            opts="-q -h --status --family --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --status)
+                    COMPREPLY=($(compgen -W "open in_flight tried dropped" -- "${cur}"))
+                    return 0
+                    ;;
+                --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -4736,7 +5045,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --rule --new-segment --dry-run --lane --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --idea --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4747,6 +5056,14 @@ _arx() {
                     return 0
                     ;;
                 -m)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idea)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --family)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

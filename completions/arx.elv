@@ -38,6 +38,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
             cand knowhow 'Knowhow: positive learnings worth keeping'
             cand finding 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal'
+            cand idea 'The backlog of ideas: what to try, each try''s idea, what became of it'
             cand run 'Run an experiment: gate, live output, verdict, journal'
             cand compare 'Compare a baseline and a candidate command over interleaved runs'
             cand try 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
@@ -494,6 +495,74 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;finding;help;help'= {
         }
+        &'arx;idea'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand add 'Add an idea to the backlog (`.arx/ideas.jsonl`); prints its id alone on stdout'
+            cand list 'The backlog, oldest first: each idea''s id, status (open, in flight in a lane, tried: how each try ended, with its run, or dropped), family and statement'
+            cand drop 'Drop an idea: no longer proposed (its tries stay in the journal)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;idea;add'= {
+            cand --family 'Its family: one word (letters, digits, _, - or .), e.g. lr, batch, init'
+            cand --retry 'Try this idea (its id or a unique prefix) again; needs --because'
+            cand --because 'With --retry: what changed since it was tried'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;idea;list'= {
+            cand --status 'Only ideas with this status'
+            cand --family 'Only ideas of this family'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;idea;drop'= {
+            cand --reason 'Why'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;idea;help'= {
+            cand add 'Add an idea to the backlog (`.arx/ideas.jsonl`); prints its id alone on stdout'
+            cand list 'The backlog, oldest first: each idea''s id, status (open, in flight in a lane, tried: how each try ended, with its run, or dropped), family and statement'
+            cand drop 'Drop an idea: no longer proposed (its tries stay in the journal)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;idea;help;add'= {
+        }
+        &'arx;idea;help;list'= {
+        }
+        &'arx;idea;help;drop'= {
+        }
+        &'arx;idea;help;help'= {
+        }
         &'arx;run'= {
             cand --metric 'Metric key to judge (overrides the spec file)'
             cand --cmp 'Comparator: >=, <=, >, < or == (overrides the spec file)'
@@ -558,6 +627,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;try'= {
             cand -m 'What the change is: the journal''s description, the commit subject'
             cand --description 'What the change is: the journal''s description, the commit subject'
+            cand --idea 'The idea of the backlog this try tests (its id or a unique prefix): recorded with the try; its statement is the description unless -m is given'
+            cand --family 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea'
             cand --rule 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)'
             cand --lane 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory'
             cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
@@ -1193,6 +1264,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand deadend 'Dead ends: approaches that a deterministic refutation ruled out'
             cand knowhow 'Knowhow: positive learnings worth keeping'
             cand finding 'Findings: what the loop learned, kept healthy (dedupe, reinforcement, decay, contradiction) and ranked for the next proposal'
+            cand idea 'The backlog of ideas: what to try, each try''s idea, what became of it'
             cand run 'Run an experiment: gate, live output, verdict, journal'
             cand compare 'Compare a baseline and a candidate command over interleaved runs'
             cand try 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it'
@@ -1285,6 +1357,17 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;finding;explain'= {
         }
         &'arx;help;finding;merge'= {
+        }
+        &'arx;help;idea'= {
+            cand add 'Add an idea to the backlog (`.arx/ideas.jsonl`); prints its id alone on stdout'
+            cand list 'The backlog, oldest first: each idea''s id, status (open, in flight in a lane, tried: how each try ended, with its run, or dropped), family and statement'
+            cand drop 'Drop an idea: no longer proposed (its tries stay in the journal)'
+        }
+        &'arx;help;idea;add'= {
+        }
+        &'arx;help;idea;list'= {
+        }
+        &'arx;help;idea;drop'= {
         }
         &'arx;help;run'= {
         }

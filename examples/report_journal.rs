@@ -176,6 +176,10 @@ fn main() -> anyhow::Result<()> {
                 paired: None,
                 instances: None,
                 per_instance: None,
+                idea: None,
+                family: None,
+                family_guessed: false,
+                parent: None,
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

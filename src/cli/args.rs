@@ -530,6 +530,16 @@ pub struct TryArgs {
     /// What the change is: the journal's description, the commit subject.
     #[arg(short = 'm', long, value_name = "TEXT")]
     pub description: Option<String>,
+    /// The idea of the backlog this try tests (its id or a unique prefix):
+    /// recorded with the try; its statement is the description unless -m
+    /// is given.
+    #[arg(long, value_name = "ID")]
+    pub idea: Option<String>,
+    /// The family of the change (one word). With -m and no --idea: the try
+    /// adds its description to the backlog as an idea of this family.
+    /// Without either, a try takes the family of the most similar idea.
+    #[arg(long, value_name = "WORD")]
+    pub family: Option<String>,
     /// The decision rule: confirm (arx's: noise-aware, confirms a promising
     /// candidate with more runs), strict (keep one sample better than the
     /// best, unconfirmed), mad (better, and the segment's MAD confidence >= 2).

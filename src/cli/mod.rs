@@ -12,6 +12,8 @@ mod args;
 pub use args::*;
 mod finding;
 pub use finding::*;
+mod idea;
+pub use idea::*;
 mod report;
 pub use report::{ChartX, ReportArgs, SegmentChoice};
 
@@ -178,6 +180,10 @@ pub enum Command {
     /// decay, contradiction) and ranked for the next proposal.
     #[command(subcommand)]
     Finding(FindingCommand),
+
+    /// The backlog of ideas: what to try, each try's idea, what became of it.
+    #[command(subcommand)]
+    Idea(IdeaCommand),
 
     /// Run an experiment: gate, live output, verdict, journal.
     ///

@@ -456,6 +456,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
         dead_ends(&state_dir, WARN).path,
         knowhow(&state_dir, WARN).path,
         state_dir.join(crate::io::findings::FINDINGS_FILE),
+        state_dir.join(crate::io::ideas::IDEAS_FILE),
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, show)?);

@@ -37,7 +37,7 @@ struct LogReport {
 
 /// One row of the table, as plain text (styles are added when written).
 struct Line {
-    cells: [String; 6],
+    cells: [String; 8],
     verdict: Option<crate::kernel::verdict::Verdict>,
     description: String,
 }
@@ -59,6 +59,8 @@ impl LogReport {
                     },
                     one_line(&outcome(r)),
                     r.candidate.as_deref().map_or("-".to_string(), one_line),
+                    try_field(r, |t| t.family.as_deref()),
+                    try_field(r, |t| t.idea.as_deref()),
                 ],
                 verdict: r.verdict.as_ref().map(|v| v.verdict),
                 description: truncate(&one_line(&description(r)), DESCRIPTION_WIDTH),
@@ -80,6 +82,12 @@ impl Report for LogReport {
                 ),
             };
         }
+        // The idea columns once a listed try names one (or its family).
+        let ideas = self.runs.iter().any(|r| {
+            r.ratchet
+                .as_ref()
+                .is_some_and(|t| t.idea.is_some() || (t.family.is_some() && !t.family_guessed))
+        });
         let header = [
             "RUN",
             "STARTED (UTC)",
@@ -87,6 +95,8 @@ impl Report for LogReport {
             "VERDICT",
             "RESULT",
             "CANDIDATE",
+            "FAMILY",
+            "IDEA",
         ];
         let lines = self.lines();
         let mut widths = header.map(|h| h.chars().count());
@@ -95,18 +105,24 @@ impl Report for LogReport {
                 *w = (*w).max(cell.chars().count());
             }
         }
+        let shown = if ideas { 8 } else { 6 };
         let mut head = String::new();
-        for (h, w) in header.iter().zip(widths) {
+        for (h, w) in header.iter().zip(widths).take(shown) {
             head.push_str(&pad(h, w));
             head.push_str("  ");
         }
         writeln!(out, "{d}{head}DESCRIPTION{d:#}")?;
         for line in &lines {
-            let [id, started, time, verdict, result, candidate] = &line.cells;
+            let [id, started, time, verdict, result, candidate, family, idea] = &line.cells;
             let s = line.verdict.map(verdict_style).unwrap_or(d);
+            let idea_cells = if ideas {
+                format!("{}  {}  ", pad(family, widths[6]), pad(idea, widths[7]))
+            } else {
+                String::new()
+            };
             writeln!(
                 out,
-                "{}  {d}{}{d:#}  {}  {s}{}{s:#}  {}  {}  {}",
+                "{}  {d}{}{d:#}  {}  {s}{}{s:#}  {}  {}  {idea_cells}{}",
                 pad(id, widths[0]),
                 pad(started, widths[1]),
                 pad_left(time, widths[2]),
@@ -132,6 +148,17 @@ fn description(r: &RunRecord) -> String {
         }),
         None => given(&r.hypothesis).unwrap_or_else(|| command_line(r)),
     }
+}
+
+/// A try's field (its family, its idea) for a cell, `-` when absent.
+fn try_field(
+    r: &RunRecord,
+    field: impl Fn(&crate::kernel::ratchet_record::RatchetInfo) -> Option<&str>,
+) -> String {
+    r.ratchet
+        .as_ref()
+        .and_then(field)
+        .map_or("-".to_string(), one_line)
 }
 
 /// `2026-11-21 10:00:03` from an RFC 3339 time (UTC); other text as is.
@@ -213,6 +240,8 @@ fn results_table(records: &[RunRecord]) -> Table {
     columns.extend(r.others.iter().map(|k| Column::number(k.clone())));
     columns.push(Column::text("lane"));
     columns.push(Column::text("slot"));
+    columns.push(Column::text("idea"));
+    columns.push(Column::text("family"));
     let mut table = Table::new(columns);
     let cell = |x: Option<f64>| x.map(fmt_table_value).unwrap_or_default();
     for row in &r.rows {
@@ -225,6 +254,8 @@ fn results_table(records: &[RunRecord]) -> Table {
         cells.extend(row.others.iter().map(|x| cell(*x)));
         cells.push(row.lane.clone());
         cells.push(row.slot.clone());
+        cells.push(row.idea.clone());
+        cells.push(row.family.clone());
         table.push(cells);
     }
     table

@@ -10,6 +10,7 @@ mod decide;
 mod demo;
 mod finding;
 mod gate;
+mod idea;
 mod init;
 mod journal;
 mod knowhow;
@@ -351,6 +352,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::DeadEnd(cmd) => deadend::run(&ctx, &cmd),
         Command::Knowhow(cmd) => knowhow::run(&ctx, &cmd),
         Command::Finding(cmd) => finding::run(&ctx, &cmd),
+        Command::Idea(cmd) => idea::run(&ctx, &cmd),
         Command::Run(args) => run::run(&ctx, &args),
         Command::Compare(args) => compare::run(&ctx, &args),
         Command::Try(args) => ratchet::attempt::run(&ctx, &args),

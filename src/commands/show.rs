@@ -60,6 +60,7 @@ impl Report for ShowReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let r = &self.record;
         origin(out, r)?;
+        tried(out, r)?;
         outcome(out, r)?;
         repeats(out, r)?;
         tail(out, "stdout (tail)", &r.stdout_tail)?;
@@ -115,6 +116,41 @@ fn origin(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
                 fmt_number(spec.target)
             ),
         )?;
+    }
+    Ok(())
+}
+
+/// A try of the ratchet: what became of it, its description, the idea
+/// and family it tested, the commit it was measured against.
+fn tried(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
+    let Some(t) = &r.ratchet else {
+        return Ok(());
+    };
+    let b = bold();
+    field(out, "try", format_args!("{b}{}{b:#}", t.status))?;
+    if let Some(d) = &t.description {
+        field(out, "description", d)?;
+    }
+    if let Some(i) = &t.idea {
+        field(out, "idea", i)?;
+    }
+    if let Some(f) = &t.family {
+        let how = if t.family_guessed {
+            " (of the most similar idea)"
+        } else {
+            ""
+        };
+        field(out, "family", format_args!("{f}{how}"))?;
+    }
+    if !matches!(
+        t.status,
+        crate::kernel::ratchet_record::TryStatus::Baseline
+            | crate::kernel::ratchet_record::TryStatus::Remeasure
+    ) {
+        field(out, "parent", t.parent_commit())?;
+    }
+    if let Some(l) = &t.lane {
+        field(out, "lane", l)?;
     }
     Ok(())
 }

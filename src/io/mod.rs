@@ -18,6 +18,7 @@ pub mod findings;
 pub mod git;
 pub mod history;
 pub mod holdout;
+pub mod ideas;
 pub mod input;
 pub mod live;
 pub mod mapped;

@@ -175,17 +175,95 @@ pub struct TryHolder {
     pub started_at: String,
     #[serde(default)]
     pub description: Option<String>,
+    /// When the process started (clock ticks after boot): a reused pid
+    /// has another start time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid_start: Option<u64>,
+    /// The idea the try tests, so the backlog can say it is in flight.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idea: Option<String>,
+    /// The lane the try runs in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lane: Option<String>,
 }
 
 impl TryHolder {
     /// This process, from `started_at`, doing `description`.
     pub fn ours(started_at: String, description: Option<String>) -> TryHolder {
+        let pid = std::process::id();
         TryHolder {
-            pid: std::process::id(),
+            pid,
             started_at,
             description,
+            pid_start: i32::try_from(pid)
+                .ok()
+                .and_then(super::live::proc_stat)
+                .map(|s| s.start),
+            idea: None,
+            lane: None,
         }
     }
+
+    /// The same holder, testing `idea` in `lane`.
+    pub fn testing(mut self, idea: Option<String>, lane: Option<String>) -> TryHolder {
+        self.idea = idea;
+        self.lane = lane;
+        self
+    }
+
+    /// Is the process that wrote this still there (the same one: its start
+    /// time, when both are known, matches)?
+    pub fn alive(&self) -> bool {
+        if !super::live::pid_alive(self.pid) {
+            return false;
+        }
+        match (
+            self.pid_start,
+            i32::try_from(self.pid)
+                .ok()
+                .and_then(super::live::proc_stat),
+        ) {
+            (Some(ours), Some(now)) => ours == now.start,
+            _ => true,
+        }
+    }
+}
+
+/// The holders of the try locks in `state` whose process is still there
+/// (the tries running now, in every working tree of the repository).
+pub fn running_tries(state: &Path) -> Vec<TryHolder> {
+    use std::io::Read;
+    let Ok(entries) = std::fs::read_dir(state) else {
+        return Vec::new();
+    };
+    let mut holders = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if !(name.starts_with("try-") && name.ends_with(".lock")) {
+            continue;
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        let Ok(file) = super::state::open_no_follow(&mut options, &entry.path()) else {
+            continue;
+        };
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        let mut text = Vec::new();
+        // A holder is a few hundred bytes; anything larger is not one.
+        if file.take(64 * 1024).read_to_end(&mut text).is_err() {
+            continue;
+        }
+        if let Ok(holder) = serde_json::from_slice::<TryHolder>(&text) {
+            if holder.alive() {
+                holders.push(holder);
+            }
+        }
+    }
+    holders.sort_by(|a, b| a.started_at.cmp(&b.started_at).then(a.pid.cmp(&b.pid)));
+    holders
 }
 
 /// The lock file of the working tree `worktree` in `state`.

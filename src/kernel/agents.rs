@@ -57,15 +57,29 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     objective(o, &mut line);
     line("");
+    line("### Ideas: the backlog");
+    line("");
+    line("Write every idea down as it comes, one change each, with its family (one word");
+    line("for the kind of change: `lr`, `batch`, `init`, ...):");
+    line("`arx idea add --family lr \"halve the learning rate\"` prints its id. The backlog");
+    line("lives in `.arx/`, beside the journal: it outlives your context, so after a restart");
+    line("or a compaction `arx idea list` is what you had in mind and what became of it.");
+    line("When fewer than three ideas are open (`arx idea list --status open`), add more");
+    line("before the next try.");
+    line("");
     line("### The loop");
     line("");
     line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
-    line("2. Read what is known: `arx best` (the value to beat), `arx log --last 20`,");
-    line("   `arx finding rank --context \"your next idea\"` (what the loop learned about it)");
-    line("   and `arx deadend list` (never retry a dead end).");
-    line("3. Make **one** change, the idea you expect to help most. Do not touch protected");
-    line("   paths, the experiment's evaluation or `.arx/`.");
-    line("4. `arx try --json -m \"what the change is and why\"`.");
+    line("2. `id=$(arx next)` — the open idea to try next, ranked from the loop's own record");
+    line("   of each family (`arx next --explain` shows why). Exit 1 means no idea is open:");
+    line("   add some with `arx idea add`, then run it again. Read what is known: `arx best`");
+    line("   (the value to beat), `arx log --last 20`, `arx finding rank --context \"the idea\"`");
+    line("   (what the loop learned about it) and `arx deadend list` (never retry a dead end).");
+    line("3. Make **one** change: that idea. Do not touch protected paths, the experiment's");
+    line("   evaluation or `.arx/`.");
+    line("4. `arx try --json --idea \"$id\" -m \"what the change is and why\"` (without `-m`");
+    line("   the idea's statement is the description). A change that is in no idea:");
+    line("   `arx try --json -m \"what and why\" --family WORD` (it joins the backlog).");
     line("5. Read `ratchet.status` in its output (not only the exit code: exit 1 is both a");
     line("   discard and a pause) and do what this table says:");
     line("");
@@ -90,6 +104,9 @@ pub fn section(o: &AgentObjective) -> String {
     line("   | (none: an error) | 2 | nothing changed | Stop: fix what `arx: error:` and its `hint:` say, then run the same try again. |");
     line("");
     line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
+    line("   A discarded idea is not proposed again as it was; when what made it fail has");
+    line("   changed, `arx idea add --retry ID --because \"what changed\"`. A parameter tried");
+    line("   again with another value is a new idea: add it. `arx idea drop ID` retires one.");
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
@@ -97,9 +114,9 @@ pub fn section(o: &AgentObjective) -> String {
         lanes(n, &mut line);
     }
     line("");
-    line("Over MCP (`arx mcp`) the same steps are the tools `status`, `best`, `log`,");
-    line("`finding_rank`, `try` (with `description`, and `lane` to try in a lane) and");
-    line("`deadend_check`.");
+    line("Over MCP (`arx mcp`) the same steps are the tools `status`, `idea_add`,");
+    line("`idea_list`, `next`, `best`, `log`, `finding_rank`, `try` (with `idea` and");
+    line("`description`, and `lane` to try in a lane) and `deadend_check`.");
     line(END);
     s
 }
@@ -283,7 +300,14 @@ mod tests {
             "`prepare.py`, `eval/**`",
             "`pytest -q`",
             "`max_runs = 200`",
-            "arx try --json -m",
+            "arx try --json --idea \"$id\" -m",
+            "arx try --json -m \"what and why\" --family WORD",
+            "arx idea add --family lr",
+            "id=$(arx next)",
+            "arx idea list --status open",
+            "arx idea add --retry ID --because",
+            "outlives your context",
+            "`idea_add`",
             "arx status",
             "arx best",
             "arx finding rank",

@@ -139,6 +139,10 @@ mod tests {
             paired: None,
             instances: None,
             per_instance: None,
+            idea: None,
+            family: None,
+            family_guessed: false,
+            parent: None,
         }
     }
 

@@ -17,6 +17,7 @@ pub mod holdout;
 pub mod import;
 pub mod imported;
 pub mod instances;
+pub mod idea;
 pub mod journal;
 pub mod launch;
 pub mod live;

@@ -157,6 +157,38 @@ pub struct RatchetInfo {
     /// When the per-instance test decided: the instances it paired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_instance: Option<PerInstance>,
+    /// The idea of the backlog the try tested (`arx try --idea ID`, or the
+    /// ad-hoc idea of `arx try -m TEXT --family F`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idea: Option<String>,
+    /// The idea's family; for a try that names none, the family of the
+    /// most similar idea, or `unsorted` ([`RatchetInfo::family_guessed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    /// The family was taken from the most similar idea, not given.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub family_guessed: bool,
+    /// The commit the candidate was measured against: the best it was
+    /// decided against (the same as `kept` for a try; records of an older
+    /// arx have only `kept`, see [`RatchetInfo::parent_commit`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+}
+
+/// The family of an idea or a try that names none and resembles no idea
+/// with one.
+pub const UNSORTED: &str = "unsorted";
+
+impl RatchetInfo {
+    /// The commit the candidate was measured against: `parent`, else `kept`.
+    pub fn parent_commit(&self) -> &str {
+        self.parent.as_deref().unwrap_or(&self.kept)
+    }
+
+    /// The try's family: `family`, else `unsorted`.
+    pub fn family_or_unsorted(&self) -> &str {
+        self.family.as_deref().unwrap_or(UNSORTED)
+    }
 }
 
 /// The guard that vetoed a keep ([`RatchetInfo::guard`]): the guard as

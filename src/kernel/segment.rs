@@ -358,6 +358,10 @@ pub struct ResultRow {
     pub lane: String,
     /// The slot its (last) run ran in (empty without slots).
     pub slot: String,
+    /// The idea it tested (empty when none).
+    pub idea: String,
+    /// Its family (empty in records of an older arx).
+    pub family: String,
 }
 
 /// The results table of every try in `records`, in journal order.
@@ -408,6 +412,8 @@ pub fn results(records: &[RunRecord]) -> Results {
                     r.slot.as_deref(),
                     r.attempts.iter().filter_map(|a| a.slot.as_deref()),
                 ),
+                idea: i.idea.clone().unwrap_or_default(),
+                family: i.family.clone().unwrap_or_default(),
             }
         })
         .collect();
@@ -497,6 +503,10 @@ mod tests {
                 paired: None,
                 instances: None,
                 per_instance: None,
+                idea: None,
+                family: None,
+                family_guessed: false,
+                parent: None,
             }),
         }
     }

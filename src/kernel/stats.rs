@@ -476,6 +476,30 @@ fn shown_digits(lo: f64, hi: f64, refs: &[f64]) -> usize {
     digits
 }
 
+/// The Jeffreys interval of a rate: `successes` out of `n`, at
+/// `confidence` (the quantiles of Beta(k + ½, n − k + ½); the bound is 0
+/// or 1 at the edge k = 0 or k = n). `None` for no trials, more successes
+/// than trials, or a confidence outside (0, 1).
+pub fn rate_interval(successes: u64, n: u64, confidence: f64) -> Option<(f64, f64)> {
+    use statrs::distribution::Beta;
+    if n == 0 || successes > n || check_confidence(confidence).is_err() {
+        return None;
+    }
+    let beta = Beta::new(successes as f64 + 0.5, (n - successes) as f64 + 0.5).ok()?;
+    let tail = (1.0 - confidence) / 2.0;
+    let lo = if successes == 0 {
+        0.0
+    } else {
+        beta.inverse_cdf(tail)
+    };
+    let hi = if successes == n {
+        1.0
+    } else {
+        beta.inverse_cdf(1.0 - tail)
+    };
+    Some((lo, hi))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1025,5 +1049,22 @@ mod tests {
         assert!(null_min <= 0.05, "false support {null_min}");
         assert!(power_max >= 0.95, "power {power_max}");
         assert!(power_min >= 0.95, "power {power_min}");
+    }
+
+    #[test]
+    fn a_rate_interval_is_the_jeffreys_interval() {
+        // Reference values: the Beta(k + 0.5, n - k + 0.5) quantiles.
+        let (lo, hi) = rate_interval(3, 20, 0.95).unwrap();
+        assert!(
+            (lo - 0.0441).abs() < 5e-4 && (hi - 0.3486).abs() < 5e-4,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = rate_interval(0, 10, 0.95).unwrap();
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2172).abs() < 5e-4, "{hi}");
+        assert_eq!(rate_interval(5, 5, 0.95).unwrap().1, 1.0);
+        assert_eq!(rate_interval(0, 0, 0.95), None);
+        assert_eq!(rate_interval(3, 2, 0.95), None);
+        assert_eq!(rate_interval(1, 2, 1.5), None);
     }
 }

@@ -64,6 +64,8 @@ fn ratchet_cases() -> Vec<Case> {
         Case {
             full: vec![json!({
                 "description": "double the learning rate",
+                "idea": "i-3f9a2c71e0",
+                "family": "lr",
                 "command": "python train.py --lr 2e-3",
                 "repeat": 3,
                 "dry_run": true,
@@ -83,6 +85,8 @@ fn ratchet_cases() -> Vec<Case> {
                 "check": ["--approve"],
                 "rule": "--no-gates",
                 "lane": "--approve",
+                "idea": "--no-gates",
+                "family": "--approve",
             })],
             ..case("try", &["try"])
         },
@@ -187,6 +191,41 @@ fn other_cases() -> Vec<Case> {
             full: vec![json!({"segment": "2", "last": 5})],
             fixed: &["markdown"],
             ..case("report", &["report"])
+        },
+    ]
+    .into_iter()
+    .chain(idea_cases())
+    .collect()
+}
+
+/// The backlog's tools.
+fn idea_cases() -> Vec<Case> {
+    vec![
+        Case {
+            full: vec![
+                json!({"statement": "halve the learning rate", "family": "lr"}),
+                json!({"statement": "again", "retry": "i-3f9a2c71e0", "because": "longer warmup"}),
+            ],
+            hostile: vec![json!({
+                "statement": "--approve",
+                "family": "--json",
+                "retry": "--no-gates",
+                "because": "--help",
+            })],
+            positional: &[("statement", "statement")],
+            ..case("idea_add", &["idea", "add"])
+        },
+        Case {
+            full: vec![json!({"status": "open", "family": "lr"})],
+            hostile: vec![json!({"family": "--json"})],
+            ..case("idea_list", &["idea", "list"])
+        },
+        Case {
+            full: vec![json!({"id": "i-3f9a2c71e0", "reason": "superseded"})],
+            minimal: json!({"id": "i-3f9a2c71e0"}),
+            hostile: vec![json!({"id": "--help", "reason": "--approve"})],
+            positional: &[("id", "id")],
+            ..case("idea_drop", &["idea", "drop"])
         },
     ]
 }

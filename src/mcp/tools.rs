@@ -143,6 +143,9 @@ pub fn table() -> Vec<Entry> {
         entry::<DeadendCheck>(),
         entry::<FindingRank>(),
         entry::<Report>(),
+        entry::<IdeaAdd>(),
+        entry::<IdeaList>(),
+        entry::<IdeaDrop>(),
     ]
 }
 
@@ -150,8 +153,16 @@ pub fn table() -> Vec<Entry> {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Try {
-    /// What the change is: the journal's description, the commit subject.
+    /// What the change is: the journal's description, the commit subject
+    /// (default with `idea`: the idea's statement).
     pub description: Option<String>,
+    /// The idea of the backlog this try tests (its id, as `idea_add` and
+    /// `idea_list` give it): recorded with the try.
+    pub idea: Option<String>,
+    /// The family of the change (one word); with `description` and no
+    /// `idea`, the try adds its description to the backlog as an idea of
+    /// this family.
+    pub family: Option<String>,
     /// The experiment, run through /bin/sh -c (default: arx.toml's objective.command).
     pub command: Option<String>,
     /// Runs of the candidate, at least.
@@ -189,6 +200,8 @@ impl Tool for Try {
     fn call(self) -> Call {
         let mut call = Argv::new(&["try"])
             .opt("--description", self.description)
+            .opt("--idea", self.idea)
+            .opt("--family", self.family)
             .opt("--command", self.command)
             .opt("--repeat", self.repeat)
             .flag("--dry-run", self.dry_run)
@@ -462,6 +475,80 @@ impl Tool for Report {
             .call();
         call.text_key = Some("markdown");
         call
+    }
+}
+
+/// `arx idea add`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdeaAdd {
+    /// The idea: one change, in words (at most 4 KiB); with `retry`, the
+    /// retried idea's statement by default.
+    pub statement: Option<String>,
+    /// Its family: one word, e.g. lr, batch, init (default: the family of
+    /// the most similar idea, or `unsorted`).
+    pub family: Option<String>,
+    /// An idea tried before to try again (its id); needs `because`.
+    pub retry: Option<String>,
+    /// With `retry`: what changed since it was tried.
+    pub because: Option<String>,
+}
+
+impl Tool for IdeaAdd {
+    const NAME: &'static str = "idea_add";
+    const DESCRIPTION: &'static str = "Add an idea to the backlog (`arx idea add`), which outlives the agent's context: write each idea down as it comes. The result is the idea with its `id`, which `try` takes as `idea`.";
+    fn call(self) -> Call {
+        let argv = Argv::new(&["idea", "add"])
+            .opt("--family", self.family)
+            .opt("--retry", self.retry)
+            .opt("--because", self.because);
+        match self.statement {
+            Some(s) => argv.rest(&[s]).call(),
+            None => argv.call(),
+        }
+    }
+}
+
+/// `arx idea list`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdeaList {
+    /// Only ideas with this status: open, in_flight, tried or dropped.
+    pub status: Option<String>,
+    /// Only ideas of this family.
+    pub family: Option<String>,
+}
+
+impl Tool for IdeaList {
+    const NAME: &'static str = "idea_list";
+    const DESCRIPTION: &'static str = "The backlog of ideas (`arx idea list`), oldest first: each idea's id, statement, family and status (open, in_flight in a lane, tried with each try's run id and outcome, dropped), under `ideas`.";
+    const LIST_KEY: &'static str = "ideas";
+    fn call(self) -> Call {
+        Argv::new(&["idea", "list"])
+            .opt("--status", self.status)
+            .opt("--family", self.family)
+            .call()
+    }
+}
+
+/// `arx idea drop`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdeaDrop {
+    /// The idea's id.
+    pub id: String,
+    /// Why it is dropped.
+    pub reason: Option<String>,
+}
+
+impl Tool for IdeaDrop {
+    const NAME: &'static str = "idea_drop";
+    const DESCRIPTION: &'static str = "Drop an idea of the backlog (`arx idea drop`): no longer proposed; its tries stay in the journal.";
+    fn call(self) -> Call {
+        Argv::new(&["idea", "drop"])
+            .opt("--reason", self.reason)
+            .rest(&[self.id])
+            .call()
     }
 }
 

@@ -8,6 +8,7 @@ pub mod attempts;
 pub mod deadend;
 pub mod finding;
 pub mod gate;
+pub mod ideas;
 pub mod journal;
 pub mod lanes;
 pub mod loop_state;

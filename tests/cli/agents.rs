@@ -1,7 +1,7 @@
 //! `arx init --agent`: arx's section of AGENTS.md, filled from arx.toml and
 //! updated in place.
 
-use crate::support::{json, Sandbox};
+use crate::support::{json, stderr, Sandbox};
 
 const BEGIN: &str = "<!-- arx:begin";
 
@@ -40,7 +40,9 @@ fn writes_the_loop_with_this_repositorys_objective() {
         "`uv run train.py`",
         "`prepare.py`, `eval/**`",
         "`max_runs = 200`",
-        "arx try --json -m",
+        "arx try --json --idea",
+        "arx idea add --family",
+        "id=$(arx next)",
         "arx status",
         "arx best",
     ] {
@@ -144,14 +146,18 @@ fn actions(agents_md: &str) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// The try command of the loop's step 4, as words after `arx`.
-fn try_words(agents_md: &str) -> Vec<String> {
+/// The try command of the loop's step 4, as words after `arx`, with the
+/// idea's id where the step has `"$id"`.
+fn try_words(agents_md: &str, id: &str) -> Vec<String> {
     let step = agents_md
         .lines()
         .find(|l| l.starts_with("4. "))
         .expect("step 4");
     let cmd = step.split('`').nth(1).expect("a command in step 4");
-    let words: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+    let words: Vec<String> = cmd
+        .split_whitespace()
+        .map(|w| w.replace("\"$id\"", id))
+        .collect();
     assert_eq!(words[..2], ["arx", "try"], "{cmd}");
     // Everything up to the description, which the agent fills in.
     words[1..words.iter().position(|w| w == "-m").expect("-m") + 1].to_vec()
@@ -208,7 +214,18 @@ fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidat
     git(&sb, &["commit", "-qm", "start"]);
     let doc = sb.read("AGENTS.md");
     let table = actions(&doc);
-    let try_cmd = try_words(&doc);
+    // The agent writes its ideas down first, and tries each by its id.
+    let id = |sb: &Sandbox, n: usize| -> String {
+        let out = sb
+            .arx()
+            .args(["idea", "add", "--family", "value", &format!("idea {n}")])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    };
+    let ids: Vec<String> = (1..=5).map(|n| id(&sb, n)).collect();
+    assert!(try_words(&doc, "X").contains(&"--idea".to_string()));
     for status in ["keep", "baseline", "discard", "crash", "paused"] {
         assert!(
             table.iter().any(|(s, _)| s == status),
@@ -231,7 +248,7 @@ fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidat
             *edits += 1;
             let out = sb
                 .arx()
-                .args(&try_cmd)
+                .args(try_words(&doc, &ids[*edits - 1]))
                 .arg(format!("idea {edits}"))
                 .output()
                 .unwrap();
@@ -266,7 +283,12 @@ fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidat
         .replace("execute = true", "execute = false");
     sb.write("arx.toml", config);
     git(&sb, &["commit", "-qm", "gate off", "arx.toml"]);
-    let out = sb.arx().args(&try_cmd).arg("idea 1").output().unwrap();
+    let out = sb
+        .arx()
+        .args(try_words(&doc, &ids[0]))
+        .arg("idea 1")
+        .output()
+        .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     // The first try of a segment measures the baseline, then the candidate.
     assert_eq!(report["ratchet"]["status"], "keep", "{report}");
@@ -286,4 +308,14 @@ fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidat
         .collect();
     assert!(statuses.contains(&"discard".to_string()), "{statuses:?}");
     assert!(statuses.contains(&"crash".to_string()), "{statuses:?}");
+    // Each try names its idea: the backlog tells each one tried.
+    let out = sb.arx().args(["--json", "idea", "list"]).output().unwrap();
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tried: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(tried, ["tried"; 5], "{listed}");
 }

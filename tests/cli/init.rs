@@ -8,6 +8,7 @@ const UNION_LINES: &str = "\
 .arx/dead-ends.jsonl merge=union
 .arx/knowhow.jsonl merge=union
 .arx/findings.jsonl merge=union
+.arx/ideas.jsonl merge=union
 ";
 
 /// A sandbox holding a git repository (built with git2) at `repo/`.
@@ -66,6 +67,7 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
         ".arx/dead-ends.jsonl",
         ".arx/knowhow.jsonl",
         ".arx/findings.jsonl",
+        ".arx/ideas.jsonl",
     ] {
         let attr = git
             .get_attr(
@@ -153,7 +155,7 @@ fn keeps_existing_files_and_appends_only_what_is_missing() {
         sb.read("repo/.gitattributes"),
         "*.png binary\n.arx/journal.jsonl merge=union\n*.ipynb -diff\n\
          .arx/dead-ends.jsonl merge=union\n.arx/knowhow.jsonl merge=union\n\
-         .arx/findings.jsonl merge=union\n"
+         .arx/findings.jsonl merge=union\n.arx/ideas.jsonl merge=union\n"
     );
     assert_eq!(sb.read("repo/arx.toml"), "[gates]\nexecute = false\n");
     assert_eq!(sb.read("repo/.arx/journal.jsonl"), "{\"keep\": true}\n");
@@ -173,7 +175,8 @@ fn gitattributes_follow_the_state_directory() {
     assert_eq!(
         sb.read("repo/.gitattributes"),
         "state/arx/journal.jsonl merge=union\nstate/arx/dead-ends.jsonl merge=union\n\
-         state/arx/knowhow.jsonl merge=union\nstate/arx/findings.jsonl merge=union\n"
+         state/arx/knowhow.jsonl merge=union\nstate/arx/findings.jsonl merge=union\n\
+         state/arx/ideas.jsonl merge=union\n"
     );
 
     // A state directory outside the repository cannot be covered.

@@ -13,6 +13,7 @@ mod evidence;
 mod finding;
 mod formats;
 mod gate;
+mod ideas;
 mod init;
 mod instances;
 mod journal;

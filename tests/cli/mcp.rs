@@ -116,6 +116,9 @@ fn lists_the_tools_with_their_schemas() {
         "deadend_check",
         "finding_rank",
         "report",
+        "idea_add",
+        "idea_list",
+        "idea_drop",
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
@@ -219,4 +222,34 @@ fn no_client_is_an_error_with_a_hint() {
             predicates::str::contains("arx: error: the MCP client did not initialize")
                 .and(predicates::str::contains("hint:")),
         );
+}
+
+#[test]
+fn the_backlog_tools_add_list_and_drop_ideas() {
+    let sb = Sandbox::new();
+    let mut s = Session::start(&sb);
+    let added = s.call(
+        "idea_add",
+        json!({"statement": "--halve the learning rate", "family": "lr"}),
+    );
+    assert_eq!(added["isError"], false, "{added}");
+    let id = added["structuredContent"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        added["structuredContent"]["statement"],
+        "--halve the learning rate"
+    );
+    let listed = s.call("idea_list", json!({"status": "open"}));
+    let ideas = listed["structuredContent"]["ideas"].as_array().unwrap();
+    assert_eq!(ideas.len(), 1, "{listed}");
+    assert_eq!(ideas[0]["id"], id.as_str());
+    assert_eq!(ideas[0]["family"], "lr");
+    let dropped = s.call("idea_drop", json!({"id": id}));
+    assert_eq!(dropped["structuredContent"]["dropped"], true, "{dropped}");
+    let retry = s.call("idea_add", json!({"retry": id}));
+    assert_eq!(retry["isError"], true, "{retry}");
+    let text = retry["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("--because"), "{text}");
 }

@@ -350,7 +350,10 @@ fn status_says_when_to_stop_and_log_prints_the_results_table() {
     let out = sb.arx().args(["log", "--format", "tsv"]).assert().success();
     let tsv = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     let lines: Vec<&str> = tsv.lines().collect();
-    assert_eq!(lines[0], "commit\tm\tstatus\tdescription\tmem\tlane\tslot");
+    assert_eq!(
+        lines[0],
+        "commit\tm\tstatus\tdescription\tmem\tlane\tslot\tidea\tfamily"
+    );
     assert_eq!(lines.len(), 5, "{tsv}");
     let keep: Vec<&str> = lines[2].split('\t').collect();
     assert_eq!(keep[0].len(), 7);

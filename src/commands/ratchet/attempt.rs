@@ -42,6 +42,8 @@ pub fn request(ctx: &Ctx, args: &TryArgs) -> TryRequest {
     let g = &ctx.global;
     TryRequest {
         description: args.description.clone(),
+        idea: args.idea.clone(),
+        family: args.family.clone(),
         rule: args.rule.clone(),
         new_segment: args.new_segment,
         lane: args.lane.clone(),

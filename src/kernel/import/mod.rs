@@ -328,6 +328,10 @@ fn info(night: &Night, row: &Row, commit: Option<String>, kept: String) -> Ratch
         paired: None,
         instances: None,
         per_instance: None,
+        idea: None,
+        family: None,
+        family_guessed: false,
+        parent: None,
         imported: Some(Imported {
             from: night.from,
             line: row.line,

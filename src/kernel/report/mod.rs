@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 pub use chart::{chart, Chart, ChartPoint, Mark, XAxis, CHART_LIMIT};
-pub use fold::{Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
+pub use fold::{FamilyFold, FamilySummary, Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
 pub use line::{parse_line, parse_line_by_serde, parse_line_with};
 
 use super::objective::{StopRules, INTERVAL_CONFIDENCE};
@@ -65,6 +65,8 @@ pub struct Point<'a> {
     pub runs: u64,
     /// The lane the try ran in.
     pub lane: Option<Cow<'a, str>>,
+    /// The family of the idea the try tested.
+    pub family: Option<Cow<'a, str>>,
     /// The best as it measured on the try's slot, which the try was
     /// compared with (`ratchet.slot_best`), when that differs from the
     /// recorded best.
@@ -204,6 +206,9 @@ pub struct SegmentSummary {
     /// Runs per slot and how busy each slot was, when runs had slots.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub slots: Vec<SlotSummary>,
+    /// Tries per family of ideas, when tries name one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<FamilySummary>,
 }
 
 /// One lane's tries in a segment.

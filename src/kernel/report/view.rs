@@ -110,6 +110,9 @@ pub(super) struct RatchetView<'a> {
     /// Read from another loop's file (`arx journal import`).
     #[serde(default, deserialize_with = "present")]
     pub(super) imported: bool,
+    /// The family of the idea it tested.
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) family: Option<Cow<'a, str>>,
 }
 
 /// A member that is there and not null.
@@ -336,6 +339,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         false => slot_runs(v.attempts.slotted, metric.as_deref()),
     };
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
+    let family = v.ratchet.as_ref().and_then(|r| r.family.clone());
     let slot_best = v
         .ratchet
         .as_ref()
@@ -390,6 +394,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         metrics: v.metrics.0,
         runs,
         lane,
+        family,
         slot_best,
         slot: v.slot.filter(|_| !imported),
         slot_runs,

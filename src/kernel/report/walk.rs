@@ -274,6 +274,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         lane: None,
         slot_best: None,
         imported: false,
+        family: None,
     };
     let mut seen = Seen(0);
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
@@ -332,6 +333,10 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
             seen.first(12)?;
             r.imported = !s.as_bytes()[at..].starts_with(b"null");
             other(key, s, at)
+        }
+        b"family" => {
+            seen.first(13)?;
+            scalar(s, at, plain_opt_text, |x| r.family = x)
         }
         _ => other(key, s, at),
     })?;

@@ -59,6 +59,17 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     let state = crate::io::state::state_dir(req.state_dir.as_deref(), &cwd);
     let mut loaded = load(&config, &req.objective, cwd, state, warn)?;
     let rule = req.rule(loaded.file_rule.as_deref())?;
+    let now = crate::io::clock::millis(timestamp(req.now.as_deref())?);
+    let (mut tested, description) = super::idea::resolve(
+        req,
+        &loaded.state,
+        Some(&loaded.records),
+        (&now, host, warn),
+    )?;
+    let req = &TryRequest {
+        description,
+        ..req.clone()
+    };
     // Slots and launcher: checked before anything runs.
     let place =
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
@@ -79,7 +90,11 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     }
     // One try at a time in a working tree: a second one would rewrite the
     // files under the first one's running experiment.
-    let _lock = lock_worktree(req, &loaded.state, repo.workdir())?;
+    let testing = (
+        tested.idea.clone(),
+        crate::ops::lanes::context(&repo)?.map(|l| l.name),
+    );
+    let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
     let recovered = recover::all(&repo, &loaded.state, warn)?;
     for line in &recovered {
         host.warn(line);
@@ -112,13 +127,16 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         ));
     }
     crate::ops::journal::check_writable(&loaded.state, warn)?;
+    if !start.candidate.is_empty() {
+        tested.announce(&loaded.state, host, warn)?;
+    }
     let (objective, file_prune) = (&loaded.objective, &loaded.file_prune);
     let runner = runner(
         req,
         (objective, file_prune),
         &repo,
         &start.candidate,
-        place,
+        (place, tested),
         (host, warn),
     )?;
     let env = TryEnv {
@@ -323,7 +341,7 @@ fn runner<'a>(
     (objective, file_prune): (&'a Objective, &(Option<String>, Option<String>)),
     repo: &RatchetRepo,
     candidate: &Candidate,
-    place: Option<std::sync::Arc<Place>>,
+    (place, tested): (Option<std::sync::Arc<Place>>, super::idea::Tested),
     (host, warn): (&'a dyn Host, Warn),
 ) -> Result<Runner<'a>> {
     let (file_prune, file_step) = file_prune;
@@ -372,6 +390,7 @@ fn runner<'a>(
         host,
         warn,
         description: req.description.clone(),
+        tested,
         quiet: req.quiet,
         new_segment: req.new_segment,
         ignored_told: Default::default(),
@@ -379,11 +398,19 @@ fn runner<'a>(
 }
 
 /// Take the working tree's try lock, or refuse: another `arx try` runs here.
-fn lock_worktree(req: &TryRequest, state: &Path, workdir: &Path) -> Result<TryLock> {
+/// The holder names the idea the try tests and its lane (`testing`), so
+/// the backlog tells the idea in flight while the try runs.
+fn lock_worktree(
+    req: &TryRequest,
+    state: &Path,
+    workdir: &Path,
+    (idea, lane): (Option<String>, Option<String>),
+) -> Result<TryLock> {
     let holder = TryHolder::ours(
         timestamp(req.now.as_deref())?.to_string(),
         req.description.clone(),
-    );
+    )
+    .testing(idea, lane);
     std::fs::create_dir_all(state).with_context(|| format!("cannot create {}", state.display()))?;
     match lock_try(state, workdir, &holder)? {
         Ok(lock) => Ok(lock),

@@ -45,6 +45,7 @@ mod candidate;
 mod end;
 mod guard;
 pub mod holdout;
+mod idea;
 mod measure;
 pub mod recover;
 mod replay;
@@ -57,6 +58,7 @@ pub use attempt::{attempt, Attempted};
 pub use best::{baseline, remeasure, Baselined, Remeasured};
 pub use candidate::{try_candidate, Against, TryEnv};
 pub use end::Done;
+pub use idea::Tested;
 pub use replay::{replay_moved, stale, Carry, Replayed, Tried};
 pub use request::{load, load_summary, plan, screened, Loaded, Plan, Planned, Summary, TryRequest};
 pub use runner::{finding, run_checks, Host, Runner};
@@ -146,6 +148,10 @@ pub fn info(
         paired: None,
         instances: None,
         per_instance: None,
+        idea: None,
+        family: None,
+        family_guessed: false,
+        parent: None,
     }
 }
 
@@ -172,6 +178,7 @@ pub fn record(
     if outcomes.iter().any(|o| o.seed.is_some()) {
         info.seeds = outcomes.iter().map(|o| o.seed).collect();
     }
+    runner.tested.mark(&mut info);
     let summary = if samples.len() > 1 {
         summarize(&samples)
     } else {

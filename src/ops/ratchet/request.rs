@@ -34,6 +34,10 @@ use crate::ops::reactive::PruneFlags;
 pub struct TryRequest {
     /// `-m`: what the candidate tries.
     pub description: Option<String>,
+    /// `--idea`: the idea of the backlog the try tests.
+    pub idea: Option<String>,
+    /// `--family`: the family of the change.
+    pub family: Option<String>,
     /// `--rule`, over `[objective] rule`.
     pub rule: Option<String>,
     pub new_segment: bool,
@@ -257,6 +261,12 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let state = crate::io::state::state_dir(req.state_dir.as_deref(), &cwd);
     let summary = load_summary(&config, &req.objective, cwd, state, warn)?;
     req.rule(summary.file_rule.as_deref())?;
+    let now = crate::io::clock::millis(crate::io::clock::timestamp(req.now.as_deref())?);
+    let (_, description) = super::idea::resolve(req, &summary.state, None, (&now, host, warn))?;
+    let req = &TryRequest {
+        description,
+        ..req.clone()
+    };
     let repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
     let segment = summary.segment.filter(|_| !req.new_segment);
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());

@@ -124,6 +124,8 @@ pub struct Runner<'a> {
     pub warn: Warn,
     /// The try's description (`-m`).
     pub description: Option<String>,
+    /// The idea and family the try tests.
+    pub tested: super::idea::Tested,
     /// `--quiet`: the checks' output goes nowhere.
     pub quiet: bool,
     /// `--new-segment`: the baseline starts a segment.
@@ -149,6 +151,7 @@ impl<'a> Runner<'a> {
             now: self.now.clone(),
             events: self.events.clone(),
             description: self.description.clone(),
+            tested: self.tested.clone(),
             ..*self
         }
     }

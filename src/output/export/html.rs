@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use super::overview::{
-    duration, facts, groups_table, num, one_line, short_commit, short_run, signed, with_interval,
+    duration, facts, families_table, groups_table, num, one_line, short_commit, short_run, signed,
+    with_interval,
 };
 use super::{Align, Column, Exporter, Table};
 use crate::kernel::report::{Chart, Overview, Row};
@@ -297,6 +298,10 @@ fn segments(out: &mut String, o: &Overview) {
             );
         }
         out.push_str("</tbody></table>");
+        if let Some(t) = families_table(s) {
+            out.push_str("<h3>By family</h3>");
+            table(out, &t, "families");
+        }
     }
     if !o.groups.is_empty() {
         out.push_str("<h2>By metric and candidate</h2>");

@@ -291,6 +291,45 @@ pub fn runs_table(rows: &[Row], metric: &str) -> Table {
     t
 }
 
+/// A segment's tries per family of ideas as a table: family, tries,
+/// keeps, keep rate with its interval, and the keeps' total gain
+/// (positive = better). `None` when no try named a family.
+pub fn families_table(s: &SegmentSummary) -> Option<Table> {
+    if s.families.is_empty() {
+        return None;
+    }
+    let mut t = Table::new([
+        Column::text("family"),
+        Column::number("tries"),
+        Column::number("keeps"),
+        Column::text("keep rate [95%]"),
+        Column::number("total gain"),
+    ]);
+    for f in &s.families {
+        let rate = match f.interval {
+            Some((lo, hi)) => format!(
+                "{} [{}, {}]",
+                percent(f.keep_rate),
+                percent(lo),
+                percent(hi)
+            ),
+            None => percent(f.keep_rate),
+        };
+        t.push([
+            f.family.clone(),
+            f.tries.to_string(),
+            f.keeps.to_string(),
+            rate,
+            if f.keeps == 0 {
+                "-".to_string()
+            } else {
+                signed(f.gain)
+            },
+        ]);
+    }
+    Some(t)
+}
+
 /// The groups as a table: metric, candidate, runs, statuses, best, latest.
 pub fn groups_table(groups: &[Group]) -> Table {
     let mut t = Table::new([

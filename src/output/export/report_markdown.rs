@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use super::overview::{facts, groups_table, runs_table, table_metric};
+use super::overview::{facts, families_table, groups_table, runs_table, table_metric};
 use super::{Column, Exporter, Markdown, Table};
 use crate::kernel::report::Overview;
 
@@ -38,6 +38,12 @@ impl Exporter<Overview> for MarkdownReport {
                 t.push([label.to_string(), value]);
             }
             Markdown.export(&t, out)?;
+            if let Some(t) = families_table(s) {
+                writeln!(out)?;
+                writeln!(out, "By family:")?;
+                writeln!(out)?;
+                Markdown.export(&t, out)?;
+            }
         }
         if !o.last_runs.is_empty() {
             writeln!(out)?;

@@ -7,7 +7,8 @@ use std::io::{self, Write};
 use anstyle::{AnsiColor, Style};
 
 use super::overview::{
-    facts, groups_table, num, one_line, runs_table, short_run, table_metric, truncate,
+    facts, families_table, groups_table, num, one_line, runs_table, short_run, table_metric,
+    truncate,
 };
 use super::{Align, Table};
 use crate::kernel::report::{Class, Overview, SegmentSummary, Status};
@@ -103,6 +104,10 @@ impl Report for Overview {
         }
         for s in &self.segments {
             segment(out, s)?;
+            if let Some(t) = families_table(s) {
+                writeln!(out, "  {b}by family{b:#}")?;
+                draw(out, &t, None)?;
+            }
         }
         if !self.last_runs.is_empty() {
             writeln!(out)?;

@@ -8,9 +8,11 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+mod families;
 mod segment;
 mod slots;
 
+pub use families::{FamilyFold, FamilySummary};
 pub use slots::SlotChanges;
 
 use super::{better, Group, LaneSummary, Point, Scope, SlotSummary, Status};
@@ -75,6 +77,14 @@ pub struct SegmentFold {
     /// what the slots' offsets are estimated from.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slot_runs: Vec<CommitRuns>,
+    /// Tries per family of ideas (a try that names none as `unsorted`),
+    /// in order of their first try.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<FamilyFold>,
+    /// A try of the segment has a family other than `unsorted` (records
+    /// of an older arx, and loops without ideas, have no family table).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_family: bool,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -17,6 +17,9 @@ impl SegmentFold {
         self.add_counts(p, is_try);
         self.add_lane(p, is_try);
         self.add_slots(p, is_try);
+        // Before the keep log takes this keep: its gain is over the best
+        // before it.
+        self.add_family(p, is_try);
         self.add_kept(index, p);
     }
 
@@ -131,6 +134,7 @@ impl SegmentFold {
             advice,
             lanes: self.lanes.clone(),
             slots: self.slot_summaries(),
+            families: self.family_summaries(),
         }
     }
 
