@@ -180,6 +180,54 @@ pub struct RatchetInfo {
 pub const UNSORTED: &str = "unsorted";
 
 impl RatchetInfo {
+    /// A record of `status` in `segment`, against the commit `kept`, with
+    /// everything the outcome adds still empty.
+    pub fn new(
+        segment: String,
+        status: TryStatus,
+        metric: String,
+        direction: Direction,
+        rule: String,
+        kept: String,
+    ) -> RatchetInfo {
+        RatchetInfo {
+            segment,
+            new_segment: false,
+            status,
+            description: None,
+            metric,
+            direction,
+            rule,
+            kept,
+            commit: None,
+            discarded_ref: None,
+            paths: Vec::new(),
+            protected: Vec::new(),
+            best: None,
+            improvement: None,
+            noise: None,
+            blind: false,
+            record_from: 0,
+            confirmed: true,
+            checks: Vec::new(),
+            lane: None,
+            replayed_from: Vec::new(),
+            slot_best: None,
+            best_runs: None,
+            guard: None,
+            holdout: None,
+            imported: None,
+            seeds: Vec::new(),
+            paired: None,
+            instances: None,
+            per_instance: None,
+            idea: None,
+            family: None,
+            family_guessed: false,
+            parent: None,
+        }
+    }
+
     /// The commit the candidate was measured against: `parent`, else `kept`.
     pub fn parent_commit(&self) -> &str {
         self.parent.as_deref().unwrap_or(&self.kept)

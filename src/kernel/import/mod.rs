@@ -299,43 +299,20 @@ fn record(night: &Night, row: &Row, commit: Option<String>, kept: String, now: &
 
 fn info(night: &Night, row: &Row, commit: Option<String>, kept: String) -> RatchetInfo {
     RatchetInfo {
-        segment: row.segment.clone(),
-        new_segment: false,
-        status: row.status,
         description: row.description.clone(),
-        metric: night.metric.clone(),
-        direction: night.direction,
-        rule: IMPORTED_RULE.to_string(),
-        kept,
         commit,
-        discarded_ref: None,
-        paths: Vec::new(),
-        protected: Vec::new(),
-        best: None,
-        improvement: None,
-        noise: None,
-        blind: false,
-        record_from: 0,
-        confirmed: true,
-        checks: Vec::new(),
-        lane: None,
-        replayed_from: Vec::new(),
-        slot_best: None,
-        best_runs: None,
-        guard: None,
-        holdout: None,
-        seeds: Vec::new(),
-        paired: None,
-        instances: None,
-        per_instance: None,
-        idea: None,
-        family: None,
-        family_guessed: false,
-        parent: None,
         imported: Some(Imported {
             from: night.from,
             line: row.line,
         }),
+        ..RatchetInfo::new(
+            row.segment.clone(),
+            row.status,
+            night.metric.clone(),
+            night.direction,
+            IMPORTED_RULE.to_string(),
+            kept,
+        )
     }
 }
 
