@@ -1018,7 +1018,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;next' {
-            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences')
+            [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences. Without it, the open ideas of the backlog (`arx idea add`) are ranked from the ratchet''s record')
+            [CompletionResult]::new('--lane', '--lane', [CompletionResultType]::ParameterName, 'The lane asking (`arx lane add`): never given an idea in flight in another lane, and the idea it is given counts as in flight for the others until it is tried (ideas only)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed of the pick (default: derived from the journal''s length)')
             [CompletionResult]::new('--temperature', '--temperature', [CompletionResultType]::ParameterName, 'Selection temperature (beta = precision / temperature); the default is the one that did best in the selection simulation')
             [CompletionResult]::new('--model', '--model', [CompletionResultType]::ParameterName, 'Model of expected free energy')

@@ -3889,13 +3889,17 @@ _arx() {
             return 0
             ;;
         arx__subcmd__next)
-            opts="-q -h --candidates --seed --temperature --model --greedy --explain --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --candidates --lane --seed --temperature --model --greedy --explain --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --candidates)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lane)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -925,7 +925,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;lane;help;help'= {
         }
         &'arx;next'= {
-            cand --candidates 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences'
+            cand --candidates 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences. Without it, the open ideas of the backlog (`arx idea add`) are ranked from the ratchet''s record'
+            cand --lane 'The lane asking (`arx lane add`): never given an idea in flight in another lane, and the idea it is given counts as in flight for the others until it is tried (ideas only)'
             cand --seed 'Seed of the pick (default: derived from the journal''s length)'
             cand --temperature 'Selection temperature (beta = precision / temperature); the default is the one that did best in the selection simulation'
             cand --model 'Model of expected free energy'

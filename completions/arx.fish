@@ -803,7 +803,8 @@ complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from help" -f -a "sync" -d 'Replay a lane\'s work onto the best (exit 1 when it conflicts; nothing changes then)'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from help" -f -a "rm" -d 'Remove a lane: its worktree and branch. Refuses unsaved work unless --force'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c arx -n "__fish_arx_using_subcommand next" -l candidates -d 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences' -r -F
+complete -c arx -n "__fish_arx_using_subcommand next" -l candidates -d 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences. Without it, the open ideas of the backlog (`arx idea add`) are ranked from the ratchet\'s record' -r -F
+complete -c arx -n "__fish_arx_using_subcommand next" -l lane -d 'The lane asking (`arx lane add`): never given an idea in flight in another lane, and the idea it is given counts as in flight for the others until it is tried (ideas only)' -r
 complete -c arx -n "__fish_arx_using_subcommand next" -l seed -d 'Seed of the pick (default: derived from the journal\'s length)' -r
 complete -c arx -n "__fish_arx_using_subcommand next" -l temperature -d 'Selection temperature (beta = precision / temperature); the default is the one that did best in the selection simulation' -r
 complete -c arx -n "__fish_arx_using_subcommand next" -l model -d 'Model of expected free energy' -r -f -a "lrs\t''

@@ -5,12 +5,15 @@
 //! arx writes them, with realistic output tails.
 //!
 //! ```sh
-//! cargo run --release --example report_journal -- 1000000 /tmp/j/journal.jsonl [SEGMENT [COMMIT]]
+//! cargo run --release --example report_journal -- 1000000 /tmp/j/journal.jsonl [SEGMENT [COMMIT [FAMILIES]]]
 //! ```
 //!
 //! SEGMENT is the segment id the tries carry (an objective's, for `arx
 //! status`); COMMIT, when given, is the commit every keep (and the
 //! baseline) names, so that `arx try --dry-run` finds it in a repository.
+//! FAMILIES, when given and above 0, gives each try a family of that many
+//! (`f00`, `f01`, …) and an idea of 5,000 (as `arx try --idea` records
+//! them), for `bench/next_ideas.sh`.
 
 use std::io::{BufWriter, Write};
 
@@ -28,7 +31,8 @@ fn main() -> anyhow::Result<()> {
     let n: usize = args.get(1).map_or(Ok(1_000_000), |s| s.parse())?;
     let path = args.get(2).map_or("journal.jsonl", String::as_str);
     let segment = args.get(3).map_or("5eb1c0d2a1b2c3d4", String::as_str);
-    let real_commit = args.get(4).cloned();
+    let real_commit = args.get(4).cloned().filter(|c| !c.is_empty());
+    let families: usize = args.get(5).map_or(Ok(0), |s| s.parse())?;
     let mut out = BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let start = jiff::Timestamp::from_second(1_790_000_000)?;
@@ -176,10 +180,10 @@ fn main() -> anyhow::Result<()> {
                 paired: None,
                 instances: None,
                 per_instance: None,
-                idea: None,
-                family: None,
+                idea: (families > 0).then(|| format!("i-{:010x}", i % 5000)),
+                family: (families > 0).then(|| format!("f{:02}", i % families)),
                 family_guessed: false,
-                parent: None,
+                parent: (families > 0).then(|| kept.clone()),
             });
             if let (TryStatus::Keep, Some(v)) = (status, value) {
                 best = v;

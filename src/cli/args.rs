@@ -174,9 +174,16 @@ pub struct CompareArgs {
 #[derive(Debug, Args)]
 pub struct NextArgs {
     /// Candidates: TOML `[[candidate]]` tables or a JSON array with name,
-    /// statement, optional steps and preferences.
+    /// statement, optional steps and preferences. Without it, the open
+    /// ideas of the backlog (`arx idea add`) are ranked from the ratchet's
+    /// record.
     #[arg(long, value_name = "FILE")]
-    pub candidates: PathBuf,
+    pub candidates: Option<PathBuf>,
+    /// The lane asking (`arx lane add`): never given an idea in flight in
+    /// another lane, and the idea it is given counts as in flight for the
+    /// others until it is tried (ideas only).
+    #[arg(long, value_name = "NAME", conflicts_with = "candidates")]
+    pub lane: Option<String>,
     /// Seed of the pick (default: derived from the journal's length).
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub seed: Option<u64>,
@@ -190,7 +197,7 @@ pub struct NextArgs {
     )]
     pub temperature: f64,
     /// Model of expected free energy.
-    #[arg(long, value_name = "M", value_parser = ["lrs", "aif"])]
+    #[arg(long, value_name = "M", value_parser = ["lrs", "aif"], requires = "candidates")]
     pub model: Option<String>,
     /// Take the lowest expected free energy instead of sampling.
     #[arg(long)]

@@ -19,3 +19,4 @@ pub mod observe;
 pub mod policy_cache;
 pub mod precision;
 pub mod select;
+pub mod steer;

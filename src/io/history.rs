@@ -66,7 +66,7 @@ pub fn tail_key(bytes: &[u8]) -> String {
 }
 
 /// The hash of the journal's bytes just before offset `len`.
-fn tail_hash(journal: &Path, len: u64) -> Option<String> {
+pub fn tail_hash(journal: &Path, len: u64) -> Option<String> {
     use std::io::{Read, Seek, SeekFrom};
     let start = len.saturating_sub(TAIL_BYTES);
     let mut buf = vec![0u8; (len - start) as usize];

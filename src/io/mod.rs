@@ -31,6 +31,7 @@ pub mod slots;
 pub mod slurm;
 pub mod spec;
 pub mod state;
+pub mod steer;
 pub mod terminal;
 
 /// Where io reports a problem it recovered from (a torn line trimmed, an

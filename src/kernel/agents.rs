@@ -70,9 +70,9 @@ pub fn section(o: &AgentObjective) -> String {
     line("### The loop");
     line("");
     line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
-    line("2. `arx idea list --status open` — the open ideas, oldest first: take one and keep");
-    line("   its id (the first column) in `id`. None open: add some with `arx idea add`, then");
-    line("   list them again. Read what is known: `arx best`");
+    line("2. `id=$(arx next)` — the open idea to try next, ranked from the loop's own record");
+    line("   of each family (`arx next --explain` shows why). Exit 1 means no idea is open:");
+    line("   add some with `arx idea add`, then run it again. Read what is known: `arx best`");
     line("   (the value to beat), `arx log --last 20`, `arx finding rank --context \"the idea\"`");
     line("   (what the loop learned about it) and `arx deadend list` (never retry a dead end).");
     line("3. Make **one** change: that idea. Do not touch protected paths, the experiment's");
@@ -303,6 +303,7 @@ mod tests {
             "arx try --json --idea \"$id\" -m",
             "arx try --json -m \"what and why\" --family WORD",
             "arx idea add --family lr",
+            "id=$(arx next)",
             "arx idea list --status open",
             "arx idea add --retry ID --because",
             "outlives your context",

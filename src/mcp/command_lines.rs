@@ -164,14 +164,22 @@ fn run_cases() -> Vec<Case> {
 fn other_cases() -> Vec<Case> {
     vec![
         Case {
-            full: vec![json!({
-                "candidates": "candidates.toml",
-                "seed": 7,
-                "temperature": 0.05,
-                "model": "aif",
-                "greedy": true,
-            })],
-            minimal: json!({"candidates": "candidates.toml"}),
+            full: vec![
+                json!({
+                    "candidates": "candidates.toml",
+                    "seed": 7,
+                    "temperature": 0.05,
+                    "model": "aif",
+                    "greedy": true,
+                }),
+                json!({
+                    "lane": "gpu0",
+                    "seed": 7,
+                    "temperature": 0.05,
+                    "greedy": true,
+                }),
+            ],
+            minimal: json!({}),
             ..case("next", &["next"])
         },
         Case {

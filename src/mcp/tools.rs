@@ -411,12 +411,16 @@ impl Tool for Run {
 #[serde(deny_unknown_fields)]
 pub struct Next {
     /// Candidates file: TOML `[[candidate]]` tables or a JSON array.
-    pub candidates: String,
+    /// Without it, the open ideas of the backlog are ranked.
+    pub candidates: Option<String>,
+    /// The lane asking (ideas only): never given an idea in flight in
+    /// another lane.
+    pub lane: Option<String>,
     /// Seed of the pick.
     pub seed: Option<u64>,
     /// Selection temperature.
     pub temperature: Option<f64>,
-    /// Model of expected free energy: lrs or aif.
+    /// Model of expected free energy: lrs or aif (with candidates).
     pub model: Option<String>,
     /// Take the lowest expected free energy instead of sampling.
     #[serde(default)]
@@ -425,10 +429,11 @@ pub struct Next {
 
 impl Tool for Next {
     const NAME: &'static str = "next";
-    const DESCRIPTION: &'static str = "Pick the next experiment from candidates by expected free energy (`arx next`). `_meta.exit_code` is 1 when every candidate is a known dead end.";
+    const DESCRIPTION: &'static str = "The next idea to try (`arx next`): the backlog's open ideas ranked from the ratchet's record, the chosen id in `idea`, with its statement, family and scores; ideas already discarded at the same parent or in flight in another lane are left out, with the reason. With `candidates`, picks among the candidates of a file by expected free energy instead. `_meta.exit_code` is 1 when nothing is left (add ideas with `idea_add`).";
     fn call(self) -> Call {
         Argv::new(&["next"])
-            .opt("--candidates", Some(self.candidates))
+            .opt("--candidates", self.candidates)
+            .opt("--lane", self.lane)
             .opt("--seed", self.seed)
             .opt("--temperature", self.temperature)
             .opt("--model", self.model)

@@ -42,7 +42,7 @@ fn writes_the_loop_with_this_repositorys_objective() {
         "`max_runs = 200`",
         "arx try --json --idea",
         "arx idea add --family",
-        "arx idea list --status open",
+        "id=$(arx next)",
         "arx status",
         "arx best",
     ] {

@@ -28,6 +28,7 @@ mod mcp;
 mod mcp_off;
 mod measure;
 mod next;
+mod next_ideas;
 mod paired;
 mod parse;
 mod plateau;

@@ -253,3 +253,41 @@ fn the_backlog_tools_add_list_and_drop_ideas() {
     let text = retry["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("--because"), "{text}");
 }
+
+#[test]
+fn next_ranks_the_backlog_and_a_lane_is_never_given_an_idea_in_flight() {
+    let sb = Sandbox::new();
+    let add = |id: &str, statement: &str| {
+        json!({"type": "add", "id": id, "at": "2026-11-21T09:00:00Z",
+               "statement": statement, "family": "opt"})
+        .to_string()
+            + "\n"
+    };
+    sb.write(
+        ".arx/ideas.jsonl",
+        add("i-00000000a1", "adamw") + &add("i-00000000b2", "lion"),
+    );
+    let mut s = Session::start(&sb);
+    let first = s.call("next", json!({"lane": "gpu0", "greedy": true}));
+    assert_eq!(first["isError"], false, "{first}");
+    assert_eq!(first["_meta"]["exit_code"], 0);
+    let chosen = &first["structuredContent"];
+    assert_eq!(chosen["idea"], "i-00000000a1", "{first}");
+    assert_eq!(
+        (&chosen["statement"], &chosen["family"]),
+        (&json!("adamw"), &json!("opt"))
+    );
+    assert!(chosen["scores"]["g"].is_number());
+    let second = s.call("next", json!({"lane": "gpu1", "greedy": true}));
+    assert_eq!(
+        second["structuredContent"]["idea"], "i-00000000b2",
+        "{second}"
+    );
+    // Nothing left for a third lane: a "no", not an error.
+    let none = s.call("next", json!({"lane": "gpu2"}));
+    assert_eq!(
+        (&none["isError"], &none["_meta"]["exit_code"]),
+        (&json!(false), &json!(1)),
+        "{none}"
+    );
+}

@@ -1,7 +1,10 @@
-//! `arx next`: which candidate experiment to run next. Reads candidates and
-//! the journal's history (through `io::history`), scores every candidate
-//! with the expected-free-energy engine, excludes known dead ends, and
-//! picks one with a seeded draw (or greedily).
+//! `arx next`: which candidate experiment to run next. With
+//! `--candidates`: reads candidates and the journal's history (through
+//! `io::history`), scores every candidate with the expected-free-energy
+//! engine, excludes known dead ends, and picks one with a seeded draw (or
+//! greedily). Without: the open ideas of the backlog ([`ideas`]).
+
+mod ideas;
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -196,7 +199,10 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         Some(m) => m.parse::<Model>().map_err(anyhow::Error::msg)?,
         None => DEFAULT_MODEL,
     };
-    let candidates = load_candidates(&args.candidates)?;
+    let Some(path) = &args.candidates else {
+        return ideas::run(ctx, args);
+    };
+    let candidates = load_candidates(path)?;
     let state = ctx.state_dir()?;
     let cache = history::load(&state, &state.join(JOURNAL_FILE), state.is_dir(), WARN)?;
     let h = &cache.history;

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# `arx next` over the backlog: a journal of 1,000,000 runs (written by
+# examples/report_journal.rs as arx writes records, its tries naming 12
+# families and 5,000 ideas) and a backlog of 1,000 open ideas. Three cases,
+# each a whole process timed from outside with /usr/bin/time (wall
+# seconds, peak RSS), the median of the repetitions reported, side by side
+# in one run:
+#   warm      the steering cache (.arx/steer.json) covers the journal;
+#   extended  one more try journaled since: the cache is extended by it;
+#   cold      the cache removed: the whole journal folded (after a merge).
+# Targets: warm under 0.1 s and 32 MiB peak RSS.
+#
+# The journal is written into a temporary directory, removed at the end.
+#
+# Usage: bench/next_ideas.sh [--quick]   (BENCH_NEXT_RUNS=1000000, BENCH_REPS=5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" == "--quick" ]]; then
+  runs=${BENCH_NEXT_RUNS:-100000}
+  reps=${BENCH_REPS:-3}
+else
+  runs=${BENCH_NEXT_RUNS:-1000000}
+  reps=${BENCH_REPS:-5}
+fi
+ideas=${BENCH_IDEAS:-1000}
+
+if [[ -z "${ARX_BIN:-}" || -z "${ARX_GEN:-}" ]]; then
+  cargo build --profile dist --quiet --example report_journal
+  cargo build --profile dist --quiet --bin arx
+fi
+gen=$(realpath "${ARX_GEN:-target/dist/examples/report_journal}")
+arx=$(realpath "${ARX_BIN:-target/dist/arx}")
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/arx-next-bench.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+cd "$dir"
+export ARX_STATE_DIR="$dir/.arx" # the benchmark's own state
+mkdir -p .arx
+"$gen" "$runs" .arx/journal.jsonl 5eb1c0d2a1b2c3d4 "" 12
+python3 - "$ideas" <<'PY'
+import json, sys
+n = int(sys.argv[1])
+with open(".arx/ideas.jsonl", "w") as f:
+    for k in range(n):
+        f.write(json.dumps({
+            "type": "add", "id": "i-%010x" % (0xff00000000 + k),
+            "at": "2026-11-21T09:00:00Z", "family": "f%02d" % (k % 14),
+            "statement": "idea %d: set the warmup to %d steps and the decay to %.2f" % (k, 100 + k, 0.5 + k / 10000),
+        }) + "\n")
+PY
+bytes=$(stat -c %s .arx/journal.jsonl)
+echo "journal: $runs runs, $((bytes / 1000000)) MB; backlog: $ideas open ideas in 14 families (2 never tried)"
+sync
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# "seconds KiB" of one run of a command (its output discarded).
+measure() {
+  /usr/bin/time -f '%e %M' -o "$dir/time.txt" "$@" > /dev/null 2>&1 || true
+  tail -n 1 "$dir/time.txt"
+}
+# The last try record, appended once more as a new try.
+one_more() {
+  tail -n 2 .arx/journal.jsonl | grep '"ratchet"' | tail -n 1 \
+    | sed 's/"run_id":"[^"]*"/"run_id":"bench-'"$1"'"/' >> .arx/journal.jsonl
+}
+
+"$arx" --json next > "$dir/first.json" # builds the cache
+declare -A secs rss
+for ((i = 0; i < reps; i++)); do
+  read -r s k <<< "$(measure "$arx" next)"
+  secs[warm]+="$s " rss[warm]+="$k "
+  one_more "$i"
+  read -r s k <<< "$(measure "$arx" next)"
+  secs[extended]+="$s " rss[extended]+="$k "
+  rm -f .arx/steer.json
+  read -r s k <<< "$(measure "$arx" next)"
+  secs[cold]+="$s " rss[cold]+="$k "
+done
+"$arx" --json next > "$dir/last.json"
+python3 - "$dir/last.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+print(f"chosen {j['idea']} ({j['family']}), {len(j['ideas'])} ideas ranked over "
+      f"{j['segment_tries']} tries of the segment, fold {j['fold']}")
+PY
+
+med() { tr ' ' '\n' <<< "$1" | grep . | median; }
+ws=$(med "${secs[warm]}")
+wk=$(med "${rss[warm]}")
+printf '%-9s %9s %10s %12s %12s\n' case seconds "peak MiB" "time / cold" "memory / cold"
+cs=$(med "${secs[cold]}")
+ck=$(med "${rss[cold]}")
+for c in warm extended cold; do
+  s=$(med "${secs[$c]}")
+  k=$(med "${rss[$c]}")
+  printf '%-9s %9.2f %10.1f %12.3f %12.3f\n' "$c" "$s" "$(echo "$k / 1024" | bc -l)" \
+    "$(echo "$s / ($cs + 0.005)" | bc -l)" "$(echo "$k / $ck" | bc -l)"
+done
+pass=FAIL
+if (($(echo "$ws < 0.1 && $wk / 1024 < 32" | bc -l))); then pass=PASS; fi
+echo "target: warm under 0.1 s and 32 MiB: $pass"

@@ -1,0 +1,274 @@
+//! `arx next` without `--candidates`: the open ideas of the backlog ranked
+//! from the ratchet's own record (`engine::steer`), from the cached fold
+//! of the journal (`io::steer`), and the chosen id printed alone.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use rand::{Rng, SeedableRng};
+use serde::Serialize;
+
+use super::check_temperature;
+use crate::cli::NextArgs;
+use crate::commands::{Ctx, WARN};
+use crate::engine::efe::Preferences;
+use crate::engine::steer::fold::Fold;
+use crate::engine::steer::pick::{choose, rows, LeftOut, Offer, Row};
+use crate::engine::steer::repeat::Same;
+use crate::error::Exit;
+use crate::io::state::JOURNAL_FILE;
+use crate::io::steer::{self as cache, Source};
+use crate::kernel::idea::{fold as fold_backlog, Backlog, Idea, IdeaStatus, InFlight};
+use crate::output::{bold, dim, Report};
+
+#[derive(Serialize)]
+struct NextIdea {
+    /// The chosen idea's id.
+    idea: Option<String>,
+    statement: Option<String>,
+    family: Option<String>,
+    /// The chosen idea's scores.
+    scores: Option<crate::engine::steer::Score>,
+    model: &'static str,
+    precision: f64,
+    temperature: f64,
+    seed: u64,
+    greedy: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lane: Option<String>,
+    /// The kept commit the next try is measured against.
+    parent: Option<String>,
+    /// Tries of the current segment the scores come from.
+    segment_tries: u64,
+    /// How the journal's fold was had: cached, extended, rebuilt.
+    fold: Source,
+    /// Every open idea (and those left out), in the order to try them.
+    ideas: Vec<Row>,
+    #[serde(skip)]
+    explain: bool,
+}
+
+impl Report for NextIdea {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        if let Some(id) = &self.idea {
+            writeln!(out, "{id}")?;
+        }
+        if self.explain {
+            self.table(out)?;
+        }
+        Ok(())
+    }
+}
+
+impl NextIdea {
+    fn table(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        writeln!(
+            out,
+            "{d}precision {:.4}, temperature {}, seed {}{}, {} in the segment{d:#}",
+            self.precision,
+            self.temperature,
+            self.seed,
+            if self.greedy { ", greedy" } else { "" },
+            crate::output::count(self.segment_tries, "try", "tries"),
+        )?;
+        writeln!(
+            out,
+            "{b}{:<14} {:<12} {:>5} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}  statement{b:#}",
+            "idea", "family", "tries", "keeps", "keep", "gain", "cost", "epist.", "G", "P"
+        )?;
+        for r in &self.ideas {
+            let s = &r.scores;
+            let mark = if self.idea.as_deref() == Some(r.idea.as_str()) {
+                "*"
+            } else {
+                " "
+            };
+            writeln!(
+                out,
+                "{mark}{:<13} {:<12} {:>5} {:>5} {:>6.3} {:>6.2} {:>6.2} {:>8.4} {:>8.4} {:>7.4}  {}",
+                r.idea,
+                r.family,
+                s.tries,
+                s.keeps,
+                s.keep_rate,
+                s.gain,
+                s.cost,
+                s.epistemic,
+                s.g,
+                r.probability,
+                r.statement
+            )?;
+            if let Some(why) = &r.left_out {
+                writeln!(out, "{d}  left out: {}{d:#}", left_out_words(why))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why an idea was left out, in words.
+fn left_out_words(why: &LeftOut) -> String {
+    match why {
+        LeftOut::Repeat {
+            run_id,
+            statement,
+            same,
+            parent,
+        } => {
+            let how = match same {
+                Same::Diff => "the same diff".to_string(),
+                Same::Statement { similarity } => {
+                    format!("the same statement, similarity {similarity:.2}")
+                }
+            };
+            format!(
+                "discarded at the same parent {} by {run_id} ({how}: {statement:?}); \
+                 `arx idea add --retry ID --because TEXT` tries it again",
+                short(parent)
+            )
+        }
+        LeftOut::InFlight { lane: Some(lane) } => format!("in flight in lane {lane}"),
+        LeftOut::InFlight { lane: None } => "in flight in the main working tree".to_string(),
+    }
+}
+
+fn short(commit: &str) -> &str {
+    commit.get(..12).unwrap_or(commit)
+}
+
+/// The ideas in flight: tries running now, and (with `--lane`) the ideas
+/// the other lanes were given and have not tried.
+fn in_flight(state: &std::path::Path, fold: &Fold, lane: Option<&str>, now: &str) -> Vec<InFlight> {
+    let mut flying = crate::io::ideas::in_flight(state);
+    if lane.is_some() {
+        let claims = cache::claims(state, lane, now);
+        // A claim holds until the idea is tried.
+        let untried = claims
+            .into_iter()
+            .filter(|c| !fold.ideas.contains_key(&c.idea));
+        flying.extend(untried.map(|c| InFlight {
+            idea: c.idea,
+            lane: Some(c.lane),
+            since: c.at,
+        }));
+    }
+    flying
+}
+
+fn offer(i: &Idea) -> Offer<'_> {
+    Offer {
+        id: &i.id,
+        statement: &i.statement,
+        family: &i.family,
+        retry: i.retry_of.is_some() && i.because.is_some(),
+    }
+}
+
+/// The table: open ideas, and the ideas in flight.
+fn table(backlog: &Backlog, fold: &Fold) -> Vec<Row> {
+    let offers: Vec<Offer<'_>> = backlog.open().map(offer).collect();
+    let flying: Vec<(Offer<'_>, Option<String>)> = backlog
+        .ideas
+        .iter()
+        .filter_map(|i| match i.status() {
+            IdeaStatus::InFlight { lane } => Some((offer(i), lane)),
+            _ => None,
+        })
+        .collect();
+    rows(fold, &offers, &flying, &Preferences::default())
+}
+
+/// The default seed: the journal's tries and the lane's name, so lanes
+/// asking at once spread over the best ideas.
+fn seed(fold: &Fold, lane: Option<&str>) -> u64 {
+    let mut s = fold.tries;
+    for b in lane.unwrap_or("").bytes() {
+        s = s.wrapping_mul(1_000_003).wrapping_add(u64::from(b));
+    }
+    s
+}
+
+pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
+    check_temperature(args.temperature)?;
+    if let Some(lane) = &args.lane {
+        crate::ops::lanes::check_name(lane)?;
+    }
+    let lane = args.lane.as_deref();
+    let state = ctx.state_dir()?;
+    let now = ctx.now()?;
+    let (fold, source) = cache::load(&state, &state.join(JOURNAL_FILE), state.is_dir(), WARN)?;
+    let lines = crate::io::ideas::read(&state, WARN)?;
+    let tries = fold.ideas.iter().map(|(id, t)| (id.as_str(), t.clone()));
+    let backlog = fold_backlog(lines, tries, &in_flight(&state, &fold, lane, &now));
+    for c in &backlog.conflicts {
+        WARN(c);
+    }
+    let mut ideas = table(&backlog, &fold);
+    let precision = fold.record.precision();
+    let seed = args.seed.unwrap_or_else(|| seed(&fold, lane));
+    let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
+    let pick = choose(&mut ideas, precision, args.temperature, args.greedy, u)
+        .map_err(anyhow::Error::msg)?;
+    let chosen = pick.map(|i| ideas[i].clone());
+    let report = NextIdea {
+        idea: chosen.as_ref().map(|r| r.idea.clone()),
+        statement: chosen.as_ref().map(|r| r.statement.clone()),
+        family: chosen.as_ref().map(|r| r.family.clone()),
+        scores: chosen.as_ref().map(|r| r.scores.clone()),
+        model: "aif",
+        precision,
+        temperature: args.temperature,
+        seed,
+        greedy: args.greedy,
+        lane: args.lane.clone(),
+        parent: fold.parent.clone(),
+        segment_tries: fold.record.total.tries,
+        fold: source,
+        ideas,
+        explain: args.explain,
+    };
+    ctx.out.emit(&report)?;
+    match (&report.idea, lane) {
+        (Some(id), Some(lane)) if state.is_dir() => {
+            if let Err(e) = cache::claim(&state, lane, id, &now) {
+                WARN(&format!(
+                    "cannot record the idea given to lane {lane}: {e:#}"
+                ));
+            }
+            Ok(Exit::Ok)
+        }
+        (Some(_), _) => Ok(Exit::Ok),
+        (None, _) => {
+            nothing_left(&report.ideas);
+            Ok(Exit::No)
+        }
+    }
+}
+
+/// Tell why no idea was chosen, with the hint that fits.
+fn nothing_left(rows: &[Row]) {
+    let mut err = io::stderr().lock();
+    let repeats = rows
+        .iter()
+        .filter(|r| matches!(r.left_out, Some(LeftOut::Repeat { .. })))
+        .count();
+    let flying = rows.len() - repeats;
+    let _ = if rows.is_empty() {
+        writeln!(err, "arx: no open idea in the backlog")
+    } else {
+        writeln!(
+            err,
+            "arx: no open idea left: {} already discarded at this parent, {} in flight",
+            repeats, flying
+        )
+    };
+    let _ = if repeats > 0 {
+        writeln!(
+            err,
+            "hint: add new ideas with `arx idea add STATEMENT`, or try one again with `arx idea add --retry ID --because TEXT` (see `arx next --explain`)"
+        )
+    } else {
+        writeln!(err, "hint: add ideas with `arx idea add STATEMENT`")
+    };
+}

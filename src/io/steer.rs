@@ -1,0 +1,202 @@
+//! The cache of steering's fold of the journal, `.arx/steer.json`: the
+//! [`Fold`] of the journal's complete lines, keyed by their length and a
+//! hash of their end (as the precision and report caches are). A cache
+//! that describes a prefix of the journal is extended by the lines
+//! appended since; anything else (a merge, a hand edit, a damaged or
+//! missing cache, another version) is rebuilt from the whole journal.
+//! Derived: git-ignored, never committed.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use super::history::{tail_hash, tail_key};
+use super::mapped::{parse_workers, JournalBytes};
+use super::rounds::write_json_atomic;
+use super::Warn;
+use crate::engine::observe::for_each_chunk;
+use crate::engine::steer::fold::{try_line, Fold, TryLine};
+
+/// The cache file's name in the state directory.
+pub const CACHE_FILE: &str = "steer.json";
+
+/// The cache's shape; another version is rebuilt.
+const VERSION: u32 = 1;
+
+/// `.arx/steer.json`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Cache {
+    pub version: u32,
+    /// Length of the journal's complete lines the fold covers.
+    pub journal_bytes: u64,
+    /// SHA-256 (hex) of their last 64 KiB.
+    pub journal_tail: String,
+    pub fold: Fold,
+}
+
+/// How the fold was had, for a caller that tells (and for the tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The cache covered the journal.
+    Cached,
+    /// The cache was extended by the lines appended since.
+    Extended,
+    /// The whole journal was read.
+    Rebuilt,
+}
+
+fn cache_path(state: &Path) -> PathBuf {
+    state.join(CACHE_FILE)
+}
+
+fn read_cache(state: &Path) -> Option<Cache> {
+    let text = std::fs::read(cache_path(state)).ok()?;
+    let cache: Cache = serde_json::from_slice(&text).ok()?;
+    (cache.version == VERSION).then_some(cache)
+}
+
+/// Does `cache` describe the first `cache.journal_bytes` of the journal
+/// (whose length is `len`)?
+fn covers_prefix(cache: &Cache, journal: &Path, len: u64) -> bool {
+    cache.journal_bytes <= len
+        && tail_hash(journal, cache.journal_bytes).as_deref() == Some(cache.journal_tail.as_str())
+}
+
+/// The end of the last complete line of `bytes`.
+fn complete(bytes: &[u8]) -> usize {
+    memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1)
+}
+
+/// The try records of a piece of journal, in order.
+fn tries_of(piece: &[u8]) -> Vec<TryLine> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', piece) {
+        let line = &piece[start..end];
+        start = end + 1;
+        // Only a line holding a ratchet record is walked.
+        if memchr::memmem::find(line, b"\"ratchet\"").is_some() {
+            out.extend(try_line(line));
+        }
+    }
+    out
+}
+
+/// Fold the complete lines of `bytes` after `fold`, on several threads.
+fn extend(fold: &mut Fold, bytes: &[u8]) {
+    let whole = for_each_chunk(bytes, parse_workers(), tries_of, |tries| {
+        for t in &tries {
+            fold.add(t);
+        }
+        Ok::<(), std::convert::Infallible>(())
+    });
+    let Ok(()) = whole;
+}
+
+/// The fold of the journal: the cache when it covers the journal, else the
+/// cache extended by the lines appended since, else a reading of the whole
+/// journal; saved for next time when `save` is set (a failure to save is
+/// told to `warn`: the fold is still computed).
+pub fn load(state: &Path, journal: &Path, save: bool, warn: Warn) -> Result<(Fold, Source)> {
+    let len = std::fs::metadata(journal).map_or(0, |m| m.len());
+    let cached = read_cache(state).filter(|c| covers_prefix(c, journal, len));
+    if let Some(c) = &cached {
+        // A torn last line is not folded: covered when no complete line
+        // was appended since.
+        if c.journal_bytes == len {
+            return Ok((cached.expect("checked").fold, Source::Cached));
+        }
+    }
+    let text = JournalBytes::open(journal)?;
+    let bytes = text.bytes();
+    let end = complete(bytes);
+    let (mut fold, from, source) = match cached {
+        Some(c) if (c.journal_bytes as usize) <= end => {
+            (c.fold, c.journal_bytes as usize, Source::Extended)
+        }
+        _ => (Fold::default(), 0, Source::Rebuilt),
+    };
+    if from == end && source == Source::Extended {
+        return Ok((fold, Source::Cached));
+    }
+    extend(&mut fold, &bytes[from..end]);
+    if save && state.is_dir() {
+        let cache = Cache {
+            version: VERSION,
+            journal_bytes: end as u64,
+            journal_tail: tail_key(&bytes[..end]),
+            fold,
+        };
+        if let Err(e) = write_json_atomic(&cache_path(state), &cache) {
+            warn(&format!("cannot save the steering cache: {e:#}"));
+        }
+        return Ok((cache.fold, source));
+    }
+    Ok((fold, source))
+}
+
+/// An idea `arx next --lane NAME` gave a lane, which counts as in flight
+/// for the other lanes until it is tried, the lane asks again, or
+/// [`CLAIM_HOURS`] pass. `.arx/claim-NAME.json`, one per lane, derived
+/// and git-ignored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Claim {
+    pub lane: String,
+    pub idea: String,
+    /// When it was given (RFC 3339).
+    pub at: String,
+}
+
+/// How long a lane's claim on an idea holds without a try.
+pub const CLAIM_HOURS: i64 = 24;
+
+fn claim_path(state: &Path, lane: &str) -> PathBuf {
+    state.join(format!("claim-{lane}.json"))
+}
+
+/// Record that `lane` was given `idea` at `at` (replacing its last claim).
+pub fn claim(state: &Path, lane: &str, idea: &str, at: &str) -> Result<()> {
+    let claim = Claim {
+        lane: lane.to_string(),
+        idea: idea.to_string(),
+        at: at.to_string(),
+    };
+    write_json_atomic(&claim_path(state, lane), &claim)
+}
+
+/// The claims of the lanes other than `lane` made within [`CLAIM_HOURS`]
+/// before `now` (unreadable files are ignored: a claim only steers).
+pub fn claims(state: &Path, lane: Option<&str>, now: &str) -> Vec<Claim> {
+    let Ok(now) = now.parse::<jiff::Timestamp>() else {
+        return Vec::new();
+    };
+    let Ok(entries) = std::fs::read_dir(state) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Claim> = entries
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_str()
+                .is_some_and(|n| n.starts_with("claim-") && n.ends_with(".json"))
+        })
+        .filter_map(|e| {
+            let meta = std::fs::symlink_metadata(e.path()).ok()?;
+            if !meta.is_file() || meta.len() > 64 * 1024 {
+                return None;
+            }
+            serde_json::from_slice::<Claim>(&std::fs::read(e.path()).ok()?).ok()
+        })
+        .filter(|c| Some(c.lane.as_str()) != lane)
+        .filter(|c| {
+            c.at.parse::<jiff::Timestamp>().is_ok_and(|at| {
+                let age = now.as_second() - at.as_second();
+                (-3600..CLAIM_HOURS * 3600).contains(&age)
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.lane.cmp(&b.lane));
+    out
+}
