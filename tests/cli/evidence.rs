@@ -452,3 +452,53 @@ fn the_held_out_command_is_protected_and_its_journal_kept_out_of_the_repository(
     );
     assert!(!inside.exists());
 }
+
+#[test]
+fn a_dry_run_lists_the_guards_and_that_a_held_out_check_runs_never_what_it_runs() {
+    let l = Loop::new(&format!(
+        "guards = [\"step <= 1.05 * best\", \"mem <= 40\"]\n{HELD_OUT}"
+    ));
+    // Before the baseline, and with a candidate against a best.
+    for baseline in [true, false] {
+        if !baseline {
+            l.sb.write("value.txt", "1.0");
+            assert_eq!(l.try_json(&[]).0, 0);
+        }
+        l.sb.write("value.txt", "0.9");
+        let (code, json, err) = l.run(&["--json", "try", "--dry-run"]);
+        assert_eq!(code, 0, "{err}");
+        let dry: Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(dry["baseline_needed"], baseline, "{dry}");
+        assert_eq!(
+            dry["keep_needs"]["guards"],
+            serde_json::json!(["step <= 1.05 * best", "mem <= 40"]),
+            "{dry}"
+        );
+        assert_eq!(dry["keep_needs"]["holdout"], true, "{dry}");
+        let (code, human, err) = l.run(&["try", "--dry-run"]);
+        assert_eq!(code, 0, "{err}");
+        for text in [&human, &json] {
+            for line in [
+                "guard `step <= 1.05 * best`: a keep needs it to hold beside m",
+                "guard `mem <= 40`: a keep needs it to hold beside m",
+                "held-out check: yes",
+            ] {
+                assert!(text.contains(line), "{line}: {text}");
+            }
+            // What the held-out check runs and reads is the operator's.
+            for secret in ["holdout.sh", "test_loss", "test.txt"] {
+                assert!(!text.contains(secret), "{secret}: {text}");
+            }
+        }
+        if baseline {
+            assert!(human.contains("and its held-out check"), "{human}");
+        }
+    }
+    // Without guards or a held-out check, the dry run says none.
+    let plain = Loop::new("");
+    let (_, json, _) = plain.run(&["--json", "try", "--dry-run"]);
+    let dry: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(dry["keep_needs"]["guards"], serde_json::json!([]));
+    assert_eq!(dry["keep_needs"]["holdout"], false);
+    assert!(!json.contains("held-out check"), "{json}");
+}

@@ -160,6 +160,48 @@ struct DryRun {
     paths: Vec<String>,
     protected: Vec<String>,
     would: Vec<String>,
+    /// What a keep needs beside the target.
+    keep_needs: KeepNeeds,
+}
+
+/// What a keep needs beside the target: the guards as written, the check
+/// commands, and whether a held-out check runs (never what it runs: its
+/// command and values are the operator's).
+#[derive(Serialize)]
+struct KeepNeeds {
+    guards: Vec<String>,
+    checks: Vec<String>,
+    holdout: bool,
+}
+
+impl KeepNeeds {
+    fn of(objective: &crate::kernel::objective::Objective) -> KeepNeeds {
+        KeepNeeds {
+            guards: objective.guards.iter().map(|g| g.text.clone()).collect(),
+            checks: objective.checks.clone(),
+            holdout: objective.holdout.is_some(),
+        }
+    }
+
+    /// One line a need, as the dry run lists them.
+    fn lines(&self, metric: &str) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .guards
+            .iter()
+            .map(|g| format!("guard `{g}`: a keep needs it to hold beside {metric}"))
+            .collect();
+        out.extend(
+            self.checks
+                .iter()
+                .map(|c| format!("check `{c}`: a keep needs it to exit 0")),
+        );
+        if self.holdout {
+            out.push(
+                "held-out check: yes (before a keep; it says only passed or failed)".to_string(),
+            );
+        }
+        out
+    }
 }
 
 impl Report for DryRun {
@@ -222,6 +264,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         on_slots,
     } = plan;
     let (kept, objective) = (kept.as_str(), &objective);
+    let needs = KeepNeeds::of(objective);
     let mut would = first;
     if !candidate.config.is_empty() {
         would.push(format!(
@@ -231,9 +274,14 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
     }
     if baseline_needed {
         would.push(format!(
-            "measure the baseline: {} of {}{}",
+            "measure the baseline: {} of {}{}{}",
             crate::output::count(objective.baseline_repeat, "run", "runs"),
             short(kept),
+            if needs.holdout {
+                ", and its held-out check"
+            } else {
+                ""
+            },
             if candidate.dirty {
                 " (the changes in the working tree set aside meanwhile)"
             } else {
@@ -257,6 +305,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
             crate::output::count(objective.repeat, "time", "times")
         ));
         would.extend(on_slots);
+        would.extend(needs.lines(&objective.metric));
         would.push(format!(
             "keep: {}; otherwise store it under refs/arx/discarded/<run-id> and restore {} ({})",
             if candidate.dirty {
@@ -276,6 +325,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         paths: candidate.paths.clone(),
         protected,
         would,
+        keep_needs: needs,
     })?;
     Ok(Exit::Ok)
 }
