@@ -305,8 +305,10 @@ fn slotted_repo() -> Sandbox {
 n=$(cat .noise 2>/dev/null || echo 0)
 echo $((n + 1)) > .noise
 case $((n % 3)) in 0) j=0;; 1) j=0.01;; *) j=-0.01;; esac
-b=0; [ "$SLOT" = 1 ] && b=5
-awk -v v="$(cat value.txt)" -v j="$j" -v b="$b" 'BEGIN { printf "__RESULT__ {\"m\": %.4f}\n", v + b + j }'
+b=0; t=0; [ "$SLOT" = 1 ] && b=5 && t=0.5
+s=$(cat step.txt 2>/dev/null || echo 1)
+awk -v v="$(cat value.txt)" -v j="$j" -v b="$b" -v s="$s" -v t="$t" \
+  'BEGIN { printf "__RESULT__ {\"m\": %.4f, \"step\": %.4f}\n", v + b + j, s + t + j / 10 }'
 "#,
     );
     sb.write("value.txt", "10");
@@ -330,6 +332,21 @@ awk -v v="$(cat value.txt)" -v j="$j" -v b="$b" 'BEGIN { printf "__RESULT__ {\"m
             .unwrap();
         assert!(ok.success(), "git {args:?}");
     }
+    sb
+}
+
+/// A repository as [`slotted_repo`] makes, with `config` added to its
+/// objective (committed).
+fn slotted_repo_with(config: &str) -> Sandbox {
+    let sb = slotted_repo();
+    let toml = sb.read("arx.toml");
+    sb.write("arx.toml", format!("{toml}{config}"));
+    let ok = Std::new("git")
+        .args(["commit", "-qam", "config"])
+        .current_dir(sb.path())
+        .status()
+        .unwrap();
+    assert!(ok.success());
     sb
 }
 
@@ -599,4 +616,32 @@ fn each_attempt_of_a_repeated_measurement_records_its_own_job() {
     ] {
         sb.arx().args(args).assert().code(0);
     }
+}
+
+#[test]
+fn a_relative_guard_is_judged_on_the_candidates_slot_with_the_guard_metrics_offset() {
+    // Slot "1" reads `step` 0.5 higher (a slower card) as well as `m` 5
+    // higher: a change that does not touch the step time must not break
+    // `step <= 1.05 * best` for the slot it ran on.
+    let sb = slotted_repo_with("guards = [\"step <= 1.05 * best\"]\n");
+    sb.arx().args(["try", "-m", "baseline"]).assert().code(0);
+    sb.write("value.txt", "12");
+    let (code, report) = try_on_slot_1(&sb, "a real gain, the same step time");
+    assert_eq!(
+        (code, report["ratchet"]["status"].as_str()),
+        (0, Some("keep")),
+        "{report}"
+    );
+    // A change that does slow the step (1 -> 1.3) is still set aside, the
+    // best's step time taken on the candidate's slot (1.5 there).
+    sb.write("value.txt", "14");
+    sb.write("step.txt", "1.3");
+    let (code, report) = try_on_slot_1(&sb, "a gain, but slower");
+    let r = &report["ratchet"];
+    assert_eq!((code, r["status"].as_str()), (1, Some("guard")), "{report}");
+    assert_eq!(r["guard"]["slot"], "1", "{report}");
+    let best = r["guard"]["best"].as_f64().unwrap();
+    assert!((best - 1.5).abs() < 0.01, "{report}");
+    let value = r["guard"]["value"].as_f64().unwrap();
+    assert!((value - 1.8).abs() < 0.01, "{report}");
 }

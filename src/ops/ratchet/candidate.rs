@@ -91,7 +91,7 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
     if d.verdict != Verdict::Supported {
         return end::discarded(env, at, t, runs, &d, &change).map(Tried::done);
     }
-    if let Some(breach) = guard::guards(env, at, &t)? {
+    if let Some(breach) = guard::guards(env, at, &t, runs.slots.frame.as_deref())? {
         t.info.guard = Some(breach);
         return end::guarded(env, at, t, runs, &change).map(Tried::done);
     }

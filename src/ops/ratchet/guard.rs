@@ -3,18 +3,35 @@
 //! best's recorded runs, with the guard metric's noise pooled over the
 //! segment's repeated records as the target's is. The first guard that
 //! does not hold vetoes the keep.
+//!
+//! With slots (`[objective] slots`, two or more), a relative guard is
+//! judged as the target is: on the slot of the candidate's first run, the
+//! best's runs there and its runs on other slots moved by the slots'
+//! offsets *for the guard's metric* (estimated from the segment's measured
+//! commits, as [`crate::kernel::slot_offset`] does for the target), and
+//! the candidate's runs on other slots moved onto it the same way. An
+//! absolute bound is on the values as measured: a memory or time limit is
+//! one of the card the run ran on.
 
 use anyhow::Result;
 
 use super::candidate::{Against, Try, TryEnv};
-use crate::kernel::guard::{judge, Judged};
+use crate::kernel::guard::{judge, Bound, Judged};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::ratchet::pooled_noise;
-use crate::kernel::ratchet_record::GuardBreach;
+use crate::kernel::ratchet_record::{GuardBreach, TryStatus};
+use crate::kernel::segment::runs_of;
+use crate::kernel::slot_offset::{self, add_runs, CommitRuns};
 
 /// Judge the objective's guards; the first that does not hold, or `None`
-/// when all do (or there are none).
-pub(super) fn guards(env: &TryEnv<'_, '_>, at: &Against, t: &Try) -> Result<Option<GuardBreach>> {
+/// when all do (or there are none). `frame`: the slot the candidate is
+/// compared on (its first run's), with two slots or more.
+pub(super) fn guards(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    t: &Try,
+    frame: Option<&str>,
+) -> Result<Option<GuardBreach>> {
     let objective = env.runner.objective;
     if objective.guards.is_empty() {
         return Ok(None);
@@ -33,23 +50,32 @@ pub(super) fn guards(env: &TryEnv<'_, '_>, at: &Against, t: &Try) -> Result<Opti
     let candidate_runs: Vec<_> = t.outcomes[t.first..]
         .iter()
         .filter(|o| o.effective_exit_code() == 0 && !o.interrupted)
-        .map(|o| &o.metrics)
+        .map(|o| (o.slot.as_deref(), &o.metrics))
         .collect();
     for g in &objective.guards {
-        let candidate: Vec<f64> = candidate_runs
+        let candidate: Vec<(Option<&str>, f64)> = candidate_runs
             .iter()
-            .filter_map(|m| m.get(&g.metric))
-            .filter(|x| x.is_finite())
+            .filter_map(|(s, m)| Some((*s, m.get(&g.metric)?)))
+            .filter(|(_, x)| x.is_finite())
             .collect();
         let best_values = best_record.map_or_else(Vec::new, |r| values(r, &g.metric));
         let groups: Vec<Vec<f64>> = in_segment
             .iter()
             .map(|r| values(r, &g.metric))
             .filter(|v| v.len() > 1)
-            .chain((candidate.len() > 1).then(|| candidate.clone()))
+            .chain((candidate.len() > 1).then(|| candidate.iter().map(|c| c.1).collect()))
             .collect();
         let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
         let noise = pooled_noise(&groups);
+        let relative = matches!(g.bound, Bound::Best { .. });
+        let on = frame.filter(|_| relative).and_then(|slot| {
+            let commits = slot_runs(&in_segment, &g.metric);
+            on_slot(slot, &commits, &best.commit, &candidate, noise.map(|n| n.0))
+        });
+        let (best_values, candidate, slot) = match on {
+            Some((b, c, slot)) => (b, c, Some(slot)),
+            None => (best_values, candidate.iter().map(|c| c.1).collect(), None),
+        };
         let breach = |value, bound, missing: Option<&str>| GuardBreach {
             guard: g.text.clone(),
             metric: g.metric.clone(),
@@ -57,7 +83,8 @@ pub(super) fn guards(env: &TryEnv<'_, '_>, at: &Against, t: &Try) -> Result<Opti
             bound,
             best: (!best_values.is_empty())
                 .then(|| best_values.iter().sum::<f64>() / best_values.len() as f64)
-                .filter(|_| matches!(g.bound, crate::kernel::guard::Bound::Best { .. })),
+                .filter(|_| relative),
+            slot: slot.clone(),
             missing: missing.map(str::to_string),
         };
         match judge(g, &candidate, &best_values, noise, objective.confidence) {
@@ -70,6 +97,71 @@ pub(super) fn guards(env: &TryEnv<'_, '_>, at: &Against, t: &Try) -> Result<Opti
         }
     }
     Ok(None)
+}
+
+/// The runs of `metric` on each slot of the segment's measured commits:
+/// the baseline, the best measured again on another slot, the keeps — the
+/// runs the target's offsets come from, read for another metric.
+fn slot_runs(records: &[&RunRecord], metric: &str) -> Vec<CommitRuns> {
+    let mut all = Vec::new();
+    for r in records {
+        let Some(info) = r.ratchet.as_ref().filter(|i| i.imported.is_none()) else {
+            continue;
+        };
+        let commit = match info.status {
+            TryStatus::Baseline | TryStatus::Remeasure => info.kept.as_str(),
+            TryStatus::Keep => info.commit.as_deref().unwrap_or(&info.kept),
+            _ => continue,
+        };
+        add_runs(&mut all, commit, slotted(r, metric));
+    }
+    all
+}
+
+/// The guard's comparison on `slot`: the best's runs there and moved
+/// there, the candidate's runs moved there, and the slot; `None` (compare
+/// as recorded) without a noise estimate (an offset cannot be told from
+/// noise) or when none of the best's runs can be moved there — as the
+/// target is compared ([`crate::ops::slot_compare`]).
+fn on_slot(
+    slot: &str,
+    commits: &[CommitRuns],
+    best_commit: &str,
+    candidate: &[(Option<&str>, f64)],
+    sd: Option<f64>,
+) -> Option<(Vec<f64>, Vec<f64>, String)> {
+    let sd = sd?;
+    let best = runs_of(commits, best_commit)?;
+    let reference = slot_offset::reference(commits, best, slot, Some(sd))?;
+    let moved = candidate
+        .iter()
+        .map(|&(s, x)| match s {
+            Some(s) if s != slot => {
+                slot_offset::offset(commits, slot, s, Some(sd)).map_or(x, |o| x + o.d)
+            }
+            _ => x,
+        })
+        .collect();
+    Some((reference.samples, moved, slot.to_string()))
+}
+
+/// The slot and value of `metric` in a record's successful runs that ran
+/// in a slot.
+fn slotted(r: &RunRecord, metric: &str) -> Vec<(String, f64)> {
+    let ok = |x: &f64| x.is_finite();
+    if r.attempts.is_empty() {
+        return r
+            .succeeded()
+            .then(|| Some((r.slot.clone()?, r.metrics.get(metric).filter(ok)?)))
+            .flatten()
+            .into_iter()
+            .collect();
+    }
+    r.attempts
+        .iter()
+        .filter(|a| a.exit_code == 0 && !a.timed_out)
+        .filter_map(|a| Some((a.slot.clone()?, a.metrics.get(metric).filter(ok)?)))
+        .collect()
 }
 
 /// The values of `metric` in a record's successful runs.
@@ -107,9 +199,14 @@ pub(super) fn describe(b: &GuardBreach) -> String {
             format!("guard `{}`: {whose} did not print {}", b.guard, b.metric)
         }
         (None, Some(v), Some(bound)) => {
+            let on = b
+                .slot
+                .as_ref()
+                .map(|s| format!(" on slot {s}"))
+                .unwrap_or_default();
             let best = b
                 .best
-                .map(|x| format!(", best {}", fmt_number(x)))
+                .map(|x| format!(", best {}{on}", fmt_number(x)))
                 .unwrap_or_default();
             format!(
                 "guard `{}` broken: {} {} against a bound of {}{best}",
@@ -120,5 +217,48 @@ pub(super) fn describe(b: &GuardBreach) -> String {
             )
         }
         _ => format!("guard `{}` broken", b.guard),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_breach_on_a_slot_names_the_slot_of_the_best() {
+        let mut b = GuardBreach {
+            guard: "step <= 1.05 * best".into(),
+            metric: "step".into(),
+            value: Some(1.8),
+            bound: Some(1.575),
+            best: Some(1.5),
+            slot: Some("1".into()),
+            missing: None,
+        };
+        assert_eq!(
+            describe(&b),
+            "guard `step <= 1.05 * best` broken: step 1.8 against a bound of 1.575, best 1.5 on slot 1"
+        );
+        b.slot = None;
+        assert!(describe(&b).ends_with("best 1.5"));
+    }
+
+    #[test]
+    fn a_guard_metric_is_moved_by_its_own_offset_and_not_without_noise() {
+        let commits = vec![CommitRuns {
+            commit: "k".into(),
+            by_slot: [
+                ("0".to_string(), vec![1.0, 1.0, 1.0]),
+                ("1".to_string(), vec![1.5, 1.5, 1.5]),
+            ]
+            .into(),
+        }];
+        let candidate = [(Some("1"), 1.5), (Some("0"), 1.0)];
+        let (best, cand, slot) = on_slot("1", &commits, "k", &candidate, Some(0.0)).unwrap();
+        assert_eq!(slot, "1");
+        assert_eq!(best, vec![1.5; 6]);
+        assert_eq!(cand, vec![1.5, 1.5]);
+        assert!(on_slot("1", &commits, "k", &candidate, None).is_none());
+        assert!(on_slot("1", &commits, "other", &candidate, Some(0.0)).is_none());
     }
 }
