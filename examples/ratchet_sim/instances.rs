@@ -14,6 +14,15 @@
 //! as `rich`: 20% improvements δ ~ U(0.1, 0.5), 10% regressions
 //! −U(0.1, 0.5), 70% null (δ = 0). A keep of a change with δ ≤ 0 is a
 //! false keep: it won on these instances, not across instances.
+//!
+//! The per-instance rule decides every candidate on its first run, so its
+//! runs per decision are 1 — the least any rule that runs a candidate at
+//! all can spend — and its ratio to the aggregate rule's is the inverse
+//! of the aggregate rule's runs per decision. The target (at most 0.5×) is
+//! within reach only where the aggregate rule spends 2 runs per decision
+//! or more; where it spends fewer (with a little run noise, more
+//! candidates fall at its screen after one run), the table says so and
+//! checks that the per-instance rule is at that floor instead.
 
 use arx::kernel::instances::{pair, InstanceEvidence, Scores};
 use arx::kernel::ratchet::{next_step, Evidence, Rule, Settings, Step};
@@ -28,8 +37,8 @@ use super::{normal, trial_seed, verdict, BASELINE_RUNS, BUDGET, MAX_CANDIDATES, 
 const N: usize = 200;
 /// Spread of the instances' difficulty.
 const TAU: f64 = 3.0;
-/// Run noises of one instance: the checks are on the first (a suite at
-/// temperature 0); the others are shown beside it.
+/// Run noises of one instance, every one far under the difficulty's
+/// spread (a suite at temperature 0, then 150× and 30× under it).
 const RUN_NOISES: [f64; 3] = [0.0, 0.02, 0.1];
 /// Spread of a change's effect across instances.
 const ETA: f64 = 0.25;
@@ -114,6 +123,8 @@ struct Outcome {
     true_keeps: f64,
     /// Sum of δ over the keeps.
     gain: f64,
+    /// Decisions taken on the candidate's first run.
+    first_run: f64,
 }
 
 /// One run's scores of a commit whose instances stand at `margin`.
@@ -196,6 +207,9 @@ fn play(w: &World, how: How, names: &[String]) -> Outcome {
             }
         };
         out.decisions += 1.0;
+        if samples.len() == 1 {
+            out.first_run += 1.0;
+        }
         groups.push(samples.clone());
         if keep.0 {
             if *delta > 0.0 {
@@ -225,14 +239,13 @@ pub fn section(seed: u64, trials: u64) -> bool {
          Figures per loop.\n"
     );
     let mut pass = true;
-    for (k, noise) in RUN_NOISES.iter().enumerate() {
-        let checked = k == 0;
-        pass &= table(seed, trials, *noise, checked) || !checked;
+    for noise in RUN_NOISES {
+        pass &= table(seed, trials, noise);
     }
     pass
 }
 
-fn table(seed: u64, trials: u64, run_noise: f64, checked: bool) -> bool {
+fn table(seed: u64, trials: u64, run_noise: f64) -> bool {
     let names: Vec<String> = (0..N).map(|i| i.to_string()).collect();
     let hows = [
         How::Aggregate,
@@ -257,6 +270,7 @@ fn table(seed: u64, trials: u64, run_noise: f64, checked: bool) -> bool {
                         sum.false_keeps += o.false_keeps;
                         sum.true_keeps += o.true_keeps;
                         sum.gain += o.gain;
+                        sum.first_run += o.first_run;
                     }
                     sum
                 })
@@ -270,19 +284,18 @@ fn table(seed: u64, trials: u64, run_noise: f64, checked: bool) -> bool {
     } else {
         "every run scores every instance alike: temperature 0".to_string()
     };
+    println!("### Run noise {run_noise} ({spread})\n");
     println!(
-        "### Run noise {run_noise} ({spread}){}\n",
-        if checked { "" } else { ", shown, not checked" }
-    );
-    println!(
-        "| decided by | runs per decision | decisions | false keeps | improvements kept | \
-         false keeps per decision | true improvement (Σδ) |\n|---|---:|---:|---:|---:|---:|---:|"
+        "| decided by | runs per decision | decided on the first run | decisions | false keeps | \
+         improvements kept | false keeps per decision | true improvement (Σδ) |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|"
     );
     for (how, r) in hows.iter().zip(&rows) {
         println!(
-            "| {} | {:.2} | {:.1} | {:.2} | {:.2} | {:.2}% | {:.2} |",
+            "| {} | {:.2} | {:.1}% | {:.1} | {:.2} | {:.2} | {:.2}% | {:.2} |",
             how.label(),
             r.candidate_runs / r.decisions,
+            100.0 * r.first_run / r.decisions,
             r.decisions / t,
             r.false_keeps / t,
             r.true_keeps / t,
@@ -292,21 +305,42 @@ fn table(seed: u64, trials: u64, run_noise: f64, checked: bool) -> bool {
     }
     println!();
     let (agg, per) = (&rows[0], &rows[1]);
-    let runs_ratio = (per.candidate_runs / per.decisions) / (agg.candidate_runs / agg.decisions);
-    let runs_ok = runs_ratio <= RUNS_RATIO;
-    let false_ok = per.false_keeps <= agg.false_keeps;
-    let mark = |ok| if checked { verdict(ok) } else { "(shown)" };
-    println!(
-        "- {} runs per decision at most {RUNS_RATIO}× the aggregate rule's: {:.2} vs {:.2} \
-         (ratio {:.3})",
-        mark(runs_ok),
-        per.candidate_runs / per.decisions,
+    let (agg_runs, per_runs) = (
         agg.candidate_runs / agg.decisions,
-        runs_ratio
+        per.candidate_runs / per.decisions,
     );
+    let runs_ratio = per_runs / agg_runs;
+    // No rule that runs each candidate once or more spends less than one
+    // run per decision: its ratio is at least this.
+    let floor = 1.0 / agg_runs;
+    let runs_ok = if floor <= RUNS_RATIO {
+        println!(
+            "- {} runs per decision at most {RUNS_RATIO}× the aggregate rule's: {per_runs:.2} vs \
+             {agg_runs:.2} (ratio {runs_ratio:.3})",
+            verdict(runs_ratio <= RUNS_RATIO),
+        );
+        runs_ratio <= RUNS_RATIO
+    } else {
+        // Out of reach: check that the rule is at the floor instead.
+        let at_floor = per_runs <= 1.0;
+        println!(
+            "- out of reach: runs per decision at most {RUNS_RATIO}× the aggregate rule's needs \
+             it to spend 2 or more, and it spends {agg_runs:.2} (it decides {:.1}% of the \
+             candidates on their first run): no rule that runs a candidate is under \
+             1/{agg_runs:.2} = {floor:.3}×",
+            100.0 * agg.first_run / agg.decisions,
+        );
+        println!(
+            "- {} at that floor: one run per decision, {per_runs:.2} vs {agg_runs:.2} \
+             (ratio {runs_ratio:.3})",
+            verdict(at_floor),
+        );
+        at_floor
+    };
+    let false_ok = per.false_keeps <= agg.false_keeps;
     println!(
         "- {} no more false keeps than the aggregate rule: {:.2} vs {:.2} per loop (ratio {:.3})",
-        mark(false_ok),
+        verdict(false_ok),
         per.false_keeps / t,
         agg.false_keeps / t,
         per.false_keeps / agg.false_keeps

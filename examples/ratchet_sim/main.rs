@@ -706,7 +706,8 @@ fn main() {
     println!(
         "- Per-instance scores (`instances`): {}\n",
         if instances_pass {
-            "meet both targets against the aggregate rule"
+            "meet both targets against the aggregate rule at every run noise (the runs \
+             target where any rule can reach it, one run per decision where none can)"
         } else {
             "miss at least one target"
         }
