@@ -33,7 +33,7 @@
 //!
 //! Exit 1 when a target is missed.
 
-use arx::kernel::ratchet::{next_step, Evidence, Rule, Settings, Step};
+use arx::kernel::ratchet::{next_step, Evidence, Rule, Seeds, Settings, Step};
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -240,6 +240,8 @@ fn play(w: &World, policy: Policy, seed: u64) -> Outcomes {
                 candidate: &lane.samples,
                 replicates: &replicates,
                 segment_values: &values,
+                seeds: Seeds::NONE,
+                instances: None,
             };
             let decision = if lane.samples.len() >= MAX_DRAWS {
                 None

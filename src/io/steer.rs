@@ -22,7 +22,7 @@ use crate::engine::steer::fold::{try_line, Fold, TryLine};
 pub const CACHE_FILE: &str = "steer.json";
 
 /// The cache's shape; another version is rebuilt.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// `.arx/steer.json`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

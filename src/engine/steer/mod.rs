@@ -6,12 +6,12 @@
 //! kept improvements and the runs spent ([`Record::observe`]). From it,
 //! every family gets
 //!
-//! - a Beta posterior of "a try of this family is kept", shrunk toward the
+//! - a posterior of "a try of this family is kept", shrunk toward the
 //!   segment's keep rate: the prior is `Beta(m·s, (1 − m)·s)` with `m` the
-//!   segment's keep rate and `s` a strength estimated from how much the
-//!   families' keep rates differ beyond what chance gives (empirical
-//!   Bayes, [`Prior`]); when they do not differ, `s` is large and every
-//!   family is scored alike;
+//!   segment's keep rate and the strength `s` integrated out over a grid,
+//!   each value weighted by how well it explains every family's keeps
+//!   (hierarchical Bayes, [`prior`]); when the families do not differ the
+//!   weight goes to large strengths and every family is scored alike;
 //! - the size of its kept improvements and its cost in runs, each
 //!   relative to the segment's and shrunk toward it;
 //! - the loop's precision, a [`Hierarchy`] that every try updates with the
@@ -32,6 +32,7 @@
 
 pub mod fold;
 pub mod pick;
+pub mod prior;
 pub mod repeat;
 
 use serde::{Deserialize, Serialize};
@@ -45,17 +46,15 @@ use crate::kernel::verdict::Verdict;
 
 pub use crate::kernel::ratchet_record::UNSORTED;
 
-/// The prior strength while fewer than [`MIN_FAMILIES`] families have
-/// been tried (nothing to estimate their spread from): a family's own
-/// record counts as much as this many tries of the segment's.
-pub const DEFAULT_STRENGTH: f64 = 8.0;
+pub use prior::{Posterior, Prior, MAX_STRENGTH, MIN_STRENGTH, STRENGTHS};
 
-/// Bounds of the estimated prior strength.
-pub const MIN_STRENGTH: f64 = 2.0;
-pub const MAX_STRENGTH: f64 = 1000.0;
-
-/// Families tried before their spread is estimated.
-pub const MIN_FAMILIES: usize = 3;
+/// While the segment has fewer tries than this, the precision's
+/// prediction of each try weighs the prior's strengths afresh; past it,
+/// whenever the segment has grown by a [`REWEIGH_SHARE`]th since they were
+/// last weighed (a fold of a long journal stays linear; a ranking always
+/// weighs them afresh).
+pub const EXACT_TRIES: u64 = 1024;
+pub const REWEIGH_SHARE: u64 = 64;
 
 /// Pseudo-tries at the segment's value when a family's gain per keep and
 /// runs per try are shrunk toward the segment's.
@@ -157,18 +156,11 @@ pub struct Record {
     pub total: Tally,
     /// The loop's precision, updated by every try.
     pub precision: Hierarchy,
-    /// `Σ keeps²/tries` over the families (for the spread of their keep
-    /// rates, kept current as tries come).
-    pub keeps_sq: f64,
-}
-
-/// The shrinkage prior of the families' keep rates: `Beta(mean·strength,
-/// (1 − mean)·strength)`.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Prior {
-    /// The segment's keep rate (a half keep in one try before any try).
-    pub mean: f64,
-    pub strength: f64,
+    /// The prior's weights over its strengths as last weighed, for the
+    /// precision's predictions ([`EXACT_TRIES`]), and the segment's tries
+    /// then.
+    pub weights: [f64; STRENGTHS],
+    pub weighed_at: u64,
 }
 
 impl Record {
@@ -184,7 +176,21 @@ impl Record {
     /// Add one try: the precision learns from how well the family's keep
     /// rate predicted it, then the counts take it.
     pub fn observe(&mut self, t: &Try<'_>) {
-        let predicted = self.posterior(t.family).0;
+        let family = if t.family.is_empty() {
+            UNSORTED
+        } else {
+            t.family
+        };
+        let tries = self.total.tries;
+        if tries < EXACT_TRIES || tries >= self.weighed_at + self.weighed_at / REWEIGH_SHARE {
+            self.weights = self.prior().weights;
+            self.weighed_at = tries;
+        }
+        let prior = Prior {
+            mean: self.mean(),
+            weights: self.weights,
+        };
+        let predicted = self.posterior_under(&prior, family).mean;
         let verdict = match t.outcome {
             Outcome::Kept => Some(Verdict::Supported),
             Outcome::Discarded => Some(Verdict::Refuted),
@@ -194,70 +200,42 @@ impl Record {
         // The prediction is a posterior mean in (0, 1): never rejected.
         let _ = observe_run(&mut self.precision, clean, verdict, predicted, false);
         self.total.add(t);
-        let family = if t.family.is_empty() {
-            UNSORTED
-        } else {
-            t.family
-        };
-        let f = match self.families.get_index_of(family) {
-            Some(i) => &mut self.families[i],
+        match self.families.get_index_of(family) {
+            Some(i) => self.families[i].add(t),
             None => {
-                let i = self
-                    .families
-                    .insert_full(family.to_string(), Tally::default())
-                    .0;
-                &mut self.families[i]
+                let mut f = Tally::default();
+                f.add(t);
+                self.families.insert(family.to_string(), f);
             }
-        };
-        let sq = |f: &Tally| {
-            if f.tries == 0 {
-                0.0
-            } else {
-                (f.keeps * f.keeps) as f64 / f.tries as f64
-            }
-        };
-        let before = sq(f);
-        f.add(t);
-        self.keeps_sq += sq(f) - before;
-    }
-
-    /// The prior the families are shrunk toward. Its strength comes from
-    /// the spread of the families' keep rates beyond the binomial noise
-    /// their numbers of tries give (a method-of-moments estimate of the
-    /// between-family variance `τ²`, and `s = m(1 − m)/τ² − 1`), within
-    /// [`MIN_STRENGTH`, `MAX_STRENGTH`]; [`DEFAULT_STRENGTH`] while fewer
-    /// than [`MIN_FAMILIES`] families have been tried.
-    pub fn prior(&self) -> Prior {
-        let n = self.total.tries as f64;
-        let mean = (self.total.keeps as f64 + 0.5) / (n + 1.0);
-        let families = self.families.len();
-        if families < MIN_FAMILIES {
-            return Prior {
-                mean,
-                strength: DEFAULT_STRENGTH,
-            };
         }
-        // Σ n_f (p_f − m)² = Σ k_f²/n_f − K²/N.
-        let keeps = self.total.keeps as f64;
-        let spread = (self.keeps_sq - keeps * keeps / n).max(0.0);
-        let chance = (families - 1) as f64 * mean * (1.0 - mean);
-        let tau2 = (spread - chance) / n;
-        let strength = if tau2 > 0.0 {
-            (mean * (1.0 - mean) / tau2 - 1.0).clamp(MIN_STRENGTH, MAX_STRENGTH)
-        } else {
-            MAX_STRENGTH
-        };
-        Prior { mean, strength }
     }
 
-    /// The posterior of a family's keep rate under the current prior:
-    /// `(mean, a, b)`.
+    /// The segment's keep rate: a half keep in one try before any try.
+    pub fn mean(&self) -> f64 {
+        (self.total.keeps as f64 + 0.5) / (self.total.tries as f64 + 1.0)
+    }
+
+    /// The prior the families are shrunk toward: the segment's keep rate,
+    /// and its strength weighed by every tried family's keeps
+    /// ([`prior`]).
+    pub fn prior(&self) -> Prior {
+        Prior::weigh(
+            self.mean(),
+            self.families.values().map(|f| (f.keeps, f.tries)),
+        )
+    }
+
+    /// A family's keep rate (tried or not) under `prior`.
+    pub fn posterior_under(&self, prior: &Prior, family: &str) -> Posterior {
+        let f = self.families.get(family);
+        prior.posterior(f.map_or(0, |f| f.keeps), f.map_or(0, |f| f.tries))
+    }
+
+    /// A family's keep rate under the current prior: `(mean, a, b)`, the
+    /// Beta `(a, b)` of the posterior's mean and variance.
     pub fn posterior(&self, family: &str) -> (f64, f64, f64) {
-        let prior = self.prior();
-        let f = self.families.get(family).cloned().unwrap_or_default();
-        let a = prior.mean * prior.strength + f.keeps as f64;
-        let b = (1.0 - prior.mean) * prior.strength + (f.tries - f.keeps) as f64;
-        (a / (a + b), a, b)
+        let p = self.posterior_under(&self.prior(), family);
+        (p.mean, p.a, p.b)
     }
 
     /// The planning precision the epistemic weight comes from.
@@ -267,7 +245,16 @@ impl Record {
 
     /// Score one family (tried or not).
     pub fn score(&self, family: &str, prefs: &Preferences) -> Score {
-        let (keep_rate, a, b) = self.posterior(family);
+        self.score_under(&self.prior(), family, prefs)
+    }
+
+    /// Score one family under `prior` (the record's [`Record::prior`]).
+    pub fn score_under(&self, prior: &Prior, family: &str, prefs: &Preferences) -> Score {
+        let Posterior {
+            mean: keep_rate,
+            a,
+            b,
+        } = self.posterior_under(prior, family);
         let f = self.families.get(family).cloned().unwrap_or_default();
         let t = &self.total;
         // The segment's gain per keep and runs per try, and the family's
@@ -337,6 +324,7 @@ pub struct Score {
 /// to try them in: lowest G first, the earlier candidate first on ties.
 /// Each family is scored once.
 pub fn rank(record: &Record, families: &[&str], prefs: &Preferences) -> (Vec<Score>, Vec<usize>) {
+    let prior = record.prior();
     let mut cache: Map<&str, Score> = Map::default();
     let scores: Vec<Score> = families
         .iter()
@@ -344,7 +332,7 @@ pub fn rank(record: &Record, families: &[&str], prefs: &Preferences) -> (Vec<Sco
             let f = if f.is_empty() { UNSORTED } else { f };
             cache
                 .entry(f)
-                .or_insert_with(|| record.score(f, prefs))
+                .or_insert_with(|| record.score_under(&prior, f, prefs))
                 .clone()
         })
         .collect();

@@ -21,8 +21,8 @@ fn empty_record_scores_every_family_alike() {
     let prefs = Preferences::default();
     let (a, b) = (r.score("x", &prefs), r.score("y", &prefs));
     assert_eq!(a.g, b.g);
-    assert_eq!(a.keep_rate, 0.5);
-    assert_eq!(r.prior().strength, DEFAULT_STRENGTH);
+    assert!((a.keep_rate - 0.5).abs() < 1e-12);
+    assert_eq!(r.prior(), Prior::flat(0.5));
 }
 
 #[test]
@@ -55,14 +55,16 @@ fn untried_family_has_epistemic_value() {
 
 #[test]
 fn families_that_do_not_differ_are_shrunk_hard() {
-    // Four families with the same keep rate: no spread beyond chance.
+    // Four families with the same keep rate: no spread beyond chance, so
+    // the weight goes to strong shrinkage.
     let mut all = Vec::new();
     for f in ["a", "b", "c", "d"] {
         all.extend(tries(f, 2, 8, Outcome::Discarded));
     }
     let alike = Record::of(all);
-    assert_eq!(alike.prior().strength, MAX_STRENGTH);
-    // Two families at 80% and two at 0%: a weak prior.
+    let flat = Prior::flat(alike.mean()).strength();
+    assert!(alike.prior().strength() > flat, "{:?}", alike.prior());
+    // Two families at 80% and two at 0%: the weight goes to weak shrinkage.
     let mut all = Vec::new();
     for f in ["a", "b"] {
         all.extend(tries(f, 8, 2, Outcome::Discarded));
@@ -71,25 +73,110 @@ fn families_that_do_not_differ_are_shrunk_hard() {
         all.extend(tries(f, 0, 10, Outcome::Discarded));
     }
     let differ = Record::of(all);
-    assert!(differ.prior().strength < 5.0, "{:?}", differ.prior());
+    assert!(differ.prior().strength() < 5.0, "{:?}", differ.prior());
     let prefs = Preferences::default();
     assert!(differ.score("a", &prefs).keep_rate > 0.6);
 }
 
+const TWELVE: [&str; 12] = [
+    "f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11",
+];
+
+/// Twelve families with `keeps` of `n` tries in the first `good`, none
+/// in the rest.
+fn twelve(good: usize, keeps: usize, n: usize) -> Record {
+    let mut all = Vec::new();
+    for (f, name) in TWELVE.iter().enumerate() {
+        let k = if f < good { keeps } else { 0 };
+        all.extend(tries(name, k, n - k, Outcome::Discarded));
+    }
+    Record::of(all)
+}
+
+/// The scores of the twelve, checking that the first `good` rank first.
+fn ranked_first(r: &Record, good: usize) -> Vec<Score> {
+    let (scores, order) = rank(r, &TWELVE, &Preferences::default());
+    let mut first: Vec<usize> = order[..good].to_vec();
+    first.sort_unstable();
+    assert_eq!(first, (0..good).collect::<Vec<_>>(), "{scores:?}");
+    scores
+}
+
 #[test]
-fn incremental_spread_matches_a_direct_sum() {
+fn a_keep_or_two_among_rare_keeps_already_counts() {
+    // Keeps as rare as a real night's: two families kept one try of
+    // three, ten kept none. Their spread is within what chance gives, so
+    // a point estimate of the prior's strength sits at its bound and every
+    // family is scored alike; the mixture over strengths ranks the two
+    // first, with a materially higher keep rate.
+    let r = twelve(2, 1, 3);
+    let scores = ranked_first(&r, 2);
+    let (good, rest) = (scores[0].keep_rate, scores[11].keep_rate);
+    assert!(good > 1.5 * rest, "{good} vs {rest}: {:?}", r.prior());
+    assert!(good < 1.0 / 3.0, "shrunk toward the segment's rate: {good}");
+}
+
+#[test]
+fn two_families_that_keep_rank_first() {
+    // Two families kept 3 of 15, ten kept none of 15.
+    let r = twelve(2, 3, 15);
+    let scores = ranked_first(&r, 2);
+    let (good, rest) = (scores[0].keep_rate, scores[11].keep_rate);
+    assert!(good > 3.0 * rest, "{good} vs {rest}: {:?}", r.prior());
+    assert!(good < 0.2 && rest > 0.0);
+    assert_eq!(scores[0].keep_rate, scores[1].keep_rate);
+}
+
+#[test]
+fn the_posterior_is_a_beta_of_the_mixtures_mean() {
+    let r = twelve(2, 1, 3);
+    let (mean, a, b) = r.posterior("f0");
+    assert!((a / (a + b) - mean).abs() < 1e-12);
+    // An untried family sits at the segment's rate.
+    let (fresh, ..) = r.posterior("new");
+    assert!((fresh - r.mean()).abs() < 1e-12);
+    let w = r.prior().weights;
+    assert!((w.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!(w.iter().all(|w| *w >= 0.0));
+}
+
+fn nth(i: u64) -> Try<'static> {
+    if i % 7 == 0 {
+        t("a", Outcome::Kept)
+    } else {
+        t(["b", "c", "d"][i as usize % 3], Outcome::Discarded)
+    }
+}
+
+#[test]
+fn the_precision_reweighs_on_a_schedule_past_exact_tries() {
+    let n = EXACT_TRIES + 200;
+    let mut r = Record::default();
+    for i in 0..n {
+        r.observe(&nth(i));
+    }
+    // Weighed at every try below EXACT_TRIES, then every 64th share.
+    assert!(r.weighed_at >= EXACT_TRIES + EXACT_TRIES / REWEIGH_SHARE);
+    assert!(r.weighed_at < n);
+    // The same fold, however it is cut (a cached fold extended).
+    let mut cut = Record::of((0..EXACT_TRIES + 7).map(nth));
+    let json = serde_json::to_string(&cut).unwrap();
+    cut = serde_json::from_str(&json).unwrap();
+    for i in EXACT_TRIES + 7..n {
+        cut.observe(&nth(i));
+    }
+    assert_eq!(cut, r);
+}
+
+#[test]
+fn the_record_counts_by_family() {
     let mut all = tries("a", 3, 4, Outcome::Discarded);
     all.extend(tries("b", 1, 9, Outcome::Crashed));
     all.extend(tries("c", 0, 2, Outcome::Discarded));
     all.push(t("a", Outcome::Kept));
     let r = Record::of(all);
-    let direct: f64 = r
-        .families
-        .values()
-        .map(|f| (f.keeps * f.keeps) as f64 / f.tries as f64)
-        .sum();
-    assert!((r.keeps_sq - direct).abs() < 1e-12);
     assert_eq!(r.total.tries, 20);
+    assert_eq!(r.families["a"].keeps, 4);
     assert_eq!(r.families["b"].crashes, 9);
 }
 
