@@ -179,10 +179,11 @@ fn choose(
             .max_by(|&a, &b| w.rates[a].total_cmp(&w.rates[b]))
             .unwrap_or(0),
         Policy::Steered | Policy::Fixed => {
+            let view = (policy == Policy::Steered).then(|| record.view());
             let scores: Vec<f64> = (0..FAMILIES)
-                .map(|f| match policy {
-                    Policy::Fixed => fixed.score(&family_name(f)),
-                    _ => record.score(&family_name(f)),
+                .map(|f| match &view {
+                    Some(v) => v.score(&family_name(f)),
+                    None => fixed.score(&family_name(f)),
                 })
                 .collect();
             let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);

@@ -37,18 +37,48 @@ impl Record {
 
     /// The segment's running keep rate (half a keep in one try before any).
     pub fn keep_rate(&self) -> f64 {
-        self.inner.prior().mean
+        self.inner.mean()
+    }
+
+    /// The record as scored now: the prior weighed once for the families
+    /// scored from it.
+    pub fn view(&self) -> View<'_> {
+        View {
+            record: &self.inner,
+            prior: self.inner.prior(),
+        }
     }
 
     /// The posterior mean of a family's keep rate.
     pub fn posterior(&self, family: &str) -> f64 {
-        self.inner.posterior(family).0
+        self.view().posterior(family)
     }
 
     /// The ranking's score of a family: minus its expected free energy
     /// (`arx next` tries the lowest G first). Higher = first.
     pub fn score(&self, family: &str) -> f64 {
-        -self.inner.score(family, &Preferences::default()).g
+        self.view().score(family)
+    }
+}
+
+/// A record with its prior weighed.
+pub struct View<'a> {
+    record: &'a steer::Record,
+    prior: steer::Prior,
+}
+
+impl View<'_> {
+    /// The posterior mean of a family's keep rate.
+    pub fn posterior(&self, family: &str) -> f64 {
+        self.record.posterior_under(&self.prior, family).mean
+    }
+
+    /// Minus the family's expected free energy; higher = first.
+    pub fn score(&self, family: &str) -> f64 {
+        -self
+            .record
+            .score_under(&self.prior, family, &Preferences::default())
+            .g
     }
 }
 

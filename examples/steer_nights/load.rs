@@ -1,61 +1,57 @@
-//! A karpathy-style `results.tsv` night read as tries in order: a header
-//! row naming a `status` column (and a `description` column, else the last
-//! column is the description), one try per row. Statuses `keep`,
-//! `discard`, `crash` (any case), and the words some loops use for them
-//! (`revert` for a discard, `fail` for a crash). A row whose status is
-//! none of these (a note, a column shifted by a stray tab) is skipped and
-//! counted.
+//! A night read as `arx journal import --from karpathy` reads it
+//! (`arx::kernel::import::parse`; a file with codex's header, `iteration`
+//! and `metric` columns, as `--from codex`): one try per row, in order.
+//! The import's rules hold: a header naming `commit` and `status` columns
+//! and a metric; statuses `keep`, `discard`, `crash`, `checks_failed`,
+//! `baseline` (any case); a description holding tabs is the rest of the
+//! line; a row the import skips (another status word, a metric that is not
+//! a number, a field missing) is skipped here too, and counted with the
+//! import's reason. The import records a night's first keep as its
+//! baseline: it moves the parent but tests no idea.
 
-use super::ranking::Outcome;
+use arx::engine::steer::Outcome;
+use arx::kernel::import::{parse as import, ImportError, Options, Source};
+use arx::kernel::ratchet_record::TryStatus;
 
 pub struct Row {
-    pub outcome: Outcome,
+    /// How the try ended; `None` for a row that measures the starting
+    /// point (a baseline) or tests no idea.
+    pub outcome: Option<Outcome>,
+    /// It moved the parent: a keep or a baseline.
+    pub moved: bool,
     pub description: String,
 }
 
 pub struct Night {
     pub rows: Vec<Row>,
-    pub skipped: usize,
+    /// Lines the import skipped, with its reasons.
+    pub skipped: Vec<String>,
 }
 
-fn outcome(word: &str) -> Option<Outcome> {
-    match word.trim().to_ascii_lowercase().as_str() {
-        "keep" | "kept" => Some(Outcome::Kept),
-        "discard" | "discarded" | "revert" | "reverted" => Some(Outcome::Discarded),
-        "crash" | "crashed" | "fail" | "failed" => Some(Outcome::Crashed),
-        _ => None,
-    }
-}
-
-pub fn parse(text: &str) -> Result<Night, String> {
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let header: Vec<String> = lines
-        .next()
-        .ok_or("empty file")?
-        .split('\t')
-        .map(|h| h.trim().to_ascii_lowercase())
-        .collect();
-    let status = header
-        .iter()
-        .position(|h| h == "status")
-        .ok_or("no `status` column in the header")?;
-    let description = header
-        .iter()
-        .position(|h| h == "description")
-        .unwrap_or(header.len() - 1);
-    let mut night = Night {
-        rows: Vec::new(),
-        skipped: 0,
-    };
-    for line in lines {
-        let fields: Vec<&str> = line.split('\t').collect();
-        match fields.get(status).and_then(|s| outcome(s)) {
-            Some(outcome) => night.rows.push(Row {
-                outcome,
-                description: fields.get(description).unwrap_or(&"").trim().to_string(),
-            }),
-            None => night.skipped += 1,
+/// Read `bytes` as the import does; the import's refusal as the error.
+pub fn parse(bytes: &[u8]) -> Result<Night, String> {
+    let options = Options::default();
+    let night = match import(Source::Karpathy, bytes, &options) {
+        Ok(night) => night,
+        // Codex's results.tsv is refused as karpathy's and read as its own.
+        Err(ImportError::Kind(why)) => {
+            import(Source::Codex, bytes, &options).map_err(|_| why.to_string())?
         }
-    }
-    Ok(night)
+        Err(e) => return Err(e.to_string()),
+    };
+    let rows = night
+        .rows
+        .iter()
+        .map(|r| Row {
+            outcome: Outcome::from_status(r.status),
+            moved: matches!(r.status, TryStatus::Keep | TryStatus::Baseline),
+            description: r.description.clone().unwrap_or_default(),
+        })
+        .collect();
+    let skipped = night
+        .skipped
+        .iter()
+        .map(|s| format!("line {}: {}", s.line, s.reason))
+        .collect();
+    Ok(Night { rows, skipped })
 }

@@ -7,7 +7,10 @@
 //! cargo run --release --example steer_nights -- DIR [--seed N]
 //! ```
 //!
-//! For each night: every try's change (its description without the result
+//! Each night is read as `arx journal import` reads it (`load.rs`): the
+//! rows the import skips are skipped here, listed with its reasons, and
+//! the night's first keep, which the import records as the baseline, is
+//! not a try. For each night: every try's change (its description without the result
 //! the loop wrote after it) gets a family by the findings' text similarity
 //! (`arx::engine::finding::index`): the family of the most similar earlier
 //! try when at least `FAMILY_SIMILARITY` alike, else a family of its own.
@@ -199,7 +202,8 @@ struct NightResult {
     name: String,
     tries: usize,
     keeps: usize,
-    skipped: usize,
+    /// Lines the import skipped, with its reasons.
+    skipped: Vec<String>,
     families: usize,
     largest: usize,
     /// Tries still to come, per ranking (pooled over the steps).
@@ -243,15 +247,15 @@ fn replay(name: &str, night: &load::Night, seed: u64) -> NightResult {
     // The baseline rows measure the starting point (or a new one): they
     // move the parent but test no idea.
     let tries: Vec<usize> = (0..changes.len())
-        .filter(|&i| !is_baseline(&night.rows[i].description))
+        .filter(|&i| night.rows[i].outcome.is_some() && !is_baseline(&night.rows[i].description))
         .collect();
     let ix = Index::build(tries.iter().map(|&i| changes[i].as_str()));
     let family = families(&ix, tries.len());
     let kept: Vec<bool> = tries
         .iter()
-        .map(|&i| night.rows[i].outcome == Outcome::Kept)
+        .map(|&i| night.rows[i].outcome == Some(Outcome::Kept))
         .collect();
-    let outcome: Vec<Outcome> = tries.iter().map(|&i| night.rows[i].outcome).collect();
+    let outcome: Vec<Outcome> = tries.iter().filter_map(|&i| night.rows[i].outcome).collect();
     // The parent a try was measured against: the keeps before it.
     let mut epoch = Vec::with_capacity(tries.len());
     let mut keeps_so_far = 0usize;
@@ -261,7 +265,7 @@ fn replay(name: &str, night: &load::Night, seed: u64) -> NightResult {
             epoch.push(keeps_so_far);
             t += 1;
         }
-        if row.outcome == Outcome::Kept {
+        if row.moved {
             keeps_so_far += 1;
         }
     }
@@ -314,9 +318,10 @@ fn replay(name: &str, night: &load::Night, seed: u64) -> NightResult {
     let mut next: [Vec<(f64, bool)>; 4] = Default::default();
     for i in 0..tries.len() {
         let rate = record.keep_rate();
+        let view = record.view();
         let score = |j: usize, r: usize| match r {
-            0 => record.score(&names[j]),
-            1 => record.posterior(&names[j]),
+            0 => view.score(&names[j]),
+            1 => view.posterior(&names[j]),
             2 => rate,
             _ => random[j],
         };
@@ -338,7 +343,7 @@ fn replay(name: &str, night: &load::Night, seed: u64) -> NightResult {
         name: name.to_string(),
         tries: tries.len(),
         keeps: kept.iter().filter(|&&k| k).count(),
-        skipped: night.skipped,
+        skipped: night.skipped.clone(),
         families: sizes.len(),
         largest: sizes.values().copied().max().unwrap_or(0),
         ahead,
@@ -367,6 +372,52 @@ fn mean(v: impl Iterator<Item = f64>) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
+/// The lines the import skipped, per night, by reason (its words up to
+/// the first quoted value, the values listed after).
+fn skipped_lines(results: &[NightResult]) {
+    for r in results.iter().filter(|r| !r.skipped.is_empty()) {
+        let mut kinds: Vec<(String, Vec<String>)> = Vec::new();
+        for line in &r.skipped {
+            let reason = line.split_once(": ").map_or(line.as_str(), |x| x.1);
+            let (kind, value) = match reason.find('"') {
+                Some(i) => {
+                    let rest = &reason[i + 1..];
+                    let value = rest.split('"').next().unwrap_or("");
+                    let after = rest.split_once('"').map_or("", |x| x.1);
+                    (format!("{}…{}", &reason[..i], after), value.to_string())
+                }
+                None => (reason.to_string(), String::new()),
+            };
+            match kinds.iter_mut().find(|k| k.0 == kind) {
+                Some(k) => k.1.push(value),
+                None => kinds.push((kind, vec![value])),
+            }
+        }
+        let parts: Vec<String> = kinds
+            .iter()
+            .map(|(kind, values)| {
+                let mut shown: Vec<&str> = values.iter().map(String::as_str).collect();
+                shown.sort_unstable();
+                shown.dedup();
+                shown.truncate(6);
+                let shown = shown.join("`, `");
+                if shown.is_empty() {
+                    format!("{} × {kind}", values.len())
+                } else {
+                    format!("{} × {kind} (`{shown}`)", values.len())
+                }
+            })
+            .collect();
+        println!(
+            "- {}: {} lines skipped by the import: {}",
+            r.name,
+            r.skipped.len(),
+            parts.join("; ")
+        );
+    }
+    println!();
+}
+
 fn report(results: &[NightResult]) -> bool {
     println!(
         "| night | tries | keeps | keep rate | skipped rows | families (largest) | to come: steered | to come: keep rate only | to come: random | next: steered | next: keep rate only | next: running keep rate | next: random | guard left out kept / other (≥ {REPEAT_SIMILARITY}) | (≥ {LOOSE_REPEAT_SIMILARITY}) |"
@@ -379,7 +430,7 @@ fn report(results: &[NightResult]) -> bool {
             r.tries,
             r.keeps,
             100.0 * r.keeps as f64 / r.tries.max(1) as f64,
-            r.skipped,
+            r.skipped.len(),
             r.families,
             r.largest,
             f3(r.ahead[0].value()),
@@ -430,7 +481,7 @@ fn report(results: &[NightResult]) -> bool {
         "| all {} nights (each night counts once) | {tries} | {keeps} | {:.0}% | {} | | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} / {} |",
         results.len(),
         100.0 * keeps as f64 / tries.max(1) as f64,
-        results.iter().map(|r| r.skipped).sum::<usize>(),
+        results.iter().map(|r| r.skipped.len()).sum::<usize>(),
         f3(ahead_mean[0]),
         f3(ahead_mean[1]),
         f3(ahead_mean[3]),
@@ -458,6 +509,7 @@ fn report(results: &[NightResult]) -> bool {
         f3(next_rest[3]),
     );
     println!();
+    skipped_lines(results);
     let mut ok = true;
     let pass = |b: bool| if b { "PASS" } else { "FAIL" };
     let t1 = next_pooled[0] >= next_pooled[2];
@@ -536,8 +588,8 @@ fn run() -> Result<bool, String> {
     }
     let mut results = Vec::new();
     for (k, path) in files.iter().enumerate() {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let night = load::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let night = load::parse(&bytes).map_err(|e| format!("{}: {e}", path.display()))?;
         let name = Path::new(path)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
