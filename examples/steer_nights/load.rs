@@ -8,6 +8,13 @@
 //! a number, a field missing) is skipped here too, and counted with the
 //! import's reason. The import records a night's first keep as its
 //! baseline: it moves the parent but tests no idea.
+//!
+//! The objective's column is the import's default (the first column that
+//! is not commit, status, description…) unless it reads fewer than half
+//! the rows another column does, named as `--metric COLUMN` names it: a
+//! night whose first such column holds words (`cycle`: tick/tock, `kind`:
+//! lr/router) is read by the column of numbers a person importing it
+//! would name.
 
 use arx::engine::steer::Outcome;
 use arx::kernel::import::{parse as import, ImportError, Options, Source};
@@ -30,15 +37,32 @@ pub struct Night {
 
 /// Read `bytes` as the import does; the import's refusal as the error.
 pub fn parse(bytes: &[u8]) -> Result<Night, String> {
-    let options = Options::default();
-    let night = match import(Source::Karpathy, bytes, &options) {
-        Ok(night) => night,
+    let read = |options: &Options| match import(Source::Karpathy, bytes, options) {
+        Ok(night) => Ok(night),
         // Codex's results.tsv is refused as karpathy's and read as its own.
         Err(ImportError::Kind(why)) => {
-            import(Source::Codex, bytes, &options).map_err(|_| why.to_string())?
+            import(Source::Codex, bytes, options).map_err(|_| why.to_string())
         }
-        Err(e) => return Err(e.to_string()),
+        Err(e) => Err(e.to_string()),
     };
+    let mut night = read(&Options::default())?;
+    let default_rows = night.rows.len();
+    let header = String::from_utf8_lossy(bytes)
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .to_string();
+    for column in header.split('\t').map(str::trim) {
+        let options = Options {
+            metric: Some(column.to_string()),
+            direction: None,
+        };
+        if let Ok(other) = read(&options) {
+            if other.rows.len() > night.rows.len() && other.rows.len() > 2 * default_rows {
+                night = other;
+            }
+        }
+    }
     let rows = night
         .rows
         .iter()
