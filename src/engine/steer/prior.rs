@@ -12,15 +12,17 @@
 //!
 //! So the strength is integrated out (a hierarchical Bayes mixture). On a
 //! grid of [`STRENGTHS`] values log-spaced from [`MIN_STRENGTH`] to
-//! [`MAX_STRENGTH`], with a uniform prior on `ln s` (the same weight for
-//! each grid value), each value `s_j` is weighted by the beta-binomial
-//! marginal likelihood of every tried family's keeps `k_f` in `n_f` tries:
+//! [`MAX_STRENGTH`], each value `s_j` is weighted by a prior
+//! `p(ln s) ∝ s^(−1/2)` (the usual weakly informative `p(α, β) ∝ (α +
+//! β)^(−5/2)` of a beta-binomial hierarchy, written for `m` and `ln s`)
+//! times the beta-binomial marginal likelihood of every tried family's
+//! keeps `k_f` in `n_f` tries:
 //!
 //! `L(s) = Π_f B(k_f + m·s, n_f − k_f + (1 − m)·s) / B(m·s, (1 − m)·s)`
 //!
 //! (the binomial coefficients do not depend on `s` and drop out), and a
 //! family's keep rate is the mixture `Σ_j w_j·Beta(m·s_j + k_f, (1 − m)·s_j
-//! + n_f − k_f)` with `w_j ∝ L(s_j)`. When the families' records differ
+//! + n_f − k_f)` with `w_j ∝ p(ln s_j)·L(s_j)`. When the families' records differ
 //! beyond chance the weight moves to small strengths and a family's own
 //! record counts; when they agree it moves to large ones and every family
 //! is near `m`; while the record cannot tell, both stay in the mixture,
@@ -47,6 +49,11 @@ pub fn strength(j: usize) -> f64 {
     MIN_STRENGTH * (MAX_STRENGTH / MIN_STRENGTH).powf(t)
 }
 
+/// The prior weight of the `j`-th strength: `s^(−1/2)`, unnormalized.
+fn prior_weight(j: usize) -> f64 {
+    strength(j).powf(-0.5)
+}
+
 fn ln_beta(a: f64, b: f64) -> f64 {
     ln_gamma(a) + ln_gamma(b) - ln_gamma(a + b)
 }
@@ -71,13 +78,15 @@ pub struct Posterior {
 }
 
 impl Prior {
-    /// The prior before the families' records weigh the strengths: every
-    /// grid value alike.
+    /// The prior before the families' records weigh the strengths: each
+    /// grid value at its prior weight.
     pub fn flat(mean: f64) -> Prior {
-        Prior {
-            mean,
-            weights: [1.0 / STRENGTHS as f64; STRENGTHS],
+        let mut weights: [f64; STRENGTHS] = std::array::from_fn(prior_weight);
+        let total: f64 = weights.iter().sum();
+        for w in &mut weights {
+            *w /= total;
         }
+        Prior { mean, weights }
     }
 
     /// The prior of a segment with keep rate `mean` whose tried families
@@ -101,7 +110,8 @@ impl Prior {
         if !top.is_finite() {
             return Prior::flat(mean);
         }
-        let mut weights = log_l.map(|l| (l - top).exp());
+        let mut weights: [f64; STRENGTHS] =
+            std::array::from_fn(|j| prior_weight(j) * (log_l[j] - top).exp());
         let total: f64 = weights.iter().sum();
         for w in &mut weights {
             *w /= total;
