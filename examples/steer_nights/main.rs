@@ -255,7 +255,10 @@ fn replay(name: &str, night: &load::Night, seed: u64) -> NightResult {
         .iter()
         .map(|&i| night.rows[i].outcome == Some(Outcome::Kept))
         .collect();
-    let outcome: Vec<Outcome> = tries.iter().filter_map(|&i| night.rows[i].outcome).collect();
+    let outcome: Vec<Outcome> = tries
+        .iter()
+        .filter_map(|&i| night.rows[i].outcome)
+        .collect();
     // The parent a try was measured against: the keeps before it.
     let mut epoch = Vec::with_capacity(tries.len());
     let mut keeps_so_far = 0usize;

@@ -21,9 +21,9 @@
 //! `L(s) = Π_f B(k_f + m·s, n_f − k_f + (1 − m)·s) / B(m·s, (1 − m)·s)`
 //!
 //! (the binomial coefficients do not depend on `s` and drop out), and a
-//! family's keep rate is the mixture `Σ_j w_j·Beta(m·s_j + k_f, (1 − m)·s_j
-//! + n_f − k_f)` with `w_j ∝ p(ln s_j)·L(s_j)`. When the families' records differ
-//! beyond chance the weight moves to small strengths and a family's own
+//! family's keep rate is the mixture
+//! `Σ_j w_j·Beta(m·s_j + k_f, (1 − m)·s_j + n_f − k_f)` with
+//! `w_j ∝ p(ln s_j)·L(s_j)`. When the families' records differ beyond chance the weight moves to small strengths and a family's own
 //! record counts; when they agree it moves to large ones and every family
 //! is near `m`; while the record cannot tell, both stay in the mixture,
 //! so a family with a keep or two already ranks above one with none.

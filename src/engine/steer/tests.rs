@@ -141,7 +141,7 @@ fn the_posterior_is_a_beta_of_the_mixtures_mean() {
 }
 
 fn nth(i: u64) -> Try<'static> {
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         t("a", Outcome::Kept)
     } else {
         t(["b", "c", "d"][i as usize % 3], Outcome::Discarded)
