@@ -930,9 +930,11 @@ fn paired_section(worlds: &[Vec<World>], seed: u64, trials: u64) -> bool {
          shares a correlation ρ with the value of the best it was tried against at that \
          seed, and varies N(0, 1) from seed to seed. `confirm`, paired seeds: the same rule \
          given the seeds (`Evidence::seeds`), which compares runs of the same seed where \
-         the data says pairing helps (at least {} pairs for the keep test, ρ above {}).\n",
+         the data establishes, at the keep test's confidence, that pairing makes the \
+         comparison less noisy than unpaired (at least {} pairs for the keep test; two \
+         confirmation runs once the differences' noise rests on {} df).\n",
         arx::kernel::paired::MIN_PAIRS,
-        arx::kernel::paired::RHO_MIN,
+        arx::kernel::paired::SETTLED_DF,
     );
     let corrs = [
         Corr::Fixed(0.0),

@@ -197,7 +197,21 @@ fn play(world: &World, corr: Corr, key: u64, row: Row) -> Tally {
         noise.parent[c] = kept;
         out.tried += 1.0;
         let value = kept_value + change.effect;
-        let (best, best_seeds) = (&runs[kept].0[kept_from..], &runs[kept].1[kept_from..]);
+        let best = &runs[kept].0[kept_from..];
+        // The best's runs as a candidate's runs pair with them (`Seeds::best`):
+        // its recorded runs, then the screening run its record leaves out.
+        let (ran, ran_seeds) = (&runs[kept].0, &runs[kept].1);
+        let pair_best: Vec<f64> = ran[kept_from..]
+            .iter()
+            .chain(&ran[..kept_from])
+            .copied()
+            .collect();
+        let best_seeds: Vec<Option<u64>> = ran_seeds[kept_from..]
+            .iter()
+            .chain(&ran_seeds[..kept_from])
+            .copied()
+            .collect();
+        let (pair_best, best_seeds) = (&pair_best[..], &best_seeds[..]);
         let (mut samples, mut seeds) = (Vec::new(), Vec::<u64>::new());
         let decision = loop {
             if used >= BUDGET {
@@ -222,7 +236,7 @@ fn play(world: &World, corr: Corr, key: u64, row: Row) -> Tally {
                 instances: None,
                 seeds: if row.seeds {
                     Seeds {
-                        best,
+                        best: pair_best,
                         best_seeds,
                         candidate: &candidate_seeds,
                         history: &history,
@@ -237,7 +251,7 @@ fn play(world: &World, corr: Corr, key: u64, row: Row) -> Tally {
             }
         };
         let seeds: Vec<Option<u64>> = seeds.into_iter().map(Some).collect();
-        let d = differences(best, best_seeds, &samples, &seeds);
+        let d = differences(pair_best, best_seeds, &samples, &seeds);
         if d.len() >= 2 {
             pair_groups.push(d);
         }

@@ -1,16 +1,23 @@
 //! Paired seeds (`[objective] seeds = "paired"`): every run of a try is
-//! handed a seed, a candidate's k-th run the seed of the best's k-th
-//! recorded run, so that the two share data order and initialisation
-//! (common random numbers). Their difference then carries less noise than
-//! either value, by a factor the data tells: with the run noise σ² and the
+//! handed a seed, a candidate's k-th run the seed of the best's k-th run
+//! (its recorded runs first, then the screening run its record leaves
+//! out), so that the two share data order and initialisation (common
+//! random numbers). Their difference then carries less noise than either
+//! value, by a factor the data tells: with the run noise σ² and the
 //! variance s² of the differences at the same seed, the pairing's
 //! correlation is ρ = 1 − s² / 2σ².
+//!
+//! A step decides paired only when the pairing is *established*: the
+//! variance of the mean paired difference is smaller than that of the
+//! unpaired comparison (the candidate's runs against the mean of the
+//! best's recorded runs) at the objective's confidence, by an F bound on
+//! s² / 2σ² ([`established`]). At ρ ≈ 0 that fires at the test's error
+//! rate, not at every chance correlation of a few pairs.
 //!
 //! The `confirm` rule asks here at three points:
 //! - [`stage`]: the screen and the futility bound compare the mean paired
 //!   difference with the noise of one difference, pooled over the
-//!   segment's earlier tries and this one's pairs, when that pooled ρ
-//!   clears [`RHO_MIN`];
+//!   segment's earlier tries and this one's pairs, when established;
 //! - [`lean`]: before any noise of a difference is measured (the
 //!   segment's first paired tries), the screen asks only that the first
 //!   run be better than the best's at the same seed;
@@ -18,15 +25,20 @@
 //!   the candidate's differences, at the noise of its own differences or
 //!   of those pooled with the segment's earlier tries, whichever is larger
 //!   (so a change that keeps less of the pairing than most is tested at
-//!   its own noise); used from [`MIN_PAIRS`] pairs on and when that ρ
-//!   clears [`RHO_MIN`]. Otherwise the rule decides unpaired, as without
-//!   seeds.
+//!   its own noise); used from [`MIN_PAIRS`] pairs on, when established.
+//!   Otherwise the rule decides unpaired, as without seeds.
 //!
-//! Both constants were chosen with `examples/ratchet_sim` (its paired
+//! Once the segment's differences measure their noise on
+//! [`SETTLED_DF`] degrees of freedom and the pairing is established,
+//! two confirmation runs are enough ([`settled`]).
+//!
+//! The constants were chosen with `examples/ratchet_sim` (its paired
 //! section). Pure: seeds and samples in, numbers out.
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
 use super::ratchet_noise::{mean, pooled_with, t_quantile};
 
@@ -36,10 +48,10 @@ use super::ratchet_noise::{mean, pooled_with, t_quantile};
 /// `examples/ratchet_sim`.
 pub const MIN_PAIRS: usize = 3;
 
-/// The pairing's estimated correlation must exceed this for a step to
-/// decide paired; at or below it, pairing does not help and the step is
-/// unpaired. Tuned by `examples/ratchet_sim`.
-pub const RHO_MIN: f64 = 0.3;
+/// Degrees of freedom of the segment's paired differences from which
+/// their noise counts as measured: an established pairing then needs two
+/// confirmation runs. Tuned by `examples/ratchet_sim`.
+pub const SETTLED_DF: f64 = 6.0;
 
 /// Seeds stay below 2³¹: every framework's seed (a C `int`, numpy's
 /// `RandomState`, scikit-learn's `random_state`) takes them.
@@ -49,9 +61,10 @@ const SEED_MASK: u64 = 0x7fff_ffff;
 /// segment's earlier tries. [`Seeds::NONE`]: no seeds, unpaired.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Seeds<'a> {
-    /// The best's runs as the candidate is compared with them (with
-    /// slots, each moved onto the candidate's slot): usually
-    /// `Evidence::best` itself.
+    /// The best's runs as the candidate's runs pair with them (with
+    /// slots, each moved onto the candidate's slot): its recorded runs,
+    /// then the runs its record leaves out (a kept commit's screening
+    /// run), in the order their seeds are handed out.
     pub best: &'a [f64],
     /// The seed of each of `best`.
     pub best_seeds: &'a [Option<u64>],
@@ -89,8 +102,8 @@ pub fn sequence(segment: &str, k: usize) -> u64 {
 }
 
 /// The seed of the next run of a try: the seed of the best's run of the
-/// same rank (`best`, the best's recorded runs in order; `used`, this
-/// try's runs so far); beyond the best's runs, the first seed of the
+/// same rank (`best`, the seeds of the best's runs in the order
+/// [`Seeds::best`] has them; `used`, this try's runs so far); beyond the best's runs, the first seed of the
 /// segment's sequence this try has not used yet. A baseline passes no
 /// `best`: it runs the sequence itself.
 pub fn next_seed(segment: &str, best: &[Option<u64>], used: &[u64]) -> u64 {
@@ -133,6 +146,46 @@ pub fn rho(diff_sd: f64, sigma: f64) -> Option<f64> {
     (sigma > 0.0 && sigma.is_finite()).then(|| 1.0 - diff_sd * diff_sd / (2.0 * sigma * sigma))
 }
 
+/// What a paired step weighs the pairing against: the direction, the
+/// pooled run noise, the unpaired comparison and the confidence.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// +1 when higher is better, −1 when lower is.
+    pub sign: f64,
+    /// The pooled run-to-run noise σ…
+    pub sigma: f64,
+    /// …and its degrees of freedom.
+    pub df: f64,
+    /// The best's recorded runs, which the unpaired comparison averages.
+    pub best_runs: usize,
+    /// The objective's one-sided confidence.
+    pub confidence: f64,
+}
+
+/// The pairing's ρ when it is established: the variance of the mean of
+/// `pairs` differences (one difference's noise `sd` on `df` degrees of
+/// freedom) is smaller than the unpaired comparison's, `pairs` runs
+/// against the mean of the best's `best_runs`, at the confidence of
+/// `scale`. With r = s² / 2σ², paired wins when 2r / pairs < 1 / pairs +
+/// 1 / best_runs, that is ρ = 1 − r above (1 − pairs / best_runs) / 2;
+/// the test takes r at its upper bound, r̂ over the lower quantile of
+/// F(df, σ's df). `None`: not established (or no run noise).
+pub fn established(sd: f64, df: f64, scale: &Scale, pairs: usize) -> Option<f64> {
+    let rho = rho(sd, scale.sigma)?;
+    let alpha = 1.0 - scale.confidence;
+    let f = FisherSnedecor::new(df, scale.df).ok()?.inverse_cdf(alpha);
+    if !(f > 0.0 && f.is_finite()) {
+        return None;
+    }
+    let upper = (1.0 - rho) / f;
+    let break_even = if scale.best_runs == 0 {
+        0.0
+    } else {
+        (0.5 * (1.0 - pairs as f64 / scale.best_runs as f64)).max(0.0)
+    };
+    (1.0 - upper > break_even).then_some(rho)
+}
+
 /// A paired step's numbers: the mean paired difference (positive =
 /// better), the noise of one difference, the pairs and the correlation.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -172,12 +225,12 @@ fn signed(seeds: &Seeds<'_>, candidate: &[f64], sign: f64) -> Vec<f64> {
 /// The screen's and the futility bound's paired view: the mean difference
 /// over the pairs so far, against the noise of one difference pooled over
 /// the segment's earlier tries and this one; `None` (unpaired) without a
-/// pair, without that noise, or when its ρ does not clear [`RHO_MIN`].
-pub fn stage(seeds: &Seeds<'_>, candidate: &[f64], sign: f64, sigma: f64) -> Option<PairedView> {
-    let diffs = signed(seeds, candidate, sign);
+/// pair, without that noise, or when the pairing is not [`established`].
+pub fn stage(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<PairedView> {
+    let diffs = signed(seeds, candidate, scale.sign);
     let d = mean(&diffs)?;
     let (sd, df) = pooled_with(seeds.history, &diffs)?;
-    let rho = rho(sd, sigma).filter(|r| *r > RHO_MIN)?;
+    let rho = established(sd, df, scale, diffs.len())?;
     Some(PairedView {
         d,
         sd,
@@ -203,25 +256,25 @@ pub fn lean(seeds: &Seeds<'_>, candidate: &[f64], sign: f64) -> Option<f64> {
 }
 
 /// The noise of a difference is well measured by the segment's earlier
-/// tries (`settled_df` degrees of freedom or more) and pairing helps
-/// there: two confirmation runs are enough.
-pub fn settled(seeds: &Seeds<'_>, sigma: f64, settled_df: f64) -> bool {
+/// tries ([`SETTLED_DF`] degrees of freedom or more) and the pairing is
+/// established on it (for as many pairs as the best has recorded runs):
+/// two confirmation runs are enough.
+pub fn settled(seeds: &Seeds<'_>, scale: &Scale) -> bool {
     !seeds.best_seeds.is_empty()
-        && pooled_with(seeds.history, &[])
-            .is_some_and(|(sd, df)| df >= settled_df && rho(sd, sigma).is_some_and(|r| r > RHO_MIN))
+        && pooled_with(seeds.history, &[]).is_some_and(|(sd, df)| {
+            df >= SETTLED_DF && established(sd, df, scale, scale.best_runs).is_some()
+        })
 }
 
 /// The keep test's paired view and its one-sided bounds at `confidence`:
 /// a Student-t interval on the candidate's own differences, from
-/// [`MIN_PAIRS`] pairs on, when their ρ clears [`RHO_MIN`].
+/// [`MIN_PAIRS`] pairs on, when the pairing is [`established`].
 pub fn keep_test(
     seeds: &Seeds<'_>,
     candidate: &[f64],
-    sign: f64,
-    sigma: f64,
-    confidence: f64,
+    scale: &Scale,
 ) -> Option<(PairedView, f64, f64)> {
-    let diffs = signed(seeds, candidate, sign);
+    let diffs = signed(seeds, candidate, scale.sign);
     if diffs.len() < MIN_PAIRS {
         return None;
     }
@@ -235,8 +288,8 @@ pub fn keep_test(
         Some(all) if all.0 >= own.0 => all,
         _ => own,
     };
-    let rho = rho(sd, sigma).filter(|r| *r > RHO_MIN)?;
-    let half = t_quantile(confidence, df) * sd / (diffs.len() as f64).sqrt();
+    let rho = established(sd, df, scale, diffs.len())?;
+    let half = t_quantile(scale.confidence, df) * sd / (diffs.len() as f64).sqrt();
     let view = PairedView {
         d,
         sd,
@@ -304,6 +357,43 @@ mod tests {
         assert_eq!(rho(1.0, 0.0), None);
     }
 
+    /// A scale: lower is better, run noise `sigma` on 30 df, a best of 4
+    /// recorded runs, 85%.
+    fn scale(sigma: f64) -> Scale {
+        Scale {
+            sign: -1.0,
+            sigma,
+            df: 30.0,
+            best_runs: 4,
+            confidence: 0.85,
+        }
+    }
+
+    #[test]
+    fn a_pairing_is_established_only_when_it_beats_the_unpaired_comparison() {
+        // ρ 0.9 measured on 20 df: established, for one pair against 4
+        // runs of the best (break-even ρ 0.375) as for four.
+        let sd = (2.0f64 * 0.1).sqrt();
+        let r = established(sd, 20.0, &scale(1.0), 1).unwrap();
+        assert!((r - 0.9).abs() < 1e-12);
+        assert!(established(sd, 20.0, &scale(1.0), 4).is_some());
+        // The same ρ on 1 df: not yet (its upper bound on s² / 2σ² is
+        // loose).
+        assert!(established(sd, 1.0, &scale(1.0), 4).is_none());
+        // ρ 0.5 on 20 df: worth it for as many pairs as the best has runs
+        // (break-even 0), not for one pair against its 4 runs
+        // (break-even 0.375).
+        let half = 1.0;
+        assert!(established(half, 20.0, &scale(1.0), 4).is_some());
+        assert!(established(half, 20.0, &scale(1.0), 1).is_none());
+        // A chance ρ of 0.3 on 2 df (what a threshold on the estimate
+        // took for pairing): not established.
+        let chance = (2.0f64 * 0.7).sqrt();
+        assert!(established(chance, 2.0, &scale(1.0), 4).is_none());
+        // No run noise: nothing to weigh against.
+        assert!(established(sd, 20.0, &scale(0.0), 4).is_none());
+    }
+
     #[test]
     fn the_keep_test_needs_enough_pairs_and_a_positive_rho() {
         let seeds: Vec<Option<u64>> = (0..4).map(Some).collect();
@@ -317,25 +407,26 @@ mod tests {
             candidate: &seeds,
             history: &[],
         };
-        let (view, lower, upper) = keep_test(&ev, &cand, -1.0, 1.2, 0.85).unwrap();
+        let (view, lower, upper) = keep_test(&ev, &cand, &scale(1.2)).unwrap();
         assert_eq!(view.paired.pairs, 4);
         assert!((view.d - 0.1).abs() < 0.01, "{view:?}");
         assert!(lower > 0.09 && upper < 0.11, "{lower} {upper}");
         assert!(view.paired.rho > 0.99);
         assert_eq!(view.note(), "paired over 4 seeds, \u{3c1} 1.00");
         // Two pairs: too few.
-        assert!(keep_test(&ev, &cand[..2], -1.0, 1.2, 0.85).is_none());
+        assert!(keep_test(&ev, &cand[..2], &scale(1.2)).is_none());
         // Differences as noisy as unpaired runs: ρ ≤ 0, unpaired.
         let wild = [12.0, 10.0, 11.0, 9.0];
-        assert!(keep_test(&ev, &wild, -1.0, 1.0, 0.85).is_none());
+        assert!(keep_test(&ev, &wild, &scale(1.0)).is_none());
         // Without seeds: never paired.
-        assert!(keep_test(&Seeds::NONE, &cand, -1.0, 1.2, 0.85).is_none());
+        assert!(keep_test(&Seeds::NONE, &cand, &scale(1.2)).is_none());
     }
 
     #[test]
     fn a_well_measured_pairing_settles() {
         let seeds = [Some(1)];
-        let group: Vec<f64> = (0..21)
+        let settled_df = SETTLED_DF as usize;
+        let group: Vec<f64> = (0..=settled_df)
             .map(|i| if i % 2 == 0 { 0.1 } else { -0.1 })
             .collect();
         let history: [&[f64]; 1] = [&group];
@@ -345,11 +436,19 @@ mod tests {
             candidate: &seeds,
             history: &history,
         };
-        assert!(settled(&ev, 1.0, 20.0));
-        assert!(!settled(&ev, 1.0, 21.0));
+        assert!(settled(&ev, &scale(1.0)));
+        // One degree of freedom fewer: not yet.
+        let short: [&[f64]; 1] = [&group[1..]];
+        assert!(!settled(
+            &Seeds {
+                history: &short,
+                ..ev
+            },
+            &scale(1.0)
+        ));
         // The pairing does not help (ρ about −1): not settled.
-        assert!(!settled(&ev, 0.07, 20.0));
-        assert!(!settled(&Seeds::NONE, 1.0, 0.0));
+        assert!(!settled(&ev, &scale(0.07)));
+        assert!(!settled(&Seeds::NONE, &scale(1.0)));
     }
 
     #[test]
@@ -364,12 +463,16 @@ mod tests {
         };
         // One pair: its own differences say nothing of the noise yet; the
         // earlier try's do (sd 0.1).
-        let v = stage(&ev, &[5.5], 1.0, 1.0).unwrap();
+        let up = Scale {
+            sign: 1.0,
+            ..scale(1.0)
+        };
+        let v = stage(&ev, &[5.5], &up).unwrap();
         assert_eq!(v.paired.pairs, 1);
         assert!((v.d - 0.5).abs() < 1e-12 && (v.sd - 0.1).abs() < 1e-12);
         // No history and one pair: unpaired.
         let bare = Seeds { history: &[], ..ev };
-        assert!(stage(&bare, &[5.5], 1.0, 1.0).is_none());
+        assert!(stage(&bare, &[5.5], &up).is_none());
         // …the screen then leans on the difference at the same seed.
         assert_eq!(lean(&bare, &[5.5], 1.0), Some(0.5));
         assert_eq!(lean(&bare, &[5.5], -1.0), Some(-0.5));

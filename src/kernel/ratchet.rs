@@ -503,22 +503,30 @@ impl Ctx<'_, '_> {
         } else {
             cap
         };
-        // So does a well-measured pairing: two confirmation runs.
-        let cap = match paired::settled(&self.evidence.seeds, sigma, tuning.settled_df) {
+        // So does a well-measured, established pairing: two confirmation
+        // runs.
+        let (ev, mut bar_sd) = (self.evidence, sigma);
+        let scale = paired::Scale {
+            sign: self.sign,
+            sigma,
+            df,
+            best_runs: nb,
+            confidence,
+        };
+        let cap = match paired::settled(&ev.seeds, &scale) {
             true => cap.min(screen + 2),
             false => cap,
         };
         // Under paired seeds, a step compares runs of the same seed when
-        // pairing helps (`kernel::paired`).
-        let (ev, mut bar_sd) = (self.evidence, sigma);
+        // the pairing is established (`kernel::paired`).
         let view = if k >= cap {
-            let test = paired::keep_test(&ev.seeds, cand, self.sign, sigma, confidence);
+            let test = paired::keep_test(&ev.seeds, cand, &scale);
             if let Some((_, lo, hi)) = test {
                 (lower, upper) = (lo, hi);
             }
             test.map(|(v, _, _)| v)
         } else {
-            paired::stage(&ev.seeds, cand, self.sign, sigma)
+            paired::stage(&ev.seeds, cand, &scale)
         };
         if let Some(v) = &view {
             (d, bar_sd) = (v.d, v.sd);

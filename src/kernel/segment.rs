@@ -32,6 +32,33 @@ pub struct Measured {
     /// The per-instance scores of its recorded runs, when it has them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub instances: Option<InstanceRuns>,
+    /// Under paired seeds: the runs its record leaves out (a keep's
+    /// screening run), each with its seed and slot. A candidate's runs
+    /// pair with them after the recorded ones.
+    #[serde(skip)]
+    pub screened: Vec<(f64, Option<u64>, Option<String>)>,
+}
+
+impl Measured {
+    /// Its seeded runs as a candidate's runs pair with them: the recorded
+    /// runs, then the screened ones; each with its seed and slot.
+    pub fn pair_runs(&self) -> Vec<(f64, Option<u64>, Option<&str>)> {
+        let recorded = self.samples.iter().enumerate().map(|(i, x)| {
+            let seed = self.seeds.get(i).copied().flatten();
+            (*x, seed, self.slots.get(i).and_then(Option::as_deref))
+        });
+        let screened = self
+            .screened
+            .iter()
+            .map(|(x, s, slot)| (*x, *s, slot.as_deref()));
+        recorded.chain(screened).collect()
+    }
+
+    /// The seeds of [`Measured::pair_runs`], in order: what a candidate's
+    /// runs take (`kernel::paired::next_seed`).
+    pub fn pair_seeds(&self) -> Vec<Option<u64>> {
+        self.pair_runs().into_iter().map(|(_, s, _)| s).collect()
+    }
 }
 
 /// The current segment, folded from the journal.
@@ -215,7 +242,9 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     if let (Some(kept), TryStatus::Keep | TryStatus::Discard, true) =
         (&seg.kept, info.status, on_seeds)
     {
-        let d = super::paired::differences(&kept.samples, &kept.seeds, &samples, &seeds);
+        let (best, best_seeds): (Vec<f64>, Vec<Option<u64>>) =
+            kept.pair_runs().into_iter().map(|(x, s, _)| (x, s)).unzip();
+        let d = super::paired::differences(&best, &best_seeds, &samples, &seeds);
         if d.len() >= 2 {
             seg.pair_groups.push(d);
         }
@@ -234,6 +263,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             Vec::new()
         },
         instances: info.instances.clone(),
+        screened: Vec::new(),
     };
     let text = info.status.as_str();
     seg.tally
@@ -247,10 +277,18 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         TryStatus::Keep => {
             let mut m = measured(info.commit.as_deref().unwrap_or(&info.kept));
             if info.record_from > 0 && info.record_from < m.samples.len() {
-                m.samples.drain(..info.record_from);
+                let left: Vec<f64> = m.samples.drain(..info.record_from).collect();
                 let from = info.record_from.min(m.seeds.len());
-                m.seeds.drain(..from);
-                m.slots.drain(..from.min(m.slots.len()));
+                let seeds: Vec<Option<u64>> = m.seeds.drain(..from).collect();
+                let slots: Vec<Option<String>> = m.slots.drain(..from.min(m.slots.len())).collect();
+                if !seeds.is_empty() {
+                    m.screened = left
+                        .into_iter()
+                        .zip(seeds)
+                        .enumerate()
+                        .map(|(i, (x, s))| (x, s, slots.get(i).cloned().flatten()))
+                        .collect();
+                }
                 m.instances = m.instances.map(|i| i.from_run(info.record_from));
             }
             seg.kept = Some(m);

@@ -150,24 +150,25 @@ impl<'s> SlotCompare<'s> {
 
     /// The best's runs and their seeds, as a candidate's runs pair with
     /// them (paired seeds): on the candidate's slot, its runs measured
-    /// there first, then each of its recorded runs moved there by the
-    /// slots' offset; without slots, as recorded.
+    /// there first, then each of its runs (`Measured::pair_runs`) moved
+    /// there by the slots' offset; without slots, as they ran.
     pub fn paired_best(&self, best: &Measured) -> (Vec<f64>, Vec<Option<u64>>) {
+        let runs = best.pair_runs();
         let Some((slot, _)) = self.reference(best) else {
-            return (best.samples.clone(), best.seeds.clone());
+            return runs.into_iter().map(|(x, s, _)| (x, s)).unzip();
         };
         let sd = self.sd();
         let (mut values, mut seeds): (Vec<f64>, Vec<Option<u64>>) =
             self.seeded.iter().map(|(s, x)| (*x, *s)).unzip();
-        for (i, &x) in best.samples.iter().enumerate() {
-            let moved = match best.slots.get(i).and_then(Option::as_deref) {
+        for (x, seed, on) in runs {
+            let moved = match on {
                 Some(s) if s == slot => Some(x),
                 Some(s) => slot_offset::offset(&self.slot_runs, slot, s, sd).map(|o| x + o.d),
                 None => None,
             };
             if let Some(v) = moved {
                 values.push(v);
-                seeds.push(best.seeds.get(i).copied().flatten());
+                seeds.push(seed);
             }
         }
         (values, seeds)
@@ -195,6 +196,7 @@ mod tests {
             seeds: Vec::new(),
             slots: Vec::new(),
             instances: None,
+            screened: Vec::new(),
         };
         Segment {
             kept: Some(best),

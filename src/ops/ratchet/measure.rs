@@ -124,8 +124,8 @@ fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>
             .iter()
             .filter_map(|o| o.seed)
             .collect();
-        let best = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
-        paired::next_seed(&at.segment.id, best, &used)
+        let best = at.segment.kept.as_ref().map(|k| k.pair_seeds());
+        paired::next_seed(&at.segment.id, best.as_deref().unwrap_or_default(), &used)
     });
     let o = env
         .runner
