@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # Paired seeds on a real small model, through the CLI: scikit-learn's MLP on
 # the digits data (bench/paired_digits.py), whose split and initialisation
-# follow ARX_SEED. The same list of changes (small changes of alpha and of
-# the learning rate, which keep the initialisation; changes of width, which
-# draw it again) is tried with `arx try` twice from the same start: once
-# with `[objective] seeds = "paired"`, once without (every run a fresh
-# seed). Reports, per side: runs, tries, runs per try, keeps, the
-# correlation each paired decision measured, and the kept settings' mean
-# validation loss over 20 seeds arx never handed out (lower is better).
+# follow ARX_SEED. The same backlog of changes (small changes of alpha and
+# of the learning rate, which keep the initialisation; changes of width,
+# which draw it again) is tried with `arx try` on two sides from the same
+# start, side by side in one run: paired (`[objective] seeds = "paired"`)
+# and unpaired (`seeds` unset: every run a fresh seed). Reports, per side:
+# runs, tries, runs per try, keeps, the correlation each paired decision
+# measured, and the kept settings' mean validation loss over seeds arx
+# never handed out (lower is better); then the ratio of runs per try,
+# paired over unpaired.
 #
-# Usage: bench/paired.sh           (about 10 minutes on one core)
+# Usage: bench/paired.sh           (about 10 minutes on 2 shared cores)
 #   BENCH_PAIRED_VENV=DIR  reuse (or create) the Python environment there;
 #                          otherwise one is made in the temporary directory
+#   BENCH_PAIRED_CHANGES=N the first N changes of the backlog (default 8)
+#   BENCH_PAIRED_SEEDS=N   seeds of the final evaluation (default 10)
 #   BENCH_PAIRED_KEEP=1    keep the temporary directory
 # Needs python3 (3.9+) and network access to PyPI for numpy and scikit-learn.
 set -euo pipefail
@@ -47,6 +51,8 @@ changes=(
   alpha=0.0003 lr=0.0012 width=48 alpha=0.001 lr=0.0015 width=24
   alpha=0.003 lr=0.002 alpha=0.0002 width=64 lr=0.0025 alpha=0.01
 )
+changes=("${changes[@]:0:${BENCH_PAIRED_CHANGES:-8}}")
+eval_seeds=${BENCH_PAIRED_SEEDS:-10}
 
 arm() {
   local name=$1 seeds=$2 repo=$dir/$1
@@ -86,15 +92,21 @@ EOF
   ) >&2
 }
 
-echo "bench: paired side" >&2
-arm paired 'seeds = "paired"'
-echo "bench: unpaired side" >&2
-arm unpaired ''
+# Both sides at once, each in its own repository: the same backlog, the
+# same machine, the same wall time.
+echo "bench: ${#changes[@]} changes a side, paired and unpaired side by side" >&2
+started=$(date +%s)
+arm paired 'seeds = "paired"' &
+paired_pid=$!
+arm unpaired '' &
+unpaired_pid=$!
+wait "$paired_pid" "$unpaired_pid"
+echo "bench: both sides done in $(($(date +%s) - started)) s" >&2
 
-"$py" - "$dir" "$py" << 'EOF'
+"$py" - "$dir" "$py" "$eval_seeds" << 'EOF'
 import json, subprocess, sys, os
 
-dir, py = sys.argv[1], sys.argv[2]
+dir, py, seeds = sys.argv[1], sys.argv[2], sys.argv[3]
 
 def side(name):
     repo = os.path.join(dir, name)
@@ -104,7 +116,7 @@ def side(name):
     keeps = [r["ratchet"].get("description") for r in tries if r["ratchet"]["status"] == "keep"]
     rhos = [(r["ratchet"].get("description"), r["ratchet"]["paired"]["rho"])
             for r in tries if r["ratchet"].get("paired")]
-    final = json.loads(subprocess.run([py, "train.py", "--seeds", "20"], cwd=repo,
+    final = json.loads(subprocess.run([py, "train.py", "--seeds", seeds], cwd=repo,
                                       capture_output=True, text=True, check=True).stdout)
     return dict(tries=len(tries), runs=runs, keeps=keeps, rhos=rhos, final=final)
 
@@ -112,17 +124,20 @@ start_repo = os.path.join(dir, "paired")
 first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=start_repo,
                        capture_output=True, text=True, check=True).stdout.strip()
 subprocess.run(["git", "worktree", "add", "-q", os.path.join(dir, "start"), first], cwd=start_repo, check=True)
-base = json.loads(subprocess.run([py, "train.py", "--seeds", "20"], cwd=os.path.join(dir, "start"),
+base = json.loads(subprocess.run([py, "train.py", "--seeds", seeds], cwd=os.path.join(dir, "start"),
                                  capture_output=True, text=True, check=True).stdout)
 
-print("| side | tries | runs | runs per try | keeps | mean validation loss of the kept settings (20 new seeds) |")
-print("|---|---:|---:|---:|---:|---:|")
-print("| start | | | | | %.4f ± %.4f sd |" % (base["mean"], base["sd"]))
+print("| side | tries | runs | runs per try | keeps | decided paired | ρ measured (mean) | mean validation loss of the kept settings (%s new seeds) |" % seeds)
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| start | | | | | | | %.4f ± %.4f sd |" % (base["mean"], base["sd"]))
 sides = {name: side(name) for name in ("paired", "unpaired")}
 for name, s in sides.items():
-    print("| %s | %d | %d | %.2f | %d (%s) | %.4f ± %.4f sd |" % (
+    rhos = [r for _, r in s["rhos"]]
+    print("| %s | %d | %d | %.2f | %d (%s) | %d | %s | %.4f ± %.4f sd |" % (
         name, s["tries"], s["runs"], s["runs"] / max(1, s["tries"]), len(s["keeps"]),
-        ", ".join(k or "?" for k in s["keeps"]) or "none", s["final"]["mean"], s["final"]["sd"]))
+        ", ".join(k or "?" for k in s["keeps"]) or "none", len(rhos),
+        "%.2f" % (sum(rhos) / len(rhos)) if rhos else "–",
+        s["final"]["mean"], s["final"]["sd"]))
 print()
 print("Correlation measured by each paired decision (change: rho):",
       ", ".join("%s: %.2f" % (d, r) for d, r in sides["paired"]["rhos"]) or "none")
