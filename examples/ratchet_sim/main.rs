@@ -926,7 +926,8 @@ fn paired_section(worlds: &[Vec<World>], seed: u64, trials: u64) -> bool {
     println!(
         "{trials} loops per stream (the headline's changes), {BUDGET} runs each. Every run is \
          handed a seed as `arx try` hands it (a candidate's k-th run the seed of the best's \
-         k-th recorded run, `arx::kernel::paired::next_seed`); a commit's value at a seed \
+         k-th run, its recorded runs first, then the screening run its record leaves out, \
+         `arx::kernel::paired::next_seed`); a commit's value at a seed \
          shares a correlation ρ with the value of the best it was tried against at that \
          seed, and varies N(0, 1) from seed to seed. `confirm`, paired seeds: the same rule \
          given the seeds (`Evidence::seeds`), which compares runs of the same seed where \
