@@ -452,44 +452,6 @@ mod tests {
     }
 
     #[test]
-    fn a_chance_correlation_of_a_few_pairs_does_not_decide_paired() {
-        use crate::kernel::ratchet::{next_step, Evidence, Rule, Settings, Step};
-        use crate::kernel::stats::Direction;
-        // The best: five runs, mean 0, sd 1 (the run noise, 4 df), seeds 1..5.
-        let best = [-1.0, -1.0, 0.0, 1.0, 1.0];
-        let best_seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
-        // One earlier try's differences, variance 1.3: ρ estimated at
-        // 1 − 1.3 / 2 = 0.35 on 2 df, which independent runs give about
-        // half the time.
-        let a = 1.3f64.sqrt();
-        let history: [&[f64]; 1] = [&[-a, 0.0, a]];
-        let replicates: [&[f64]; 1] = [&best];
-        // The candidate's screening run, 0.5: 1.5 better than the best's
-        // run at its seed, but only 0.5 better than the best's mean, short
-        // of the screen's 0.85σ.
-        let candidate = [0.5];
-        let evidence = Evidence {
-            best: &best,
-            candidate: &candidate,
-            replicates: &replicates,
-            segment_values: &best,
-            seeds: Seeds {
-                best: &best,
-                best_seeds: &best_seeds,
-                candidate: &best_seeds[..1],
-                history: &history,
-            },
-            instances: None,
-        };
-        let step = next_step(Rule::Confirm, &Settings::new(Direction::Max), &evidence);
-        let Step::Decide(d) = step else {
-            panic!("a chance correlation decided paired: {step:?}");
-        };
-        assert!(!d.keep() && d.paired.is_none(), "{d:?}");
-        assert!((d.improvement - 0.5).abs() < 1e-12, "{d:?}");
-    }
-
-    #[test]
     fn a_stage_pools_the_segments_earlier_differences() {
         let seeds = [Some(1), Some(2)];
         let history: [&[f64]; 1] = [&[0.1, -0.1, 0.0]];
