@@ -39,6 +39,9 @@ pub struct Observation<'a> {
     pub state_fingerprint: Option<Cow<'a, str>>,
     /// Start time, unix seconds (for the weekday test).
     pub started_unix: Option<i64>,
+    /// Read from another loop's night (`arx journal import`): no run of
+    /// this machine, so nothing is learned from it.
+    pub imported: bool,
 }
 
 /// Outcomes counted for a candidate or step.
@@ -199,8 +202,12 @@ impl History {
         slot(&mut self.policy, fingerprint)
     }
 
-    /// Learn from one run (runs must come in journal order).
+    /// Learn from one run (runs must come in journal order). An imported
+    /// record is not a run: it changes nothing, not even the count.
     pub fn observe(&mut self, obs: &Observation<'_>) -> Result<(), String> {
+        if obs.imported {
+            return Ok(());
+        }
         let candidate = obs.candidate.as_deref();
         // Precision: execution, planning against the prediction made before
         // this run, abstract when a plateau begins.
@@ -358,7 +365,29 @@ mod tests {
             verdict,
             state_fingerprint: Some(Cow::Borrowed("fp")),
             started_unix: Some(0), // a Thursday
+            imported: false,
         }
+    }
+
+    /// A record read from another loop's night is no run of this machine:
+    /// the history is the same as without it.
+    #[test]
+    fn an_imported_record_teaches_nothing() {
+        let imported = |clean| Observation {
+            imported: true,
+            ..run("a", None, clean)
+        };
+        let mut h = History::default();
+        for clean in [true, false, true] {
+            h.observe(&imported(clean)).unwrap();
+        }
+        assert_eq!(h, History::default());
+        h.observe(&run("a", Some(Verdict::Supported), true))
+            .unwrap();
+        let mut once = History::default();
+        once.observe(&run("a", Some(Verdict::Supported), true))
+            .unwrap();
+        assert_eq!((h.runs, &h), (1, &once));
     }
 
     #[test]

@@ -225,14 +225,13 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     // The best measured again on another slot is not a try.
     seg.tries += usize::from(info.status != TryStatus::Remeasure);
     seg.last_at = r.ended_at.clone();
-    seg.runs += r.attempts.len().max(1) as u64;
-    if info.status == TryStatus::Protected {
-        seg.runs -= 1; // refused without running
-    }
+    // An imported record is one value shown, never a run or replicates of
+    // the noise.
+    let imported = info.imported.is_some();
+    let protected = info.status == TryStatus::Protected;
+    seg.runs += super::tally::runs_of(r.attempts.len(), protected, imported);
     let samples = record_samples(r, &info.metric);
     seg.values.extend(&samples);
-    // An imported record is one value shown, never replicates of the noise.
-    let imported = info.imported.is_some();
     if samples.len() >= 2 && !imported {
         seg.replicates.push(samples.clone());
     }

@@ -188,6 +188,17 @@ impl Tally {
     }
 }
 
+/// The experiment runs a record stands for: its attempts (one at least);
+/// none when it was refused without running (`protected`) or read from
+/// another loop's night (imported: a try shown, no run of this machine).
+/// The segment fold and the report's count runs with this one rule.
+pub fn runs_of(attempts: usize, protected: bool, imported: bool) -> u64 {
+    match protected || imported {
+        true => 0,
+        false => attempts.max(1) as u64,
+    }
+}
+
 fn is_zero(n: &usize) -> bool {
     *n == 0
 }

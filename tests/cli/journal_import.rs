@@ -347,3 +347,84 @@ fn the_night_goes_before_arxs_own_records_and_best_shows_it() {
         .code(0)
         .stdout(contains("try 96: tweak the schedule"));
 }
+
+/// karpathy's night imported into a repository with no record of its own.
+fn imported_night() -> Sandbox {
+    let (sb, commits) = repo();
+    sb.write("results.tsv", karpathy_tsv(&commits));
+    import(&sb, "results.tsv", "karpathy");
+    assert_eq!(sb.journal().len(), 95);
+    sb
+}
+
+#[test]
+fn the_precision_engine_counts_no_imported_row_as_a_run() {
+    let sb = imported_night();
+    let fresh = Sandbox::new();
+    std::fs::create_dir(fresh.path().join(".arx")).unwrap();
+    let show = |s: &Sandbox, args: &[&str]| {
+        stdout_json(
+            s.arx()
+                .args(["precision", "--json"])
+                .args(args)
+                .assert()
+                .code(0),
+        )
+    };
+    let shown = show(&sb, &[]);
+    assert_eq!(shown["runs"], 0, "{shown}");
+    assert_eq!(shown, show(&fresh, &[]), "the night moves no precision");
+    assert_eq!(show(&sb, &["rebuild"]), show(&fresh, &["rebuild"]));
+    // A run of this machine counts, after the night as before it.
+    for s in [&sb, &fresh] {
+        s.arx()
+            .args(["run", "--approve", "--quiet", "--", "true"])
+            .assert()
+            .code(0);
+    }
+    assert_eq!(show(&sb, &[])["runs"], 1);
+    assert_eq!(show(&sb, &[]), show(&fresh, &[]));
+}
+
+#[test]
+fn arx_next_counts_no_imported_row_as_a_run() {
+    let sb = imported_night();
+    let fresh = Sandbox::new();
+    let candidates = "[[candidate]]\nname = \"a\"\nstatement = \"A reaches 0.8\"\n\n[[candidate]]\nname = \"b\"\nstatement = \"B reaches 0.8\"\n";
+    let next = |s: &Sandbox| {
+        let file = s.write("c.toml", candidates);
+        stdout_json(
+            s.arx()
+                .args(["next", "--json", "--candidates"])
+                .arg(file)
+                .assert()
+                .code(0),
+        )
+    };
+    let chosen = next(&sb);
+    assert_eq!(
+        (chosen["journal_runs"].as_u64(), chosen["seed"].as_u64()),
+        (Some(0), Some(0)),
+        "{chosen}"
+    );
+    assert_eq!(chosen, next(&fresh), "the night changes no choice");
+}
+
+#[test]
+fn the_report_counts_imported_tries_and_no_runs() {
+    let sb = imported_night();
+    let report = stdout_json(sb.arx().args(["report", "--json"]).assert().code(0));
+    let seg = &report["segments"][0];
+    assert_eq!(seg["id"], "import:karpathy:val_bpb");
+    assert_eq!(
+        (seg["tries"].as_u64(), seg["runs"].as_u64()),
+        (Some(95), Some(0)),
+        "{seg}"
+    );
+    assert_eq!(report["precision"]["runs"], 0, "{report}");
+    sb.arx()
+        .args(["report"])
+        .assert()
+        .code(0)
+        .stdout(contains("95 tries, 0 runs"));
+}

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 use std::convert::Infallible;
 
 use serde::Deserialize;
+use serde_json::value::RawValue;
 
 use super::history::Observation;
 use crate::kernel::journal::RunRecord;
@@ -47,6 +48,12 @@ struct View<'a> {
     state_fingerprint: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
     started_at: Option<Cow<'a, str>>,
+    /// Only looked into for the mark of an imported record ([`imported_mark`]).
+    #[serde(borrow, default)]
+    ratchet: Option<&'a RawValue>,
+    /// The mark, when a walk over the line found it.
+    #[serde(skip)]
+    imported: bool,
 }
 
 fn unix(text: Option<&str>) -> Option<i64> {
@@ -95,7 +102,38 @@ fn observe_view(v: View<'_>) -> Observation<'_> {
         started_unix: failing(clean, verdict)
             .then(|| unix(v.started_at.as_deref()))
             .flatten(),
+        imported: v.imported || v.ratchet.is_some_and(|r| imported_mark(r.get().as_bytes())),
     }
+}
+
+/// Does a record's `ratchet` value (raw JSON) carry the mark of a record
+/// read from another loop's night: an `imported` member that is not
+/// `null`? Only that member is looked at (the rest of the value is followed,
+/// not checked), so every way of reading a line gives the same answer.
+pub fn imported_mark(value: &[u8]) -> bool {
+    // Most try records: the key is not written, plainly or escaped.
+    if memchr::memmem::find(value, b"imported").is_none() && memchr::memchr(b'\\', value).is_none()
+    {
+        return false;
+    }
+    let mut found = false;
+    let walked = walk_object(value, |key, v| {
+        found |= v != b"null" && key_is(key, "imported");
+        Some(())
+    });
+    walked.is_some() && found
+}
+
+/// Is the raw (unquoted) key `raw` the name `name`, escapes decoded?
+fn key_is(raw: &[u8], name: &str) -> bool {
+    if !raw.contains(&b'\\') {
+        return raw == name.as_bytes();
+    }
+    let mut quoted = Vec::with_capacity(raw.len() + 2);
+    quoted.push(b'"');
+    quoted.extend_from_slice(raw);
+    quoted.push(b'"');
+    serde_json::from_slice::<Cow<'_, str>>(&quoted).is_ok_and(|k| k == name)
 }
 
 /// The observation of one journal record (the same rules as for a line).
@@ -117,6 +155,11 @@ pub fn observation(record: &RunRecord) -> Observation<'_> {
             .map(|v| VerdictView { verdict: v.verdict }),
         state_fingerprint: record.state_fingerprint.as_deref().map(Cow::Borrowed),
         started_at: Some(Cow::Borrowed(&record.started_at)),
+        ratchet: None,
+        imported: record
+            .ratchet
+            .as_ref()
+            .is_some_and(|r| r.imported.is_some()),
     })
 }
 
@@ -133,15 +176,19 @@ fn wanted_bit(key: &[u8]) -> Option<u32> {
         b"verdict" => 6,
         b"state_fingerprint" => 7,
         b"started_at" => 8,
+        b"ratchet" => 9,
         _ => return None,
     })
 }
 
 /// The record with only the keys the engines read, as a small JSON object,
-/// found by walking the top level; `None` when the line is not an object.
-/// Escaped keys are passed on for serde to decode and judge.
-fn wanted_fields(line: &[u8]) -> Option<Vec<u8>> {
+/// found by walking the top level, and whether its `ratchet` carries the
+/// mark of an imported record (its value is only looked into for that, as
+/// the fast path does, and passed on as `null`); `None` when the line is
+/// not an object. Escaped keys are passed on for serde to decode and judge.
+fn wanted_fields(line: &[u8]) -> Option<(Vec<u8>, bool)> {
     let mut out = Vec::with_capacity(256);
+    let mut imported = false;
     out.push(b'{');
     walk_object(line, |key, value| {
         if wanted_bit(key).is_some() || key.contains(&b'\\') {
@@ -151,12 +198,17 @@ fn wanted_fields(line: &[u8]) -> Option<Vec<u8>> {
             out.push(b'"');
             out.extend_from_slice(key);
             out.extend_from_slice(b"\":");
-            out.extend_from_slice(value);
+            if key == b"ratchet" {
+                imported |= imported_mark(value);
+                out.extend_from_slice(b"null");
+            } else {
+                out.extend_from_slice(value);
+            }
         }
         Some(())
     })?;
     out.push(b'}');
-    Some(out)
+    Some((out, imported))
 }
 
 /// An observation that owns its strings.
@@ -172,6 +224,7 @@ fn owned(o: Observation<'_>) -> Observation<'static> {
         verdict: o.verdict,
         state_fingerprint: o.state_fingerprint.map(|f| Cow::Owned(f.into_owned())),
         started_unix: o.started_unix,
+        imported: o.imported,
     }
 }
 
@@ -244,7 +297,8 @@ impl<'a> Plain<'a> {
             5 => v.stopped_on_result = plain_bool(value)?,
             6 => v.verdict = plain_verdict(value)?,
             7 => v.state_fingerprint = plain_opt_str(value)?,
-            _ => v.started_at = plain_opt_str(value)?,
+            8 => v.started_at = plain_opt_str(value)?,
+            _ => v.imported = imported_mark(value),
         }
         Some(())
     }
@@ -276,17 +330,18 @@ pub fn observe_members<'a>(members: &[(&'a [u8], &'a [u8])]) -> Option<Observati
 /// give `None`.
 ///
 /// The values the engines read are checked exactly as serde checks them;
-/// the other top-level values (tails, metrics, the command) are only
-/// followed, not validated, so a run whose `stdout_tail` was damaged by
-/// hand still counts.
+/// the other top-level values (tails, metrics, the command, and the
+/// `ratchet` object, looked into only for the mark of an imported record)
+/// are only followed, not validated, so a run whose `stdout_tail` was
+/// damaged by hand still counts.
 pub fn observe_line(line: &[u8]) -> Option<Observation<'_>> {
     if let Some(v) = plain_view(line) {
         return Some(observe_view(v));
     }
     match wanted_fields(line) {
-        Some(small) => serde_json::from_slice::<View<'_>>(&small)
+        Some((small, imported)) => serde_json::from_slice::<View<'_>>(&small)
             .ok()
-            .map(|v| owned(observe_view(v))),
+            .map(|v| owned(observe_view(View { imported, ..v }))),
         None => serde_json::from_slice::<View<'_>>(line)
             .ok()
             .map(observe_view),
@@ -451,6 +506,72 @@ mod tests {
         );
     }
 
+    /// The mark of an imported record is read the same on every path: the
+    /// fast walk, the cut-out keys (a candidate serde must decode), the
+    /// full parser, and from a record.
+    #[test]
+    fn an_imported_record_is_marked_on_every_path() {
+        let cases = [
+            (
+                r#"{"exit_code":0,"ratchet":{"segment":"import:pi:ms","imported":{"from":"pi","line":3}}}"#,
+                true,
+            ),
+            (
+                r#"{"candidate":"caf\u00e9","ratchet":{"imported":{"from":"pi","line":3}}}"#,
+                true,
+            ),
+            (
+                r#"{"exit_code":1,"ratchet":{"\u0069mported":{"from":"karpathy","line":2}}}"#,
+                true,
+            ),
+            (
+                r#"{"exit_code":0,"ratchet":{"imported":null,"description":"imported \"imported\""}}"#,
+                false,
+            ),
+            (
+                r#"{"exit_code":0,"ratchet":{"description":"re-imported","status":"keep"}}"#,
+                false,
+            ),
+            (r#"{"exit_code":0,"ratchet":null}"#, false),
+            (r#"{"exit_code":0,"ratchet":"imported"}"#, false),
+            (
+                r#"{"exit_code":0,"ratchet":{"imported":1},"ratchet":{"imported":1}}"#,
+                false,
+            ),
+        ];
+        for (line, imported) in cases {
+            let o = observe_line(line.as_bytes());
+            assert_eq!(o, full(line), "{line}");
+            assert_eq!(o.is_some_and(|o| o.imported), imported, "{line}");
+        }
+        // The candidate's escape sends the first case's twin down the cut-out path.
+        assert!(plain_view(cases[1].0.as_bytes()).is_none());
+        assert!(wanted_fields(cases[1].0.as_bytes()).is_some_and(|(_, i)| i));
+        use crate::kernel::imported::{Imported, Source};
+        use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
+        let mut line: serde_json::Value = serde_json::from_str(WRITTEN).unwrap();
+        line["spec"] = serde_json::Value::Null;
+        line["verdict"] = serde_json::Value::Null;
+        let mut record: RunRecord = serde_json::from_value(line).unwrap();
+        record.ratchet = Some(RatchetInfo {
+            imported: Some(Imported {
+                from: Source::Pi,
+                line: 3,
+            }),
+            ..RatchetInfo::new(
+                "import:pi:ms".into(),
+                TryStatus::Keep,
+                "ms".into(),
+                crate::kernel::stats::Direction::Min,
+                "imported".into(),
+                String::new(),
+            )
+        });
+        assert!(observation(&record).imported);
+        record.ratchet.as_mut().unwrap().imported = None;
+        assert!(!observation(&record).imported);
+    }
+
     /// A record as arx writes it is read by the fast path.
     const WRITTEN: &str = r#"{"run_id":"r1","started_at":"2026-11-02T10:00:00.000Z","ended_at":"2026-11-02T10:00:01.000Z","duration_ms":1000,"command":["python","train.py"],"shell":false,"cwd":"/w","host":"h","git":null,"hypothesis":null,"approach_hash":null,"candidate":"c1","tags":["bench","x"],"state_fingerprint":"a1d75dee9156b341","spec":{"metric_key":"acc","comparator":">=","target":0.8},"metrics":{"acc":0.5},"exit_code":0,"timed_out":false,"interrupted":false,"stopped_on_result":true,"failure_class":"none","verdict":{"verdict":"refuted","strategy":"deterministic","detail":"acc=0.5 >= 0.8"},"stdout_tail":"__RESULT__ {\"acc\": 0.5}\n","stderr_tail":""}"#;
 
@@ -588,7 +709,12 @@ mod tests {
                     .prop_map(|v| format!("[{}]", v.join(","))),
                 proptest::collection::vec(
                     (
-                        proptest::sample::select(vec!["verdict", "detail", "\\u0076erdict"]),
+                        proptest::sample::select(vec![
+                            "verdict",
+                            "detail",
+                            "\\u0076erdict",
+                            "imported"
+                        ]),
                         inner
                     ),
                     0..3
@@ -615,7 +741,7 @@ mod tests {
                     proptest::sample::select(vec![
                         "candidate", "tags", "exit_code", "timed_out", "interrupted",
                         "stopped_on_result", "verdict", "state_fingerprint",
-                        "started_at", "metrics", "stdout_tail",
+                        "started_at", "metrics", "stdout_tail", "ratchet",
                     ]),
                     value(),
                 ),
@@ -627,11 +753,12 @@ mod tests {
             let body: Vec<String> =
                 members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
             let line = format!("{{{}}}", body.join(sep));
-            // The values of keys the engines do not read are not validated
-            // (see `observe_line`): compare with serde when they are valid.
+            // The values of keys the engines do not read (and `ratchet`, only
+            // looked into for its mark) are not validated (see
+            // `observe_line`): compare with serde when they are valid.
             let others_valid = members
                 .iter()
-                .filter(|(k, _)| wanted_bit(k.as_bytes()).is_none())
+                .filter(|(k, _)| wanted_bit(k.as_bytes()).is_none() || *k == "ratchet")
                 .all(|(_, v)| serde_json::from_str::<serde_json::Value>(v).is_ok());
             let read = observe_line(line.as_bytes());
             if others_valid {

@@ -210,6 +210,8 @@ fn imported_records_are_never_replicates_of_the_segment_noise() {
     let rs = with_samples();
     let seg = crate::kernel::segment::segments(&rs).pop().unwrap();
     assert_eq!(seg.tries, 4);
+    // Tries shown, no run of this machine.
+    assert_eq!(seg.runs, 0);
     assert!(seg.replicates.is_empty(), "{:?}", seg.replicates);
     assert!(seg.slot_runs.is_empty());
 }
@@ -239,5 +241,6 @@ fn imported_records_are_never_replicates_of_the_report_noise() {
             .all(|p| p.samples.is_empty() && p.slot.is_none()));
         let seg = fold.segments.last().unwrap();
         assert_eq!(seg.noise(), None, "escaped {escaped}");
+        assert_eq!((seg.tries, seg.runs), (4, 0), "escaped {escaped}");
     }
 }

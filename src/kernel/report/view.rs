@@ -327,13 +327,11 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     };
     let head = v.git.as_ref().and_then(|g| g.head.clone());
     let detail = point_detail(&v, crashed);
-    let runs = match status {
-        Status::Protected => 0,
-        _ => v.attempts.count.max(1) as u64,
-    };
-    // An imported record is one value shown: never replicates of the
-    // noise, never a run on a slot.
+    // An imported record is one value shown: never a run, replicates of
+    // the noise or a run on a slot.
     let imported = v.ratchet.as_ref().is_some_and(|r| r.imported);
+    let runs =
+        crate::kernel::tally::runs_of(v.attempts.count, status == Status::Protected, imported);
     let slot_runs = match imported {
         true => Vec::new(),
         false => slot_runs(v.attempts.slotted, metric.as_deref()),
