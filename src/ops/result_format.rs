@@ -25,10 +25,43 @@ pub struct ResultFlags {
 const FILE_HINT: &str = "set [objective] format to arx, pi, summary or pattern; a pattern names its metrics with groups like (?P<val_bpb>[0-9.]+)";
 const FLAG_HINT: &str = "pass --result-format arx, pi, summary or pattern; --result-pattern names its metrics with groups like (?P<val_bpb>[0-9.]+)";
 
+/// Where a format's settings came from: `[objective]` or the flags.
+#[derive(Clone, Copy)]
+enum From {
+    File,
+    Flags,
+}
+
+/// How to fix `e`, for the settings it came from: a pattern's own problem
+/// is fixed in the pattern, a format's by naming one.
+fn hint(e: &FormatError, from: From) -> String {
+    let (pattern, format) = match from {
+        From::File => ("[objective] pattern", "[objective] format"),
+        From::Flags => ("--result-pattern", "--result-format"),
+    };
+    match e {
+        FormatError::BadPattern(_) => format!(
+            "fix the regular expression of {pattern} as the error says (close each group and bracket; escape a literal ( [ . + * ? | with a backslash), and try it on a saved output: arx parse --result-pattern 'REGEX' LOG"
+        ),
+        FormatError::NoNamedGroup(_) => format!(
+            "name the group of each metric in {pattern}: (?P<val_bpb>[0-9.]+) reads the metric val_bpb"
+        ),
+        FormatError::PatternWithFormat(_) => format!(
+            "remove {format}, or set it to pattern: a pattern alone picks the format pattern"
+        ),
+        _ => match from {
+            From::File => FILE_HINT.to_string(),
+            From::Flags => FLAG_HINT.to_string(),
+        },
+    }
+}
+
 /// The format `[objective]` names (`format`, `pattern`), checked.
 pub fn from_file(format: Option<&str>, pattern: Option<&str>) -> Result<ResultFormat> {
-    ResultFormat::from_settings(format, pattern)
-        .map_err(|e| Hinted::error(format!("invalid [objective]: {e}"), FILE_HINT))
+    ResultFormat::from_settings(format, pattern).map_err(|e| {
+        let hint = hint(&e, From::File);
+        Hinted::error(format!("invalid [objective]: {e}"), hint)
+    })
 }
 
 /// `format` and `pattern` of an `[objective]` table read as a whole
@@ -64,8 +97,10 @@ pub fn resolve(
     file_pattern: Option<&str>,
 ) -> Result<ResultFormat> {
     let file = from_file(file_format, file_pattern)?;
-    let flag_error =
-        |e: FormatError| Hinted::error(format!("invalid result format: {e}"), FLAG_HINT);
+    let flag_error = |e: FormatError| {
+        let hint = hint(&e, From::Flags);
+        Hinted::error(format!("invalid result format: {e}"), hint)
+    };
     match (
         flags.result_format.as_deref(),
         flags.result_pattern.as_deref(),

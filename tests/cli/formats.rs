@@ -243,35 +243,65 @@ fn a_summary_value_that_is_not_a_number_is_ignored_and_said() {
 
 #[test]
 fn bad_format_settings_are_errors_at_config_load_naming_the_problem() {
+    // Each with how to fix it: a pattern's own problem in the pattern.
+    let fix_the_regex = "hint: fix the regular expression of [objective] pattern as the error says";
     let cases = [
-        ("format = \"tsv\"\n", "unknown result format \"tsv\""),
+        (
+            "format = \"tsv\"\n",
+            "unknown result format \"tsv\"",
+            "hint: set [objective] format to arx, pi, summary or pattern",
+        ),
         (
             "format = \"pattern\"\n",
             "the format \"pattern\" needs a pattern",
+            "hint: set [objective] format to arx, pi, summary or pattern; a pattern names",
         ),
         (
             "pattern = 'loss (?P<val_bpb[0-9.]+)'\n",
             "the pattern does not compile",
+            fix_the_regex,
         ),
-        ("pattern = 'loss ([0-9.]+)'\n", "has no named group"),
+        (
+            "pattern = 'loss (?P<val_bpb>[0-9.]+'\n",
+            "unclosed group",
+            fix_the_regex,
+        ),
+        (
+            "pattern = 'loss ([0-9.]+)'\n",
+            "has no named group",
+            "hint: name the group of each metric in [objective] pattern: (?P<val_bpb>[0-9.]+)",
+        ),
         (
             "format = \"pi\"\npattern = 'x(?P<a>1)'\n",
             "a pattern is read only by the format \"pattern\", not \"pi\"",
+            "hint: remove [objective] format, or set it to pattern",
         ),
     ];
-    for (extra, said) in cases {
+    for (extra, said, hint) in cases {
         let sb = repo(TRAIN, extra);
         let out = sb.arx().arg("try").output().unwrap();
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(2), "{extra}: {err}");
         assert!(err.contains(said), "{extra}: {err}");
-        assert!(err.contains("hint:"), "{extra}: {err}");
+        assert!(err.contains(hint), "{extra}: {err}");
         // Nothing ran, nothing was written.
         assert!(!sb.path().join(".noise").exists(), "{extra}");
         assert!(sb.journal().is_empty(), "{extra}");
     }
-    // A format name the flag does not know is a usage error.
+    // The same from the flag: the hint names the flag.
     let sb = repo(TRAIN, "");
+    let out = sb
+        .arx()
+        .args(["try", "--result-pattern", "loss (?P<val_bpb>[0-9.]+"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("hint: fix the regular expression of --result-pattern as the error says"),
+        "{err}"
+    );
+    // A format name the flag does not know is a usage error.
     sb.arx()
         .args(["try", "--result-format", "tsv"])
         .assert()
