@@ -2,11 +2,9 @@
 //! (a training script's closing summary block, `METRIC name=value` lines,
 //! a line a pattern matches) through `arx try` and `arx run`, unchanged.
 
-use std::process::Command as Std;
-
-use serde_json::Value;
-
-use crate::support::{json, stderr, stdout_json, Sandbox};
+use crate::support::{
+    committed_repo, git, json, stderr, stdout_json, try_json as try_, try_status as status, Sandbox,
+};
 
 /// A stand-in for a training script that ends with a summary block (as
 /// karpathy/autoresearch's `train.py` does): a training log, then `---`
@@ -63,49 +61,12 @@ baseline_repeat = 3
 /// A repository on `main` with `train.sh` (the script given) committed,
 /// `value.txt` = 1.0, and `[objective]` with `extra` added.
 fn repo(script: &str, extra: &str) -> Sandbox {
-    let sb = Sandbox::new();
-    sb.write("train.sh", script);
-    sb.write("value.txt", "1.0");
-    sb.write(".gitignore", ".noise\n");
-    sb.write("arx.toml", format!("{CONFIG}{extra}"));
-    git(&sb, &["init", "-q", "-b", "main"]);
-    git(&sb, &["config", "user.email", "t@example.com"]);
-    git(&sb, &["config", "user.name", "T"]);
-    git(&sb, &["add", "-A"]);
-    git(&sb, &["commit", "-qm", "start"]);
-    sb
-}
-
-fn git(sb: &Sandbox, args: &[&str]) -> String {
-    let out = Std::new("git")
-        .args(args)
-        .current_dir(sb.path())
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// `arx --json try ARGS`: its exit code, its report and its stderr.
-fn try_(sb: &Sandbox, args: &[&str]) -> (i32, Value, String) {
-    let out = sb
-        .arx()
-        .args(["--json", "try"])
-        .args(args)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    let err = stderr(&out);
-    assert!(!out.stdout.is_empty(), "no report (exit {code}): {err}");
-    (code, stdout_json(&out), err)
-}
-
-fn status(report: &Value) -> &str {
-    report["ratchet"]["status"].as_str().unwrap_or("")
+    committed_repo(&[
+        ("train.sh", script),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\n"),
+        ("arx.toml", &format!("{CONFIG}{extra}")),
+    ])
 }
 
 /// Baseline, keep and discard, as with `__RESULT__` lines; every record

@@ -6,7 +6,9 @@ use std::process::Command as Std;
 
 use serde_json::Value;
 
-use crate::support::{json, stderr, stdout_json, Sandbox};
+use crate::support::{
+    committed_repo, git, json, stderr, stdout_json, try_json, try_status as status, Sandbox,
+};
 
 const SCORE: &str = r#"#!/bin/sh
 v=$(cat value.txt)
@@ -30,31 +32,12 @@ baseline_repeat = 5
 
 /// A repository on `main` with the experiment committed, `value.txt` = 1.0.
 fn repo(extra_config: &str) -> Sandbox {
-    let sb = Sandbox::new();
-    sb.write("score.sh", SCORE);
-    sb.write("value.txt", "1.0");
-    sb.write(".gitignore", ".noise\ndata/\n");
-    sb.write("arx.toml", format!("{CONFIG}{extra_config}"));
-    git(&sb, &["init", "-q", "-b", "main"]);
-    git(&sb, &["config", "user.email", "t@example.com"]);
-    git(&sb, &["config", "user.name", "T"]);
-    git(&sb, &["add", "-A"]);
-    git(&sb, &["commit", "-qm", "start"]);
-    sb
-}
-
-fn git(sb: &Sandbox, args: &[&str]) -> String {
-    let out = Std::new("git")
-        .args(args)
-        .current_dir(sb.path())
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    committed_repo(&[
+        ("score.sh", SCORE),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        ("arx.toml", &format!("{CONFIG}{extra_config}")),
+    ])
 }
 
 fn head(sb: &Sandbox) -> String {
@@ -63,23 +46,8 @@ fn head(sb: &Sandbox) -> String {
 
 /// `arx --json try ARGS`, its exit code and its JSON report.
 fn try_(sb: &Sandbox, args: &[&str]) -> (i32, Value) {
-    let out = sb
-        .arx()
-        .args(["--json", "try"])
-        .args(args)
-        .output()
-        .unwrap();
-    let code = out.status.code().unwrap_or(-1);
-    assert!(
-        !out.stdout.is_empty(),
-        "no report (exit {code}): {}",
-        stderr(&out)
-    );
-    (code, stdout_json(&out))
-}
-
-fn status(report: &Value) -> &str {
-    report["ratchet"]["status"].as_str().unwrap_or("")
+    let (code, report, _) = try_json(sb, args);
+    (code, report)
 }
 
 fn statuses(sb: &Sandbox) -> Vec<String> {

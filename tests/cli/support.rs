@@ -208,3 +208,53 @@ pub fn in_namespace(sb: &Sandbox, setup: &str, arx_args: &str) -> Option<std::pr
             .unwrap(),
     )
 }
+
+/// `git ARGS` in the sandbox; its stdout, trimmed. Fails the test, with
+/// git's stderr, when git does.
+pub fn git(sb: &Sandbox, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(sb.path())
+        .output()
+        .expect("git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// A repository on `main` holding `files` (name, contents), committed as
+/// its first commit: the set-up of the ratchet's tests.
+pub fn committed_repo(files: &[(&str, &str)]) -> Sandbox {
+    let sb = Sandbox::new();
+    for (name, contents) in files {
+        sb.write(name, contents);
+    }
+    git(&sb, &["init", "-q", "-b", "main"]);
+    git(&sb, &["config", "user.email", "t@example.com"]);
+    git(&sb, &["config", "user.name", "T"]);
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "start"]);
+    sb
+}
+
+/// `arx --json try ARGS`: its exit code, its JSON report and its stderr.
+pub fn try_json(sb: &Sandbox, args: &[&str]) -> (i32, Value, String) {
+    let out = sb
+        .arx()
+        .args(["--json", "try"])
+        .args(args)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap_or(-1);
+    let err = stderr(&out);
+    assert!(!out.stdout.is_empty(), "no report (exit {code}): {err}");
+    (code, stdout_json(&out), err)
+}
+
+/// The ratchet status of a try's report (`""` without one).
+pub fn try_status(report: &Value) -> &str {
+    report["ratchet"]["status"].as_str().unwrap_or("")
+}
