@@ -1,21 +1,9 @@
 //! `arx journal import`: other loops' nights read into the journal.
 
-use std::process::Command as Std;
-
 use predicates::str::contains;
 use serde_json::Value;
 
-use crate::support::{jsonl, run, stdout_json, Sandbox};
-
-fn git(sb: &Sandbox, args: &[&str]) -> String {
-    let out = Std::new("git")
-        .args(args)
-        .current_dir(sb.path())
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+use crate::support::{git, jsonl, run, stdout_json, Sandbox};
 
 /// A repository with three commits; their ids, oldest first.
 fn repo() -> (Sandbox, Vec<String>) {
