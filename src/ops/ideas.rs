@@ -3,7 +3,8 @@
 //! ([`load`]), an idea found by its id with errors people can act on
 //! ([`find`]), the checks of a statement and a family, and the family of a
 //! text that names none: the family of the most similar idea by the
-//! findings' text similarity ([`nearest_family`]), else `unsorted`.
+//! findings' text similarity ([`nearest_family`], [`Families`] for many
+//! texts), else `unsorted`.
 
 use std::path::Path;
 
@@ -104,30 +105,49 @@ impl NearestFamily {
 /// findings' similarity, at least [`FAMILY_SIMILARITY`]), among the ideas
 /// that have one; else `unsorted`.
 pub fn nearest_family(backlog: &Backlog, text: &str) -> NearestFamily {
-    let sorted: Vec<&Idea> = backlog
-        .ideas
-        .iter()
-        .filter(|i| i.family != UNSORTED && !i.family_guessed)
-        .collect();
-    let unsorted = NearestFamily {
-        family: UNSORTED.to_string(),
-        from: None,
-    };
-    if sorted.is_empty() || text.trim().is_empty() {
-        return unsorted;
+    Families::of(backlog).nearest(text)
+}
+
+/// The backlog's ideas that have a family, indexed once for the family of
+/// many texts ([`Families::nearest`], as [`nearest_family`]).
+pub struct Families<'a> {
+    sorted: Vec<&'a Idea>,
+    ix: Index,
+}
+
+impl<'a> Families<'a> {
+    pub fn of(backlog: &'a Backlog) -> Families<'a> {
+        let sorted: Vec<&Idea> = backlog
+            .ideas
+            .iter()
+            .filter(|i| i.family != UNSORTED && !i.family_guessed)
+            .collect();
+        let ix = Index::build(sorted.iter().map(|i| i.statement.as_str()));
+        Families { sorted, ix }
     }
-    let ix = Index::build(sorted.iter().map(|i| i.statement.as_str()));
-    let best = ix
-        .query(text, FAMILY_SIMILARITY)
-        .into_iter()
-        // The most similar; the oldest idea on a tie.
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
-    match best {
-        Some((d, sim)) => NearestFamily {
-            family: sorted[d].family.clone(),
-            from: Some((sorted[d].id.clone(), sim)),
-        },
-        None => unsorted,
+
+    /// The family `text` takes.
+    pub fn nearest(&self, text: &str) -> NearestFamily {
+        let unsorted = NearestFamily {
+            family: UNSORTED.to_string(),
+            from: None,
+        };
+        if self.sorted.is_empty() || text.trim().is_empty() {
+            return unsorted;
+        }
+        let best = self
+            .ix
+            .query(text, FAMILY_SIMILARITY)
+            .into_iter()
+            // The most similar; the oldest idea on a tie.
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)));
+        match best {
+            Some((d, sim)) => NearestFamily {
+                family: self.sorted[d].family.clone(),
+                from: Some((self.sorted[d].id.clone(), sim)),
+            },
+            None => unsorted,
+        }
     }
 }
 

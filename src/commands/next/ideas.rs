@@ -19,6 +19,7 @@ use crate::error::Exit;
 use crate::io::state::JOURNAL_FILE;
 use crate::io::steer::{self as cache, Source};
 use crate::kernel::idea::{fold as fold_backlog, Backlog, Idea, IdeaStatus, InFlight};
+use crate::ops::ideas::Families;
 use crate::output::{bold, dim, Report};
 
 #[derive(Serialize)]
@@ -40,6 +41,9 @@ struct NextIdea {
     parent: Option<String>,
     /// Tries of the current segment the scores come from.
     segment_tries: u64,
+    /// Tries of imported nights the scores also come from (each counted
+    /// in the family of the most similar idea, else `unsorted`).
+    imported_tries: u64,
     /// How the journal's fold was had: cached, extended, rebuilt.
     fold: Source,
     /// Every open idea (and those left out), in the order to try them.
@@ -65,17 +69,18 @@ impl NextIdea {
         let (b, d) = (bold(), dim());
         writeln!(
             out,
-            "{d}precision {:.4}, temperature {}, seed {}{}, {} in the segment{d:#}",
+            "{d}precision {:.4}, temperature {}, seed {}{}, {} in the segment{}{d:#}",
             self.precision,
             self.temperature,
             self.seed,
             if self.greedy { ", greedy" } else { "" },
             crate::output::count(self.segment_tries, "try", "tries"),
+            imported_words(self.imported_tries),
         )?;
         writeln!(
             out,
-            "{b}{:<14} {:<12} {:>5} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}  statement{b:#}",
-            "idea", "family", "tries", "keeps", "keep", "gain", "cost", "epist.", "G", "P"
+            "{b}{:<14} {:<12} {:>5} {:>5} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}  statement{b:#}",
+            "idea", "family", "tries", "imp.", "keeps", "keep", "gain", "cost", "epist.", "G", "P"
         )?;
         for r in &self.ideas {
             let s = &r.scores;
@@ -86,10 +91,11 @@ impl NextIdea {
             };
             writeln!(
                 out,
-                "{mark}{:<13} {:<12} {:>5} {:>5} {:>6.3} {:>6.2} {:>6.2} {:>8.4} {:>8.4} {:>7.4}  {}",
+                "{mark}{:<13} {:<12} {:>5} {:>5} {:>5} {:>6.3} {:>6.2} {:>6.2} {:>8.4} {:>8.4} {:>7.4}  {}",
                 r.idea,
                 r.family,
                 s.tries,
+                r.imported,
                 s.keeps,
                 s.keep_rate,
                 s.gain,
@@ -107,6 +113,17 @@ impl NextIdea {
     }
 }
 
+/// The imported tries the scores count, for the table's heading.
+fn imported_words(tries: u64) -> String {
+    if tries == 0 {
+        return String::new();
+    }
+    format!(
+        " and {} of imported nights (imp.: in the family of the most similar idea)",
+        crate::output::count(tries, "try", "tries")
+    )
+}
+
 /// Why an idea was left out, in words.
 fn left_out_words(why: &LeftOut) -> String {
     match why {
@@ -115,6 +132,7 @@ fn left_out_words(why: &LeftOut) -> String {
             statement,
             same,
             parent,
+            imported,
         } => {
             let how = match same {
                 Same::Diff => "the same diff".to_string(),
@@ -122,8 +140,13 @@ fn left_out_words(why: &LeftOut) -> String {
                     format!("the same statement, similarity {similarity:.2}")
                 }
             };
+            let by = if *imported {
+                format!("the imported try {run_id}")
+            } else {
+                run_id.clone()
+            };
             format!(
-                "discarded at the same parent {} by {run_id} ({how}: {statement:?}); \
+                "discarded at the same parent {} by {by} ({how}: {statement:?}); \
                  `arx idea add --retry ID --because TEXT` tries it again",
                 short(parent)
             )
@@ -176,7 +199,11 @@ fn table(backlog: &Backlog, fold: &Fold) -> Vec<Row> {
             _ => None,
         })
         .collect();
-    rows(fold, &offers, &flying, &Preferences::default())
+    let families = Families::of(backlog);
+    let imported = fold
+        .imported
+        .by_family(|text| families.nearest(text).family);
+    rows(fold, &offers, &flying, &imported, &Preferences::default())
 }
 
 /// The default seed: the journal's tries and the lane's name, so lanes
@@ -222,8 +249,9 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         seed,
         greedy: args.greedy,
         lane: args.lane.clone(),
-        parent: fold.parent.clone(),
+        parent: fold.next_parent().map(str::to_string),
         segment_tries: fold.record.total.tries,
+        imported_tries: fold.imported.tries,
         fold: source,
         ideas,
         explain: args.explain,

@@ -12,9 +12,11 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
+use super::imported::ImportedTries;
 use super::{Outcome, Record, Try, UNSORTED};
 use crate::engine::history::Map;
 use crate::kernel::idea::IdeaTry;
+use crate::kernel::imported::Imported;
 use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::skim::{plain_str, skip_value, walk_elements, walk_object};
 
@@ -55,6 +57,9 @@ pub struct TryLine {
     pub family: Option<String>,
     #[serde(default)]
     pub lane: Option<String>,
+    /// Read from another loop's night (`arx journal import`).
+    #[serde(default)]
+    pub imported: Option<Imported>,
 }
 
 impl TryLine {
@@ -148,12 +153,29 @@ pub struct Fold {
     /// (what the backlog's fold needs to tell an open idea from a tried
     /// one; one entry per idea however often it was tried).
     pub ideas: Map<String, IdeaTry>,
+    /// The tries of imported nights (never the current segment).
+    #[serde(default)]
+    pub imported: ImportedTries,
 }
 
 impl Fold {
+    /// The kept commit the next try is measured against: the current
+    /// segment's, else (nothing run by arx yet) the latest imported
+    /// night's.
+    pub fn next_parent(&self) -> Option<&str> {
+        match &self.segment {
+            Some(_) => self.parent.as_deref(),
+            None => self.imported.parent.as_deref(),
+        }
+    }
+
     /// Add the next try record.
     pub fn add(&mut self, t: &TryLine) {
         self.tries += 1;
+        if t.imported.is_some() {
+            self.imported.add(t);
+            return;
+        }
         self.add_idea(t);
         let seen = self.segments.contains(&t.segment);
         let current = self.segment.as_deref() == Some(t.segment.as_str());

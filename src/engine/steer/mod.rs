@@ -31,6 +31,7 @@
 //! a simulation or a replay of a night builds the tries itself.
 
 pub mod fold;
+pub mod imported;
 pub mod pick;
 pub mod prior;
 pub mod repeat;

@@ -9,9 +9,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::fold::Fold;
+use super::fold::{Discard, Fold};
+use super::imported::merged;
 use super::repeat::{repeats, Candidate, Discarded, Same};
-use super::{rank, Score};
+use super::{rank, Score, Tally};
+use crate::engine::history::Map;
 use crate::engine::efe::{sample_index, selection_probabilities, Preferences};
 
 /// An idea that may be offered.
@@ -36,6 +38,9 @@ pub enum LeftOut {
         #[serde(flatten)]
         same: Same,
         parent: String,
+        /// The discard is a try of an imported night.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        imported: bool,
     },
     /// Being tried now, or given to another lane (`None`: the main
     /// working tree) and not tried yet.
@@ -48,6 +53,9 @@ pub struct Row {
     pub idea: String,
     pub statement: String,
     pub family: String,
+    /// Tries of imported nights among its family's (in `scores`).
+    #[serde(default)]
+    pub imported: u64,
     pub scores: Score,
     /// Its chance of being picked (0 when left out, or not drawn from).
     pub probability: f64,
@@ -58,14 +66,18 @@ pub struct Row {
 /// The rows of `offers` (open ideas, oldest first) in the order to try
 /// them: lowest G first (the older on ties), the left-out ones last.
 /// `flying` are ideas in flight elsewhere, with their lane, also listed
-/// (left out).
+/// (left out). `imported` are the imported nights' tries by the family
+/// the host gave them ([`super::imported::ImportedTries::by_family`]):
+/// counted with the segment's, and their discards at the same parent
+/// guarded against as its own.
 pub fn rows(
     fold: &Fold,
     offers: &[Offer<'_>],
     flying: &[(Offer<'_>, Option<String>)],
+    imported: &Map<String, Tally>,
     prefs: &Preferences,
 ) -> Vec<Row> {
-    let parent = fold.parent.as_deref().unwrap_or("");
+    let parent = fold.next_parent().unwrap_or("");
     let candidates: Vec<Candidate<'_>> = offers
         .iter()
         .map(|o| Candidate {
@@ -75,35 +87,37 @@ pub fn rows(
             retry: o.retry,
         })
         .collect();
-    let discarded: Vec<Discarded<'_>> = fold
-        .discards
+    let known = discards_at(fold, parent);
+    let discarded: Vec<Discarded<'_>> = known
         .iter()
-        .map(|d| Discarded {
+        .map(|(d, _)| Discarded {
             statement: &d.statement,
             parent,
             diff: None,
         })
         .collect();
-    let same = if fold.parent.is_some() {
-        repeats(&candidates, &discarded)
-    } else {
+    let same = if parent.is_empty() {
         vec![None; offers.len()]
+    } else {
+        repeats(&candidates, &discarded)
     };
     let all: Vec<&Offer<'_>> = offers.iter().chain(flying.iter().map(|(o, _)| o)).collect();
     let families: Vec<&str> = all.iter().map(|o| o.family).collect();
-    let (scores, order) = rank(&fold.record, &families, prefs);
+    let record = merged(&fold.record, imported);
+    let (scores, order) = rank(&record, &families, prefs);
     let mut out: Vec<Row> = order
         .into_iter()
         .map(|i| {
             let o = all[i];
             let left_out = if i < offers.len() {
                 same[i].map(|r| {
-                    let d = &fold.discards[r.discard];
+                    let (d, imported) = known[r.discard];
                     LeftOut::Repeat {
                         run_id: d.run_id.clone(),
                         statement: d.statement.clone(),
                         same: r.same,
                         parent: parent.to_string(),
+                        imported,
                     }
                 })
             } else {
@@ -115,6 +129,7 @@ pub fn rows(
                 idea: o.id.to_string(),
                 statement: o.statement.to_string(),
                 family: o.family.to_string(),
+                imported: imported.get(scores[i].family.as_str()).map_or(0, |t| t.tries),
                 scores: scores[i].clone(),
                 probability: 0.0,
                 left_out,
@@ -123,6 +138,29 @@ pub fn rows(
         .collect();
     out.sort_by_key(|r| r.left_out.is_some()); // stable: the order holds
     out
+}
+
+/// The discards known at `parent`: the current segment's (all measured
+/// against it), then the imported nights' measured against the same
+/// commit; each marked whether imported.
+fn discards_at<'f>(fold: &'f Fold, parent: &str) -> Vec<(&'f Discard, bool)> {
+    if parent.is_empty() {
+        return Vec::new();
+    }
+    let own = fold
+        .segment
+        .is_some()
+        .then_some(&fold.discards)
+        .into_iter()
+        .flatten()
+        .map(|d| (d, false));
+    let night = fold
+        .imported
+        .discards
+        .iter()
+        .filter(|d| d.parent == parent)
+        .map(|d| (&d.discard, true));
+    own.chain(night).collect()
 }
 
 /// Pick one of the rows not left out and set their probabilities: the
@@ -152,7 +190,6 @@ pub fn choose(
 
 #[cfg(test)]
 mod tests {
-    use super::super::fold::Discard;
     use super::super::{Outcome, Record, Try};
     use super::*;
 
@@ -177,6 +214,7 @@ mod tests {
         tries.extend((0..4).map(|_| t("init", Outcome::Discarded)));
         Fold {
             record: Record::of(tries),
+            segment: Some("s".into()),
             parent: Some("k1".into()),
             discards: [Discard {
                 run_id: "r9".into(),
@@ -196,7 +234,7 @@ mod tests {
             offer("i-3", "zero-init the output layer", "init"),
         ];
         let flying = [(offer("i-4", "batch 128", "batch"), Some("gpu1".into()))];
-        let mut rows = rows(&fold(), &offers, &flying, &Preferences::default());
+        let mut rows = rows(&fold(), &offers, &flying, &Map::default(), &Preferences::default());
         let ids: Vec<&str> = rows.iter().map(|r| r.idea.as_str()).collect();
         assert_eq!(ids, ["i-2", "i-1", "i-4", "i-3"]);
         assert!(matches!(
@@ -218,13 +256,13 @@ mod tests {
     #[test]
     fn nothing_left_is_none() {
         let offers = [offer("i-3", "zero-init the output layer", "init")];
-        let mut rows = rows(&fold(), &offers, &[], &Preferences::default());
+        let mut rows = rows(&fold(), &offers, &[], &Map::default(), &Preferences::default());
         assert_eq!(choose(&mut rows, 0.5, 0.02, false, 0.1), Ok(None));
         let retry = Offer {
             retry: true,
             ..offers[0]
         };
-        let mut rows = super::rows(&fold(), &[retry], &[], &Preferences::default());
+        let mut rows = super::rows(&fold(), &[retry], &[], &Map::default(), &Preferences::default());
         assert_eq!(choose(&mut rows, 0.5, 0.02, false, 0.1), Ok(Some(0)));
     }
 }
