@@ -29,6 +29,7 @@ mod mcp_off;
 mod measure;
 mod next;
 mod next_ideas;
+mod next_imported;
 mod paired;
 mod parse;
 mod plateau;
