@@ -96,18 +96,50 @@ fn the_imported_night_steers_toward_the_family_it_kept() {
     let unknown = |i: usize| format!("{:07x}", 0xbad0000 + i);
     let mut rows = vec![(c[0][..7].to_string(), "keep", "baseline")];
     rows.extend([
-        (c[1][..7].to_string(), "keep", "increase the batch size to 256"),
-        (unknown(1), "discard", "orthogonal init of the embeddings, scale 0.5"),
-        (c[2][..7].to_string(), "keep", "increase the batch size to 512"),
-        (unknown(2), "discard", "orthogonal init of the embeddings, scale 1.5"),
-        (c[3][..7].to_string(), "keep", "increase the batch size to 1024"),
-        (unknown(3), "discard", "orthogonal init of the embeddings, scale 0.1"),
+        (
+            c[1][..7].to_string(),
+            "keep",
+            "increase the batch size to 256",
+        ),
+        (
+            unknown(1),
+            "discard",
+            "orthogonal init of the embeddings, scale 0.5",
+        ),
+        (
+            c[2][..7].to_string(),
+            "keep",
+            "increase the batch size to 512",
+        ),
+        (
+            unknown(2),
+            "discard",
+            "orthogonal init of the embeddings, scale 1.5",
+        ),
+        (
+            c[3][..7].to_string(),
+            "keep",
+            "increase the batch size to 1024",
+        ),
+        (
+            unknown(3),
+            "discard",
+            "orthogonal init of the embeddings, scale 0.1",
+        ),
         (unknown(4), "discard", "increase the batch size to 2048"),
-        (unknown(5), "discard", "orthogonal init of the embeddings, scale 3"),
+        (
+            unknown(5),
+            "discard",
+            "orthogonal init of the embeddings, scale 3",
+        ),
         (unknown(6), "discard", "rewrite the tokenizer"),
     ]);
     import(&sb, &rows);
-    let init = add(&sb, "init", "orthogonal init of the embeddings with scale 2");
+    let init = add(
+        &sb,
+        "init",
+        "orthogonal init of the embeddings with scale 2",
+    );
     let batch = add(&sb, "batch", "increase the batch size to 4096");
 
     let (code, report) = next(&sb);
@@ -141,12 +173,28 @@ fn a_change_the_imported_night_discarded_at_the_same_parent_is_left_out() {
         &sb,
         &[
             (c[0][..7].to_string(), "keep", "baseline"),
-            (c[1][..7].to_string(), "keep", "increase the batch size to 256"),
-            ("bad0001".to_string(), "discard", "use a cosine learning rate schedule with warmup 100"),
+            (
+                c[1][..7].to_string(),
+                "keep",
+                "increase the batch size to 256",
+            ),
+            (
+                "bad0001".to_string(),
+                "discard",
+                "use a cosine learning rate schedule with warmup 100",
+            ),
         ],
     );
-    let cosine = add(&sb, "lr", "Use a cosine learning rate schedule with warmup 100");
-    let other = add(&sb, "lr", "use a cosine learning rate schedule with warmup 500");
+    let cosine = add(
+        &sb,
+        "lr",
+        "Use a cosine learning rate schedule with warmup 100",
+    );
+    let other = add(
+        &sb,
+        "lr",
+        "use a cosine learning rate schedule with warmup 500",
+    );
 
     let left_out = |report: &Value| row(report, &cosine)["left_out"].clone();
     // Nothing run by arx yet: the night's last kept commit is the parent.

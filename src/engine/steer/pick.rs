@@ -13,8 +13,8 @@ use super::fold::{Discard, Fold};
 use super::imported::merged;
 use super::repeat::{repeats, Candidate, Discarded, Same};
 use super::{rank, Score, Tally};
-use crate::engine::history::Map;
 use crate::engine::efe::{sample_index, selection_probabilities, Preferences};
+use crate::engine::history::Map;
 
 /// An idea that may be offered.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,7 +129,9 @@ pub fn rows(
                 idea: o.id.to_string(),
                 statement: o.statement.to_string(),
                 family: o.family.to_string(),
-                imported: imported.get(scores[i].family.as_str()).map_or(0, |t| t.tries),
+                imported: imported
+                    .get(scores[i].family.as_str())
+                    .map_or(0, |t| t.tries),
                 scores: scores[i].clone(),
                 probability: 0.0,
                 left_out,
@@ -234,7 +236,13 @@ mod tests {
             offer("i-3", "zero-init the output layer", "init"),
         ];
         let flying = [(offer("i-4", "batch 128", "batch"), Some("gpu1".into()))];
-        let mut rows = rows(&fold(), &offers, &flying, &Map::default(), &Preferences::default());
+        let mut rows = rows(
+            &fold(),
+            &offers,
+            &flying,
+            &Map::default(),
+            &Preferences::default(),
+        );
         let ids: Vec<&str> = rows.iter().map(|r| r.idea.as_str()).collect();
         assert_eq!(ids, ["i-2", "i-1", "i-4", "i-3"]);
         assert!(matches!(
@@ -256,13 +264,25 @@ mod tests {
     #[test]
     fn nothing_left_is_none() {
         let offers = [offer("i-3", "zero-init the output layer", "init")];
-        let mut rows = rows(&fold(), &offers, &[], &Map::default(), &Preferences::default());
+        let mut rows = rows(
+            &fold(),
+            &offers,
+            &[],
+            &Map::default(),
+            &Preferences::default(),
+        );
         assert_eq!(choose(&mut rows, 0.5, 0.02, false, 0.1), Ok(None));
         let retry = Offer {
             retry: true,
             ..offers[0]
         };
-        let mut rows = super::rows(&fold(), &[retry], &[], &Map::default(), &Preferences::default());
+        let mut rows = super::rows(
+            &fold(),
+            &[retry],
+            &[],
+            &Map::default(),
+            &Preferences::default(),
+        );
         assert_eq!(choose(&mut rows, 0.5, 0.02, false, 0.1), Ok(Some(0)));
     }
 }
