@@ -195,10 +195,11 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 12] = [
+const DERIVED: [&str; 13] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::steer::CACHE_FILE,
+    crate::io::steer::FAMILIES_FILE,
     "claim-*.json", // crate::io::steer::claim: the idea a lane was given
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,

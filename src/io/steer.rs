@@ -137,6 +137,72 @@ pub fn load(state: &Path, journal: &Path, save: bool, warn: Warn) -> Result<(Fol
     Ok((fold, source))
 }
 
+/// The cache of the families the imported nights' descriptions take from
+/// the backlog, `.arx/steer-families.json`: valid while the backlog's file
+/// is the one it was made from (its length and the hash of its end; the
+/// backlog is append-only). Derived: git-ignored, never committed.
+pub const FAMILIES_FILE: &str = "steer-families.json";
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct FamiliesCache {
+    version: u32,
+    ideas_bytes: u64,
+    ideas_tail: String,
+    /// The family of each imported description.
+    families: std::collections::HashMap<String, String>,
+}
+
+/// The family of each of `texts` (the imported nights' descriptions):
+/// from the cache where the backlog `ideas` is unchanged, else from
+/// `nearest` (made once, when a text is missing), and the cache saved
+/// when anything was new and `save` is set (a failure to save is told to
+/// `warn`).
+pub fn families_of<'t, N: Fn(&str) -> String>(
+    state: &Path,
+    ideas: &Path,
+    texts: impl Iterator<Item = &'t str>,
+    nearest: impl FnOnce() -> N,
+    save: bool,
+    warn: Warn,
+) -> std::collections::HashMap<String, String> {
+    let len = std::fs::metadata(ideas).map_or(0, |m| m.len());
+    let tail = tail_hash(ideas, len).unwrap_or_default();
+    let cached = std::fs::read(state.join(FAMILIES_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<FamiliesCache>(&b).ok())
+        .filter(|c| c.version == VERSION && c.ideas_bytes == len && c.ideas_tail == tail)
+        .map(|c| c.families)
+        .unwrap_or_default();
+    let mut nearest = Some(nearest);
+    let mut made: Option<N> = None;
+    let mut fresh = false;
+    let mut out = std::collections::HashMap::new();
+    for text in texts {
+        let family = match cached.get(text) {
+            Some(f) => f.clone(),
+            None => {
+                fresh = true;
+                let n = made.get_or_insert_with(|| (nearest.take().expect("once"))());
+                n(text)
+            }
+        };
+        out.insert(text.to_string(), family);
+    }
+    if fresh && save && state.is_dir() {
+        let cache = FamiliesCache {
+            version: VERSION,
+            ideas_bytes: len,
+            ideas_tail: tail,
+            families: out,
+        };
+        if let Err(e) = write_json_atomic(&state.join(FAMILIES_FILE), &cache) {
+            warn(&format!("cannot save the steering cache: {e:#}"));
+        }
+        return cache.families;
+    }
+    out
+}
+
 /// An idea `arx next --lane NAME` gave a lane, which counts as in flight
 /// for the other lanes until it is tried, the lane asks again, or
 /// [`CLAIM_HOURS`] pass. `.arx/claim-NAME.json`, one per lane, derived

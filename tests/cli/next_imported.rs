@@ -140,6 +140,11 @@ fn the_imported_night_steers_toward_the_family_it_kept() {
         "init",
         "orthogonal init of the embeddings with scale 2",
     );
+    // Asked before the batch idea is written: the night's batch tries are
+    // unsorted then, and sorted once it is.
+    let (_, report) = next(&sb);
+    assert_eq!(row(&report, &init)["imported"], 4, "{report}");
+    assert_eq!(report["idea"], init.as_str(), "{report}");
     let batch = add(&sb, "batch", "increase the batch size to 4096");
 
     let (code, report) = next(&sb);

@@ -20,6 +20,9 @@ use crate::io::state::JOURNAL_FILE;
 use crate::io::steer::{self as cache, Source};
 use crate::kernel::idea::{fold as fold_backlog, Backlog, Idea, IdeaStatus, InFlight};
 use crate::ops::ideas::Families;
+use crate::engine::history::Map;
+use crate::engine::steer::{Tally, UNSORTED};
+use std::path::Path;
 use crate::output::{bold, dim, Report};
 
 #[derive(Serialize)]
@@ -189,7 +192,7 @@ fn offer(i: &Idea) -> Offer<'_> {
 }
 
 /// The table: open ideas, and the ideas in flight.
-fn table(backlog: &Backlog, fold: &Fold) -> Vec<Row> {
+fn table(backlog: &Backlog, fold: &Fold, imported: &Map<String, Tally>) -> Vec<Row> {
     let offers: Vec<Offer<'_>> = backlog.open().map(offer).collect();
     let flying: Vec<(Offer<'_>, Option<String>)> = backlog
         .ideas
@@ -199,11 +202,29 @@ fn table(backlog: &Backlog, fold: &Fold) -> Vec<Row> {
             _ => None,
         })
         .collect();
-    let families = Families::of(backlog);
-    let imported = fold
-        .imported
-        .by_family(|text| families.nearest(text).family);
-    rows(fold, &offers, &flying, &imported, &Preferences::default())
+    rows(fold, &offers, &flying, imported, &Preferences::default())
+}
+
+/// The imported nights' tries by family: each description in the family
+/// of the most similar idea (cached while the backlog is unchanged).
+fn imported_families(state: &Path, backlog: &Backlog, fold: &Fold) -> Map<String, Tally> {
+    let by_text = &fold.imported.by_text;
+    if by_text.is_empty() && fold.imported.rest.tries == 0 {
+        return Map::default();
+    }
+    let ideas = state.join(crate::io::ideas::IDEAS_FILE);
+    let texts = by_text.keys().map(String::as_str);
+    let index = || {
+        let families = Families::of(backlog);
+        move |text: &str| families.nearest(text).family
+    };
+    let known = cache::families_of(state, &ideas, texts, index, state.is_dir(), WARN);
+    fold.imported.by_family(|text| {
+        known
+            .get(text)
+            .cloned()
+            .unwrap_or_else(|| UNSORTED.to_string())
+    })
 }
 
 /// The default seed: the journal's tries and the lane's name, so lanes
@@ -231,7 +252,8 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     for c in &backlog.conflicts {
         WARN(c);
     }
-    let mut ideas = table(&backlog, &fold);
+    let imported = imported_families(&state, &backlog, &fold);
+    let mut ideas = table(&backlog, &fold, &imported);
     let precision = fold.record.precision();
     let seed = args.seed.unwrap_or_else(|| seed(&fold, lane));
     let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
