@@ -12,18 +12,18 @@ use super::check_temperature;
 use crate::cli::NextArgs;
 use crate::commands::{Ctx, WARN};
 use crate::engine::efe::Preferences;
+use crate::engine::history::Map;
 use crate::engine::steer::fold::Fold;
 use crate::engine::steer::pick::{choose, rows, LeftOut, Offer, Row};
 use crate::engine::steer::repeat::Same;
+use crate::engine::steer::{Tally, UNSORTED};
 use crate::error::Exit;
 use crate::io::state::JOURNAL_FILE;
 use crate::io::steer::{self as cache, Source};
 use crate::kernel::idea::{fold as fold_backlog, Backlog, Idea, IdeaStatus, InFlight};
 use crate::ops::ideas::Families;
-use crate::engine::history::Map;
-use crate::engine::steer::{Tally, UNSORTED};
-use std::path::Path;
 use crate::output::{bold, dim, Report};
+use std::path::Path;
 
 #[derive(Serialize)]
 struct NextIdea {
