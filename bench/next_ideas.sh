@@ -10,8 +10,10 @@
 #   cold      the cache removed: the whole journal folded (after a merge).
 # Then an imported night of BENCH_IMPORTED tries (default 1,000, each with
 # its own description, as `arx journal import` writes them) is appended:
-#   imported  warm again, each imported description given the family of
-#             the most similar of the 1,000 ideas as the ideas are ranked.
+#   imported  warm again, the families of the imported descriptions cached
+#             (.arx/steer-families.json) with the fold;
+#   resorted  an idea added since: each imported description given the
+#             family of the most similar of the ideas again.
 # Targets: warm (and imported) under 0.1 s and 32 MiB peak RSS.
 #
 # The journal is written into a temporary directory, removed at the end.
@@ -102,6 +104,10 @@ PY
 for ((i = 0; i < reps; i++)); do
   read -r s k <<< "$(measure "$arx" next)"
   secs[imported]+="$s " rss[imported]+="$k "
+  printf '{"type":"add","id":"i-%010x","at":"2026-11-21T10:00:00Z","family":"f%02d","statement":"added %d: clip the gradient at %d"}\n' \
+    $((0xfe00000000 + i)) $((i % 14)) "$i" $((i + 1)) >> .arx/ideas.jsonl
+  read -r s k <<< "$(measure "$arx" next)"
+  secs[resorted]+="$s " rss[resorted]+="$k "
 done
 "$arx" --json next > "$dir/last.json"
 python3 - "$dir/last.json" <<'PY'
@@ -118,7 +124,7 @@ wk=$(med "${rss[warm]}")
 printf '%-9s %9s %10s %12s %12s\n' case seconds "peak MiB" "time / cold" "memory / cold"
 cs=$(med "${secs[cold]}")
 ck=$(med "${rss[cold]}")
-for c in warm extended cold imported; do
+for c in warm extended cold imported resorted; do
   s=$(med "${secs[$c]}")
   k=$(med "${rss[$c]}")
   printf '%-9s %9.2f %10.1f %12.3f %12.3f\n' "$c" "$s" "$(echo "$k / 1024" | bc -l)" \
