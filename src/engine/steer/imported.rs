@@ -135,8 +135,8 @@ fn sum(into: &mut Tally, t: &Tally) {
 }
 
 /// `record` with the imported tallies by family added to its families and
-/// its total: the evidence the ideas are ranked from. The precision is the
-/// record's own.
+/// its total: the evidence the ideas are ranked from (the prior is weighed
+/// from the families when scored). The precision is the record's own.
 pub fn merged(record: &Record, imported: &Map<String, Tally>) -> Record {
     if imported.is_empty() {
         return record.clone();
@@ -146,12 +146,6 @@ pub fn merged(record: &Record, imported: &Map<String, Tally>) -> Record {
         sum(out.families.entry(family.clone()).or_default(), t);
         sum(&mut out.total, t);
     }
-    out.keeps_sq = out
-        .families
-        .values()
-        .filter(|f| f.tries > 0)
-        .map(|f| (f.keeps * f.keeps) as f64 / f.tries as f64)
-        .sum();
     out
 }
 
@@ -227,7 +221,6 @@ mod tests {
         assert_eq!((r.total.tries, r.total.keeps), (9, 5));
         assert_eq!(r.families["lr"].tries, 5);
         assert_eq!(r.families["init"].keeps, 2);
-        assert_eq!(r.keeps_sq, 9.0 / 5.0 + 4.0 / 4.0);
         assert_eq!(r.precision, own.precision);
         assert_eq!(merged(&own, &Map::default()), own);
     }
