@@ -21,6 +21,7 @@
 use std::fmt;
 
 use memchr::{memchr, memmem, memrchr};
+use regex::bytes::{Regex, RegexBuilder};
 use serde::{Serialize, Serializer};
 
 use super::{json::MAX_KEYS, Metrics, ResultScanner, MAX_KEY_BYTES};
@@ -48,7 +49,10 @@ pub enum ResultFormat {
 /// A compiled `pattern` and the names of its groups.
 #[derive(Debug, Clone)]
 pub struct Pattern {
-    regex: regex::bytes::Regex,
+    regex: Regex,
+    /// The same pattern over many lines at once, to find the lines it may
+    /// match (see [`scanner`]).
+    scan: Option<Regex>,
     names: Vec<String>,
 }
 
@@ -100,7 +104,7 @@ impl std::error::Error for FormatError {}
 
 /// Compile `text` as a pattern: it must compile and name a group.
 pub fn compile_pattern(text: &str) -> Result<Pattern, FormatError> {
-    let regex = regex::bytes::RegexBuilder::new(text)
+    let regex = RegexBuilder::new(text)
         .size_limit(1 << 22)
         .build()
         .map_err(|e| FormatError::BadPattern(one_line(&e.to_string())))?;
@@ -108,7 +112,38 @@ pub fn compile_pattern(text: &str) -> Result<Pattern, FormatError> {
     if names.is_empty() {
         return Err(FormatError::NoNamedGroup(text.to_string()));
     }
-    Ok(Pattern { regex, names })
+    let scan = scanner(text);
+    Ok(Pattern { regex, scan, names })
+}
+
+/// The pattern in multi-line mode, run over a chunk's complete lines at
+/// once: a line the pattern matches on its own is a match of this one at
+/// the same place, so the leftmost match of this one starts at or before
+/// the first line that can match, and the lines before it are passed over
+/// at the regex engine's speed instead of one call each. The line it
+/// lands in is then read on its own, as every line would be. `None` where
+/// a line and many lines differ for the pattern: it anchors to the text's
+/// ends (`\A`, `\z`) or turns the multi-line mode off (a flag group with
+/// `-`). (A chunk holding `\r` is read line by line: a line is read
+/// without its closing `\r`.)
+fn scanner(text: &str) -> Option<Regex> {
+    // A flag group, `(?flags)` or `(?flags:…)`, that clears a flag.
+    let unflagged = text.match_indices("(?").all(|(at, _)| {
+        let rest = &text[at + 2..];
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphabetic() || c == '-'))
+            .unwrap_or(rest.len());
+        let group = rest[end..].starts_with([':', ')']);
+        !(group && rest[..end].contains('-'))
+    });
+    if text.contains("\\A") || text.contains("\\z") || !unflagged {
+        return None;
+    }
+    RegexBuilder::new(text)
+        .multi_line(true)
+        .size_limit(1 << 22)
+        .build()
+        .ok()
 }
 
 fn one_line(text: &str) -> String {
@@ -176,7 +211,9 @@ impl ResultFormat {
             ResultFormat::Summary => {
                 Kind::Lines(Lines::new(Rule::Summary(SummaryBlock::default())))
             }
-            ResultFormat::Pattern(p) => Kind::Lines(Lines::new(Rule::Pattern(p.regex.clone()))),
+            ResultFormat::Pattern(p) => {
+                Kind::Lines(Lines::new(Rule::Pattern(p.regex.clone(), p.scan.clone())))
+            }
         };
         Extractor { kind }
     }
@@ -323,7 +360,8 @@ struct Lines {
 enum Rule {
     Pi,
     Summary(SummaryBlock),
-    Pattern(regex::bytes::Regex),
+    /// The pattern, and its multi-line scanner when it has one.
+    Pattern(Regex, Option<Regex>),
 }
 
 /// The summary block being read.
@@ -384,6 +422,21 @@ impl Lines {
                 }
             }
             Rule::Summary(block) if !block.open && memmem::find(body, b"---").is_none() => {}
+            Rule::Pattern(regex, Some(scan)) if memchr(b'\r', body).is_none() => {
+                let mut from = 0;
+                while let Some(m) = scan.find_at(body, from) {
+                    let at = m.start();
+                    let start = memrchr(b'\n', &body[..at]).map_or(0, |i| i + 1);
+                    let end = memchr(b'\n', &body[at..]).map_or(body.len(), |i| at + i);
+                    if end - start <= MAX_LINE {
+                        pattern_line(regex, found, &body[start..end]);
+                    }
+                    if end >= body.len() {
+                        break;
+                    }
+                    from = end + 1;
+                }
+            }
             _ => {
                 let mut start = 0;
                 let ends = memchr::memchr_iter(b'\n', body).chain(std::iter::once(body.len()));
@@ -433,16 +486,19 @@ fn read_line(rule: &mut Rule, found: &mut Extracted, line: &[u8]) {
             }
         }
         Rule::Summary(block) => summary_line(block, found, line),
-        Rule::Pattern(regex) => {
-            if !regex.is_match(line) {
-                return;
-            }
-            for caps in regex.captures_iter(line) {
-                for name in regex.capture_names().flatten() {
-                    if let Some(m) = caps.name(name) {
-                        take(found, name, &String::from_utf8_lossy(m.as_bytes()));
-                    }
-                }
+        Rule::Pattern(regex, _) => pattern_line(regex, found, line),
+    }
+}
+
+/// One line through a pattern: every match's named groups, in order.
+fn pattern_line(regex: &Regex, found: &mut Extracted, line: &[u8]) {
+    if !regex.is_match(line) {
+        return;
+    }
+    for caps in regex.captures_iter(line) {
+        for name in regex.capture_names().flatten() {
+            if let Some(m) = caps.name(name) {
+                take(found, name, &String::from_utf8_lossy(m.as_bytes()));
             }
         }
     }
@@ -626,6 +682,51 @@ mod tests {
             pairs(&read(&ResultFormat::Pi, &text)),
             vec![("loss".into(), 2.25)]
         );
+    }
+
+    /// Every line read on its own: the pattern without its scanner.
+    fn line_by_line(pattern: &Pattern, text: &str) -> Extracted {
+        let mut lines = Lines::new(Rule::Pattern(pattern.regex.clone(), None));
+        lines.feed(text.as_bytes());
+        lines.end_line();
+        lines.found
+    }
+
+    #[test]
+    fn the_scanner_finds_what_reading_each_line_finds() {
+        let text = "epoch 1 loss: 2.5\n\nval loss: 2.25 acc 0.5\n  loss: -1e-3 \nloss:\n7\n\
+            epoch 2 go\nnote: no numbers\nloss: 3.0 loss: 4.0\nx=1 y=2\n";
+        let patterns = [
+            r"loss: (?P<loss>\S+)",
+            r"^val loss: (?P<val>[0-9.]+)",
+            r"(?P<acc>[0-9.]+)$",
+            r"loss:\s*(?P<spanning>\S+)",
+            r"(?P<word>\w*)",
+            r"\Aepoch (?P<epoch>\d+)",
+            r"(?-m:^x=(?P<x>\d))",
+            r"(?i)X=(?P<xi>\d) (?:y)=(?P<y>\d)",
+        ];
+        for p in patterns {
+            let pattern = compile_pattern(p).unwrap();
+            let format = ResultFormat::Pattern(pattern.clone());
+            let expected = line_by_line(&pattern, text);
+            assert_eq!(read(&format, text), expected, "{p}");
+            for size in [1, 5, 64] {
+                let mut x = format.extractor();
+                for chunk in text.as_bytes().chunks(size) {
+                    x.feed(chunk, false);
+                }
+                assert_eq!(x.finish(), expected, "{p} in chunks of {size}");
+            }
+        }
+        let scanned = |p: &str| compile_pattern(p).unwrap().scan.is_some();
+        assert!(scanned(r"loss: (?P<l>[-+]?\d+)") && scanned(r"(?i:a)(?P<l>x)"));
+        assert!(!scanned(r"\A(?P<l>x)") && !scanned(r"(?-m)^(?P<l>x)"));
+        // Across lines the scanner's match (`loss:\n7`) is not a line's:
+        // the line it lands in is read on its own and finds nothing there.
+        let spanning = compile_pattern(r"loss:\s*(?P<l>\S+)").unwrap();
+        let found = read(&ResultFormat::Pattern(spanning), "loss:\n7\n");
+        assert!(found.metrics.is_empty(), "{found:?}");
     }
 
     #[test]
