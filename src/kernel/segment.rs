@@ -37,6 +37,12 @@ pub struct Measured {
     /// pair with them after the recorded ones.
     #[serde(skip)]
     pub screened: Vec<(f64, Option<u64>, Option<String>)>,
+    /// Under paired seeds: its runs measured again on another slot (a
+    /// `remeasure` for an earlier candidate), each with its seed and slot.
+    /// A candidate on that slot pairs with them before any run moved by
+    /// the slots' offset.
+    #[serde(skip)]
+    pub remeasured: Vec<(f64, Option<u64>, Option<String>)>,
 }
 
 impl Measured {
@@ -263,6 +269,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         },
         instances: info.instances.clone(),
         screened: Vec::new(),
+        remeasured: Vec::new(),
     };
     let text = info.status.as_str();
     seg.tally
@@ -291,6 +298,16 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
                 m.instances = m.instances.map(|i| i.from_run(info.record_from));
             }
             seg.kept = Some(m);
+        }
+        TryStatus::Remeasure if on_seeds => {
+            if let Some(k) = seg.kept.as_mut().filter(|k| k.commit == info.kept) {
+                k.remeasured.extend(
+                    samples
+                        .iter()
+                        .zip(runs.iter().cloned())
+                        .map(|(x, (seed, slot))| (*x, seed, slot)),
+                );
+            }
         }
         _ => {}
     }

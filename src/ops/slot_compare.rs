@@ -150,7 +150,7 @@ impl<'s> SlotCompare<'s> {
 
     /// The best's runs and their seeds, as a candidate's runs pair with
     /// them (paired seeds): on the candidate's slot, its runs measured
-    /// there first, then each of its runs (`Measured::pair_runs`) moved
+    /// there first (by this try or an earlier one), then each of its runs (`Measured::pair_runs`) moved
     /// there by the slots' offset; without slots, as they ran.
     pub fn paired_best(&self, best: &Measured) -> (Vec<f64>, Vec<Option<u64>>) {
         let runs = best.pair_runs();
@@ -158,8 +158,20 @@ impl<'s> SlotCompare<'s> {
             return runs.into_iter().map(|(x, s, _)| (x, s)).unzip();
         };
         let sd = self.sd();
-        let (mut values, mut seeds): (Vec<f64>, Vec<Option<u64>>) =
-            self.seeded.iter().map(|(s, x)| (*x, *s)).unzip();
+        // Measured on the slot itself, in this try or an earlier one, at
+        // the seed: an exact pair, unlike a run moved by an offset that is
+        // estimated (and shrunk toward 0).
+        let earlier = best
+            .remeasured
+            .iter()
+            .filter(|(_, _, on)| on.as_deref() == Some(slot))
+            .map(|(x, s, _)| (*x, *s));
+        let (mut values, mut seeds): (Vec<f64>, Vec<Option<u64>>) = self
+            .seeded
+            .iter()
+            .map(|(s, x)| (*x, *s))
+            .chain(earlier)
+            .unzip();
         for (x, seed, on) in runs {
             let moved = match on {
                 Some(s) if s == slot => Some(x),
@@ -197,6 +209,7 @@ mod tests {
             slots: Vec::new(),
             instances: None,
             screened: Vec::new(),
+            remeasured: Vec::new(),
         };
         Segment {
             kept: Some(best),
@@ -245,5 +258,36 @@ mod tests {
             );
             assert!(c.slot_best(&best).is_none());
         }
+    }
+
+    #[test]
+    fn paired_runs_of_the_best_on_the_candidates_slot_come_before_moved_ones() {
+        let mut seg = segment(vec![vec![10.0, 10.1, 9.9]]);
+        seg.slot_runs[0]
+            .by_slot
+            .insert("1".into(), vec![15.0, 15.1, 14.9]);
+        let best = seg.kept.as_mut().unwrap();
+        best.seeds = vec![Some(1), Some(2), Some(3)];
+        best.slots = vec![Some("0".into()); 3];
+        let mut best = best.clone();
+        let mut c = SlotCompare::new(2, &seg);
+        c.ran(Some("1".into()));
+        // Only runs on slot 0: each moved by the offset (about +5).
+        let (values, seeds) = c.paired_best(&best);
+        assert_eq!(seeds, vec![Some(1), Some(2), Some(3)]);
+        assert!(values
+            .iter()
+            .zip([10.0, 10.1, 9.9])
+            .all(|(v, x)| (v - x - 5.0).abs() < 0.1));
+        // Its runs measured on slot 1 by an earlier try, at seeds 1 and
+        // 2, pair first and as they read; one on another slot does not.
+        best.remeasured = vec![
+            (15.02, Some(1), Some("1".into())),
+            (15.12, Some(2), Some("1".into())),
+            (20.0, Some(3), Some("2".into())),
+        ];
+        let (values, seeds) = c.paired_best(&best);
+        assert_eq!(&values[..2], &[15.02, 15.12]);
+        assert_eq!(seeds, vec![Some(1), Some(2), Some(1), Some(2), Some(3)]);
     }
 }

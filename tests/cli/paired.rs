@@ -9,7 +9,8 @@ use std::process::Command as Std;
 
 use serde_json::Value;
 
-use crate::support::{stderr, stdout_json, Sandbox};
+use crate::slots::{spawn_run, wait_for_slot};
+use crate::support::{git, stderr, stdout_json, try_json, try_status, Sandbox};
 
 const SCORE: &str = r#"#!/bin/sh
 echo "${ARX_SEED:-none} $1" >> .seeds
@@ -177,4 +178,111 @@ fn a_seeds_value_other_than_paired_is_an_error_naming_the_key() {
         assert!(err.contains("seeds") && err.contains("\"paired\""), "{err}");
         assert!(sb.journal().is_empty());
     }
+}
+
+/// A paired repository with two slots (`SLOT`, "0" and "1"): slot "1"
+/// reads 0.5 higher (a slower card), the seed's jitter the same on both.
+fn slotted_paired_repo() -> Sandbox {
+    let sb = repo(PAIRED);
+    sb.write(
+        "score.sh",
+        r#"#!/bin/sh
+echo "${ARX_SEED:-none} $1 ${SLOT:-none}" >> .seeds
+b=0; [ "$SLOT" = 1 ] && b=0.5
+awk -v v="$(cat value.txt)" -v s="$ARX_SEED" -v b="$b" \
+  'BEGIN { j = ((s % 1000) / 1000 - 0.5) * 0.2; printf "__RESULT__ {\"m\": %.6f}\n", v + b + j }'
+"#,
+    );
+    sb.write(
+        "arx.toml",
+        format!(
+            "{}slots = [\"0\", \"1\"]\nslot_env = \"SLOT\"\n",
+            config(PAIRED)
+        ),
+    );
+    git(&sb, &["commit", "-qam", "slots"]);
+    sb
+}
+
+/// The slot of each run of the record `r`.
+fn attempt_slots(r: &Value) -> Vec<String> {
+    r["attempts"]
+        .as_array()
+        .expect("attempts")
+        .iter()
+        .map(|a| a["slot"].as_str().unwrap_or("none").to_string())
+        .collect()
+}
+
+#[test]
+fn across_slots_a_candidates_runs_pair_with_the_bests_runs_on_its_slot_at_the_same_seeds() {
+    let sb = slotted_paired_repo();
+    // The baseline: 5 seeded runs on slot "0" (the first free one).
+    let (code, report, err) = try_json(&sb, &["-m", "baseline"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(attempt_slots(&sb.journal()[0]), ["0"; 5], "{report}");
+    let baseline = record_seeds(&sb.journal()[0]);
+    // Slot "0" is held from here on: the candidates run on slot "1".
+    let mut holder = spawn_run(
+        &sb,
+        &[
+            "--",
+            "sh",
+            "-c",
+            "while [ ! -e release ]; do sleep 0.05; done",
+        ],
+    );
+    wait_for_slot(&sb, "0");
+    // A change that changes nothing: the best is measured on slot "1"
+    // first, at its own seeds, which measures the offset (+0.5); the
+    // candidate equals it there, seed for seed.
+    sb.write("notes.txt", "nothing that matters\n");
+    let (code, report, err) = try_json(&sb, &["-m", "no real change"]);
+    assert_ne!(code, 0, "{err}");
+    assert_eq!(try_status(&report), "discard", "{err}");
+    let remeasure = sb
+        .journal()
+        .into_iter()
+        .find(|j| j["ratchet"]["status"] == "remeasure")
+        .expect("the best measured on slot 1");
+    assert_eq!(attempt_slots(&remeasure), ["1"; 5], "{remeasure}");
+    assert_eq!(record_seeds(&remeasure), baseline);
+    // A true gain of 0.002 (which paired seeds keep without slots), where
+    // the seed moves the metric by up to 0.1 and the slot by 0.5. The best
+    // now has runs on slot "1" and the offset is measured: no remeasure.
+    // Each of the candidate's runs on slot "1" pairs with the best's run
+    // at its seed on slot "1" — not with its run on slot "0" moved by the
+    // offset, which is shrunk toward 0 (about 0.498 here) and would read
+    // the gain as a loss of about 0.0001.
+    sb.write("value.txt", "0.998");
+    let (code, report, err) = try_json(&sb, &["-m", "smaller"]);
+    sb.write("release", "");
+    holder.wait().unwrap();
+    let r = &report["ratchet"];
+    assert_eq!((code, try_status(&report)), (0, "keep"), "{err}");
+    let journal = sb.journal();
+    let kept = journal
+        .iter()
+        .rev()
+        .find(|j| j["ratchet"]["status"] == "keep")
+        .unwrap();
+    assert!(attempt_slots(kept).iter().all(|s| s == "1"), "{kept}");
+    assert_eq!(record_seeds(kept), baseline, "{kept}");
+    let remeasures = journal
+        .iter()
+        .filter(|j| j["ratchet"]["status"] == "remeasure")
+        .count();
+    assert_eq!(remeasures, 1, "the best is measured on slot 1 once");
+    // The unpaired comparison: the best on slot "1", its 5 runs there and
+    // its 5 on slot "0" moved (about 1.5, not the 1.0 it reads on "0").
+    assert_eq!(r["slot_best"]["slot"], "1", "{report}");
+    assert_eq!(r["slot_best"]["runs"], 5, "{report}");
+    assert_eq!(r["slot_best"]["moved"], 5, "{report}");
+    let on_1 = r["slot_best"]["value"].as_f64().unwrap();
+    assert!((on_1 - 1.5).abs() < 0.05, "{report}");
+    // The paired one: every seed, at the very difference the change made.
+    assert_eq!(r["paired"]["pairs"], 5, "{report}");
+    assert!(r["paired"]["rho"].as_f64().unwrap() > 0.99, "{report}");
+    let gain = r["improvement"].as_f64().unwrap();
+    assert!((gain - 0.002).abs() < 1e-5, "{report}");
 }

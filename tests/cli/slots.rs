@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::support::Sandbox;
 
-fn spawn_run(sb: &Sandbox, args: &[&str]) -> std::process::Child {
+pub(crate) fn spawn_run(sb: &Sandbox, args: &[&str]) -> std::process::Child {
     Std::new(assert_cmd::cargo::cargo_bin("arx"))
         .args(["run", "--no-gates", "--heartbeat", "200ms"])
         .args(args)
@@ -23,14 +23,14 @@ fn spawn_run(sb: &Sandbox, args: &[&str]) -> std::process::Child {
         .unwrap()
 }
 
-fn ps(sb: &Sandbox) -> Vec<Value> {
+pub(crate) fn ps(sb: &Sandbox) -> Vec<Value> {
     let out = sb.arx().args(["ps", "--json"]).output().unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
     v["runs"].as_array().cloned().unwrap_or_default()
 }
 
 /// Wait (at most 20 s) until a live run holds `slot`.
-fn wait_for_slot(sb: &Sandbox, slot: &str) {
+pub(crate) fn wait_for_slot(sb: &Sandbox, slot: &str) {
     let until = Instant::now() + Duration::from_secs(20);
     while !ps(sb).iter().any(|r| r["slot"] == slot) {
         assert!(Instant::now() < until, "no run ever took slot {slot}");
