@@ -445,6 +445,14 @@ fn a_discard_killed_after_its_record_never_sweeps_up_new_work() {
         let out = sb.arx().args(args).output().unwrap();
         assert_ne!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
     }
+    // A dry run says what the try would finish first, and moves nothing.
+    let out = sb.arx().args(["try", "--dry-run"]).output().unwrap();
+    assert_ne!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cut off part-way: the next arx try"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(sb.read("value.txt"), "0.9");
     assert_eq!(sb.read("new.txt"), "candidate");
     assert_eq!(sb.read("more.txt"), "new work");

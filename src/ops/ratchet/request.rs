@@ -267,6 +267,12 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         description,
         ..req.clone()
     };
+    // A dry run moves nothing: what a killed try left half done is said,
+    // and finished by the try itself.
+    let tree = crate::io::config::repo_root(&summary.cwd).unwrap_or_else(|| summary.cwd.clone());
+    for line in super::recover::waiting(&summary.state, &tree) {
+        warn(&format!("{line} (before anything else)"));
+    }
     let repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
     let segment = summary.segment.filter(|_| !req.new_segment);
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
