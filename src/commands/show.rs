@@ -204,10 +204,25 @@ fn outcome(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
 /// A repeated run: its attempts, samples, summary and interval.
 fn repeats(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
     if !r.attempts.is_empty() {
+        // A try's seeds, one per attempt in order (`[objective] seeds`).
+        let seeds = r.ratchet.as_ref().map_or(&[][..], |t| &t.seeds[..]);
         let runs = r
             .attempts
             .iter()
-            .map(|a| format!("exit {} in {}", a.exit_code, fmt_duration(a.duration_ms)))
+            .enumerate()
+            .map(|(i, a)| {
+                let mut run = format!("exit {} in {}", a.exit_code, fmt_duration(a.duration_ms));
+                if let Some(slot) = &a.slot {
+                    run.push_str(&format!(" on slot {slot}"));
+                }
+                if let Some(job) = &a.job_id {
+                    run.push_str(&format!(" (job {job})"));
+                }
+                if let Some(Some(seed)) = seeds.get(i) {
+                    run.push_str(&format!(" seed {seed}"));
+                }
+                run
+            })
             .collect::<Vec<_>>()
             .join(", ");
         field(

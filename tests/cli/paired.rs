@@ -285,4 +285,10 @@ fn across_slots_a_candidates_runs_pair_with_the_bests_runs_on_its_slot_at_the_sa
     assert!(r["paired"]["rho"].as_f64().unwrap() > 0.99, "{report}");
     let gain = r["improvement"].as_f64().unwrap();
     assert!((gain - 0.002).abs() < 1e-5, "{report}");
+    // `arx show` says each attempt's slot and seed.
+    let id = kept["run_id"].as_str().unwrap();
+    let out = sb.arx().args(["show", id]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let first = format!("on slot 1 seed {}", baseline[0]);
+    assert!(shown.contains(&first), "{shown}");
 }

@@ -616,6 +616,13 @@ fn each_attempt_of_a_repeated_measurement_records_its_own_job() {
     ] {
         sb.arx().args(args).assert().code(0);
     }
+    // `arx show` names each attempt's job.
+    let out = sb.arx().args(["show", id]).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        shown.contains("(job 4241)") && shown.contains("(job 4243)"),
+        "{shown}"
+    );
 }
 
 #[test]
