@@ -109,40 +109,18 @@ mod tests {
 
     fn info(status: TryStatus, best: f64, record_from: usize) -> RatchetInfo {
         RatchetInfo {
-            segment: "s".into(),
-            new_segment: false,
-            status,
-            description: None,
-            metric: "m".into(),
-            direction: Direction::Min,
-            rule: "confirm".into(),
-            kept: "k".into(),
-            commit: None,
-            discarded_ref: None,
-            paths: Vec::new(),
-            protected: Vec::new(),
             best: Some(best),
-            improvement: None,
             noise: Some(0.01),
-            blind: false,
             record_from,
-            confirmed: true,
-            checks: Vec::new(),
-            lane: None,
-            replayed_from: Vec::new(),
-            slot_best: None,
             best_runs: Some(5),
-            guard: None,
-            holdout: None,
-            imported: None,
-            seeds: Vec::new(),
-            paired: None,
-            instances: None,
-            per_instance: None,
-            idea: None,
-            family: None,
-            family_guessed: false,
-            parent: None,
+            ..RatchetInfo::new(
+                "s".into(),
+                status,
+                "m".into(),
+                Direction::Min,
+                "confirm".into(),
+                "k".into(),
+            )
         }
     }
 
