@@ -3,11 +3,10 @@
 //! aside, and no output the loop can see carries a held-out value.
 
 use std::path::Path;
-use std::process::Command as Std;
 
 use serde_json::Value;
 
-use crate::support::{stderr, stdout_json, Sandbox};
+use crate::support::{commit_all, git_in, stderr, stdout_json, Sandbox};
 
 /// The target `m` is `value.txt` plus a jitter; `step` is `step.txt`,
 /// `mem` a constant; `vram` only when `vram.txt` exists.
@@ -58,15 +57,7 @@ impl Loop {
         sb.write("test.txt", "1");
         sb.write(".gitignore", ".noise\n");
         sb.write("arx.toml", format!("{CONFIG}{extra_config}"));
-        for args in [
-            &["init", "-q", "-b", "main"][..],
-            &["config", "user.email", "t@example.com"],
-            &["config", "user.name", "T"],
-            &["add", "-A"],
-            &["commit", "-qm", "start"],
-        ] {
-            git(sb.path(), args);
-        }
+        commit_all(sb.path());
         Loop {
             sb,
             outside: tempfile::tempdir().unwrap(),
@@ -106,20 +97,6 @@ impl Loop {
     }
 }
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Std::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn status(report: &Value) -> &str {
     report["ratchet"]["status"].as_str().unwrap_or("")
 }
@@ -133,7 +110,7 @@ fn a_guard_that_gets_worse_vetoes_a_better_target() {
     l.sb.write("step.txt", "1.03");
     let (code, report) = l.try_json(&["-m", "a little slower"]);
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
-    let kept = git(l.sb.path(), &["rev-parse", "HEAD"]);
+    let kept = git_in(l.sb.path(), &["rev-parse", "HEAD"]);
     // Better again, but the step time 1.5 against a bound of 1.05 × 1.03.
     l.sb.write("value.txt", "0.8");
     l.sb.write("step.txt", "1.5");
@@ -146,7 +123,7 @@ fn a_guard_that_gets_worse_vetoes_a_better_target() {
         ),
         "{out}"
     );
-    assert_eq!(git(l.sb.path(), &["rev-parse", "HEAD"]), kept);
+    assert_eq!(git_in(l.sb.path(), &["rev-parse", "HEAD"]), kept);
     assert_eq!(l.sb.read("step.txt"), "1.03");
     let rec = l.sb.journal().pop().unwrap();
     assert_eq!(rec["ratchet"]["status"], "guard");
@@ -172,8 +149,8 @@ fn a_guard_that_gets_worse_vetoes_a_better_target() {
 fn an_absolute_guard_bounds_the_candidates_mean() {
     let l = Loop::new("guards = [\"vram <= 40\"]\n");
     l.sb.write("vram.txt", "30");
-    git(l.sb.path(), &["add", "-A"]);
-    git(l.sb.path(), &["commit", "-qm", "vram"]);
+    git_in(l.sb.path(), &["add", "-A"]);
+    git_in(l.sb.path(), &["commit", "-qm", "vram"]);
     assert_eq!(l.try_json(&[]).0, 0);
     l.sb.write("value.txt", "0.9");
     l.sb.write("vram.txt", "41");
@@ -358,7 +335,7 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
             .filter(|(p, _)| !p.starts_with(&git_dir) && *p != script),
     );
     // Every commit and change (the held-out command's own source aside).
-    let history = git(l.sb.path(), &["log", "-p", "--all", "--format=%H %B"]);
+    let history = git_in(l.sb.path(), &["log", "-p", "--all", "--format=%H %B"]);
     let history: Vec<&str> = history
         .lines()
         .filter(|l| !l.contains("echo \"HOLDOUT"))
@@ -416,7 +393,7 @@ fn a_held_out_command_that_crashes_or_prints_nothing_is_no_keep() {
         "arx.toml",
         format!("{CONFIG}{}", HELD_OUT.replace("test_loss", "test_acc")),
     );
-    git(l.sb.path(), &["commit", "-qam", "another held-out metric"]);
+    git_in(l.sb.path(), &["commit", "-qam", "another held-out metric"]);
     let (code, _, err) = l.run(&["try"]);
     assert_eq!(code, 0, "{err}");
     assert!(

@@ -10,7 +10,7 @@ use std::process::Command as Std;
 
 use serde_json::Value;
 
-use crate::support::{stderr, stdout_json, Sandbox};
+use crate::support::{commit_all, git_in, stderr, stdout_json, Sandbox};
 
 const SCORE: &str = r#"#!/bin/sh
 if [ -n "$ARX_HOLD" ]; then
@@ -33,20 +33,6 @@ baseline_repeat = 1
 rule = "strict"
 "#;
 
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Std::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
 /// A repository on `main` with the experiment committed, `value.txt` = 10.
 fn repo() -> Sandbox {
     let sb = Sandbox::new();
@@ -65,11 +51,7 @@ fn repo_at(sb: &Sandbox, dir: &Path) {
     ] {
         sb.write(rel.join(name).to_str().unwrap(), text);
     }
-    git(dir, &["init", "-q", "-b", "main"]);
-    git(dir, &["config", "user.email", "t@example.com"]);
-    git(dir, &["config", "user.name", "T"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-qm", "start"]);
+    commit_all(dir);
 }
 
 /// `arx ARGS` in `dir`.
@@ -186,7 +168,7 @@ fn a_try_of_an_idea_records_its_idea_family_and_parent_and_takes_its_statement()
         (code, report["ratchet"]["status"].as_str()),
         (0, Some("baseline"))
     );
-    let parent = git(sb.path(), &["rev-parse", "HEAD"]);
+    let parent = git_in(sb.path(), &["rev-parse", "HEAD"]);
     let id = add(&sb, &["--family", "value", "lower the value to 7"]);
     sb.write("value.txt", "7");
     // A unique prefix of the id is enough.
@@ -361,7 +343,7 @@ fn bad_input_is_a_clear_error_with_a_hint_and_changes_nothing() {
     let err = fails(&sb, &["try", "-m", "", "--family", "value"]);
     assert!(err.contains("empty"), "{err}");
     assert_eq!(sb.journal().len(), 1, "no try ran");
-    assert_eq!(git(sb.path(), &["status", "--porcelain"]), "M value.txt");
+    assert_eq!(git_in(sb.path(), &["status", "--porcelain"]), "M value.txt");
 }
 
 #[test]
@@ -394,9 +376,9 @@ fn a_malformed_backlog_line_is_skipped_with_a_warning_and_kept() {
 #[test]
 fn two_branches_backlogs_merge_by_union() {
     let sb = Sandbox::new();
-    git(sb.path(), &["init", "-q", "-b", "main"]);
-    git(sb.path(), &["config", "user.email", "t@example.com"]);
-    git(sb.path(), &["config", "user.name", "T"]);
+    git_in(sb.path(), &["init", "-q", "-b", "main"]);
+    git_in(sb.path(), &["config", "user.email", "t@example.com"]);
+    git_in(sb.path(), &["config", "user.name", "T"]);
     let out = arx(&sb, &["init"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
@@ -406,19 +388,19 @@ fn two_branches_backlogs_merge_by_union() {
         sb.read(".gitattributes")
     );
     let base = add(&sb, &["--family", "x", "from the start"]);
-    git(sb.path(), &["add", "-A"]);
-    git(sb.path(), &["commit", "-qm", "start"]);
-    git(sb.path(), &["checkout", "-qb", "other"]);
+    git_in(sb.path(), &["add", "-A"]);
+    git_in(sb.path(), &["commit", "-qm", "start"]);
+    git_in(sb.path(), &["checkout", "-qb", "other"]);
     let theirs: Vec<String> = (0..3)
         .map(|n| add(&sb, &["--family", "y", &format!("theirs {n}")]))
         .collect();
-    git(sb.path(), &["commit", "-qam", "theirs"]);
-    git(sb.path(), &["checkout", "-q", "main"]);
+    git_in(sb.path(), &["commit", "-qam", "theirs"]);
+    git_in(sb.path(), &["checkout", "-q", "main"]);
     let ours: Vec<String> = (0..3)
         .map(|n| add(&sb, &["--family", "z", &format!("ours {n}")]))
         .collect();
-    git(sb.path(), &["commit", "-qam", "ours"]);
-    git(sb.path(), &["merge", "-q", "--no-edit", "other"]);
+    git_in(sb.path(), &["commit", "-qam", "ours"]);
+    git_in(sb.path(), &["merge", "-q", "--no-edit", "other"]);
     let ideas = list(&sb);
     assert_eq!(ideas.len(), 7);
     for id in std::iter::once(&base).chain(&theirs).chain(&ours) {

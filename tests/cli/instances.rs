@@ -3,11 +3,9 @@
 //! suite at temperature 0), decided by the paired per-instance test, and
 //! the aggregate rule on the same runs for contrast.
 
-use std::process::Command as Std;
-
 use serde_json::Value;
 
-use crate::support::{stderr, stdout_json, Sandbox};
+use crate::support::{commit_all, stderr, stdout_json, Sandbox};
 
 /// Prints `acc`, the mean of the scores in `scores.txt` (`name score` per
 /// line), and `per`, the scores by instance — or, when `per.json` exists,
@@ -46,20 +44,7 @@ fn suite(extra_config: &str) -> Sandbox {
     sb.write("scores.txt", scores(0, 0));
     sb.write(".gitignore", "per.json\n");
     sb.write("arx.toml", format!("{CONFIG}{extra_config}"));
-    for args in [
-        &["init", "-q", "-b", "main"][..],
-        &["config", "user.email", "t@example.com"],
-        &["config", "user.name", "T"],
-        &["add", "-A"],
-        &["commit", "-qm", "start"],
-    ] {
-        let out = Std::new("git")
-            .args(args)
-            .current_dir(sb.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-    }
+    commit_all(sb.path());
     sb
 }
 

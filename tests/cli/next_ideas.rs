@@ -4,7 +4,7 @@
 
 use serde_json::{json, Value};
 
-use crate::support::{json, stderr, Sandbox};
+use crate::support::{commit_all, json, stderr, Sandbox};
 
 const NOW: &str = "2026-11-21T12:00:00Z";
 
@@ -433,7 +433,6 @@ fn flags_of_the_other_mode_are_refused() {
 /// retry with a reason is given.
 #[test]
 fn the_loop_next_try_retry_through_the_commands() {
-    use std::process::Command as Std;
     let sb = Sandbox::new();
     sb.write(
         "score.sh",
@@ -446,19 +445,7 @@ fn the_loop_next_try_retry_through_the_commands() {
         "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
          command = \"sh score.sh\"\nrepeat = 1\nbaseline_repeat = 1\nrule = \"strict\"\n",
     );
-    let git = |args: &[&str]| {
-        let ok = Std::new("git")
-            .args(args)
-            .current_dir(sb.path())
-            .status()
-            .unwrap();
-        assert!(ok.success(), "git {args:?}");
-    };
-    git(&["init", "-q", "-b", "main"]);
-    git(&["config", "user.email", "t@example.com"]);
-    git(&["config", "user.name", "T"]);
-    git(&["add", "-A"]);
-    git(&["commit", "-qm", "start"]);
+    commit_all(sb.path());
     let arx = |args: &[&str]| sb.arx().args(args).output().unwrap();
     let stdout = |o: &std::process::Output| String::from_utf8_lossy(&o.stdout).trim().to_string();
     assert_eq!(arx(&["try", "-m", "baseline"]).status.code(), Some(0));

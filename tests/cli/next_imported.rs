@@ -3,23 +3,11 @@
 //! in the family of the most similar idea), and its discards at the same
 //! parent are left out as the loop's own are.
 
-use std::process::Command as Std;
-
 use serde_json::{json, Value};
 
-use crate::support::{json, Sandbox};
+use crate::support::{git, json, Sandbox};
 
 const NOW: &str = "2026-11-27T09:00:00Z";
-
-fn git(sb: &Sandbox, args: &[&str]) -> String {
-    let out = Std::new("git")
-        .args(args)
-        .current_dir(sb.path())
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 /// A repository with `n` commits; their ids, oldest first.
 fn repo(n: usize) -> (Sandbox, Vec<String>) {

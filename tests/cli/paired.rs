@@ -5,12 +5,10 @@
 //! seed, from the run's count). Each run appends its `ARX_SEED` and its
 //! `{seed}` argument to an ignored file.
 
-use std::process::Command as Std;
-
 use serde_json::Value;
 
 use crate::slots::{spawn_run, wait_for_slot};
-use crate::support::{git, stderr, stdout_json, try_json, try_status, Sandbox};
+use crate::support::{commit_all, git, stderr, stdout_json, try_json, try_status, Sandbox};
 
 const SCORE: &str = r#"#!/bin/sh
 echo "${ARX_SEED:-none} $1" >> .seeds
@@ -37,20 +35,7 @@ fn repo(seeds: &str) -> Sandbox {
     sb.write("value.txt", "1.0");
     sb.write(".gitignore", ".seeds\n");
     sb.write("arx.toml", config(seeds));
-    for args in [
-        &["init", "-q", "-b", "main"][..],
-        &["config", "user.email", "t@example.com"],
-        &["config", "user.name", "T"],
-        &["add", "-A"],
-        &["commit", "-qm", "start"],
-    ] {
-        let out = Std::new("git")
-            .args(args)
-            .current_dir(sb.path())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}");
-    }
+    commit_all(sb.path());
     sb
 }
 

@@ -212,9 +212,14 @@ pub fn in_namespace(sb: &Sandbox, setup: &str, arx_args: &str) -> Option<std::pr
 /// `git ARGS` in the sandbox; its stdout, trimmed. Fails the test, with
 /// git's stderr, when git does.
 pub fn git(sb: &Sandbox, args: &[&str]) -> String {
+    git_in(sb.path(), args)
+}
+
+/// `git ARGS` in `dir` (a sandbox's subdirectory, a lane's worktree).
+pub fn git_in(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .args(args)
-        .current_dir(sb.path())
+        .current_dir(dir)
         .output()
         .expect("git");
     assert!(
@@ -232,12 +237,18 @@ pub fn committed_repo(files: &[(&str, &str)]) -> Sandbox {
     for (name, contents) in files {
         sb.write(name, contents);
     }
-    git(&sb, &["init", "-q", "-b", "main"]);
-    git(&sb, &["config", "user.email", "t@example.com"]);
-    git(&sb, &["config", "user.name", "T"]);
-    git(&sb, &["add", "-A"]);
-    git(&sb, &["commit", "-qm", "start"]);
+    commit_all(sb.path());
     sb
+}
+
+/// A repository on `main` in `dir` with everything there committed as its
+/// first commit.
+pub fn commit_all(dir: &Path) {
+    git_in(dir, &["init", "-q", "-b", "main"]);
+    git_in(dir, &["config", "user.email", "t@example.com"]);
+    git_in(dir, &["config", "user.name", "T"]);
+    git_in(dir, &["add", "-A"]);
+    git_in(dir, &["commit", "-qm", "start"]);
 }
 
 /// `arx --json try ARGS`: its exit code, its JSON report and its stderr.
