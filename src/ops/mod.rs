@@ -12,6 +12,7 @@ pub mod ideas;
 pub mod journal;
 pub mod lanes;
 pub mod loop_state;
+pub mod next_idea;
 pub mod objective;
 pub mod placement;
 pub mod ratchet;

@@ -11,19 +11,12 @@ use serde::Serialize;
 use super::check_temperature;
 use crate::cli::NextArgs;
 use crate::commands::{Ctx, WARN};
-use crate::engine::efe::Preferences;
-use crate::engine::history::Map;
-use crate::engine::steer::fold::Fold;
-use crate::engine::steer::pick::{choose, rows, LeftOut, Offer, Row};
+use crate::engine::steer::pick::{choose, LeftOut, Row};
 use crate::engine::steer::repeat::Same;
-use crate::engine::steer::{Tally, UNSORTED};
 use crate::error::Exit;
-use crate::io::state::JOURNAL_FILE;
 use crate::io::steer::{self as cache, Source};
-use crate::kernel::idea::{fold as fold_backlog, Backlog, Idea, IdeaStatus, InFlight};
-use crate::ops::ideas::Families;
+use crate::ops::next_idea::{default_seed, Ranked};
 use crate::output::{bold, dim, Report};
-use std::path::Path;
 
 #[derive(Serialize)]
 struct NextIdea {
@@ -163,80 +156,6 @@ fn short(commit: &str) -> &str {
     commit.get(..12).unwrap_or(commit)
 }
 
-/// The ideas in flight: tries running now, and (with `--lane`) the ideas
-/// the other lanes were given and have not tried.
-fn in_flight(state: &std::path::Path, fold: &Fold, lane: Option<&str>, now: &str) -> Vec<InFlight> {
-    let mut flying = crate::io::ideas::in_flight(state);
-    if lane.is_some() {
-        let claims = cache::claims(state, lane, now);
-        // A claim holds until the idea is tried.
-        let untried = claims
-            .into_iter()
-            .filter(|c| !fold.ideas.contains_key(&c.idea));
-        flying.extend(untried.map(|c| InFlight {
-            idea: c.idea,
-            lane: Some(c.lane),
-            since: c.at,
-        }));
-    }
-    flying
-}
-
-fn offer(i: &Idea) -> Offer<'_> {
-    Offer {
-        id: &i.id,
-        statement: &i.statement,
-        family: &i.family,
-        retry: i.retry_of.is_some() && i.because.is_some(),
-    }
-}
-
-/// The table: open ideas, and the ideas in flight.
-fn table(backlog: &Backlog, fold: &Fold, imported: &Map<String, Tally>) -> Vec<Row> {
-    let offers: Vec<Offer<'_>> = backlog.open().map(offer).collect();
-    let flying: Vec<(Offer<'_>, Option<String>)> = backlog
-        .ideas
-        .iter()
-        .filter_map(|i| match i.status() {
-            IdeaStatus::InFlight { lane } => Some((offer(i), lane)),
-            _ => None,
-        })
-        .collect();
-    rows(fold, &offers, &flying, imported, &Preferences::default())
-}
-
-/// The imported nights' tries by family: each description in the family
-/// of the most similar idea (cached while the backlog is unchanged).
-fn imported_families(state: &Path, backlog: &Backlog, fold: &Fold) -> Map<String, Tally> {
-    let by_text = &fold.imported.by_text;
-    if by_text.is_empty() && fold.imported.rest.tries == 0 {
-        return Map::default();
-    }
-    let ideas = state.join(crate::io::ideas::IDEAS_FILE);
-    let texts = by_text.keys().map(String::as_str);
-    let index = || {
-        let families = Families::of(backlog);
-        move |text: &str| families.nearest(text).family
-    };
-    let known = cache::families_of(state, &ideas, texts, index, state.is_dir(), WARN);
-    fold.imported.by_family(|text| {
-        known
-            .get(text)
-            .cloned()
-            .unwrap_or_else(|| UNSORTED.to_string())
-    })
-}
-
-/// The default seed: the journal's tries and the lane's name, so lanes
-/// asking at once spread over the best ideas.
-fn seed(fold: &Fold, lane: Option<&str>) -> u64 {
-    let mut s = fold.tries;
-    for b in lane.unwrap_or("").bytes() {
-        s = s.wrapping_mul(1_000_003).wrapping_add(u64::from(b));
-    }
-    s
-}
-
 pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     check_temperature(args.temperature)?;
     if let Some(lane) = &args.lane {
@@ -245,17 +164,13 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let lane = args.lane.as_deref();
     let state = ctx.state_dir()?;
     let now = ctx.now()?;
-    let (fold, source) = cache::load(&state, &state.join(JOURNAL_FILE), state.is_dir(), WARN)?;
-    let lines = crate::io::ideas::read(&state, WARN)?;
-    let tries = fold.ideas.iter().map(|(id, t)| (id.as_str(), t.clone()));
-    let backlog = fold_backlog(lines, tries, &in_flight(&state, &fold, lane, &now));
-    for c in &backlog.conflicts {
-        WARN(c);
-    }
-    let imported = imported_families(&state, &backlog, &fold);
-    let mut ideas = table(&backlog, &fold, &imported);
+    let Ranked {
+        fold,
+        source,
+        rows: mut ideas,
+    } = crate::ops::next_idea::rank(&state, lane, &now, WARN)?;
     let precision = fold.record.precision();
-    let seed = args.seed.unwrap_or_else(|| seed(&fold, lane));
+    let seed = args.seed.unwrap_or_else(|| default_seed(&fold, lane));
     let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
     let pick = choose(&mut ideas, precision, args.temperature, args.greedy, u)
         .map_err(anyhow::Error::msg)?;
