@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use anyhow::Result;
-use serde::{de::IgnoredAny, Deserialize, Serialize};
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::refresh_history;
@@ -82,27 +82,22 @@ impl Report for ImportReport {
 /// Of a journal line, what the import asks: its run id, and whether it
 /// is an imported record.
 #[derive(Deserialize)]
-struct Peek {
+struct Peek<'a> {
     #[serde(default)]
     run_id: String,
-    #[serde(default)]
-    ratchet: Option<PeekRatchet>,
+    #[serde(default, borrow)]
+    ratchet: Option<&'a RawValue>,
 }
 
-#[derive(Deserialize)]
-struct PeekRatchet {
-    #[serde(default)]
-    imported: Option<IgnoredAny>,
-}
-
-fn peek(line: &RawValue) -> Option<Peek> {
+fn peek(line: &RawValue) -> Option<Peek<'_>> {
     serde_json::from_str(line.get()).ok()
 }
 
+/// The mark of an imported record, read as the engines read it.
 fn is_imported(line: &RawValue) -> bool {
     peek(line)
         .and_then(|p| p.ratchet)
-        .is_some_and(|r| r.imported.is_some())
+        .is_some_and(|r| crate::engine::observe::imported_mark(r.get().as_bytes()))
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>> {
