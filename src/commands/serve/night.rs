@@ -1,0 +1,351 @@
+//! The night as the live page shows it: the report folded from the journal
+//! a piece at a time (what was appended since the last look), the backlog
+//! of ideas, the runs running now, and what each look changed, published
+//! to the open pages as events.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::commands::WARN;
+use crate::io::follow::{Appended, Follower};
+use crate::io::http::{Asked, Hub, Page as HttpPage, Site};
+use crate::io::state::JOURNAL_FILE;
+use crate::kernel::idea::{self, Idea, IdeaTry};
+use crate::kernel::journal::RunRecord;
+use crate::kernel::objective::StopRules;
+use crate::kernel::report::{
+    millis, parse_line, Chart, Context, DeadEnd, Overview, PageFold, Round,
+};
+use crate::ops::{reactive, report_inputs};
+use crate::output::export::html::TABLE_LIMIT;
+use crate::output::export::live::{self, Live, RunningRow};
+use crate::output::export::{Exporter, Page, Svg};
+
+/// Last runs the summary lists (as `arx report`'s default).
+const LAST: usize = 10;
+
+/// Progress metrics shown per running run.
+const PROGRESS_SHOWN: usize = 6;
+
+/// What the page shows, kept up to date by [`Night::look`].
+pub struct Night {
+    state: PathBuf,
+    now: Option<String>,
+    stop: StopRules,
+    journal: Follower,
+    /// Server start (ms) and how often the journal was read again from
+    /// its start: a page of another generation reloads.
+    started: i64,
+    restarts: u32,
+    page: PageFold,
+    unreadable: usize,
+    /// Tries that name an idea: (idea id, try), journal order.
+    idea_tries: Vec<(String, IdeaTry)>,
+    ideas: Vec<Idea>,
+    running: Vec<RunningRow>,
+    dead_ends: Vec<DeadEnd>,
+    rounds: Vec<Round>,
+    overview: Overview,
+    chart: Chart,
+    svg: String,
+    /// The parts last sent, to send a part only when it changed.
+    sent: Vec<(&'static str, String)>,
+}
+
+impl Night {
+    pub fn new(state: &Path, now: Option<String>, stop: StopRules) -> Result<Night> {
+        let mut night = Night {
+            state: state.to_path_buf(),
+            now,
+            stop,
+            journal: Follower::new(&state.join(JOURNAL_FILE)),
+            started: jiff::Timestamp::now().as_millisecond(),
+            restarts: 0,
+            page: PageFold::new(TABLE_LIMIT),
+            unreadable: 0,
+            idea_tries: Vec::new(),
+            ideas: Vec::new(),
+            running: Vec::new(),
+            dead_ends: Vec::new(),
+            rounds: Vec::new(),
+            overview: crate::kernel::report::overview(
+                &Default::default(),
+                crate::kernel::report::Scope::Latest,
+                &Context::default(),
+                Vec::new(),
+            ),
+            chart: PageFold::new(1).chart(None),
+            svg: String::new(),
+            sent: Vec::new(),
+        };
+        night.look(None)?;
+        Ok(night)
+    }
+
+    fn generation(&self) -> String {
+        format!("{:x}-{}", self.started, self.restarts)
+    }
+
+    /// Read what changed since the last look; tell `hub` (the open pages).
+    pub fn look(&mut self, hub: Option<&Hub>) -> Result<()> {
+        let mut rows_from = self.page.runs();
+        let mut journal_changed = false;
+        loop {
+            let (lines, restarted) = match self.journal.read()? {
+                Appended::Lines(l) => (l, false),
+                Appended::Restarted(l) => (l, true),
+            };
+            if restarted {
+                self.restart();
+                rows_from = 0;
+                if let Some(hub) = hub {
+                    hub.publish(live::event("reload", None, &serde_json::json!({})));
+                }
+            }
+            if lines.is_empty() {
+                break;
+            }
+            journal_changed = true;
+            self.fold_lines(&lines);
+            if lines.len() < crate::io::follow::CHUNK {
+                break;
+            }
+        }
+        self.look_at_ideas()?;
+        self.running = running(&self.state)?;
+        if journal_changed || self.sent.is_empty() {
+            self.dead_ends = report_inputs::dead_ends(&self.state, WARN)?;
+            self.rounds = report_inputs::rounds(&self.state, WARN)?;
+            self.summarize()?;
+        }
+        if let Some(hub) = hub {
+            if self.page.runs() > rows_from {
+                let rows = self.page.rows_after(rows_from).unwrap_or_default();
+                hub.publish(live::rows(rows, self.page.runs()));
+            }
+        }
+        self.publish_changed(hub);
+        Ok(())
+    }
+
+    fn restart(&mut self) {
+        self.restarts += 1;
+        self.page = PageFold::new(TABLE_LIMIT);
+        self.unreadable = 0;
+        self.idea_tries.clear();
+        self.sent.clear();
+    }
+
+    /// Fold the journal's complete lines `lines`.
+    fn fold_lines(&mut self, lines: &[u8]) {
+        for line in lines.split(|b| *b == b'\n') {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match parse_line(line) {
+                Some(p) => {
+                    self.page.add(p);
+                }
+                None => self.unreadable += 1,
+            }
+            // Only a try that names an idea adds to the backlog.
+            if memchr::memmem::find(line, b"\"idea\"").is_some() {
+                if let Ok(record) = serde_json::from_slice::<RunRecord>(line) {
+                    if let Some((id, t)) = IdeaTry::of(&record) {
+                        self.idea_tries.push((id.to_string(), t));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The backlog again (its file is small; the journal's tries are
+    /// kept).
+    fn look_at_ideas(&mut self) -> Result<()> {
+        let lines = crate::io::ideas::read(&self.state, WARN)?;
+        let flying = crate::io::ideas::in_flight(&self.state);
+        let tries = self.idea_tries.iter().map(|(i, t)| (i.as_str(), t.clone()));
+        let ideas = idea::fold(lines, tries, &flying).ideas;
+        self.ideas = ideas;
+        Ok(())
+    }
+
+    fn context(&self) -> Result<Context> {
+        let now = crate::io::clock::now(self.now.as_deref())?;
+        Ok(Context {
+            now_ms: millis(&now),
+            now,
+            stop: self.stop.clone(),
+            precision: None,
+            dead_ends: self.dead_ends.clone(),
+            rounds: self.rounds.clone(),
+            last: LAST,
+            unreadable: self.unreadable,
+        })
+    }
+
+    /// The summary and the chart again.
+    fn summarize(&mut self) -> Result<()> {
+        self.overview = self.page.overview(&self.context()?);
+        self.chart = self.page.chart(self.stop.target);
+        let mut svg = Vec::new();
+        Svg.export(&self.chart, &mut svg)?;
+        self.svg = String::from_utf8(svg)?;
+        Ok(())
+    }
+
+    /// The page's parts, by the id of their element.
+    fn parts(&mut self) -> Vec<(&'static str, String)> {
+        let page = page_of(
+            &self.overview,
+            &self.chart,
+            &self.svg,
+            &[],
+            self.page.runs(),
+        );
+        vec![
+            ("intro", live::intro(&page)),
+            ("running", live::running(&self.running)),
+            ("chart", live::chart(&page)),
+            ("segments", live::segments(&page)),
+            ("ideas", live::ideas(&self.ideas)),
+            ("rounds", live::rounds(&page)),
+        ]
+    }
+
+    /// Send the parts that changed since they were last sent.
+    fn publish_changed(&mut self, hub: Option<&Hub>) {
+        let parts = self.parts();
+        for (id, html) in &parts {
+            let before = self.sent.iter().find(|(i, _)| i == id).map(|(_, h)| h);
+            if before != Some(html) {
+                if let Some(hub) = hub {
+                    hub.publish(live::section(id, html));
+                }
+            }
+        }
+        self.sent = parts;
+    }
+
+    /// The whole page.
+    pub fn render(&mut self) -> String {
+        let total = self.page.runs();
+        let generation = self.generation();
+        let rows = self.page.rows_slice();
+        let page = page_of(&self.overview, &self.chart, &self.svg, rows, total);
+        live::render(&Live {
+            page,
+            running: &self.running,
+            ideas: &self.ideas,
+            generation: &generation,
+            last_run: total,
+        })
+    }
+
+    /// The first events of a page's stream: its generation, every part,
+    /// and the runs after `since` (or a reload, when they are no longer
+    /// held).
+    pub fn stream_start(&mut self, since: Option<usize>) -> String {
+        let mut out = live::event(
+            "hello",
+            None,
+            &serde_json::json!({"generation": self.generation()}),
+        );
+        for (id, html) in self.parts() {
+            out.push_str(&live::section(id, &html));
+        }
+        if let Some(since) = since {
+            match self.page.rows_after(since) {
+                Some(rows) if !rows.is_empty() => out.push_str(&live::rows(rows, self.page.runs())),
+                Some(_) => {}
+                None => out.push_str(&live::event("reload", None, &serde_json::json!({}))),
+            }
+        }
+        out
+    }
+}
+
+fn page_of<'a>(
+    overview: &'a Overview,
+    chart: &'a Chart,
+    svg: &'a str,
+    rows: &'a [crate::kernel::report::Row],
+    total: usize,
+) -> Page<'a> {
+    Page {
+        overview,
+        chart,
+        svg,
+        rows,
+        rows_total: total,
+    }
+}
+
+/// The runs running now, as the page shows them.
+fn running(state: &Path) -> Result<Vec<RunningRow>> {
+    let now = jiff::Timestamp::now().as_millisecond();
+    Ok(reactive::survey(state, now, WARN)?
+        .into_iter()
+        .map(|s| {
+            let l = s.live;
+            let metrics = l.result.as_ref().or(l.last_progress.as_ref());
+            RunningRow {
+                run_id: l.run_id,
+                kind: l.kind,
+                state: s.state.as_str().to_string(),
+                label: l.label,
+                elapsed_ms: u64::try_from(s.elapsed_ms).unwrap_or(0),
+                progress: metrics
+                    .into_iter()
+                    .flat_map(|m| m.iter())
+                    .take(PROGRESS_SHOWN)
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+                slot: l.slot,
+                pruning: l.pruning,
+                command: l.command.join(" "),
+            }
+        })
+        .collect())
+}
+
+/// The night behind a lock, as the server serves it.
+pub struct Served(pub std::sync::Mutex<Night>);
+
+impl Served {
+    pub fn night(&self) -> std::sync::MutexGuard<'_, Night> {
+        // A panic while the lock was held left the night as it was: serve
+        // it still.
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Site for Served {
+    fn page(&self, asked: &Asked<'_>) -> Option<HttpPage> {
+        match asked.path {
+            "/" | "/index.html" => Some(HttpPage {
+                content_type: "text/html; charset=utf-8",
+                body: self.night().render().into_bytes(),
+            }),
+            _ => None,
+        }
+    }
+
+    fn stream(&self, asked: &Asked<'_>) -> Option<String> {
+        if asked.path != "/events" {
+            return None;
+        }
+        let since = asked
+            .last_event_id
+            .and_then(|i| i.trim().parse().ok())
+            .or_else(|| {
+                asked.query.and_then(|q| {
+                    q.split('&')
+                        .find_map(|kv| kv.strip_prefix("since="))
+                        .and_then(|v| v.parse().ok())
+                })
+            });
+        Some(self.night().stream_start(since))
+    }
+}
