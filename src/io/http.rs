@@ -24,9 +24,10 @@ use tokio::sync::{broadcast, mpsc};
 /// Pages that may be open at once (each event stream holds a connection).
 pub const MAX_CONNECTIONS: usize = 64;
 
-/// Events kept for a slow page; one that falls further behind is told to
-/// reload.
-const BACKLOG: usize = 256;
+/// Messages kept for a slow page (one per look that changed something);
+/// one that falls further behind is told to reload. A message is dropped
+/// once every page has taken it.
+const BACKLOG: usize = 64;
 
 /// A comment sent on a quiet stream, so a closed page (or a dead port
 /// forward) is noticed and a proxy keeps the stream open.

@@ -87,8 +87,10 @@ impl Night {
         format!("{:x}-{}", self.started, self.restarts)
     }
 
-    /// Read what changed since the last look; tell `hub` (the open pages).
+    /// Read what changed since the last look; tell `hub` (the open pages),
+    /// in one message.
     pub fn look(&mut self, hub: Option<&Hub>) -> Result<()> {
+        let mut told = String::new();
         let mut rows_from = self.page.runs();
         let mut journal_changed = false;
         loop {
@@ -99,9 +101,7 @@ impl Night {
             if restarted {
                 self.restart();
                 rows_from = 0;
-                if let Some(hub) = hub {
-                    hub.publish(live::event("reload", None, &serde_json::json!({})));
-                }
+                told.push_str(&live::event("reload", None, &serde_json::json!({})));
             }
             if lines.is_empty() {
                 break;
@@ -119,13 +119,14 @@ impl Night {
             self.rounds = report_inputs::rounds(&self.state, WARN)?;
             self.summarize()?;
         }
-        if let Some(hub) = hub {
-            if self.page.runs() > rows_from {
-                let rows = self.page.rows_after(rows_from).unwrap_or_default();
-                hub.publish(live::rows(rows, self.page.runs()));
-            }
+        if self.page.runs() > rows_from {
+            let rows = self.page.rows_after(rows_from).unwrap_or_default();
+            told.push_str(&live::rows(rows, self.page.runs()));
         }
-        self.publish_changed(hub);
+        self.changed_parts(&mut told);
+        if let Some(hub) = hub.filter(|_| !told.is_empty()) {
+            hub.publish(told);
+        }
         Ok(())
     }
 
@@ -214,15 +215,13 @@ impl Night {
         ]
     }
 
-    /// Send the parts that changed since they were last sent.
-    fn publish_changed(&mut self, hub: Option<&Hub>) {
+    /// The events of the parts that changed since they were last told.
+    fn changed_parts(&mut self, told: &mut String) {
         let parts = self.parts();
         for (id, html) in &parts {
             let before = self.sent.iter().find(|(i, _)| i == id).map(|(_, h)| h);
             if before != Some(html) {
-                if let Some(hub) = hub {
-                    hub.publish(live::section(id, html));
-                }
+                told.push_str(&live::section(id, html));
             }
         }
         self.sent = parts;
