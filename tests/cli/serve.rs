@@ -165,12 +165,18 @@ impl Events {
         let mut buf = [0u8; 65536];
         while !done(&self.text) {
             let left = within.saturating_sub(start.elapsed());
-            assert!(!left.is_zero(), "no {what} within {within:?}:\n{}", tail(&self.text));
+            assert!(
+                !left.is_zero(),
+                "no {what} within {within:?}:\n{}",
+                tail(&self.text)
+            );
             self.stream.set_read_timeout(Some(left)).unwrap();
             match self.stream.read(&mut buf) {
                 Ok(0) => panic!("the stream ended before {what}:\n{}", tail(&self.text)),
                 Ok(n) => self.text.push_str(&String::from_utf8_lossy(&buf[..n])),
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {}
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.kind() == std::io::ErrorKind::TimedOut => {}
                 Err(e) => panic!("reading the stream: {e}"),
             }
         }
@@ -202,9 +208,15 @@ fn the_page_shows_the_night_and_each_try_that_ends_comes_on_its_stream() {
     sb.write(".arx/journal.jsonl", tries(0, 30));
     let server = Server::start(&sb, &[]);
     let page = get(&server.addr, "/");
-    assert!(page.starts_with("HTTP/1.1 200") || page.starts_with("HTTP/1.0 200"), "{page:.300}");
+    assert!(
+        page.starts_with("HTTP/1.1 200") || page.starts_with("HTTP/1.0 200"),
+        "{page:.300}"
+    );
     assert!(page.contains("content-type: text/html; charset=utf-8"));
-    assert!(page.contains("connect-src 'self'"), "the page may reach its own server only");
+    assert!(
+        page.contains("connect-src 'self'"),
+        "the page may reach its own server only"
+    );
     assert!(page.contains("data-last-run=\"30\""));
     assert!(page.contains("<table id=\"runs\">"));
     assert_eq!(page.matches("<tr><td class=\"n\" data-v=").count(), 30);
@@ -279,7 +291,10 @@ fn a_second_server_on_a_taken_port_exits_2_with_a_hint() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the port is taken"), "{err}");
-    assert!(err.contains("hint: pick another port with --port N, or --port 0"), "{err}");
+    assert!(
+        err.contains("hint: pick another port with --port N, or --port 0"),
+        "{err}"
+    );
     // The first still serves.
     assert!(get(&server.addr, "/").contains(" 200 "));
 }
@@ -293,8 +308,13 @@ fn serve_says_where_it_listens_and_takes_another_address_only_when_named() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "an address not this machine's");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("hint: --bind takes an address of this machine"));
-    let bad = sb.arx().args(["serve", "--bind", "nowhere"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("hint: --bind takes an address of this machine"));
+    let bad = sb
+        .arx()
+        .args(["serve", "--bind", "nowhere"])
+        .output()
+        .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("arx"))
         .args(["serve", "--port", "0", "--json", "--bind", "::1"])
@@ -332,7 +352,9 @@ fn a_replaced_journal_tells_the_page_to_reload() {
         sb.path().join(".arx/journal.jsonl"),
     )
     .unwrap();
-    events.until("a reload", Duration::from_secs(3), |t| t.contains("event: reload"));
+    events.until("a reload", Duration::from_secs(3), |t| {
+        t.contains("event: reload")
+    });
     let page = get(&server.addr, "/");
     assert!(page.contains("data-last-run=\"4\""), "{page:.400}");
 }
@@ -399,10 +421,38 @@ fn memory_stays_bounded_over_a_night_of_ten_thousand_tries() {
     assert!(page.contains(&format!("data-last-run=\"{TRIES}\"")));
     let (rss, peak) = server.memory();
     let half = half.unwrap();
-    let journal = std::fs::metadata(sb.path().join(".arx/journal.jsonl")).unwrap().len() / 1024;
+    let journal = std::fs::metadata(sb.path().join(".arx/journal.jsonl"))
+        .unwrap()
+        .len()
+        / 1024;
     eprintln!("serve: {TRIES} tries ({journal} kB of journal): rss {half} kB at {}, {rss} kB at the end, peak {peak} kB", TRIES / 2);
     // The second half (the table full): the chart's lean points alone,
     // well under a kB a try (measured: about 0.5).
     assert!(rss < half + 8 * 1024, "grew from {half} kB to {rss} kB");
     assert!(peak < 96 * 1024, "peak {peak} kB");
+}
+
+#[test]
+fn ctrl_c_stops_the_server_with_exit_0() {
+    let sb = Sandbox::new();
+    let mut server = Server::start(&sb, &[]);
+    assert!(get(&server.addr, "/").contains(" 200 "));
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(server.child.id() as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let until = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(s) = server.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < until, "still serving after Ctrl-C");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert!(
+        TcpStream::connect(&server.addr).is_err(),
+        "the port is free again"
+    );
 }

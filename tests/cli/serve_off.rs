@@ -13,9 +13,7 @@ fn without_the_serve_feature_arx_serve_says_so_and_how_to_get_it() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(
-            predicate::str::contains("built without the live page").and(
-                predicate::str::contains("hint: reinstall with the default features"),
-            ),
-        );
+        .stderr(predicate::str::contains("built without the live page").and(
+            predicate::str::contains("hint: reinstall with the default features"),
+        ));
 }
