@@ -220,6 +220,9 @@ fn answer(shared: &Shared, req: &Request<Incoming>) -> Response<Out> {
     // in between comes twice (the page drops the copy), never not at all.
     let rx = shared.hub.tx.subscribe();
     if let Some(first) = shared.site.stream(&asked) {
+        if req.method() == Method::HEAD {
+            return head_of_events();
+        }
         return events(first, rx);
     }
     match shared.site.page(&asked) {
@@ -231,6 +234,20 @@ fn answer(shared: &Shared, req: &Request<Incoming>) -> Response<Out> {
         }
         None => plain(StatusCode::NOT_FOUND, "not found"),
     }
+}
+
+fn event_stream_type(r: &mut Response<Out>) {
+    r.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream; charset=utf-8"),
+    );
+}
+
+/// What `HEAD` of a stream says: its type, and no stream.
+fn head_of_events() -> Response<Out> {
+    let mut r = Response::new(Out::Whole(None));
+    event_stream_type(&mut r);
+    r
 }
 
 /// A stream of events: `first`, then what the hub publishes, with a
@@ -259,10 +276,7 @@ fn events(first: String, mut rx: broadcast::Receiver<Arc<str>>) -> Response<Out>
         }
     });
     let mut r = Response::new(Out::Events(out));
-    r.headers_mut().insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream; charset=utf-8"),
-    );
+    event_stream_type(&mut r);
     r
 }
 

@@ -278,6 +278,12 @@ fn the_server_is_read_only_and_answers_loopback_names_only() {
     }
     let head = request(&server.addr, "HEAD", "/", "localhost");
     assert!(head.contains(" 200 ") && !head.contains("<html"), "{head}");
+    let head = request(&server.addr, "HEAD", "/events", "localhost");
+    assert!(
+        head.contains(" 200 ") && head.contains("text/event-stream"),
+        "{head}"
+    );
+    assert!(!head.contains("event: hello"), "{head}");
     assert!(server.addr.starts_with("127.0.0.1:"), "{}", server.addr);
 }
 

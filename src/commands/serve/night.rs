@@ -11,7 +11,7 @@ use crate::commands::WARN;
 use crate::io::follow::{Appended, Follower};
 use crate::io::http::{Asked, Hub, Page as HttpPage, Site};
 use crate::io::state::JOURNAL_FILE;
-use crate::kernel::idea::{self, Idea, IdeaTry};
+use crate::kernel::idea::{self, Idea, IdeaTry, InFlight};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::objective::StopRules;
 use crate::kernel::report::{
@@ -49,8 +49,16 @@ pub struct Night {
     overview: Overview,
     chart: Chart,
     svg: String,
-    /// The parts last sent, to send a part only when it changed.
+    /// The parts drawn from the journal (intro, chart, segments, rounds),
+    /// by the id of their element, and whether they were drawn again
+    /// since the pages were last told.
+    summary: Vec<(&'static str, String)>,
+    summary_fresh: bool,
+    /// The parts last told, to tell a part only when it changed.
     sent: Vec<(&'static str, String)>,
+    /// What the backlog was last folded from: the ideas file's length and
+    /// time, and the ideas in flight.
+    ideas_from: Option<(Option<(u64, std::time::SystemTime)>, Vec<InFlight>)>,
 }
 
 impl Night {
@@ -77,7 +85,10 @@ impl Night {
             ),
             chart: PageFold::new(1).chart(None),
             svg: String::new(),
+            summary: Vec::new(),
+            summary_fresh: false,
             sent: Vec::new(),
+            ideas_from: None,
         };
         night.look(None)?;
         Ok(night)
@@ -112,7 +123,7 @@ impl Night {
                 break;
             }
         }
-        self.look_at_ideas()?;
+        self.look_at_ideas(journal_changed)?;
         self.running = running(&self.state)?;
         if journal_changed || self.sent.is_empty() {
             self.dead_ends = report_inputs::dead_ends(&self.state, WARN)?;
@@ -135,6 +146,7 @@ impl Night {
         self.page = PageFold::new(TABLE_LIMIT);
         self.unreadable = 0;
         self.idea_tries.clear();
+        self.ideas_from = None;
         self.sent.clear();
     }
 
@@ -161,11 +173,20 @@ impl Night {
         }
     }
 
-    /// The backlog again (its file is small; the journal's tries are
-    /// kept).
-    fn look_at_ideas(&mut self) -> Result<()> {
-        let lines = crate::io::ideas::read(&self.state, WARN)?;
+    /// The backlog again when its file, the ideas in flight or the
+    /// journal changed (the journal's tries are kept).
+    fn look_at_ideas(&mut self, journal_changed: bool) -> Result<()> {
+        let file = std::fs::metadata(self.state.join(crate::io::ideas::IDEAS_FILE))
+            .ok()
+            .map(|m| (m.len(), m.modified().unwrap_or(std::time::UNIX_EPOCH)));
         let flying = crate::io::ideas::in_flight(&self.state);
+        let from = Some((file, flying));
+        if !journal_changed && from == self.ideas_from {
+            return Ok(());
+        }
+        let flying = from.as_ref().map(|f| f.1.clone()).unwrap_or_default();
+        self.ideas_from = from;
+        let lines = crate::io::ideas::read(&self.state, WARN)?;
         let tries = self.idea_tries.iter().map(|(i, t)| (i.as_str(), t.clone()));
         let ideas = idea::fold(lines, tries, &flying).ideas;
         self.ideas = ideas;
@@ -193,11 +214,6 @@ impl Night {
         let mut svg = Vec::new();
         Svg.export(&self.chart, &mut svg)?;
         self.svg = String::from_utf8(svg)?;
-        Ok(())
-    }
-
-    /// The page's parts, by the id of their element.
-    fn parts(&mut self) -> Vec<(&'static str, String)> {
         let page = page_of(
             &self.overview,
             &self.chart,
@@ -205,26 +221,47 @@ impl Night {
             &[],
             self.page.runs(),
         );
-        vec![
+        self.summary = vec![
             ("intro", live::intro(&page)),
-            ("running", live::running(&self.running)),
             ("chart", live::chart(&page)),
             ("segments", live::segments(&page)),
-            ("ideas", live::ideas(&self.ideas)),
             ("rounds", live::rounds(&page)),
-        ]
+        ];
+        self.summary_fresh = true;
+        Ok(())
     }
 
-    /// The events of the parts that changed since they were last told.
+    /// The page's parts, by the id of their element.
+    fn parts(&self) -> Vec<(&'static str, String)> {
+        let mut parts = self.summary.clone();
+        parts.push(("running", live::running(&self.running)));
+        parts.push(("ideas", live::ideas(&self.ideas)));
+        parts
+    }
+
+    /// The events of the parts that changed since they were last told
+    /// (the journal's parts only when they were drawn again).
     fn changed_parts(&mut self, told: &mut String) {
-        let parts = self.parts();
-        for (id, html) in &parts {
-            let before = self.sent.iter().find(|(i, _)| i == id).map(|(_, h)| h);
-            if before != Some(html) {
-                told.push_str(&live::section(id, html));
+        let mut now = vec![
+            ("running", live::running(&self.running)),
+            ("ideas", live::ideas(&self.ideas)),
+        ];
+        if std::mem::take(&mut self.summary_fresh) {
+            now.extend(self.summary.iter().cloned());
+        }
+        for (id, html) in now {
+            match self.sent.iter_mut().find(|(i, _)| *i == id) {
+                Some((_, before)) if *before == html => {}
+                Some((_, before)) => {
+                    told.push_str(&live::section(id, &html));
+                    *before = html;
+                }
+                None => {
+                    told.push_str(&live::section(id, &html));
+                    self.sent.push((id, html));
+                }
             }
         }
-        self.sent = parts;
     }
 
     /// The whole page.

@@ -260,7 +260,7 @@ mod tests {
         let e = section("chart", "<p>a\nb\r\nc</p>");
         assert!(e.starts_with("event: section\ndata: {"));
         assert!(e.ends_with("}\n\n"));
-        assert_eq!(e.lines().count(), 2, "{e}");
+        assert_eq!(e.lines().filter(|l| !l.is_empty()).count(), 2, "{e}");
         let e = event("hello", Some(7), &json!({"generation": "g"}));
         assert_eq!(e, "event: hello\nid: 7\ndata: {\"generation\":\"g\"}\n\n");
     }
