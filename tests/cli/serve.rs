@@ -366,7 +366,7 @@ fn a_replaced_journal_tells_the_page_to_reload() {
 }
 
 #[test]
-fn the_runs_running_now_and_the_ideas_come_on_the_stream() {
+fn the_runs_running_now_the_ideas_and_the_dead_ends_come_on_the_stream() {
     let sb = Sandbox::new();
     sb.write(".arx/journal.jsonl", tries(0, 2));
     let server = Server::start(&sb, &[]);
@@ -377,6 +377,21 @@ fn the_runs_running_now_and_the_ideas_come_on_the_stream() {
         .success();
     events.until("the idea", Duration::from_secs(3), |t| {
         t.contains("warm up the &lt;learning&gt; rate for longer")
+    });
+    // A dead end recorded between tries shows too.
+    sb.arx()
+        .args([
+            "deadend",
+            "add",
+            "--approve",
+            "--reason",
+            "diverges",
+            "double the learning rate",
+        ])
+        .assert()
+        .success();
+    events.until("the dead end", Duration::from_secs(5), |t| {
+        t.contains("\"id\":\"rounds\"") && t.contains("double the learning rate")
     });
     let mut run = Command::new(assert_cmd::cargo::cargo_bin("arx"))
         .args(["run", "--no-gates", "--heartbeat", "200ms", "--shell", "--"])

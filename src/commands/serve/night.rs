@@ -25,6 +25,10 @@ use crate::output::export::{Exporter, Page, Svg};
 /// Last runs the summary lists (as `arx report`'s default).
 const LAST: usize = 10;
 
+/// The dead ends and rounds are read again every this many looks (and
+/// whenever the journal changed).
+const ASIDE_EVERY: u32 = 8;
+
 /// Progress metrics shown per running run.
 const PROGRESS_SHOWN: usize = 6;
 
@@ -38,6 +42,8 @@ pub struct Night {
     /// its start: a page of another generation reloads.
     started: i64,
     restarts: u32,
+    /// Looks so far.
+    looks: u32,
     page: PageFold,
     unreadable: usize,
     /// Tries that name an idea: (idea id, try), journal order.
@@ -70,6 +76,7 @@ impl Night {
             journal: Follower::new(&state.join(JOURNAL_FILE)),
             started: jiff::Timestamp::now().as_millisecond(),
             restarts: 0,
+            looks: 0,
             page: PageFold::new(TABLE_LIMIT),
             unreadable: 0,
             idea_tries: Vec::new(),
@@ -125,14 +132,24 @@ impl Night {
         }
         self.look_at_ideas(journal_changed)?;
         self.running = running(&self.state)?;
-        if journal_changed || self.sent.is_empty() {
-            self.dead_ends = report_inputs::dead_ends(&self.state, WARN)?;
-            self.rounds = report_inputs::rounds(&self.state, WARN)?;
+        self.looks = self.looks.wrapping_add(1);
+        let mut summarize = journal_changed || self.sent.is_empty();
+        if summarize || self.looks % ASIDE_EVERY == 0 {
+            let dead_ends = report_inputs::dead_ends(&self.state, WARN)?;
+            let rounds = report_inputs::rounds(&self.state, WARN)?;
+            summarize |= dead_ends != self.dead_ends || rounds != self.rounds;
+            self.dead_ends = dead_ends;
+            self.rounds = rounds;
+        }
+        if summarize {
             self.summarize()?;
         }
         if self.page.runs() > rows_from {
-            let rows = self.page.rows_after(rows_from).unwrap_or_default();
-            told.push_str(&live::rows(rows, self.page.runs()));
+            match self.page.rows_after(rows_from) {
+                Some(rows) => told.push_str(&live::rows(rows, self.page.runs())),
+                // More runs than the table holds came at once.
+                None => told.push_str(&live::event("reload", None, &serde_json::json!({}))),
+            }
         }
         self.changed_parts(&mut told);
         if let Some(hub) = hub.filter(|_| !told.is_empty()) {
