@@ -32,6 +32,10 @@ const ASIDE_EVERY: u32 = 8;
 /// Progress metrics shown per running run.
 const PROGRESS_SHOWN: usize = 6;
 
+/// What the backlog was folded from: the ideas file's length and time,
+/// and the ideas in flight.
+type IdeasFrom = (Option<(u64, std::time::SystemTime)>, Vec<InFlight>);
+
 /// What the page shows, kept up to date by [`Night::look`].
 pub struct Night {
     state: PathBuf,
@@ -64,7 +68,7 @@ pub struct Night {
     sent: Vec<(&'static str, String)>,
     /// What the backlog was last folded from: the ideas file's length and
     /// time, and the ideas in flight.
-    ideas_from: Option<(Option<(u64, std::time::SystemTime)>, Vec<InFlight>)>,
+    ideas_from: Option<IdeasFrom>,
 }
 
 impl Night {
@@ -134,7 +138,7 @@ impl Night {
         self.running = running(&self.state)?;
         self.looks = self.looks.wrapping_add(1);
         let mut summarize = journal_changed || self.sent.is_empty();
-        if summarize || self.looks % ASIDE_EVERY == 0 {
+        if summarize || self.looks.is_multiple_of(ASIDE_EVERY) {
             let dead_ends = report_inputs::dead_ends(&self.state, WARN)?;
             let rounds = report_inputs::rounds(&self.state, WARN)?;
             summarize |= dead_ends != self.dead_ends || rounds != self.rounds;
