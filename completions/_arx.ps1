@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('ps', 'ps', [CompletionResultType]::ParameterValue, 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the night''s report as a live page on this machine: the summary, the chart, each try as it ends, the runs running now and the backlog of ideas, updated in the open page without a reload')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page')
@@ -1337,6 +1338,20 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;serve' {
+            [CompletionResult]::new('--port', '--port', [CompletionResultType]::ParameterName, 'The port to listen on (0: any free port, printed)')
+            [CompletionResult]::new('--bind', '--bind', [CompletionResultType]::ParameterName, 'The address to listen on. Anything but a loopback address lets every machine that reaches it read the report')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
@@ -1416,6 +1431,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('init', 'init', [CompletionResultType]::ParameterValue, 'Set up arx in this repository: .arx/, arx.toml and .gitattributes')
             [CompletionResult]::new('ps', 'ps', [CompletionResultType]::ParameterValue, 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age')
             [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve the night''s report as a live page on this machine: the summary, the chart, each try as it ends, the runs running now and the backlog of ideas, updated in the open page without a reload')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page')
@@ -1657,6 +1673,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;watch' {
+            break
+        }
+        'arx;help;serve' {
             break
         }
         'arx;help;completions' {

@@ -103,6 +103,9 @@ _arx() {
             arx,run)
                 cmd="arx__subcmd__run"
                 ;;
+            arx,serve)
+                cmd="arx__subcmd__serve"
+                ;;
             arx,show)
                 cmd="arx__subcmd__show"
                 ;;
@@ -309,6 +312,9 @@ _arx() {
                 ;;
             arx__subcmd__help,run)
                 cmd="arx__subcmd__help__subcmd__run"
+                ;;
+            arx__subcmd__help,serve)
+                cmd="arx__subcmd__help__subcmd__serve"
                 ;;
             arx__subcmd__help,show)
                 cmd="arx__subcmd__help__subcmd__show"
@@ -623,7 +629,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch completions mcp demo man help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch serve completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1851,7 +1857,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help)
-            opts="parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch completions mcp demo man help"
+            opts="parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch serve completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2789,6 +2795,20 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__run)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4898,6 +4918,44 @@ _arx() {
                     return 0
                     ;;
                 --result-pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__serve)
+            opts="-q -h --port --bind --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --port)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bind)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

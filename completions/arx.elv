@@ -57,6 +57,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand ps 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age'
             cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
+            cand serve 'Serve the night''s report as a live page on this machine: the summary, the chart, each try as it ends, the runs running now and the backlog of ideas, updated in the open page without a reload'
             cand completions 'Print a shell completion script'
             cand mcp 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)'
             cand demo 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page'
@@ -1209,6 +1210,19 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;serve'= {
+            cand --port 'The port to listen on (0: any free port, printed)'
+            cand --bind 'The address to listen on. Anything but a loopback address lets every machine that reaches it read the report'
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;completions'= {
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
@@ -1284,6 +1298,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand init 'Set up arx in this repository: .arx/, arx.toml and .gitattributes'
             cand ps 'Live runs: every running `arx run` and `arx try`, with its elapsed time, last progress and heartbeat age'
             cand watch 'Follow live runs'' events (progress, heartbeats, verdicts) until they end; `--json` prints them as NDJSON'
+            cand serve 'Serve the night''s report as a live page on this machine: the summary, the chart, each try as it ends, the runs running now and the backlog of ideas, updated in the open page without a reload'
             cand completions 'Print a shell completion script'
             cand mcp 'Serve arx as Model Context Protocol tools over stdio (for Claude Code, Codex and other MCP clients)'
             cand demo 'Run the keep-if-better loop on a bundled example: a toy training run in a new git repository, a dozen edits through the real `arx try` (a win, a null change, a harmful one, a crash, an edit of the protected evaluation, a discard brought back with `arx restore`), then `arx status`, `arx report` and an HTML page'
@@ -1459,6 +1474,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;ps'= {
         }
         &'arx;help;watch'= {
+        }
+        &'arx;help;serve'= {
         }
         &'arx;help;completions'= {
         }

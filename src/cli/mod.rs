@@ -343,6 +343,27 @@ pub enum Command {
         run: Option<String>,
     },
 
+    /// Serve the night's report as a live page on this machine: the
+    /// summary, the chart, each try as it ends, the runs running now and
+    /// the backlog of ideas, updated in the open page without a reload.
+    ///
+    /// Read-only (GET only, no write endpoints). Listens on 127.0.0.1
+    /// unless `--bind` names another address; from another machine, use an
+    /// SSH port forward. Prints the page's URL on stdout, then serves until
+    /// stopped (Ctrl-C). A port that is taken exits 2.
+    #[command(
+        after_help = "Examples:\n  arx serve\n  arx serve --port 0 --json\n  ssh -N -L 8470:localhost:8470 gpu-box   # on your laptop, then open http://localhost:8470/"
+    )]
+    Serve {
+        /// The port to listen on (0: any free port, printed).
+        #[arg(long, value_name = "PORT", default_value_t = 8470)]
+        port: u16,
+        /// The address to listen on. Anything but a loopback address
+        /// lets every machine that reaches it read the report.
+        #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+        bind: std::net::IpAddr,
+    },
+
     /// Print a shell completion script.
     #[command(
         after_help = "Example:\n  arx completions bash > ~/.local/share/bash-completion/completions/arx"

@@ -29,6 +29,7 @@ mod ratchet;
 mod report;
 mod round;
 mod run;
+mod serve;
 mod show;
 mod watch;
 
@@ -377,6 +378,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Ps { reap } => ps::run(&ctx, reap),
         Command::Watch { run } => watch::run(&ctx, run.as_deref()),
         Command::Mcp { approve } => mcp::run(&ctx, approve),
+        Command::Serve { port, bind } => serve::run(&ctx, bind, port),
         Command::Man => man::run(&ctx),
         Command::Demo { dir } => demo::run(&ctx, dir.as_deref()),
     }

@@ -15,27 +15,13 @@ use crate::error::{Exit, Hinted};
 use crate::io::history;
 use crate::io::report::{fold, points_replaying, tail, write_file, JournalText};
 use crate::io::state::JOURNAL_FILE;
-use crate::kernel::objective::StopRules;
 use crate::kernel::report::{
-    cases, chart, fold_all, last_in_scope, last_rows, millis, overview, table_rows, Context,
-    DeadEnd, Point, PrecisionSummary, Round, Scope, XAxis,
+    cases, chart, fold_all, last_in_scope, last_rows, millis, overview, table_rows, Context, Point,
+    PrecisionSummary, Scope, XAxis,
 };
+use crate::ops::report_inputs;
 use crate::output::export::html::TABLE_LIMIT;
 use crate::output::export::{Exporter, Html, Junit, MarkdownReport, Page, Svg};
-
-/// The stop rules of `[objective.stop]`, if any.
-fn stop_rules(ctx: &Ctx) -> Result<StopRules> {
-    let config = ctx.config()?;
-    let Some(stop) = config.objective.as_ref().and_then(|o| o.get("stop")) else {
-        return Ok(StopRules::default());
-    };
-    serde_json::from_value(stop.clone()).map_err(|e| {
-        Hinted::error(
-            format!("invalid [objective.stop]: {e}"),
-            "keys are max_runs, max_discards_in_a_row, max_hours and target",
-        )
-    })
-}
 
 /// The precision engine's state: its cache, rebuilt in the reading of the
 /// journal when stale (`rebuilt`), or loaded.
@@ -62,38 +48,6 @@ fn precision(state: &Path, rebuilt: Option<history::Cache>) -> Result<Option<Pre
     }))
 }
 
-fn dead_ends(state: &Path) -> Result<Vec<DeadEnd>> {
-    Ok(crate::io::state::dead_ends(state, WARN)
-        .read()?
-        .into_iter()
-        .map(|d| DeadEnd {
-            statement: d.statement,
-            reason: d.reason,
-            approach_hash: d.approach_hash,
-            created_at: d.created_at,
-        })
-        .collect())
-}
-
-fn rounds(state: &Path) -> Result<Vec<Round>> {
-    let (records, skipped) = crate::io::rounds::all_records(state)?;
-    for s in skipped {
-        WARN(&s);
-    }
-    let mut rounds: Vec<Round> = records
-        .into_iter()
-        .map(|r| Round {
-            round_id: r.round_id,
-            status: r.status.to_string(),
-            detail: r.detail,
-            created_at: r.created_at,
-            commit: r.applied_sha.or(r.commit_sha),
-        })
-        .collect();
-    rounds.sort_by(|a, b| a.created_at.cmp(&b.created_at));
-    Ok(rounds)
-}
-
 /// Export `value` to the file `path` (whole or not at all).
 fn write_to<T: ?Sized>(path: &Path, exporter: &dyn Exporter<T>, value: &T) -> Result<()> {
     let mut bytes = Vec::new();
@@ -107,7 +61,7 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         return held_out(ctx, &state, args.last);
     }
     let now = crate::io::clock::now(ctx.global.now.as_deref())?;
-    let stop = stop_rules(ctx)?;
+    let stop = report_inputs::stop_rules(&ctx.config()?)?;
     let text = JournalText::open(&state.join(JOURNAL_FILE))?;
     let bytes = text.bytes();
     // The chart, the page, the test cases and one segment's runs need every
@@ -140,8 +94,8 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
         now,
         stop,
         precision: precision(&state, rebuilt)?,
-        dead_ends: dead_ends(&state)?,
-        rounds: rounds(&state)?,
+        dead_ends: report_inputs::dead_ends(&state, WARN)?,
+        rounds: report_inputs::rounds(&state, WARN)?,
         last: args.last,
         unreadable,
     };

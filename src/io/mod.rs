@@ -15,9 +15,12 @@ pub mod disk;
 pub mod events;
 pub mod failpoint;
 pub mod findings;
+pub mod follow;
 pub mod git;
 pub mod history;
 pub mod holdout;
+#[cfg(feature = "serve")]
+pub mod http;
 pub mod ideas;
 pub mod input;
 pub mod live;

@@ -17,6 +17,7 @@ pub mod objective;
 pub mod placement;
 pub mod ratchet;
 pub mod reactive;
+pub mod report_inputs;
 pub mod result_format;
 pub mod scan;
 pub mod slot_compare;

@@ -38,6 +38,10 @@ mod reactive;
 mod report;
 mod round;
 mod run;
+#[cfg(feature = "serve")]
+mod serve;
+#[cfg(not(feature = "serve"))]
+mod serve_off;
 mod show;
 mod slots;
 mod support;

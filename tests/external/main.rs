@@ -1,5 +1,6 @@
 //! Tests that need a program arx does not ship: bubblewrap, a headless
-//! browser, the official MCP Python client, the pre-commit tool, Slurm.
+//! browser (the report's page, the live page of `arx serve`), the official
+//! MCP Python client, the pre-commit tool, Slurm.
 //!
 //! `.ci/run` installs them. Where one is missing, its tests are reported as
 //! **ignored** (never as passed): this binary uses a harness that decides at
@@ -14,6 +15,8 @@ mod mcp;
 mod needs;
 mod pre_commit;
 mod report;
+#[cfg(feature = "serve")]
+mod serve;
 mod slurm;
 
 use libtest_mimic::{Arguments, Trial};
@@ -25,6 +28,8 @@ fn main() {
     trials.extend(needs::trials());
     trials.extend(isolation::trials());
     trials.extend(report::trials());
+    #[cfg(feature = "serve")]
+    trials.extend(serve::trials());
     trials.extend(man::trials());
     #[cfg(feature = "mcp")]
     trials.extend(mcp::trials());

@@ -7,6 +7,7 @@
 mod chart;
 mod fold;
 mod line;
+mod page;
 mod view;
 mod walk;
 
@@ -21,6 +22,7 @@ use serde::Serialize;
 pub use chart::{chart, Chart, ChartPoint, Mark, XAxis, CHART_LIMIT};
 pub use fold::{FamilyFold, FamilySummary, Fold, GroupFold, KeptFold, SegmentFold, KEEP_LOG};
 pub use line::{parse_line, parse_line_by_serde, parse_line_with};
+pub use page::PageFold;
 
 use super::objective::{StopRules, INTERVAL_CONFIDENCE};
 use super::ratchet::estimate;

@@ -88,6 +88,8 @@ if(typeof x==='number'&&typeof y==='number')return (x-y)*d;return String(x).loca
 rows.forEach(function(r){body.appendChild(r);});page=0;show();});});
 document.getElementById('prev').addEventListener('click',function(){page--;show();});
 document.getElementById('next').addEventListener('click',function(){page++;show();});
+window.arxRows=function(html,limit){body.insertAdjacentHTML('afterbegin',html);
+rows=Array.prototype.slice.call(body.rows);while(rows.length>limit)body.removeChild(rows.pop());show();};
 show();})();
 ";
 
@@ -110,7 +112,7 @@ fn status_class(status: &str) -> &'static str {
 }
 
 /// A [`Table`] as an HTML table (cells escaped, numbers aligned right).
-fn table(out: &mut String, t: &Table, class: &str) {
+pub(super) fn table(out: &mut String, t: &Table, class: &str) {
     let _ = write!(out, "<table class=\"{class}\"><thead><tr>");
     for c in t.columns() {
         let n = if c.align == Align::Right {
@@ -151,7 +153,7 @@ fn cell(out: &mut String, text: &str) {
     let _ = write!(out, "<td>{}</td>", escape(text));
 }
 
-fn run_rows(out: &mut String, rows: &[Row]) {
+fn run_rows<'r>(out: &mut String, rows: impl IntoIterator<Item = &'r Row>) {
     out.push_str(
         "<table id=\"runs\"><thead><tr><th class=\"n\">#</th><th>run</th><th>started</th>\
          <th class=\"n\">duration</th><th class=\"n\">segment</th><th>candidate</th><th>metric</th>\
@@ -159,6 +161,14 @@ fn run_rows(out: &mut String, rows: &[Row]) {
          <th>description</th><th>metrics</th></tr></thead><tbody>",
     );
     for r in rows {
+        row_html(out, r);
+    }
+    out.push_str("</tbody></table>");
+}
+
+/// One run as a row of the run table.
+pub fn row_html(out: &mut String, r: &Row) {
+    {
         out.push_str("<tr>");
         cell_num(out, Some(r.number as f64), &r.number.to_string());
         let _ = write!(out, "<td class=\"t\">{}</td>", escape(short_run(&r.run_id)));
@@ -204,7 +214,6 @@ fn run_rows(out: &mut String, rows: &[Row]) {
         cell(out, &metrics.join(" "));
         out.push_str("</tr>");
     }
-    out.push_str("</tbody></table>");
 }
 
 /// `2026-11-21 10:00:03` from an RFC 3339 time (UTC); other text as is.
@@ -226,39 +235,61 @@ fn inline_svg(svg: &str) -> &str {
 /// The page as a string.
 pub fn render(page: &Page<'_>, refresh: Option<u64>) -> String {
     let mut out = String::with_capacity(page.rows.len() * 400 + page.svg.len() + 16_384);
-    head(&mut out, page, refresh);
+    open(&mut out, &page.chart.title, refresh, "", "");
+    out.push_str("<h1>arx report</h1>");
+    intro(&mut out, page, refresh);
+    chart(&mut out, page);
     segments(&mut out, page.overview);
-    runs(&mut out, page);
+    runs(&mut out, page, false);
     rounds_and_dead_ends(&mut out, page.overview);
-    let _ = writeln!(
-        out,
-        "<script>{}</script></body></html>",
-        SCRIPT.replace("PAGE", &PAGE_ROWS.to_string())
-    );
+    close(&mut out, "");
     out
 }
 
-/// The page's head, its title line and the chart.
-fn head(out: &mut String, page: &Page<'_>, refresh: Option<u64>) {
-    let o = page.overview;
+/// The page's end: the run table's script, and `more` script.
+pub(super) fn close(out: &mut String, more: &str) {
+    let _ = writeln!(
+        out,
+        "<script>{}{more}</script></body></html>",
+        SCRIPT.replace("PAGE", &PAGE_ROWS.to_string())
+    );
+}
+
+/// The page's head: the policy (`connect`: the sources it may connect
+/// to, none when empty), the title, the styles (and `style`), the body
+/// opened.
+pub(super) fn open(
+    out: &mut String,
+    title: &str,
+    refresh: Option<u64>,
+    connect: &str,
+    style: &str,
+) {
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">");
-    out.push_str(
+    let connect = if connect.is_empty() {
+        String::new()
+    } else {
+        format!("; connect-src {connect}")
+    };
+    let _ = write!(
+        out,
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-         style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">",
+         style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:{connect}\">",
     );
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
     if let Some(s) = refresh {
         let _ = write!(out, "<meta http-equiv=\"refresh\" content=\"{s}\">");
     }
+    let _ = write!(out, "<title>arx report — {}</title>", escape(title));
+    let _ = write!(out, "<style>{STYLE}{style}</style></head><body>");
+}
+
+/// The line that says what the page covers.
+pub(super) fn intro(out: &mut String, page: &Page<'_>, refresh: Option<u64>) {
+    let o = page.overview;
     let _ = write!(
         out,
-        "<title>arx report — {}</title>",
-        escape(&page.chart.title)
-    );
-    let _ = write!(out, "<style>{STYLE}</style></head><body>");
-    let _ = write!(
-        out,
-        "<h1>arx report</h1><p class=\"muted\">{} in scope, {} in the journal, {}; generated {}{}.</p>",
+        "<p class=\"muted\">{} in scope, {} in the journal, {}; generated {}{}.</p>",
         crate::output::count(o.runs as u64, "run", "runs"),
         o.journal.runs,
         crate::output::count(o.journal.segments as u64, "segment", "segments"),
@@ -268,6 +299,10 @@ fn head(out: &mut String, page: &Page<'_>, refresh: Option<u64>) {
             None => String::new(),
         }
     );
+}
+
+/// The chart, and what it leaves out.
+pub(super) fn chart(out: &mut String, page: &Page<'_>) {
     let _ = write!(out, "<div class=\"chart\">{}</div>", inline_svg(page.svg));
     if page.chart.downsampled() {
         let _ = write!(
@@ -280,7 +315,7 @@ fn head(out: &mut String, page: &Page<'_>, refresh: Option<u64>) {
 }
 
 /// Each segment's facts, and the groups by metric and candidate.
-fn segments(out: &mut String, o: &Overview) {
+pub(super) fn segments(out: &mut String, o: &Overview) {
     for s in &o.segments {
         let _ = write!(
             out,
@@ -309,14 +344,20 @@ fn segments(out: &mut String, o: &Overview) {
     }
 }
 
-/// The table of runs and its pager.
-fn runs(out: &mut String, page: &Page<'_>) {
+/// The table of runs and its pager (newest first: for a page that adds
+/// each run as it ends at the top).
+pub(super) fn runs(out: &mut String, page: &Page<'_>, newest_first: bool) {
     let _ = write!(
         out,
-        "<h2>Runs <span class=\"muted\">({})</span></h2>",
+        "<h2>Runs <span class=\"muted\">(<span id=\"runs-total\">{}</span>)</span></h2>",
         page.rows_total
     );
-    if page.rows.len() < page.rows_total {
+    if newest_first {
+        let _ = write!(
+            out,
+            "<p class=\"muted\">Newest first, each run added as it ends; the table holds the latest {TABLE_LIMIT}; <code>arx log --format csv</code> lists every run.</p>",
+        );
+    } else if page.rows.len() < page.rows_total {
         let _ = write!(
             out,
             "<p class=\"muted\">The table holds the latest {} of {} runs; <code>arx log --format csv</code> lists every run.</p>",
@@ -326,12 +367,16 @@ fn runs(out: &mut String, page: &Page<'_>) {
     }
     out.push_str("<div class=\"pager\"><button id=\"prev\" type=\"button\">previous</button><button id=\"next\" type=\"button\">next</button><span id=\"page\" class=\"muted\"></span></div>");
     out.push_str("<div class=\"scroll\">");
-    run_rows(out, page.rows);
+    if newest_first {
+        run_rows(out, page.rows.iter().rev());
+    } else {
+        run_rows(out, page.rows);
+    }
     out.push_str("</div>");
 }
 
 /// The rounds and the dead ends, when there are any.
-fn rounds_and_dead_ends(out: &mut String, o: &Overview) {
+pub(super) fn rounds_and_dead_ends(out: &mut String, o: &Overview) {
     if o.rounds_total > 0 {
         let _ = write!(
             out,

@@ -17,6 +17,7 @@ pub mod html;
 mod human;
 mod json;
 mod junit;
+pub mod live;
 mod markdown;
 mod markup;
 mod ndjson;
