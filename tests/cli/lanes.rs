@@ -936,6 +936,13 @@ fn a_keep_that_cannot_be_completed_is_rolled_back_and_its_work_kept() {
     let err = stderr(&out);
     assert!(err.contains("rolled back an interrupted keep"), "{err}");
     assert!(!r.root().join(".arx/ratchet-keep.json").exists());
+    // No branch holds the keep's commit (it was cut off before the first
+    // moved): it is put under a ref, and the message says so.
+    assert!(!err.contains("stays on its branch"), "{err}");
+    let (_, held) = err.split_once("is kept under ").expect(&err);
+    let held = held.split_whitespace().next().unwrap();
+    assert!(held.starts_with("refs/arx/discarded/"), "{err}");
+    assert_eq!(r.git(&["show", &format!("{held}:a.txt")]), "5");
     // Nothing journaled, the best's branch as it was left, and lane a's
     // work still in lane a.
     assert!(keeps(&r).is_empty());

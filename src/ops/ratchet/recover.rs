@@ -62,11 +62,11 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
     let segment = intent.record.ratchet.as_ref().map(|i| i.segment.clone());
     let best = crate::ops::lanes::segment_best(state, segment.as_deref(), warn)?;
     let rollback = |why: String| -> Result<Vec<String>> {
+        let held = held(repo, &intent)?;
         markers::clear_keep(state)?;
         Ok(vec![format!(
-            "rolled back an interrupted keep of run {run}: {why}; the best stays {}, and the candidate's commit {} stays on its branch (the next try there measures it again)",
+            "rolled back an interrupted keep of run {run}: {why}; the best stays {}, and {held}",
             best.as_deref().map_or("-", super::short),
-            super::short(&intent.commit)
         )])
     };
     if !repo.has_commit(&intent.commit) {
@@ -121,6 +121,32 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
         line.push_str(&n);
     }
     Ok(vec![line])
+}
+
+/// Where the commit of a rolled-back keep is, in words: on the branch (or
+/// other ref) that holds it, else put under `refs/arx/discarded/<run>` so
+/// nothing is lost (`arx restore` brings it back), else gone.
+fn held(repo: &RatchetRepo, intent: &KeepIntent) -> Result<String> {
+    let commit = super::short(&intent.commit);
+    if !repo.has_commit(&intent.commit) {
+        return Ok(format!(
+            "the candidate's commit {commit} is not in the repository (nothing of it to keep)"
+        ));
+    }
+    if let Some(name) = repo.ref_holding(&intent.commit) {
+        return Ok(match name.strip_prefix("refs/heads/") {
+            Some(branch) => format!(
+                "the candidate's commit {commit} stays on its branch {branch} (the next try there measures it again)"
+            ),
+            None => format!("the candidate's commit {commit} stays under {name}"),
+        });
+    }
+    let refname = format!("refs/arx/discarded/{}", intent.record.run_id);
+    repo.hold_under(&refname, &intent.commit)?;
+    Ok(format!(
+        "the candidate's commit {commit}, on no branch, is kept under {refname} (arx restore {} puts it back)",
+        run_short(&intent.record.run_id)
+    ))
 }
 
 /// Land the keep on the keeping working tree's branch: `Some(true)` done,

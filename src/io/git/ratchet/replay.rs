@@ -177,6 +177,39 @@ impl RatchetRepo {
         self.repo.refname_to_id(branch).ok()
     }
 
+    /// A ref (its full name) whose commit is `commit` or descends from it:
+    /// what keeps the commit from being lost. Branches first, then any
+    /// other ref; `None` when no ref holds it.
+    pub fn ref_holding(&self, commit: &str) -> Option<String> {
+        let c = self.commit_id(commit).ok()?;
+        let mut names: Vec<(String, Oid)> = self
+            .repo
+            .references()
+            .ok()?
+            .flatten()
+            .filter_map(|r| Some((r.name()?.to_string(), r.resolve().ok()?.target()?)))
+            .collect();
+        names.sort_by_key(|(n, _)| (!n.starts_with("refs/heads/"), n.clone()));
+        names
+            .into_iter()
+            .find(|(_, tip)| *tip == c || self.repo.graph_descendant_of(*tip, c).unwrap_or(false))
+            .map(|(n, _)| n)
+    }
+
+    /// Point the new ref `refname` at `commit` (an existing ref of that
+    /// name is left as it is: `false`).
+    pub fn hold_under(&self, refname: &str, commit: &str) -> anyhow::Result<bool> {
+        let c = self.commit_id(commit)?;
+        match self
+            .repo
+            .reference(refname, c, false, "arx: hold a rolled-back keep")
+        {
+            Ok(_) => Ok(true),
+            Err(e) if e.code() == git2::ErrorCode::Exists => Ok(false),
+            Err(e) => Err(git_err(e)),
+        }
+    }
+
     /// The full name of the current branch.
     pub fn branch_ref(&self) -> &str {
         &self.branch_ref
