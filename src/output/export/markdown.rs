@@ -7,8 +7,9 @@ use super::table::Align;
 
 /// A pipe table: `|` is escaped and line breaks become `<br>`, so that a
 /// cell stays in its cell; the characters that would make a cell's text
-/// markup (emphasis, code, a link or an image, inline HTML, an entity) are
-/// escaped, so text someone else wrote reads as written; every other
+/// markup (`*` and `~` emphasis, code, a link or an image, inline HTML, an
+/// entity) are escaped (`_` is left: names such as `val_loss` hold it, and
+/// inside a word it is no emphasis), so text someone else wrote reads as written; every other
 /// control character is shown by the escape of [`crate::kernel::text`].
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Markdown;
@@ -29,9 +30,10 @@ impl Markup for Markdown {
                 ("\\", "\\\\"),
                 ("`", "\\`"),
                 ("*", "\\*"),
-                ("_", "\\_"),
                 ("~", "\\~"),
-                ("[", "\\["),
+                // A link or an image needs `](` or `][`.
+                ("](", "]\\("),
+                ("][", "]\\["),
                 ("&", "&amp;"),
                 ("<", "&lt;"),
                 (">", "&gt;"),

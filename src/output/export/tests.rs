@@ -74,8 +74,8 @@ fn markdown_aligns_numbers_right_and_escapes_pipes_breaks_markup_and_controls() 
          | a\\|b | 2.5 |\n\
          | one<br>two | 3.5 |\n\
          | x<br>y<br>z | 4.5 |\n\
-         | \\[a](b) \\*c\\* &lt;i&gt;&amp;#x202e; | 5.5 |\n\
-         | \\u{1b}\\[2J\\u{202e} | 6.5 |\n"
+         | [a]\\(b) \\*c\\* &lt;i&gt;&amp;#x202e; | 5.5 |\n\
+         | \\u{1b}[2J\\u{202e} | 6.5 |\n"
     );
 }
 
