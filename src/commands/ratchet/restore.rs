@@ -112,7 +112,28 @@ const DISCARDED: &str = "refs/arx/discarded/";
 /// no such ref falls back to the journal's error for an unknown run.
 fn restore_stored(ctx: &Ctx, state: &std::path::Path, name: &str) -> Result<Exit> {
     let repo = RatchetRepo::open(&ctx.cwd()?, state)?;
-    let refname = format!("{DISCARDED}{name}");
+    let mut refname = format!("{DISCARDED}{name}");
+    // A prefix of a set-aside ref's name (a run id as `arx log` shows it,
+    // or any unique start) names that ref.
+    if repo.ref_target(&refname).is_none() {
+        match repo.refs_starting(&refname).as_slice() {
+            [one] => refname.clone_from(one),
+            [] => {}
+            many => {
+                return Err(Hinted::error(
+                    format!("{name} names {} set-aside candidates", many.len()),
+                    format!(
+                        "give more of the name: {}",
+                        many.iter()
+                            .take(5)
+                            .map(|r| r.trim_start_matches(DISCARDED))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ))
+            }
+        }
+    }
     if repo.ref_target(&refname).is_none() {
         let registry = journal(state, WARN);
         let records = registry.read()?;

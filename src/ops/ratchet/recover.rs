@@ -203,6 +203,36 @@ fn follow_main(state: &Path, root: &Path, best_ref: &str, intent: &KeepIntent) -
     }
 }
 
+/// Put back a candidate a crash left set aside: cut off before its
+/// snapshot was stored, it never left the working tree (the marker goes);
+/// cut off while the working tree was restored to the kept commit, or
+/// while the candidate was put back, the files that still hold the
+/// candidate go to the kept commit first, so the put-back finds the tree
+/// as it left it (a file changed since is new work, and is refused).
+fn put_back_aside(
+    repo: &RatchetRepo,
+    m: &Markers,
+    aside: &crate::io::ratchet::Aside,
+) -> Result<String> {
+    let Some(snapshot) = repo.ref_target(&aside.refname) else {
+        m.clear_aside()?;
+        return Ok(format!(
+            "a candidate being set aside was cut off before it was stored under {}: it never left the working tree",
+            aside.refname
+        ));
+    };
+    if let Some(kept) = &aside.kept {
+        repo.finish_discard(kept, &snapshot)?;
+    }
+    repo.put_back(&aside.refname)?;
+    repo.delete_ref(&aside.refname)?;
+    m.clear_aside()?;
+    Ok(format!(
+        "put back the candidate set aside for the baseline ({})",
+        aside.refname
+    ))
+}
+
 /// Put back a candidate set aside for a baseline, and finish a discard
 /// that a crash interrupted, in this working tree: the try journaled if it
 /// was not, and the kept commit put back only on the files that still
@@ -212,13 +242,7 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     let mut done = Vec::new();
     let m = Markers::of(state, repo.workdir());
     if let Some(aside) = m.read_aside()? {
-        repo.put_back(&aside.refname)?;
-        repo.delete_ref(&aside.refname)?;
-        m.clear_aside()?;
-        done.push(format!(
-            "put back the candidate set aside for the baseline ({})",
-            aside.refname
-        ));
+        done.push(put_back_aside(repo, &m, &aside)?);
     }
     let Some(p) = m.read_pending()? else {
         return Ok(done);

@@ -196,6 +196,20 @@ impl RatchetRepo {
             .map(|(n, _)| n)
     }
 
+    /// The full names of the refs whose name starts with `prefix`, sorted.
+    pub fn refs_starting(&self, prefix: &str) -> Vec<String> {
+        let Ok(refs) = self.repo.references() else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = refs
+            .flatten()
+            .filter_map(|r| r.name().map(str::to_string))
+            .filter(|n| n.starts_with(prefix))
+            .collect();
+        names.sort();
+        names
+    }
+
     /// Point the new ref `refname` at `commit` (an existing ref of that
     /// name is left as it is: `false`).
     pub fn hold_under(&self, refname: &str, commit: &str) -> anyhow::Result<bool> {
