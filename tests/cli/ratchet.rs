@@ -612,6 +612,34 @@ fn a_set_aside_cut_off_while_restoring_the_best_is_put_back_whole() {
 }
 
 #[test]
+fn a_set_aside_that_new_work_keeps_from_being_put_back_is_kept_under_a_ref() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let kept = head(&sb);
+    sb.write("value.txt", "0.9");
+    git(&sb, &["add", "value.txt"]);
+    let tree = git(&sb, &["write-tree"]);
+    git(&sb, &["reset", "-q"]);
+    let snapshot = git(&sb, &["commit-tree", &tree, "-p", &kept, "-m", "aside"]);
+    git(&sb, &["update-ref", "refs/arx/aside", &snapshot]);
+    sb.write(
+        ".arx/ratchet-aside.json",
+        format!("{{\"refname\": \"refs/arx/aside\", \"head\": \"{kept}\", \"kept\": \"{kept}\"}}"),
+    );
+    // New work since the try was cut off, in the candidate's own file.
+    sb.write("value.txt", "0.8");
+    let (code, report, err) = try_json(&sb, &["-m", "new work"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.8");
+    let held = format!("refs/arx/discarded/aside-{}", &snapshot[..12]);
+    assert!(err.contains(&held), "{err}");
+    assert_eq!(git(&sb, &["show", &format!("{held}:value.txt")]), "0.9");
+    assert!(!sb.path().join(".arx/ratchet-aside.json").exists());
+    assert!(discarded_refs(&sb).contains(&held));
+}
+
+#[test]
 fn a_discard_marker_without_its_snapshot_leaves_the_working_tree_alone() {
     // A marker an older arx wrote before it stored the candidate, and the
     // crash came before the store: the candidate's ref does not exist, and

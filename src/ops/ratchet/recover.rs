@@ -224,7 +224,23 @@ fn put_back_aside(
     if let Some(kept) = &aside.kept {
         repo.finish_discard(kept, &snapshot)?;
     }
-    repo.put_back(&aside.refname)?;
+    if let Err(e) = repo.put_back(&aside.refname) {
+        // New work since (the working tree changed, the branch moved):
+        // the candidate is kept under a ref of its own, which `arx
+        // restore` takes, and the working tree is left as it is.
+        let kept_as = format!(
+            "refs/arx/discarded/aside-{}",
+            snapshot.get(..12).unwrap_or(&snapshot)
+        );
+        repo.hold_under(&kept_as, &snapshot)?;
+        repo.delete_ref(&aside.refname)?;
+        m.clear_aside()?;
+        return Ok(format!(
+            "a candidate set aside by a try that was cut off could not be put back ({}): it is kept under {kept_as} (arx restore aside-{} puts it back) and the working tree is left as it is",
+            crate::kernel::text::shown(&format!("{e:#}")),
+            snapshot.get(..8).unwrap_or(&snapshot)
+        ));
+    }
     repo.delete_ref(&aside.refname)?;
     m.clear_aside()?;
     Ok(format!(
