@@ -214,6 +214,8 @@ fn put_back_aside(
     m: &Markers,
     aside: &crate::io::ratchet::Aside,
 ) -> Result<String> {
+    // A try killed while it wrote the ref left git's lock on it.
+    repo.clear_stale_ref_lock(&aside.refname);
     let Some(snapshot) = repo.ref_target(&aside.refname) else {
         m.clear_aside()?;
         return Ok(format!(
@@ -257,6 +259,10 @@ fn put_back_aside(
 pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
     let mut done = Vec::new();
     let m = Markers::of(state, repo.workdir());
+    if m.any() {
+        // The step cut off may have been writing the index.
+        repo.clear_stale_index_lock();
+    }
     if let Some(aside) = m.read_aside()? {
         done.push(put_back_aside(repo, &m, &aside)?);
     }

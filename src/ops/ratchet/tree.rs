@@ -23,6 +23,8 @@ use crate::ops::lanes::{LaneCtx, MainTree};
 pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Result<()> {
     let markers = Markers::of(state, repo.workdir());
     let refname = markers.aside_ref.clone();
+    // A try killed while it wrote this ref left git's lock on it.
+    repo.clear_stale_ref_lock(&refname);
     markers.write_aside(&Aside {
         refname: refname.clone(),
         head: repo.head(),

@@ -196,6 +196,32 @@ impl RatchetRepo {
             .map(|(n, _)| n)
     }
 
+    /// Remove the lock file (`<ref>.lock`) a killed writer left on
+    /// `refname`, which would fail every later update of it. Only for a
+    /// ref no one else writes: a working tree's aside ref, under that
+    /// working tree's try lock.
+    pub fn clear_stale_ref_lock(&self, refname: &str) {
+        if !refname.starts_with("refs/arx/") || refname.contains("..") {
+            return;
+        }
+        // Refs live in the common git directory (a linked working tree's
+        // own one names it in `commondir`).
+        let own = self.repo.path();
+        let common = match std::fs::read_to_string(own.join("commondir")) {
+            Ok(text) => own.join(text.trim()),
+            Err(_) => own.to_path_buf(),
+        };
+        let _ = std::fs::remove_file(common.join(format!("{refname}.lock")));
+    }
+
+    /// Remove the index lock (`index.lock`) an arx killed while it wrote
+    /// this working tree's index left, which would fail every later write
+    /// of it. Called only when a marker shows that an arx step was cut off
+    /// here, under the working tree's try lock.
+    pub fn clear_stale_index_lock(&self) {
+        let _ = std::fs::remove_file(self.repo.path().join("index.lock"));
+    }
+
     /// The full names of the refs whose name starts with `prefix`, sorted.
     pub fn refs_starting(&self, prefix: &str) -> Vec<String> {
         let Ok(refs) = self.repo.references() else {
