@@ -640,6 +640,32 @@ fn a_set_aside_that_new_work_keeps_from_being_put_back_is_kept_under_a_ref() {
 }
 
 #[test]
+fn git_locks_a_killed_try_left_do_not_stop_the_next_one() {
+    // The aside ref's lock, left by a try killed while it set the
+    // candidate aside for the baseline.
+    let sb = repo("");
+    sb.write(".git/refs/arx/aside.lock", "");
+    sb.write("value.txt", "0.9");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    // The index's lock, left by a step a marker says was cut off.
+    sb.write(
+        ".arx/ratchet-aside.json",
+        format!(
+            "{{\"refname\": \"refs/arx/aside\", \"head\": \"{}\"}}",
+            head(&sb)
+        ),
+    );
+    sb.write(".git/index.lock", "");
+    sb.write("value.txt", "0.8");
+    let (code, report, err) = try_json(&sb, &["-m", "lower again"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    assert!(!sb.path().join(".git/index.lock").exists());
+}
+
+#[test]
 fn a_discard_marker_without_its_snapshot_leaves_the_working_tree_alone() {
     // A marker an older arx wrote before it stored the candidate, and the
     // crash came before the store: the candidate's ref does not exist, and
