@@ -13,7 +13,7 @@
 # the best); exits 1 when anything did.
 #
 # Usage: bench/soak.sh [--quick]   (SOAK_TRIES=1000 over all lanes,
-#        SOAK_LANES=3, ARX=path to the binary, else target/debug/arx built
+#        SOAK_LANES=3, SOAK_KEEP=1 keeps the repository, ARX=path to the binary, else target/debug/arx built
 #        here; --quick: SOAK_TRIES=60, the form CI runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +29,8 @@ if [[ -z "$arx" ]]; then
   arx=$(realpath target/debug/arx)
 fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/arx-soak.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
+# SOAK_KEEP=1 keeps the repository to look into.
+[[ -n "${SOAK_KEEP:-}" ]] || trap 'rm -rf "$dir"' EXIT
 root="$dir/repo"
 names=(a b c d e f g h)
 

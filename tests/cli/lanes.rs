@@ -1453,3 +1453,16 @@ fn a_try_journaled_after_the_objective_changed_does_not_restart_its_segment() {
         "{st}"
     );
 }
+
+#[test]
+fn a_lock_a_killed_try_left_on_the_lanes_branch_does_not_stop_its_next_try() {
+    let r = with_lanes(&["a"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    // git's lock on the lane's branch, as a try killed while it moved the
+    // branch leaves it.
+    let lock = r.root().join(".git/refs/heads/arx/lane/a.lock");
+    std::fs::write(&lock, "").unwrap();
+    let (code, report) = r.try_in(&r.lane("a"), "a to 5");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert!(!lock.exists());
+}

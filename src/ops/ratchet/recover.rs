@@ -259,6 +259,10 @@ fn put_back_aside(
 pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
     let mut done = Vec::new();
     let m = Markers::of(state, repo.workdir());
+    // A lane's branch is moved only by the try holding its working tree's
+    // lock (which this command holds): a lock git left on it is a killed
+    // try's.
+    repo.clear_stale_ref_lock(repo.branch_ref());
     if m.any() {
         // The step cut off may have been writing the index.
         repo.clear_stale_index_lock();

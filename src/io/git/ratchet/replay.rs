@@ -198,10 +198,11 @@ impl RatchetRepo {
 
     /// Remove the lock file (`<ref>.lock`) a killed writer left on
     /// `refname`, which would fail every later update of it. Only for a
-    /// ref no one else writes: a working tree's aside ref, under that
-    /// working tree's try lock.
+    /// ref no one else writes: a working tree's aside ref, a lane's own
+    /// branch, under that working tree's try lock.
     pub fn clear_stale_ref_lock(&self, refname: &str) {
-        if !refname.starts_with("refs/arx/") || refname.contains("..") {
+        let ours = refname.starts_with("refs/arx/") || refname.starts_with("refs/heads/arx/lane/");
+        if !ours || refname.contains("..") {
             return;
         }
         // Refs live in the common git directory (a linked working tree's
