@@ -982,6 +982,22 @@ fn a_keep_killed_part_way_is_completed_by_the_same_lanes_next_try() {
         assert_eq!(read_in(&r.root(), "a.txt"), "5\n", "{point}");
         assert_eq!(read_in(&r.root(), "c.txt"), "2\n", "{point}");
         assert_eq!(r.git(&["status", "--porcelain"]), "", "{point}");
+        // The first keep's record was journaled by the recovery, and says so.
+        let journal: Vec<serde_json::Value> =
+            std::fs::read_to_string(r.root().join(".arx/journal.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        let first = journal
+            .iter()
+            .find(|j| j["ratchet"]["description"] == "a to 5")
+            .expect("a to 5 journaled");
+        assert_eq!(
+            first["tags"],
+            serde_json::json!(["recovered"]),
+            "{point}: {first}"
+        );
     }
 }
 

@@ -527,6 +527,15 @@ fn a_discard_killed_at_any_step_loses_nothing() {
             "{point}"
         );
         let rec = sb.journal().pop().unwrap();
+        // A record the try did not journal itself says it was recovered.
+        let recovered = rec["tags"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t == "recovered"));
+        assert_eq!(
+            recovered,
+            matches!(point, "discard:after-snapshot" | "discard:after-marker"),
+            "{point}: {rec}"
+        );
         let refname = rec["ratchet"]["discarded_ref"]
             .as_str()
             .unwrap()

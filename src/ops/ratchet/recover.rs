@@ -110,7 +110,7 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
             }
         },
     }
-    crate::ops::journal::record_run(state, &intent.record, warn)?;
+    crate::ops::journal::record_run(state, &recovered(&intent.record), warn)?;
     markers::clear_keep(state)?;
     let mut line = format!(
         "finished an interrupted keep of run {run}: the best is now {}",
@@ -121,6 +121,19 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
         line.push_str(&n);
     }
     Ok(vec![line])
+}
+
+/// The tag of a record journaled by the command that finished its cut-off
+/// try, not by the try itself.
+pub const RECOVERED_TAG: &str = "recovered";
+
+/// `record` marked as journaled by recovery.
+fn recovered(record: &crate::kernel::journal::RunRecord) -> crate::kernel::journal::RunRecord {
+    let mut r = record.clone();
+    if !r.tags.iter().any(|t| t == RECOVERED_TAG) {
+        r.tags.push(RECOVERED_TAG.to_string());
+    }
+    r
 }
 
 /// Where the commit of a rolled-back keep is, in words: on the branch (or
@@ -275,7 +288,7 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     };
     let records = crate::io::state::journal(state, warn).read()?;
     if !records.iter().any(|r| r.run_id == p.record.run_id) {
-        crate::io::state::journal(state, warn).append(&p.record)?;
+        crate::io::state::journal(state, warn).append(&recovered(&p.record))?;
     }
     let run = run_short(&p.record.run_id);
     let snapshot = p
