@@ -545,6 +545,7 @@ complete -c arx -n "__fish_arx_using_subcommand compare" -s q -l quiet -d 'Print
 complete -c arx -n "__fish_arx_using_subcommand compare" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand try" -s m -l description -d 'What the change is: the journal\'s description, the commit subject' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l idea -d 'The idea of the backlog this try tests (its id or a unique prefix): recorded with the try; its statement is the description unless -m is given' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l because -d 'With --retry: why the idea runs here as well (said on stderr)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l family -d 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l rule -d 'The decision rule: confirm (arx\'s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment\'s MAD confidence >= 2)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l lane -d 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane\'s directory' -r
@@ -580,6 +581,7 @@ never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand try" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand try" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand try" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l retry -d 'With --idea: try the idea although another lane has it in flight (refused without it, exit 2); needs --because'
 complete -c arx -n "__fish_arx_using_subcommand try" -l new-segment -d 'Start a new segment: measure the baseline again'
 complete -c arx -n "__fish_arx_using_subcommand try" -l dry-run -d 'Say what would be run, kept or restored; change nothing'
 complete -c arx -n "__fish_arx_using_subcommand try" -l strict -d 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on'

@@ -542,6 +542,13 @@ pub struct TryArgs {
     /// is given.
     #[arg(long, value_name = "ID")]
     pub idea: Option<String>,
+    /// With --idea: try the idea although another lane has it in flight
+    /// (refused without it, exit 2); needs --because.
+    #[arg(long, requires_all = ["idea", "because"])]
+    pub retry: bool,
+    /// With --retry: why the idea runs here as well (said on stderr).
+    #[arg(long, value_name = "TEXT", requires = "retry")]
+    pub because: Option<String>,
     /// The family of the change (one word). With -m and no --idea: the try
     /// adds its description to the backlog as an idea of this family.
     /// Without either, a try takes the family of the most similar idea.

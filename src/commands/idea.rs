@@ -10,6 +10,7 @@ use crate::cli::IdeaCommand;
 use crate::error::{Exit, Hinted};
 use crate::kernel::idea::{check_reason, Idea, IdeaAdded, IdeaDropped, IdeaLine, IdeaStatus};
 use crate::kernel::ratchet_record::TryStatus;
+use crate::kernel::text::shown;
 use crate::ops::ideas;
 use crate::output::{bold, dim, Report, Row, Rows};
 
@@ -107,7 +108,7 @@ fn add(
         (None, None) => {
             let nearest = ideas::nearest_family(&backlog, &statement);
             if !ctx.out.quiet {
-                eprintln!("arx: {}", nearest.said());
+                crate::errln!("arx: {}", shown(&nearest.said()));
             }
             (nearest.family, true)
         }
@@ -182,14 +183,16 @@ impl Row for Listed {
             .map(|r| {
                 format!(
                     "  {d}(retry of {r}: {}){d:#}",
-                    self.idea.because.as_deref().unwrap_or("")
+                    shown(self.idea.because.as_deref().unwrap_or(""))
                 )
             })
             .unwrap_or_default();
         writeln!(
             out,
             "{}  {:<12} {}  {status}{retry}",
-            self.idea.id, self.idea.family, self.idea.statement
+            self.idea.id,
+            self.idea.family,
+            shown(&self.idea.statement)
         )
     }
 }
@@ -230,7 +233,7 @@ impl Report for Dropped {
         } else {
             "already dropped"
         };
-        writeln!(out, "{b}{what}{b:#} {} {}", self.id, self.statement)
+        writeln!(out, "{b}{what}{b:#} {} {}", self.id, shown(&self.statement))
     }
 }
 

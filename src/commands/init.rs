@@ -195,7 +195,7 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 13] = [
+const DERIVED: [&str; 16] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::steer::CACHE_FILE,
@@ -203,12 +203,15 @@ const DERIVED: [&str; 13] = [
     "claim-*.json", // crate::io::steer::claim: the idea a lane was given
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
-    "ratchet-*-*.json", // crate::io::ratchet::Markers: a lane's markers
-    "live/",            // crate::io::live::LIVE_DIR: one file per running run
-    "slots/",           // crate::io::slots: one lock file per slot
-    "try-*.lock",       // crate::io::ratchet::lock_try: a running try's lock
-    "keep.lock",        // crate::io::ratchet::lock_keep
-    "baseline.lock",    // crate::io::ratchet::lock_baseline
+    crate::io::ratchet::KEEP_FILE, // a keep's intent until its branches moved
+    "ratchet-*-*.json",            // crate::io::ratchet::Markers: a lane's markers
+    "live/",                       // crate::io::live::LIVE_DIR: one file per running run
+    "slots/",                      // crate::io::slots: one lock file per slot
+    "try-*.lock",                  // crate::io::ratchet::lock_try: a running try's lock
+    "keep.lock",                   // crate::io::ratchet::lock_keep
+    "baseline.lock",               // crate::io::ratchet::lock_baseline
+    crate::io::steer::CLAIMS_LOCK,
+    ".*.tmp-*", // crate::io::atomic: a file being replaced
 ];
 
 /// Ignore the derived files in the state directory's own `.gitignore`.

@@ -125,7 +125,7 @@ fn add(ctx: &Ctx, names: &[String], dir: Option<&Path>) -> Result<Exit> {
         }
         let path = dir.join(name);
         lanes.add(name, &path, &best, &best_branch)?;
-        eprintln!("arx: added lane {name} at {}", path.display());
+        crate::errln!("arx: added lane {name} at {}", path.display());
         rows.push(LaneRow {
             name: name.clone(),
             branch: format!("{}{name}", crate::io::git::lane::BRANCH_PREFIX),

@@ -63,7 +63,7 @@ impl LogReport {
                     try_field(r, |t| t.idea.as_deref()),
                 ],
                 verdict: r.verdict.as_ref().map(|v| v.verdict),
-                description: truncate(&one_line(&description(r)), DESCRIPTION_WIDTH),
+                description: crate::kernel::text::clip(&description(r), DESCRIPTION_WIDTH),
             })
             .collect()
     }
@@ -169,21 +169,10 @@ fn start_time(text: &str) -> String {
     }
 }
 
-/// Control characters (newlines, escapes) shown as spaces, so a row stays
-/// one line.
+/// Control characters (newlines, escapes, bidirectional controls) shown
+/// by their escapes, so a row stays one line and drives no terminal.
 fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
-}
-
-fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+    crate::kernel::text::shown(text)
 }
 
 fn pad(text: &str, width: usize) -> String {

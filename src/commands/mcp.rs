@@ -23,7 +23,7 @@ use crate::mcp::{serve, Setup};
 /// The server's log lines, on stderr (stdout carries the protocol).
 #[cfg(feature = "mcp")]
 fn log(message: &str) {
-    eprintln!("arx: {message}");
+    crate::errln!("arx: {message}");
 }
 
 #[cfg(feature = "mcp")]

@@ -101,7 +101,7 @@ pub fn note_outside_git(ctx: &Ctx, what: &str) -> Result<bool> {
         return Ok(false);
     }
     if !ctx.out.quiet {
-        eprintln!(
+        crate::errln!(
             "arx: {} is not inside a git repository{what}",
             cwd.display()
         );
@@ -391,7 +391,7 @@ pub fn finding_from_result(ctx: &Ctx, state: &Path, record: &crate::kernel::jour
     let outcome = io::clock::timestamp(ctx.global.now.as_deref())
         .and_then(|now| crate::ops::finding::record_result(state, record, now, WARN));
     match outcome {
-        Ok(Some(line)) if !ctx.out.quiet => eprintln!("arx: {line}"),
+        Ok(Some(line)) if !ctx.out.quiet => crate::errln!("arx: {line}"),
         Ok(_) => {}
         Err(e) => crate::output::warn(format_args!(
             "the finding of this run was not recorded: {e:#}"

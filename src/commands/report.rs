@@ -163,7 +163,7 @@ fn write_files(
         let svg = String::from_utf8(svg)?;
         if let Some(path) = &args.svg {
             write_file(path, svg.as_bytes())?;
-            eprintln!("arx: wrote the chart to {}", path.display());
+            crate::errln!("arx: wrote the chart to {}", path.display());
         }
         if let Some(path) = &args.html {
             let (rows, rows_total) = table_rows(points, scope, TABLE_LIMIT);
@@ -181,13 +181,13 @@ fn write_files(
                 },
                 &page,
             )?;
-            eprintln!("arx: wrote the page to {}", path.display());
+            crate::errln!("arx: wrote the page to {}", path.display());
         }
     }
     if let Some(path) = &args.junit {
         let cases = cases(points, scope);
         write_to(path, &Junit, &cases[..])?;
-        eprintln!(
+        crate::errln!(
             "arx: wrote {} test cases to {}",
             cases.len(),
             path.display()

@@ -14,6 +14,7 @@ use crate::io::state::journal;
 use crate::kernel::failure::FailureClass;
 use crate::kernel::journal::{command_line, fmt_duration, RunRecord};
 use crate::kernel::number::{fmt_compact, fmt_number};
+use crate::kernel::text::visible;
 use crate::output::{bold, dim, verdict_style, Report};
 
 #[derive(Serialize)]
@@ -39,7 +40,7 @@ fn metrics_line(m: &crate::kernel::contract::Metrics) -> String {
         return "(none)".to_string();
     }
     m.iter()
-        .map(|(k, v)| format!("{k}={}", fmt_number(v)))
+        .map(|(k, v)| format!("{}={}", visible(k), fmt_number(v)))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -51,7 +52,7 @@ fn tail(out: &mut dyn Write, label: &str, text: &str) -> io::Result<()> {
     }
     writeln!(out, "{d}{label}:{d:#}")?;
     for line in text.trim_end_matches('\n').split('\n') {
-        writeln!(out, "    {}", line.trim_end_matches('\r'))?;
+        writeln!(out, "    {}", visible(line.trim_end_matches('\r')))?;
     }
     Ok(())
 }
@@ -80,9 +81,9 @@ fn origin(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
     )?;
     let via = if r.shell { "  (via /bin/sh -c)" } else { "" };
     field(out, "command", format_args!("{}{via}", command_line(r)))?;
-    field(out, "cwd", &r.cwd)?;
+    field(out, "cwd", visible(&r.cwd))?;
     if let Some(host) = &r.host {
-        field(out, "host", host)?;
+        field(out, "host", visible(host))?;
     }
     if let Some(git) = &r.git {
         let head = git.head.as_deref().unwrap_or("(no commit)");
@@ -94,16 +95,16 @@ fn origin(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
         field(out, "git", format_args!("{head}{branch}{dirty}"))?;
     }
     if let Some(h) = &r.hypothesis {
-        field(out, "hypothesis", h)?;
+        field(out, "hypothesis", visible(h))?;
     }
     if let Some(h) = &r.approach_hash {
-        field(out, "approach", h)?;
+        field(out, "approach", visible(h))?;
     }
     if let Some(c) = &r.candidate {
-        field(out, "candidate", c)?;
+        field(out, "candidate", visible(c))?;
     }
     if !r.tags.is_empty() {
-        field(out, "tags", r.tags.join(", "))?;
+        field(out, "tags", visible(&r.tags.join(", ")))?;
     }
     if let Some(spec) = &r.spec {
         field(
@@ -129,10 +130,10 @@ fn tried(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
     let b = bold();
     field(out, "try", format_args!("{b}{}{b:#}", t.status))?;
     if let Some(d) = &t.description {
-        field(out, "description", d)?;
+        field(out, "description", visible(d))?;
     }
     if let Some(i) = &t.idea {
-        field(out, "idea", i)?;
+        field(out, "idea", visible(i))?;
     }
     if let Some(f) = &t.family {
         let how = if t.family_guessed {
@@ -150,7 +151,7 @@ fn tried(out: &mut dyn Write, r: &RunRecord) -> io::Result<()> {
         field(out, "parent", t.parent_commit())?;
     }
     if let Some(l) = &t.lane {
-        field(out, "lane", l)?;
+        field(out, "lane", visible(l))?;
     }
     Ok(())
 }

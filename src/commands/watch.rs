@@ -215,7 +215,7 @@ pub fn run(ctx: &Ctx, run: Option<&str>) -> Result<Exit> {
                     };
                 }
                 if !ctx.out.json {
-                    eprintln!("arx: no live runs");
+                    crate::errln!("arx: no live runs");
                 }
                 return Ok(Exit::Ok);
             }

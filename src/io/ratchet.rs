@@ -65,6 +65,10 @@ pub struct Aside {
     pub refname: String,
     /// The branch's commit before it was set aside.
     pub head: String,
+    /// The commit the working tree is restored to while the candidate is
+    /// aside (absent in markers of an older arx).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kept: Option<String>,
 }
 
 /// The markers' file names in the state directory (the main working

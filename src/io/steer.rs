@@ -232,6 +232,31 @@ pub fn claim(state: &Path, lane: &str, idea: &str, at: &str) -> Result<()> {
     write_json_atomic(&claim_path(state, lane), &claim)
 }
 
+/// The lock every giving of an idea holds (`.arx/claims.lock`): `arx next
+/// --lane` from reading the claims to writing its own, `arx try --idea`
+/// from reading what is in flight to taking its working tree's lock. So
+/// two lanes are never given, or start, one idea at once. Freed when
+/// dropped (or when the process ends).
+pub struct ClaimsLock {
+    _file: std::fs::File,
+}
+
+/// Wait for the claims lock of the state directory `state`.
+pub fn lock_claims(state: &Path) -> Result<ClaimsLock> {
+    use anyhow::Context;
+    super::state::ensure_dir(state)?;
+    let path = state.join(CLAIMS_LOCK);
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true);
+    let file = super::state::open_no_follow(&mut options, &path)?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(ClaimsLock { _file: file })
+}
+
+/// The claims lock's file name in the state directory.
+pub const CLAIMS_LOCK: &str = "claims.lock";
+
 /// The claims of the lanes other than `lane` made within [`CLAIM_HOURS`]
 /// before `now` (unreadable files are ignored: a claim only steers).
 pub fn claims(state: &Path, lane: Option<&str>, now: &str) -> Vec<Claim> {

@@ -8,7 +8,7 @@ pub fn confirm(question: &str) -> bool {
     if !(io::stdin().is_terminal() && io::stderr().is_terminal()) {
         return false;
     }
-    eprint!("{question} [y/N] ");
+    let _ = write!(io::stderr(), "{question} [y/N] ");
     let _ = io::stderr().flush();
     let mut answer = String::new();
     if io::stdin().lock().read_line(&mut answer).is_err() {

@@ -186,7 +186,9 @@ fn lanes(n: usize, line: &mut dyn FnMut(&str)) {
     line("work side by side, each in a lane of its own: a git worktree on its own branch,");
     line("sharing one journal and one best. The person adds them (`arx lane add a b c`);");
     line("`arx lane list` shows where each one is. Work only in your lane's directory and");
-    line("run the same loop there. When another lane keeps first, arx replays your change");
+    line("run the same loop there, asking with your lane's name: `id=$(arx next --lane NAME)`");
+    line("never gives you an idea another lane holds, and `arx try --idea` refuses an idea");
+    line("in flight in another lane (exit 2): take another. When another lane keeps first, arx replays your change");
     line("onto the new best and measures it again (or sets it aside as `stale`); before");
     line("your next try it brings your lane up to the best. Never run `arx try` in the");
     line("main working tree while lanes exist (it refuses), and never merge lanes by hand.");
@@ -289,6 +291,8 @@ mod tests {
         );
         // A lane in conflict with the best has a command, not a hand merge.
         assert!(s.contains("arx lane sync --theirs"), "{s}");
+        // A lane asks for its idea by its name.
+        assert!(s.contains("id=$(arx next --lane NAME)"), "{s}");
     }
 
     #[test]

@@ -233,6 +233,12 @@ fn is_zero(n: &usize) -> bool {
 impl PerInstance {
     /// `20 better, 5 worse of 200` (and the dropped instances, if any).
     pub fn words(&self) -> String {
+        if self.common == 0 {
+            return format!(
+                "no instance in common of {} scored (the two sides name their instances differently)",
+                self.dropped
+            );
+        }
         let dropped = if self.dropped > 0 {
             format!(" ({} dropped: not scored by every run)", self.dropped)
         } else {
@@ -300,6 +306,37 @@ pub fn pair(best: &[&Scores], candidate: &[&Scores], sign: f64) -> Option<(PerIn
         runs: m,
     };
     Some((p, diffs))
+}
+
+/// The instance names a side's runs scored, for a person: the first three
+/// of its first run and how many it has (`0, 1, 2, … (50 instances)`);
+/// `None` when the side scored none.
+pub fn names_of(side: &[&Scores]) -> Option<String> {
+    let first = side.iter().find(|s| !s.is_empty())?;
+    let mut names: Vec<String> = first
+        .0
+        .iter()
+        .take(3)
+        .map(|(n, _)| crate::kernel::text::clip(n, 24))
+        .collect();
+    if first.len() > 3 {
+        names.push("…".to_string());
+    }
+    Some(format!(
+        "{} ({} instance{})",
+        names.join(", "),
+        first.len(),
+        if first.len() == 1 { "" } else { "s" }
+    ))
+}
+
+/// How many instances some run of either side scored.
+pub fn union_len(best: &[&Scores], candidate: &[&Scores]) -> usize {
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for s in best.iter().chain(candidate) {
+        seen.extend(s.0.iter().map(|(n, _)| n.as_str()));
+    }
+    seen.len()
 }
 
 /// `P(X ≥ k)` for `X ~ Binomial(n, 1/2)`, summed in log space (exact to

@@ -484,12 +484,7 @@ pub fn outcome(record: &RunRecord) -> String {
 /// characters of a `--shell` command string become spaces.
 pub fn command_line(record: &RunRecord) -> String {
     if record.shell {
-        return record
-            .command
-            .join(" ")
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
+        return crate::kernel::text::visible(&record.command.join(" ")).into_owned();
     }
     record
         .command
@@ -505,15 +500,7 @@ fn shell_quote(arg: &str) -> String {
         return arg.to_string();
     }
     let quoted = arg.replace('\'', r"'\''");
-    let visible: String = quoted
-        .chars()
-        .map(|c| match c {
-            '\n' => "\\n".to_string(),
-            c if c.is_control() => format!("\\x{:02x}", c as u32),
-            c => c.to_string(),
-        })
-        .collect();
-    format!("'{visible}'")
+    format!("'{}'", crate::kernel::text::visible(&quoted))
 }
 
 /// A duration for people: `850ms`, `12.3s`, `4m05s`, `2h03m`.
@@ -831,7 +818,7 @@ mod tests {
         assert_eq!(command_line(&r), r"'a\nb'");
         r.shell = true;
         r.command = vec!["for i in 1 2; do\n echo $i; done".into()];
-        assert_eq!(command_line(&r), "for i in 1 2; do  echo $i; done");
+        assert_eq!(command_line(&r), r"for i in 1 2; do\n echo $i; done");
     }
 
     #[test]

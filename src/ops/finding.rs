@@ -18,6 +18,7 @@ use crate::kernel::journal::RunRecord;
 use crate::kernel::number::fmt_number;
 use crate::kernel::round::{select_evidence, Finding as EvidenceItem};
 use crate::kernel::segment::TryStatus;
+use crate::kernel::text::shown;
 use crate::kernel::verdict::{EvidenceLevel, Verdict};
 
 /// A finding that a recorded one contradicts.
@@ -235,12 +236,16 @@ pub fn record_result(
     };
     let mut line = format!(
         "finding {} {}: {}",
-        r.finding.id, r.outcome, r.finding.content
+        r.finding.id,
+        r.outcome,
+        shown(&r.finding.content)
     );
     for a in &r.contradicts {
         line.push_str(&format!(
             "\n  contradicts {} ({:.2}): {}",
-            a.id, a.score, a.content
+            a.id,
+            a.score,
+            shown(&a.content)
         ));
     }
     Ok(Some(line))

@@ -125,12 +125,14 @@ impl Output {
         if self.quiet {
             return Ok(());
         }
+        // A closed stderr ends this stream alone, quietly.
+        let closed = &STDERR_CLOSED;
         if self.json {
-            write(io::stderr().lock(), &Json, report)
+            write_to(io::stderr().lock(), &Json, report, closed)
         } else if report.styled() {
-            write(anstream::stderr().lock(), &Human, report)
+            write_to(anstream::stderr().lock(), &Human, report, closed)
         } else {
-            write(io::stderr().lock(), &Human, report)
+            write_to(io::stderr().lock(), &Human, report, closed)
         }
     }
 
@@ -162,6 +164,22 @@ impl Output {
     }
 }
 
+/// Write one line on stderr (progress, a note, a hint): a closed stderr
+/// (`arx try 2>&1 | head -1`) drops the line and never ends the command,
+/// which goes on to its own exit code. `eprintln!` would panic there.
+pub fn stderr_line(args: std::fmt::Arguments<'_>) {
+    let mut err = anstream::stderr().lock();
+    let _ = err.write_fmt(args).and_then(|()| err.write_all(b"\n"));
+}
+
+/// `eprintln!` that never panics: [`stderr_line`] with `format!` syntax.
+#[macro_export]
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::output::stderr_line(format_args!($($arg)*))
+    };
+}
+
 /// Set once stdout is found closed (the reader of a pipe went away, as
 /// `arx log | head -1` does): nothing more is written there.
 static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -189,12 +207,21 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 
 /// Export `value` on `out`, then flush it. A closed stdout is the end of
 /// the output, not an error: every later write is skipped.
-fn write<W: Write, T: ?Sized>(
+fn write<W: Write, T: ?Sized>(out: W, exporter: &dyn Exporter<T>, value: &T) -> anyhow::Result<()> {
+    write_to(out, exporter, value, &STDOUT_CLOSED)
+}
+
+/// Set once stderr is found closed by a report written there.
+static STDERR_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`write`] on the stream whose closing `closed` records.
+fn write_to<W: Write, T: ?Sized>(
     mut out: W,
     exporter: &dyn Exporter<T>,
     value: &T,
+    closed: &std::sync::atomic::AtomicBool,
 ) -> anyhow::Result<()> {
-    if stdout_closed() {
+    if closed.load(std::sync::atomic::Ordering::Relaxed) {
         return Ok(());
     }
     match exporter
@@ -202,7 +229,7 @@ fn write<W: Write, T: ?Sized>(
         .and_then(|()| out.flush().map_err(Into::into))
     {
         Err(e) if is_broken_pipe(&e) => {
-            STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+            closed.store(true, std::sync::atomic::Ordering::Relaxed);
             Ok(())
         }
         other => other,

@@ -227,7 +227,17 @@ fn derived_files_are_ignored_by_git() {
         ".arx/precision.json",
         ".arx/ratchet-pending.json",
         ".arx/ratchet-aside.json",
+        ".arx/ratchet-keep.json",
+        ".arx/ratchet-pending-0123abcd.json",
+        ".arx/ratchet-aside-0123abcd.json",
+        ".arx/claim-l1.json",
+        ".arx/try-0123abcd.lock",
+        ".arx/keep.lock",
+        ".arx/baseline.lock",
+        ".arx/claims.lock",
+        ".arx/slots/0.lock",
         ".arx/.precision.json.tmp-1234",
+        ".arx/.ideas.jsonl.tmp-1234",
         ".arx/live/01a208ed-761d-714f-9415-98e088faa988.json",
     ] {
         assert!(git.is_path_ignored(file).unwrap(), "{file} is not ignored");

@@ -194,3 +194,34 @@ fn an_instances_key_of_the_wrong_type_is_refused_at_load() {
         assert!(sb.journal().is_empty());
     }
 }
+
+#[test]
+fn scores_with_no_instance_in_common_warn_and_end_inconclusive() {
+    // The baseline prints a list (instances named by index) ...
+    let sb = suite(PER_INSTANCE);
+    let list: Vec<String> = (0..200).map(|_| "0".to_string()).collect();
+    sb.write("per.json", format!("[{}]", list.join(", ")));
+    sb.write("scores.txt", scores(0, 0));
+    let (code, report, err) = try_(&sb);
+    assert_eq!(code, 0, "{report} {err}");
+    // ... the candidate an object keyed q0..q199, far better by the mean.
+    let object: Vec<String> = (0..200).map(|i| format!("\"q{i}\": 1")).collect();
+    sb.write("per.json", format!("{{{}}}", object.join(", ")));
+    sb.write("scores.txt", scores(60, 0));
+    let (code, report, err) = try_(&sb);
+    assert_eq!(code, 3, "{report} {err}");
+    assert_eq!(report["ratchet"]["status"], "discard");
+    assert_eq!(report["ratchet"]["per_instance"]["common"], 0, "{report}");
+    assert!(
+        err.contains("arx: warning:")
+            && err.contains("no instance in common")
+            && err.contains("the best's: 0, 1, 2, … (200 instances)")
+            && err.contains("the candidate's: q0, q1, q2, … (200 instances)"),
+        "{err}"
+    );
+    assert_eq!(
+        sb.read("scores.txt"),
+        scores(0, 0),
+        "the candidate was set aside"
+    );
+}

@@ -936,6 +936,13 @@ fn a_keep_that_cannot_be_completed_is_rolled_back_and_its_work_kept() {
     let err = stderr(&out);
     assert!(err.contains("rolled back an interrupted keep"), "{err}");
     assert!(!r.root().join(".arx/ratchet-keep.json").exists());
+    // No branch holds the keep's commit (it was cut off before the first
+    // moved): it is put under a ref, and the message says so.
+    assert!(!err.contains("stays on its branch"), "{err}");
+    let (_, held) = err.split_once("is kept under ").expect(&err);
+    let held = held.split_whitespace().next().unwrap();
+    assert!(held.starts_with("refs/arx/discarded/"), "{err}");
+    assert_eq!(r.git(&["show", &format!("{held}:a.txt")]), "5");
     // Nothing journaled, the best's branch as it was left, and lane a's
     // work still in lane a.
     assert!(keeps(&r).is_empty());
@@ -975,6 +982,22 @@ fn a_keep_killed_part_way_is_completed_by_the_same_lanes_next_try() {
         assert_eq!(read_in(&r.root(), "a.txt"), "5\n", "{point}");
         assert_eq!(read_in(&r.root(), "c.txt"), "2\n", "{point}");
         assert_eq!(r.git(&["status", "--porcelain"]), "", "{point}");
+        // The first keep's record was journaled by the recovery, and says so.
+        let journal: Vec<serde_json::Value> =
+            std::fs::read_to_string(r.root().join(".arx/journal.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        let first = journal
+            .iter()
+            .find(|j| j["ratchet"]["description"] == "a to 5")
+            .expect("a to 5 journaled");
+        assert_eq!(
+            first["tags"],
+            serde_json::json!(["recovered"]),
+            "{point}: {first}"
+        );
     }
 }
 
@@ -1445,4 +1468,17 @@ fn a_try_journaled_after_the_objective_changed_does_not_restart_its_segment() {
         (Some("min"), Some(2)),
         "{st}"
     );
+}
+
+#[test]
+fn a_lock_a_killed_try_left_on_the_lanes_branch_does_not_stop_its_next_try() {
+    let r = with_lanes(&["a"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    // git's lock on the lane's branch, as a try killed while it moved the
+    // branch leaves it.
+    let lock = r.root().join(".git/refs/heads/arx/lane/a.lock");
+    std::fs::write(&lock, "").unwrap();
+    let (code, report) = r.try_in(&r.lane("a"), "a to 5");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert!(!lock.exists());
 }

@@ -3,6 +3,7 @@
 
 mod agents;
 mod ci_files;
+mod claims;
 mod classify;
 mod compare;
 mod completions;
@@ -13,6 +14,7 @@ mod evidence;
 mod finding;
 mod formats;
 mod gate;
+mod hostile;
 mod ideas;
 mod init;
 mod instances;
@@ -46,6 +48,7 @@ mod show;
 mod slots;
 mod support;
 mod symlinks;
+mod truths;
 
 #[test]
 fn cli_definition_is_consistent() {

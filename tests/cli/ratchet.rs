@@ -505,20 +505,19 @@ fn a_discard_killed_at_any_step_loses_nothing() {
             git(&sb, &["show", &format!("{}:value.txt", refs[0])]),
             "1.2"
         );
-        // The next try finishes it (or, when the try was never journaled,
-        // measures the candidate again): one discard, the tree back.
+        // What waits is said by a command that only reads.
+        let out = sb.arx().args(["status"]).output().unwrap();
+        assert!(
+            stderr(&out).contains("cut off part-way"),
+            "{point}: {}",
+            stderr(&out)
+        );
+        // The next try finishes it: one discard, journaled, the tree back.
         let out = sb.arx().args(["try", "-m", "worse"]).output().unwrap();
         let err = stderr(&out);
-        let want = if point == "discard:after-snapshot" {
-            1
-        } else {
-            2
-        };
-        assert_eq!(out.status.code(), Some(want), "{point}: {err}");
-        if want == 2 {
-            assert!(err.contains("nothing to try"), "{point}: {err}");
-            assert!(!err.contains("left as they are"), "{point}: {err}");
-        }
+        assert_eq!(out.status.code(), Some(2), "{point}: {err}");
+        assert!(err.contains("nothing to try"), "{point}: {err}");
+        assert!(!err.contains("left as they are"), "{point}: {err}");
         assert_eq!(statuses(&sb), ["baseline", "discard"], "{point}");
         assert_eq!(sb.read("value.txt"), "1.0", "{point}");
         assert!(!sb.path().join("new.txt").exists(), "{point}");
@@ -528,6 +527,15 @@ fn a_discard_killed_at_any_step_loses_nothing() {
             "{point}"
         );
         let rec = sb.journal().pop().unwrap();
+        // A record the try did not journal itself says it was recovered.
+        let recovered = rec["tags"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| t == "recovered"));
+        assert_eq!(
+            recovered,
+            matches!(point, "discard:after-snapshot" | "discard:after-marker"),
+            "{point}: {rec}"
+        );
         let refname = rec["ratchet"]["discarded_ref"]
             .as_str()
             .unwrap()
@@ -541,6 +549,129 @@ fn a_discard_killed_at_any_step_loses_nothing() {
             "{point}"
         );
     }
+}
+
+#[test]
+fn a_discard_cut_off_after_its_snapshot_is_restored_by_a_prefix_of_its_ref() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    sb.write("value.txt", "1.2");
+    sb.write("new.txt", "candidate");
+    try_killed_at(&sb, "discard:after-snapshot", &["-m", "worse"]);
+    let refs = discarded_refs(&sb);
+    let name = refs[0].trim_start_matches("refs/arx/discarded/");
+    let out = sb.arx().args(["restore", &name[..8]]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    // The cut-off discard was finished (journaled) first, then the
+    // candidate put back.
+    assert_eq!(statuses(&sb), ["baseline", "discard"]);
+    assert_eq!(sb.read("value.txt"), "1.2");
+    assert_eq!(sb.read("new.txt"), "candidate");
+}
+
+#[test]
+fn a_set_aside_cut_off_before_its_snapshot_is_forgotten_and_the_candidate_runs() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    sb.write("value.txt", "0.9");
+    // The marker of a set-aside killed before its ref was written.
+    sb.write(
+        ".arx/ratchet-aside.json",
+        format!(
+            "{{\"refname\": \"refs/arx/aside\", \"head\": \"{}\"}}",
+            head(&sb)
+        ),
+    );
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    assert!(err.contains("never left the working tree"), "{err}");
+    assert!(!sb.path().join(".arx/ratchet-aside.json").exists());
+}
+
+#[test]
+fn a_set_aside_cut_off_while_restoring_the_best_is_put_back_whole() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let kept = head(&sb);
+    // The candidate, stored under the aside ref as a set-aside stores it
+    // (a commit on HEAD whose tree is the working tree) ...
+    sb.write("value.txt", "0.9");
+    sb.write("new.txt", "candidate");
+    git(&sb, &["add", "value.txt", "new.txt"]);
+    let tree = git(&sb, &["write-tree"]);
+    git(&sb, &["reset", "-q"]);
+    let snapshot = git(&sb, &["commit-tree", &tree, "-p", &kept, "-m", "aside"]);
+    git(&sb, &["update-ref", "refs/arx/aside", &snapshot]);
+    sb.write(
+        ".arx/ratchet-aside.json",
+        format!("{{\"refname\": \"refs/arx/aside\", \"head\": \"{kept}\", \"kept\": \"{kept}\"}}"),
+    );
+    // ... and the restore of the best cut off half-way: value.txt back,
+    // new.txt not yet removed.
+    sb.write("value.txt", "1.0");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("put back the candidate set aside"), "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.9");
+    assert_eq!(git(&sb, &["show", "HEAD:new.txt"]), "candidate");
+    assert!(!sb.path().join(".arx/ratchet-aside.json").exists());
+}
+
+#[test]
+fn a_set_aside_that_new_work_keeps_from_being_put_back_is_kept_under_a_ref() {
+    let sb = repo("");
+    assert_eq!(try_(&sb, &[]).0, 0);
+    let kept = head(&sb);
+    sb.write("value.txt", "0.9");
+    git(&sb, &["add", "value.txt"]);
+    let tree = git(&sb, &["write-tree"]);
+    git(&sb, &["reset", "-q"]);
+    let snapshot = git(&sb, &["commit-tree", &tree, "-p", &kept, "-m", "aside"]);
+    git(&sb, &["update-ref", "refs/arx/aside", &snapshot]);
+    sb.write(
+        ".arx/ratchet-aside.json",
+        format!("{{\"refname\": \"refs/arx/aside\", \"head\": \"{kept}\", \"kept\": \"{kept}\"}}"),
+    );
+    // New work since the try was cut off, in the candidate's own file.
+    sb.write("value.txt", "0.8");
+    let (code, report, err) = try_json(&sb, &["-m", "new work"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.8");
+    let held = format!("refs/arx/discarded/aside-{}", &snapshot[..12]);
+    assert!(err.contains(&held), "{err}");
+    assert_eq!(git(&sb, &["show", &format!("{held}:value.txt")]), "0.9");
+    assert!(!sb.path().join(".arx/ratchet-aside.json").exists());
+    assert!(discarded_refs(&sb).contains(&held));
+}
+
+#[test]
+fn git_locks_a_killed_try_left_do_not_stop_the_next_one() {
+    // The aside ref's lock, left by a try killed while it set the
+    // candidate aside for the baseline.
+    let sb = repo("");
+    sb.write(".git/refs/arx/aside.lock", "");
+    sb.write("value.txt", "0.9");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    // The index's lock, left by a step a marker says was cut off.
+    sb.write(
+        ".arx/ratchet-aside.json",
+        format!(
+            "{{\"refname\": \"refs/arx/aside\", \"head\": \"{}\"}}",
+            head(&sb)
+        ),
+    );
+    sb.write(".git/index.lock", "");
+    sb.write("value.txt", "0.8");
+    let (code, report, err) = try_json(&sb, &["-m", "lower again"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(status(&report), "keep", "{err}");
+    assert!(!sb.path().join(".git/index.lock").exists());
 }
 
 #[test]

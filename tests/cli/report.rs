@@ -178,7 +178,8 @@ fn markdown_has_the_summary_and_a_row_per_last_run_and_is_deterministic() {
         md("4"),
         "the same journal and --now give the same bytes"
     );
-    let (_, after) = text.split_once("### Last 4 runs\n\n").expect(&text);
+    // Two tries and two plain runs: records.
+    let (_, after) = text.split_once("### Last 4 records\n\n").expect(&text);
     let table: Vec<&str> = after.lines().take_while(|l| l.starts_with('|')).collect();
     assert_eq!(table.len(), 2 + 4, "header, divider and four rows:\n{text}");
     assert_eq!(

@@ -15,6 +15,7 @@ use crate::engine::steer::pick::{choose, LeftOut, Row};
 use crate::engine::steer::repeat::Same;
 use crate::error::Exit;
 use crate::io::steer::{self as cache, Source};
+use crate::kernel::text::shown;
 use crate::ops::next_idea::{default_seed, Ranked};
 use crate::output::{bold, dim, Report};
 
@@ -99,7 +100,7 @@ impl NextIdea {
                 s.epistemic,
                 s.g,
                 r.probability,
-                r.statement
+                shown(&r.statement)
             )?;
             if let Some(why) = &r.left_out {
                 writeln!(out, "{d}  left out: {}{d:#}", left_out_words(why))?;
@@ -137,14 +138,15 @@ fn left_out_words(why: &LeftOut) -> String {
                 }
             };
             let by = if *imported {
-                format!("the imported try {run_id}")
+                format!("the imported try {}", shown(run_id))
             } else {
                 run_id.clone()
             };
             format!(
-                "discarded at the same parent {} by {by} ({how}: {statement:?}); \
+                "discarded at the same parent {} by {by} ({how}: \"{}\"); \
                  `arx idea add --retry ID --because TEXT` tries it again",
-                short(parent)
+                short(parent),
+                shown(statement)
             )
         }
         LeftOut::InFlight { lane: Some(lane) } => format!("in flight in lane {lane}"),
@@ -164,6 +166,12 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let lane = args.lane.as_deref();
     let state = ctx.state_dir()?;
     let now = ctx.now()?;
+    // A lane is given an idea under the claims lock, from reading what the
+    // other lanes hold to writing its own claim: never one idea to two.
+    let _claims = match lane {
+        Some(_) if state.is_dir() => Some(cache::lock_claims(&state)?),
+        _ => None,
+    };
     let Ranked {
         fold,
         source,

@@ -43,6 +43,7 @@ pub fn request(ctx: &Ctx, args: &TryArgs) -> TryRequest {
     TryRequest {
         description: args.description.clone(),
         idea: args.idea.clone(),
+        retry_because: args.because.clone().filter(|_| args.retry),
         family: args.family.clone(),
         rule: args.rule.clone(),
         new_segment: args.new_segment,

@@ -57,7 +57,7 @@ impl Report for BestReport {
             write!(out, " at {}", short(&self.commit))?;
         }
         if let Some(desc) = &self.description {
-            write!(out, " \"{desc}\"")?;
+            write!(out, " \"{}\"", crate::kernel::text::shown(desc))?;
         }
         if let (Some(c), Some(base)) = (self.change, self.baseline) {
             let on = self
@@ -90,11 +90,11 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let o = &loaded.objective;
     let imported = loaded.segment.is_none() && loaded.imported.is_some();
     let Some(seg) = loaded.segment.or(loaded.imported) else {
-        eprintln!("arx: no measurement yet in this segment; `arx try` measures the baseline");
+        crate::errln!("arx: no measurement yet in this segment; `arx try` measures the baseline");
         return Ok(Exit::No);
     };
     let Some(kept) = &seg.kept else {
-        eprintln!("arx: the segment has no baseline yet; `arx try` measures it");
+        crate::errln!("arx: the segment has no baseline yet; `arx try` measures it");
         return Ok(Exit::No);
     };
     // An imported value is one number shown as the file gave it.
@@ -109,7 +109,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     };
     let estimate = estimate_of_fold(kept, &seg, INTERVAL_CONFIDENCE).or_else(shown_as_given);
     let Some(estimate) = estimate else {
-        eprintln!("arx: the kept commit has no sample of {}", o.metric);
+        crate::errln!("arx: the kept commit has no sample of {}", o.metric);
         return Ok(Exit::No);
     };
     // The baseline as it measures on the best's slot, when the two were

@@ -19,6 +19,7 @@ use crate::error::Exit;
 use crate::kernel::journal::RunRecord;
 use crate::kernel::ratchet::estimate;
 use crate::kernel::report::{KeptFold, SegmentFold};
+use crate::kernel::text::visible;
 use crate::ops::ratchet::{self as ops_ratchet};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
@@ -81,12 +82,15 @@ impl Report for TryReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let b = bold();
         let d = dim();
-        match self.line.split_once(": ") {
-            Some((head, rest)) => writeln!(out, "{b}{head}{b:#}: {rest}")?,
-            None => writeln!(out, "{}", self.line)?,
+        for line in self.line.lines() {
+            let line = visible(line);
+            match line.split_once(": ") {
+                Some((head, rest)) => writeln!(out, "{b}{head}{b:#}: {rest}")?,
+                None => writeln!(out, "{line}")?,
+            }
         }
         for n in &self.notes {
-            writeln!(out, "  {d}{n}{d:#}")?;
+            writeln!(out, "  {d}{}{d:#}", visible(n))?;
         }
         Ok(())
     }
@@ -234,7 +238,9 @@ impl ops_ratchet::Host for Shown {
     }
     fn say(&self, line: &str) {
         self.spinner.finish();
-        eprintln!("arx: {line}");
+        for line in line.lines() {
+            crate::errln!("arx: {}", visible(line));
+        }
     }
     fn warn(&self, line: &str) {
         warn(line);

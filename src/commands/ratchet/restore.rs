@@ -47,7 +47,18 @@ pub fn run(ctx: &Ctx, run_id: Option<&str>) -> Result<Exit> {
         return restore_stored(ctx, &state, &name);
     }
     let record = match run_id {
-        Some(id) => lookup_run(ctx, &records, &registry.path, id)?,
+        // The one discarded try the prefix names (a run id's start can name
+        // tries of other statuses too), else a set-aside ref the prefix
+        // names (a try cut off before its record), else the journal's run.
+        Some(id) => match discarded_by_prefix(&records, id) {
+            Some(r) => r,
+            None => {
+                if let Some(name) = set_aside_by_prefix(ctx, &state, id)? {
+                    return restore_stored(ctx, &state, &name);
+                }
+                lookup_run(ctx, &records, &registry.path, id)?
+            }
+        },
         None => records
             .iter()
             .rev()
@@ -87,6 +98,43 @@ pub fn run(ctx: &Ctx, run_id: Option<&str>) -> Result<Exit> {
     Ok(Exit::Ok)
 }
 
+/// The one discarded try whose run id starts with `query`.
+fn discarded_by_prefix(
+    records: &[crate::kernel::journal::RunRecord],
+    query: &str,
+) -> Option<crate::kernel::journal::RunRecord> {
+    let query = query.trim();
+    let mut found = records.iter().filter(|r| {
+        !query.is_empty()
+            && r.run_id.starts_with(query)
+            && r.ratchet
+                .as_ref()
+                .is_some_and(|t| t.discarded_ref.is_some())
+    });
+    match (found.next(), found.next()) {
+        (Some(one), None) => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// The name under `refs/arx/discarded/` of the one set-aside ref whose
+/// name starts with `query` (outside a git repository: none).
+fn set_aside_by_prefix(ctx: &Ctx, state: &std::path::Path, query: &str) -> Result<Option<String>> {
+    let name = query.trim().strip_prefix(DISCARDED).unwrap_or(query.trim());
+    if name.is_empty() || name.contains("..") {
+        return Ok(None);
+    }
+    let Ok(repo) = RatchetRepo::open(&ctx.cwd()?, state) else {
+        return Ok(None);
+    };
+    Ok(
+        match repo.refs_starting(&format!("{DISCARDED}{name}")).as_slice() {
+            [one] => Some(one.trim_start_matches(DISCARDED).to_string()),
+            _ => None,
+        },
+    )
+}
+
 /// The name under `refs/arx/discarded/` that `query` gives (`NAME` or the
 /// whole ref), when no run of the journal has that id or prefix: work
 /// stored by name, as `arx lane rm --force` stores a lane's.
@@ -112,7 +160,28 @@ const DISCARDED: &str = "refs/arx/discarded/";
 /// no such ref falls back to the journal's error for an unknown run.
 fn restore_stored(ctx: &Ctx, state: &std::path::Path, name: &str) -> Result<Exit> {
     let repo = RatchetRepo::open(&ctx.cwd()?, state)?;
-    let refname = format!("{DISCARDED}{name}");
+    let mut refname = format!("{DISCARDED}{name}");
+    // A prefix of a set-aside ref's name (a run id as `arx log` shows it,
+    // or any unique start) names that ref.
+    if repo.ref_target(&refname).is_none() {
+        match repo.refs_starting(&refname).as_slice() {
+            [one] => refname.clone_from(one),
+            [] => {}
+            many => {
+                return Err(Hinted::error(
+                    format!("{name} names {} set-aside candidates", many.len()),
+                    format!(
+                        "give more of the name: {}",
+                        many.iter()
+                            .take(5)
+                            .map(|r| r.trim_start_matches(DISCARDED))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ))
+            }
+        }
+    }
     if repo.ref_target(&refname).is_none() {
         let registry = journal(state, WARN);
         let records = registry.read()?;

@@ -100,12 +100,12 @@ mod served {
             loopback,
         })?;
         if !ctx.out.quiet {
-            eprintln!(
+            crate::errln!(
                 "arx: serving the night's report at http://{host}:{}/ (read-only; Ctrl-C stops)",
                 addr.port()
             );
             if !loopback {
-                eprintln!(
+                crate::errln!(
                     "arx: warning: {bind} is not a loopback address: every machine that reaches it can read the report"
                 );
             }
@@ -136,7 +136,7 @@ mod served {
         let _ = watcher.join();
         outcome?;
         if !ctx.out.quiet {
-            eprintln!("arx: stopped serving");
+            crate::errln!("arx: stopped serving");
         }
         Ok(Exit::Ok)
     }

@@ -17,7 +17,10 @@ impl Ctx<'_, '_> {
             return None;
         }
         let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
-        let j = crate::kernel::instances::judge(ev.best, ev.candidate, self.sign, confidence)?;
+        let Some(j) = crate::kernel::instances::judge(ev.best, ev.candidate, self.sign, confidence)
+        else {
+            return self.nothing_in_common(d, noise);
+        };
         let keep = j.better && d > self.min_effect;
         let p = &j.paired;
         let detail = format!(
@@ -47,6 +50,44 @@ impl Ctx<'_, '_> {
             record_from: 0,
             per_instance: Some(j.paired),
             detail,
+            paired: None,
+        }))
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// Both sides scored instances and not one instance is common to them
+    /// (one printed a list, the other an object; the names changed): no
+    /// paired test and no fallback to the aggregate, which would decide on
+    /// numbers that may not measure the same thing. Inconclusive, naming
+    /// the mismatch.
+    fn nothing_in_common(&self, d: f64, noise: Option<(f64, f64)>) -> Option<Step> {
+        let ev = self.evidence.instances?;
+        let m = ev.best.len().min(ev.candidate.len());
+        let names = |side: &[&crate::kernel::instances::Scores]| {
+            crate::kernel::instances::names_of(&side[..m])
+        };
+        let (best, candidate) = (names(ev.best)?, names(ev.candidate)?);
+        let union = crate::kernel::instances::union_len(&ev.best[..m], &ev.candidate[..m]);
+        Some(Step::Decide(Decision {
+            verdict: Verdict::Inconclusive,
+            improvement: d,
+            noise: noise.map(|(s, _)| s),
+            blind: false,
+            confirmed: false,
+            record_from: 0,
+            per_instance: Some(crate::kernel::instances::PerInstance {
+                better: 0,
+                worse: 0,
+                common: 0,
+                dropped: union,
+                runs: m,
+            }),
+            detail: format!(
+                "inconclusive: the per-instance scores have no instance in common (the best's: {best}; \
+                 the candidate's: {candidate}), so they cannot be paired and nothing is decided; \
+                 print the same instance names on both (a list names them by index)"
+            ),
             paired: None,
         }))
     }
@@ -131,5 +172,43 @@ mod tests {
             panic!("blind decides at once")
         };
         assert!(d.keep() && d.blind && d.per_instance.is_none());
+    }
+
+    #[test]
+    fn scores_with_no_instance_in_common_end_inconclusive_naming_the_mismatch() {
+        // The best printed a list (names 0, 1, …), the candidate an object
+        // keyed q0, q1, …: far better by the aggregate.
+        let b = Scores((0..50).map(|i| (i.to_string(), 0.0)).collect());
+        let c = Scores((0..50).map(|i| (format!("q{i}"), 1.0)).collect());
+        let (best, cand) = ([0.0], [1.0]);
+        let (bs, cs) = ([&b], [&c]);
+        let step = next_step(
+            Rule::Confirm,
+            &Settings::new(Direction::Max),
+            &Evidence {
+                best: &best,
+                candidate: &cand,
+                instances: Some(InstanceEvidence {
+                    best: &bs,
+                    candidate: &cs,
+                }),
+                ..Evidence::default()
+            },
+        );
+        let Step::Decide(d) = step else {
+            panic!("decides at once")
+        };
+        assert_eq!(d.verdict, Verdict::Inconclusive, "{}", d.detail);
+        assert!(!d.keep());
+        let p = d.per_instance.expect("the instances it looked at");
+        assert_eq!((p.common, p.dropped), (0, 100));
+        assert!(
+            d.detail.contains("no instance in common")
+                && d.detail.contains("the best's: 0, 1, 2, … (50 instances)")
+                && d.detail
+                    .contains("the candidate's: q0, q1, q2, … (50 instances)"),
+            "{}",
+            d.detail
+        );
     }
 }

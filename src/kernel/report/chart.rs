@@ -126,17 +126,7 @@ fn label(p: &Point<'_>) -> Option<String> {
         Status::Baseline => "baseline".to_string(),
         _ => p.description.as_deref()?.to_string(),
     };
-    let text: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    Some(if text.chars().count() > LABEL_CHARS {
-        let mut cut: String = text.chars().take(LABEL_CHARS - 1).collect();
-        cut.push('…');
-        cut
-    } else {
-        text
-    })
+    Some(crate::kernel::text::clip(&text, LABEL_CHARS))
 }
 
 /// The chart of `scope`'s series, with `target` drawn when given.

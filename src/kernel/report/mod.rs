@@ -335,8 +335,12 @@ pub struct Overview {
     pub generated_at: String,
     pub scope: Scope,
     pub journal: JournalSummary,
-    /// Runs in scope.
+    /// Records in scope (tries and plain runs).
     pub runs: usize,
+    /// Of them, tries of the ratchet.
+    pub tries: usize,
+    /// Experiment runs the records in scope took (a try takes one or more).
+    pub experiment_runs: u64,
     /// The segment summaries: the latest or chosen one, or every one.
     pub segments: Vec<SegmentSummary>,
     pub groups: Vec<Group>,
@@ -486,6 +490,45 @@ pub fn last_in_scope<'p, 'a>(
     out
 }
 
+impl Overview {
+    /// What is in scope, each word for one thing: `10 tries (25 runs)`,
+    /// `3 runs`, or `10 tries and 2 plain runs (27 runs)`.
+    pub fn in_scope(&self) -> String {
+        let count =
+            |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        let runs = count(self.experiment_runs, "run", "runs");
+        let plain = self.runs.saturating_sub(self.tries) as u64;
+        match (self.tries as u64, plain) {
+            (0, _) => count(plain, "run", "runs"),
+            (t, 0) => format!("{} ({runs})", count(t, "try", "tries")),
+            (t, p) => format!(
+                "{} and {} ({runs})",
+                count(t, "try", "tries"),
+                count(p, "plain run", "plain runs")
+            ),
+        }
+    }
+}
+
+impl Overview {
+    /// The report's opening counts: what is in scope (and, when that is
+    /// not the whole journal, how many records the journal holds) and the
+    /// segments.
+    pub fn counts(&self) -> String {
+        let n = self.journal.segments;
+        let segments = format!("{n} segment{}", if n == 1 { "" } else { "s" });
+        if self.runs == self.journal.runs {
+            return format!("{}, {segments}", self.in_scope());
+        }
+        let r = self.journal.runs;
+        format!(
+            "{} in scope, {r} record{} in the journal, {segments}",
+            self.in_scope(),
+            if r == 1 { "" } else { "s" }
+        )
+    }
+}
+
 /// The report of a journal's `fold` for `scope`, with its last runs.
 pub fn overview(fold: &Fold, scope: Scope, ctx: &Context, last_runs: Vec<Row>) -> Overview {
     let segments = match scope {
@@ -493,9 +536,12 @@ pub fn overview(fold: &Fold, scope: Scope, ctx: &Context, last_runs: Vec<Row>) -
         Scope::Latest => fold.segments.last().into_iter().collect(),
         Scope::All => fold.segments.iter().collect::<Vec<_>>(),
     };
-    let runs = match scope {
-        Scope::Segment(n) => fold.segments.get(n.wrapping_sub(1)).map_or(0, |s| s.tries),
-        _ => fold.runs,
+    let (runs, tries, experiment_runs) = match scope {
+        Scope::Segment(n) => fold
+            .segments
+            .get(n.wrapping_sub(1))
+            .map_or((0, 0, 0), |s| (s.tries, s.tries, s.runs)),
+        _ => (fold.runs, fold.tries, fold.experiment_runs),
     };
     Overview {
         generated_at: ctx.now.clone(),
@@ -508,6 +554,8 @@ pub fn overview(fold: &Fold, scope: Scope, ctx: &Context, last_runs: Vec<Row>) -
             unreadable: ctx.unreadable,
         },
         runs,
+        tries,
+        experiment_runs,
         segments: segments.into_iter().map(|s| s.summary(ctx)).collect(),
         groups: fold.groups(scope),
         last_runs,

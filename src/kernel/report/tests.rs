@@ -77,6 +77,22 @@ fn a_segment_counts_keeps_discards_crashes_and_unknown_statuses() {
 }
 
 #[test]
+fn the_groups_best_is_never_a_value_a_veto_refused() {
+    let lines = vec![
+        line("baseline", Some(1.0), ""),
+        line("keep", Some(0.8), ",\"commit\":\"c1\""),
+        line("holdout", Some(0.1), ""),
+        line("guard", Some(0.2), ""),
+        line("checks_failed", Some(0.3), ""),
+    ];
+    let points = parse(&lines);
+    assert_eq!(points[2].status, Status::Holdout);
+    let o = report(&points, Scope::Latest);
+    assert_eq!(o.groups[0].best, Some(0.8), "{:?}", o.groups[0]);
+    assert_eq!(o.groups[0].latest, Some(0.3));
+}
+
+#[test]
 fn plain_runs_group_by_metric_and_candidate() {
     let run = |cand: &str, verdict: &str, v: f64| {
         format!(

@@ -94,7 +94,29 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         tested.idea.clone(),
         crate::ops::lanes::context(&repo)?.map(|l| l.name),
     );
+    // An idea in flight in another lane is refused, and this try's lock
+    // (which says its idea) taken, under the claims lock: two lanes never
+    // start one idea at once.
+    let claims = match &testing.0 {
+        Some(idea) => {
+            let lock = crate::io::steer::lock_claims(&loaded.state)?;
+            let lane = testing.1.as_deref();
+            let elsewhere =
+                super::idea::refuse_elsewhere(&loaded.state, idea, lane, &loaded.records, &now);
+            match (elsewhere, req.retry_because.as_deref()) {
+                (Err(e), None) => return Err(e),
+                (Err(e), Some(because)) => host.warn(&format!(
+                    "{e}; tried here as well (--retry): {}",
+                    crate::kernel::text::shown(because)
+                )),
+                (Ok(()), _) => {}
+            }
+            Some(lock)
+        }
+        None => None,
+    };
     let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
+    drop(claims);
     let recovered = recover::all(&repo, &loaded.state, warn)?;
     for line in &recovered {
         host.warn(line);

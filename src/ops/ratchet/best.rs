@@ -71,15 +71,25 @@ impl BestRuns {
             let o = runner.once(&mut events, &label(i), &mut reactive, seed)?;
             let interrupted = o.interrupted;
             let sample = runner.sample(&o);
-            // A run that ended well without the metric: the next ones
-            // would not print it either.
+            // A run that ended well without the metric, as the first:
+            // the next ones would not print it either. After runs that
+            // printed it (a NaN, a line cut short), it failed as a crash
+            // does: told, left out, and the runs go on.
             let no_metric = sample.is_none() && o.effective_exit_code() == 0;
+            let gave_up = no_metric && samples.is_empty();
+            if no_metric && !gave_up {
+                runner.host.warn(&format!(
+                    "run {i} of {n} gave no number for {}, which the runs before it printed: \
+                     left out as a failed run, and the measurement goes on",
+                    runner.objective.metric
+                ));
+            }
             if sample.is_some() {
                 instances.push(runner.instances(&o));
             }
             samples.extend(sample);
             outcomes.push(o);
-            if interrupted || no_metric {
+            if interrupted || gave_up {
                 break;
             }
         }

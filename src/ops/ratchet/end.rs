@@ -382,7 +382,7 @@ fn quoted(env: &TryEnv<'_, '_>) -> String {
     env.runner
         .description
         .as_deref()
-        .map(|d| format!(" \"{}\"", super::subject(d)))
+        .map(|d| format!(" \"{}\"", crate::kernel::text::shown(&super::subject(d))))
         .unwrap_or_default()
 }
 

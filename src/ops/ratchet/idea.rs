@@ -162,6 +162,50 @@ fn of_idea(
     ))
 }
 
+/// Refuse to try `idea` while another lane has it in flight: a try of it
+/// running there (`lane` is this try's lane, `None` the main working
+/// tree), or given to that lane by `arx next --lane` and not tried since.
+/// `records`: the journal; `now`: when (RFC 3339).
+pub fn refuse_elsewhere(
+    state: &Path,
+    idea: &str,
+    lane: Option<&str>,
+    records: &[RunRecord],
+    now: &str,
+) -> Result<()> {
+    let running = crate::io::ideas::in_flight(state)
+        .into_iter()
+        .find(|f| f.idea == idea && f.lane.as_deref() != lane)
+        .map(|f| (f.lane, "a try of it runs there"));
+    let tried = || {
+        records
+            .iter()
+            .filter_map(IdeaTry::of)
+            .any(|(id, _)| id == idea)
+    };
+    let claimed = || {
+        crate::io::steer::claims(state, lane, now)
+            .into_iter()
+            .find(|c| c.idea == idea)
+            .filter(|_| !tried())
+            .map(|c| (Some(c.lane), "arx next --lane gave it to that lane"))
+    };
+    let Some((other, how)) = running.or_else(claimed) else {
+        return Ok(());
+    };
+    let where_ = other.map_or_else(
+        || "the main working tree".to_string(),
+        |l| format!("lane {l}"),
+    );
+    Err(Hinted::error(
+        format!("idea {idea} is in flight in {where_} ({how})"),
+        format!(
+            "take another idea (arx next{}), or try it here as well, saying why: arx try --idea {idea} --retry --because TEXT",
+            lane.map_or(String::new(), |l| format!(" --lane {l}"))
+        ),
+    ))
+}
+
 /// Warn that `idea` was tried already (unless its last try crashed: a
 /// crash says nothing of the idea).
 fn warn_tried(idea: &Idea, host: &dyn Host) {

@@ -101,6 +101,17 @@ pub(super) fn measure<'s>(
         }
     };
     runner.host.pause();
+    // Instance scores that cannot be paired are the experiment's mistake:
+    // said as a warning, beside the inconclusive line.
+    if let Some(d) = runs
+        .decision
+        .as_ref()
+        .filter(|d| d.per_instance.is_some_and(|p| p.common == 0))
+    {
+        runner
+            .host
+            .warn(d.detail.trim_start_matches("inconclusive: "));
+    }
     runs.elapsed = t.wall.elapsed();
     runs.progress = runs
         .reactive

@@ -62,11 +62,11 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
     let segment = intent.record.ratchet.as_ref().map(|i| i.segment.clone());
     let best = crate::ops::lanes::segment_best(state, segment.as_deref(), warn)?;
     let rollback = |why: String| -> Result<Vec<String>> {
+        let held = held(repo, &intent)?;
         markers::clear_keep(state)?;
         Ok(vec![format!(
-            "rolled back an interrupted keep of run {run}: {why}; the best stays {}, and the candidate's commit {} stays on its branch (the next try there measures it again)",
+            "rolled back an interrupted keep of run {run}: {why}; the best stays {}, and {held}",
             best.as_deref().map_or("-", super::short),
-            super::short(&intent.commit)
         )])
     };
     if !repo.has_commit(&intent.commit) {
@@ -110,7 +110,7 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
             }
         },
     }
-    crate::ops::journal::record_run(state, &intent.record, warn)?;
+    crate::ops::journal::record_run(state, &recovered(&intent.record), warn)?;
     markers::clear_keep(state)?;
     let mut line = format!(
         "finished an interrupted keep of run {run}: the best is now {}",
@@ -121,6 +121,45 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
         line.push_str(&n);
     }
     Ok(vec![line])
+}
+
+/// The tag of a record journaled by the command that finished its cut-off
+/// try, not by the try itself.
+pub const RECOVERED_TAG: &str = "recovered";
+
+/// `record` marked as journaled by recovery.
+fn recovered(record: &crate::kernel::journal::RunRecord) -> crate::kernel::journal::RunRecord {
+    let mut r = record.clone();
+    if !r.tags.iter().any(|t| t == RECOVERED_TAG) {
+        r.tags.push(RECOVERED_TAG.to_string());
+    }
+    r
+}
+
+/// Where the commit of a rolled-back keep is, in words: on the branch (or
+/// other ref) that holds it, else put under `refs/arx/discarded/<run>` so
+/// nothing is lost (`arx restore` brings it back), else gone.
+fn held(repo: &RatchetRepo, intent: &KeepIntent) -> Result<String> {
+    let commit = super::short(&intent.commit);
+    if !repo.has_commit(&intent.commit) {
+        return Ok(format!(
+            "the candidate's commit {commit} is not in the repository (nothing of it to keep)"
+        ));
+    }
+    if let Some(name) = repo.ref_holding(&intent.commit) {
+        return Ok(match name.strip_prefix("refs/heads/") {
+            Some(branch) => format!(
+                "the candidate's commit {commit} stays on its branch {branch} (the next try there measures it again)"
+            ),
+            None => format!("the candidate's commit {commit} stays under {name}"),
+        });
+    }
+    let refname = format!("refs/arx/discarded/{}", intent.record.run_id);
+    repo.hold_under(&refname, &intent.commit)?;
+    Ok(format!(
+        "the candidate's commit {commit}, on no branch, is kept under {refname} (arx restore {} puts it back)",
+        run_short(&intent.record.run_id)
+    ))
 }
 
 /// Land the keep on the keeping working tree's branch: `Some(true)` done,
@@ -177,6 +216,54 @@ fn follow_main(state: &Path, root: &Path, best_ref: &str, intent: &KeepIntent) -
     }
 }
 
+/// Put back a candidate a crash left set aside: cut off before its
+/// snapshot was stored, it never left the working tree (the marker goes);
+/// cut off while the working tree was restored to the kept commit, or
+/// while the candidate was put back, the files that still hold the
+/// candidate go to the kept commit first, so the put-back finds the tree
+/// as it left it (a file changed since is new work, and is refused).
+fn put_back_aside(
+    repo: &RatchetRepo,
+    m: &Markers,
+    aside: &crate::io::ratchet::Aside,
+) -> Result<String> {
+    // A try killed while it wrote the ref left git's lock on it.
+    repo.clear_stale_ref_lock(&aside.refname);
+    let Some(snapshot) = repo.ref_target(&aside.refname) else {
+        m.clear_aside()?;
+        return Ok(format!(
+            "a candidate being set aside was cut off before it was stored under {}: it never left the working tree",
+            aside.refname
+        ));
+    };
+    if let Some(kept) = &aside.kept {
+        repo.finish_discard(kept, &snapshot)?;
+    }
+    if let Err(e) = repo.put_back(&aside.refname) {
+        // New work since (the working tree changed, the branch moved):
+        // the candidate is kept under a ref of its own, which `arx
+        // restore` takes, and the working tree is left as it is.
+        let kept_as = format!(
+            "refs/arx/discarded/aside-{}",
+            snapshot.get(..12).unwrap_or(&snapshot)
+        );
+        repo.hold_under(&kept_as, &snapshot)?;
+        repo.delete_ref(&aside.refname)?;
+        m.clear_aside()?;
+        return Ok(format!(
+            "a candidate set aside by a try that was cut off could not be put back ({}): it is kept under {kept_as} (arx restore aside-{} puts it back) and the working tree is left as it is",
+            crate::kernel::text::shown(&format!("{e:#}")),
+            snapshot.get(..8).unwrap_or(&snapshot)
+        ));
+    }
+    repo.delete_ref(&aside.refname)?;
+    m.clear_aside()?;
+    Ok(format!(
+        "put back the candidate set aside for the baseline ({})",
+        aside.refname
+    ))
+}
+
 /// Put back a candidate set aside for a baseline, and finish a discard
 /// that a crash interrupted, in this working tree: the try journaled if it
 /// was not, and the kept commit put back only on the files that still
@@ -185,21 +272,23 @@ fn follow_main(state: &Path, root: &Path, best_ref: &str, intent: &KeepIntent) -
 pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
     let mut done = Vec::new();
     let m = Markers::of(state, repo.workdir());
+    // A lane's branch is moved only by the try holding its working tree's
+    // lock (which this command holds): a lock git left on it is a killed
+    // try's.
+    repo.clear_stale_ref_lock(repo.branch_ref());
+    if m.any() {
+        // The step cut off may have been writing the index.
+        repo.clear_stale_index_lock();
+    }
     if let Some(aside) = m.read_aside()? {
-        repo.put_back(&aside.refname)?;
-        repo.delete_ref(&aside.refname)?;
-        m.clear_aside()?;
-        done.push(format!(
-            "put back the candidate set aside for the baseline ({})",
-            aside.refname
-        ));
+        done.push(put_back_aside(repo, &m, &aside)?);
     }
     let Some(p) = m.read_pending()? else {
         return Ok(done);
     };
     let records = crate::io::state::journal(state, warn).read()?;
     if !records.iter().any(|r| r.run_id == p.record.run_id) {
-        crate::io::state::journal(state, warn).append(&p.record)?;
+        crate::io::state::journal(state, warn).append(&recovered(&p.record))?;
     }
     let run = run_short(&p.record.run_id);
     let snapshot = p

@@ -36,6 +36,9 @@ pub struct TryRequest {
     pub description: Option<String>,
     /// `--idea`: the idea of the backlog the try tests.
     pub idea: Option<String>,
+    /// `--retry --because TEXT`: try the idea although another lane has it
+    /// in flight, for this reason.
+    pub retry_because: Option<String>,
     /// `--family`: the family of the change.
     pub family: Option<String>,
     /// `--rule`, over `[objective] rule`.

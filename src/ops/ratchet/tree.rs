@@ -23,9 +23,12 @@ use crate::ops::lanes::{LaneCtx, MainTree};
 pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Result<()> {
     let markers = Markers::of(state, repo.workdir());
     let refname = markers.aside_ref.clone();
+    // A try killed while it wrote this ref left git's lock on it.
+    repo.clear_stale_ref_lock(&refname);
     markers.write_aside(&Aside {
         refname: refname.clone(),
         head: repo.head(),
+        kept: Some(kept.to_string()),
     })?;
     repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
     repo.restore_to(kept)?;
@@ -60,8 +63,17 @@ pub fn discard(
         info.discarded_ref = Some(refname.clone());
     }
     let markers = Markers::of(state, repo.workdir());
+    // The marker before anything moves: a crash at any later step is
+    // finished by the next command (the record journaled, the candidate
+    // stored or left where it is, see `recover.rs`).
+    markers.write_pending(&Pending {
+        kept: kept.to_string(),
+        discarded_ref: refname.clone(),
+        snapshot: None,
+        record: rec.clone(),
+    })?;
     let message = format!("arx: discarded {}", rec.run_id);
-    let (_, restored) = repo.discard_with(kept, &refname, &message, &mut |snapshot| {
+    let discarded = repo.discard_with(kept, &refname, &message, &mut |snapshot| {
         repo.sync_to_disk()?;
         hit(failpoint::DISCARD_AFTER_SNAPSHOT);
         markers.write_pending(&Pending {
@@ -74,7 +86,17 @@ pub fn discard(
         crate::ops::journal::record_run(state, &rec, warn)?;
         hit(failpoint::DISCARD_AFTER_RECORD);
         Ok(())
-    })?;
+    });
+    let (_, restored) = match discarded {
+        Ok(done) => done,
+        // An error before the candidate was stored changed nothing: no
+        // discard to finish.
+        Err(e) if repo.ref_target(&refname).is_none() => {
+            let _ = markers.clear_pending();
+            return Err(e);
+        }
+        Err(e) => return Err(e),
+    };
     hit(failpoint::DISCARD_AFTER_RESTORE);
     markers.clear_pending()?;
     Ok((rec, restored))

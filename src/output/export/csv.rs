@@ -1,5 +1,8 @@
 //! CSV per RFC 4180: comma-separated, records ended by CRLF, a field quoted
-//! when it holds a comma, a double quote or a line break.
+//! when it holds a comma or a double quote. Control characters in a field
+//! (line breaks included) are written by the escapes of
+//! [`crate::kernel::text`] (`\n`, `\u{1b}`): a field stays on its line and
+//! drives no terminal.
 
 use std::borrow::Cow;
 
@@ -14,10 +17,11 @@ impl Markup for Csv {
     const END: &'static str = "\r\n";
 
     fn escape(cell: &str) -> Cow<'_, str> {
-        if cell.contains([',', '"', '\r', '\n']) {
+        let cell = crate::kernel::text::visible(cell);
+        if cell.contains([',', '"']) {
             Cow::Owned(format!("\"{}\"", cell.replace('"', "\"\"")))
         } else {
-            Cow::Borrowed(cell)
+            cell
         }
     }
 }

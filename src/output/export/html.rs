@@ -40,10 +40,12 @@ pub struct Html {
 }
 
 /// `text` with `&`, `<`, `>`, `"` and `'` written as entities: safe in
-/// element content and in quoted attribute values.
+/// element content and in quoted attribute values; control characters
+/// (bidirectional ones included) shown by the escape of
+/// [`crate::kernel::text`].
 pub fn escape(text: &str) -> Cow<'_, str> {
     if !text.contains(['&', '<', '>', '"', '\'']) {
-        return Cow::Borrowed(text);
+        return crate::kernel::text::visible(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
@@ -53,7 +55,7 @@ pub fn escape(text: &str) -> Cow<'_, str> {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c => out.push(c),
+            c => crate::kernel::text::push_visible(&mut out, c),
         }
     }
     Cow::Owned(out)
@@ -66,7 +68,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:3px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right;white-space:nowrap}td.t{white-space:nowrap}th{background:#f5f5f7;position:sticky;top:0}
-#runs{font-size:13px}#runs th{cursor:pointer;user-select:none}#runs th:hover{background:#e8e8ed}
+#runs{font-size:13px;width:100%}#runs td.w{overflow-wrap:anywhere;min-width:10em}#runs th{cursor:pointer;user-select:none}#runs th:hover{background:#e8e8ed}
 .s-pass{color:#1a7f37;font-weight:600}.s-fail{color:#6e6e73}.s-crash{color:#cf222e;font-weight:600}.s-other{color:#9a6700}
 .facts td:first-child{color:#6e6e73;padding-right:18px}
 .pager{margin:8px 0}.scroll{overflow-x:auto}.pager button{margin-right:6px}
@@ -153,6 +155,12 @@ fn cell(out: &mut String, text: &str) {
     let _ = write!(out, "<td>{}</td>", escape(text));
 }
 
+/// A cell of free text, which wraps anywhere (a long word included), so
+/// the runs table fits the window.
+fn cell_wrap(out: &mut String, text: &str) {
+    let _ = write!(out, "<td class=\"w\">{}</td>", escape(text));
+}
+
 fn run_rows<'r>(out: &mut String, rows: impl IntoIterator<Item = &'r Row>) {
     out.push_str(
         "<table id=\"runs\"><thead><tr><th class=\"n\">#</th><th>run</th><th>started</th>\
@@ -183,7 +191,7 @@ pub fn row_html(out: &mut String, r: &Row) {
             r.segment.map(|s| s as f64),
             &r.segment.map_or(String::new(), |s| s.to_string()),
         );
-        cell(out, r.candidate.as_deref().unwrap_or(""));
+        cell_wrap(out, r.candidate.as_deref().unwrap_or(""));
         cell(out, r.metric.as_deref().unwrap_or(""));
         cell_num(
             out,
@@ -205,13 +213,13 @@ pub fn row_html(out: &mut String, r: &Row) {
             (None, Some(x)) => one_line(x),
             (None, None) => String::new(),
         };
-        cell(out, &text);
+        cell_wrap(out, &text);
         let metrics: Vec<String> = r
             .metrics
             .iter()
             .map(|(k, v)| format!("{}={}", one_line(k), num(*v)))
             .collect();
-        cell(out, &metrics.join(" "));
+        cell_wrap(out, &metrics.join(" "));
         out.push_str("</tr>");
     }
 }
@@ -289,10 +297,8 @@ pub(super) fn intro(out: &mut String, page: &Page<'_>, refresh: Option<u64>) {
     let o = page.overview;
     let _ = write!(
         out,
-        "<p class=\"muted\">{} in scope, {} in the journal, {}; generated {}{}.</p>",
-        crate::output::count(o.runs as u64, "run", "runs"),
-        o.journal.runs,
-        crate::output::count(o.journal.segments as u64, "segment", "segments"),
+        "<p class=\"muted\">{}; generated {}{}.</p>",
+        escape(&o.counts()),
         escape(&o.generated_at),
         match refresh {
             Some(s) => format!("; reloads every {s} s"),
@@ -442,5 +448,7 @@ mod tests {
             "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
         );
         assert_eq!(escape("é</script>"), "é&lt;/script&gt;");
+        assert_eq!(escape("a\u{202e}b\u{1b}"), "a\\u{202e}b\\u{1b}");
+        assert_eq!(escape("<\u{2066}"), "&lt;\\u{2066}");
     }
 }

@@ -62,22 +62,28 @@ pub fn short_run(id: &str) -> &str {
     id.get(..crate::kernel::journal::SHORT_ID_LEN).unwrap_or(id)
 }
 
-/// One line of text: control characters as spaces.
+/// One line of someone else's text, by the one rule of
+/// [`crate::kernel::text`]: every control character shown by its escape,
+/// cut to [`crate::kernel::text::CLIP`] characters.
 pub fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    crate::kernel::text::shown(text)
 }
 
-/// At most `width` characters, an ellipsis marking a cut.
-pub fn truncate(text: &str, width: usize) -> String {
-    let text = one_line(text);
-    if text.chars().count() <= width {
-        return text;
+/// The heading of the last rows, each word for one thing: `last 4 tries`,
+/// `last 3 runs` (plain runs), `last 5 records` (both).
+pub fn last_heading(rows: &[Row]) -> String {
+    let tries = rows.iter().filter(|r| r.segment.is_some()).count();
+    let n = rows.len() as u64;
+    match tries {
+        0 => crate::output::count(n, "run", "runs"),
+        t if t == rows.len() => crate::output::count(n, "try", "tries"),
+        _ => crate::output::count(n, "record", "records"),
     }
-    let mut cut: String = text.chars().take(width.saturating_sub(1)).collect();
-    cut.push('…');
-    cut
+}
+
+/// At most `width` characters, made visible, an ellipsis marking a cut.
+pub fn truncate(text: &str, width: usize) -> String {
+    crate::kernel::text::clip(text, width)
 }
 
 fn direction_word(d: Option<Direction>) -> &'static str {

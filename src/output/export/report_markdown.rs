@@ -4,7 +4,9 @@
 
 use std::io::Write;
 
-use super::overview::{facts, families_table, groups_table, runs_table, table_metric};
+use super::overview::{
+    facts, families_table, groups_table, last_heading, runs_table, table_metric,
+};
 use super::{Column, Exporter, Markdown, Table};
 use crate::kernel::report::Overview;
 
@@ -16,14 +18,7 @@ impl Exporter<Overview> for MarkdownReport {
     fn export(&self, o: &Overview, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "## arx report")?;
         writeln!(out)?;
-        writeln!(
-            out,
-            "{} in scope, {} in the journal, {}; generated {}.",
-            crate::output::count(o.runs as u64, "run", "runs"),
-            o.journal.runs,
-            crate::output::count(o.journal.segments as u64, "segment", "segments"),
-            o.generated_at
-        )?;
+        writeln!(out, "{}; generated {}.", o.counts(), o.generated_at)?;
         for s in &o.segments {
             writeln!(out)?;
             writeln!(
@@ -47,7 +42,7 @@ impl Exporter<Overview> for MarkdownReport {
         }
         if !o.last_runs.is_empty() {
             writeln!(out)?;
-            writeln!(out, "### Last {} runs", o.last_runs.len())?;
+            writeln!(out, "### Last {}", last_heading(&o.last_runs))?;
             writeln!(out)?;
             Markdown.export(&runs_table(&o.last_runs, &table_metric(o)), out)?;
         }

@@ -89,10 +89,8 @@ impl Report for Overview {
         let (b, d) = (bold(), dim());
         writeln!(
             out,
-            "{b}arx report{b:#}: {} in scope, {} in the journal, {} {d}({}){d:#}",
-            crate::output::count(self.runs as u64, "run", "runs"),
-            self.journal.runs,
-            crate::output::count(self.journal.segments as u64, "segment", "segments"),
+            "{b}arx report{b:#}: {} {d}({}){d:#}",
+            self.counts(),
             self.generated_at
         )?;
         if self.journal.unreadable > 0 {
@@ -111,7 +109,11 @@ impl Report for Overview {
         }
         if !self.last_runs.is_empty() {
             writeln!(out)?;
-            writeln!(out, "{b}last {} runs{b:#}", self.last_runs.len())?;
+            writeln!(
+                out,
+                "{b}last {}{b:#}",
+                super::overview::last_heading(&self.last_runs)
+            )?;
             draw(
                 out,
                 &runs_table(&self.last_runs, &table_metric(self)),

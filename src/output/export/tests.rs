@@ -57,8 +57,15 @@ fn human_is_the_report_view() {
 }
 
 #[test]
-fn markdown_aligns_numbers_right_and_escapes_pipes_and_breaks() {
-    let t = table(&["plain", "a|b", "one\ntwo", "x\r\ny\rz"]);
+fn markdown_aligns_numbers_right_and_escapes_pipes_breaks_markup_and_controls() {
+    let t = table(&[
+        "plain",
+        "a|b",
+        "one\ntwo",
+        "x\r\ny\rz",
+        "[a](b) *c* <i>&#x202e;",
+        "\u{1b}[2J\u{202e}",
+    ]);
     assert_eq!(
         render(&Markdown, &t),
         "| name | ms |\n\
@@ -66,28 +73,46 @@ fn markdown_aligns_numbers_right_and_escapes_pipes_and_breaks() {
          | plain | 1.5 |\n\
          | a\\|b | 2.5 |\n\
          | one<br>two | 3.5 |\n\
-         | x<br>y<br>z | 4.5 |\n"
+         | x<br>y<br>z | 4.5 |\n\
+         | [a]\\(b) \\*c\\* &lt;i&gt;&amp;#x202e; | 5.5 |\n\
+         | \\u{1b}[2J\\u{202e} | 6.5 |\n"
     );
 }
 
 #[test]
-fn csv_quotes_per_rfc_4180() {
-    let t = table(&["plain", "a,b", "say \"hi\"", "one\ntwo", "cr\r", "'quote'"]);
+fn csv_quotes_per_rfc_4180_and_shows_control_characters_by_their_escapes() {
+    let t = table(&[
+        "plain",
+        "a,b",
+        "say \"hi\"",
+        "one\ntwo",
+        "cr\r",
+        "'quote'",
+        "\u{1b}]0;T\u{7}",
+    ]);
     assert_eq!(
         render(&Csv, &t),
         "name,ms\r\n\
          plain,1.5\r\n\
          \"a,b\",2.5\r\n\
          \"say \"\"hi\"\"\",3.5\r\n\
-         \"one\ntwo\",4.5\r\n\
-         \"cr\r\",5.5\r\n\
-         'quote',6.5\r\n"
+         one\\ntwo,4.5\r\n\
+         cr\\r,5.5\r\n\
+         'quote',6.5\r\n\
+         \\u{1b}]0;T\\u{7},7.5\r\n"
     );
 }
 
 #[test]
-fn tsv_escapes_tabs_breaks_and_backslashes() {
-    let t = table(&["plain", "a\tb", "one\ntwo", "x\r\ny", "c:\\t"]);
+fn tsv_escapes_tabs_breaks_backslashes_and_control_characters() {
+    let t = table(&[
+        "plain",
+        "a\tb",
+        "one\ntwo",
+        "x\r\ny",
+        "c:\\t",
+        "\u{1b}[2J\u{202e}",
+    ]);
     assert_eq!(
         render(&Tsv, &t),
         "name\tms\n\
@@ -95,7 +120,8 @@ fn tsv_escapes_tabs_breaks_and_backslashes() {
          a\\tb\t2.5\n\
          one\\ntwo\t3.5\n\
          x\\r\\ny\t4.5\n\
-         c:\\\\t\t5.5\n"
+         c:\\\\t\t5.5\n\
+         \\u{1b}[2J\\u{202e}\t6.5\n"
     );
 }
 

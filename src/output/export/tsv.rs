@@ -1,5 +1,7 @@
-//! TSV: tab-separated, one line per row; a tab, line break or backslash in
-//! a cell is written as `\t`, `\n`, `\r` or `\\`, so no cell spans a line.
+//! TSV: tab-separated, one line per row; a backslash in a cell is written
+//! as `\\`, a tab or line break as `\t`, `\n` or `\r`, and every other
+//! control character by the escape of [`crate::kernel::text`] (`\u{1b}`),
+//! so no cell spans a line or drives a terminal.
 
 use std::borrow::Cow;
 
@@ -13,9 +15,10 @@ impl Markup for Tsv {
     const SEPARATOR: &'static str = "\t";
 
     fn escape(cell: &str) -> Cow<'_, str> {
-        replace(
-            cell,
-            &[("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")],
-        )
+        let slashed = replace(cell, &[("\\", "\\\\")]);
+        match crate::kernel::text::visible(&slashed) {
+            Cow::Borrowed(_) => slashed,
+            Cow::Owned(v) => Cow::Owned(v),
+        }
     }
 }

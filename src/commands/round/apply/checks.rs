@@ -105,9 +105,10 @@ impl CheckRun<'_> {
             } else {
                 ""
             };
-            eprintln!(
+            crate::errln!(
                 "arx: check {}: running `{}`{how}",
-                check.name, check.command
+                check.name,
+                check.command
             );
         }
         let (argv, shell) = match self.isolation {
@@ -145,11 +146,12 @@ impl CheckRun<'_> {
         if !self.quiet {
             let secs = outcome.duration.as_secs_f64();
             if outcome.exit_code == 0 {
-                eprintln!("arx: check {}: ok ({secs:.1}s)", check.name);
+                crate::errln!("arx: check {}: ok ({secs:.1}s)", check.name);
             } else {
-                eprintln!(
+                crate::errln!(
                     "arx: check {}: failed, exit code {} ({secs:.1}s): {detail}",
-                    check.name, outcome.exit_code
+                    check.name,
+                    outcome.exit_code
                 );
             }
         }

@@ -177,6 +177,80 @@ impl RatchetRepo {
         self.repo.refname_to_id(branch).ok()
     }
 
+    /// A ref (its full name) whose commit is `commit` or descends from it:
+    /// what keeps the commit from being lost. Branches first, then any
+    /// other ref; `None` when no ref holds it.
+    pub fn ref_holding(&self, commit: &str) -> Option<String> {
+        let c = self.commit_id(commit).ok()?;
+        let mut names: Vec<(String, Oid)> = self
+            .repo
+            .references()
+            .ok()?
+            .flatten()
+            .filter_map(|r| Some((r.name()?.to_string(), r.resolve().ok()?.target()?)))
+            .collect();
+        names.sort_by_key(|(n, _)| (!n.starts_with("refs/heads/"), n.clone()));
+        names
+            .into_iter()
+            .find(|(_, tip)| *tip == c || self.repo.graph_descendant_of(*tip, c).unwrap_or(false))
+            .map(|(n, _)| n)
+    }
+
+    /// Remove the lock file (`<ref>.lock`) a killed writer left on
+    /// `refname`, which would fail every later update of it. Only for a
+    /// ref no one else writes: a working tree's aside ref, a lane's own
+    /// branch, under that working tree's try lock.
+    pub fn clear_stale_ref_lock(&self, refname: &str) {
+        let ours = refname.starts_with("refs/arx/") || refname.starts_with("refs/heads/arx/lane/");
+        if !ours || refname.contains("..") {
+            return;
+        }
+        // Refs live in the common git directory (a linked working tree's
+        // own one names it in `commondir`).
+        let own = self.repo.path();
+        let common = match std::fs::read_to_string(own.join("commondir")) {
+            Ok(text) => own.join(text.trim()),
+            Err(_) => own.to_path_buf(),
+        };
+        let _ = std::fs::remove_file(common.join(format!("{refname}.lock")));
+    }
+
+    /// Remove the index lock (`index.lock`) an arx killed while it wrote
+    /// this working tree's index left, which would fail every later write
+    /// of it. Called only when a marker shows that an arx step was cut off
+    /// here, under the working tree's try lock.
+    pub fn clear_stale_index_lock(&self) {
+        let _ = std::fs::remove_file(self.repo.path().join("index.lock"));
+    }
+
+    /// The full names of the refs whose name starts with `prefix`, sorted.
+    pub fn refs_starting(&self, prefix: &str) -> Vec<String> {
+        let Ok(refs) = self.repo.references() else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = refs
+            .flatten()
+            .filter_map(|r| r.name().map(str::to_string))
+            .filter(|n| n.starts_with(prefix))
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Point the new ref `refname` at `commit` (an existing ref of that
+    /// name is left as it is: `false`).
+    pub fn hold_under(&self, refname: &str, commit: &str) -> anyhow::Result<bool> {
+        let c = self.commit_id(commit)?;
+        match self
+            .repo
+            .reference(refname, c, false, "arx: hold a rolled-back keep")
+        {
+            Ok(_) => Ok(true),
+            Err(e) if e.code() == git2::ErrorCode::Exists => Ok(false),
+            Err(e) => Err(git_err(e)),
+        }
+    }
+
     /// The full name of the current branch.
     pub fn branch_ref(&self) -> &str {
         &self.branch_ref

@@ -107,6 +107,12 @@ pub struct GroupFold {
 pub struct Fold {
     /// Records folded.
     pub runs: usize,
+    /// Of them, tries of the ratchet (the rest are plain runs).
+    #[serde(default)]
+    pub tries: usize,
+    /// Experiment runs the records took.
+    #[serde(default)]
+    pub experiment_runs: u64,
     pub first_at: Option<String>,
     pub last_at: Option<String>,
     pub segments: Vec<SegmentFold>,
@@ -193,6 +199,8 @@ impl Fold {
     /// Fold the next record (numbered with [`Fold::number`]).
     pub fn add(&mut self, p: &Point<'_>) {
         self.runs += 1;
+        self.tries += usize::from(p.segment_number > 0);
+        self.experiment_runs += p.runs;
         let index = self.runs;
         if self.first_at.is_none() {
             self.first_at = Some(p.started_at.to_string());
@@ -238,7 +246,13 @@ impl Fold {
         count(&mut g.statuses, p.status_text());
         if let Some(v) = p.value {
             g.latest = Some(v);
-            if let Some(d) = g.direction {
+            // A value a veto refused to keep (the held-out check, a guard,
+            // a check) is no best: it only measured so on the target.
+            let vetoed = matches!(
+                p.status,
+                Status::Holdout | Status::Guard | Status::ChecksFailed
+            );
+            if let Some(d) = g.direction.filter(|_| !vetoed) {
                 if g.best.is_none_or(|b| better(d, v, b)) {
                     g.best = Some(v);
                     g.best_run = Some(p.run_id.to_string());
