@@ -8,6 +8,7 @@ mod compare;
 mod completions;
 mod deadend;
 mod decide;
+mod encodings;
 mod errors;
 mod evidence;
 mod finding;

@@ -1915,3 +1915,25 @@ mod guard;
 
 #[path = "round_isolation.rs"]
 mod isolation;
+
+#[test]
+fn a_patch_with_a_byte_order_mark_is_read() {
+    let fx = Fixture::new();
+    let text = serde_json::to_string(&three_file_patch()).unwrap();
+    let bom = [&[0xef, 0xbb, 0xbf][..], text.as_bytes()].concat();
+    let path = fx.sb.write("patches/bom.json", &bom);
+    fx.arx()
+        .args(["round", "validate", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("valid: 3 entries"));
+    let mut utf16 = vec![0xff, 0xfe];
+    for u in text.encode_utf16() {
+        utf16.extend_from_slice(&u.to_le_bytes());
+    }
+    fx.arx()
+        .args(["round", "validate", "-"])
+        .write_stdin(utf16)
+        .assert()
+        .code(0);
+}
