@@ -38,6 +38,7 @@ mod ratchet;
 mod reactive;
 mod report;
 mod round;
+mod round_ci;
 mod run;
 mod show;
 mod slots;

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{all_records, next_allowed, settings, RoundRecord};
+use super::{known_rounds, next_allowed, settings, RoundRecord};
 use crate::commands::Ctx;
 use crate::error::Exit;
 use crate::io::clock::timestamp;
@@ -61,11 +61,12 @@ impl Report for StatusReport {
 pub fn run(ctx: &Ctx) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let root = crate::io::config::repo_root(&ctx.cwd()?).unwrap_or(ctx.cwd()?);
-    if let Ok(repo) = RoundRepo::open(&root) {
-        super::recover_landings(&repo, &state)?;
+    let repo = RoundRepo::open(&root).ok();
+    if let Some(repo) = &repo {
+        super::recover_landings(repo, &state)?;
     }
     let settings = settings(ctx, &root, false)?;
-    let rounds = all_records(&state)?;
+    let rounds = known_rounds(repo.as_ref(), &state)?;
     let hours = settings.autonomy.min_interval_hours;
     let next = next_allowed(&rounds, hours);
     let now = timestamp(ctx.global.now.as_deref())?;

@@ -11,8 +11,11 @@ use git2::{Repository, StatusOptions};
 
 use crate::kernel::journal::GitState;
 
+mod history;
 pub mod lane;
 pub mod ratchet;
+
+pub use history::GitRound;
 
 /// Each of `commits` (a full id or a prefix of one) as the repository
 /// holding `dir` names it in full, when it holds that commit; `None` for
@@ -211,6 +214,31 @@ impl RoundRepo {
         Ok(RoundLock(file))
     }
 
+    /// [`Self::lock_rounds`] for a command that only reads unless a round
+    /// needs settling: `None` where the repository cannot be written (a
+    /// read-only checkout), where no other process can land a round either.
+    pub fn lock_rounds_to_read(&self) -> anyhow::Result<Option<RoundLock>> {
+        match self.lock_rounds() {
+            Ok(lock) => Ok(Some(lock)),
+            Err(e) => {
+                let read_only = e.chain().any(|c| {
+                    c.downcast_ref::<std::io::Error>().is_some_and(|io| {
+                        matches!(
+                            io.kind(),
+                            std::io::ErrorKind::ReadOnlyFilesystem
+                                | std::io::ErrorKind::PermissionDenied
+                        )
+                    })
+                });
+                if read_only {
+                    Ok(None)
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+
     /// The short name of the current branch.
     pub fn branch_name(&self) -> &str {
         self.branch_ref
@@ -262,13 +290,37 @@ impl RoundRepo {
         }
     }
 
-    fn signature(&self, when: i64) -> anyhow::Result<git2::Signature<'static>> {
+    /// The author and the committer of a round's commits, as git chooses
+    /// them: `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` (`GIT_COMMITTER_*`)
+    /// over `user.name`/`user.email`, then `EMAIL` for the address. With
+    /// no name or address, an error that says how to set one (git itself
+    /// refuses to commit then).
+    fn signatures(
+        &self,
+        when: i64,
+    ) -> anyhow::Result<(git2::Signature<'static>, git2::Signature<'static>)> {
         let time = git2::Time::new(when, 0);
         let config = self.repo.config().ok();
         let get = |key: &str| config.as_ref().and_then(|c| c.get_string(key).ok());
-        let name = get("user.name").unwrap_or_else(|| "arx".to_string());
-        let email = get("user.email").unwrap_or_else(|| "arx@localhost".to_string());
-        git2::Signature::new(&name, &email, &time).map_err(git_err)
+        let env = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
+        let person = |role: &str| -> anyhow::Result<git2::Signature<'static>> {
+            let name = env(&format!("GIT_{role}_NAME")).or_else(|| get("user.name"));
+            let email = env(&format!("GIT_{role}_EMAIL"))
+                .or_else(|| get("user.email"))
+                .or_else(|| env("EMAIL"));
+            match (name, email) {
+                (Some(name), Some(email)) if !name.trim().is_empty() => {
+                    git2::Signature::new(&name, &email, &time).map_err(git_err)
+                }
+                _ => Err(crate::error::Hinted::error(
+                    "no git identity to commit the round with (user.name and user.email are not set)",
+                    format!(
+                        "set one as git takes it: git config user.name \"CI\" && git config user.email \"ci@example.com\", or GIT_{role}_NAME and GIT_{role}_EMAIL"
+                    ),
+                )),
+            }
+        };
+        Ok((person("AUTHOR")?, person("COMMITTER")?))
     }
 
     /// A commit on top of `parent` with `changes` applied to its tree, built
@@ -301,9 +353,9 @@ impl RoundRepo {
         }
         let tree_id = update.create_updated(&self.repo, &base).map_err(git_err)?;
         let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-        let sig = self.signature(when)?;
+        let (author, committer) = self.signatures(when)?;
         self.repo
-            .commit(None, &sig, &sig, message, &tree, &[&parent_commit])
+            .commit(None, &author, &committer, message, &tree, &[&parent_commit])
             .map_err(git_err)
     }
 
@@ -477,10 +529,10 @@ impl RoundRepo {
         }
         let tree_id = index.write_tree_to(&self.repo).map_err(git_err)?;
         let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-        let sig = self.signature(when)?;
+        let (author, committer) = self.signatures(when)?;
         let oid = self
             .repo
-            .commit(None, &sig, &sig, message, &tree, &[&ours])
+            .commit(None, &author, &committer, message, &tree, &[&ours])
             .map_err(git_err)?;
         let mut changes = Vec::new();
         for path in self.changed_paths(commit)? {

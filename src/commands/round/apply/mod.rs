@@ -12,8 +12,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::{
-    all_records, check_round_id, head_tree_problems, next_allowed, read_patch, record_path,
-    settings, validate_all, RoundRecord, Settings,
+    check_round_id, head_tree_problems, known_hashes, known_rounds, next_allowed, read_patch,
+    record_path, settings, validate_all, RoundRecord, Settings,
 };
 use crate::commands::Ctx;
 use crate::commands::WARN;
@@ -127,6 +127,14 @@ pub fn run(
     }
     // A landing an earlier round did not finish is settled first.
     super::recover_landings(&r.repo, &r.state)?;
+    // Concurrent applies take turns: from admission to the round's record,
+    // one at a time under the repository's round lock (a dry run only
+    // reads, and may run where nothing can be written).
+    let _turn = if dry_run {
+        r.repo.lock_rounds_to_read()?
+    } else {
+        Some(r.repo.lock_rounds()?)
+    };
     let value = read_patch(patch_arg)?;
     r.record.evidence_count = evidence_count(&value);
     // 2. Too soon after the last counted round; too little evidence.
@@ -274,14 +282,9 @@ impl<'c> Round<'c> {
     /// Whether the round may go on after the last counted one (an error
     /// for a round id that exists already).
     fn admitted(&mut self) -> Result<bool> {
-        let records = all_records(&self.state)?;
-        let id = &self.id;
-        if records.iter().any(|r| &r.round_id == id) {
-            return Err(Hinted::error(
-                format!("round {id} already exists"),
-                "pass another --round-id, or wait a second for a new one",
-            ));
-        }
+        let records = known_rounds(Some(&self.repo), &self.state)?;
+        // Too soon is decided first: two rounds in one second with the
+        // default ids are too soon, not a clash of ids.
         let hours = self.settings.autonomy.min_interval_hours;
         if let Some(next) = next_allowed(&records, hours) {
             if self.now < next {
@@ -291,6 +294,18 @@ impl<'c> Round<'c> {
                 );
                 return Ok(false);
             }
+        }
+        let id = &self.id;
+        if records.iter().any(|r| &r.round_id == id)
+            || self
+                .repo
+                .branch_target(&format!("harness/round-{id}"))
+                .is_some()
+        {
+            return Err(Hinted::error(
+                format!("round {id} already exists"),
+                "pass another --round-id, or wait a second for a new one",
+            ));
         }
         Ok(true)
     }
@@ -322,7 +337,7 @@ impl<'c> Round<'c> {
     /// decided: rejected, a duplicate, a no-op, or valid on a dry run).
     fn screen(&mut self, value: &serde_json::Value) -> Result<Option<RoundPatch>> {
         let (patch, errors) = validate_all(value, &self.settings, self.repo.workdir());
-        let seen: Vec<HashLine> = hashes(&self.state, WARN).read()?;
+        let seen: Vec<HashLine> = known_hashes(&self.repo, &self.state)?;
         let seen_set: HashSet<String> = seen.iter().map(|h| h.hash.clone()).collect();
         let screened = match &patch {
             Some(p) => screen_round(p, &self.settings.autonomy, &errors, &seen_set),
@@ -457,13 +472,8 @@ impl<'c> Round<'c> {
         self.record.status = decision.status;
         self.record.detail = decision.detail;
         let mut next_step = None;
-        // Landings are serialized: the dirty check, the landing and the
-        // round's records happen under the repository's round lock.
-        let _lock = if decision.status == RoundStatus::Applied {
-            Some(self.repo.lock_rounds()?)
-        } else {
-            None
-        };
+        // The dirty check, the landing and the round's records happen under
+        // the repository's round lock, held since admission (`run`).
         match decision.status {
             RoundStatus::Rejected => {
                 self.repo.delete_branch(&built.branch)?;
