@@ -16,6 +16,7 @@ pub mod events;
 pub mod failpoint;
 pub mod findings;
 pub mod git;
+pub mod github;
 pub mod history;
 pub mod holdout;
 pub mod ideas;

@@ -361,3 +361,121 @@ fn a_read_only_checkout_can_show_status_and_dry_run() {
         assert_eq!(out.status.code(), Some(0), "{args}: {}", stderr(&out));
     }
 }
+
+/// A patch committed inside the checkout (as a workflow's patch is).
+fn patch_in(ci: &Ci, dir: &str, rel: &str, path: &str, content: &str) -> String {
+    let patch = json!({
+        "summary": "a change",
+        "confidence": 0.9,
+        "entries": [{
+            "path": path,
+            "kind": "markdown",
+            "op": "modify",
+            "content": content,
+            "rationale": "because",
+            "evidence_refs": ["finding-1"],
+        }],
+    });
+    ci.write(dir, rel, &patch.to_string());
+    rel.to_string()
+}
+
+#[test]
+fn under_github_actions_reasons_become_annotations_and_a_summary() {
+    let config = "[harness]\nmin_interval_hours = 0\ndeny_paths = [\"README.md\"]\n\n[[harness.checks]]\nname = \"lint\"\ncommand = \"echo 'notes: line too long' >&2; exit 1\"\n";
+    let ci = Ci::new(config);
+    ci.checkout("ci");
+    let summary = ci.dir("summary.md");
+    // A failed check, with --json.
+    let p = patch_in(&ci, "ci", "patches/p.json", "docs/notes.md", "notes G\n");
+    let out = ci
+        .arx("ci")
+        .args([
+            "--json",
+            "--now",
+            T0,
+            "round",
+            "apply",
+            &p,
+            "--auto",
+            "--round-id",
+            "r1",
+        ])
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .env("GIT_AUTHOR_NAME", "Job")
+        .env("GIT_AUTHOR_EMAIL", "job@example.com")
+        .env("GIT_COMMITTER_NAME", "Job")
+        .env("GIT_COMMITTER_EMAIL", "job@example.com")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(stdout_json(&out)["status"], "rejected");
+    assert!(err.contains("arx: check lint: running"), "{err}");
+    assert!(
+        err.contains("::error file=patches/p.json,title=arx round r1%3A check lint failed::exit 1"),
+        "{err}"
+    );
+    assert!(err.contains("arx: round r1 rejected:"), "{err}");
+    let md = std::fs::read_to_string(&summary).unwrap();
+    assert!(md.contains("### arx round `r1`: rejected"), "{md}");
+    assert!(md.contains("| lint | **failed** (exit 1) |"), "{md}");
+    // A denied path.
+    let p = patch_in(&ci, "ci", "patches/q.json", "README.md", "# new\n");
+    let out = ci
+        .arx("ci")
+        .args([
+            "--json",
+            "--now",
+            T0_1H,
+            "round",
+            "apply",
+            &p,
+            "--round-id",
+            "r2",
+        ])
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("::error file=patches/q.json,title=arx round r2%3A rejected::entries[0] (README.md): path is deny-listed"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&summary)
+        .unwrap()
+        .contains("round `r2`: rejected"));
+    let p = patch_in(&ci, "ci", "patches/r.json", "docs/notes.md", "notes Z\n");
+    // Outside Actions: no workflow commands.
+    let out = ci
+        .arx("ci")
+        .args(["--now", T0_50H, "round", "apply", &p, "--dry-run"])
+        .env_remove("GITHUB_ACTIONS")
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("::"), "{}", stderr(&out));
+}
+
+#[test]
+fn under_github_actions_an_error_is_an_annotation() {
+    let ci = Ci::new("[harness]\nmin_interval_hours = 0\n");
+    ci.checkout("ci");
+    let p = patch_in(&ci, "ci", "patches/p.json", "docs/notes.md", "notes G\n");
+    let summary = ci.dir("summary.md");
+    let out = ci
+        .arx("ci")
+        .args(["--json", "--now", T0, "round", "apply", &p, "--auto"])
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("::error file=patches/p.json,title=arx round%3A error::no git identity"),
+        "{err}"
+    );
+    assert!(std::fs::read_to_string(&summary)
+        .unwrap()
+        .contains("no git identity"));
+}

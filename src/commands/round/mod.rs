@@ -4,6 +4,7 @@
 //! what they need (settings, the patch, the governing config) and renders.
 
 mod apply;
+mod ci;
 mod evidence;
 mod harness;
 mod revert;
@@ -23,6 +24,7 @@ use crate::io::git::RoundRepo;
 use crate::io::input::{read_text, Source};
 use crate::io::rounds::tree_path_problems;
 pub use crate::io::rounds::{record_path, RoundRecord};
+pub use ci::{patch_file, tell as tell_ci};
 pub use harness::{settings, CheckSpec, Settings};
 
 /// Every round record, oldest first; unreadable ones are skipped with a warning.
@@ -124,6 +126,23 @@ use crate::kernel::round::{
 };
 
 pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
+    let result = run_command(ctx, cmd);
+    if let Err(e) = &result {
+        let patch = match cmd {
+            RoundCommand::Validate { patch } | RoundCommand::Apply { patch, .. } => Some(patch),
+            _ => None,
+        };
+        let root = ctx
+            .cwd()
+            .ok()
+            .and_then(|d| crate::io::config::repo_root(&d));
+        let file = patch.zip(root).and_then(|(p, r)| ci::patch_file(p, &r));
+        ci::tell_error(e, file.as_deref());
+    }
+    result
+}
+
+fn run_command(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
     match cmd {
         RoundCommand::Validate { patch } => validate::run(ctx, patch),
         RoundCommand::Apply {

@@ -120,6 +120,7 @@ pub fn run(
     evidence: Option<Option<&str>>,
 ) -> Result<Exit> {
     let mut r = Round::open(ctx, auto, dry_run, round_id)?;
+    r.patch_file = super::patch_file(patch_arg, r.repo.workdir());
     // 1. The kill switch, before any other work (the patch is not even read).
     if r.settings.autonomy.kill_switch {
         r.record.detail = "kill switch is on".into();
@@ -196,6 +197,8 @@ struct Round<'c> {
     quiet: bool,
     record: RoundRecord,
     evidence_md: Option<String>,
+    /// The patch file from the repository root, for CI's annotations.
+    patch_file: Option<String>,
 }
 
 /// The round commit and the branch that holds it until it lands.
@@ -235,7 +238,9 @@ impl<'c> Round<'c> {
             landing: false,
         };
         Ok(Round {
-            quiet: ctx.out.quiet || ctx.out.json,
+            // `--json` keeps the checks' progress on stderr: a CI log has
+            // nothing else.
+            quiet: ctx.out.quiet,
             ctx,
             repo,
             state,
@@ -245,6 +250,7 @@ impl<'c> Round<'c> {
             dry_run,
             record,
             evidence_md: None,
+            patch_file: None,
         })
     }
 
@@ -255,6 +261,7 @@ impl<'c> Round<'c> {
         } else {
             Exit::Ok
         };
+        super::tell_ci(&self.record, self.patch_file.as_deref(), self.ctx.out.json);
         self.ctx.out.emit(&ApplyReport {
             record: self.record,
             dry_run: self.dry_run,
