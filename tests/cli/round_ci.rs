@@ -479,3 +479,73 @@ fn under_github_actions_an_error_is_an_annotation() {
         .unwrap()
         .contains("no git identity"));
 }
+
+/// `arx round validate FILE` in `dir`: its exit code and stdout.
+fn validate(ci: &Ci, dir: &str, file: &str) -> (i32, String) {
+    let out = ci
+        .arx(dir)
+        .args(["round", "validate", file])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out)),
+    )
+}
+
+#[test]
+fn validate_works_in_a_merge_a_rebase_and_on_a_detached_head() {
+    let ci = Ci::new("[harness]\nmin_interval_hours = 0\n");
+    let p = patch_in(&ci, "dev", "patches/p.json", "docs/notes.md", "notes G\n");
+    ci.git("dev", &["add", "patches"]);
+    ci.git("dev", &["commit", "-qm", "a patch"]);
+    // Detached.
+    ci.git("dev", &["checkout", "-q", "--detach"]);
+    let (code, said) = validate(&ci, "dev", &p);
+    assert_eq!(code, 0, "detached: {said}");
+    ci.git("dev", &["checkout", "-q", "main"]);
+    // A conflicted merge, resolved, not yet concluded.
+    ci.git("dev", &["checkout", "-q", "-b", "side"]);
+    ci.write("dev", "README.md", "# side\n");
+    ci.git("dev", &["commit", "-qam", "side"]);
+    ci.git("dev", &["checkout", "-q", "main"]);
+    ci.write("dev", "README.md", "# main\n");
+    ci.git("dev", &["commit", "-qam", "main"]);
+    let merge = StdCommand::new("git")
+        .args(["merge", "-q", "side"])
+        .current_dir(ci.dir("dev"))
+        .output()
+        .unwrap();
+    assert!(!merge.status.success(), "the merge must conflict");
+    ci.write("dev", "README.md", "# both\n");
+    ci.git("dev", &["add", "README.md"]);
+    let (code, said) = validate(&ci, "dev", &p);
+    assert_eq!(code, 0, "merging: {said}");
+    ci.git("dev", &["commit", "-qm", "merged"]);
+    ci.write("dev", "README.md", "# after\n");
+    ci.git("dev", &["commit", "-qam", "after"]);
+    // A stop of an interactive rebase.
+    let rebase = StdCommand::new("git")
+        .args(["rebase", "-q", "-i", "HEAD~1"])
+        .env("GIT_SEQUENCE_EDITOR", "sed -i -e 1s/^pick/edit/")
+        .current_dir(ci.dir("dev"))
+        .output()
+        .unwrap();
+    assert!(
+        rebase.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rebase.stderr)
+    );
+    let (code, said) = validate(&ci, "dev", &p);
+    assert_eq!(code, 0, "rebasing: {said}");
+    // An invalid patch names its file.
+    let bad = patch_in(&ci, "dev", "patches/bad.json", "README.md", "");
+    std::fs::write(
+        ci.dir("dev").join(&bad),
+        r#"{"summary": "", "confidence": 7, "entries": []}"#,
+    )
+    .unwrap();
+    let (code, said) = validate(&ci, "dev", &bad);
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains("in patches/bad.json"), "{said}");
+}

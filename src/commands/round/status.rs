@@ -61,10 +61,12 @@ impl Report for StatusReport {
 pub fn run(ctx: &Ctx) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let root = crate::io::config::repo_root(&ctx.cwd()?).unwrap_or(ctx.cwd()?);
-    let repo = RoundRepo::open(&root).ok();
-    if let Some(repo) = &repo {
-        super::recover_landings(repo, &state)?;
+    if let Ok(repo) = RoundRepo::open(&root) {
+        super::recover_landings(&repo, &state)?;
     }
+    // The rounds are read also on a detached HEAD (a pull request's
+    // checkout) or in the middle of a merge.
+    let repo = RoundRepo::open_to_read(&root).ok();
     let settings = settings(ctx, &root, false)?;
     let rounds = known_rounds(repo.as_ref(), &state)?;
     let hours = settings.autonomy.min_interval_hours;

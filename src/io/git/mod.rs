@@ -124,6 +124,17 @@ fn git_err(e: git2::Error) -> anyhow::Error {
 impl RoundRepo {
     /// Open the repository holding `dir`, refusing what a round must not touch.
     pub fn open(dir: &Path) -> anyhow::Result<RoundRepo> {
+        Self::open_with(dir, true)
+    }
+
+    /// Open the repository holding `dir` to read it only (validating a
+    /// patch): also in the middle of a merge or rebase, and on a detached
+    /// HEAD, where a pre-commit hook may run.
+    pub fn open_to_read(dir: &Path) -> anyhow::Result<RoundRepo> {
+        Self::open_with(dir, false)
+    }
+
+    fn open_with(dir: &Path, to_change: bool) -> anyhow::Result<RoundRepo> {
         use crate::error::Hinted;
         let repo = Repository::discover(dir).map_err(|_| {
             Hinted::error(
@@ -137,7 +148,7 @@ impl RoundRepo {
                 "run arx round in a clone with a working tree",
             ));
         }
-        if repo.state() != git2::RepositoryState::Clean {
+        if to_change && repo.state() != git2::RepositoryState::Clean {
             return Err(Hinted::error(
                 format!(
                     "the repository is in the middle of an operation ({:?})",
@@ -156,13 +167,13 @@ impl RoundRepo {
             }
             Err(e) => return Err(git_err(e)),
         };
-        if !head.is_branch() {
+        if to_change && !head.is_branch() {
             return Err(Hinted::error(
                 "HEAD is detached",
                 "check out a branch first (git switch <branch>)",
             ));
         }
-        let branch_ref = head.name().unwrap_or_default().to_string();
+        let branch_ref = head.name().unwrap_or("HEAD").to_string();
         let head_oid = head
             .target()
             .ok_or_else(|| anyhow::anyhow!("HEAD has no target"))?;
