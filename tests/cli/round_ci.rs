@@ -549,3 +549,45 @@ fn validate_works_in_a_merge_a_rebase_and_on_a_detached_head() {
     assert_eq!(code, 1, "{said}");
     assert!(said.contains("in patches/bad.json"), "{said}");
 }
+
+#[test]
+fn a_file_changed_since_the_patchs_base_is_refused_with_both_changes() {
+    let ci = Ci::new("[harness]\nmin_interval_hours = 0\n");
+    let base = head(&ci, "dev");
+    let with_base = |name: &str, content: &str, base: &str| {
+        let path = ci.patch(name, content);
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v["base"] = json!(base);
+        std::fs::write(&path, v.to_string()).unwrap();
+        path
+    };
+    let p = with_base("p.json", "notes F\nnotes G\n", &base);
+    // A person commits a line to the file since.
+    ci.write("dev", "docs/notes.md", "notes F\na person's fix\n");
+    ci.git("dev", &["commit", "-qam", "fix the notes"]);
+    let after = head(&ci, "dev");
+    let (code, r, err) = ci.apply("dev", T0, &[&p, "--auto", "--round-id", "r1"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(r["status"], "rejected");
+    let errors = r["errors"].to_string();
+    assert!(
+        errors.contains("changed since the patch's base"),
+        "{errors}"
+    );
+    assert!(errors.contains("+a person's fix"), "{errors}");
+    assert!(errors.contains("+notes G"), "{errors}");
+    assert_eq!(head(&ci, "dev"), after);
+    assert_eq!(
+        std::fs::read_to_string(ci.dir("dev/docs/notes.md")).unwrap(),
+        "notes F\na person's fix\n"
+    );
+    // Written against the current commit, it lands.
+    let q = with_base("q.json", "notes F\na person's fix\nnotes G\n", &after);
+    let (code, r, err) = ci.apply("dev", T0_1H, &[&q, "--auto", "--round-id", "r2"]);
+    assert_eq!((code, r["status"].as_str()), (0, Some("applied")), "{err}");
+    // A base the clone does not have is an error that says so.
+    let z = with_base("z.json", "x\n", "0123456789abcdef0123456789abcdef01234567");
+    let (code, _, err) = ci.apply("dev", T0_25H, &[&z, "--auto"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a commit of this repository"), "{err}");
+}

@@ -288,7 +288,10 @@ fn round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached(
     )?;
     // An amend at a stop of an interactive rebase.
     edit(5)?;
-    must("a commit", git_hooked(repo, home, &["commit", "-qam", "tune"], None))?;
+    must(
+        "a commit",
+        git_hooked(repo, home, &["commit", "-qam", "tune"], None),
+    )?;
     must(
         "rebase -i",
         git_hooked(

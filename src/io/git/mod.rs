@@ -11,10 +11,12 @@ use git2::{Repository, StatusOptions};
 
 use crate::kernel::journal::GitState;
 
+mod base;
 mod history;
 pub mod lane;
 pub mod ratchet;
 
+pub use base::diff_text;
 pub use history::GitRound;
 
 /// Each of `commits` (a full id or a prefix of one) as the repository

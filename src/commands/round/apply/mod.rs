@@ -2,6 +2,7 @@
 //! evaluate it in a scratch checkout, pass the apply gate, and land it as
 //! exactly one commit (auto) or leave it on a review branch.
 
+mod base;
 mod checks;
 
 use std::collections::HashSet;
@@ -58,7 +59,8 @@ impl Report for ApplyReport {
             r.detail
         )?;
         for e in &r.errors {
-            writeln!(out, "  - {e}")?;
+            // A base's problem goes on with its diffs: indented under it.
+            writeln!(out, "  - {}", e.trim_end().replace('\n', "\n    "))?;
         }
         if let Some(report) = &r.eval_report {
             for c in &report.checks {
@@ -374,17 +376,24 @@ impl<'c> Round<'c> {
             return Ok(None);
         }
         let patch = patch.expect("screened patches are parsed");
-        self.against_head(patch)
+        self.against_head(patch, value)
     }
 
     /// The patch against HEAD's tree: rejected when it does not fit, skipped
     /// when it changes nothing, valid on a dry run.
-    fn against_head(&mut self, patch: RoundPatch) -> Result<Option<RoundPatch>> {
-        let problems = head_tree_problems(&self.repo, self.repo.head, &patch)?;
+    fn against_head(
+        &mut self,
+        patch: RoundPatch,
+        value: &serde_json::Value,
+    ) -> Result<Option<RoundPatch>> {
+        let mut problems = head_tree_problems(&self.repo, self.repo.head, &patch)?;
+        problems.extend(base::problems(&self.repo, value, &patch)?);
         let record = &mut self.record;
         if !problems.is_empty() {
             record.status = RoundStatus::Rejected;
-            record.detail = problems.join("; ");
+            // The first line of each (a base's problem goes on with diffs).
+            let heads: Vec<&str> = problems.iter().filter_map(|p| p.lines().next()).collect();
+            record.detail = heads.join("; ");
             record.errors = problems;
             if !self.dry_run {
                 self.save(&self.record, &patch, None)?;
