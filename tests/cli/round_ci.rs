@@ -591,3 +591,38 @@ fn a_file_changed_since_the_patchs_base_is_refused_with_both_changes() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is not a commit of this repository"), "{err}");
 }
+
+#[test]
+fn patches_go_through_the_repositorys_line_ending_rules() {
+    let ci = Ci::new("[harness]\nmin_interval_hours = 0\n");
+    ci.write("dev", ".gitattributes", "*.md text eol=crlf\n");
+    ci.write("dev", "docs/notes.md", "notes F\r\n");
+    ci.git("dev", &["add", "-A"]);
+    ci.git("dev", &["commit", "-qm", "crlf notes"]);
+    assert_eq!(ci.git("dev", &["status", "--porcelain"]), "");
+    for (id, content, blob) in [
+        ("r1", "notes F\r\nnotes G\r\n", "notes F\nnotes G\n"),
+        (
+            "r2",
+            "notes F\nnotes G\nnotes H\n",
+            "notes F\nnotes G\nnotes H\n",
+        ),
+    ] {
+        let p = ci.patch(&format!("{id}.json"), content);
+        let (code, r, err) = ci.apply("dev", T0, &[&p, "--auto", "--round-id", id]);
+        assert_eq!(
+            (code, r["status"].as_str()),
+            (0, Some("applied")),
+            "{id}: {err}"
+        );
+        assert_eq!(
+            ci.git("dev", &["show", "HEAD:docs/notes.md"]),
+            blob.trim_end()
+        );
+        assert_eq!(
+            std::fs::read(ci.dir("dev/docs/notes.md")).unwrap(),
+            blob.replace('\n', "\r\n").into_bytes()
+        );
+        assert_eq!(ci.git("dev", &["status", "--porcelain"]), "", "{id}");
+    }
+}

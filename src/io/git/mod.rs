@@ -12,6 +12,7 @@ use git2::{Repository, StatusOptions};
 use crate::kernel::journal::GitState;
 
 mod base;
+mod eol;
 mod history;
 pub mod lane;
 pub mod ratchet;
@@ -352,7 +353,11 @@ impl RoundRepo {
         for change in changes {
             match &change.content {
                 Some(bytes) => {
-                    let blob = self.repo.blob(bytes).map_err(git_err)?;
+                    // The working tree's text checked in, as `git add` would.
+                    let blob = self
+                        .repo
+                        .blob(&self.to_blob(&change.path, bytes))
+                        .map_err(git_err)?;
                     let mode = match self.tree_kind(parent, &change.path)? {
                         TreeKind::Executable => git2::FileMode::BlobExecutable,
                         _ => git2::FileMode::Blob,

@@ -550,7 +550,7 @@ fn changes_nothing(repo: &RoundRepo, patch: &RoundPatch) -> Result<bool> {
             return Ok(false);
         };
         let same = repo.tree_kind(repo.head, &e.path)? != crate::io::git::TreeKind::Symlink
-            && repo.blob_at(repo.head, &e.path)?.as_deref() == Some(content.as_bytes());
+            && repo.blob_at(repo.head, &e.path)? == Some(repo.to_blob(&e.path, content.as_bytes()));
         if !same {
             return Ok(false);
         }
