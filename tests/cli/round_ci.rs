@@ -626,3 +626,56 @@ fn patches_go_through_the_repositorys_line_ending_rules() {
         assert_eq!(ci.git("dev", &["status", "--porcelain"]), "", "{id}");
     }
 }
+
+#[test]
+fn protect_check_refuses_protected_files_and_names_them() {
+    let ci = Ci::new(
+        "[objective]\nmetric = \"acc\"\ndirection = \"max\"\ncommand = \"true\"\nprotect = [\"prepare.py\", \"eval/**\"]\n",
+    );
+    let out = ci
+        .arx("dev")
+        .args([
+            "round",
+            "protect-check",
+            "prepare.py",
+            "src/model.py",
+            "eval/data/x.csv",
+        ])
+        .output()
+        .unwrap();
+    let (said, err) = (
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        stderr(&out),
+    );
+    assert_eq!(out.status.code(), Some(1), "{said}{err}");
+    assert!(said.contains("refused: prepare.py: protected"), "{said}");
+    assert!(said.contains("refused: eval/data/x.csv"), "{said}");
+    assert!(!said.contains("src/model.py"), "{said}");
+    assert!(
+        err.contains("the next arx try would set this change aside"),
+        "{err}"
+    );
+    // From a subdirectory, a path is read from there.
+    std::fs::create_dir_all(ci.dir("dev/eval")).unwrap();
+    let out = ci
+        .arx("dev/eval")
+        .args(["--json", "round", "protect-check", "data/y.csv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout_json(&out)["protected"], json!(["eval/data/y.csv"]));
+    let out = ci
+        .arx("dev")
+        .args(["round", "protect-check", "src/model.py", "README.md"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // No objective: nothing is protected.
+    let plain = Ci::new("[harness]\nmin_interval_hours = 0\n");
+    let out = plain
+        .arx("dev")
+        .args(["round", "protect-check", "prepare.py"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -325,6 +325,38 @@ fn round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached(
     Ok(())
 }
 
+fn protect_check_refuses_a_persons_commit_to_a_protected_path(
+    pre_commit: &Path,
+) -> Result<(), Failed> {
+    let (dir, home) = scratch()?;
+    let (repo, home) = (dir.path(), home.path());
+    std::fs::write(
+        repo.join("arx.toml"),
+        "[objective]\nmetric = \"acc\"\ndirection = \"max\"\ncommand = \"python3 train.py\"\nprotect = [\"prepare.py\"]\n",
+    )?;
+    std::fs::write(repo.join("prepare.py"), "SEED = 1\n")?;
+    std::fs::write(repo.join("train.py"), "print(1)\n")?;
+    git(repo, &["add", "-A"])?;
+    git(repo, &["commit", "-qm", "project"])?;
+    install(pre_commit, repo, home, &["arx-protect-check"])?;
+    git(repo, &["add", ".pre-commit-config.yaml"])?;
+    must(
+        "the hooks' config",
+        git_hooked(repo, home, &["commit", "-qm", "hooks"], None),
+    )?;
+    std::fs::write(repo.join("train.py"), "print(2)\n")?;
+    must(
+        "an unprotected change",
+        git_hooked(repo, home, &["commit", "-qam", "train"], None),
+    )?;
+    std::fs::write(repo.join("prepare.py"), "SEED = 2\n")?;
+    let (ok, said) = git_hooked(repo, home, &["commit", "-qam", "seed"], None);
+    if ok || !said.contains("prepare.py: protected by [objective] protect") {
+        return Err(format!("a protected path must fail the hook, named:\n{said}").into());
+    }
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
     vec![
         needs::trial(
@@ -341,6 +373,11 @@ pub fn trials() -> Vec<Trial> {
             "pre_commit::round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached",
             needs::pre_commit,
             round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached,
+        ),
+        needs::trial(
+            "pre_commit::protect_check_refuses_a_persons_commit_to_a_protected_path",
+            needs::pre_commit,
+            protect_check_refuses_a_persons_commit_to_a_protected_path,
         ),
     ]
 }

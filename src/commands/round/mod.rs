@@ -7,6 +7,7 @@ mod apply;
 mod ci;
 mod evidence;
 mod harness;
+mod protect;
 mod revert;
 mod status;
 mod validate;
@@ -162,6 +163,7 @@ fn run_command(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
         ),
         RoundCommand::Revert { id } => revert::run(ctx, id),
         RoundCommand::Status => status::run(ctx),
+        RoundCommand::ProtectCheck { files } => protect::run(ctx, files),
         RoundCommand::Evidence {
             findings,
             context,
