@@ -1197,6 +1197,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Validate, evaluate, gate and land a patch as one git commit')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Revert an applied round with a revert commit')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List rounds and say when the next one is allowed')
+            [CompletionResult]::new('protect-check', 'protect-check', [CompletionResultType]::ParameterValue, 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Select evidence for a round from findings (newest and strongest first)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1254,6 +1255,18 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'arx;round;protect-check' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'arx;round;evidence' {
             [CompletionResult]::new('--findings', '--findings', [CompletionResultType]::ParameterName, 'Findings: a JSON array of {kind, content, source, created_at} (default: the active findings of the store, .arx/findings.jsonl)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'Draw from the store the findings relevant to TEXT, best ranked first (`arx finding rank`), instead of all active ones')
@@ -1275,6 +1288,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Validate, evaluate, gate and land a patch as one git commit')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Revert an applied round with a revert commit')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List rounds and say when the next one is allowed')
+            [CompletionResult]::new('protect-check', 'protect-check', [CompletionResultType]::ParameterValue, 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Select evidence for a round from findings (newest and strongest first)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -1289,6 +1303,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;round;help;status' {
+            break
+        }
+        'arx;round;help;protect-check' {
             break
         }
         'arx;round;help;evidence' {
@@ -1650,6 +1667,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Validate, evaluate, gate and land a patch as one git commit')
             [CompletionResult]::new('revert', 'revert', [CompletionResultType]::ParameterValue, 'Revert an applied round with a revert commit')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'List rounds and say when the next one is allowed')
+            [CompletionResult]::new('protect-check', 'protect-check', [CompletionResultType]::ParameterValue, 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)')
             [CompletionResult]::new('evidence', 'evidence', [CompletionResultType]::ParameterValue, 'Select evidence for a round from findings (newest and strongest first)')
             break
         }
@@ -1663,6 +1681,9 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;round;status' {
+            break
+        }
+        'arx;help;round;protect-check' {
             break
         }
         'arx;help;round;evidence' {

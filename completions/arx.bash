@@ -433,6 +433,9 @@ _arx() {
             arx__subcmd__help__subcmd__round,evidence)
                 cmd="arx__subcmd__help__subcmd__round__subcmd__evidence"
                 ;;
+            arx__subcmd__help__subcmd__round,protect-check)
+                cmd="arx__subcmd__help__subcmd__round__subcmd__protect__subcmd__check"
+                ;;
             arx__subcmd__help__subcmd__round,revert)
                 cmd="arx__subcmd__help__subcmd__round__subcmd__revert"
                 ;;
@@ -595,6 +598,9 @@ _arx() {
             arx__subcmd__round,help)
                 cmd="arx__subcmd__round__subcmd__help"
                 ;;
+            arx__subcmd__round,protect-check)
+                cmd="arx__subcmd__round__subcmd__protect__subcmd__check"
+                ;;
             arx__subcmd__round,revert)
                 cmd="arx__subcmd__round__subcmd__revert"
                 ;;
@@ -612,6 +618,9 @@ _arx() {
                 ;;
             arx__subcmd__round__subcmd__help,help)
                 cmd="arx__subcmd__round__subcmd__help__subcmd__help"
+                ;;
+            arx__subcmd__round__subcmd__help,protect-check)
+                cmd="arx__subcmd__round__subcmd__help__subcmd__protect__subcmd__check"
                 ;;
             arx__subcmd__round__subcmd__help,revert)
                 cmd="arx__subcmd__round__subcmd__help__subcmd__revert"
@@ -2711,7 +2720,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__round)
-            opts="validate apply revert status evidence"
+            opts="validate apply revert status protect-check evidence"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2739,6 +2748,20 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__round__subcmd__evidence)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__round__subcmd__protect__subcmd__check)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -4529,7 +4552,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help validate apply revert status evidence help"
+            opts="-q -h --json --quiet --color --config --state-dir --now --help validate apply revert status protect-check evidence help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4643,7 +4666,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__help)
-            opts="validate apply revert status evidence help"
+            opts="validate apply revert status protect-check evidence help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4698,6 +4721,20 @@ _arx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arx__subcmd__round__subcmd__help__subcmd__protect__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arx__subcmd__round__subcmd__help__subcmd__revert)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -4733,6 +4770,36 @@ _arx() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__round__subcmd__protect__subcmd__check)
+            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -1085,6 +1085,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand apply 'Validate, evaluate, gate and land a patch as one git commit'
             cand revert 'Revert an applied round with a revert commit'
             cand status 'List rounds and say when the next one is allowed'
+            cand protect-check 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)'
             cand evidence 'Select evidence for a round from findings (newest and strongest first)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1137,6 +1138,17 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'arx;round;protect-check'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'arx;round;evidence'= {
             cand --findings 'Findings: a JSON array of {kind, content, source, created_at} (default: the active findings of the store, .arx/findings.jsonl)'
             cand --context 'Draw from the store the findings relevant to TEXT, best ranked first (`arx finding rank`), instead of all active ones'
@@ -1157,6 +1169,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand apply 'Validate, evaluate, gate and land a patch as one git commit'
             cand revert 'Revert an applied round with a revert commit'
             cand status 'List rounds and say when the next one is allowed'
+            cand protect-check 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)'
             cand evidence 'Select evidence for a round from findings (newest and strongest first)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -1167,6 +1180,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;round;help;revert'= {
         }
         &'arx;round;help;status'= {
+        }
+        &'arx;round;help;protect-check'= {
         }
         &'arx;round;help;evidence'= {
         }
@@ -1459,6 +1474,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand apply 'Validate, evaluate, gate and land a patch as one git commit'
             cand revert 'Revert an applied round with a revert commit'
             cand status 'List rounds and say when the next one is allowed'
+            cand protect-check 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)'
             cand evidence 'Select evidence for a round from findings (newest and strongest first)'
         }
         &'arx;help;round;validate'= {
@@ -1468,6 +1484,8 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;round;revert'= {
         }
         &'arx;help;round;status'= {
+        }
+        &'arx;help;round;protect-check'= {
         }
         &'arx;help;round;evidence'= {
         }

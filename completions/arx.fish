@@ -913,21 +913,22 @@ complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcomma
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "crystallize" -d 'Turn groups that keep succeeding into knowhow entries (once each)'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "cycles" -d 'Do failures cluster on a weekday? (chi-squared over failing runs)'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "validate" -d 'Validate a patch: kernel rules plus checks against the real tree'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "revert" -d 'Revert an applied round with a revert commit'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "status" -d 'List rounds and say when the next one is allowed'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'
-complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status evidence help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "validate" -d 'Validate a patch: kernel rules plus checks against the real tree'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "revert" -d 'Revert an applied round with a revert commit'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "status" -d 'List rounds and say when the next one is allowed'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "protect-check" -d 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -969,6 +970,15 @@ complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcomman
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
+always\t'Always colour'
+never\t'Never colour'"
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l findings -d 'Findings: a JSON array of {kind, content, source, created_at} (default: the active findings of the store, .arx/findings.jsonl)' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l context -d 'Draw from the store the findings relevant to TEXT, best ranked first (`arx finding rank`), instead of all active ones' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l min -d 'Fewest findings for a round (default: config min_evidence, 3)' -r
@@ -986,6 +996,7 @@ complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcomman
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "revert" -d 'Revert an applied round with a revert commit'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "status" -d 'List rounds and say when the next one is allowed'
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "protect-check" -d 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand init" -l metric -d 'The metric `arx try` improves: the key of the experiment\'s `__RESULT__` line ([objective] metric; needs --direction)' -r
@@ -1143,4 +1154,5 @@ complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "apply" -d 'Validate, evaluate, gate and land a patch as one git commit'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "revert" -d 'Revert an applied round with a revert commit'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "status" -d 'List rounds and say when the next one is allowed'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "protect-check" -d 'Refuse files that `[objective] protect` covers (a pre-commit hook: the next `arx try` would set such a change aside)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from round" -f -a "evidence" -d 'Select evidence for a round from findings (newest and strongest first)'

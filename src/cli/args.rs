@@ -282,6 +282,18 @@ pub enum RoundCommand {
     /// List rounds and say when the next one is allowed.
     #[command(after_help = "Example:\n  arx round status --json")]
     Status,
+    /// Refuse files that `[objective] protect` covers (a pre-commit hook:
+    /// the next `arx try` would set such a change aside).
+    ///
+    /// Exit 0 when none is protected, 1 when one is (each named), 2 error.
+    #[command(
+        name = "protect-check",
+        after_help = "Example:\n  arx round protect-check prepare.py src/model.py"
+    )]
+    ProtectCheck {
+        /// Files, from the repository root (as pre-commit passes them).
+        files: Vec<String>,
+    },
     /// Select evidence for a round from findings (newest and strongest first).
     ///
     /// Exit 1 when there is too little evidence.

@@ -149,7 +149,7 @@ pub enum Command {
         #[arg(long, allow_negative_numbers = true)]
         max_iterations: i64,
         /// Verdict of the latest experiment.
-        #[arg(long, value_parser = VERDICTS)]
+        #[arg(long, value_parser = VerdictWord)]
         verdict: String,
     },
 
@@ -415,6 +415,38 @@ pub enum Command {
 
 /// The three verdict words, for flags that take one.
 pub const VERDICTS: [&str; 3] = ["supported", "refuted", "inconclusive"];
+
+/// A verdict word, with the whitespace around it trimmed first (a value
+/// read from a file or a shell variable often ends in `\r` or `\n`); the
+/// possible values stay those of [`VERDICTS`] for help and completions.
+#[derive(Clone)]
+pub struct VerdictWord;
+
+impl clap::builder::TypedValueParser for VerdictWord {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let trimmed = value.to_str().map(str::trim).map(std::ffi::OsStr::new);
+        clap::builder::PossibleValuesParser::new(VERDICTS).parse_ref(
+            cmd,
+            arg,
+            trimmed.unwrap_or(value),
+        )
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            VERDICTS.into_iter().map(clap::builder::PossibleValue::new),
+        ))
+    }
+}
 
 /// Show a clap error (or help/version) and return the exit code: help and
 /// version exit 0; usage errors print `arx: error: ...` and exit 2.

@@ -35,6 +35,9 @@ pub struct MeasureReport {
     pub hypothesis: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approach_hash: Option<String>,
+    /// Why the `__RESULT__` line that was there gave no metrics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub result_rejected: Option<String>,
 }
 
 impl Report for MeasureReport {
@@ -47,7 +50,10 @@ impl Report for MeasureReport {
             self.record.verdict, self.record.detail
         )?;
         if self.metrics.is_empty() && self.exit_code == 0 {
-            write!(out, " {d}(no __RESULT__ metrics found){d:#}")?;
+            match &self.result_rejected {
+                Some(reason) => write!(out, " {d}({reason}){d:#}")?,
+                None => write!(out, " {d}(no __RESULT__ metrics found){d:#}")?,
+            }
         }
         writeln!(out)
     }
@@ -75,11 +81,14 @@ pub fn run(ctx: &Ctx, args: &MeasureArgs) -> Result<Exit> {
         .unwrap_or(if args.timed_out { TIMEOUT_EXIT_CODE } else { 0 });
     let format = result_format::for_output(&args.result, ctx.config()?.objective.as_ref())?;
     let found = extract(&Source::from_arg(args.file.as_deref()), &format)?;
-    if let Some(note) = found.ignored_note() {
+    if let Some(note) = found.extracted.ignored_note() {
         crate::output::warn(format_args!("{}", format.ignored_warning(&note)));
     }
+    if let Some(reason) = &found.rejected {
+        crate::output::warn(format_args!("no metrics: {reason}"));
+    }
     let result = ExperimentResult {
-        metrics: found.metrics,
+        metrics: found.extracted.metrics,
         exit_code,
         failure_class,
     };
@@ -95,6 +104,7 @@ pub fn run(ctx: &Ctx, args: &MeasureArgs) -> Result<Exit> {
         exit_code,
         failure_class,
         timed_out: args.timed_out,
+        result_rejected: found.rejected,
     };
     ctx.out.emit(&report)?;
     Ok(verdict_exit(report.record.verdict))

@@ -35,10 +35,13 @@ impl Report for ParseReport {
 pub fn run(ctx: &Ctx, file: Option<&Path>, flags: &ResultFlags) -> Result<Exit> {
     let format = result_format::for_output(flags, ctx.config()?.objective.as_ref())?;
     let found = extract(&Source::from_arg(file), &format)?;
-    if let Some(note) = found.ignored_note() {
+    if let Some(note) = found.extracted.ignored_note() {
         warn(format_args!("{}", format.ignored_warning(&note)));
     }
-    let metrics = found.metrics;
+    if let Some(reason) = &found.rejected {
+        warn(format_args!("no metrics: {reason}"));
+    }
+    let metrics = found.extracted.metrics;
     let found = !metrics.is_empty();
     ctx.out.emit(&ParseReport(metrics))?;
     Ok(if found { Exit::Ok } else { Exit::No })

@@ -219,6 +219,15 @@ pub fn read_text(source: &Source, what: &str) -> Result<String> {
             MAX_TEXT >> 20
         );
     }
-    String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("{what} ({}) is not valid UTF-8 text", source.describe()))
+    // A byte-order mark tells the encoding (and is no part of the text).
+    let (bytes, encoding) = crate::kernel::contract::decode_text(&bytes);
+    String::from_utf8(bytes).map_err(|_| {
+        Hinted::error(
+            format!(
+                "{what} ({}) is not valid text in {encoding}",
+                source.describe()
+            ),
+            "save it as UTF-8 (or UTF-16 with a byte-order mark)",
+        )
+    })
 }

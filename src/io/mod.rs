@@ -17,6 +17,7 @@ pub mod failpoint;
 pub mod findings;
 pub mod follow;
 pub mod git;
+pub mod github;
 pub mod history;
 pub mod holdout;
 #[cfg(feature = "serve")]

@@ -12,6 +12,7 @@
 //! table walk. Choosing a format is one more branch in [`Output::emit`].
 //! Styles live in `style`, the progress indicator in `spinner`.
 
+pub mod annotations;
 pub mod export;
 mod spinner;
 mod style;

@@ -164,7 +164,14 @@ fn pre_commit_hooks_are_offered() {
     let hooks = yaml(&root().join(".pre-commit-hooks.yaml"));
     let hooks = hooks.as_sequence().unwrap();
     let ids: Vec<&str> = hooks.iter().map(|h| text(h, "id")).collect();
-    assert_eq!(ids, ["arx-deadend-check", "arx-round-validate"]);
+    assert_eq!(
+        ids,
+        [
+            "arx-deadend-check",
+            "arx-round-validate",
+            "arx-protect-check"
+        ]
+    );
     for hook in hooks {
         for k in ["name", "entry", "language", "files"] {
             assert!(!text(hook, k).is_empty(), "{k}");

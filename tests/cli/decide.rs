@@ -62,3 +62,41 @@ fn decide_rejects_bad_input() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn decide_trims_whitespace_around_the_verdict() {
+    let sb = Sandbox::new();
+    for verdict in ["refuted\r", " refuted\n", "\trefuted "] {
+        let out = sb
+            .arx()
+            .args([
+                "decide",
+                "--json",
+                "--iteration",
+                "2",
+                "--max-iterations",
+                "5",
+                "--verdict",
+                verdict,
+            ])
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        assert_eq!(json(&out)["verdict"], "refuted", "{verdict:?}");
+    }
+    // A wrong word is still refused, and named.
+    sb.arx()
+        .args([
+            "decide",
+            "--iteration",
+            "2",
+            "--max-iterations",
+            "5",
+            "--verdict",
+            "refutd\r",
+        ])
+        .assert()
+        .code(2);
+}

@@ -9,6 +9,7 @@ mod compare;
 mod completions;
 mod deadend;
 mod decide;
+mod encodings;
 mod errors;
 mod evidence;
 mod finding;
@@ -39,6 +40,7 @@ mod ratchet;
 mod reactive;
 mod report;
 mod round;
+mod round_ci;
 mod run;
 #[cfg(feature = "serve")]
 mod serve;

@@ -1624,11 +1624,11 @@ fn refusals_for_repositories_a_round_must_not_change() {
         .assert()
         .code(2)
         .stderr(contains("middle of an operation"));
+    // Validating only reads: a hook validates staged patches mid-merge.
     fx.arx()
         .args(["round", "validate", &patch_file])
         .assert()
-        .code(2)
-        .stderr(contains("middle of an operation"));
+        .code(0);
     let fx = Fixture::new();
     std::fs::create_dir_all(fx.root.join(".git/rebase-merge")).unwrap();
     let patch_file = p(&fx);
@@ -1907,7 +1907,7 @@ fn human_output_reads_well() {
         .args(["round", "validate", &one])
         .assert()
         .code(1)
-        .stdout(contains("invalid: 1 error\n"));
+        .stdout(contains(format!("invalid: 1 error in {one}\n")));
 }
 
 #[path = "round_guard.rs"]
@@ -1915,3 +1915,25 @@ mod guard;
 
 #[path = "round_isolation.rs"]
 mod isolation;
+
+#[test]
+fn a_patch_with_a_byte_order_mark_is_read() {
+    let fx = Fixture::new();
+    let text = serde_json::to_string(&three_file_patch()).unwrap();
+    let bom = [&[0xef, 0xbb, 0xbf][..], text.as_bytes()].concat();
+    let path = fx.sb.write("patches/bom.json", &bom);
+    fx.arx()
+        .args(["round", "validate", path.to_str().unwrap()])
+        .assert()
+        .code(0)
+        .stdout(contains("valid: 3 entries"));
+    let mut utf16 = vec![0xff, 0xfe];
+    for u in text.encode_utf16() {
+        utf16.extend_from_slice(&u.to_le_bytes());
+    }
+    fx.arx()
+        .args(["round", "validate", "-"])
+        .write_stdin(utf16)
+        .assert()
+        .code(0);
+}

@@ -178,6 +178,185 @@ fn round_validate_checks_staged_patches(pre_commit: &Path) -> Result<(), Failed>
     Ok(())
 }
 
+/// `git ARGS` in `repo` as a person runs it with the hooks installed:
+/// `arx` on PATH, pre-commit's cache in `home`. Its exit status and output.
+fn git_hooked(repo: &Path, home: &Path, args: &[&str], editor: Option<&str>) -> (bool, String) {
+    let mut cmd = Command::new("git");
+    cmd.args(args)
+        .current_dir(repo)
+        .env("PATH", path_with_arx())
+        .env("PRE_COMMIT_HOME", home)
+        .env_remove("ARX_STATE_DIR");
+    if let Some(editor) = editor {
+        cmd.env("GIT_SEQUENCE_EDITOR", editor);
+    }
+    let out = cmd.output().expect("git");
+    (out.status.success(), text(&out))
+}
+
+/// The hooks installed in `repo` from this checkout's committed
+/// `.pre-commit-hooks.yaml` (at its HEAD), as `pre-commit install` does.
+fn install(pre_commit: &Path, repo: &Path, home: &Path, hooks: &[&str]) -> Result<(), Failed> {
+    let rev = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(hooks_repo())
+        .output()?;
+    let rev = String::from_utf8_lossy(&rev.stdout).trim().to_string();
+    let mut config = format!(
+        "repos:\n- repo: {}\n  rev: {rev}\n  hooks:\n",
+        hooks_repo().display()
+    );
+    for id in hooks {
+        config.push_str(&format!("  - id: {id}\n"));
+    }
+    std::fs::write(repo.join(".pre-commit-config.yaml"), config)?;
+    let out = Command::new(pre_commit)
+        .arg("install")
+        .current_dir(repo)
+        .env("PATH", path_with_arx())
+        .env("PRE_COMMIT_HOME", home)
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("pre-commit install:\n{}", text(&out)).into());
+    }
+    Ok(())
+}
+
+fn must(step: &str, (ok, said): (bool, String)) -> Result<(), Failed> {
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("{step}:\n{said}").into())
+    }
+}
+
+const GOOD: &str = r#"{"summary": "Ask for sources", "confidence": 0.8, "entries": [{"path": "prompts/system.md", "kind": "markdown", "op": "create", "content": "Cite a source.\n", "rationale": "unsupported claims", "evidence_refs": ["journal:1"]}]}"#;
+
+fn round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached(
+    pre_commit: &Path,
+) -> Result<(), Failed> {
+    let (dir, home) = scratch()?;
+    let (repo, home) = (dir.path(), home.path());
+    install(pre_commit, repo, home, &["arx-round-validate"])?;
+    std::fs::create_dir(repo.join("rounds"))?;
+    std::fs::write(repo.join("rounds/p.json"), GOOD)?;
+    git(repo, &["add", "-A"])?;
+    must(
+        "a first commit",
+        git_hooked(repo, home, &["commit", "-qm", "hooks"], None),
+    )?;
+    let edit = |n: u32| {
+        std::fs::write(
+            repo.join("rounds/p.json"),
+            GOOD.replace("0.8", &format!("0.{n}")),
+        )
+    };
+    // A commit on a detached HEAD, and the run a pull-request job makes.
+    git(repo, &["checkout", "-q", "--detach"])?;
+    edit(7)?;
+    must(
+        "detached commit",
+        git_hooked(repo, home, &["commit", "-qam", "detached"], None),
+    )?;
+    let out = Command::new(pre_commit)
+        .args(["run", "--all-files"])
+        .current_dir(repo)
+        .env("PATH", path_with_arx())
+        .env("PRE_COMMIT_HOME", home)
+        .output()?;
+    if !out.status.success() {
+        return Err(format!("pre-commit run --all-files, detached:\n{}", text(&out)).into());
+    }
+    git(repo, &["checkout", "-q", "main"])?;
+    // The conclusion of a conflicted merge.
+    git(repo, &["checkout", "-q", "-b", "side"])?;
+    std::fs::write(repo.join("README.md"), "side\n")?;
+    git(repo, &["commit", "-qam", "side"])?;
+    git(repo, &["checkout", "-q", "main"])?;
+    std::fs::write(repo.join("README.md"), "main\n")?;
+    git(repo, &["commit", "-qam", "main"])?;
+    let (merged, _) = git_hooked(repo, home, &["merge", "-q", "side"], None);
+    if merged {
+        return Err("the merge must conflict".into());
+    }
+    std::fs::write(repo.join("README.md"), "both\n")?;
+    edit(6)?;
+    git(repo, &["add", "-A"])?;
+    must(
+        "merge commit",
+        git_hooked(repo, home, &["commit", "-q", "--no-edit"], None),
+    )?;
+    // An amend at a stop of an interactive rebase.
+    edit(5)?;
+    must(
+        "a commit",
+        git_hooked(repo, home, &["commit", "-qam", "tune"], None),
+    )?;
+    must(
+        "rebase -i",
+        git_hooked(
+            repo,
+            home,
+            &["rebase", "-q", "-i", "HEAD~1"],
+            Some("sed -i -e 1s/^pick/edit/"),
+        ),
+    )?;
+    edit(4)?;
+    git(repo, &["add", "-A"])?;
+    must(
+        "amend at a rebase stop",
+        git_hooked(repo, home, &["commit", "-q", "--amend", "--no-edit"], None),
+    )?;
+    must(
+        "rebase --continue",
+        git_hooked(repo, home, &["rebase", "--continue"], None),
+    )?;
+    // Two staged patches, one bad: the failure names its file.
+    std::fs::write(
+        repo.join("rounds/bad.json"),
+        r#"{"summary": "", "confidence": 7, "entries": []}"#,
+    )?;
+    edit(3)?;
+    git(repo, &["add", "-A"])?;
+    let (ok, said) = git_hooked(repo, home, &["commit", "-qm", "two"], None);
+    if ok || !said.contains("in rounds/bad.json") {
+        return Err(format!("a bad patch must fail the hook, named:\n{said}").into());
+    }
+    Ok(())
+}
+
+fn protect_check_refuses_a_persons_commit_to_a_protected_path(
+    pre_commit: &Path,
+) -> Result<(), Failed> {
+    let (dir, home) = scratch()?;
+    let (repo, home) = (dir.path(), home.path());
+    std::fs::write(
+        repo.join("arx.toml"),
+        "[objective]\nmetric = \"acc\"\ndirection = \"max\"\ncommand = \"python3 train.py\"\nprotect = [\"prepare.py\"]\n",
+    )?;
+    std::fs::write(repo.join("prepare.py"), "SEED = 1\n")?;
+    std::fs::write(repo.join("train.py"), "print(1)\n")?;
+    git(repo, &["add", "-A"])?;
+    git(repo, &["commit", "-qm", "project"])?;
+    install(pre_commit, repo, home, &["arx-protect-check"])?;
+    git(repo, &["add", ".pre-commit-config.yaml"])?;
+    must(
+        "the hooks' config",
+        git_hooked(repo, home, &["commit", "-qm", "hooks"], None),
+    )?;
+    std::fs::write(repo.join("train.py"), "print(2)\n")?;
+    must(
+        "an unprotected change",
+        git_hooked(repo, home, &["commit", "-qam", "train"], None),
+    )?;
+    std::fs::write(repo.join("prepare.py"), "SEED = 2\n")?;
+    let (ok, said) = git_hooked(repo, home, &["commit", "-qam", "seed"], None);
+    if ok || !said.contains("prepare.py: protected by [objective] protect") {
+        return Err(format!("a protected path must fail the hook, named:\n{said}").into());
+    }
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
     vec![
         needs::trial(
@@ -189,6 +368,16 @@ pub fn trials() -> Vec<Trial> {
             "pre_commit::round_validate_checks_staged_patches",
             needs::pre_commit,
             round_validate_checks_staged_patches,
+        ),
+        needs::trial(
+            "pre_commit::round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached",
+            needs::pre_commit,
+            round_validate_passes_a_valid_patch_in_a_rebase_a_merge_and_detached,
+        ),
+        needs::trial(
+            "pre_commit::protect_check_refuses_a_persons_commit_to_a_protected_path",
+            needs::pre_commit,
+            protect_check_refuses_a_persons_commit_to_a_protected_path,
         ),
     ]
 }

@@ -4,8 +4,10 @@
 //! what they need (settings, the patch, the governing config) and renders.
 
 mod apply;
+mod ci;
 mod evidence;
 mod harness;
+mod protect;
 mod revert;
 mod status;
 mod validate;
@@ -19,9 +21,11 @@ use super::Ctx;
 use crate::cli::RoundCommand;
 use crate::error::{Exit, Hinted};
 use crate::io::config::Format;
+use crate::io::git::RoundRepo;
 use crate::io::input::{read_text, Source};
 use crate::io::rounds::tree_path_problems;
 pub use crate::io::rounds::{record_path, RoundRecord};
+pub use ci::{patch_file, tell as tell_ci};
 pub use harness::{settings, CheckSpec, Settings};
 
 /// Every round record, oldest first; unreadable ones are skipped with a warning.
@@ -32,12 +36,114 @@ pub fn all_records(state: &std::path::Path) -> Result<Vec<RoundRecord>> {
     }
     Ok(records)
 }
+
+/// Every round: the state directory's records (a cache), and the rounds
+/// the repository tells of that they lack (a fresh clone's CI runner has
+/// no state directory, but the round commits, their trailers, the revert
+/// commits and the review branches came with the clone). Oldest first.
+pub fn known_rounds(repo: Option<&RoundRepo>, state: &Path) -> Result<Vec<RoundRecord>> {
+    let mut records = all_records(state)?;
+    let Some(repo) = repo else {
+        return Ok(records);
+    };
+    for round in repo.git_rounds()? {
+        if records.iter().any(|r| r.round_id == round.id) {
+            continue;
+        }
+        records.push(record_from_git(&round));
+    }
+    records.sort_by(|a, b| {
+        let at = |r: &RoundRecord| r.created_at.parse::<jiff::Timestamp>().ok();
+        at(a).cmp(&at(b)).then_with(|| a.round_id.cmp(&b.round_id))
+    });
+    Ok(records)
+}
+
+/// A round's record as the repository tells it.
+fn record_from_git(round: &crate::io::git::GitRound) -> RoundRecord {
+    let commit = round.commit.to_string();
+    let created_at = jiff::Timestamp::from_second(round.time)
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+        .to_string();
+    let (status, detail) = match (round.landed, round.reverted_by) {
+        (true, Some(revert)) => (
+            RoundStatus::Reverted,
+            format!("reverted by {revert} (from the repository's history)"),
+        ),
+        (true, None) => (
+            RoundStatus::Applied,
+            "applied (from the repository's history)".to_string(),
+        ),
+        (false, _) => (
+            RoundStatus::Evaluated,
+            format!(
+                "awaiting review on {} (from the repository)",
+                round.branch.as_deref().unwrap_or("its branch")
+            ),
+        ),
+    };
+    RoundRecord {
+        round_id: round.id.clone(),
+        status,
+        detail,
+        evidence_count: 0,
+        patch_hash: round.patch_hash.clone(),
+        eval_report: None,
+        applied_sha: round.landed.then(|| commit.clone()),
+        parent_sha: round.parent.map(|p| p.to_string()),
+        created_at,
+        commit_sha: Some(commit),
+        branch: round.branch.clone(),
+        reverted_sha: round.reverted_by.map(|r| r.to_string()),
+        reverted_at: None,
+        errors: Vec::new(),
+        landing: false,
+    }
+}
+
+/// The patch hashes already decided: the state directory's registry and
+/// the rounds the repository tells of (landed, reverted or awaiting review).
+pub fn known_hashes(repo: &RoundRepo, state: &Path) -> Result<Vec<crate::io::rounds::HashLine>> {
+    let mut seen = crate::io::rounds::hashes(state, crate::commands::WARN).read()?;
+    for round in repo.git_rounds()?.into_iter().filter(|r| r.landed) {
+        let Some(hash) = round.patch_hash.clone() else {
+            continue;
+        };
+        if seen.iter().any(|h| h.hash == hash) {
+            continue;
+        }
+        let status = record_from_git(&round).status;
+        seen.push(crate::io::rounds::HashLine {
+            hash,
+            round: round.id.clone(),
+            status: status.as_str().to_string(),
+        });
+    }
+    Ok(seen)
+}
 use crate::kernel::round::{
     strict_patch_errors, validate_patch_json, PatchKind, PatchOp, RoundPatch, RoundStatus,
     DEFAULT_CONFIG_PATH,
 };
 
 pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
+    let result = run_command(ctx, cmd);
+    if let Err(e) = &result {
+        let patch = match cmd {
+            RoundCommand::Validate { patch } | RoundCommand::Apply { patch, .. } => Some(patch),
+            _ => None,
+        };
+        let root = ctx
+            .cwd()
+            .ok()
+            .and_then(|d| crate::io::config::repo_root(&d));
+        let file = patch.zip(root).and_then(|(p, r)| ci::patch_file(p, &r));
+        ci::tell_error(e, file.as_deref());
+    }
+    result
+}
+
+fn run_command(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
     match cmd {
         RoundCommand::Validate { patch } => validate::run(ctx, patch),
         RoundCommand::Apply {
@@ -57,6 +163,7 @@ pub fn run(ctx: &Ctx, cmd: &RoundCommand) -> Result<Exit> {
         ),
         RoundCommand::Revert { id } => revert::run(ctx, id),
         RoundCommand::Status => status::run(ctx),
+        RoundCommand::ProtectCheck { files } => protect::run(ctx, files),
         RoundCommand::Evidence {
             findings,
             context,
@@ -341,7 +448,7 @@ fn toml_harness_errors(patch: &RoundPatch, settings: &Settings, workdir: &Path) 
 /// Takes the round lock: a landing in progress in another process is
 /// waited for, never mistaken for an interrupted one.
 pub fn recover_landings(repo: &crate::io::git::RoundRepo, state: &Path) -> Result<()> {
-    let _lock = repo.lock_rounds()?;
+    let _lock = repo.lock_rounds_to_read()?;
     // The working tree first: a landing cut off by a kill is finished or
     // undone, and the files it restored are named.
     for report in repo.settle_interrupted_landings()? {

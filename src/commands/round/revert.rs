@@ -39,7 +39,14 @@ pub fn run(ctx: &Ctx, id: &str) -> Result<Exit> {
     // A round merged from its review branch is applied.
     super::recover_landings(&repo, &state)?;
     let path = record_path(&state, id);
-    let mut record: RoundRecord = read_json(&path)?.ok_or_else(|| {
+    // The state directory's record, else the repository's (a fresh clone).
+    let record = match read_json::<RoundRecord>(&path)? {
+        Some(r) => Some(r),
+        None => super::known_rounds(Some(&repo), &state)?
+            .into_iter()
+            .find(|r| r.round_id == id),
+    };
+    let mut record = record.ok_or_else(|| {
         Hinted::error(
             format!("no round {id}"),
             "list rounds with `arx round status`",

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::Serialize;
 
-use super::{all_records, next_allowed, settings, RoundRecord};
+use super::{known_rounds, next_allowed, settings, RoundRecord};
 use crate::commands::Ctx;
 use crate::error::Exit;
 use crate::io::clock::timestamp;
@@ -64,8 +64,11 @@ pub fn run(ctx: &Ctx) -> Result<Exit> {
     if let Ok(repo) = RoundRepo::open(&root) {
         super::recover_landings(&repo, &state)?;
     }
+    // The rounds are read also on a detached HEAD (a pull request's
+    // checkout) or in the middle of a merge.
+    let repo = RoundRepo::open_to_read(&root).ok();
     let settings = settings(ctx, &root, false)?;
-    let rounds = all_records(&state)?;
+    let rounds = known_rounds(repo.as_ref(), &state)?;
     let hours = settings.autonomy.min_interval_hours;
     let next = next_allowed(&rounds, hours);
     let now = timestamp(ctx.global.now.as_deref())?;

@@ -14,6 +14,8 @@ use crate::output::{bold, Report};
 
 #[derive(Serialize)]
 struct ValidateReport {
+    /// The patch file (`stdin` for `-`): each hook's line names its file.
+    file: String,
     valid: bool,
     patch_hash: Option<String>,
     entries: usize,
@@ -32,7 +34,7 @@ impl Report for ValidateReport {
             )
         } else {
             let n = crate::output::count(self.errors.len() as u64, "error", "errors");
-            writeln!(out, "{b}invalid{b:#}: {n}")?;
+            writeln!(out, "{b}invalid{b:#}: {n} in {}", self.file.escape_debug())?;
             for e in &self.errors {
                 writeln!(out, "  - {e}")?;
             }
@@ -43,13 +45,16 @@ impl Report for ValidateReport {
 
 pub fn run(ctx: &Ctx, patch_arg: &str) -> Result<Exit> {
     let value = read_patch(patch_arg)?;
-    let repo = RoundRepo::open(&ctx.cwd()?)?;
+    // Read only: a hook validates staged patches during a rebase or a
+    // merge, and on a detached HEAD.
+    let repo = RoundRepo::open_to_read(&ctx.cwd()?)?;
     let settings = settings(ctx, repo.workdir(), false)?;
     let (patch, mut errors) = validate_all(&value, &settings, repo.workdir());
     if let (Some(p), true) = (&patch, errors.is_empty()) {
         errors.extend(head_tree_problems(&repo, repo.head, p)?);
     }
     let report = ValidateReport {
+        file: crate::io::input::Source::from_arg(Some(std::path::Path::new(patch_arg))).describe(),
         valid: errors.is_empty(),
         patch_hash: patch.as_ref().map(patch_hash),
         entries: patch.as_ref().map_or(0, |p| p.entries.len()),

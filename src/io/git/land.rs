@@ -113,11 +113,13 @@ impl RoundRepo {
             let Some(bytes) = &change.content else {
                 continue;
             };
+            // The commit's blob as checkout writes it (line endings).
+            let bytes = self.to_worktree(&change.path, &self.to_blob(&change.path, bytes));
             let tmp = scratch.join(i.to_string());
             {
                 use std::io::Write;
                 let mut f = std::fs::File::create(&tmp).with_context_path(&tmp)?;
-                f.write_all(bytes).with_context_path(&tmp)?;
+                f.write_all(&bytes).with_context_path(&tmp)?;
                 f.sync_all().with_context_path(&tmp)?;
             }
             if self.tree_kind(commit, &change.path)? == TreeKind::Executable {

@@ -11,8 +11,14 @@ use git2::{Repository, StatusOptions};
 
 use crate::kernel::journal::GitState;
 
+mod base;
+mod eol;
+mod history;
 pub mod lane;
 pub mod ratchet;
+
+pub use base::diff_text;
+pub use history::GitRound;
 
 /// Each of `commits` (a full id or a prefix of one) as the repository
 /// holding `dir` names it in full, when it holds that commit; `None` for
@@ -121,6 +127,17 @@ fn git_err(e: git2::Error) -> anyhow::Error {
 impl RoundRepo {
     /// Open the repository holding `dir`, refusing what a round must not touch.
     pub fn open(dir: &Path) -> anyhow::Result<RoundRepo> {
+        Self::open_with(dir, true)
+    }
+
+    /// Open the repository holding `dir` to read it only (validating a
+    /// patch): also in the middle of a merge or rebase, and on a detached
+    /// HEAD, where a pre-commit hook may run.
+    pub fn open_to_read(dir: &Path) -> anyhow::Result<RoundRepo> {
+        Self::open_with(dir, false)
+    }
+
+    fn open_with(dir: &Path, to_change: bool) -> anyhow::Result<RoundRepo> {
         use crate::error::Hinted;
         let repo = Repository::discover(dir).map_err(|_| {
             Hinted::error(
@@ -134,7 +151,7 @@ impl RoundRepo {
                 "run arx round in a clone with a working tree",
             ));
         }
-        if repo.state() != git2::RepositoryState::Clean {
+        if to_change && repo.state() != git2::RepositoryState::Clean {
             return Err(Hinted::error(
                 format!(
                     "the repository is in the middle of an operation ({:?})",
@@ -153,13 +170,13 @@ impl RoundRepo {
             }
             Err(e) => return Err(git_err(e)),
         };
-        if !head.is_branch() {
+        if to_change && !head.is_branch() {
             return Err(Hinted::error(
                 "HEAD is detached",
                 "check out a branch first (git switch <branch>)",
             ));
         }
-        let branch_ref = head.name().unwrap_or_default().to_string();
+        let branch_ref = head.name().unwrap_or("HEAD").to_string();
         let head_oid = head
             .target()
             .ok_or_else(|| anyhow::anyhow!("HEAD has no target"))?;
@@ -209,6 +226,31 @@ impl RoundRepo {
         file.lock()
             .with_context(|| format!("cannot lock {}", path.display()))?;
         Ok(RoundLock(file))
+    }
+
+    /// [`Self::lock_rounds`] for a command that only reads unless a round
+    /// needs settling: `None` where the repository cannot be written (a
+    /// read-only checkout), where no other process can land a round either.
+    pub fn lock_rounds_to_read(&self) -> anyhow::Result<Option<RoundLock>> {
+        match self.lock_rounds() {
+            Ok(lock) => Ok(Some(lock)),
+            Err(e) => {
+                let read_only = e.chain().any(|c| {
+                    c.downcast_ref::<std::io::Error>().is_some_and(|io| {
+                        matches!(
+                            io.kind(),
+                            std::io::ErrorKind::ReadOnlyFilesystem
+                                | std::io::ErrorKind::PermissionDenied
+                        )
+                    })
+                });
+                if read_only {
+                    Ok(None)
+                } else {
+                    Err(e)
+                }
+            }
+        }
     }
 
     /// The short name of the current branch.
@@ -262,13 +304,37 @@ impl RoundRepo {
         }
     }
 
-    fn signature(&self, when: i64) -> anyhow::Result<git2::Signature<'static>> {
+    /// The author and the committer of a round's commits, as git chooses
+    /// them: `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` (`GIT_COMMITTER_*`)
+    /// over `user.name`/`user.email`, then `EMAIL` for the address. With
+    /// no name or address, an error that says how to set one (git itself
+    /// refuses to commit then).
+    fn signatures(
+        &self,
+        when: i64,
+    ) -> anyhow::Result<(git2::Signature<'static>, git2::Signature<'static>)> {
         let time = git2::Time::new(when, 0);
         let config = self.repo.config().ok();
         let get = |key: &str| config.as_ref().and_then(|c| c.get_string(key).ok());
-        let name = get("user.name").unwrap_or_else(|| "arx".to_string());
-        let email = get("user.email").unwrap_or_else(|| "arx@localhost".to_string());
-        git2::Signature::new(&name, &email, &time).map_err(git_err)
+        let env = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
+        let person = |role: &str| -> anyhow::Result<git2::Signature<'static>> {
+            let name = env(&format!("GIT_{role}_NAME")).or_else(|| get("user.name"));
+            let email = env(&format!("GIT_{role}_EMAIL"))
+                .or_else(|| get("user.email"))
+                .or_else(|| env("EMAIL"));
+            match (name, email) {
+                (Some(name), Some(email)) if !name.trim().is_empty() => {
+                    git2::Signature::new(&name, &email, &time).map_err(git_err)
+                }
+                _ => Err(crate::error::Hinted::error(
+                    "no git identity to commit the round with (user.name and user.email are not set)",
+                    format!(
+                        "set one as git takes it: git config user.name \"CI\" && git config user.email \"ci@example.com\", or GIT_{role}_NAME and GIT_{role}_EMAIL"
+                    ),
+                )),
+            }
+        };
+        Ok((person("AUTHOR")?, person("COMMITTER")?))
     }
 
     /// A commit on top of `parent` with `changes` applied to its tree, built
@@ -287,7 +353,11 @@ impl RoundRepo {
         for change in changes {
             match &change.content {
                 Some(bytes) => {
-                    let blob = self.repo.blob(bytes).map_err(git_err)?;
+                    // The working tree's text checked in, as `git add` would.
+                    let blob = self
+                        .repo
+                        .blob(&self.to_blob(&change.path, bytes))
+                        .map_err(git_err)?;
                     let mode = match self.tree_kind(parent, &change.path)? {
                         TreeKind::Executable => git2::FileMode::BlobExecutable,
                         _ => git2::FileMode::Blob,
@@ -301,9 +371,9 @@ impl RoundRepo {
         }
         let tree_id = update.create_updated(&self.repo, &base).map_err(git_err)?;
         let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-        let sig = self.signature(when)?;
+        let (author, committer) = self.signatures(when)?;
         self.repo
-            .commit(None, &sig, &sig, message, &tree, &[&parent_commit])
+            .commit(None, &author, &committer, message, &tree, &[&parent_commit])
             .map_err(git_err)
     }
 
@@ -477,10 +547,10 @@ impl RoundRepo {
         }
         let tree_id = index.write_tree_to(&self.repo).map_err(git_err)?;
         let tree = self.repo.find_tree(tree_id).map_err(git_err)?;
-        let sig = self.signature(when)?;
+        let (author, committer) = self.signatures(when)?;
         let oid = self
             .repo
-            .commit(None, &sig, &sig, message, &tree, &[&ours])
+            .commit(None, &author, &committer, message, &tree, &[&ours])
             .map_err(git_err)?;
         let mut changes = Vec::new();
         for path in self.changed_paths(commit)? {

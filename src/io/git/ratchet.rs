@@ -464,6 +464,17 @@ fn canonical_lenient(path: &Path) -> PathBuf {
     }
 }
 
+/// Those of `paths` (from the repository root, `/`-separated) that
+/// `patterns` protect, with the rules of [`RatchetRepo::protected_paths`].
+pub fn protected_among(patterns: &[String], paths: &[String]) -> anyhow::Result<Vec<String>> {
+    let set = protection_globs(patterns)?;
+    Ok(paths
+        .iter()
+        .filter(|p| set.is_match(p.as_str()))
+        .cloned()
+        .collect())
+}
+
 /// The glob set for protected-path patterns (see
 /// [`RatchetRepo::protected_paths`]).
 fn protection_globs(patterns: &[String]) -> anyhow::Result<globset::GlobSet> {

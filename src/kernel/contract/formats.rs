@@ -476,6 +476,13 @@ impl Lines {
 /// One line (without its `\n`) through the rule.
 fn read_line(rule: &mut Rule, found: &mut Extracted, line: &[u8]) {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let shown;
+    let line = if memchr(b'\r', line).is_some() {
+        shown = as_shown(line);
+        &shown[..]
+    } else {
+        line
+    };
     match rule {
         Rule::Pi => {
             let text = trim_ascii_start(line);
@@ -488,6 +495,39 @@ fn read_line(rule: &mut Rule, found: &mut Extracted, line: &[u8]) {
         Rule::Summary(block) => summary_line(block, found, line),
         Rule::Pattern(regex, _) => pattern_line(regex, found, line),
     }
+}
+
+/// A line holding carriage returns as a terminal shows it: each `\r`
+/// sends the cursor back to the start, and what follows overwrites the
+/// line character by character (a progress bar cleared with spaces and
+/// `\r` leaves only what was printed after it). A character is a UTF-8
+/// sequence, or one byte that is not part of one. Blanks left over past
+/// the last part's end (a bar cleared with spaces) show as nothing and are
+/// dropped.
+pub fn as_shown(line: &[u8]) -> Vec<u8> {
+    let mut cells: Vec<&[u8]> = Vec::new();
+    let mut at = 0;
+    for segment in line.split(|&b| b == b'\r') {
+        at = 0;
+        for chunk in segment.utf8_chunks() {
+            let valid = chunk.valid();
+            let chars = valid
+                .char_indices()
+                .map(|(i, c)| &valid.as_bytes()[i..i + c.len_utf8()]);
+            let invalid = chunk.invalid().chunks(1);
+            for cell in chars.chain(invalid) {
+                match cells.get_mut(at) {
+                    Some(slot) => *slot = cell,
+                    None => cells.push(cell),
+                }
+                at += 1;
+            }
+        }
+    }
+    while cells.len() > at && cells.last() == Some(&&b" "[..]) {
+        cells.pop();
+    }
+    cells.concat()
 }
 
 /// One line through a pattern: every match's named groups, in order.
@@ -742,5 +782,20 @@ mod tests {
         let mut x = ResultFormat::Pi.extractor();
         assert!(!x.feed(b"METRIC a=1\n", true));
         assert!(x.settled().is_none());
+    }
+}
+
+#[cfg(test)]
+mod shown_tests {
+    use super::as_shown;
+
+    #[test]
+    fn carriage_returns_overwrite_as_on_a_terminal() {
+        let shown = |s: &str| String::from_utf8(as_shown(s.as_bytes())).unwrap();
+        assert_eq!(shown("x\r      \rMETRIC a=1"), "METRIC a=1");
+        assert_eq!(shown("progress 50%\rMETRIC a=1"), "METRIC a=10%");
+        assert_eq!(shown("éé\rx"), "xé");
+        assert_eq!(shown("abc\r"), "abc");
+        assert_eq!(as_shown(b"\xff\xfe\rx"), b"x\xfe");
     }
 }

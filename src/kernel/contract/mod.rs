@@ -6,6 +6,8 @@
 //! settled, with memory bounded by the metrics it keeps. It never reads or
 //! prints anything itself.
 
+mod diagnose;
+mod encoding;
 mod formats;
 mod json;
 mod scanner;
@@ -15,6 +17,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize, Serializer};
 
+pub use diagnose::{why_rejected, MarkerWatch};
+pub use encoding::{decode_text, Encoding, TextDecoder};
 pub use formats::{
     compile_pattern, extract, Extracted, Extractor, FormatError, Pattern, ResultFormat,
     FORMAT_NAMES, MAX_LINE,

@@ -2,6 +2,7 @@
 //! evaluate it in a scratch checkout, pass the apply gate, and land it as
 //! exactly one commit (auto) or leave it on a review branch.
 
+mod base;
 mod checks;
 
 use std::collections::HashSet;
@@ -12,8 +13,8 @@ use anyhow::Result;
 use serde::Serialize;
 
 use super::{
-    all_records, check_round_id, head_tree_problems, next_allowed, read_patch, record_path,
-    settings, validate_all, RoundRecord, Settings,
+    check_round_id, head_tree_problems, known_hashes, known_rounds, next_allowed, read_patch,
+    record_path, settings, validate_all, RoundRecord, Settings,
 };
 use crate::commands::Ctx;
 use crate::commands::WARN;
@@ -58,7 +59,8 @@ impl Report for ApplyReport {
             r.detail
         )?;
         for e in &r.errors {
-            writeln!(out, "  - {e}")?;
+            // A base's problem goes on with its diffs: indented under it.
+            writeln!(out, "  - {}", e.trim_end().replace('\n', "\n    "))?;
         }
         if let Some(report) = &r.eval_report {
             for c in &report.checks {
@@ -120,6 +122,7 @@ pub fn run(
     evidence: Option<Option<&str>>,
 ) -> Result<Exit> {
     let mut r = Round::open(ctx, auto, dry_run, round_id)?;
+    r.patch_file = super::patch_file(patch_arg, r.repo.workdir());
     // 1. The kill switch, before any other work (the patch is not even read).
     if r.settings.autonomy.kill_switch {
         r.record.detail = "kill switch is on".into();
@@ -127,6 +130,14 @@ pub fn run(
     }
     // A landing an earlier round did not finish is settled first.
     super::recover_landings(&r.repo, &r.state)?;
+    // Concurrent applies take turns: from admission to the round's record,
+    // one at a time under the repository's round lock (a dry run only
+    // reads, and may run where nothing can be written).
+    let _turn = if dry_run {
+        r.repo.lock_rounds_to_read()?
+    } else {
+        Some(r.repo.lock_rounds()?)
+    };
     let value = read_patch(patch_arg)?;
     r.record.evidence_count = evidence_count(&value);
     // 2. Too soon after the last counted round; too little evidence.
@@ -188,6 +199,8 @@ struct Round<'c> {
     quiet: bool,
     record: RoundRecord,
     evidence_md: Option<String>,
+    /// The patch file from the repository root, for CI's annotations.
+    patch_file: Option<String>,
 }
 
 /// The round commit and the branch that holds it until it lands.
@@ -227,7 +240,9 @@ impl<'c> Round<'c> {
             landing: false,
         };
         Ok(Round {
-            quiet: ctx.out.quiet || ctx.out.json,
+            // `--json` keeps the checks' progress on stderr: a CI log has
+            // nothing else.
+            quiet: ctx.out.quiet,
             ctx,
             repo,
             state,
@@ -237,6 +252,7 @@ impl<'c> Round<'c> {
             dry_run,
             record,
             evidence_md: None,
+            patch_file: None,
         })
     }
 
@@ -247,6 +263,7 @@ impl<'c> Round<'c> {
         } else {
             Exit::Ok
         };
+        super::tell_ci(&self.record, self.patch_file.as_deref(), self.ctx.out.json);
         self.ctx.out.emit(&ApplyReport {
             record: self.record,
             dry_run: self.dry_run,
@@ -274,14 +291,9 @@ impl<'c> Round<'c> {
     /// Whether the round may go on after the last counted one (an error
     /// for a round id that exists already).
     fn admitted(&mut self) -> Result<bool> {
-        let records = all_records(&self.state)?;
-        let id = &self.id;
-        if records.iter().any(|r| &r.round_id == id) {
-            return Err(Hinted::error(
-                format!("round {id} already exists"),
-                "pass another --round-id, or wait a second for a new one",
-            ));
-        }
+        let records = known_rounds(Some(&self.repo), &self.state)?;
+        // Too soon is decided first: two rounds in one second with the
+        // default ids are too soon, not a clash of ids.
         let hours = self.settings.autonomy.min_interval_hours;
         if let Some(next) = next_allowed(&records, hours) {
             if self.now < next {
@@ -291,6 +303,18 @@ impl<'c> Round<'c> {
                 );
                 return Ok(false);
             }
+        }
+        let id = &self.id;
+        if records.iter().any(|r| &r.round_id == id)
+            || self
+                .repo
+                .branch_target(&format!("harness/round-{id}"))
+                .is_some()
+        {
+            return Err(Hinted::error(
+                format!("round {id} already exists"),
+                "pass another --round-id, or wait a second for a new one",
+            ));
         }
         Ok(true)
     }
@@ -322,7 +346,7 @@ impl<'c> Round<'c> {
     /// decided: rejected, a duplicate, a no-op, or valid on a dry run).
     fn screen(&mut self, value: &serde_json::Value) -> Result<Option<RoundPatch>> {
         let (patch, errors) = validate_all(value, &self.settings, self.repo.workdir());
-        let seen: Vec<HashLine> = hashes(&self.state, WARN).read()?;
+        let seen: Vec<HashLine> = known_hashes(&self.repo, &self.state)?;
         let seen_set: HashSet<String> = seen.iter().map(|h| h.hash.clone()).collect();
         let screened = match &patch {
             Some(p) => screen_round(p, &self.settings.autonomy, &errors, &seen_set),
@@ -352,17 +376,24 @@ impl<'c> Round<'c> {
             return Ok(None);
         }
         let patch = patch.expect("screened patches are parsed");
-        self.against_head(patch)
+        self.against_head(patch, value)
     }
 
     /// The patch against HEAD's tree: rejected when it does not fit, skipped
     /// when it changes nothing, valid on a dry run.
-    fn against_head(&mut self, patch: RoundPatch) -> Result<Option<RoundPatch>> {
-        let problems = head_tree_problems(&self.repo, self.repo.head, &patch)?;
+    fn against_head(
+        &mut self,
+        patch: RoundPatch,
+        value: &serde_json::Value,
+    ) -> Result<Option<RoundPatch>> {
+        let mut problems = head_tree_problems(&self.repo, self.repo.head, &patch)?;
+        problems.extend(base::problems(&self.repo, value, &patch)?);
         let record = &mut self.record;
         if !problems.is_empty() {
             record.status = RoundStatus::Rejected;
-            record.detail = problems.join("; ");
+            // The first line of each (a base's problem goes on with diffs).
+            let heads: Vec<&str> = problems.iter().filter_map(|p| p.lines().next()).collect();
+            record.detail = heads.join("; ");
             record.errors = problems;
             if !self.dry_run {
                 self.save(&self.record, &patch, None)?;
@@ -457,13 +488,8 @@ impl<'c> Round<'c> {
         self.record.status = decision.status;
         self.record.detail = decision.detail;
         let mut next_step = None;
-        // Landings are serialized: the dirty check, the landing and the
-        // round's records happen under the repository's round lock.
-        let _lock = if decision.status == RoundStatus::Applied {
-            Some(self.repo.lock_rounds()?)
-        } else {
-            None
-        };
+        // The dirty check, the landing and the round's records happen under
+        // the repository's round lock, held since admission (`run`).
         match decision.status {
             RoundStatus::Rejected => {
                 self.repo.delete_branch(&built.branch)?;
@@ -524,7 +550,7 @@ fn changes_nothing(repo: &RoundRepo, patch: &RoundPatch) -> Result<bool> {
             return Ok(false);
         };
         let same = repo.tree_kind(repo.head, &e.path)? != crate::io::git::TreeKind::Symlink
-            && repo.blob_at(repo.head, &e.path)?.as_deref() == Some(content.as_bytes());
+            && repo.blob_at(repo.head, &e.path)? == Some(repo.to_blob(&e.path, content.as_bytes()));
         if !same {
             return Ok(false);
         }
