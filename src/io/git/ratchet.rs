@@ -20,12 +20,14 @@ use std::path::{Path, PathBuf};
 use git2::{Oid, Repository, Status};
 
 pub use durable::{Built, Finished};
+pub use measured::{Measured, Since, Undone};
 pub use replay::Replay;
 
 use super::git_err;
 use crate::error::Hinted;
 
 mod durable;
+mod measured;
 mod ops;
 mod replay;
 mod restore;

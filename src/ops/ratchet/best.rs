@@ -185,7 +185,7 @@ pub fn baseline(
         super::holdout::at_baseline(runner, state, repo.workdir(), &rec.run_id)?;
     }
     if aside {
-        put_back(repo, state)?;
+        outputs_undone(runner, put_back(repo, state, kept)?);
     }
     let line = baseline_line(objective, status, &samples, kept, &rec);
     let done = |record: RunRecord| Done {
@@ -330,7 +330,7 @@ pub fn remeasure(
     i.lane = env.lane.map(|l| l.name.clone());
     runs.journal(runner, state, i)?;
     if aside {
-        put_back(repo, state)?;
+        outputs_undone(runner, put_back(repo, state, kept)?);
     }
     match summarize(&samples) {
         Some(sm) => runner.host.say(&format!(
@@ -352,4 +352,17 @@ pub fn remeasure(
         runs: slotted.into_iter().map(|(s, x, _)| (s, x)).collect(),
         interrupted,
     })
+}
+
+/// Tell what the runs of the best wrote in the working tree, undone before
+/// the candidate set aside came back.
+fn outputs_undone(runner: &Runner<'_>, paths: Vec<String>) {
+    if paths.is_empty() {
+        return;
+    }
+    runner.host.warn(&format!(
+        "the runs of the best wrote {}: undone before the candidate was put back \
+         (outputs are not part of a candidate; git-ignore them, or write them outside the repository)",
+        paths.join(", ")
+    ));
 }

@@ -1,5 +1,7 @@
 //! One candidate measured against the best until the rule decides, as a
-//! sequence of named steps: screen (protected paths), measure (the best
+//! sequence of named steps: snapshot (the working tree as it is measured,
+//! which is what a keep commits and a discard undoes), screen (protected
+//! paths), measure (the best
 //! measured again on the candidate's slot when needed), then — once the
 //! rule says keep — the guards, the checks and the held-out check, then
 //! one end — interrupted, pruned, crash, discard, guard, checks failed,
@@ -18,7 +20,7 @@ use super::holdout::{self, Checked};
 use super::measure::{self, Measuring, Runs};
 use super::replay::{Carry, Tried};
 use super::{estimate_of, info, record, subject, Runner};
-use crate::io::git::ratchet::{Candidate, RatchetRepo};
+use crate::io::git::ratchet::{Candidate, Measured, RatchetRepo};
 use crate::io::process::RunOutcome;
 use crate::io::ratchet::KeepLock;
 use crate::kernel::journal::RunRecord;
@@ -65,12 +67,17 @@ pub(super) struct Try {
     pub first: usize,
     pub held: Option<KeepLock>,
     pub info: RatchetInfo,
+    /// The snapshot of the working tree the candidate is measured as
+    /// (taken when its measurement starts): what a keep commits and a
+    /// discard undoes.
+    pub measured: Option<Measured>,
 }
 
 /// Measure a candidate to its decision, and keep or discard it — or hand
 /// it back when another lane kept first.
 pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -> Result<Tried> {
     let mut t = Try::begin(env, at, carry)?;
+    snapshot(env, &mut t)?;
     if !at.protected.is_empty() {
         return end::protected(env, at, t).map(Tried::done);
     }
@@ -106,6 +113,14 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
         Some(Checked::Passed) | None => {}
     }
     end::keep(env, at, t, runs, &d, &change)
+}
+
+/// Snapshot: the working tree as the candidate is measured, taken before
+/// its first run. An edit made while it runs is not part of it.
+fn snapshot(env: &TryEnv<'_, '_>, t: &mut Try) -> Result<()> {
+    let message = format!("arx: measured {}", t.run_id);
+    t.measured = Some(env.repo.measure_snapshot(&message)?);
+    Ok(())
 }
 
 impl Try {
@@ -144,6 +159,7 @@ impl Try {
             outcomes: c.outcomes,
             held: c.held,
             info: i,
+            measured: None,
         })
     }
 
@@ -209,7 +225,7 @@ impl Try {
 }
 
 impl Tried {
-    fn done(done: Done) -> Tried {
+    pub(super) fn done(done: Done) -> Tried {
         Tried::Done(Box::new(done))
     }
 }

@@ -1,0 +1,224 @@
+//! What a candidate is: the snapshot of the working tree taken when its
+//! measurement starts. The keep commits exactly that snapshot; a discard
+//! undoes exactly it; an edit made while the try runs, a person's commit
+//! made meanwhile and what the runs write are left as they are.
+
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::support::{committed_repo, git, json, stderr, try_json, try_status, Sandbox};
+
+const SCORE: &str = r#"#!/bin/sh
+v=$(cat value.txt)
+n=$(cat .noise 2>/dev/null || echo 0)
+echo $((n + 1)) > .noise
+case $((n % 3)) in 0) j=0;; 1) j=0.001;; *) j=-0.001;; esac
+awk -v v="$v" -v j="$j" 'BEGIN { printf "__RESULT__ {\"m\": %.6f}\n", v + j }'
+"#;
+
+/// A repository whose metric is the number in `value.txt` (1.0), with
+/// `extra` added to `[objective]`; `data/` and `.noise` are ignored.
+fn repo(extra: &str) -> Sandbox {
+    let config = format!(
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+         command = \"sh score.sh\"\nbaseline_repeat = 3\n{extra}"
+    );
+    let sb = committed_repo(&[
+        ("score.sh", SCORE),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        ("arx.toml", &config),
+    ]);
+    std::fs::create_dir_all(sb.path().join("data")).unwrap();
+    sb
+}
+
+/// A check that says it started (`data/checking`), then waits for the
+/// test to go on (`data/go`) and exits `code`.
+fn waiting_check(code: u8) -> String {
+    format!(
+        "checks = [\"touch data/checking; i=0; while [ ! -f data/go ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); done; exit {code}\"]\n"
+    )
+}
+
+/// `arx --json try ARGS` started in the background.
+fn spawn_try(sb: &Sandbox, args: &[&str]) -> Child {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_arx"));
+    cmd.current_dir(sb.path())
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .args(["--json", "try"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.spawn().unwrap()
+}
+
+/// Wait until `path` exists (the check started).
+fn wait_for(path: &Path) {
+    let start = Instant::now();
+    while !path.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The try's exit code, JSON report and stderr.
+fn finish(child: Child) -> (i32, Value, String) {
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert!(!out.stdout.is_empty(), "no report: {err}");
+    (out.status.code().unwrap_or(-1), json(&out.stdout), err)
+}
+
+/// The baseline measured (the first try, with nothing changed).
+fn baseline(sb: &Sandbox) {
+    let (code, report, err) = try_json(sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+}
+
+/// Run a try of `value.txt` = `value` whose check waits; while it waits,
+/// `meanwhile` runs; then the try ends.
+fn try_with_check(sb: &Sandbox, value: &str, meanwhile: impl FnOnce()) -> (i32, Value, String) {
+    sb.write("value.txt", value);
+    let child = spawn_try(sb, &["-m", "lower"]);
+    wait_for(&sb.path().join("data/checking"));
+    meanwhile();
+    sb.write("data/go", "");
+    finish(child)
+}
+
+#[test]
+fn the_keep_commits_the_tree_that_was_measured_and_an_edit_made_meanwhile_stays() {
+    let sb = repo(&waiting_check(0));
+    baseline(&sb);
+    let start = git(&sb, &["rev-parse", "HEAD"]);
+    let (code, report, err) = try_with_check(&sb, "0.4", || {
+        sb.write("value.txt", "0.9");
+    });
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+    // The kept commit is the measured tree: the start with value.txt 0.4.
+    assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.4");
+    assert_eq!(git(&sb, &["rev-parse", "HEAD~1"]), start);
+    assert_eq!(
+        git(&sb, &["diff", "--name-only", "HEAD~1", "HEAD"]),
+        "value.txt"
+    );
+    let value = report["ratchet"]["samples"][0]
+        .as_f64()
+        .or_else(|| report["samples"][0].as_f64())
+        .unwrap();
+    assert!((value - 0.4).abs() < 0.01, "{report}");
+    // The edit made while it ran stays, as the user's work, and is named.
+    assert_eq!(sb.read("value.txt"), "0.9");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", "value.txt"]),
+        "M value.txt"
+    );
+    assert!(
+        err.contains("changed while the try ran") && err.contains("value.txt"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_discard_undoes_what_was_measured_and_leaves_an_edit_made_meanwhile() {
+    let sb = repo(&waiting_check(1));
+    baseline(&sb);
+    let kept = git(&sb, &["rev-parse", "HEAD"]);
+    let (code, report, err) = try_with_check(&sb, "0.4", || {
+        sb.write("value.txt", "0.9");
+    });
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(try_status(&report), "checks_failed");
+    assert_eq!(git(&sb, &["rev-parse", "HEAD"]), kept);
+    // What was measured is what was stored; the later edit stays.
+    let stored = report["ratchet"]["discarded_ref"].as_str().unwrap();
+    assert_eq!(git(&sb, &["show", &format!("{stored}:value.txt")]), "0.4");
+    assert_eq!(sb.read("value.txt"), "0.9");
+    assert!(
+        err.contains("changed while the try ran") && err.contains("value.txt"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_persons_commit_made_while_a_try_runs_survives_its_discard() {
+    let sb = repo(&waiting_check(1));
+    baseline(&sb);
+    let (code, report, err) = try_with_check(&sb, "0.4", || {
+        sb.write("NOTES.md", "a person's notes\n");
+        git(&sb, &["add", "NOTES.md"]);
+        git(&sb, &["commit", "-qm", "notes"]);
+    });
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(try_status(&report), "checks_failed");
+    // The person's commit is still on the branch, its file in the tree;
+    // the candidate alone was set aside.
+    assert_eq!(git(&sb, &["log", "-1", "--format=%s"]), "notes");
+    assert_eq!(sb.read("NOTES.md"), "a person's notes\n");
+    assert_eq!(sb.read("value.txt"), "1.0");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+}
+
+#[test]
+fn a_winner_whose_branch_moved_under_it_is_stale_and_nothing_changes() {
+    let sb = repo(&waiting_check(0));
+    baseline(&sb);
+    let (code, report, err) = try_with_check(&sb, "0.4", || {
+        sb.write("other.txt", "a colleague's file\n");
+        git(&sb, &["add", "other.txt"]);
+        git(&sb, &["commit", "-qm", "colleague"]);
+    });
+    assert_eq!(code, 3, "{report} {err}");
+    assert_eq!(try_status(&report), "stale");
+    assert_eq!(git(&sb, &["log", "-1", "--format=%s"]), "colleague");
+    assert_eq!(sb.read("value.txt"), "0.4");
+    // Measured again on top of the colleague's commit, it is kept there.
+    sb.write("data/go", "");
+    let (code, report, err) = try_json(&sb, &["-m", "lower again"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+    assert_eq!(
+        git(&sb, &["log", "-1", "--format=%s", "HEAD~1"]),
+        "colleague"
+    );
+}
+
+#[test]
+fn a_baseline_puts_the_edit_back_even_when_its_runs_rewrote_tracked_outputs() {
+    // The experiment rewrites a tracked output on every run.
+    let sb = committed_repo(&[
+        ("score.sh", &format!("{SCORE}date +%s%N > policy.json\n")),
+        ("value.txt", "1.0"),
+        ("policy.json", "{}\n"),
+        (".gitignore", ".noise\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    sb.write("value.txt", "0.4");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+    assert!(err.contains("policy.json"), "{err}");
+    // The kept commit is the edit alone, not what the runs wrote.
+    assert_eq!(
+        git(&sb, &["diff", "--name-only", "HEAD~1", "HEAD"]),
+        "value.txt"
+    );
+    assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.4");
+}
