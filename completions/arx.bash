@@ -3073,7 +3073,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__init)
-            opts="-q -h --agent --metric --direction --command --protect --check --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --agent --metric --direction --command --protect --check --share-journal --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

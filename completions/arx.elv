@@ -1180,6 +1180,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
             cand --now 'The current time (RFC 3339), for reproducible records'
             cand --agent 'Also write (or update) the arx section of AGENTS.md: the loop an agent follows, filled with arx.toml''s objective'
+            cand --share-journal 'Share the journal through git (committed, merged with merge=union): only the files arx derives are ignored. Without it the state directory is ignored by git as a whole'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
             cand -q 'Print nothing on stdout; the exit code carries the answer'
             cand --quiet 'Print nothing on stdout; the exit code carries the answer'

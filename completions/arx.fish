@@ -998,6 +998,7 @@ complete -c arx -n "__fish_arx_using_subcommand init" -l config -d 'Configuratio
 complete -c arx -n "__fish_arx_using_subcommand init" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
 complete -c arx -n "__fish_arx_using_subcommand init" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand init" -l agent -d 'Also write (or update) the arx section of AGENTS.md: the loop an agent follows, filled with arx.toml\'s objective'
+complete -c arx -n "__fish_arx_using_subcommand init" -l share-journal -d 'Share the journal through git (committed, merged with merge=union): only the files arx derives are ignored. Without it the state directory is ignored by git as a whole'
 complete -c arx -n "__fish_arx_using_subcommand init" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand init" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'

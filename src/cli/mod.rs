@@ -317,7 +317,7 @@ pub enum Command {
 
     /// Set up arx in this repository: .arx/, arx.toml and .gitattributes.
     #[command(
-        after_help = "Examples:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl\n  arx init --agent   # also the loop for an agent, in AGENTS.md"
+        after_help = "Examples:\n  arx init && git add arx.toml .gitattributes\n  arx init --share-journal && git add arx.toml .gitattributes .arx/.gitignore .arx/journal.jsonl\n  arx init --agent   # also the loop for an agent, in AGENTS.md"
     )]
     Init(InitArgs),
 

@@ -18,6 +18,9 @@ pub const DEFAULT_REPEAT: u32 = 1;
 /// `examples/ratchet_sim.rs` (the rule screens and confirms, so one
 /// decision on a null change keeps it under 5% of the time at this level).
 pub const DEFAULT_CONFIDENCE: f64 = super::ratchet::DEFAULT_CONFIDENCE;
+/// The files an agent keeps for itself (`[objective] notes`): never part
+/// of a candidate.
+pub const DEFAULT_NOTES: &[&str] = &["NOTES.md"];
 /// Confidence of the interval reported around a kept commit's value.
 pub const INTERVAL_CONFIDENCE: f64 = 0.95;
 
@@ -54,6 +57,11 @@ pub struct Objective {
     pub confidence: f64,
     pub checks: Vec<String>,
     pub protect: Vec<String>,
+    /// Files an agent keeps for itself (gitignore-style patterns, by
+    /// default `NOTES.md`): never part of a candidate, whatever git thinks
+    /// of them. Not part of the segment's identity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub stop: StopRules,
     /// Bounds beside the target that a keep must respect.
     pub guards: Vec<super::guard::Guard>,
@@ -172,6 +180,9 @@ pub fn validate(o: &Objective) -> Result<(), String> {
     if o.protect.iter().any(|p| p.trim().is_empty()) {
         return Err("protect must not contain an empty pattern".into());
     }
+    if o.notes.iter().any(|p| p.trim().is_empty()) {
+        return Err("notes must not contain an empty pattern".into());
+    }
     if let Some(h) = &o.holdout {
         if h.command.is_empty() || h.command.iter().all(|c| c.trim().is_empty()) {
             return Err("holdout.command must not be empty".into());
@@ -283,6 +294,7 @@ mod tests {
             confidence: 0.95,
             checks: vec![],
             protect: vec!["prepare.py".into()],
+            notes: vec!["NOTES.md".into()],
             stop: StopRules::default(),
             guards: vec![],
             holdout: None,

@@ -222,3 +222,50 @@ fn a_baseline_puts_the_edit_back_even_when_its_runs_rewrote_tracked_outputs() {
     );
     assert_eq!(git(&sb, &["show", "HEAD:value.txt"]), "0.4");
 }
+
+#[test]
+fn the_agents_notes_are_never_part_of_a_candidate() {
+    let sb = repo("");
+    baseline(&sb);
+    // Alone, notes are no change to try.
+    sb.write("NOTES.md", "tried lr 0.1: worse\n");
+    let out = sb.arx().args(["try", "-m", "notes"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("nothing to try"), "{}", stderr(&out));
+    // Beside a worse change: the change is undone, the notes stay and are
+    // not stored with it.
+    sb.write("value.txt", "1.2");
+    let (code, report, err) = try_json(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    assert_eq!(sb.read("NOTES.md"), "tried lr 0.1: worse\n");
+    let stored = report["ratchet"]["discarded_ref"].as_str().unwrap();
+    let files = git(&sb, &["ls-tree", "-r", "--name-only", stored]);
+    assert!(!files.contains("NOTES.md"), "{files}");
+    // Beside a better one: the keep commits the change alone.
+    sb.write("value.txt", "0.5");
+    let (code, report, err) = try_json(&sb, &["-m", "better"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(
+        git(&sb, &["show", "--name-only", "--format=", "HEAD"]),
+        "value.txt"
+    );
+    assert_eq!(sb.read("NOTES.md"), "tried lr 0.1: worse\n");
+}
+
+#[test]
+fn the_notes_are_whatever_objective_notes_names() {
+    let sb = repo("notes = [\"lab/\"]\n");
+    baseline(&sb);
+    sb.write("lab/log.txt", "day 1\n");
+    sb.write("NOTES.md", "not notes here: part of the candidate\n");
+    sb.write("value.txt", "1.2");
+    let (code, report, err) = try_json(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(
+        report["ratchet"]["paths"],
+        serde_json::json!(["NOTES.md", "value.txt"])
+    );
+    assert_eq!(sb.read("lab/log.txt"), "day 1\n");
+    assert!(!sb.path().join("NOTES.md").exists());
+}

@@ -3,9 +3,10 @@
 //! under a ref and putting the branch and working tree back to the kept
 //! commit, and putting a set-aside candidate back.
 //!
-//! The state directory (arx's own files, `.arx/` by default) is never part
-//! of a candidate: it is not committed by a keep, not stored by a snapshot,
-//! and not touched by a restore, even when it is tracked in git.
+//! The state directory (arx's own files, `.arx/` by default) and the
+//! agent's notes (`NOTES.md` by default) are never part of a candidate:
+//! not committed by a keep, not stored by a snapshot, and not touched by a
+//! restore, even when they are tracked in git.
 //!
 //! Cost grows with the number of changed paths, not with the size of the
 //! repository: changed paths come from one scan of the working tree against
@@ -65,6 +66,9 @@ pub struct RatchetRepo {
     state: Option<String>,
     /// `core.fileMode`: is the executable bit of files trusted?
     filemode: bool,
+    /// The agent's notes (`[objective] notes`): like the state directory,
+    /// never part of a candidate.
+    notes: globset::GlobSet,
 }
 
 /// Everything that changed since the kept commit.
@@ -187,13 +191,27 @@ impl RatchetRepo {
             .config()
             .and_then(|c| c.get_bool("core.filemode"))
             .unwrap_or(true);
+        let default_notes: Vec<String> = crate::kernel::objective::DEFAULT_NOTES
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
         Ok(RatchetRepo {
             repo,
             workdir,
             branch_ref,
             state,
             filemode,
+            notes: protection_globs(&default_notes)?,
         })
+    }
+
+    /// The agent's notes: files matched by `patterns` (gitignore-style, as
+    /// `protect` is written) are never part of a candidate: not committed
+    /// by a keep, not stored or undone by a discard. `NOTES.md` until
+    /// told otherwise.
+    pub fn set_notes(&mut self, patterns: &[String]) -> anyhow::Result<()> {
+        self.notes = protection_globs(patterns)?;
+        Ok(())
     }
 
     /// Full hex id of HEAD.
@@ -339,6 +357,12 @@ impl RatchetRepo {
     /// Is `path` (relative, `/`-separated) the state directory or inside it?
     pub(crate) fn in_state(&self, path: &str) -> bool {
         inside(self.state.as_deref(), path)
+    }
+
+    /// Is `path` arx's or the agent's own (the state directory, the
+    /// notes), never part of a candidate?
+    pub(crate) fn is_own(&self, path: &str) -> bool {
+        self.in_state(path) || self.notes.is_match(path)
     }
 
     /// Commits from `kept` (excluded) to `head`, oldest first, without the

@@ -73,7 +73,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     // Slots and launcher: checked before anything runs.
     let place =
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
-    let repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
+    let mut repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
+    repo.set_notes(&loaded.objective.notes)?;
     // The held-out journal's place: checked before anything runs.
     super::holdout::journal_path(
         loaded.objective.holdout.as_ref(),
