@@ -269,3 +269,26 @@ fn the_notes_are_whatever_objective_notes_names() {
     assert_eq!(sb.read("lab/log.txt"), "day 1\n");
     assert!(!sb.path().join("NOTES.md").exists());
 }
+
+#[test]
+fn the_keep_stores_files_through_the_repositorys_attributes_as_git_add_does() {
+    let sb = repo("");
+    sb.write(".gitattributes", "*.txt text eol=crlf\n");
+    git(&sb, &["add", ".gitattributes"]);
+    git(&sb, &["commit", "-qm", "crlf"]);
+    baseline(&sb);
+    sb.write("value.txt", "0.4\r\n");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    // Stored normalized, as `git add` stores it; the tree reads clean.
+    let blob = std::process::Command::new("git")
+        .args(["cat-file", "-p", "HEAD:value.txt"])
+        .current_dir(sb.path())
+        .output()
+        .unwrap();
+    assert_eq!(blob.stdout, b"0.4\n");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+}

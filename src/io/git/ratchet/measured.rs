@@ -93,13 +93,13 @@ impl RatchetRepo {
         let parent_tree = self.tree_of(parent)?;
         // What the branch committed to the configuration is not part of
         // the candidate: it stays as a change of its own.
-        let mut config = Vec::new();
+        let mut updates = self.cleaned(measured, &snap_tree)?;
         for path in self.diff_with_config(&parent_tree, &snap_tree)? {
             if is_config(&path) {
-                config.push((path.clone(), self.entry_at(&parent_tree, &path)?));
+                updates.push((path.clone(), self.entry_at(&parent_tree, &path)?));
             }
         }
-        let tree_id = self.update_tree(&snap_tree, &config)?;
+        let tree_id = self.update_tree(&snap_tree, &updates)?;
         if parent == head && tree_id == self.tree_of(head)?.id() {
             return Ok(None);
         }
@@ -115,6 +115,35 @@ impl RatchetRepo {
             from: head.to_string(),
             paths: measured.paths.clone(),
         }))
+    }
+
+    /// The snapshot's files as `git add` stores them: a file the working
+    /// tree still holds as it was measured is staged (in memory) through
+    /// the repository's filters and attributes (`text`, `eol`), as the
+    /// keep commits it; a file changed since keeps the bytes measured.
+    fn cleaned(
+        &self,
+        measured: &Measured,
+        snap_tree: &git2::Tree<'_>,
+    ) -> anyhow::Result<Vec<(String, Option<super::tree::Entry>)>> {
+        let mut same = Vec::new();
+        for path in &measured.paths {
+            let entry = self.entry_at(snap_tree, path)?;
+            if entry.is_some() && self.worktree_holds(path, entry)? {
+                same.push(super::Changed {
+                    path: path.clone(),
+                    status: git2::Status::WT_MODIFIED,
+                });
+            }
+        }
+        if same.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut index = self.repo.index().map_err(git_err)?;
+        let staged = self.stage(&mut index, &same);
+        // The index on disk is not touched here: drop what was staged.
+        let _ = index.read(true);
+        staged
     }
 
     /// The commits on the branch since `measured` was taken (none made by
