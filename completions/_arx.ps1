@@ -47,7 +47,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
             [CompletionResult]::new('best', 'best', [CompletionResultType]::ParameterValue, 'The best kept run of the ratchet''s segment: value, interval, commit')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on')
-            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed); list or prune the candidates set aside')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
@@ -792,10 +792,13 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;restore' {
+            [CompletionResult]::new('--older-than', '--older-than', [CompletionResultType]::ParameterName, 'With --prune: the age (such as 30d, 12h) beyond which a set-aside candidate goes')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the candidates set aside under refs/arx/discarded/, oldest first, with their age and size; change nothing')
+            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Remove the refs of candidates set aside longer ago than --older-than (git gc then frees their space)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
@@ -1404,7 +1407,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('try', 'try', [CompletionResultType]::ParameterValue, 'One iteration of the keep-if-better ratchet: run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it')
             [CompletionResult]::new('best', 'best', [CompletionResultType]::ParameterValue, 'The best kept run of the ratchet''s segment: value, interval, commit')
             [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The ratchet''s state and the stop advice: exit 0 when a stop rule fires, 1 to go on')
-            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed)')
+            [CompletionResult]::new('restore', 'restore', [CompletionResultType]::ParameterValue, 'Put a discarded candidate back in the working tree (a clean tree is needed); list or prune the candidates set aside')
             [CompletionResult]::new('log', 'log', [CompletionResultType]::ParameterValue, 'List journaled runs, newest last (`--json`: one record per line)')
             [CompletionResult]::new('report', 'report', [CompletionResultType]::ParameterValue, 'What the loop did: the segment''s summary, the last runs, runs by metric and candidate; the progress chart (SVG), an HTML page, JUnit or Markdown')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')

@@ -85,6 +85,8 @@ struct ObjectiveFile {
     protect: Vec<String>,
     /// Files an agent keeps for itself (default `NOTES.md`).
     notes: Option<Vec<String>>,
+    /// The largest file a candidate may hold, in MB (default 50).
+    max_file_mb: Option<f64>,
     #[serde(default)]
     stop: StopFile,
     /// Bounds beside the target (`peak_vram_gb <= 40`): a list of strings,
@@ -169,7 +171,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -250,6 +252,9 @@ pub fn resolve(
                 .map(|n| n.to_string())
                 .collect()
         }),
+        max_file_mb: file
+            .max_file_mb
+            .unwrap_or(crate::kernel::objective::DEFAULT_MAX_FILE_MB),
         stop: StopRules {
             max_runs: flags.max_runs.or(file.stop.max_runs),
             max_discards_in_a_row: flags

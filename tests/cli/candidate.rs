@@ -292,3 +292,98 @@ fn the_keep_stores_files_through_the_repositorys_attributes_as_git_add_does() {
         ""
     );
 }
+
+#[test]
+fn a_file_over_max_file_mb_is_refused_before_anything_runs() {
+    let sb = repo("max_file_mb = 1\n");
+    baseline(&sb);
+    let runs = sb.journal().len();
+    sb.write("value.txt", "0.4");
+    sb.write("out/ckpt.bin", vec![7u8; 2 * 1024 * 1024]);
+    let out = sb.arx().args(["try", "-m", "lower"]).output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("out/ckpt.bin (2.0 MB)")
+            && err.contains("hint:")
+            && err.contains("max_file_mb"),
+        "{err}"
+    );
+    // Nothing ran, nothing changed.
+    assert_eq!(sb.journal().len(), runs);
+    assert_eq!(sb.read("value.txt"), "0.4");
+    assert!(sb.path().join("out/ckpt.bin").exists());
+    // Allowed (0: no limit), it is tried.
+    let config = sb
+        .read("arx.toml")
+        .replace("max_file_mb = 1", "max_file_mb = 0");
+    sb.write("arx.toml", config);
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+}
+
+#[test]
+fn restore_lists_the_candidates_set_aside_with_their_sizes_and_prunes_the_old_ones() {
+    let sb = repo("");
+    baseline(&sb);
+    sb.write("value.txt", "1.2");
+    sb.write("big.bin", vec![1u8; 300 * 1024]);
+    let (code, report, err) = try_json(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1, "{report} {err}");
+    let stored = report["ratchet"]["discarded_ref"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let list = sb
+        .arx()
+        .args(["--json", "restore", "--list"])
+        .output()
+        .unwrap();
+    assert_eq!(list.status.code(), Some(0), "{}", stderr(&list));
+    let list = json(&list.stdout);
+    assert_eq!(list["stored"][0]["refname"], stored.as_str(), "{list}");
+    assert_eq!(list["stored"][0]["paths"], 2, "{list}");
+    assert!(
+        list["stored"][0]["bytes"].as_u64().unwrap() >= 300 * 1024,
+        "{list}"
+    );
+    let human = sb.arx().args(["restore", "--list"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&human.stdout).contains("300.0 KB"),
+        "{}",
+        String::from_utf8_lossy(&human.stdout)
+    );
+    // Younger than 30 days: kept; 31 days on: pruned.
+    let young = sb
+        .arx()
+        .args(["--json", "restore", "--prune", "--older-than", "30d"])
+        .output()
+        .unwrap();
+    assert_eq!(json(&young.stdout)["kept"], 1);
+    assert!(!git(&sb, &["for-each-ref", "refs/arx/discarded/"]).is_empty());
+    let later = (jiff::Timestamp::now() + jiff::SignedDuration::from_hours(31 * 24)).to_string();
+    let old = sb
+        .arx()
+        .args([
+            "--json",
+            "--now",
+            &later,
+            "restore",
+            "--prune",
+            "--older-than",
+            "30d",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(old.status.code(), Some(0), "{}", stderr(&old));
+    assert_eq!(json(&old.stdout)["pruned"][0]["refname"], stored.as_str());
+    assert_eq!(git(&sb, &["for-each-ref", "refs/arx/discarded/"]), "");
+    // A bad age is an error that changes nothing.
+    let bad = sb
+        .arx()
+        .args(["restore", "--prune", "--older-than", "soon"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("hint:"), "{}", stderr(&bad));
+}

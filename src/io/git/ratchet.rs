@@ -23,6 +23,7 @@ use git2::{Oid, Repository, Status};
 pub use durable::{Built, Finished};
 pub use measured::{Measured, Since, Undone};
 pub use replay::Replay;
+pub use stored::{StoredRef, DISCARDED_PREFIX};
 
 use super::git_err;
 use crate::error::Hinted;
@@ -33,6 +34,7 @@ mod ops;
 mod replay;
 mod restore;
 mod scan;
+mod stored;
 mod tree;
 mod worktree;
 

@@ -127,6 +127,7 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
             "change the code (or commit a change), then run arx try again",
         ));
     }
+    refuse_large(&repo, &start.candidate, loaded.objective.max_file_mb)?;
     crate::ops::journal::check_writable(&loaded.state, warn)?;
     if !start.candidate.is_empty() {
         tested.announce(&loaded.state, host, warn)?;
@@ -227,6 +228,32 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
         at.kept = best;
         carry = Some(c);
     }
+}
+
+/// Size: a candidate file over `[objective] max_file_mb` (0: no limit) is
+/// refused before anything runs, nothing changed: a mistaken checkpoint
+/// would be stored by a discard and committed by a keep.
+fn refuse_large(repo: &RatchetRepo, candidate: &Candidate, max_mb: f64) -> Result<()> {
+    if max_mb <= 0.0 {
+        return Ok(());
+    }
+    let limit = (max_mb * 1024.0 * 1024.0) as u64;
+    let large = repo.large_files(candidate, limit)?;
+    if large.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = large
+        .iter()
+        .map(|(p, size)| format!("{p} ({:.1} MB)", *size as f64 / (1024.0 * 1024.0)))
+        .collect();
+    Err(Hinted::error(
+        format!(
+            "the candidate holds files over {max_mb} MB: {}; nothing was run or changed",
+            shown.join(", ")
+        ),
+        "git-ignore them (an output or a checkpoint is not a change to try), remove them, \
+         or raise [objective] max_file_mb in arx.toml (0: no limit)",
+    ))
 }
 
 /// The execute gate: `None` to proceed, or the gate the try pauses on.
