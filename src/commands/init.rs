@@ -195,7 +195,7 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 13] = [
+const DERIVED: [&str; 14] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::steer::CACHE_FILE,
@@ -203,6 +203,7 @@ const DERIVED: [&str; 13] = [
     "claim-*.json", // crate::io::steer::claim: the idea a lane was given
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
+    crate::io::ratchet::OUTPUTS_FILE,
     "ratchet-*-*.json", // crate::io::ratchet::Markers: a lane's markers
     "live/",            // crate::io::live::LIVE_DIR: one file per running run
     "slots/",           // crate::io::slots: one lock file per slot

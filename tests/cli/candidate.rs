@@ -387,3 +387,48 @@ fn restore_lists_the_candidates_set_aside_with_their_sizes_and_prunes_the_old_on
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("hint:"), "{}", stderr(&bad));
 }
+
+#[test]
+fn what_the_runs_write_is_never_part_of_a_later_candidate() {
+    // The experiment saves a checkpoint, as nanoGPT-style scripts do.
+    let sb = committed_repo(&[
+        (
+            "score.sh",
+            &format!("{SCORE}mkdir -p out; echo \"$v $n\" > out/ckpt.bin\n"),
+        ),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    let (code, report, err) = try_json(&sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(
+        err.contains("out/ckpt.bin") && err.contains("git-ignore"),
+        "{err}"
+    );
+    // The baseline's checkpoint is not part of the next candidate.
+    sb.write("value.txt", "0.4");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    assert_eq!(
+        git(&sb, &["show", "--name-only", "--format=", "HEAD"]),
+        "value.txt"
+    );
+    // Nor is the candidate's: nothing is left to try.
+    let out = sb.arx().args(["try", "-m", "again"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("nothing to try"), "{}", stderr(&out));
+    // Changed by hand, it is a change again.
+    sb.write("out/ckpt.bin", "edited by hand\n");
+    let (code, report, err) = try_json(&sb, &["-m", "a new checkpoint"]);
+    assert_ne!(code, 2, "{report} {err}");
+    assert_eq!(
+        report["ratchet"]["paths"],
+        serde_json::json!(["out/ckpt.bin"])
+    );
+}

@@ -71,6 +71,9 @@ pub struct RatchetRepo {
     /// The agent's notes (`[objective] notes`): like the state directory,
     /// never part of a candidate.
     notes: globset::GlobSet,
+    /// What earlier tries' runs wrote (path, blob id or `None` when they
+    /// removed it): left out of a candidate while it holds that.
+    outputs: std::collections::HashMap<String, Option<Oid>>,
 }
 
 /// Everything that changed since the kept commit.
@@ -204,7 +207,58 @@ impl RatchetRepo {
             state,
             filemode,
             notes: protection_globs(&default_notes)?,
+            outputs: Default::default(),
         })
+    }
+
+    /// The files earlier tries' runs wrote (path, blob id, `None` when
+    /// they removed it): each is left out of a candidate while the
+    /// working tree holds what they wrote.
+    pub fn set_outputs(&mut self, outputs: &[(String, Option<String>)]) {
+        self.outputs = outputs
+            .iter()
+            .filter_map(|(p, b)| match b {
+                Some(b) => Oid::from_str(b).ok().map(|o| (p.clone(), Some(o))),
+                None => Some((p.clone(), None)),
+            })
+            .collect();
+    }
+
+    /// The working tree's content at each of `paths`, as
+    /// [`RatchetRepo::set_outputs`] takes it: a regular file's blob id
+    /// (hashed, not stored), `None` when there is no file; symlinks and
+    /// directories are left out.
+    pub fn output_entries(&self, paths: &[String]) -> Vec<(String, Option<String>)> {
+        let mut out = Vec::new();
+        for path in paths {
+            let full = self.workdir.join(path);
+            match std::fs::symlink_metadata(&full) {
+                Err(_) => out.push((path.clone(), None)),
+                Ok(m) if m.is_file() => {
+                    if let Ok(oid) = Oid::hash_file(git2::ObjectType::Blob, &full) {
+                        out.push((path.clone(), Some(oid.to_string())));
+                    }
+                }
+                Ok(_) => {}
+            }
+        }
+        out
+    }
+
+    /// Does the working tree hold, at `path`, what a try's runs wrote
+    /// there (an output, never part of a candidate)?
+    pub(crate) fn is_output(&self, path: &str) -> bool {
+        let Some(recorded) = self.outputs.get(path) else {
+            return false;
+        };
+        let full = self.workdir.join(path);
+        match (recorded, std::fs::symlink_metadata(&full)) {
+            (None, Err(e)) => e.kind() == std::io::ErrorKind::NotFound,
+            (Some(oid), Ok(m)) if m.is_file() => {
+                Oid::hash_file(git2::ObjectType::Blob, &full).is_ok_and(|o| o == *oid)
+            }
+            _ => false,
+        }
     }
 
     /// The agent's notes: files matched by `patterns` (gitignore-style, as

@@ -74,7 +74,7 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     let place =
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
     let mut repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
-    repo.set_notes(&loaded.objective.notes)?;
+    super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
     // The held-out journal's place: checked before anything runs.
     super::holdout::journal_path(
         loaded.objective.holdout.as_ref(),

@@ -159,11 +159,31 @@ pub fn baseline(
             .host
             .say("set the working tree's changes aside to measure the baseline");
     }
+    // With nothing set aside, what the runs write is seen against the
+    // tree before them: outputs, never part of a candidate.
+    let before = match aside {
+        false => Some(repo.measure_snapshot("arx: before the baseline")?),
+        true => None,
+    };
     let runner = &env.runner.at(kept);
     let n = objective.baseline_repeat;
     let runs = BestRuns::run(runner, state, (n, None), &[], |i| {
         format!("baseline {i}/{n}")
     })?;
+    if let Some(before) = before {
+        let since = repo.changed_since(&before)?;
+        let mut written = since.written;
+        written.extend(since.edited);
+        written.sort();
+        if !written.is_empty() {
+            super::record_outputs(repo, state, &written)?;
+            runner.host.warn(&format!(
+                "the baseline's runs wrote {}: outputs, not part of a candidate while they hold \
+                 what was written; git-ignore them",
+                written.join(", ")
+            ));
+        }
+    }
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
     let status = if interrupted {
         TryStatus::Interrupted

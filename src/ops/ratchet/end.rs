@@ -328,7 +328,7 @@ pub(super) fn keep(
     }
     let measured = t.measured.clone();
     let measured = measured.as_ref();
-    let (commit, rec, mut notes) = match super::keep(env, at, &message, (held, measured), rec)? {
+    let (commit, rec, notes) = match super::keep(env, at, &message, (held, measured), rec)? {
         Keep::Moved { best } => {
             drop(runs);
             return Ok(t.moved(kept, best));
@@ -347,7 +347,7 @@ pub(super) fn keep(
     };
     if let Some(m) = measured {
         let since = env.repo.changed_since(m)?;
-        changed_while_running(env, &since, &mut notes, "not part of the kept commit");
+        changed_while_running(env, &since, "not part of the kept commit")?;
     }
     runs.events.emit(
         "finished",
@@ -433,7 +433,7 @@ pub(super) fn discard(
     let restored = undone.restored;
     finding(env.runner, env.state, &rec);
     if let Some(since) = since {
-        changed_while_running(env, &since, &mut notes, "not undone");
+        changed_while_running(env, &since, "not undone")?;
     }
     if !restored.restored.is_empty() {
         notes.push(format!("restored: {}", restored.restored.join(", ")));
@@ -513,8 +513,9 @@ fn stale_record(
 
 /// Warn of what changed in the working tree while the try ran: the
 /// candidate's files edited since they were measured (`what` became of
-/// them), and other files written meanwhile (not part of the candidate).
-fn changed_while_running(env: &TryEnv<'_, '_>, since: &Since, notes: &mut Vec<String>, what: &str) {
+/// them), and other files written meanwhile: outputs, recorded so that
+/// they are left out of later candidates while they hold what was written.
+fn changed_while_running(env: &TryEnv<'_, '_>, since: &Since, what: &str) -> Result<()> {
     if !since.edited.is_empty() {
         env.runner.host.warn(&format!(
             "changed while the try ran, so not what was measured ({what}; left in the working tree): {}",
@@ -522,10 +523,12 @@ fn changed_while_running(env: &TryEnv<'_, '_>, since: &Since, notes: &mut Vec<St
         ));
     }
     if !since.written.is_empty() {
-        notes.push(format!(
-            "written while the try ran, not part of the candidate (left as they are): {}; \
-             git-ignore what the experiment writes",
+        super::record_outputs(env.repo, env.state, &since.written)?;
+        env.runner.host.warn(&format!(
+            "the try's runs wrote {}: outputs, not part of this candidate or a later one \
+             while they hold what was written (left as they are); git-ignore them",
             since.written.join(", ")
         ));
     }
+    Ok(())
 }

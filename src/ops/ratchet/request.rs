@@ -274,7 +274,7 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         warn(&format!("{line} (before anything else)"));
     }
     let mut repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
-    repo.set_notes(&summary.objective.notes)?;
+    super::own_files(&mut repo, &summary.state, &summary.objective.notes)?;
     let segment = summary.segment.filter(|_| !req.new_segment);
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
     let kept = match &segment {

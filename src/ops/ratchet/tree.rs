@@ -17,6 +17,34 @@ use crate::io::Warn;
 use crate::kernel::journal::RunRecord;
 use crate::ops::lanes::{LaneCtx, MainTree};
 
+/// What is never part of a candidate besides the state directory: the
+/// agent's notes (`[objective] notes`) and what earlier tries' runs wrote
+/// in this working tree (while it still holds that).
+pub fn own_files(repo: &mut RatchetRepo, state: &Path, notes: &[String]) -> Result<()> {
+    repo.set_notes(notes)?;
+    let outputs: Vec<(String, Option<String>)> = Markers::of(state, repo.workdir())
+        .read_outputs()?
+        .into_iter()
+        .map(|o| (o.path, o.blob))
+        .collect();
+    repo.set_outputs(&outputs);
+    Ok(())
+}
+
+/// Record `paths` as outputs of a try's runs: left out of later
+/// candidates while the working tree holds what they wrote.
+pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Result<()> {
+    let outputs: Vec<crate::io::ratchet::Output> = repo
+        .output_entries(paths)
+        .into_iter()
+        .map(|(path, blob)| crate::io::ratchet::Output { path, blob })
+        .collect();
+    if outputs.is_empty() {
+        return Ok(());
+    }
+    Markers::of(state, repo.workdir()).add_outputs(&outputs)
+}
+
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
 /// measure the best; `what` names why in the snapshot's message.
