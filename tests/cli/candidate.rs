@@ -432,3 +432,24 @@ fn what_the_runs_write_is_never_part_of_a_later_candidate() {
         serde_json::json!(["out/ckpt.bin"])
     );
 }
+
+#[test]
+fn a_discard_writes_files_back_through_the_attributes_as_git_checkout_does() {
+    let sb = repo("");
+    sb.write(".gitattributes", "*.csv text eol=crlf\n");
+    sb.write("data.csv", "a,b\r\n1,2\r\n");
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "data"]);
+    baseline(&sb);
+    sb.write("data.csv", "a,b\r\n1,3\r\n");
+    sb.write("value.txt", "1.2");
+    let (code, report, err) = try_json(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1, "{report} {err}");
+    // CRLF, as `git checkout` writes it, not the blob's LF.
+    let bytes = std::fs::read(sb.path().join("data.csv")).unwrap();
+    assert_eq!(bytes, b"a,b\r\n1,2\r\n");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+}

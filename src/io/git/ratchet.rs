@@ -29,6 +29,7 @@ use super::git_err;
 use crate::error::Hinted;
 
 mod durable;
+mod filters;
 mod measured;
 mod ops;
 mod replay;

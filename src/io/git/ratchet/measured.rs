@@ -139,11 +139,22 @@ impl RatchetRepo {
         if same.is_empty() {
             return Ok(Vec::new());
         }
+        // libgit2 converts line endings but runs no filter driver (Git
+        // LFS): such a file is stored by the git program.
+        let (driven, same): (Vec<_>, Vec<_>) = same
+            .into_iter()
+            .partition(|c| self.has_filter_driver(&c.path));
         let mut index = self.repo.index().map_err(git_err)?;
         let staged = self.stage(&mut index, &same);
         // The index on disk is not touched here: drop what was staged.
         let _ = index.read(true);
-        staged
+        let mut staged = staged?;
+        for c in driven {
+            let mode = self.entry_at(snap_tree, &c.path)?.map(|e| e.mode);
+            let id = self.clean_blob(&c.path)?;
+            staged.push((c.path, mode.map(|mode| super::tree::Entry { id, mode })));
+        }
+        Ok(staged)
     }
 
     /// The commits on the branch since `measured` was taken (none made by

@@ -24,11 +24,19 @@ use crate::io::git::git_err;
 pub(crate) struct Steps<'a> {
     next: usize,
     fault: &'a mut dyn FnMut(usize) -> std::io::Result<()>,
+    /// The entries written are a snapshot's working-tree bytes, written
+    /// as they are; otherwise they are commits' blobs, written as `git
+    /// checkout` writes them (through filters and attributes).
+    pub raw: bool,
 }
 
 impl<'a> Steps<'a> {
     pub(crate) fn new(fault: &'a mut dyn FnMut(usize) -> std::io::Result<()>) -> Steps<'a> {
-        Steps { next: 0, fault }
+        Steps {
+            next: 0,
+            fault,
+            raw: false,
+        }
     }
 
     /// Announce the next step; its error stops the operation.
@@ -181,7 +189,7 @@ impl RatchetRepo {
             let Some(entry) = entry else { continue };
             let result = steps
                 .step(&format!("write {path}"))
-                .and_then(|()| self.write_file(path, *entry));
+                .and_then(|()| self.write_file(path, *entry, steps.raw));
             match result {
                 Ok(true) => progress.written.push(path.clone()),
                 Ok(false) => {}
@@ -219,8 +227,9 @@ impl RatchetRepo {
     }
 
     /// Write `entry` at `path` (a temporary file beside it, renamed into
-    /// place). `false` when the file was already right.
-    fn write_file(&self, path: &str, entry: Entry) -> anyhow::Result<bool> {
+    /// place): as it is when `raw`, else as `git checkout` writes it.
+    /// `false` when the file was already right.
+    fn write_file(&self, path: &str, entry: Entry, raw: bool) -> anyhow::Result<bool> {
         if self.worktree_holds(path, Some(entry))? {
             return Ok(false);
         }
@@ -237,6 +246,11 @@ impl RatchetRepo {
             }
         }
         let blob = self.repo.find_blob(entry.id).map_err(git_err)?;
+        let smudged = match entry.mode != LINK_MODE && !raw && self.converted(path) {
+            true => Some(self.smudged(path, entry.id)?),
+            false => None,
+        };
+        let content = smudged.as_deref().unwrap_or(blob.content());
         let written = if entry.mode == LINK_MODE {
             crate::io::atomic::replace_with_link(
                 &full,
@@ -250,7 +264,7 @@ impl RatchetRepo {
                 0o666
             };
             crate::io::atomic::replace_with(&full, Some(mode), Durability::Unsynced, |f| {
-                f.write_all(blob.content())?;
+                f.write_all(content)?;
                 if entry.mode == EXEC_MODE {
                     // The umask may have taken execute bits away from all.
                     let mut perms = f.metadata()?.permissions();
