@@ -453,3 +453,116 @@ fn a_discard_writes_files_back_through_the_attributes_as_git_checkout_does() {
         ""
     );
 }
+
+/// A repository whose metric is the number in the submodule's
+/// `lib/value.txt` (1.0).
+fn repo_with_submodule() -> Sandbox {
+    let sb = Sandbox::new();
+    let sub = sb.path().join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(sub.join("value.txt"), "1.0").unwrap();
+    crate::support::commit_all(&sub);
+    let top = sb.path().join("top");
+    std::fs::create_dir_all(&top).unwrap();
+    std::fs::write(
+        top.join("score.sh"),
+        SCORE.replace("v=$(cat value.txt)", "v=$(cat lib/value.txt)"),
+    )
+    .unwrap();
+    std::fs::write(top.join(".gitignore"), ".noise\n").unwrap();
+    std::fs::write(
+        top.join("arx.toml"),
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+         command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+    )
+    .unwrap();
+    crate::support::commit_all(&top);
+    crate::support::git_in(
+        &top,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            sub.to_str().unwrap(),
+            "lib",
+        ],
+    );
+    crate::support::git_in(&top, &["commit", "-qm", "the submodule"]);
+    sb
+}
+
+/// `arx --json try ARGS` in `dir`.
+fn try_in(dir: &Path, args: &[&str]) -> (i32, Value, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arx"))
+        .current_dir(dir)
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .args(["--json", "try"])
+        .args(args)
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    let report = if out.stdout.is_empty() {
+        Value::Null
+    } else {
+        json(&out.stdout)
+    };
+    (out.status.code().unwrap_or(-1), report, err)
+}
+
+#[test]
+fn a_submodule_with_changes_inside_is_refused_before_anything_runs() {
+    let sb = repo_with_submodule();
+    let top = sb.path().join("top");
+    let (code, report, err) = try_in(&top, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    let runs = sb.read_jsonl("top/.arx/journal.jsonl").len();
+    std::fs::write(top.join("lib/value.txt"), "0.5").unwrap();
+    std::fs::write(
+        top.join("score.sh"),
+        SCORE.replace("v=$(cat value.txt)", "v=$(cat lib/value.txt) # edited"),
+    )
+    .unwrap();
+    let (code, _, err) = try_in(&top, &["-m", "inside the submodule"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("lib (a submodule with uncommitted changes inside)"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert_eq!(sb.read_jsonl("top/.arx/journal.jsonl").len(), runs);
+    assert_eq!(sb.read("top/lib/value.txt"), "0.5");
+}
+
+#[test]
+fn a_moved_submodule_is_a_candidate_undone_by_putting_it_back() {
+    let sb = repo_with_submodule();
+    let top = sb.path().join("top");
+    let lib = top.join("lib");
+    let (code, report, err) = try_in(&top, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    let recorded = crate::support::git_in(&lib, &["rev-parse", "HEAD"]);
+    // A worse value committed inside the submodule, recorded above.
+    crate::support::git_in(&lib, &["config", "user.email", "t@example.com"]);
+    crate::support::git_in(&lib, &["config", "user.name", "T"]);
+    std::fs::write(lib.join("value.txt"), "1.2").unwrap();
+    crate::support::git_in(&lib, &["commit", "-qam", "worse"]);
+    crate::support::git_in(&top, &["add", "lib"]);
+    crate::support::git_in(&top, &["commit", "-qm", "move the submodule"]);
+    let (code, report, err) = try_in(&top, &["-m", "a worse library"]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(try_status(&report), "discard");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["lib"]));
+    // The submodule is back at the best's commit.
+    assert_eq!(
+        crate::support::git_in(&lib, &["rev-parse", "HEAD"]),
+        recorded
+    );
+    assert_eq!(sb.read("top/lib/value.txt"), "1.0");
+    assert_eq!(
+        crate::support::git_in(&top, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+}

@@ -128,6 +128,7 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         ));
     }
     refuse_large(&repo, &start.candidate, loaded.objective.max_file_mb)?;
+    refuse_nested(&repo)?;
     crate::ops::journal::check_writable(&loaded.state, warn)?;
     if !start.candidate.is_empty() {
         tested.announce(&loaded.state, host, warn)?;
@@ -253,6 +254,30 @@ fn refuse_large(repo: &RatchetRepo, candidate: &Candidate, max_mb: f64) -> Resul
         ),
         "git-ignore them (an output or a checkpoint is not a change to try), remove them, \
          or raise [objective] max_file_mb in arx.toml (0: no limit)",
+    ))
+}
+
+/// Submodules: a submodule with changes inside, or checked out at another
+/// commit than the one recorded, and a nested repository that is not a
+/// submodule are refused before anything runs: the experiment would run on
+/// work no keep commits and no discard undoes.
+fn refuse_nested(repo: &RatchetRepo) -> Result<()> {
+    let problems = repo.nested_problems()?;
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = problems
+        .iter()
+        .map(|(p, why)| format!("{p} ({why})"))
+        .collect();
+    Err(Hinted::error(
+        format!(
+            "the working tree holds work no candidate can hold: {}; nothing was run or changed",
+            shown.join(", ")
+        ),
+        "commit inside the submodule, then record its commit in this repository (git add PATH && git commit): \
+         a moved submodule is a candidate like any commit; or put it back (git submodule update PATH); \
+         a nested repository: make it a submodule or git-ignore it",
     ))
 }
 

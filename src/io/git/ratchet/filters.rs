@@ -1,5 +1,5 @@
 //! Git's filters and attributes, applied as `git add` and `git checkout`
-//! apply them. libgit2 converts line endings (`text`, `eol`,
+//! apply them, and submodules, moved as `git submodule update` moves them. libgit2 converts line endings (`text`, `eol`,
 //! `core.autocrlf`) but runs no filter driver (Git LFS, any
 //! `filter.<name>.clean`/`smudge`): for a path with one, the git program
 //! itself stores the file (`git hash-object -w --path`) and writes it back
@@ -77,11 +77,98 @@ impl RatchetRepo {
         self.git(&["cat-file", "--filters", "--path", path, &spec])
     }
 
+    /// The commit the submodule at `path` has checked out (`None`: not a
+    /// checked-out repository).
+    pub(crate) fn submodule_head(&self, path: &str) -> Option<Oid> {
+        let sub = git2::Repository::open(self.workdir.join(path)).ok()?;
+        let head = sub.head().ok()?.target();
+        head
+    }
+
+    /// Check the submodule at `path` out at `commit` (detached), as `git
+    /// submodule update` does.
+    pub(crate) fn checkout_submodule(&self, path: &str, commit: Oid) -> anyhow::Result<()> {
+        let spec = commit.to_string();
+        self.git_in(
+            &self.workdir.join(path),
+            &["checkout", "-q", "--detach", &spec],
+        )
+        .map(|_| ())
+    }
+
+    /// What inside the working tree no candidate can hold, with why:
+    /// a submodule with changes of its own or checked out at another
+    /// commit than the one recorded, a nested repository that is not a
+    /// submodule.
+    pub fn nested_problems(&self) -> anyhow::Result<Vec<(String, String)>> {
+        let mut out = Vec::new();
+        let submodules = self.repo.submodules().map_err(crate::io::git::git_err)?;
+        for sub in submodules {
+            let path = sub.path().to_string_lossy().into_owned();
+            let Ok(status) = self
+                .repo
+                .submodule_status(&path, git2::SubmoduleIgnore::None)
+            else {
+                continue;
+            };
+            use git2::SubmoduleStatus as S;
+            if status.intersects(S::WD_INDEX_MODIFIED | S::WD_WD_MODIFIED | S::WD_UNTRACKED) {
+                out.push((
+                    path,
+                    "a submodule with uncommitted changes inside".to_string(),
+                ));
+            } else if status.intersects(S::WD_MODIFIED) {
+                out.push((
+                    path,
+                    "a submodule checked out at another commit than the one recorded".to_string(),
+                ));
+            }
+        }
+        // Only where the scan's first pass suspects a change: the cost
+        // grows with the changes, not with the repository.
+        let suspects = self.suspects()?;
+        if suspects.as_ref().is_some_and(Vec::is_empty) {
+            return Ok(out);
+        }
+        let mut opts = git2::StatusOptions::new();
+        opts.include_untracked(true)
+            .recurse_untracked_dirs(true)
+            .exclude_submodules(true);
+        if let Some(paths) = &suspects {
+            opts.disable_pathspec_match(true);
+            for path in paths {
+                opts.pathspec(path);
+            }
+        }
+        let statuses = self
+            .repo
+            .statuses(Some(&mut opts))
+            .map_err(crate::io::git::git_err)?;
+        for entry in statuses.iter() {
+            let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
+            if let Some(dir) = path.strip_suffix('/') {
+                if self.is_own(dir) || !self.workdir.join(dir).join(".git").exists() {
+                    continue;
+                }
+                out.push((
+                    dir.to_string(),
+                    "a nested repository that is not a submodule".to_string(),
+                ));
+            }
+        }
+        Ok(out)
+    }
+
     /// Run the git program in the working tree; its stdout.
     fn git(&self, args: &[&str]) -> anyhow::Result<Vec<u8>> {
+        self.git_in(&self.workdir, args)
+    }
+
+    /// Run the git program in `dir`; its stdout.
+    fn git_in(&self, dir: &std::path::Path, args: &[&str]) -> anyhow::Result<Vec<u8>> {
         let out = Command::new("git")
             .args(args)
-            .current_dir(&self.workdir)
+            .current_dir(dir)
             .stdin(Stdio::null())
             .output()
             .map_err(|e| {

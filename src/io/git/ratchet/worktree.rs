@@ -109,7 +109,8 @@ impl RatchetRepo {
     }
 
     /// Does the working tree hold exactly `entry` at `path` (`None`: no
-    /// file there)? A submodule always matches: it is never written.
+    /// file there)? A submodule matches when it is checked out at the
+    /// entry's commit (or is not checked out at all).
     pub(crate) fn worktree_holds(&self, path: &str, entry: Option<Entry>) -> anyhow::Result<bool> {
         let full = self.workdir.join(path);
         let meta = match std::fs::symlink_metadata(&full) {
@@ -130,7 +131,9 @@ impl RatchetRepo {
             return Ok(meta.is_dir());
         };
         match entry.mode {
-            GITLINK_MODE => Ok(true),
+            GITLINK_MODE => Ok(self
+                .submodule_head(path)
+                .is_none_or(|head| head == entry.id)),
             LINK_MODE => {
                 if !meta.file_type().is_symlink() {
                     return Ok(false);
@@ -232,6 +235,10 @@ impl RatchetRepo {
     fn write_file(&self, path: &str, entry: Entry, raw: bool) -> anyhow::Result<bool> {
         if self.worktree_holds(path, Some(entry))? {
             return Ok(false);
+        }
+        if entry.mode == GITLINK_MODE {
+            self.checkout_submodule(path, entry.id)?;
+            return Ok(true);
         }
         let full = self.workdir.join(path);
         self.make_parents(path)?;
