@@ -69,6 +69,11 @@ pub struct Objective {
     /// part of the segment's identity.
     #[serde(skip_serializing_if = "is_default_max_file_mb")]
     pub max_file_mb: f64,
+    /// Files the experiment reads (gitignore-style, ignored by git or
+    /// not), hashed per run: a candidate measured on other inputs than
+    /// the best's is not compared. Not part of the segment's identity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
     pub stop: StopRules,
     /// Bounds beside the target that a keep must respect.
     pub guards: Vec<super::guard::Guard>,
@@ -197,6 +202,9 @@ pub fn validate(o: &Objective) -> Result<(), String> {
             o.max_file_mb
         ));
     }
+    if o.inputs.iter().any(|p| p.trim().is_empty()) {
+        return Err("inputs must not contain an empty pattern".into());
+    }
     if o.notes.iter().any(|p| p.trim().is_empty()) {
         return Err("notes must not contain an empty pattern".into());
     }
@@ -313,6 +321,7 @@ mod tests {
             protect: vec!["prepare.py".into()],
             notes: vec!["NOTES.md".into()],
             max_file_mb: DEFAULT_MAX_FILE_MB,
+            inputs: vec![],
             stop: StopRules::default(),
             guards: vec![],
             holdout: None,

@@ -87,6 +87,9 @@ struct ObjectiveFile {
     notes: Option<Vec<String>>,
     /// The largest file a candidate may hold, in MB (default 50).
     max_file_mb: Option<f64>,
+    /// Files the experiment reads, hashed per run.
+    #[serde(default)]
+    inputs: Vec<String>,
     #[serde(default)]
     stop: StopFile,
     /// Bounds beside the target (`peak_vram_gb <= 40`): a list of strings,
@@ -171,7 +174,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, inputs, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -252,6 +255,7 @@ pub fn resolve(
                 .map(|n| n.to_string())
                 .collect()
         }),
+        inputs: file.inputs,
         max_file_mb: file
             .max_file_mb
             .unwrap_or(crate::kernel::objective::DEFAULT_MAX_FILE_MB),

@@ -566,3 +566,41 @@ fn a_moved_submodule_is_a_candidate_undone_by_putting_it_back() {
         ""
     );
 }
+
+#[test]
+fn a_candidate_measured_on_other_declared_inputs_is_not_compared() {
+    // The experiment reads an ignored file, as karpathy's layout reads dev/.
+    let sb = repo("inputs = [\"data/**\"]\n");
+    sb.write(
+        "score.sh",
+        SCORE.replace(
+            "v=$(cat value.txt)",
+            "v=$(awk -v a=\"$(cat value.txt)\" -v b=\"$(cat data/tweak.txt)\" 'BEGIN { print a + b }')",
+        ),
+    );
+    sb.write("data/tweak.txt", "0");
+    git(&sb, &["commit", "-qam", "reads data/"]);
+    baseline(&sb);
+    let runs = sb.journal().len();
+    sb.write("data/tweak.txt", "-0.3");
+    sb.write("value.txt", "1.1");
+    let out = sb
+        .arx()
+        .args(["try", "-m", "worse, helped by data/"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the declared inputs (data/**) differ from the ones the best"),
+        "{err}"
+    );
+    assert!(err.contains("hint:"), "{err}");
+    assert_eq!(sb.journal().len(), runs, "nothing journaled");
+    assert_eq!(sb.read("value.txt"), "1.1");
+    // On the best's inputs it is compared (and set aside: it is worse).
+    sb.write("data/tweak.txt", "0");
+    let (code, report, err) = try_json(&sb, &["-m", "worse"]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert!(report["ratchet"]["inputs"].is_string(), "{report}");
+}

@@ -24,6 +24,7 @@ use crate::kernel::gate::Gate;
 use crate::kernel::journal::GitState;
 use crate::kernel::launch::Place;
 use crate::kernel::objective::Objective;
+use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::segment::Segment;
 use crate::ops::attempts;
 use crate::ops::finding::DeadMatch;
@@ -190,7 +191,19 @@ fn baseline_when_needed(
             .filter(|r| r.ratchet.as_ref().is_some_and(|i| i.segment == segment.id)),
         &env.runner.follow,
     );
+    let records = records.as_ref().unwrap_or(&loaded.records);
+    let best_inputs = records
+        .iter()
+        .rev()
+        .filter_map(|r| r.ratchet.as_ref())
+        .find(|i| {
+            i.segment == segment.id
+                && i.commit.as_deref() == Some(start.kept.as_str())
+                && matches!(i.status, TryStatus::Keep | TryStatus::Baseline)
+        })
+        .and_then(|i| i.inputs.clone());
     Ok(Ok(Against {
+        best_inputs,
         segment,
         kept: start.kept,
         candidate: start.candidate,

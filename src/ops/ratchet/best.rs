@@ -165,6 +165,8 @@ pub fn baseline(
         false => Some(repo.measure_snapshot("arx: before the baseline")?),
         true => None,
     };
+    // The declared inputs the best is measured on.
+    let inputs = repo.hash_inputs(&objective.inputs)?;
     let runner = &env.runner.at(kept);
     let n = objective.baseline_repeat;
     let runs = BestRuns::run(runner, state, (n, None), &[], |i| {
@@ -193,6 +195,7 @@ pub fn baseline(
         TryStatus::Baseline
     };
     let mut i = info(objective, status, kept, env.rule, Some("baseline".into()));
+    i.inputs = inputs;
     i.new_segment = runner.new_segment;
     i.commit = Some(kept.to_string());
     // Measured in a lane: the lane's record, as its tries are.

@@ -52,6 +52,9 @@ pub struct Against {
     pub candidate: Candidate,
     pub protected: Vec<String>,
     pub peers: Vec<Points>,
+    /// The hash of the declared inputs the best was measured on, when it
+    /// was recorded.
+    pub best_inputs: Option<String>,
 }
 
 /// One try as it goes, passed from step to step: its id and clocks, its
@@ -77,7 +80,7 @@ pub(super) struct Try {
 /// it back when another lane kept first.
 pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -> Result<Tried> {
     let mut t = Try::begin(env, at, carry)?;
-    snapshot(env, &mut t)?;
+    snapshot(env, at, &mut t)?;
     if !at.protected.is_empty() {
         return end::protected(env, at, t).map(Tried::done);
     }
@@ -116,8 +119,27 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
 }
 
 /// Snapshot: the working tree as the candidate is measured, taken before
-/// its first run. An edit made while it runs is not part of it.
-fn snapshot(env: &TryEnv<'_, '_>, t: &mut Try) -> Result<()> {
+/// its first run (an edit made while it runs is not part of it), and the
+/// declared inputs it is measured on, which must be the best's: a
+/// candidate measured on other inputs is not compared (exit 2, nothing
+/// journaled, nothing changed).
+fn snapshot(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<()> {
+    let inputs = &env.runner.objective.inputs;
+    t.info.inputs = env.repo.hash_inputs(inputs)?;
+    if let (Some(best), Some(now)) = (&at.best_inputs, &t.info.inputs) {
+        if best != now {
+            return Err(crate::error::Hinted::error(
+                format!(
+                    "the declared inputs ({}) differ from the ones the best {} was measured on: \
+                     the candidate cannot be compared with it; nothing was run or changed",
+                    inputs.join(", "),
+                    super::short(&at.kept)
+                ),
+                "put the inputs back as they were, or measure a new baseline on these inputs \
+                 (arx try --new-segment)",
+            ));
+        }
+    }
     let message = format!("arx: measured {}", t.run_id);
     t.measured = Some(env.repo.measure_snapshot(&message)?);
     Ok(())

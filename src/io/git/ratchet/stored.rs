@@ -87,3 +87,59 @@ impl RatchetRepo {
         Ok(out)
     }
 }
+
+impl RatchetRepo {
+    /// One hash of the files matched by `patterns` (gitignore-style, as
+    /// `protect` takes them), ignored by git or not, the state directory
+    /// and `.git` aside: their paths and bytes, in path order. `None` when
+    /// no pattern is given.
+    pub fn hash_inputs(&self, patterns: &[String]) -> anyhow::Result<Option<String>> {
+        use sha2::{Digest, Sha256};
+        if patterns.is_empty() {
+            return Ok(None);
+        }
+        let globs = super::protection_globs(patterns)?;
+        let mut files = Vec::new();
+        self.walk_inputs(&self.workdir.clone(), "", &globs, &mut files)?;
+        files.sort();
+        let mut hasher = Sha256::new();
+        for (path, full) in files {
+            let bytes = std::fs::read(&full)
+                .map_err(|e| anyhow::anyhow!("cannot read the input {path}: {e}"))?;
+            hasher.update((path.len() as u64).to_le_bytes());
+            hasher.update(path.as_bytes());
+            hasher.update((bytes.len() as u64).to_le_bytes());
+            hasher.update(&bytes);
+        }
+        let digest = hasher.finalize();
+        Ok(Some(
+            digest[..16].iter().map(|b| format!("{b:02x}")).collect(),
+        ))
+    }
+
+    fn walk_inputs(
+        &self,
+        dir: &std::path::Path,
+        prefix: &str,
+        globs: &globset::GlobSet,
+        out: &mut Vec<(String, std::path::PathBuf)>,
+    ) -> anyhow::Result<()> {
+        let Ok(listing) = std::fs::read_dir(dir) else {
+            return Ok(());
+        };
+        for item in listing.flatten() {
+            let name = item.file_name().to_string_lossy().into_owned();
+            let path = format!("{prefix}{name}");
+            if name == ".git" || self.in_state(&path) {
+                continue;
+            }
+            let Ok(kind) = item.file_type() else { continue };
+            if kind.is_dir() {
+                self.walk_inputs(&item.path(), &format!("{path}/"), globs, out)?;
+            } else if kind.is_file() && globs.is_match(&path) {
+                out.push((path, item.path()));
+            }
+        }
+        Ok(())
+    }
+}
