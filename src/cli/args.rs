@@ -632,4 +632,9 @@ pub struct InitArgs {
     /// Commands that must exit 0 before a keep ([objective] checks).
     #[arg(long, value_name = "CMD", num_args = 1..)]
     pub check: Vec<String>,
+    /// Share the journal through git (committed, merged with
+    /// merge=union): only the files arx derives are ignored. Without it
+    /// the state directory is ignored by git as a whole.
+    #[arg(long)]
+    pub share_journal: bool,
 }

@@ -234,15 +234,29 @@ pub enum Command {
         objective: Box<ObjectiveFlags>,
     },
 
-    /// Put a discarded candidate back in the working tree (a clean tree is needed).
+    /// Put a discarded candidate back in the working tree (a clean tree is needed);
+    /// list or prune the candidates set aside.
     #[command(
-        after_help = "Examples:\n  arx restore                    # the newest discarded try\n  arx restore 0193a7c2           # the try of that run id (a unique prefix)\n  arx restore lane-a-1795803054  # the work arx lane rm --force stored"
+        after_help = "Examples:\n  arx restore                    # the newest discarded try\n  arx restore 0193a7c2           # the try of that run id (a unique prefix)\n  arx restore lane-a-1795803054  # the work arx lane rm --force stored\n  arx restore --list             # every candidate set aside, with its size\n  arx restore --prune --older-than 30d"
     )]
     Restore {
         /// Run id (or a unique prefix) of the discarded try, or the name of
         /// work stored under refs/arx/discarded/ (as `arx lane rm --force`
         /// prints it); the newest discarded try of the journal when absent.
+        #[arg(conflicts_with_all = ["list", "prune"])]
         run_id: Option<String>,
+        /// List the candidates set aside under refs/arx/discarded/, oldest
+        /// first, with their age and size; change nothing.
+        #[arg(long, conflicts_with = "prune")]
+        list: bool,
+        /// Remove the refs of candidates set aside longer ago than
+        /// --older-than (git gc then frees their space).
+        #[arg(long, requires = "older_than")]
+        prune: bool,
+        /// With --prune: the age (such as 30d, 12h) beyond which a
+        /// set-aside candidate goes.
+        #[arg(long, value_name = "AGE", requires = "prune")]
+        older_than: Option<String>,
     },
 
     /// List journaled runs, newest last (`--json`: one record per line).
@@ -317,7 +331,7 @@ pub enum Command {
 
     /// Set up arx in this repository: .arx/, arx.toml and .gitattributes.
     #[command(
-        after_help = "Examples:\n  arx init && git add arx.toml .gitattributes .arx/journal.jsonl\n  arx init --agent   # also the loop for an agent, in AGENTS.md"
+        after_help = "Examples:\n  arx init && git add arx.toml .gitattributes\n  arx init --share-journal && git add arx.toml .gitattributes .arx/.gitignore .arx/journal.jsonl\n  arx init --agent   # also the loop for an agent, in AGENTS.md"
     )]
     Init(InitArgs),
 

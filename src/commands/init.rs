@@ -195,7 +195,7 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 16] = [
+const DERIVED: [&str; 17] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::steer::CACHE_FILE,
@@ -204,6 +204,7 @@ const DERIVED: [&str; 16] = [
     crate::io::ratchet::PENDING_FILE,
     crate::io::ratchet::ASIDE_FILE,
     crate::io::ratchet::KEEP_FILE, // a keep's intent until its branches moved
+    crate::io::ratchet::OUTPUTS_FILE,
     "ratchet-*-*.json",            // crate::io::ratchet::Markers: a lane's markers
     "live/",                       // crate::io::live::LIVE_DIR: one file per running run
     "slots/",                      // crate::io::slots: one lock file per slot
@@ -214,15 +215,39 @@ const DERIVED: [&str; 16] = [
     ".*.tmp-*", // crate::io::atomic: a file being replaced
 ];
 
-/// Ignore the derived files in the state directory's own `.gitignore`.
-fn gitignore(state_dir: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
+/// The state directory's own `.gitignore`, when it is new and the journal
+/// is not shared: everything in it ignored (arx never commits it, so a
+/// tracked journal would keep `git status` from ever being clean).
+const IGNORE_ALL: [&str; 2] = [
+    "# arx's state, ignored by git as a whole (arx init --share-journal shares the journal).",
+    "*",
+];
+
+/// Ignore the state directory in its own `.gitignore`: as a whole when it
+/// is new and `share` is off; else the derived files (an existing file is
+/// only appended to, so a choice made before stands).
+fn gitignore(state_dir: &Path, share: bool, show: impl Fn(&Path) -> String) -> Result<Item> {
     let path = state_dir.join(".gitignore");
     let name = show(&path);
     refuse_symlinks(state_dir, &path)?;
     let existing = read_text_if_any(&path)?;
     let existed = existing.is_some();
     let existing = existing.unwrap_or_default();
-    let mut lines = derived_ignore_lines(&existing, &DERIVED);
+    if !existed && !share {
+        let lines: Vec<String> = IGNORE_ALL.iter().map(|l| l.to_string()).collect();
+        append_lines(state_dir, &path, &existing, &lines)?;
+        return Ok(Item {
+            path: name,
+            status: Status::Created,
+            detail: Some("the state directory ignored by git".into()),
+        });
+    }
+    let whole = existing.lines().any(|l| l.trim() == "*");
+    let mut lines = if whole {
+        Vec::new()
+    } else {
+        derived_ignore_lines(&existing, &DERIVED)
+    };
     if lines.is_empty() {
         return Ok(Item {
             path: name,
@@ -465,7 +490,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
         state_dir.join(crate::io::ideas::IDEAS_FILE),
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
-    items.push(gitignore(&state_dir, show)?);
+    items.push(gitignore(&state_dir, args.share_journal, show)?);
     if args.agent {
         // The objective as arx.toml now has it (the flags' included).
         let config = ctx.config()?;

@@ -359,7 +359,20 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Try(args) => ratchet::attempt::run(&ctx, &args),
         Command::Best { objective } => ratchet::best::run(&ctx, &objective),
         Command::Status { objective } => ratchet::status::run(&ctx, &objective),
-        Command::Restore { run_id } => ratchet::restore::run(&ctx, run_id.as_deref()),
+        Command::Restore {
+            run_id,
+            list,
+            prune,
+            older_than,
+        } => {
+            if list {
+                ratchet::restore::list(&ctx)
+            } else if prune {
+                ratchet::restore::prune(&ctx, older_than.as_deref().unwrap_or_default())
+            } else {
+                ratchet::restore::run(&ctx, run_id.as_deref())
+            }
+        }
         Command::Log {
             limit,
             candidate,

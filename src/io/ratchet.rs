@@ -76,6 +76,18 @@ pub struct Aside {
 pub const PENDING_FILE: &str = "ratchet-pending.json";
 pub const ASIDE_FILE: &str = "ratchet-aside.json";
 pub const KEEP_FILE: &str = "ratchet-keep.json";
+/// The outputs a try's runs wrote in the main working tree (a lane's:
+/// `ratchet-outputs-<key>.json`).
+pub const OUTPUTS_FILE: &str = "ratchet-outputs.json";
+
+/// A file the runs of a try wrote, outside the candidate: left out of
+/// later candidates while it holds what they wrote.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Output {
+    pub path: String,
+    /// The blob id of its content then; `None` when the runs removed it.
+    pub blob: Option<String>,
+}
 
 /// The keep in progress in the state directory `state`, if any.
 pub fn read_keep(state: &Path) -> Result<Option<KeepIntent>> {
@@ -100,6 +112,7 @@ pub fn clear_keep(state: &Path) -> Result<()> {
 pub struct Markers {
     pending: PathBuf,
     aside: PathBuf,
+    outputs: PathBuf,
     /// The ref a baseline sets the candidate aside under.
     pub aside_ref: String,
 }
@@ -111,6 +124,7 @@ impl Markers {
             return Markers {
                 pending: state.join(PENDING_FILE),
                 aside: state.join(ASIDE_FILE),
+                outputs: state.join(OUTPUTS_FILE),
                 aside_ref: "refs/arx/aside".into(),
             };
         }
@@ -118,6 +132,7 @@ impl Markers {
         Markers {
             pending: state.join(format!("ratchet-pending-{key}.json")),
             aside: state.join(format!("ratchet-aside-{key}.json")),
+            outputs: state.join(format!("ratchet-outputs-{key}.json")),
             aside_ref: format!("refs/arx/aside-{key}"),
         }
     }
@@ -144,6 +159,20 @@ impl Markers {
 
     pub fn clear_aside(&self) -> Result<()> {
         remove(&self.aside)
+    }
+
+    /// The outputs the runs of this working tree's tries wrote.
+    pub fn read_outputs(&self) -> Result<Vec<Output>> {
+        Ok(read_json(&self.outputs)?.unwrap_or_default())
+    }
+
+    /// Add `outputs` to the ones recorded (replacing a path's entry).
+    pub fn add_outputs(&self, outputs: &[Output]) -> Result<()> {
+        let mut all = self.read_outputs()?;
+        all.retain(|o| !outputs.iter().any(|n| n.path == o.path));
+        all.extend(outputs.iter().cloned());
+        all.sort_by(|a, b| a.path.cmp(&b.path));
+        write_json_atomic(&self.outputs, &all)
     }
 
     /// Is a discard or a set-aside of this working tree waiting to be

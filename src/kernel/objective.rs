@@ -18,6 +18,12 @@ pub const DEFAULT_REPEAT: u32 = 1;
 /// `examples/ratchet_sim.rs` (the rule screens and confirms, so one
 /// decision on a null change keeps it under 5% of the time at this level).
 pub const DEFAULT_CONFIDENCE: f64 = super::ratchet::DEFAULT_CONFIDENCE;
+/// The files an agent keeps for itself (`[objective] notes`): never part
+/// of a candidate.
+pub const DEFAULT_NOTES: &[&str] = &["NOTES.md"];
+/// The largest file a candidate may add or change, in MB
+/// (`[objective] max_file_mb`; 0: no limit).
+pub const DEFAULT_MAX_FILE_MB: f64 = 50.0;
 /// Confidence of the interval reported around a kept commit's value.
 pub const INTERVAL_CONFIDENCE: f64 = 0.95;
 
@@ -54,6 +60,20 @@ pub struct Objective {
     pub confidence: f64,
     pub checks: Vec<String>,
     pub protect: Vec<String>,
+    /// Files an agent keeps for itself (gitignore-style patterns, by
+    /// default `NOTES.md`): never part of a candidate, whatever git thinks
+    /// of them. Not part of the segment's identity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The largest file a candidate may hold, in MB (0: no limit). Not
+    /// part of the segment's identity.
+    #[serde(skip_serializing_if = "is_default_max_file_mb")]
+    pub max_file_mb: f64,
+    /// Files the experiment reads (gitignore-style, ignored by git or
+    /// not), hashed per run: a candidate measured on other inputs than
+    /// the best's is not compared. Not part of the segment's identity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<String>,
     pub stop: StopRules,
     /// Bounds beside the target that a keep must respect.
     pub guards: Vec<super::guard::Guard>,
@@ -128,6 +148,10 @@ impl Objective {
     }
 }
 
+fn is_default_max_file_mb(mb: &f64) -> bool {
+    *mb == DEFAULT_MAX_FILE_MB
+}
+
 /// Check the numbers of an objective; the message names the key.
 pub fn validate(o: &Objective) -> Result<(), String> {
     if o.metric.trim().is_empty() {
@@ -171,6 +195,18 @@ pub fn validate(o: &Objective) -> Result<(), String> {
     }
     if o.protect.iter().any(|p| p.trim().is_empty()) {
         return Err("protect must not contain an empty pattern".into());
+    }
+    if !(o.max_file_mb.is_finite() && o.max_file_mb >= 0.0) {
+        return Err(format!(
+            "max_file_mb must be a finite number >= 0 (got {})",
+            o.max_file_mb
+        ));
+    }
+    if o.inputs.iter().any(|p| p.trim().is_empty()) {
+        return Err("inputs must not contain an empty pattern".into());
+    }
+    if o.notes.iter().any(|p| p.trim().is_empty()) {
+        return Err("notes must not contain an empty pattern".into());
     }
     if let Some(h) = &o.holdout {
         if h.command.is_empty() || h.command.iter().all(|c| c.trim().is_empty()) {
@@ -283,6 +319,9 @@ mod tests {
             confidence: 0.95,
             checks: vec![],
             protect: vec!["prepare.py".into()],
+            notes: vec!["NOTES.md".into()],
+            max_file_mb: DEFAULT_MAX_FILE_MB,
+            inputs: vec![],
             stop: StopRules::default(),
             guards: vec![],
             holdout: None,

@@ -154,6 +154,10 @@ pub struct RatchetInfo {
     /// (`[objective] instances`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instances: Option<InstanceRuns>,
+    /// The hash of the declared inputs (`[objective] inputs`) the runs
+    /// read, when the objective declares any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<String>,
     /// When the per-instance test decided: the instances it paired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_instance: Option<PerInstance>,
@@ -220,6 +224,7 @@ impl RatchetInfo {
             seeds: Vec::new(),
             paired: None,
             instances: None,
+            inputs: None,
             per_instance: None,
             idea: None,
             family: None,

@@ -83,6 +83,13 @@ struct ObjectiveFile {
     checks: Vec<String>,
     #[serde(default)]
     protect: Vec<String>,
+    /// Files an agent keeps for itself (default `NOTES.md`).
+    notes: Option<Vec<String>>,
+    /// The largest file a candidate may hold, in MB (default 50).
+    max_file_mb: Option<f64>,
+    /// Files the experiment reads, hashed per run.
+    #[serde(default)]
+    inputs: Vec<String>,
     #[serde(default)]
     stop: StopFile,
     /// Bounds beside the target (`peak_vram_gb <= 40`): a list of strings,
@@ -167,7 +174,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, inputs, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
             )
         })?,
     };
@@ -242,6 +249,16 @@ pub fn resolve(
             flags.checks.clone()
         },
         protect,
+        notes: file.notes.unwrap_or_else(|| {
+            crate::kernel::objective::DEFAULT_NOTES
+                .iter()
+                .map(|n| n.to_string())
+                .collect()
+        }),
+        inputs: file.inputs,
+        max_file_mb: file
+            .max_file_mb
+            .unwrap_or(crate::kernel::objective::DEFAULT_MAX_FILE_MB),
         stop: StopRules {
             max_runs: flags.max_runs.or(file.stop.max_runs),
             max_discards_in_a_row: flags

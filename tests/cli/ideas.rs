@@ -379,7 +379,7 @@ fn two_branches_backlogs_merge_by_union() {
     git_in(sb.path(), &["init", "-q", "-b", "main"]);
     git_in(sb.path(), &["config", "user.email", "t@example.com"]);
     git_in(sb.path(), &["config", "user.name", "T"]);
-    let out = arx(&sb, &["init"]);
+    let out = arx(&sb, &["init", "--share-journal"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         sb.read(".gitattributes")

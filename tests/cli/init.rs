@@ -221,7 +221,11 @@ fn a_file_in_the_way_is_an_error() {
 fn derived_files_are_ignored_by_git() {
     let sb = repo();
     let dir = sb.path().join("repo");
-    sb.arx().current_dir(&dir).arg("init").assert().code(0);
+    sb.arx()
+        .current_dir(&dir)
+        .args(["init", "--share-journal"])
+        .assert()
+        .code(0);
     let git = git2::Repository::open(&dir).unwrap();
     for file in [
         ".arx/precision.json",
@@ -374,4 +378,41 @@ fn bad_init_flags_are_errors_that_change_nothing() {
         assert!(!sb.path().join("arx.toml").exists(), "{args:?}");
         assert!(!sb.path().join(".arx").exists(), "{args:?}");
     }
+}
+
+#[test]
+fn the_state_directory_is_ignored_as_a_whole_unless_the_journal_is_shared() {
+    let sb = repo();
+    let dir = sb.path().join("repo");
+    sb.arx()
+        .current_dir(&dir)
+        .arg("init")
+        .assert()
+        .code(0)
+        .stdout(contains("state directory ignored by git"));
+    // The README's `git add -A`, then a run: git status stays clean.
+    crate::support::git_in(&dir, &["add", "-A"]);
+    crate::support::git_in(
+        &dir,
+        &[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            "arx",
+        ],
+    );
+    sb.arx()
+        .current_dir(&dir)
+        .args(["run", "--approve", "--", "true"])
+        .assert()
+        .code(0);
+    assert_eq!(crate::support::git_in(&dir, &["status", "--porcelain"]), "");
+    let git = git2::Repository::open(&dir).unwrap();
+    assert!(git.is_path_ignored(".arx/journal.jsonl").unwrap());
+    // Run again, the choice stands.
+    sb.arx().current_dir(&dir).arg("init").assert().code(0);
+    assert!(git.is_path_ignored(".arx/journal.jsonl").unwrap());
 }

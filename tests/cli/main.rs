@@ -2,6 +2,7 @@
 //! they share are in `support`.
 
 mod agents;
+mod candidate;
 mod ci_files;
 mod claims;
 mod classify;

@@ -65,5 +65,8 @@ END { l = log(lr) / log(10); t = 1.05 + 0.08 * (l + 1.5) ^ 2 + 0.15 * 64 / width
 SH
 printf '.arx/\n' >> .gitignore
 git init -q -b main
+# suite/, the page's per-instance example, is a project of its own inside
+# this one: ignored here, as a nested repository must be.
+printf 'suite/\n' >> .git/info/exclude
 git add -A
 git commit -qm "A toy training run"

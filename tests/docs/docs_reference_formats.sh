@@ -9,7 +9,7 @@ awk -v seed="$seed" 'BEGIN { srand(seed + 1); printf "__RESULT__ {\"acc\": %.4f}
 SH
 printf 'metric_key = "acc"\ncomparator = ">="\ntarget = 0.8\n' > spec.toml
 git init -q
-arx init > /dev/null
+arx init --share-journal > /dev/null
 git add -A
 git commit -qm "Set up arx"
 git checkout -qb experiment-b

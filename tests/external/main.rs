@@ -1,6 +1,6 @@
 //! Tests that need a program arx does not ship: bubblewrap, a headless
 //! browser (the report's page, the live page of `arx serve`), the official
-//! MCP Python client, the pre-commit tool, Slurm.
+//! MCP Python client, the pre-commit tool, Slurm, Git LFS.
 //!
 //! `.ci/run` installs them. Where one is missing, its tests are reported as
 //! **ignored** (never as passed): this binary uses a harness that decides at
@@ -9,6 +9,7 @@
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
 mod isolation;
+mod lfs;
 mod man;
 #[cfg(feature = "mcp")]
 mod mcp;
@@ -27,6 +28,7 @@ fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     trials.extend(needs::trials());
     trials.extend(isolation::trials());
+    trials.extend(lfs::trials());
     trials.extend(report::trials());
     #[cfg(feature = "serve")]
     trials.extend(serve::trials());

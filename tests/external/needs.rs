@@ -134,9 +134,15 @@ pub fn pre_commit() -> Result<PathBuf, String> {
     program("ARX_TEST_PRE_COMMIT", &["pre-commit"], "--version")
 }
 
+/// Git LFS (Debian's `git-lfs`).
+pub fn git_lfs() -> Result<PathBuf, String> {
+    program("ARX_TEST_GIT_LFS", &["git-lfs"], "version")
+}
+
 /// What this machine has, on stderr before the tests run.
 pub fn summary() {
-    let probes: [(&str, Probe); 4] = [
+    let probes: [(&str, Probe); 5] = [
+        ("git-lfs", git_lfs),
         ("bubblewrap", bwrap),
         ("chromium", chromium),
         ("mcp client", mcp_client),

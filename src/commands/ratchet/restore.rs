@@ -223,3 +223,163 @@ fn finish_interrupted(
     }
     Ok(lock)
 }
+
+/// One candidate set aside, as `--list` and `--prune` show it.
+#[derive(Serialize)]
+struct Stored {
+    refname: String,
+    /// The name under `refs/arx/discarded/` (a try's run id, or a removed
+    /// lane's work).
+    name: String,
+    commit: String,
+    stored_at: String,
+    paths: usize,
+    bytes: u64,
+}
+
+impl Stored {
+    fn of(s: crate::io::git::ratchet::StoredRef) -> Stored {
+        let stored_at = jiff::Timestamp::from_second(s.time)
+            .map(|t| t.to_string())
+            .unwrap_or_default();
+        Stored {
+            name: s
+                .refname
+                .strip_prefix(DISCARDED)
+                .unwrap_or(&s.refname)
+                .to_string(),
+            refname: s.refname,
+            commit: s.commit,
+            stored_at,
+            paths: s.paths,
+            bytes: s.bytes,
+        }
+    }
+}
+
+/// Bytes as people read them.
+fn size(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} GB", b / (1024.0 * 1024.0 * 1024.0))
+    } else if b >= 1024.0 * 1024.0 {
+        format!("{:.1} MB", b / (1024.0 * 1024.0))
+    } else if b >= 1024.0 {
+        format!("{:.1} KB", b / 1024.0)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+#[derive(Serialize)]
+struct ListReport {
+    stored: Vec<Stored>,
+    bytes: u64,
+}
+
+impl Report for ListReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        for s in &self.stored {
+            writeln!(
+                out,
+                "{}  {}  {} path{}  {}",
+                s.name,
+                s.stored_at,
+                s.paths,
+                if s.paths == 1 { "" } else { "s" },
+                size(s.bytes)
+            )?;
+        }
+        writeln!(
+            out,
+            "{} set aside, {} (arx restore --prune --older-than 30d removes the old ones)",
+            self.stored.len(),
+            size(self.bytes)
+        )
+    }
+}
+
+/// `arx restore --list`: the candidates set aside, oldest first, with
+/// their size. Changes nothing.
+pub fn list(ctx: &Ctx) -> Result<Exit> {
+    let state = ctx.state_dir()?;
+    let repo = RatchetRepo::open(&ctx.cwd()?, &state)?;
+    let stored: Vec<Stored> = repo.stored_refs()?.into_iter().map(Stored::of).collect();
+    let bytes = stored.iter().map(|s| s.bytes).sum();
+    ctx.out.emit(&ListReport { stored, bytes })?;
+    Ok(Exit::Ok)
+}
+
+#[derive(Serialize)]
+struct PruneReport {
+    pruned: Vec<Stored>,
+    /// The set-aside candidates younger than the age, left.
+    kept: usize,
+    bytes: u64,
+}
+
+impl Report for PruneReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        for s in &self.pruned {
+            writeln!(
+                out,
+                "pruned  {}  {}  {}",
+                s.name,
+                s.stored_at,
+                size(s.bytes)
+            )?;
+        }
+        writeln!(
+            out,
+            "{} pruned ({}), {} kept; git gc --prune=now frees their space",
+            self.pruned.len(),
+            size(self.bytes),
+            self.kept
+        )
+    }
+}
+
+/// An age such as `30d`, `12h` or `1h30m`.
+fn age(text: &str) -> Result<std::time::Duration> {
+    let trimmed = text.trim();
+    if let Some(days) = trimmed.strip_suffix('d') {
+        if let Ok(days) = days.trim().parse::<f64>() {
+            if days.is_finite() && days >= 0.0 {
+                return Ok(std::time::Duration::from_secs_f64(days * 86_400.0));
+            }
+        }
+    }
+    crate::io::clock::parse_duration(trimmed, "--older-than").map_err(|_| {
+        Hinted::error(
+            format!("invalid --older-than {text:?}"),
+            "use an age such as 30d, 12h or 1h30m",
+        )
+    })
+}
+
+/// `arx restore --prune --older-than AGE`: remove the refs of candidates
+/// set aside longer ago than `AGE` (before `--now`). The journal keeps
+/// their records; `arx restore` of one says its ref is gone.
+pub fn prune(ctx: &Ctx, older_than: &str) -> Result<Exit> {
+    let age = age(older_than)?;
+    let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
+    let cutoff = now.as_second() - age.as_secs() as i64;
+    let state = ctx.state_dir()?;
+    let repo = RatchetRepo::open(&ctx.cwd()?, &state)?;
+    let (old, young): (Vec<_>, Vec<_>) = repo
+        .stored_refs()?
+        .into_iter()
+        .partition(|s| s.time < cutoff);
+    let mut pruned = Vec::new();
+    for s in old {
+        repo.delete_ref(&s.refname)?;
+        pruned.push(Stored::of(s));
+    }
+    let bytes = pruned.iter().map(|s| s.bytes).sum();
+    ctx.out.emit(&PruneReport {
+        pruned,
+        kept: young.len(),
+        bytes,
+    })?;
+    Ok(Exit::Ok)
+}

@@ -3,9 +3,10 @@
 //! under a ref and putting the branch and working tree back to the kept
 //! commit, and putting a set-aside candidate back.
 //!
-//! The state directory (arx's own files, `.arx/` by default) is never part
-//! of a candidate: it is not committed by a keep, not stored by a snapshot,
-//! and not touched by a restore, even when it is tracked in git.
+//! The state directory (arx's own files, `.arx/` by default) and the
+//! agent's notes (`NOTES.md` by default) are never part of a candidate:
+//! not committed by a keep, not stored by a snapshot, and not touched by a
+//! restore, even when they are tracked in git.
 //!
 //! Cost grows with the number of changed paths, not with the size of the
 //! repository: changed paths come from one scan of the working tree against
@@ -20,16 +21,21 @@ use std::path::{Path, PathBuf};
 use git2::{Oid, Repository, Status};
 
 pub use durable::{Built, Finished};
+pub use measured::{Measured, Since, Undone};
 pub use replay::Replay;
+pub use stored::{StoredRef, DISCARDED_PREFIX};
 
 use super::git_err;
 use crate::error::Hinted;
 
 mod durable;
+mod filters;
+mod measured;
 mod ops;
 mod replay;
 mod restore;
 mod scan;
+mod stored;
 mod tree;
 mod worktree;
 
@@ -63,6 +69,12 @@ pub struct RatchetRepo {
     state: Option<String>,
     /// `core.fileMode`: is the executable bit of files trusted?
     filemode: bool,
+    /// The agent's notes (`[objective] notes`): like the state directory,
+    /// never part of a candidate.
+    notes: globset::GlobSet,
+    /// What earlier tries' runs wrote (path, blob id or `None` when they
+    /// removed it): left out of a candidate while it holds that.
+    outputs: std::collections::HashMap<String, Option<Oid>>,
 }
 
 /// Everything that changed since the kept commit.
@@ -185,13 +197,78 @@ impl RatchetRepo {
             .config()
             .and_then(|c| c.get_bool("core.filemode"))
             .unwrap_or(true);
+        let default_notes: Vec<String> = crate::kernel::objective::DEFAULT_NOTES
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
         Ok(RatchetRepo {
             repo,
             workdir,
             branch_ref,
             state,
             filemode,
+            notes: protection_globs(&default_notes)?,
+            outputs: Default::default(),
         })
+    }
+
+    /// The files earlier tries' runs wrote (path, blob id, `None` when
+    /// they removed it): each is left out of a candidate while the
+    /// working tree holds what they wrote.
+    pub fn set_outputs(&mut self, outputs: &[(String, Option<String>)]) {
+        self.outputs = outputs
+            .iter()
+            .filter_map(|(p, b)| match b {
+                Some(b) => Oid::from_str(b).ok().map(|o| (p.clone(), Some(o))),
+                None => Some((p.clone(), None)),
+            })
+            .collect();
+    }
+
+    /// The working tree's content at each of `paths`, as
+    /// [`RatchetRepo::set_outputs`] takes it: a regular file's blob id
+    /// (hashed, not stored), `None` when there is no file; symlinks and
+    /// directories are left out.
+    pub fn output_entries(&self, paths: &[String]) -> Vec<(String, Option<String>)> {
+        let mut out = Vec::new();
+        for path in paths {
+            let full = self.workdir.join(path);
+            match std::fs::symlink_metadata(&full) {
+                Err(_) => out.push((path.clone(), None)),
+                Ok(m) if m.is_file() => {
+                    if let Ok(oid) = Oid::hash_file(git2::ObjectType::Blob, &full) {
+                        out.push((path.clone(), Some(oid.to_string())));
+                    }
+                }
+                Ok(_) => {}
+            }
+        }
+        out
+    }
+
+    /// Does the working tree hold, at `path`, what a try's runs wrote
+    /// there (an output, never part of a candidate)?
+    pub(crate) fn is_output(&self, path: &str) -> bool {
+        let Some(recorded) = self.outputs.get(path) else {
+            return false;
+        };
+        let full = self.workdir.join(path);
+        match (recorded, std::fs::symlink_metadata(&full)) {
+            (None, Err(e)) => e.kind() == std::io::ErrorKind::NotFound,
+            (Some(oid), Ok(m)) if m.is_file() => {
+                Oid::hash_file(git2::ObjectType::Blob, &full).is_ok_and(|o| o == *oid)
+            }
+            _ => false,
+        }
+    }
+
+    /// The agent's notes: files matched by `patterns` (gitignore-style, as
+    /// `protect` is written) are never part of a candidate: not committed
+    /// by a keep, not stored or undone by a discard. `NOTES.md` until
+    /// told otherwise.
+    pub fn set_notes(&mut self, patterns: &[String]) -> anyhow::Result<()> {
+        self.notes = protection_globs(patterns)?;
+        Ok(())
     }
 
     /// Full hex id of HEAD.
@@ -337,6 +414,12 @@ impl RatchetRepo {
     /// Is `path` (relative, `/`-separated) the state directory or inside it?
     pub(crate) fn in_state(&self, path: &str) -> bool {
         inside(self.state.as_deref(), path)
+    }
+
+    /// Is `path` arx's or the agent's own (the state directory, the
+    /// notes), never part of a candidate?
+    pub(crate) fn is_own(&self, path: &str) -> bool {
+        self.in_state(path) || self.notes.is_match(path)
     }
 
     /// Commits from `kept` (excluded) to `head`, oldest first, without the

@@ -24,6 +24,7 @@ use crate::kernel::gate::Gate;
 use crate::kernel::journal::GitState;
 use crate::kernel::launch::Place;
 use crate::kernel::objective::Objective;
+use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::segment::Segment;
 use crate::ops::attempts;
 use crate::ops::finding::DeadMatch;
@@ -73,7 +74,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     // Slots and launcher: checked before anything runs.
     let place =
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
-    let repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
+    let mut repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
+    super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
     // The held-out journal's place: checked before anything runs.
     super::holdout::journal_path(
         loaded.objective.holdout.as_ref(),
@@ -148,6 +150,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
             "change the code (or commit a change), then run arx try again",
         ));
     }
+    refuse_large(&repo, &start.candidate, loaded.objective.max_file_mb)?;
+    refuse_nested(&repo)?;
     crate::ops::journal::check_writable(&loaded.state, warn)?;
     if !start.candidate.is_empty() {
         tested.announce(&loaded.state, host, warn)?;
@@ -209,7 +213,19 @@ fn baseline_when_needed(
             .filter(|r| r.ratchet.as_ref().is_some_and(|i| i.segment == segment.id)),
         &env.runner.follow,
     );
+    let records = records.as_ref().unwrap_or(&loaded.records);
+    let best_inputs = records
+        .iter()
+        .rev()
+        .filter_map(|r| r.ratchet.as_ref())
+        .find(|i| {
+            i.segment == segment.id
+                && i.commit.as_deref() == Some(start.kept.as_str())
+                && matches!(i.status, TryStatus::Keep | TryStatus::Baseline)
+        })
+        .and_then(|i| i.inputs.clone());
     Ok(Ok(Against {
+        best_inputs,
         segment,
         kept: start.kept,
         candidate: start.candidate,
@@ -248,6 +264,56 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
         at.kept = best;
         carry = Some(c);
     }
+}
+
+/// Size: a candidate file over `[objective] max_file_mb` (0: no limit) is
+/// refused before anything runs, nothing changed: a mistaken checkpoint
+/// would be stored by a discard and committed by a keep.
+fn refuse_large(repo: &RatchetRepo, candidate: &Candidate, max_mb: f64) -> Result<()> {
+    if max_mb <= 0.0 {
+        return Ok(());
+    }
+    let limit = (max_mb * 1024.0 * 1024.0) as u64;
+    let large = repo.large_files(candidate, limit)?;
+    if large.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = large
+        .iter()
+        .map(|(p, size)| format!("{p} ({:.1} MB)", *size as f64 / (1024.0 * 1024.0)))
+        .collect();
+    Err(Hinted::error(
+        format!(
+            "the candidate holds files over {max_mb} MB: {}; nothing was run or changed",
+            shown.join(", ")
+        ),
+        "git-ignore them (an output or a checkpoint is not a change to try), remove them, \
+         or raise [objective] max_file_mb in arx.toml (0: no limit)",
+    ))
+}
+
+/// Submodules: a submodule with changes inside, or checked out at another
+/// commit than the one recorded, and a nested repository that is not a
+/// submodule are refused before anything runs: the experiment would run on
+/// work no keep commits and no discard undoes.
+fn refuse_nested(repo: &RatchetRepo) -> Result<()> {
+    let problems = repo.nested_problems()?;
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = problems
+        .iter()
+        .map(|(p, why)| format!("{p} ({why})"))
+        .collect();
+    Err(Hinted::error(
+        format!(
+            "the working tree holds work no candidate can hold: {}; nothing was run or changed",
+            shown.join(", ")
+        ),
+        "commit inside the submodule, then record its commit in this repository (git add PATH && git commit): \
+         a moved submodule is a candidate like any commit; or put it back (git submodule update PATH); \
+         a nested repository: make it a submodule or git-ignore it",
+    ))
 }
 
 /// The execute gate: `None` to proceed, or the gate the try pauses on.

@@ -169,11 +169,33 @@ pub fn baseline(
             .host
             .say("set the working tree's changes aside to measure the baseline");
     }
+    // With nothing set aside, what the runs write is seen against the
+    // tree before them: outputs, never part of a candidate.
+    let before = match aside {
+        false => Some(repo.measure_snapshot("arx: before the baseline")?),
+        true => None,
+    };
+    // The declared inputs the best is measured on.
+    let inputs = repo.hash_inputs(&objective.inputs)?;
     let runner = &env.runner.at(kept);
     let n = objective.baseline_repeat;
     let runs = BestRuns::run(runner, state, (n, None), &[], |i| {
         format!("baseline {i}/{n}")
     })?;
+    if let Some(before) = before {
+        let since = repo.changed_since(&before)?;
+        let mut written = since.written;
+        written.extend(since.edited);
+        written.sort();
+        if !written.is_empty() {
+            super::record_outputs(repo, state, &written)?;
+            runner.host.warn(&format!(
+                "the baseline's runs wrote {}: outputs, not part of a candidate while they hold \
+                 what was written; git-ignore them",
+                written.join(", ")
+            ));
+        }
+    }
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
     let status = if interrupted {
         TryStatus::Interrupted
@@ -183,6 +205,7 @@ pub fn baseline(
         TryStatus::Baseline
     };
     let mut i = info(objective, status, kept, env.rule, Some("baseline".into()));
+    i.inputs = inputs;
     i.new_segment = runner.new_segment;
     i.commit = Some(kept.to_string());
     // Measured in a lane: the lane's record, as its tries are.
@@ -195,7 +218,7 @@ pub fn baseline(
         super::holdout::at_baseline(runner, state, repo.workdir(), &rec.run_id)?;
     }
     if aside {
-        put_back(repo, state)?;
+        outputs_undone(runner, put_back(repo, state, kept)?);
     }
     let line = baseline_line(objective, status, &samples, kept, &rec);
     let done = |record: RunRecord| Done {
@@ -340,7 +363,7 @@ pub fn remeasure(
     i.lane = env.lane.map(|l| l.name.clone());
     runs.journal(runner, state, i)?;
     if aside {
-        put_back(repo, state)?;
+        outputs_undone(runner, put_back(repo, state, kept)?);
     }
     match summarize(&samples) {
         Some(sm) => runner.host.say(&format!(
@@ -362,4 +385,17 @@ pub fn remeasure(
         runs: slotted.into_iter().map(|(s, x, _)| (s, x)).collect(),
         interrupted,
     })
+}
+
+/// Tell what the runs of the best wrote in the working tree, undone before
+/// the candidate set aside came back.
+fn outputs_undone(runner: &Runner<'_>, paths: Vec<String>) {
+    if paths.is_empty() {
+        return;
+    }
+    runner.host.warn(&format!(
+        "the runs of the best wrote {}: undone before the candidate was put back \
+         (outputs are not part of a candidate; git-ignore them, or write them outside the repository)",
+        paths.join(", ")
+    ));
 }

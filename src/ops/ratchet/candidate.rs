@@ -1,5 +1,7 @@
 //! One candidate measured against the best until the rule decides, as a
-//! sequence of named steps: screen (protected paths), measure (the best
+//! sequence of named steps: snapshot (the working tree as it is measured,
+//! which is what a keep commits and a discard undoes), screen (protected
+//! paths), measure (the best
 //! measured again on the candidate's slot when needed), then — once the
 //! rule says keep — the guards, the checks and the held-out check, then
 //! one end — interrupted, pruned, crash, discard, guard, checks failed,
@@ -18,7 +20,7 @@ use super::holdout::{self, Checked};
 use super::measure::{self, Measuring, Runs};
 use super::replay::{Carry, Tried};
 use super::{estimate_of, info, record, subject, Runner};
-use crate::io::git::ratchet::{Candidate, RatchetRepo};
+use crate::io::git::ratchet::{Candidate, Measured, RatchetRepo};
 use crate::io::process::RunOutcome;
 use crate::io::ratchet::KeepLock;
 use crate::kernel::journal::RunRecord;
@@ -50,6 +52,9 @@ pub struct Against {
     pub candidate: Candidate,
     pub protected: Vec<String>,
     pub peers: Vec<Points>,
+    /// The hash of the declared inputs the best was measured on, when it
+    /// was recorded.
+    pub best_inputs: Option<String>,
 }
 
 /// One try as it goes, passed from step to step: its id and clocks, its
@@ -65,12 +70,17 @@ pub(super) struct Try {
     pub first: usize,
     pub held: Option<KeepLock>,
     pub info: RatchetInfo,
+    /// The snapshot of the working tree the candidate is measured as
+    /// (taken when its measurement starts): what a keep commits and a
+    /// discard undoes.
+    pub measured: Option<Measured>,
 }
 
 /// Measure a candidate to its decision, and keep or discard it — or hand
 /// it back when another lane kept first.
 pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -> Result<Tried> {
     let mut t = Try::begin(env, at, carry)?;
+    snapshot(env, at, &mut t)?;
     if !at.protected.is_empty() {
         return end::protected(env, at, t).map(Tried::done);
     }
@@ -106,6 +116,33 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
         Some(Checked::Passed) | None => {}
     }
     end::keep(env, at, t, runs, &d, &change)
+}
+
+/// Snapshot: the working tree as the candidate is measured, taken before
+/// its first run (an edit made while it runs is not part of it), and the
+/// declared inputs it is measured on, which must be the best's: a
+/// candidate measured on other inputs is not compared (exit 2, nothing
+/// journaled, nothing changed).
+fn snapshot(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<()> {
+    let inputs = &env.runner.objective.inputs;
+    t.info.inputs = env.repo.hash_inputs(inputs)?;
+    if let (Some(best), Some(now)) = (&at.best_inputs, &t.info.inputs) {
+        if best != now {
+            return Err(crate::error::Hinted::error(
+                format!(
+                    "the declared inputs ({}) differ from the ones the best {} was measured on: \
+                     the candidate cannot be compared with it; nothing was run or changed",
+                    inputs.join(", "),
+                    super::short(&at.kept)
+                ),
+                "put the inputs back as they were, or measure a new baseline on these inputs \
+                 (arx try --new-segment)",
+            ));
+        }
+    }
+    let message = format!("arx: measured {}", t.run_id);
+    t.measured = Some(env.repo.measure_snapshot(&message)?);
+    Ok(())
 }
 
 impl Try {
@@ -144,6 +181,7 @@ impl Try {
             outcomes: c.outcomes,
             held: c.held,
             info: i,
+            measured: None,
         })
     }
 
@@ -209,7 +247,7 @@ impl Try {
 }
 
 impl Tried {
-    fn done(done: Done) -> Tried {
+    pub(super) fn done(done: Done) -> Tried {
         Tried::Done(Box::new(done))
     }
 }

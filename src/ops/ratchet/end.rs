@@ -12,6 +12,7 @@ use super::measure::Runs;
 use super::replay::Tried;
 use super::{finding, run_checks, run_short, short, Keep};
 use crate::error::Exit;
+use crate::io::git::ratchet::{Measured, Since};
 use crate::kernel::holdout::HoldoutVerdict;
 use crate::kernel::journal::{RunRecord, RunStatus};
 use crate::kernel::number::{decimals, fmt_number, num, signed};
@@ -43,7 +44,7 @@ pub(super) fn protected(env: &TryEnv<'_, '_>, at: &Against, mut t: Try) -> Resul
         at.protected.join(", "),
         short(&at.kept)
     );
-    discard(env, &at.kept, rec, line, Exit::No)
+    discard(env, (&at.kept, t.measured.as_ref()), rec, line, Exit::No)
 }
 
 /// A Ctrl-C stopped the runs: journaled, nothing kept or restored.
@@ -81,7 +82,7 @@ pub(super) fn pruned(
         runs.elapsed,
         json!({"status": "pruned", "pruned": rec.pruned}),
     );
-    discard(env, &at.kept, rec, line, Exit::No)
+    discard(env, (&at.kept, t.measured.as_ref()), rec, line, Exit::No)
 }
 
 /// A run failed or reported no metric: set aside, inconclusive.
@@ -117,7 +118,13 @@ pub(super) fn crash(
         quoted(env),
         short(&at.kept)
     );
-    discard(env, &at.kept, rec, line, Exit::Inconclusive)
+    discard(
+        env,
+        (&at.kept, t.measured.as_ref()),
+        rec,
+        line,
+        Exit::Inconclusive,
+    )
 }
 
 /// The decision in the record, and the change as people read it: the
@@ -223,7 +230,7 @@ pub(super) fn discarded(
         change.line,
         short(&at.kept)
     );
-    discard(env, &at.kept, rec, line, exit)
+    discard(env, (&at.kept, t.measured.as_ref()), rec, line, exit)
 }
 
 /// Confirm: the objective's checks, in order; the first that failed.
@@ -251,7 +258,7 @@ pub(super) fn checks_failed(
         failed.exit_code,
         short(&at.kept)
     );
-    discard(env, &at.kept, rec, line, Exit::No)
+    discard(env, (&at.kept, t.measured.as_ref()), rec, line, Exit::No)
 }
 
 /// A guard vetoed a winner (broken, or its metric not printed): set
@@ -275,7 +282,7 @@ pub(super) fn guarded(
         change.line,
         short(&at.kept)
     );
-    discard(env, &at.kept, rec, line, Exit::No)
+    discard(env, (&at.kept, t.measured.as_ref()), rec, line, Exit::No)
 }
 
 /// The held-out check vetoed a winner (worse, crashed, no metric): set
@@ -295,7 +302,7 @@ pub(super) fn held_out(
         verdict.why(),
         short(&at.kept)
     );
-    discard(env, &at.kept, rec, line, Exit::No)
+    discard(env, (&at.kept, t.measured.as_ref()), rec, line, Exit::No)
 }
 
 /// Keep: the compare-and-swap of the best (under the repository's keep
@@ -316,7 +323,12 @@ pub(super) fn keep(
     // The record goes with the keep, which journals it once its commit is
     // on the best's branch.
     let rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
-    let (commit, rec, notes) = match super::keep(env, at, &message, held, rec)? {
+    if let Some(commits) = moved_under(env, &t)? {
+        return stale(env, at, t, Some(runs), &commits, "kept").map(Tried::done);
+    }
+    let measured = t.measured.clone();
+    let measured = measured.as_ref();
+    let (commit, rec, notes) = match super::keep(env, at, &message, (held, measured), rec)? {
         Keep::Moved { best } => {
             drop(runs);
             return Ok(t.moved(kept, best));
@@ -333,6 +345,10 @@ pub(super) fn keep(
             (commit, *record, notes)
         }
     };
+    if let Some(m) = measured {
+        let since = env.repo.changed_since(m)?;
+        changed_while_running(env, &since, "not part of the kept commit")?;
+    }
     runs.events.emit(
         "finished",
         runs.elapsed,
@@ -391,14 +407,34 @@ fn quoted(env: &TryEnv<'_, '_>) -> String {
 /// kept commit.
 pub(super) fn discard(
     env: &TryEnv<'_, '_>,
-    kept: &str,
+    (kept, measured): (&str, Option<&Measured>),
     rec: RunRecord,
     line: String,
     exit: Exit,
 ) -> Result<Done> {
-    let (rec, restored) = super::discard(env.repo, env.state, kept, rec, env.runner.warn)?;
-    finding(env.runner, env.state, &rec);
     let mut notes = Vec::new();
+    let mut since = None;
+    if let Some(m) = measured {
+        let commits = env.repo.commits_since(m)?;
+        if !commits.is_empty() {
+            if env.repo.has_own_commits(kept, &m.head)? {
+                return stale_record(env, rec, &commits, "set aside");
+            }
+            notes.push(format!(
+                "{} moved while the try ran ({}, not made by arx): it stays; only the candidate's files were undone",
+                env.repo.branch(),
+                commits.iter().map(|c| short(c)).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        since = Some(env.repo.changed_since(m)?);
+    }
+    let (rec, undone) =
+        super::discard(env.repo, env.state, (kept, measured), rec, env.runner.warn)?;
+    let restored = undone.restored;
+    finding(env.runner, env.state, &rec);
+    if let Some(since) = since {
+        changed_while_running(env, &since, "not undone")?;
+    }
     if !restored.restored.is_empty() {
         notes.push(format!("restored: {}", restored.restored.join(", ")));
     }
@@ -416,4 +452,83 @@ pub(super) fn discard(
         line,
         interrupted: false,
     })
+}
+
+/// The commits made on the branch since the candidate was measured (by a
+/// person: arx changes the branch only when a try ends), when there are.
+fn moved_under(env: &TryEnv<'_, '_>, t: &Try) -> Result<Option<Vec<String>>> {
+    let Some(m) = &t.measured else {
+        return Ok(None);
+    };
+    let commits = env.repo.commits_since(m)?;
+    Ok((!commits.is_empty()).then_some(commits))
+}
+
+/// Stale: the branch moved under the try (a person's commit) where it
+/// would have been `doing` (kept, or set aside with commits of its own):
+/// journaled as `stale`, nothing kept, nothing undone; the next try
+/// measures the candidate again, on top of that commit.
+fn stale(
+    env: &TryEnv<'_, '_>,
+    _at: &Against,
+    mut t: Try,
+    runs: Option<Runs<'_>>,
+    commits: &[String],
+    doing: &str,
+) -> Result<Done> {
+    let rec = match runs {
+        Some(mut runs) => t.finish(env.runner, TryStatus::Stale, &mut runs)?,
+        None => t.record(env.runner, TryStatus::Stale, None)?,
+    };
+    stale_record(env, rec, commits, doing)
+}
+
+/// [`stale`] of a record already built.
+fn stale_record(
+    env: &TryEnv<'_, '_>,
+    mut rec: RunRecord,
+    commits: &[String],
+    doing: &str,
+) -> Result<Done> {
+    if let Some(i) = rec.ratchet.as_mut() {
+        i.status = TryStatus::Stale;
+    }
+    journal::record_run(env.state, &rec, env.runner.warn)?;
+    let shown: Vec<&str> = commits.iter().map(|c| short(c)).collect();
+    Ok(Done {
+        exit: Exit::Inconclusive,
+        record: rec,
+        notes: vec![format!(
+            "the candidate is still in the working tree: arx try measures it again on top of {}",
+            shown.last().copied().unwrap_or_default()
+        )],
+        line: format!(
+            "stale: {} moved while the try ran ({}, not made by arx) \u{2192} not {doing}; nothing was changed",
+            env.repo.branch(),
+            shown.join(", ")
+        ),
+        interrupted: false,
+    })
+}
+
+/// Warn of what changed in the working tree while the try ran: the
+/// candidate's files edited since they were measured (`what` became of
+/// them), and other files written meanwhile: outputs, recorded so that
+/// they are left out of later candidates while they hold what was written.
+fn changed_while_running(env: &TryEnv<'_, '_>, since: &Since, what: &str) -> Result<()> {
+    if !since.edited.is_empty() {
+        env.runner.host.warn(&format!(
+            "changed while the try ran, so not what was measured ({what}; left in the working tree): {}",
+            since.edited.join(", ")
+        ));
+    }
+    if !since.written.is_empty() {
+        super::record_outputs(env.repo, env.state, &since.written)?;
+        env.runner.host.warn(&format!(
+            "the try's runs wrote {}: outputs, not part of this candidate or a later one \
+             while they hold what was written (left as they are); git-ignore them",
+            since.written.join(", ")
+        ));
+    }
+    Ok(())
 }

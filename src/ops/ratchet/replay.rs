@@ -96,7 +96,7 @@ pub fn stale(
         short(best),
         conflicts.join(", ")
     );
-    let exit = discard(env, kept, rec, line, Exit::No)?;
+    let exit = discard(env, (kept, None), rec, line, Exit::No)?;
     env.repo.replay_onto(best, &lane.before_sync_ref())?;
     Ok(exit)
 }

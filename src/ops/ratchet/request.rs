@@ -276,7 +276,8 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     for line in super::recover::waiting(&summary.state, &tree) {
         warn(&format!("{line} (before anything else)"));
     }
-    let repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
+    let mut repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
+    super::own_files(&mut repo, &summary.state, &summary.objective.notes)?;
     let segment = summary.segment.filter(|_| !req.new_segment);
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
     let kept = match &segment {

@@ -11,11 +11,39 @@ use anyhow::Result;
 use super::candidate::{Against, TryEnv};
 use super::short;
 use crate::error::Hinted;
-use crate::io::git::ratchet::{RatchetRepo, Restored};
+use crate::io::git::ratchet::{Measured, RatchetRepo, Undone};
 use crate::io::ratchet::{Aside, KeepIntent, KeepLock, Markers, Pending};
 use crate::io::Warn;
 use crate::kernel::journal::RunRecord;
 use crate::ops::lanes::{LaneCtx, MainTree};
+
+/// What is never part of a candidate besides the state directory: the
+/// agent's notes (`[objective] notes`) and what earlier tries' runs wrote
+/// in this working tree (while it still holds that).
+pub fn own_files(repo: &mut RatchetRepo, state: &Path, notes: &[String]) -> Result<()> {
+    repo.set_notes(notes)?;
+    let outputs: Vec<(String, Option<String>)> = Markers::of(state, repo.workdir())
+        .read_outputs()?
+        .into_iter()
+        .map(|o| (o.path, o.blob))
+        .collect();
+    repo.set_outputs(&outputs);
+    Ok(())
+}
+
+/// Record `paths` as outputs of a try's runs: left out of later
+/// candidates while the working tree holds what they wrote.
+pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Result<()> {
+    let outputs: Vec<crate::io::ratchet::Output> = repo
+        .output_entries(paths)
+        .into_iter()
+        .map(|(path, blob)| crate::io::ratchet::Output { path, blob })
+        .collect();
+    if outputs.is_empty() {
+        return Ok(());
+    }
+    Markers::of(state, repo.workdir()).add_outputs(&outputs)
+}
 
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
@@ -36,11 +64,19 @@ pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Re
 }
 
 /// Put the candidate [`set_aside`] set aside back, and forget the marker.
-pub fn put_back(repo: &RatchetRepo, state: &Path) -> Result<()> {
+/// What the runs of `kept` wrote meanwhile (outputs, tracked or not) is
+/// undone first: the candidate is what comes back, not the outputs.
+/// Returns the paths so undone.
+pub fn put_back(repo: &RatchetRepo, state: &Path, kept: &str) -> Result<Vec<String>> {
     let markers = Markers::of(state, repo.workdir());
+    let outputs = repo.restore_to(kept)?;
     repo.put_back(&markers.aside_ref)?;
     repo.delete_ref(&markers.aside_ref)?;
-    markers.clear_aside()
+    markers.clear_aside()?;
+    let mut paths = outputs.restored;
+    paths.extend(outputs.removed);
+    paths.sort();
+    Ok(paths)
 }
 
 /// Discard a candidate: the candidate stored under
@@ -50,13 +86,17 @@ pub fn put_back(repo: &RatchetRepo, state: &Path) -> Result<()> {
 /// what was stored, see `recover.rs`), the record journaled, the kept
 /// commit restored, the marker cleared. Returns the record as journaled
 /// (with its `discarded_ref`) and what the restore did.
+///
+/// With `measured` (the snapshot the candidate was measured as), that
+/// snapshot is what is stored and undone: a file changed since it was
+/// taken is left as it is, and returned.
 pub fn discard(
     repo: &RatchetRepo,
     state: &Path,
-    kept: &str,
+    (kept, measured): (&str, Option<&Measured>),
     mut rec: RunRecord,
     warn: Warn,
-) -> Result<(RunRecord, Restored)> {
+) -> Result<(RunRecord, Undone)> {
     use crate::io::failpoint::{self, hit};
     let refname = format!("refs/arx/discarded/{}", rec.run_id);
     if let Some(info) = rec.ratchet.as_mut() {
@@ -73,7 +113,7 @@ pub fn discard(
         record: rec.clone(),
     })?;
     let message = format!("arx: discarded {}", rec.run_id);
-    let discarded = repo.discard_with(kept, &refname, &message, &mut |snapshot| {
+    let mut stored = |snapshot: &str| {
         repo.sync_to_disk()?;
         hit(failpoint::DISCARD_AFTER_SNAPSHOT);
         markers.write_pending(&Pending {
@@ -86,8 +126,17 @@ pub fn discard(
         crate::ops::journal::record_run(state, &rec, warn)?;
         hit(failpoint::DISCARD_AFTER_RECORD);
         Ok(())
-    });
-    let (_, restored) = match discarded {
+    };
+    let discarded = match measured {
+        Some(m) => repo.discard_measured(kept, m, &refname, &mut stored),
+        None => repo
+            .discard_with(kept, &refname, &message, &mut stored)
+            .map(|(_, restored)| Undone {
+                restored,
+                left: Vec::new(),
+            }),
+    };
+    let undone = match discarded {
         Ok(done) => done,
         // An error before the candidate was stored changed nothing: no
         // discard to finish.
@@ -99,7 +148,7 @@ pub fn discard(
     };
     hit(failpoint::DISCARD_AFTER_RESTORE);
     markers.clear_pending()?;
-    Ok((rec, restored))
+    Ok((rec, undone))
 }
 
 /// What a keep came to.
@@ -117,7 +166,8 @@ pub enum Keep {
 }
 
 /// Keep the candidate as one commit on `kept` and journal its record
-/// `rec`. In a lane this is a compare-and-swap of the best, under the
+/// `rec`; with `measured`, the commit's tree is exactly the snapshot the
+/// candidate was measured as. In a lane this is a compare-and-swap of the best, under the
 /// repository's keep lock (`held` when the try already holds it): the
 /// journal's best must still be `kept`; then the keep commit advances the
 /// best's branch from `kept`, and the main working tree on that branch
@@ -132,7 +182,7 @@ pub fn keep(
     env: &TryEnv<'_, '_>,
     at: &Against,
     message: &str,
-    held: Option<KeepLock>,
+    (held, measured): (Option<KeepLock>, Option<&Measured>),
     mut rec: RunRecord,
 ) -> Result<Keep> {
     use crate::io::failpoint::{self, hit};
@@ -169,7 +219,11 @@ pub fn keep(
             i.commit = Some(commit.to_string());
         }
     };
-    let Some(built) = repo.keep_commit(candidate, parent, message)? else {
+    let built = match measured {
+        Some(m) => repo.keep_measured(m, parent, message)?,
+        None => repo.keep_commit(candidate, parent, message)?,
+    };
+    let Some(built) = built else {
         // The branch already holds the working tree: nothing to commit.
         set_commit(&mut rec, &head);
         crate::ops::journal::record_run(state, &rec, env.runner.warn)?;

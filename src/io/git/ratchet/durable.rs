@@ -278,6 +278,15 @@ impl RatchetRepo {
                 ..Finished::default()
             });
         }
+        // What was staged when the snapshot was taken (its second parent).
+        let staged_tree = match snap.parent(1) {
+            Ok(staged) => Some(staged.tree().map_err(git_err)?),
+            Err(_) => None,
+        };
+        let staged_paths = match &staged_tree {
+            Some(t) => self.diff_trees(&kept_tree, t)?,
+            None => Vec::new(),
+        };
         let mut plan = Vec::new();
         let mut left = Vec::new();
         for path in candidate_paths {
@@ -295,15 +304,26 @@ impl RatchetRepo {
         let progress = self.put_paths(&plan, &mut steps).map_err(|(e, _)| e)?;
         // The index: kept's entries on the paths put back, and, when the
         // branch moves back to kept, wherever HEAD and kept differ.
-        let move_branch = head != kept;
+        let move_branch = head != kept && !self.candidate_commits(kept, head)?.is_empty();
         let mut index_paths: std::collections::BTreeSet<String> =
             plan.iter().map(|(p, _)| p.clone()).collect();
+        // A path staged then, and still staged so: unstaged.
+        let mut index = self.repo.index().map_err(git_err)?;
+        if let Some(staged_tree) = &staged_tree {
+            for path in staged_paths {
+                let now = index
+                    .get_path(Path::new(&path), 0)
+                    .map(|e| super::ops::entry_of(&e));
+                if now == self.entry_at(staged_tree, &path)? && !left.contains(&path) {
+                    index_paths.insert(path);
+                }
+            }
+        }
         if move_branch {
             let head_tree = self.tree_of(head)?;
             index_paths.extend(self.diff_trees(&kept_tree, &head_tree)?);
             index_paths.extend(left.iter().cloned());
         }
-        let mut index = self.repo.index().map_err(git_err)?;
         for path in &index_paths {
             let entry = self.entry_at(&kept_tree, path)?;
             let same = self.worktree_holds(path, entry)?;

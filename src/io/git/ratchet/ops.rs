@@ -152,7 +152,7 @@ impl RatchetRepo {
         Ok((snapshot, restored))
     }
 
-    fn check_snapshot_ref(&self, refname: &str) -> anyhow::Result<()> {
+    pub(crate) fn check_snapshot_ref(&self, refname: &str) -> anyhow::Result<()> {
         if refname == self.branch_ref || refname == "HEAD" || !refname.starts_with("refs/") {
             anyhow::bail!(
                 "cannot store a snapshot under {refname}: use a ref such as refs/arx/aside"
@@ -168,6 +168,19 @@ impl RatchetRepo {
         refname: &str,
         message: &str,
     ) -> anyhow::Result<String> {
+        let snapshot = self.snapshot_commit(changed, message)?;
+        self.repo
+            .reference(refname, snapshot, true, "arx: set the candidate aside")
+            .map_err(|e| anyhow::anyhow!("cannot set {refname}: {}", e.message()))?;
+        Ok(snapshot.to_string())
+    }
+
+    /// The commit [`RatchetRepo::snapshot_of`] stores, under no ref.
+    pub(crate) fn snapshot_commit(
+        &self,
+        changed: &[Changed],
+        message: &str,
+    ) -> anyhow::Result<git2::Oid> {
         let head = self.head_oid()?;
         let head_commit = self.repo.find_commit(head).map_err(git_err)?;
         let head_tree = head_commit.tree().map_err(git_err)?;
@@ -207,14 +220,9 @@ impl RatchetRepo {
         }
         let tree = self.repo.find_tree(work_tree).map_err(git_err)?;
         let parent_refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
-        let snapshot = self
-            .repo
-            .commit(None, &sig, &sig, message, &tree, &parent_refs)
-            .map_err(git_err)?;
         self.repo
-            .reference(refname, snapshot, true, "arx: set the candidate aside")
-            .map_err(|e| anyhow::anyhow!("cannot set {refname}: {}", e.message()))?;
-        Ok(snapshot.to_string())
+            .commit(None, &sig, &sig, message, &tree, &parent_refs)
+            .map_err(git_err)
     }
 
     pub(crate) fn refuse_conflicts(&self, index: &git2::Index, doing: &str) -> anyhow::Result<()> {

@@ -358,7 +358,11 @@ impl RatchetRepo {
         before: &Tree<'_>,
         steps: &mut Steps<'_>,
     ) -> anyhow::Result<Progress> {
-        self.put_paths(plan, steps).map_err(|(e, progress)| {
+        // A snapshot's files are its working tree's bytes.
+        steps.raw = true;
+        let result = self.put_paths(plan, steps);
+        steps.raw = false;
+        result.map_err(|(e, progress)| {
             let failed = self.undo(&progress, before);
             undone(e, failed)
         })

@@ -111,7 +111,7 @@ impl RatchetRepo {
                     String::from_utf8_lossy(entry.path_bytes())
                 )
             })?;
-            if path.ends_with('/') || self.in_state(path) {
+            if path.ends_with('/') || self.is_own(path) || self.is_output(path) {
                 continue;
             }
             changed.push(Changed {

@@ -109,7 +109,7 @@ impl RatchetRepo {
                 )
             })?;
             let path = format!("{prefix}{name}");
-            if self.in_state(&path) {
+            if self.is_own(&path) {
                 continue;
             }
             let is_tree = |e: &Option<Entry>| e.is_some_and(|e| e.mode == TREE_MODE);

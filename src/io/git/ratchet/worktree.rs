@@ -24,11 +24,19 @@ use crate::io::git::git_err;
 pub(crate) struct Steps<'a> {
     next: usize,
     fault: &'a mut dyn FnMut(usize) -> std::io::Result<()>,
+    /// The entries written are a snapshot's working-tree bytes, written
+    /// as they are; otherwise they are commits' blobs, written as `git
+    /// checkout` writes them (through filters and attributes).
+    pub raw: bool,
 }
 
 impl<'a> Steps<'a> {
     pub(crate) fn new(fault: &'a mut dyn FnMut(usize) -> std::io::Result<()>) -> Steps<'a> {
-        Steps { next: 0, fault }
+        Steps {
+            next: 0,
+            fault,
+            raw: false,
+        }
     }
 
     /// Announce the next step; its error stops the operation.
@@ -101,7 +109,8 @@ impl RatchetRepo {
     }
 
     /// Does the working tree hold exactly `entry` at `path` (`None`: no
-    /// file there)? A submodule always matches: it is never written.
+    /// file there)? A submodule matches when it is checked out at the
+    /// entry's commit (or is not checked out at all).
     pub(crate) fn worktree_holds(&self, path: &str, entry: Option<Entry>) -> anyhow::Result<bool> {
         let full = self.workdir.join(path);
         let meta = match std::fs::symlink_metadata(&full) {
@@ -122,7 +131,9 @@ impl RatchetRepo {
             return Ok(meta.is_dir());
         };
         match entry.mode {
-            GITLINK_MODE => Ok(true),
+            GITLINK_MODE => Ok(self
+                .submodule_head(path)
+                .is_none_or(|head| head == entry.id)),
             LINK_MODE => {
                 if !meta.file_type().is_symlink() {
                     return Ok(false);
@@ -181,7 +192,7 @@ impl RatchetRepo {
             let Some(entry) = entry else { continue };
             let result = steps
                 .step(&format!("write {path}"))
-                .and_then(|()| self.write_file(path, *entry));
+                .and_then(|()| self.write_file(path, *entry, steps.raw));
             match result {
                 Ok(true) => progress.written.push(path.clone()),
                 Ok(false) => {}
@@ -219,10 +230,15 @@ impl RatchetRepo {
     }
 
     /// Write `entry` at `path` (a temporary file beside it, renamed into
-    /// place). `false` when the file was already right.
-    fn write_file(&self, path: &str, entry: Entry) -> anyhow::Result<bool> {
+    /// place): as it is when `raw`, else as `git checkout` writes it.
+    /// `false` when the file was already right.
+    fn write_file(&self, path: &str, entry: Entry, raw: bool) -> anyhow::Result<bool> {
         if self.worktree_holds(path, Some(entry))? {
             return Ok(false);
+        }
+        if entry.mode == GITLINK_MODE {
+            self.checkout_submodule(path, entry.id)?;
+            return Ok(true);
         }
         let full = self.workdir.join(path);
         self.make_parents(path)?;
@@ -237,6 +253,11 @@ impl RatchetRepo {
             }
         }
         let blob = self.repo.find_blob(entry.id).map_err(git_err)?;
+        let smudged = match entry.mode != LINK_MODE && !raw && self.converted(path) {
+            true => Some(self.smudged(path, entry.id)?),
+            false => None,
+        };
+        let content = smudged.as_deref().unwrap_or(blob.content());
         let written = if entry.mode == LINK_MODE {
             crate::io::atomic::replace_with_link(
                 &full,
@@ -250,7 +271,7 @@ impl RatchetRepo {
                 0o666
             };
             crate::io::atomic::replace_with(&full, Some(mode), Durability::Unsynced, |f| {
-                f.write_all(blob.content())?;
+                f.write_all(content)?;
                 if entry.mode == EXEC_MODE {
                     // The umask may have taken execute bits away from all.
                     let mut perms = f.metadata()?.permissions();
