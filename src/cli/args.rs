@@ -572,6 +572,15 @@ pub struct TryArgs {
     /// Ignore the approval gates.
     #[arg(long)]
     pub no_gates: bool,
+    /// Refuse (exit 1, `refused: a repeat`) an idea discarded at this
+    /// parent already, unless --because says what changed; without it,
+    /// warn and go on. The MCP server's `try` always asks for this.
+    #[arg(long)]
+    pub no_repeat: bool,
+    /// With --idea: try the idea again as a retry (a new idea of the
+    /// backlog that names it), saying what changed since it was tried.
+    #[arg(long, value_name = "TEXT", requires = "idea")]
+    pub because: Option<String>,
     /// Time between SIGTERM and SIGKILL when ending the experiment.
     #[arg(long, value_name = "DURATION", default_value = "5s")]
     pub grace: String,

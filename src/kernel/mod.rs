@@ -41,6 +41,7 @@ pub mod slot_offset;
 pub mod statements;
 pub mod stats;
 pub mod tally;
+pub mod try_outcome;
 pub mod verdict;
 
 #[cfg(test)]

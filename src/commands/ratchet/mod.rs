@@ -3,6 +3,7 @@
 //! `kernel::ratchet`, the segment fold `kernel::segment`, the git work
 //! `io::git::ratchet`; the files here are glue and what they share.
 
+pub mod answer;
 pub mod attempt;
 pub mod best;
 pub mod restore;
@@ -132,7 +133,7 @@ pub(super) fn config_change(
     } else {
         "tries decide by it from now on"
     };
-    ctx.out.emit(&ConfigChange {
+    let report = ConfigChange {
         proceed: false,
         reason: "config change",
         ratchet: ConfigStatus {
@@ -146,8 +147,14 @@ pub(super) fn config_change(
             short(kept)
         ),
         config,
-    })?;
-    Ok(Exit::Ok)
+    };
+    let outcome = crate::kernel::try_outcome::find("config_change").expect("in the table");
+    answer::emit(
+        ctx,
+        outcome,
+        format!("config change: {}", report.detail),
+        &report,
+    )
 }
 
 /// A dry run's answer.

@@ -47,6 +47,10 @@ pub struct TryRequest {
     pub strict: bool,
     pub approve: bool,
     pub no_gates: bool,
+    /// `--no-repeat`: refuse an idea discarded at this parent already.
+    pub no_repeat: bool,
+    /// `--because`: try `idea` again as a retry that says what changed.
+    pub because: Option<String>,
     /// `--grace`, `--heartbeat` (durations, as written).
     pub grace: String,
     pub heartbeat: String,
@@ -154,6 +158,9 @@ pub struct Summary {
     /// Without it: the last night imported from another loop
     /// (`arx journal import`), shown but never measured against.
     pub imported: Option<SegmentFold>,
+    /// The metrics the journal's segments measure, each once, oldest
+    /// first.
+    pub metrics: Vec<String>,
 }
 
 /// The objective and its segment from the cached fold of the journal
@@ -175,12 +182,19 @@ pub fn load_summary(
         .rev()
         .find(|s| s.id.starts_with(crate::kernel::import::SEGMENT_PREFIX))
         .cloned();
+    let mut metrics: Vec<String> = Vec::new();
+    for s in &fold.segments {
+        if !metrics.contains(&s.metric) {
+            metrics.push(s.metric.clone());
+        }
+    }
     let segment = fold.segments.into_iter().last().filter(|s| s.id == id);
     Ok(Summary {
         objective,
         file_rule,
         cwd,
         state,
+        metrics,
         imported: imported.filter(|_| segment.is_none()),
         segment,
     })
