@@ -146,16 +146,16 @@ pub const OUTCOMES: &[Outcome] = &[
         "refused",
         1,
         "this idea was discarded at this parent already; nothing ran, nothing was undone",
-        "undo the change and run `arx next`, or retry it with `--because \"what changed\"`",
-        "call restore, then next; or call try again with `retry` true and `because`",
+        "undo your change (still in the working tree), then `arx next`; or retry it with `--because \"what changed\"`",
+        "call try again with `retry` true and `because` (what changed); or undo your change (still in the working tree), then call next",
     ),
     row(
         "refused: a failed approach",
         "refused",
         1,
         "it matches a failed approach (`--strict`); nothing ran, nothing was undone",
-        "undo the change and run `arx next`",
-        "call restore, then next",
+        "undo your change (still in the working tree), then `arx next`",
+        "undo your change (still in the working tree), then call next",
     ),
     row(
         "paused",
@@ -202,8 +202,8 @@ pub const OUTCOMES: &[Outcome] = &[
         "interrupted",
         3,
         "stopped before it ended; journaled, nothing kept or undone: the change is still in the working tree",
-        "run `arx try` again to take the change up, or `arx restore` to undo it",
-        "call try again to take the change up, or call restore to undo it",
+        "run `arx try` again to take the change up (or undo it by hand first)",
+        "call try again to take the change up (or undo it first)",
     ),
 ];
 

@@ -24,6 +24,7 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         return match ops_ratchet::plan(&req, &shown, WARN)? {
             Planned::Plan(plan) => dry_run(ctx, *plan),
             Planned::Refused(m) => refuse_screened(ctx, description, &m),
+            Planned::Repeat { idea, detail } => refuse_repeat(ctx, &idea, detail),
         };
     }
     match ops_ratchet::attempt(&req, &shown, WARN)? {

@@ -161,6 +161,8 @@ pub(super) fn config_change(
 #[derive(Serialize)]
 struct DryRun {
     dry_run: bool,
+    /// The experiment, as it would run.
+    command: String,
     segment: String,
     baseline_needed: bool,
     kept: Option<String>,
@@ -326,6 +328,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
     }
     ctx.out.emit(&DryRun {
         dry_run: true,
+        command: objective.command.join(" "),
         segment: objective.segment_id(),
         baseline_needed,
         kept: Some(kept.to_string()),

@@ -262,6 +262,8 @@ pub enum Planned {
     Plan(Box<Plan>),
     /// `--strict`: the description matches a failed approach.
     Refused(DeadMatch),
+    /// `--no-repeat`: the idea was discarded at this parent already.
+    Repeat { idea: String, detail: String },
 }
 
 /// `arx try --dry-run`: what a try would do, from the cached fold of the
@@ -276,7 +278,13 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let summary = load_summary(&config, &req.objective, cwd, state, warn)?;
     req.rule(summary.file_rule.as_deref())?;
     let now = crate::io::clock::millis(crate::io::clock::timestamp(req.now.as_deref())?);
-    let (_, description) = super::idea::resolve(req, &summary.state, None, (&now, host, warn))?;
+    // `--no-repeat` needs the journal, to know what was tried at the best.
+    let records = match req.no_repeat {
+        true => Some(crate::io::state::journal(&summary.state, warn).read()?),
+        false => None,
+    };
+    let (tested, description) =
+        super::idea::resolve(req, &summary.state, records.as_deref(), (&now, host, warn))?;
     let req = &TryRequest {
         description,
         ..req.clone()
@@ -306,6 +314,11 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let protected = repo.protected_paths(&candidate, &objective.protect)?;
     if let Some(m) = screen(req, &summary.state, host, warn)? {
         return Ok(Planned::Refused(m));
+    }
+    if let (Some(records), false) = (&records, candidate.is_empty()) {
+        if let Some((idea, detail)) = super::attempt::repeat(&tested, records, &from) {
+            return Ok(Planned::Repeat { idea, detail });
+        }
     }
     let slots = crate::ops::placement::resolve(
         &req.launch,
