@@ -175,7 +175,10 @@ mod tests {
     fn a_try_starts_with_its_line_and_the_next_step_in_the_tools_words() {
         let v = json!({"outcome": "discard (inconclusive)", "line": "discard (inconclusive): mse 3187 (-355 vs 3542, within noise 733)"});
         let head = headline("try", &v, 1);
-        assert!(head.starts_with("discard (inconclusive): mse 3187"), "{head}");
+        assert!(
+            head.starts_with("discard (inconclusive): mse 3187"),
+            "{head}"
+        );
         assert!(head.contains("; next: go on: call next"), "{head}");
         assert!(!head.contains("--"), "{head}");
     }

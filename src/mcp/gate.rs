@@ -63,7 +63,10 @@ pub async fn approval(
     let asked = peer.elicit::<GateAnswer>(question).await;
     let outcome = match asked {
         Ok(Some(GateAnswer { approve: true })) => {
-            log(&format!("mcp: {}: the execute gate approved by the person", entry.name));
+            log(&format!(
+                "mcp: {}: the execute gate approved by the person",
+                entry.name
+            ));
             return Approval::Approved;
         }
         Ok(_) | Err(ElicitationError::UserDeclined) => "paused: declined",
@@ -93,7 +96,8 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
         args: call.args.clone(),
         ..Call::default()
     };
-    dry.args.insert(subcommand_words(&dry.args), "--dry-run".into());
+    dry.args
+        .insert(subcommand_words(&dry.args), "--dry-run".into());
     let outcome = run_child(setup, &dry, None, std::future::pending())
         .await
         .map_err(|e| Box::new(tool_error(&format!("arx: error: {e:#}"), None)))?;
@@ -135,7 +139,11 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
             "changed since the best ({} paths): {}{}",
             paths.len(),
             shown.join(", "),
-            if paths.len() > shown.len() { ", ..." } else { "" }
+            if paths.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
         ));
     }
     for w in value

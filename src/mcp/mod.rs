@@ -33,9 +33,9 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
     GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult,
     ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig,
-    Tool as McpTool, ToolAnnotations,
+    Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool as McpTool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
@@ -192,12 +192,11 @@ impl ServerHandler for Server {
         let section = crate::kernel::agents::section(&crate::kernel::agents::from_config(
             config.objective.as_ref(),
         ));
-        Ok(GetPromptResult::new(vec![PromptMessage::new_text(
-            Role::User,
-            section,
-        )])
-        .with_description("the research loop with arx")
-        .into())
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, section)])
+                .with_description("the research loop with arx")
+                .into(),
+        )
     }
 
     async fn list_resources(
@@ -236,8 +235,9 @@ impl ServerHandler for Server {
             return Err(ErrorData::internal_error(error_text(&outcome.stderr), None));
         }
         let text = String::from_utf8_lossy(&outcome.stdout).into_owned();
-        Ok(ReadResourceResult::new(vec![ResourceContents::text(text, REPORT_URI)
-            .with_mime_type("text/markdown")])
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, REPORT_URI).with_mime_type("text/markdown")
+        ])
         .into())
     }
 
@@ -300,11 +300,13 @@ impl Server {
     /// `--config` among the server's global flags, if given.
     fn config_flag(&self) -> Option<PathBuf> {
         let g = &self.setup.global;
-        g.iter().enumerate().find_map(|(i, w)| match w.strip_prefix("--config=") {
-            Some(v) => Some(PathBuf::from(v)),
-            None if w == "--config" => g.get(i + 1).map(PathBuf::from),
-            None => None,
-        })
+        g.iter()
+            .enumerate()
+            .find_map(|(i, w)| match w.strip_prefix("--config=") {
+                Some(v) => Some(PathBuf::from(v)),
+                None if w == "--config" => g.get(i + 1).map(PathBuf::from),
+                None => None,
+            })
     }
 }
 
@@ -665,7 +667,9 @@ fn result(entry: &Entry, call: &Call, outcome: Outcome) -> CallToolResult {
                     .and_then(|v| v.as_array())
                     .map_or(0, Vec::len),
                 match map.get("omitted") {
-                    Some(n) => format!(" (the last {limit}; {n} older left out: ask with a larger `limit`)"),
+                    Some(n) => format!(
+                        " (the last {limit}; {n} older left out: ask with a larger `limit`)"
+                    ),
                     None => String::new(),
                 }
             );
@@ -685,7 +689,12 @@ fn warnings(stderr: &[u8]) -> Vec<String> {
         .collect()
 }
 
-fn result_of(name: &str, list_key: &str, text_key: Option<&str>, outcome: Outcome) -> CallToolResult {
+fn result_of(
+    name: &str,
+    list_key: &str,
+    text_key: Option<&str>,
+    outcome: Outcome,
+) -> CallToolResult {
     match outcome.code {
         Some(code @ (0 | 1 | 3)) => {
             if outcome.stdout_cut {
@@ -706,7 +715,11 @@ fn result_of(name: &str, list_key: &str, text_key: Option<&str>, outcome: Outcom
                 ),
                 None => {
                     let value = structured(&stdout, list_key);
-                    let head = answer::headline(name, value.as_ref().unwrap_or(&serde_json::Value::Null), code);
+                    let head = answer::headline(
+                        name,
+                        value.as_ref().unwrap_or(&serde_json::Value::Null),
+                        code,
+                    );
                     (answer::text(&head, &warned, value.as_ref()), value)
                 }
             };

@@ -266,11 +266,18 @@ impl Tool for Try {
                 "run_id": {"type": "string"}
             }
         })
-    }    fn check(&self) -> Result<(), String> {
+    }
+    fn check(&self) -> Result<(), String> {
         match (self.retry, &self.because, &self.idea) {
-            (true, None, _) => Err("`retry` needs `because`: what changed since the idea was tried".into()),
-            (false, Some(_), _) => Err("`because` is the reason of a `retry`: set `retry` true".into()),
-            (true, Some(_), None) => Err("`retry` needs `idea`: the id of the idea tried before".into()),
+            (true, None, _) => {
+                Err("`retry` needs `because`: what changed since the idea was tried".into())
+            }
+            (false, Some(_), _) => {
+                Err("`because` is the reason of a `retry`: set `retry` true".into())
+            }
+            (true, Some(_), None) => {
+                Err("`retry` needs `idea`: the id of the idea tried before".into())
+            }
             _ => Ok(()),
         }
     }

@@ -168,7 +168,11 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
 
 /// The idea tested, when a try of it was discarded (not kept, not a
 /// crash, not interrupted) at `kept` already: its id and what to say.
-pub(super) fn repeat(tested: &Tested, records: &[RunRecord], kept: &str) -> Option<(String, String)> {
+pub(super) fn repeat(
+    tested: &Tested,
+    records: &[RunRecord],
+    kept: &str,
+) -> Option<(String, String)> {
     let idea = tested.idea.as_deref()?;
     let before = records.iter().rev().find_map(|r| {
         let i = r.ratchet.as_ref()?;

@@ -263,7 +263,10 @@ pub enum Planned {
     /// `--strict`: the description matches a failed approach.
     Refused(DeadMatch),
     /// `--no-repeat`: the idea was discarded at this parent already.
-    Repeat { idea: String, detail: String },
+    Repeat {
+        idea: String,
+        detail: String,
+    },
 }
 
 /// `arx try --dry-run`: what a try would do, from the cached fold of the
