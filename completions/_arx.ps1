@@ -462,6 +462,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;finding;list' {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'Only this kind')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only this status')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Only the N most recent')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -584,6 +585,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;idea;list' {
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only ideas with this status')
             [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'Only ideas of this family')
+            [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'Only the N most recent ideas')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -697,6 +699,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--family', '--family', [CompletionResultType]::ParameterName, 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea')
             [CompletionResult]::new('--rule', '--rule', [CompletionResultType]::ParameterName, 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)')
             [CompletionResult]::new('--lane', '--lane', [CompletionResultType]::ParameterName, 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory')
+            [CompletionResult]::new('--because', '--because', [CompletionResultType]::ParameterName, 'With --retry: what changed since the idea was tried')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Time between SIGTERM and SIGKILL when ending the experiment')
             [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH')
             [CompletionResult]::new('--heartbeat', '--heartbeat', [CompletionResultType]::ParameterName, 'Time between heartbeat events')
@@ -728,6 +731,8 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on')
             [CompletionResult]::new('--approve', '--approve', [CompletionResultType]::ParameterName, 'Approve the `execute` gate for this try')
             [CompletionResult]::new('--no-gates', '--no-gates', [CompletionResultType]::ParameterName, 'Ignore the approval gates')
+            [CompletionResult]::new('--no-repeat', '--no-repeat', [CompletionResultType]::ParameterName, 'Refuse (exit 1, `refused: a repeat`) an idea discarded at this parent already, unless --because says what changed; without it, warn and go on. The MCP server''s `try` always asks for this')
+            [CompletionResult]::new('--retry', '--retry', [CompletionResultType]::ParameterName, 'With --idea and --because: try the idea again as a retry (a new idea of the backlog that names it)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')

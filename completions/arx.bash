@@ -1539,7 +1539,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__list)
-            opts="-q -h --kind --status --all --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --kind --status --all --limit --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1551,6 +1551,10 @@ _arx() {
                     ;;
                 --status)
                     COMPREPLY=($(compgen -W "active decaying deprecated" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3035,7 +3039,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__idea__subcmd__list)
-            opts="-q -h --status --family --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --status --family --limit --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3046,6 +3050,10 @@ _arx() {
                     return 0
                     ;;
                 --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5049,7 +5057,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --idea --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --idea --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --no-repeat --retry --because --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5076,6 +5084,10 @@ _arx() {
                     return 0
                     ;;
                 --lane)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --because)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -421,6 +421,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;finding;list'= {
             cand --kind 'Only this kind'
             cand --status 'Only this status'
+            cand --limit 'Only the N most recent'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -527,6 +528,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;idea;list'= {
             cand --status 'Only ideas with this status'
             cand --family 'Only ideas of this family'
+            cand --limit 'Only the N most recent ideas'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -631,6 +633,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --family 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea'
             cand --rule 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)'
             cand --lane 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory'
+            cand --because 'With --retry: what changed since the idea was tried'
             cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'
             cand --events 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH'
             cand --heartbeat 'Time between heartbeat events'
@@ -662,6 +665,8 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --strict 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on'
             cand --approve 'Approve the `execute` gate for this try'
             cand --no-gates 'Ignore the approval gates'
+            cand --no-repeat 'Refuse (exit 1, `refused: a repeat`) an idea discarded at this parent already, unless --because says what changed; without it, warn and go on. The MCP server''s `try` always asks for this'
+            cand --retry 'With --idea and --because: try the idea again as a retry (a new idea of the backlog that names it)'
             cand --json 'Print machine-readable JSON on stdout instead of the human view'
             cand -q 'Print nothing on stdout; the exit code carries the answer'
             cand --quiet 'Print nothing on stdout; the exit code carries the answer'

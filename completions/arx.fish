@@ -381,6 +381,7 @@ question\t''"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l status -d 'Only this status' -r -f -a "active\t''
 decaying\t''
 deprecated\t''"
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l limit -d 'Only the N most recent' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -458,6 +459,7 @@ in_flight\t''
 tried\t''
 dropped\t''"
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l family -d 'Only ideas of this family' -r
+complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l limit -d 'Only the N most recent ideas' -r
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -547,6 +549,7 @@ complete -c arx -n "__fish_arx_using_subcommand try" -l idea -d 'The idea of the
 complete -c arx -n "__fish_arx_using_subcommand try" -l family -d 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l rule -d 'The decision rule: confirm (arx\'s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment\'s MAD confidence >= 2)' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l lane -d 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane\'s directory' -r
+complete -c arx -n "__fish_arx_using_subcommand try" -l because -d 'With --retry: what changed since the idea was tried' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l grace -d 'Time between SIGTERM and SIGKILL when ending the experiment' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l events -d 'Append NDJSON events (started, progress, result, heartbeat, finished) to PATH' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l heartbeat -d 'Time between heartbeat events' -r
@@ -584,6 +587,8 @@ complete -c arx -n "__fish_arx_using_subcommand try" -l dry-run -d 'Say what wou
 complete -c arx -n "__fish_arx_using_subcommand try" -l strict -d 'Refuse (exit 1) when the description matches a deprecated or refuted finding or a known dead end; without it, warn and go on'
 complete -c arx -n "__fish_arx_using_subcommand try" -l approve -d 'Approve the `execute` gate for this try'
 complete -c arx -n "__fish_arx_using_subcommand try" -l no-gates -d 'Ignore the approval gates'
+complete -c arx -n "__fish_arx_using_subcommand try" -l no-repeat -d 'Refuse (exit 1, `refused: a repeat`) an idea discarded at this parent already, unless --because says what changed; without it, warn and go on. The MCP server\'s `try` always asks for this'
+complete -c arx -n "__fish_arx_using_subcommand try" -l retry -d 'With --idea and --because: try the idea again as a retry (a new idea of the backlog that names it)'
 complete -c arx -n "__fish_arx_using_subcommand try" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand try" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand try" -s h -l help -d 'Print help (see more with \'--help\')'

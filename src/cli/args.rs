@@ -577,9 +577,12 @@ pub struct TryArgs {
     /// warn and go on. The MCP server's `try` always asks for this.
     #[arg(long)]
     pub no_repeat: bool,
-    /// With --idea: try the idea again as a retry (a new idea of the
-    /// backlog that names it), saying what changed since it was tried.
-    #[arg(long, value_name = "TEXT", requires = "idea")]
+    /// With --idea and --because: try the idea again as a retry (a new
+    /// idea of the backlog that names it).
+    #[arg(long, requires_all = ["idea", "because"])]
+    pub retry: bool,
+    /// With --retry: what changed since the idea was tried.
+    #[arg(long, value_name = "TEXT", requires = "retry")]
     pub because: Option<String>,
     /// Time between SIGTERM and SIGKILL when ending the experiment.
     #[arg(long, value_name = "DURATION", default_value = "5s")]

@@ -215,7 +215,7 @@ pub enum Command {
     ///
     /// The first try of a segment measures the baseline. The answer starts
     /// with its outcome and the next step (on stderr under --json, and as
-    /// `outcome`, `exit_code`, `line` and `next` in the JSON). Exit 0 kept
+    /// `outcome`, `exit`, `line` and `next` in the JSON). Exit 0 kept
     /// (or baseline), 1 every discard (inconclusive included), refusal or
     /// pause, 3 only a crash or an interrupted try, 2 an error.
     #[command(after_help = TRY_AFTER_HELP)]

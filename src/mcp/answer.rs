@@ -101,6 +101,15 @@ pub fn headline(tool: &str, v: &Value, code: i32) -> String {
         ),
         "log" => log_head(v),
         "restore" => "restored: the change is back in the working tree; next: change it further, then call try".into(),
+        "idea_list" | "finding_list" | "lane_list" => {
+            let key = match tool {
+                "idea_list" => "ideas",
+                "finding_list" => "findings",
+                _ => "lanes",
+            };
+            let n = v.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+            format!("{tool}: {n} {key} (the most recent; a larger `limit` for more)")
+        }
         _ => format!("{tool}: {}", if code == 0 { "done" } else { "no" }),
     }
 }

@@ -165,7 +165,7 @@ pub fn paused(name: &str) -> CallToolResult {
     let head = format!("{line}; next: {}", o.next_mcp);
     let structured = serde_json::json!({
         "outcome": o.name,
-        "exit_code": o.exit,
+        "exit": o.exit,
         "line": line,
         "next": o.next_mcp,
         "proceed": false,

@@ -153,11 +153,13 @@ impl Tool for FindingList {
     const DESCRIPTION: &'static str = "What the loop learned (`arx finding list`): the findings, under `findings` (the last 20 unless `limit`).";
     const LIST_KEY: &'static str = "findings";
     fn call(self) -> Call {
-        let mut call = Argv::new(&["finding", "list"])
+        Argv::new(&["finding", "list"])
             .opt("--kind", self.kind)
             .opt("--status", self.status)
-            .call();
-        call.limit = Some(self.limit.unwrap_or(super::tools::DEFAULT_LIMIT));
-        call
+            .opt(
+                "--limit",
+                Some(self.limit.unwrap_or(super::tools::DEFAULT_LIMIT)),
+            )
+            .call()
     }
 }

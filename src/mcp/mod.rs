@@ -647,37 +647,7 @@ fn structured(stdout: &str, list_key: &str) -> Option<serde_json::Value> {
 }
 
 fn result(entry: &Entry, call: &Call, outcome: Outcome) -> CallToolResult {
-    let mut r = result_of(entry.name, entry.list_key, call.text_key, outcome);
-    if let (Some(limit), Some(serde_json::Value::Object(map))) =
-        (call.limit, r.structured_content.as_mut())
-    {
-        if let Some(serde_json::Value::Array(items)) = map.get_mut(entry.list_key) {
-            let omitted = items.len().saturating_sub(limit);
-            items.drain(..omitted);
-            if omitted > 0 {
-                map.insert("omitted".into(), omitted.into());
-            }
-        }
-        // The text is made again from the list as cut.
-        if r.is_error != Some(true) {
-            let head = format!(
-                "{}: {} shown{}",
-                entry.name,
-                map.get(entry.list_key)
-                    .and_then(|v| v.as_array())
-                    .map_or(0, Vec::len),
-                match map.get("omitted") {
-                    Some(n) => format!(
-                        " (the last {limit}; {n} older left out: ask with a larger `limit`)"
-                    ),
-                    None => String::new(),
-                }
-            );
-            let value = serde_json::Value::Object(map.clone());
-            r.content = vec![ContentBlock::text(answer::text(&head, &[], Some(&value)))];
-        }
-    }
-    r
+    result_of(entry.name, entry.list_key, call.text_key, outcome)
 }
 
 /// The warnings a command gave on stderr (`arx: warning: ...`).

@@ -35,9 +35,6 @@ pub struct Call {
     /// operator (`arx mcp --approve`) or the person, asked through the
     /// client, can approve it, never the caller.
     pub gated: bool,
-    /// Keep only the last N items of the command's list (the server cuts
-    /// it, saying how many were left out).
-    pub limit: Option<usize>,
 }
 
 /// The list key of a tool that is no listing.
@@ -259,7 +256,7 @@ impl Tool for Try {
             "type": "object",
             "properties": {
                 "outcome": {"type": "string", "description": "the outcome (the line's first words): keep, discard, discard (inconclusive), crash, paused: declined, ..."},
-                "exit_code": {"type": "integer"},
+                "exit": {"type": "integer", "description": "arx's exit code (as _meta.exit_code)"},
                 "line": {"type": "string", "description": "what happened, in one line"},
                 "next": {"type": "string", "description": "what to do next"},
                 "ratchet": {"type": "object", "description": "the ratchet's record: status, best, improvement, noise, ..."},
@@ -299,7 +296,8 @@ impl Tool for Try {
             .many("--check", &self.check)
             .many("--protect", &self.protect)
             .flag("--no-repeat", !self.dry_run)
-            .opt("--because", self.because.filter(|_| self.retry))
+            .flag("--retry", self.retry)
+            .opt("--because", self.because)
             .call();
         call.events = true;
         call.gated = !self.dry_run;
@@ -369,7 +367,7 @@ impl Tool for Log {
     }
     fn call(self) -> Call {
         Argv::new(&["log"])
-            .opt("--last", Some(self.limit.unwrap_or(DEFAULT_LIMIT)))
+            .opt("--limit", Some(self.limit.unwrap_or(DEFAULT_LIMIT)))
             .opt("--candidate", self.candidate)
             .call()
     }
@@ -628,12 +626,11 @@ impl Tool for IdeaList {
         serde_json::json!({"type": "object", "properties": {"ideas": {"type": "array"}}})
     }
     fn call(self) -> Call {
-        let mut call = Argv::new(&["idea", "list"])
+        Argv::new(&["idea", "list"])
             .opt("--status", self.status)
             .opt("--family", self.family)
-            .call();
-        call.limit = Some(self.limit.unwrap_or(DEFAULT_LIMIT));
-        call
+            .opt("--limit", Some(self.limit.unwrap_or(DEFAULT_LIMIT)))
+            .call()
     }
 }
 
@@ -718,7 +715,7 @@ mod tests {
         let c = call("deadend_check", json!({"statement": "--force"})).unwrap();
         assert_eq!(c.args, ["deadend", "check", "--", "--force"]);
         let c = call("try", json!({"description": "-m"})).unwrap();
-        assert_eq!(c.args, ["try", "--description=-m"]);
+        assert_eq!(c.args, ["try", "--description=-m", "--no-repeat"]);
     }
 
     #[test]
@@ -746,16 +743,51 @@ mod tests {
     }
 
     #[test]
-    fn log_takes_last() {
+    fn log_takes_a_limit_of_20_by_default() {
+        let c = call("log", json!({"limit": 3})).unwrap();
+        assert_eq!(c.args, ["log", "--limit=3"]);
         let c = call("log", json!({"last": 3})).unwrap();
-        assert_eq!(c.args, ["log", "--last=3"]);
-        assert!(call("log", json!(null)).is_ok());
+        assert_eq!(c.args, ["log", "--limit=3"], "`last` is the old name");
+        let c = call("log", json!(null)).unwrap();
+        assert_eq!(c.args, ["log", "--limit=20"]);
+        let c = call("idea_list", json!({})).unwrap();
+        assert_eq!(c.args, ["idea", "list", "--limit=20"]);
+    }
+
+    #[test]
+    fn a_try_refuses_a_repeat_unless_retried_with_a_reason() {
+        let c = call("try", json!({"idea": "i-1"})).unwrap();
+        assert_eq!(c.args, ["try", "--idea=i-1", "--no-repeat"]);
+        let c = call("try", json!({"idea": "i-1", "retry": true, "because": "b"})).unwrap();
+        assert_eq!(
+            c.args,
+            ["try", "--idea=i-1", "--no-repeat", "--retry", "--because=b"]
+        );
+        let e = call("try", json!({"idea": "i-1", "retry": true})).unwrap_err();
+        assert!(e.contains("`retry` needs `because`"), "{e}");
+        assert!(call("try", json!({"because": "b"})).is_err());
+        assert!(call("try", json!({"retry": true, "because": "b"})).is_err());
+    }
+
+    #[test]
+    fn every_tool_has_annotations_and_an_object_output_schema() {
+        for e in table() {
+            assert_eq!(
+                (e.output_schema)().get("type"),
+                Some(&json!("object")),
+                "{}",
+                e.name
+            );
+        }
+        let find = |n: &str| table().into_iter().find(|e| e.name == n).unwrap();
+        assert!(find("status").read_only && !find("try").read_only);
+        assert!(find("try").destructive && !find("idea_add").destructive);
     }
 
     #[test]
     fn unknown_and_mistyped_arguments_are_refused() {
-        let e = call("log", json!({"limit": 3})).unwrap_err();
-        assert!(e.contains("limit"), "{e}");
+        let e = call("log", json!({"lmit": 3})).unwrap_err();
+        assert!(e.contains("lmit"), "{e}");
         assert!(call("try", json!({"repeat": "two"})).is_err());
         assert!(call("deadend_check", json!({})).is_err());
         assert!(call("best", json!({"metrc": "acc"})).is_err());

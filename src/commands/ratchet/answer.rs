@@ -20,7 +20,9 @@ pub struct Answer<'a, R: Report> {
     /// The outcome (`discard (inconclusive)`, `paused`): the line's first
     /// words.
     pub outcome: &'static str,
-    pub exit_code: u8,
+    /// arx's exit code for it (the record's `exit_code` is the
+    /// experiment's).
+    pub exit: u8,
     /// What happened, in one line.
     pub line: String,
     /// What to do next.
@@ -56,7 +58,7 @@ pub fn emit<R: Report>(ctx: &Ctx, o: &'static Outcome, line: String, report: &R)
     }
     ctx.out.emit(&Answer {
         outcome: o.name,
-        exit_code: o.exit,
+        exit: o.exit,
         line,
         next: o.next,
         report,

@@ -53,7 +53,7 @@ pub fn request(ctx: &Ctx, args: &TryArgs) -> TryRequest {
         strict: args.strict,
         approve: args.approve,
         no_repeat: args.no_repeat,
-        because: args.because.clone(),
+        because: args.because.clone().filter(|_| args.retry),
         no_gates: args.no_gates,
         grace: args.grace.clone(),
         heartbeat: args.heartbeat.clone(),

@@ -29,10 +29,11 @@ pub struct StatusReport {
     /// `guard`, `holdout`, `protected` and `pruned` (as `arx report` counts
     /// them).
     pub discards: usize,
-    /// Crashed tries (not the interrupted ones).
+    /// Crashed and interrupted tries.
     pub crashes: usize,
-    /// Tries cut off before a verdict (a Ctrl-C, an MCP client that gave
-    /// up): not counted in a row, their change still in the working tree.
+    /// Of the crashes: tries cut off before a verdict (a Ctrl-C, an MCP
+    /// client that gave up), not counted in a row (their change is still
+    /// in the working tree to be tried).
     pub interrupted: usize,
     /// Of the discards: a check failed.
     pub checks_failed: usize,
@@ -172,7 +173,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         runs: seg.runs,
         keeps: seg.tally.keeps,
         discards: seg.tally.discards,
-        crashes: seg.tally.crashes - seg.tally.of(TryStatus::Interrupted.as_str()),
+        crashes: seg.tally.crashes,
         interrupted: seg.tally.of(TryStatus::Interrupted.as_str()),
         checks_failed: seg.tally.of(TryStatus::ChecksFailed.as_str()),
         protected: seg.tally.of(TryStatus::Protected.as_str()),
