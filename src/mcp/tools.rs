@@ -178,9 +178,9 @@ pub fn table() -> Vec<Entry> {
         entry::<Measure>(),
         entry::<Run>(),
         entry::<Next>(),
-        entry::<DeadendCheck>(),
-        entry::<FindingRank>(),
-        entry::<Report>(),
+        entry::<loop_tools::DeadendCheck>(),
+        entry::<loop_tools::FindingRank>(),
+        entry::<loop_tools::Report>(),
         entry::<IdeaAdd>(),
         entry::<IdeaList>(),
         entry::<IdeaDrop>(),
@@ -533,47 +533,6 @@ impl Tool for Next {
     }
 }
 
-/// `arx deadend check`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DeadendCheck {
-    /// The approach to look up (case and spacing do not matter).
-    pub statement: String,
-}
-
-impl Tool for DeadendCheck {
-    const NAME: &'static str = "deadend_check";
-    const DESCRIPTION: &'static str = "Is this approach a known dead end? (`arx deadend check`): a recorded dead end, or a change discarded as not better (refuted) at the current best. `_meta.exit_code` is 1 when it is, 0 when not.";
-    fn call(self) -> Call {
-        Argv::new(&["deadend", "check"])
-            .rest(&[self.statement])
-            .call()
-    }
-}
-
-/// `arx report --markdown`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Report {
-    /// Ratchet segment N (1, 2, ...) or `all` (default: every run, the latest segment summarized).
-    pub segment: Option<String>,
-    /// How many last runs (and dead ends, rounds) to list.
-    pub last: Option<usize>,
-}
-
-impl Tool for Report {
-    const NAME: &'static str = "report";
-    const DESCRIPTION: &'static str = "The loop's report as Markdown (`arx report --markdown`): summary, best, last runs, dead ends, rounds. The structured result holds it under `markdown`.";
-    fn call(self) -> Call {
-        let mut call = Argv::new(&["report", "--markdown"])
-            .opt("--segment", self.segment)
-            .opt("--last", self.last)
-            .call();
-        call.text_key = Some("markdown");
-        call
-    }
-}
-
 /// `arx idea add`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -653,27 +612,6 @@ impl Tool for IdeaDrop {
         Argv::new(&["idea", "drop"])
             .opt("--reason", self.reason)
             .rest(&[self.id])
-            .call()
-    }
-}
-
-/// `arx finding rank`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FindingRank {
-    /// What the next proposal is about.
-    pub context: String,
-    /// Most findings shown.
-    pub limit: Option<usize>,
-}
-
-impl Tool for FindingRank {
-    const NAME: &'static str = "finding_rank";
-    const DESCRIPTION: &'static str = "The findings most relevant to the next proposal, best first (`arx finding rank`). `_meta.exit_code` is 1 when nothing is relevant.";
-    fn call(self) -> Call {
-        Argv::new(&["finding", "rank"])
-            .opt("--context", Some(self.context))
-            .opt("--limit", self.limit)
             .call()
     }
 }

@@ -4,8 +4,7 @@
 
 use anyhow::Result;
 
-use super::answer::{self, paused_try, refuse_repeat, refuse_screened};
-use super::{dry_run, Shown, TryReport};
+use super::{answer_with, dry_run, paused_try, refuse_repeat, refuse_screened, Shown, TryReport};
 use crate::cli::TryArgs;
 use crate::commands::{Ctx, WARN};
 use crate::error::Exit;
@@ -87,7 +86,7 @@ fn anchored_events(events: Option<&str>) -> Option<String> {
 fn tell(ctx: &Ctx, done: ops_ratchet::Done) -> Result<Exit> {
     let outcome = done.outcome();
     let line = done.line.clone();
-    let exit = answer::emit(
+    let exit = answer_with(
         ctx,
         outcome,
         line,

@@ -3,7 +3,7 @@
 //! `kernel::ratchet`, the segment fold `kernel::segment`, the git work
 //! `io::git::ratchet`; the files here are glue and what they share.
 
-pub mod answer;
+mod answer;
 pub mod attempt;
 pub mod best;
 pub mod restore;
@@ -24,6 +24,8 @@ use crate::ops::ratchet::{self as ops_ratchet};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
 pub use crate::ops::ratchet::Summary;
+use answer::emit as answer_with;
+pub use answer::{paused_try, refuse_repeat, refuse_screened};
 
 /// In a lane (or any linked working tree) whose own `arx.toml` differs
 /// from the main working tree's, which it decides by: say so, once.
@@ -149,7 +151,7 @@ pub(super) fn config_change(
         config,
     };
     let outcome = crate::kernel::try_outcome::find("config_change").expect("in the table");
-    answer::emit(
+    answer_with(
         ctx,
         outcome,
         format!("config change: {}", report.detail),
