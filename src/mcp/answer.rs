@@ -36,6 +36,57 @@ pub fn cut(text: &str, max: usize) -> String {
     out
 }
 
+/// The commands as MCP names them: `arx idea add` is the tool `idea_add`.
+const TOOLS: [(&str, &str); 20] = [
+    ("arx idea add", "idea_add"),
+    ("arx idea list", "idea_list"),
+    ("arx idea drop", "idea_drop"),
+    ("arx deadend check", "deadend_check"),
+    ("arx finding rank", "finding_rank"),
+    ("arx finding list", "finding_list"),
+    ("arx lane add", "lane_add"),
+    ("arx lane list", "lane_list"),
+    ("arx lane sync", "lane_sync"),
+    ("arx journal import", "journal_import"),
+    ("arx try", "try"),
+    ("arx status", "status"),
+    ("arx best", "best"),
+    ("arx log", "log"),
+    ("arx next", "next"),
+    ("arx restore", "restore"),
+    ("arx show", "show"),
+    ("arx report", "report"),
+    ("arx run", "run"),
+    ("arx measure", "measure"),
+];
+
+/// A command's message in the tools' words: a command named as its tool,
+/// a flag as its field (`--because` is `because`).
+pub fn in_tool_words(text: &str) -> String {
+    let mut out = text.to_string();
+    for (command, tool) in TOOLS {
+        out = out.replace(command, &format!("the tool {tool}"));
+    }
+    let mut said = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find("--") {
+        let (before, after) = rest.split_at(at);
+        said.push_str(before);
+        let name_len = after[2..]
+            .find(|c: char| !(c.is_ascii_lowercase() || c == '-'))
+            .unwrap_or(after.len() - 2);
+        if name_len == 0 || !before.ends_with([' ', '(', '`', '"']) && !before.is_empty() {
+            said.push_str("--");
+            rest = &after[2..];
+            continue;
+        }
+        said.push_str(&after[2..2 + name_len].replace('-', "_"));
+        rest = &after[2 + name_len..];
+    }
+    said.push_str(rest);
+    said
+}
+
 /// `value` with every number rounded to 4 significant digits.
 pub fn rounded(value: &Value) -> Value {
     match value {
@@ -100,6 +151,11 @@ pub fn headline(tool: &str, v: &Value, code: i32) -> String {
             str_of(v, "id").unwrap_or("?")
         ),
         "log" => log_head(v),
+        "idea_drop" if v.get("dropped").and_then(Value::as_bool) == Some(false) => format!(
+            "idea {} was dropped already: nothing changed",
+            str_of(v, "id").unwrap_or("?")
+        ),
+        "idea_drop" => format!("dropped idea {}", str_of(v, "id").unwrap_or("?")),
         "restore" => "restored: the change is back in the working tree; next: change it further, then call try".into(),
         "idea_list" | "finding_list" | "lane_list" => {
             let key = match tool {
@@ -190,6 +246,15 @@ mod tests {
         );
         assert!(head.contains("; next: go on: call next"), "{head}");
         assert!(!head.contains("--"), "{head}");
+    }
+
+    #[test]
+    fn commands_and_flags_become_tools_and_fields() {
+        assert_eq!(
+            in_tool_words("--retry needs --because; see `arx idea list` (arx try --dry-run)"),
+            "retry needs because; see `the tool idea_list` (the tool try dry_run)"
+        );
+        assert_eq!(in_tool_words("a -- b, x--y"), "a -- b, x--y");
     }
 
     #[test]

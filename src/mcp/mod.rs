@@ -604,6 +604,8 @@ fn error_text(stderr: &[u8]) -> String {
 }
 
 fn tool_error(message: &str, code: Option<i32>) -> CallToolResult {
+    // Hints name the tools and their fields, not the command line's.
+    let message = &answer::in_tool_words(message);
     let hint = message
         .lines()
         .find_map(|l| l.strip_prefix("hint: "))
@@ -655,7 +657,7 @@ fn warnings(stderr: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(stderr)
         .lines()
         .filter_map(|l| l.strip_prefix("arx: warning: "))
-        .map(|w| answer::cut(w, 400))
+        .map(|w| answer::cut(&answer::in_tool_words(w), 400))
         .collect()
 }
 

@@ -254,7 +254,9 @@ fn the_backlog_tools_add_list_and_drop_ideas() {
     let retry = s.call("idea_add", json!({"retry": id}));
     assert_eq!(retry["isError"], true, "{retry}");
     let text = retry["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("--because"), "{text}");
+    // The hint names the tool's fields, not the command line's flags.
+    assert!(text.contains("retry needs because"), "{text}");
+    assert!(!text.contains("--"), "{text}");
 }
 
 #[test]
