@@ -554,13 +554,6 @@ pub struct TryArgs {
     /// is given.
     #[arg(long, value_name = "ID")]
     pub idea: Option<String>,
-    /// With --idea: try the idea although another lane has it in flight
-    /// (refused without it, exit 2); needs --because.
-    #[arg(long, requires_all = ["idea", "because"])]
-    pub retry: bool,
-    /// With --retry: why the idea runs here as well (said on stderr).
-    #[arg(long, value_name = "TEXT", requires = "retry")]
-    pub because: Option<String>,
     /// The family of the change (one word). With -m and no --idea: the try
     /// adds its description to the backlog as an idea of this family.
     /// Without either, a try takes the family of the most similar idea.
@@ -591,6 +584,20 @@ pub struct TryArgs {
     /// Ignore the approval gates.
     #[arg(long)]
     pub no_gates: bool,
+    /// Refuse (exit 1, `refused: a repeat`) an idea discarded at this
+    /// parent already, unless --because says what changed; without it,
+    /// warn and go on. The MCP server's `try` always asks for this.
+    #[arg(long)]
+    pub no_repeat: bool,
+    /// With --idea and --because: try the idea again as a retry (a new
+    /// idea of the backlog that names it), also when another lane has it
+    /// in flight (refused without it, exit 2).
+    #[arg(long, requires_all = ["idea", "because"])]
+    pub retry: bool,
+    /// With --retry: what changed since the idea was tried, or why it runs
+    /// here as well as in another lane.
+    #[arg(long, value_name = "TEXT", requires = "retry")]
+    pub because: Option<String>,
     /// Time between SIGTERM and SIGKILL when ending the experiment.
     #[arg(long, value_name = "DURATION", default_value = "5s")]
     pub grace: String,

@@ -117,6 +117,9 @@ pub enum FindingCommand {
         /// Deprecated findings too.
         #[arg(long)]
         all: bool,
+        /// Only the N most recent.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
     },
     /// Show one finding in full (a unique prefix of its id is enough).
     #[command(after_help = "Example:\n  arx finding show f3a9c")]

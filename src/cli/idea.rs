@@ -41,6 +41,9 @@ pub enum IdeaCommand {
         /// Only ideas of this family.
         #[arg(long, value_name = "WORD")]
         family: Option<String>,
+        /// Only the N most recent ideas.
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
     },
     /// Drop an idea: no longer proposed (its tries stay in the journal).
     #[command(

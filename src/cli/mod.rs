@@ -24,6 +24,10 @@ Exit codes:
   2  error (bad input, usage, I/O)
   3  inconclusive";
 
+/// `arx try --help`'s end: the outcomes by exit code (the table of
+/// `kernel::try_outcome`, checked by a test) and examples.
+pub const TRY_AFTER_HELP: &str = "Outcomes (the first words of the answer) by exit code:\n  0  keep, baseline, config_change\n  1  discard, discard (inconclusive), protected, checks_failed, guard, holdout, pruned, stale, already_in_best, refused: a repeat, refused: a failed approach, paused, paused: declined, paused: cancelled, paused: no person to ask\n  3  crash, interrupted\n  2  an error: nothing changed\n\nExamples:\n  arx try -m \"double the learning rate\"\n  arx try --dry-run\n  arx try --metric acc --direction max -m \"bigger batch\" -- python train.py";
+
 /// Deterministic decisions for autoresearch loops.
 ///
 /// Experiments print `__RESULT__ {"metric": 0.83}` on stdout; arx turns that
@@ -209,14 +213,12 @@ pub enum Command {
     /// changed since the last kept commit), keep it as a commit when it beats
     /// the best beyond the noise, otherwise set it aside and undo it.
     ///
-    /// The first try of a segment measures the baseline. Exit 0 kept (or
-    /// baseline recorded), 1 discarded (not better, checks failed,
-    /// protected) or paused at the `execute` gate (nothing ran, nothing
-    /// undone: read `ratchet.status`), 3 inconclusive or crash (discarded),
-    /// 2 error.
-    #[command(
-        after_help = "Examples:\n  arx try -m \"double the learning rate\"\n  arx try --dry-run\n  arx try --metric acc --direction max -m \"bigger batch\" -- python train.py"
-    )]
+    /// The first try of a segment measures the baseline. The answer starts
+    /// with its outcome and the next step (on stderr under --json, and as
+    /// `outcome`, `exit`, `line` and `next` in the JSON). Exit 0 kept
+    /// (or baseline), 1 every discard (inconclusive included), refusal or
+    /// pause, 3 only a crash or an interrupted try, 2 an error.
+    #[command(after_help = TRY_AFTER_HELP)]
     Try(Box<TryArgs>),
 
     /// The best kept run of the ratchet's segment: value, interval, commit.

@@ -12,6 +12,7 @@ use crate::error::{Exit, Hinted};
 use crate::io::input::{read_text, Source};
 use crate::io::state::{dead_ends, Appended};
 use crate::kernel::promote::{approach_hash, build_dead_end_record, DeadEndRecord};
+use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::verdict::{EvidenceLevel, Verdict, VerdictRecord, DETERMINISTIC};
 use crate::ops::gate::GateFlags;
 use crate::output::{bold, dim, verdict_style, Report, Row, Rows};
@@ -43,18 +44,27 @@ struct CheckReport {
     known: bool,
     approach_hash: String,
     record: Option<DeadEndRecord>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    discarded: Option<Discarded>,
 }
 
 impl Report for CheckReport {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let b = bold();
-        match &self.record {
-            Some(r) => writeln!(
+        match (&self.record, &self.discarded) {
+            (Some(r), _) => writeln!(
                 out,
                 "{b}known dead end{b:#} {}: {} (iteration {})",
                 r.approach_hash, r.reason, r.iteration
             ),
-            None => writeln!(out, "not a known dead end ({})", self.approach_hash),
+            (None, Some(d)) => writeln!(
+                out,
+                "{b}known dead end{b:#} {}: discarded as not better by try {} at {}",
+                self.approach_hash,
+                super::short(&d.run_id),
+                super::short(&d.parent)
+            ),
+            (None, None) => writeln!(out, "not a known dead end ({})", self.approach_hash),
         }
     }
 }
@@ -267,17 +277,51 @@ fn add(
 /// `arx deadend check`: a known dead end is a "no".
 fn check(ctx: &Ctx, statement: &str) -> Result<Exit> {
     let hash = approach_hash(statement);
-    let record = dead_ends(&ctx.state_dir()?, WARN)
+    let state = ctx.state_dir()?;
+    let record = dead_ends(&state, WARN)
         .read()?
         .into_iter()
         .find(|r| r.approach_hash == hash);
-    let known = record.is_some();
+    // A change the ratchet discarded as not better is a dead end too, at
+    // the best it was tried on.
+    let discarded = match record {
+        Some(_) => None,
+        None => crate::io::state::journal(&state, WARN)
+            .read()?
+            .iter()
+            .rev()
+            .find_map(|r| {
+                let i = r.ratchet.as_ref()?;
+                let not_better =
+                    i.status == TryStatus::Discard && i.improvement.is_none_or(|d| d <= 0.0);
+                let same = i
+                    .description
+                    .as_deref()
+                    .is_some_and(|d| approach_hash(d) == hash);
+                (not_better && same).then(|| Discarded {
+                    run_id: r.run_id.clone(),
+                    parent: i.parent.clone().unwrap_or_else(|| i.kept.clone()),
+                    improvement: i.improvement,
+                })
+            }),
+    };
+    let known = record.is_some() || discarded.is_some();
     ctx.out.emit(&CheckReport {
         known,
         approach_hash: hash,
         record,
+        discarded,
     })?;
     Ok(if known { Exit::No } else { Exit::Ok })
+}
+
+/// A try of the same change that the ratchet discarded as not better.
+#[derive(Serialize)]
+struct Discarded {
+    run_id: String,
+    /// The best it was measured against.
+    parent: String,
+    improvement: Option<f64>,
 }
 
 /// `arx deadend promote`: a deterministic refutation becomes a dead end.

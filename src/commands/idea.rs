@@ -27,7 +27,11 @@ pub fn run(ctx: &Ctx, cmd: &IdeaCommand) -> Result<Exit> {
             family.as_deref(),
             (retry.as_deref(), because.as_deref()),
         ),
-        IdeaCommand::List { status, family } => list(ctx, status.as_deref(), family.as_deref()),
+        IdeaCommand::List {
+            status,
+            family,
+            limit,
+        } => list(ctx, (status.as_deref(), family.as_deref()), *limit),
         IdeaCommand::Drop { id, reason } => drop_idea(ctx, id, reason.as_deref()),
     }
 }
@@ -113,6 +117,9 @@ fn add(
             (nearest.family, true)
         }
     };
+    if retried.is_none() {
+        warn_repeat(&backlog, &statement);
+    }
     let added = crate::io::ideas::add(
         &state,
         IdeaAdded {
@@ -129,6 +136,28 @@ fn add(
     )?;
     ctx.out.emit(&Added(added))?;
     Ok(Exit::Ok)
+}
+
+/// Warn when an idea of the backlog with the same statement was tried and
+/// not kept (a crash says nothing of it): adding it again is a repeat.
+fn warn_repeat(backlog: &crate::kernel::idea::Backlog, statement: &str) {
+    let same = |s: &str| s.trim().eq_ignore_ascii_case(statement.trim());
+    for idea in backlog.ideas.iter().filter(|i| same(&i.statement)) {
+        let Some(last) = idea.tries.iter().rev().find(|t| {
+            t.status.is_non_keep() && !matches!(t.status, TryStatus::Crash | TryStatus::Interrupted)
+        }) else {
+            continue;
+        };
+        crate::output::warn(format_args!(
+            "a repeat: idea {} says the same and was tried ({} {} at {}); to try it again, retry it saying what changed (arx idea add --retry {} --because TEXT; over MCP: try with retry and because)",
+            idea.id,
+            last.status,
+            short(&last.run_id),
+            short(&last.parent),
+            idea.id
+        ));
+        return;
+    }
 }
 
 /// One idea as `arx idea list` shows it.
@@ -197,10 +226,14 @@ impl Row for Listed {
     }
 }
 
-fn list(ctx: &Ctx, status: Option<&str>, family: Option<&str>) -> Result<Exit> {
+fn list(
+    ctx: &Ctx,
+    (status, family): (Option<&str>, Option<&str>),
+    limit: Option<usize>,
+) -> Result<Exit> {
     let family = family.map(ideas::check_family).transpose()?;
     let backlog = ideas::load(&ctx.state_dir()?, WARN)?;
-    let items: Vec<Listed> = backlog
+    let mut items: Vec<Listed> = backlog
         .ideas
         .into_iter()
         .map(|idea| Listed {
@@ -210,6 +243,9 @@ fn list(ctx: &Ctx, status: Option<&str>, family: Option<&str>) -> Result<Exit> {
         .filter(|l| status.is_none_or(|s| l.status.word() == s))
         .filter(|l| family.as_deref().is_none_or(|f| l.idea.family == f))
         .collect();
+    if let Some(n) = limit {
+        items.drain(..items.len().saturating_sub(n));
+    }
     ctx.out.emit(&Rows {
         items,
         empty: "no ideas (add one with arx idea add \"STATEMENT\")",

@@ -23,7 +23,7 @@ use crate::io::state::{
     append_lines, dead_ends, ensure_dir, journal, knowhow, no_follow, read_text_if_any,
     refuse_symlinks,
 };
-use crate::kernel::agents::{self, AgentObjective};
+use crate::kernel::agents;
 use crate::kernel::config_text::{self, InitObjective};
 use crate::kernel::gate::{resolve_gates, Gate};
 use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
@@ -273,54 +273,6 @@ fn gitignore(state_dir: &Path, share: bool, show: impl Fn(&Path) -> String) -> R
     })
 }
 
-/// The objective in the configuration's `[objective]` table, as written
-/// (what is missing or of another type is left out).
-fn agent_objective(objective: Option<&serde_json::Value>) -> AgentObjective {
-    let Some(o) = objective else {
-        return AgentObjective::default();
-    };
-    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
-    let list = |v: Option<&serde_json::Value>| -> Vec<String> {
-        v.and_then(|v| v.as_array())
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| x.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let command = match o.get("command") {
-        Some(serde_json::Value::Array(words)) => Some(
-            words
-                .iter()
-                .filter_map(|w| w.as_str())
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
-        other => text(other),
-    };
-    let stop = o
-        .get("stop")
-        .and_then(|s| s.as_object())
-        .map(|s| s.iter().map(|(k, v)| format!("{k} = {v}")).collect())
-        .unwrap_or_default();
-    AgentObjective {
-        metric: text(o.get("metric")),
-        direction: text(o.get("direction")),
-        command,
-        checks: list(o.get("checks")),
-        protect: list(o.get("protect")),
-        stop,
-        slots: match o.get("slots") {
-            Some(serde_json::Value::Number(n)) => n.as_u64().map(|n| n as usize),
-            Some(serde_json::Value::Array(a)) => Some(a.len()),
-            _ => None,
-        },
-        guards: list(o.get("guards")),
-        holdout: o.get("holdout").is_some(),
-    }
-}
-
 /// Write or update arx's section of `AGENTS.md` at `root`.
 fn agents_md(section: &str, root: &Path, show: impl Fn(&Path) -> String) -> Result<Item> {
     let path = root.join(AGENTS_FILE);
@@ -494,7 +446,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     if args.agent {
         // The objective as arx.toml now has it (the flags' included).
         let config = ctx.config()?;
-        let section = agents::section(&agent_objective(config.objective.as_ref()));
+        let section = agents::section(&agents::from_config(config.objective.as_ref()));
         items.push(agents_md(&section, &root, show)?);
         if resolve_gates(&config.grd, false).is_on(Gate::Execute) {
             crate::output::warn(

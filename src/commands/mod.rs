@@ -255,49 +255,6 @@ fn pass_gate(ctx: &Ctx, gate: Gate, approve: bool, no_gates: bool, question: &st
     }
 }
 
-/// A try stopped by a gate before anything ran: nothing was measured,
-/// kept, set aside or undone; the candidate is still in the working tree.
-/// Its `ratchet.status` is `paused`, never a discard's.
-#[derive(serde::Serialize)]
-pub struct PausedTry {
-    pub proceed: bool,
-    pub reason: &'static str,
-    pub pending_gate: Option<Gate>,
-    /// `{"status": "paused"}`, where every other try says its status.
-    pub ratchet: PausedStatus,
-    /// Always false: the working tree is as the candidate left it.
-    pub undone: bool,
-    pub detail: String,
-}
-
-#[derive(serde::Serialize)]
-pub struct PausedStatus {
-    pub status: &'static str,
-}
-
-impl Report for PausedTry {
-    fn human(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let b = bold();
-        writeln!(out, "{b}paused{b:#}: {}", self.detail)
-    }
-}
-
-/// A try the `execute` gate paused, reported as a [`PausedTry`].
-pub fn paused_try(ctx: &Ctx, pending_gate: Option<Gate>) -> Result<Exit> {
-    ctx.out.emit(&PausedTry {
-        proceed: false,
-        reason: "paused",
-        pending_gate,
-        ratchet: PausedStatus { status: "paused" },
-        undone: false,
-        detail: "pending gate execute: nothing ran and nothing was undone; the \
-                 candidate is still in the working tree (approve with --approve, or set \
-                 execute = false under [gates] in arx.toml for an unattended loop)"
-            .to_string(),
-    })?;
-    Ok(Exit::No)
-}
-
 /// `path` made absolute against `start` (the directory arx was started
 /// in), so that a command that works from another directory (`arx try
 /// --lane`) reads and writes the same files.
@@ -410,21 +367,4 @@ pub fn finding_from_result(ctx: &Ctx, state: &Path, record: &crate::kernel::jour
             "the finding of this run was not recorded: {e:#}"
         )),
     }
-}
-
-/// `--strict`: refuse a try whose description matches a failed approach.
-pub fn refuse_screened(
-    ctx: &Ctx,
-    description: &str,
-    m: &crate::ops::finding::DeadMatch,
-) -> Result<Exit> {
-    let detail = crate::ops::ratchet::screened(description, m);
-    ctx.out.emit(&Refusal {
-        proceed: false,
-        reason: "matches a failed approach",
-        pending_gate: None,
-        approach_hash: (m.what == "dead end").then(|| m.id.clone()),
-        detail: format!("{detail}; drop --strict to try it anyway"),
-    })?;
-    Ok(Exit::No)
 }

@@ -237,7 +237,8 @@ pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
             (grd, objective)
         }
         Format::Toml => {
-            let grd = toml_to_grd(&path, &text, &mut warnings)?;
+            let mut grd = toml_to_grd(&path, &text, &mut warnings)?;
+            committed_gates(&path, &mut grd, &mut warnings);
             let objective = parse_toml(&path, &text)?
                 .get("objective")
                 .map(|t| serde_json::to_value(t).unwrap_or(Value::Null));
@@ -251,6 +252,59 @@ pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
         warnings,
         objective,
     })
+}
+
+/// The settings only a person may change: the gates and the MCP server's
+/// approval (`[gates]`, `[mcp]`).
+const PERSON_ONLY: [&str; 2] = ["research_gates", "mcp"];
+
+/// Gates come from the committed file: when `path` is committed at HEAD of
+/// its repository and the working tree's `[gates]` or `[mcp]` differs from
+/// the committed one, the committed settings are used and a warning says
+/// so, until a person commits the change. An agent editing arx.toml cannot
+/// open a gate. A file outside any repository, or not committed yet, is
+/// read as it is (nothing committed to hold it to).
+fn committed_gates(path: &Path, grd: &mut Value, warnings: &mut Vec<String>) {
+    let Some(text) = committed_text(path) else {
+        return;
+    };
+    let mut ignored = Vec::new();
+    let Ok(committed) = toml_to_grd(path, &text, &mut ignored) else {
+        return;
+    };
+    let (Some(now), Some(then)) = (grd.as_object_mut(), committed.as_object()) else {
+        return;
+    };
+    let mut changed = Vec::new();
+    for key in PERSON_ONLY {
+        if now.get(key) == then.get(key) {
+            continue;
+        }
+        changed.push(if key == "mcp" { "[mcp]" } else { "[gates]" });
+        match then.get(key) {
+            Some(v) => now.insert(key.to_string(), v.clone()),
+            None => now.remove(key),
+        };
+    }
+    if !changed.is_empty() {
+        warnings.push(format!(
+            "{}: the uncommitted change to {} is ignored: gates are read from the committed file (HEAD) until a person commits the change",
+            path.display(),
+            changed.join(" and ")
+        ));
+    }
+}
+
+/// The text of `path` as committed at HEAD of the repository it lies in.
+fn committed_text(path: &Path) -> Option<String> {
+    let repo = git2::Repository::discover(path.parent()?).ok()?;
+    let workdir = repo.workdir()?.canonicalize().ok()?;
+    let rel = path.canonicalize().ok()?;
+    let rel = rel.strip_prefix(&workdir).ok()?;
+    let tree = repo.head().ok()?.peel_to_tree().ok()?;
+    let entry = tree.get_path(rel).ok()?;
+    let blob = entry.to_object(&repo).ok()?.peel_to_blob().ok()?;
+    String::from_utf8(blob.content().to_vec()).ok()
 }
 
 fn read_config_text(path: &Path) -> Result<String> {
@@ -446,5 +500,55 @@ mod tests {
         );
         // In the main working tree: its own, nothing to compare.
         assert_eq!(checkout_difference(&root, &root.join(FILE_NAME)), None);
+    }
+
+    #[test]
+    fn an_uncommitted_change_to_the_gates_is_ignored_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let (root, lane) = (dir.path().join("repo"), dir.path().join("lane"));
+        linked(&root, &lane);
+        let file = root.join(FILE_NAME);
+        std::fs::write(&file, "[gates]\nexecute = true\n").unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(args)
+                .current_dir(&root)
+                .env("GIT_AUTHOR_NAME", "t")
+                .env("GIT_AUTHOR_EMAIL", "t@e")
+                .env("GIT_COMMITTER_NAME", "t")
+                .env("GIT_COMMITTER_EMAIL", "t@e")
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+        };
+        git(&["commit", "-qam", "gates on"]);
+        let on = |c: &Config| c.grd["research_gates"]["experiment_execution"] == json!(true);
+        let c = load(None, &root).unwrap();
+        assert!(on(&c) && c.warnings.is_empty(), "{:?}", c.warnings);
+        // The agent turns the gate off, and an approval on, uncommitted.
+        std::fs::write(&file, "[gates]\nexecute = false\n\n[mcp]\napprove = true\n").unwrap();
+        let c = load(None, &root).unwrap();
+        assert!(on(&c), "{}", c.grd);
+        assert!(c.grd.get("mcp").is_none(), "{}", c.grd);
+        assert!(!mcp_approve(&c).unwrap());
+        assert!(
+            c.warnings
+                .iter()
+                .any(|w| w.contains("uncommitted change to [gates] and [mcp] is ignored")),
+            "{:?}",
+            c.warnings
+        );
+        // A person commits it: it holds.
+        git(&["commit", "-qam", "gates off"]);
+        let c = load(None, &root).unwrap();
+        assert!(!on(&c) && c.warnings.is_empty(), "{:?}", c.warnings);
+        // The rest of the file is read as it is.
+        std::fs::write(
+            &file,
+            "[gates]\nexecute = false\n\n[mcp]\napprove = true\n\n[objective]\nmetric = \"x\"\n",
+        )
+        .unwrap();
+        let c = load(None, &root).unwrap();
+        assert!(c.warnings.is_empty() && c.objective.is_some());
     }
 }

@@ -69,46 +69,41 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("### The loop");
     line("");
-    line("1. `arx status` — exit 0 means a stop rule fired: stop and report. Exit 1: go on.");
+    line("1. `arx status` — exit 0 means a stop rule fired: **stop** (see below). Exit 1: go on.");
     line("2. `id=$(arx next)` — the open idea to try next, ranked from the loop's own record");
     line("   of each family (`arx next --explain` shows why). Exit 1 means no idea is open:");
     line("   add some with `arx idea add`, then run it again. Read what is known: `arx best`");
     line("   (the value to beat), `arx log --last 20`, `arx finding rank --context \"the idea\"`");
     line("   (what the loop learned about it) and `arx deadend list` (never retry a dead end).");
     line("3. Make **one** change: that idea. Do not touch protected paths, the experiment's");
-    line("   evaluation or `.arx/`.");
+    line("   evaluation, `arx.toml` or `.arx/`.");
     line("4. `arx try --json --idea \"$id\" -m \"what the change is and why\"` (without `-m`");
     line("   the idea's statement is the description). A change that is in no idea:");
     line("   `arx try --json -m \"what and why\" --family WORD` (it joins the backlog).");
-    line("5. Read `ratchet.status` in its output (not only the exit code: exit 1 is both a");
-    line("   discard and a pause) and do what this table says:");
+    line("5. The answer's first line (stderr; `outcome`, `line` and `next` in the JSON) names");
+    line("   the outcome and the next step; the exit code says the same. Do what this table");
+    line("   says (the outcome is the line's first words):");
     line("");
-    line("   | `ratchet.status` | exit | what happened | what you do |");
-    line("   |---|---|---|---|");
-    line(
-        "   | `keep` | 0 | beat the best beyond the noise; committed for you | Go on: back to 1. |",
-    );
-    line("   | `baseline` | 0 | the starting point was measured; nothing to undo | Go on: back to 1. |");
-    line("   | `discard` | 1 | not better; set aside under `refs/arx/discarded/` and undone | Go on: back to 1. |");
-    line("   | `protected` | 1 | it changed a protected path; set aside and undone | Go on: back to 1, and leave those paths alone. |");
-    line("   | `checks_failed` | 1 | a check failed; set aside and undone | Go on: back to 1. |");
-    line("   | `guard` | 1 | better, but it broke a guard (the line names it and its values) or did not print its metric; set aside and undone | Go on: back to 1 (mind that guard). |");
-    line("   | `holdout` | 1 | better, but the held-out check failed; set aside and undone | Go on: back to 1 with another idea. |");
-    line("   | `pruned` | 1 | its progress was hopeless; ended, set aside and undone | Go on: back to 1. |");
-    line("   | `stale` | 1 | another lane kept first and your change conflicts with its keep; set aside, your lane is now at the new best | Go on: back to 1 (start from the new best). |");
-    line("   | `already_in_best` | 1 | another lane kept the same change first; nothing ran again, your lane is now at the new best | Go on: back to 1 with another idea. |");
-    line("   | `crash` | 3 | it failed or printed no metric; set aside and undone | Go on: back to 1 (fix the idea or drop it). |");
-    line("   | `paused` | 1 | a gate stopped the try before anything ran: nothing was measured and **nothing was undone**; your change is still in the working tree | Stop: make no other change. Ask the person to approve (`arx try --approve`) or to set `execute = false` under `[gates]` in `arx.toml`. |");
-    line("   | `interrupted` | 3 | stopped by a signal; nothing was undone | Stop: ask the person. |");
-    line("   | `config_change` | 0 | only `arx.toml` changed (a person's setting, never part of a try); nothing ran, nothing was undone | Go on: back to 1. Never edit `arx.toml` yourself. |");
-    line("   | (none: an error) | 2 | nothing changed | Stop: fix what `arx: error:` and its `hint:` say, then run the same try again. |");
+    for row in crate::kernel::try_outcome::markdown("   ", false).lines() {
+        line(row);
+    }
     line("");
     line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
     line("   A discarded idea is not proposed again as it was; when what made it fail has");
-    line("   changed, `arx idea add --retry ID --because \"what changed\"`. A parameter tried");
-    line("   again with another value is a new idea: add it. `arx idea drop ID` retires one.");
+    line("   changed, `arx try --idea ID --because \"what changed\"` (or `arx idea add --retry");
+    line("   ID --because \"what changed\"`). A parameter tried again with another value is a");
+    line("   new idea: add it. `arx idea drop ID` retires one.");
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
+    line("");
+    line("### When to stop");
+    line("");
+    line("Stop means: make no further change and call no further try; leave the working tree");
+    line("as it is; tell the person why you stopped (the stop rule `arx status` names, or the");
+    line("pause or error you met), the best (`arx best`) and what was tried (`arx report`).");
+    line("Stop when `arx status` exits 0 (a stop rule fired), when a try is `paused` (only");
+    line("the person opens a gate: never edit `[gates]` in `arx.toml`; an uncommitted edit");
+    line("there is ignored anyway), and on an error you cannot fix.");
     line("");
     if let Some(n) = o.slots.filter(|n| *n > 1) {
         lanes(n, &mut line);
@@ -116,9 +111,59 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("Over MCP (`arx mcp`) the same steps are the tools `status`, `idea_add`,");
     line("`idea_list`, `next`, `best`, `log`, `finding_rank`, `try` (with `idea` and");
-    line("`description`, and `lane` to try in a lane) and `deadend_check`.");
+    line("`description`, and `lane` to try in a lane), `restore`, `show` and");
+    line("`deadend_check`; the server serves this loop as the prompt `loop`. Each result's");
+    line("first line is the outcome and the next step in the tools' words.");
     line(END);
     s
+}
+
+/// The objective in the configuration's `[objective]` table, as written
+/// (what is missing or of another type is left out).
+pub fn from_config(objective: Option<&serde_json::Value>) -> AgentObjective {
+    let Some(o) = objective else {
+        return AgentObjective::default();
+    };
+    let text = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_str()).map(str::to_string);
+    let list = |v: Option<&serde_json::Value>| -> Vec<String> {
+        v.and_then(|v| v.as_array())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let command = match o.get("command") {
+        Some(serde_json::Value::Array(words)) => Some(
+            words
+                .iter()
+                .filter_map(|w| w.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        other => text(other),
+    };
+    let stop = o
+        .get("stop")
+        .and_then(|s| s.as_object())
+        .map(|s| s.iter().map(|(k, v)| format!("{k} = {v}")).collect())
+        .unwrap_or_default();
+    AgentObjective {
+        metric: text(o.get("metric")),
+        direction: text(o.get("direction")),
+        command,
+        checks: list(o.get("checks")),
+        protect: list(o.get("protect")),
+        stop,
+        slots: match o.get("slots") {
+            Some(serde_json::Value::Number(n)) => n.as_u64().map(|n| n as usize),
+            Some(serde_json::Value::Array(a)) => Some(a.len()),
+            _ => None,
+        },
+        guards: list(o.get("guards")),
+        holdout: o.get("holdout").is_some(),
+    }
 }
 
 /// The objective's lines: metric, experiment, checks, protected paths,
@@ -199,6 +244,19 @@ fn lanes(n: usize, line: &mut dyn FnMut(&str)) {
     line("Slots can differ (a faster card): arx compares your candidate with the best as");
     line("it measures on your slot, and may first measure the best there, with your change");
     line("set aside and put back (`remeasure`): leave the files alone until the try ends.");
+}
+
+/// The arx section of `existing` (an `AGENTS.md`), markers included, when
+/// it has one.
+pub fn current(existing: &str) -> Option<String> {
+    let lines: Vec<&str> = existing.split_inclusive('\n').collect();
+    let b = lines.iter().position(|l| l.trim_end() == BEGIN)?;
+    let e = b + lines[b..].iter().position(|l| l.trim_end() == END)?;
+    let mut s: String = lines[b..=e].concat();
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    Some(s)
 }
 
 /// `existing` (an `AGENTS.md`, maybe empty) with `section` in it: in place
@@ -309,7 +367,10 @@ mod tests {
             "arx idea add --family lr",
             "id=$(arx next)",
             "arx idea list --status open",
-            "arx idea add --retry ID --because",
+            "arx idea add --retry",
+            "| `discard (inconclusive)` | 1 |",
+            "| `crash` | 3 |",
+            "### When to stop",
             "outlives your context",
             "`idea_add`",
             "arx status",
@@ -345,6 +406,19 @@ mod tests {
         let broken = format!("{BEGIN}\nhalf\n");
         let out = merge(&broken, "S\n");
         assert_eq!(out, format!("{BEGIN}\nhalf\n\nS\n"));
+    }
+
+    #[test]
+    fn the_current_section_is_found_between_the_markers() {
+        let s = section(&objective());
+        let file = merge("# Agents\n", &s);
+        assert_eq!(current(&file).as_deref(), Some(s.as_str()));
+        assert_eq!(current("# Agents\n"), None);
+        let o =
+            serde_json::json!({"metric": "val_bpb", "direction": "min", "stop": {"max_runs": 200}});
+        let read = from_config(Some(&o));
+        assert_eq!(read.stop, ["max_runs = 200"]);
+        assert_ne!(section(&read), s, "another objective, another section");
     }
 
     #[test]

@@ -105,10 +105,11 @@ pub fn objective(o: &InitObjective) -> String {
          # launcher = [\"srun\", \"--gres=gpu:1\", \"--\"]  # start every experiment through it\n\
          # guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * best\"]  # bounds a keep must respect (default: none)\n\
          \n\
-         # Stop rules: `arx status` exits 0 once one fires (default: none).\n\
-         # [objective.stop]\n\
+         # Stop rules: `arx status` exits 0 once one fires, and the agent stops and\n\
+         # reports. Without one the loop never ends by itself: `arx init` writes one.\n\
+         [objective.stop]\n\
+         max_discards_in_a_row = {DEFAULT_MAX_DISCARDS_IN_A_ROW}  # tries without a keep (docs/ratchet.md: sizing it)\n\
          # max_runs = 200\n\
-         # max_discards_in_a_row = 20\n\
          # max_hours = 8.0\n\
          # target = 0.95\n\
          \n\
@@ -119,6 +120,10 @@ pub fn objective(o: &InitObjective) -> String {
     ));
     s
 }
+
+/// The stop rule `arx init` writes: this many tries in a row without a
+/// keep end the loop (docs/ratchet.md says how to size it).
+pub const DEFAULT_MAX_DISCARDS_IN_A_ROW: u32 = 20;
 
 /// A whole new `arx.toml`.
 pub fn config(o: &InitObjective) -> String {
@@ -144,7 +149,13 @@ mod tests {
         let t = parse(&text);
         assert_eq!(t["gates"]["execute"].as_bool(), Some(true));
         assert_eq!(t["gates"]["kg_write"].as_bool(), Some(true));
-        assert!(t["objective"].as_table().unwrap().is_empty(), "{text}");
+        // Only the default stop rule is set: the loop can end.
+        let objective = t["objective"].as_table().unwrap();
+        assert_eq!(objective.keys().collect::<Vec<_>>(), ["stop"], "{text}");
+        assert_eq!(
+            t["objective"]["stop"]["max_discards_in_a_row"].as_integer(),
+            Some(i64::from(DEFAULT_MAX_DISCARDS_IN_A_ROW))
+        );
         for key in [
             "metric",
             "direction",
@@ -163,7 +174,6 @@ mod tests {
             "launcher",
             "guards",
             "max_runs",
-            "max_discards_in_a_row",
             "max_hours",
             "target",
         ] {

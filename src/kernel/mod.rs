@@ -42,6 +42,7 @@ pub mod statements;
 pub mod stats;
 pub mod tally;
 pub mod text;
+pub mod try_outcome;
 pub mod verdict;
 
 #[cfg(test)]

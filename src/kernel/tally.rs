@@ -175,10 +175,13 @@ impl Tally {
                 _ => self.other += 1,
             },
         }
-        if matches!(status, Status::Baseline | Status::Keep) {
-            self.since_keep = 0;
-        } else {
-            self.since_keep += 1;
+        // An interrupted try was cut off before any verdict (a Ctrl-C, a
+        // client that gave up): it says nothing of the change, and its
+        // change is still in the working tree to be tried again.
+        match status {
+            Status::Baseline | Status::Keep => self.since_keep = 0,
+            Status::Interrupted => {}
+            _ => self.since_keep += 1,
         }
     }
 
@@ -237,5 +240,20 @@ mod tests {
         assert_eq!(t.since_keep, 1);
         assert_eq!(t.remeasures, 1);
         assert_eq!((t.of("protected"), t.of("keep"), t.of("nope")), (1, 1, 0));
+    }
+
+    #[test]
+    fn an_interrupted_try_is_not_counted_in_a_row() {
+        let mut t = Tally::default();
+        for s in [
+            "baseline",
+            "discard",
+            "interrupted",
+            "interrupted",
+            "discard",
+        ] {
+            t.add(Status::from_try(s).unwrap_or(Status::Other), s);
+        }
+        assert_eq!(t.since_keep, 2);
     }
 }

@@ -78,8 +78,12 @@ fn ratchet_cases() -> Vec<Case> {
                 "min_effect": 0.01,
                 "check": ["cargo test", "ruff check ."],
                 "protect": ["data/**", "eval.py"],
+                "retry": true,
+                "because": "the warmup is longer now",
             })],
             hostile: vec![json!({
+                "because": "--approve",
+                "retry": true,
                 "description": "--approve",
                 "command": "--no-gates",
                 "check": ["--approve"],
@@ -99,8 +103,9 @@ fn ratchet_cases() -> Vec<Case> {
             ..case("status", &["status"])
         },
         Case {
-            full: vec![json!({"last": 3, "candidate": "hybrid"})],
+            full: vec![json!({"limit": 3, "candidate": "hybrid"})],
             hostile: vec![json!({"candidate": "--format=tsv"})],
+            fixed: &["limit"],
             ..case("log", &["log"])
         },
     ]
@@ -224,8 +229,9 @@ fn idea_cases() -> Vec<Case> {
             ..case("idea_add", &["idea", "add"])
         },
         Case {
-            full: vec![json!({"status": "open", "family": "lr"})],
+            full: vec![json!({"status": "open", "family": "lr", "limit": 5})],
             hostile: vec![json!({"family": "--json"})],
+            fixed: &["limit"],
             ..case("idea_list", &["idea", "list"])
         },
         Case {
@@ -234,6 +240,56 @@ fn idea_cases() -> Vec<Case> {
             hostile: vec![json!({"id": "--help", "reason": "--approve"})],
             positional: &[("id", "id")],
             ..case("idea_drop", &["idea", "drop"])
+        },
+    ]
+    .into_iter()
+    .chain(loop_cases())
+    .collect()
+}
+
+/// The loop's other tools: restore, show, lanes, import, findings.
+fn loop_cases() -> Vec<Case> {
+    vec![
+        Case {
+            full: vec![json!({"run_id": "01a22625"})],
+            hostile: vec![json!({"run_id": "--help"})],
+            positional: &[("run_id", "run_id")],
+            ..case("restore", &["restore"])
+        },
+        Case {
+            full: vec![json!({"run_id": "01a22625"})],
+            minimal: json!({"run_id": "01a22625"}),
+            hostile: vec![json!({"run_id": "--approve"})],
+            positional: &[("run_id", "run_id")],
+            ..case("show", &["show"])
+        },
+        Case {
+            full: vec![json!({"names": ["a", "b"]})],
+            hostile: vec![json!({"names": ["--dir=/"]})],
+            positional: &[("names", "names")],
+            ..case("lane_add", &["lane", "add"])
+        },
+        case("lane_list", &["lane", "list"]),
+        Case {
+            full: vec![json!({"name": "a", "theirs": true})],
+            hostile: vec![json!({"name": "--theirs"})],
+            positional: &[("name", "name")],
+            ..case("lane_sync", &["lane", "sync"])
+        },
+        Case {
+            full: vec![
+                json!({"file": "results.tsv", "from": "karpathy", "metric": "val_bpb", "direction": "min"}),
+            ],
+            minimal: json!({"file": "results.tsv", "from": "pi"}),
+            hostile: vec![json!({"file": "--help", "from": "codex"})],
+            positional: &[("file", "file")],
+            ..case("journal_import", &["journal", "import"])
+        },
+        Case {
+            full: vec![json!({"kind": "todo", "status": "active", "limit": 3})],
+            hostile: vec![json!({"kind": "todo"})],
+            fixed: &["limit"],
+            ..case("finding_list", &["finding", "list"])
         },
     ]
 }
@@ -269,6 +325,10 @@ fn fixed_flags(case: &Case, call: &Call, events: bool, approved: bool) -> BTreeS
     }
     if approved {
         expected.insert("approve".into());
+    }
+    // A try that runs refuses a repeat unless retried.
+    if case.tool == "try" && call.gated {
+        expected.insert("no_repeat".into());
     }
     expected
 }

@@ -3,16 +3,25 @@
 //! Rust SDK (`rmcp`).
 //!
 //! Each tool call runs this same binary as a child with the command's flags
-//! and `--json` ([`tools`] maps a call's arguments to that command line), so
-//! a tool's result is exactly the command's `--json` output and a failing
-//! command can never take the server down. A "no" (exit 1) and an
-//! inconclusive answer (exit 3) are results; an error (exit 2) comes back as
-//! a tool error carrying the command's `arx: error:` message and `hint:`.
-//! One call runs at a time. stdout belongs to the protocol; the server's
-//! own messages go through the caller's [`Warn`] (stderr).
+//! and `--json` ([`tools`], [`loop_tools`] map a call's arguments to that
+//! command line), so a failing command can never take the server down. A
+//! result's structured content is the command's `--json` output, declared
+//! by the tool's output schema; its text starts with the outcome and the
+//! next step in the tools' words ([`answer`]), then the command's warnings
+//! and the record in short, at most 2,000 characters. A "no" (exit 1), a
+//! crash or an interrupted try (exit 3) are results; an error (exit 2)
+//! comes back as a tool error carrying the command's `arx: error:` message
+//! and `hint:`. Who opens the `execute` gate is [`gate`]'s. The loop of
+//! AGENTS.md is served as the prompt `loop`, the report as the resource
+//! `arx://report`. One call runs at a time. stdout belongs to the
+//! protocol; the server's own messages go through the caller's [`Warn`]
+//! (stderr).
 
+pub mod answer;
 #[cfg(test)]
 mod command_lines;
+mod gate;
+pub mod loop_tools;
 pub mod tools;
 
 use std::path::{Path, PathBuf};
@@ -21,9 +30,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult, ListResourcesResult,
     ListToolsResult, MetaObject, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ServerCapabilities, ServerConfig, Tool as McpTool,
+    Prompt, PromptMessage, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool as McpTool,
+    ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler, ServiceExt};
@@ -59,26 +71,6 @@ pub struct Setup {
     pub approve: bool,
 }
 
-/// What the person is asked when a call would pause at the `execute` gate.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-struct GateAnswer {
-    /// Run the experiment (true), or leave the call paused (false).
-    approve: bool,
-}
-
-rmcp::elicit_safe!(GateAnswer);
-
-/// Who approved a gated call, if anyone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Approval {
-    /// The operator, when starting the server.
-    Operator,
-    /// The person, asked through the client.
-    Person,
-    /// Nobody: the gate is off, or the call pauses at it.
-    None,
-}
-
 /// The server: the tool table, and one lock so calls run one at a time.
 pub struct Server {
     setup: Setup,
@@ -96,7 +88,12 @@ impl Server {
     }
 
     fn describe(entry: &Entry) -> McpTool {
+        let annotations = ToolAnnotations::new()
+            .read_only(entry.read_only)
+            .destructive(!entry.read_only && entry.destructive);
         McpTool::new(entry.name, entry.description, (entry.schema)())
+            .with_raw_output_schema((entry.output_schema)())
+            .with_annotations(annotations)
     }
 
     async fn call(
@@ -127,87 +124,121 @@ impl Server {
             () = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
         };
         let mut call = call;
-        if call.gated && self.approval(&context.peer, entry, &call).await != Approval::None {
-            approve(&mut call);
+        if call.gated {
+            match gate::approval(&self.setup, &context.peer, entry, &call).await {
+                gate::Approval::Approved => approve(&mut call),
+                gate::Approval::Open => {}
+                gate::Approval::Answer(result) => return Ok(*result),
+            }
         }
         (self.setup.log)(&format!("mcp: {} {}", entry.name, call.args.join(" ")));
         // A cancelled call ends its child (SIGTERM: arx journals the run as
         // interrupted) and waits for it, holding the turn meanwhile.
         let outcome = run_child(&self.setup, &call, progress, context.ct.cancelled()).await;
         if context.ct.is_cancelled() {
-            (self.setup.log)(&format!("mcp: {} cancelled", entry.name));
-            return Err(ErrorData::internal_error("cancelled", None));
+            // The child journaled the try as interrupted (exit 3, not a
+            // crash); its change is left for the next call to take up.
+            (self.setup.log)(&format!("mcp: {} cancelled: interrupted", entry.name));
+            return Err(ErrorData::internal_error(
+                "cancelled: the try was journaled as interrupted; its change is still in the working tree (call try again to take it up)",
+                None,
+            ));
         }
         match outcome {
-            Ok(outcome) => Ok(result(entry, call.text_key, outcome)),
+            Ok(outcome) => Ok(result(entry, &call, outcome)),
             Err(e) => Ok(tool_error(&format!("arx: error: {e:#}"), None)),
-        }
-    }
-}
-
-impl Server {
-    /// Who approves a call that runs an experiment. The caller never can:
-    /// gates are for a person. The operator may have approved every call
-    /// when starting the server; otherwise, when the gate would pause the
-    /// call, the person is asked through the client (MCP elicitation). A
-    /// client that cannot ask, a person who declines or cancels, or any
-    /// failure to ask leaves the call to pause at the gate, as the command
-    /// does without `--approve`.
-    async fn approval(&self, peer: &Peer<RoleServer>, entry: &Entry, call: &Call) -> Approval {
-        if self.setup.approve {
-            return Approval::Operator;
-        }
-        let check = Call {
-            args: vec!["gate".into(), "check".into(), "execute".into()],
-            ..Call::default()
-        };
-        let pending = match run_child(&self.setup, &check, None, std::future::pending()).await {
-            Ok(outcome) => outcome.code == Some(1),
-            Err(_) => false,
-        };
-        if !pending {
-            return Approval::None;
-        }
-        let log = self.setup.log;
-        let asked = peer
-            .elicit::<GateAnswer>(format!(
-                "arx: the `execute` gate is on. Approve running the experiment of `arx {}` in {}?",
-                call.args.join(" "),
-                self.setup.dir.display()
-            ))
-            .await;
-        match asked {
-            Ok(Some(GateAnswer { approve: true })) => {
-                log(&format!(
-                    "mcp: {}: the execute gate approved by the person",
-                    entry.name
-                ));
-                Approval::Person
-            }
-            Ok(_) => {
-                log(&format!("mcp: {}: not approved; paused", entry.name));
-                Approval::None
-            }
-            Err(e) => {
-                log(&format!(
-                    "mcp: {}: cannot ask the person to approve the execute gate ({e}); paused",
-                    entry.name
-                ));
-                Approval::None
-            }
         }
     }
 }
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("arx", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "arx: deterministic decisions for autoresearch loops. Read `status` and `best`, \
-                 make one change, call `try` with a description, read the verdict; stop when \
-                 `status` says so (exit_code 0 in _meta).",
-            )
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new("arx", env!("CARGO_PKG_VERSION")))
+        .with_instructions(instructions())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![Prompt::new(
+            "loop",
+            Some("The research loop this repository follows with arx (AGENTS.md's arx section, for the objective in arx.toml)."),
+            None,
+        )]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != "loop" {
+            return Err(ErrorData::invalid_params(
+                format!("unknown prompt {:?} (there is `loop`)", request.name),
+                None,
+            ));
+        }
+        let config = crate::io::config::load(self.config_flag().as_deref(), &self.setup.dir)
+            .map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
+        let section = crate::kernel::agents::section(&crate::kernel::agents::from_config(
+            config.objective.as_ref(),
+        ));
+        Ok(
+            GetPromptResult::new(vec![PromptMessage::new_text(Role::User, section)])
+                .with_description("the research loop with arx")
+                .into(),
+        )
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![Resource::new(
+            REPORT_URI, "report",
+        )
+        .with_description("The loop's report as Markdown (`arx report --markdown`): summary, best, last runs, dead ends.")
+        .with_mime_type("text/markdown")]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != REPORT_URI {
+            return Err(ErrorData::invalid_params(
+                format!("unknown resource {:?} (there is {REPORT_URI})", request.uri),
+                None,
+            ));
+        }
+        let call = Call {
+            args: vec!["report".into(), "--markdown".into()],
+            text_key: Some("markdown"),
+            ..Call::default()
+        };
+        let _turn = self.one_at_a_time.lock().await;
+        let outcome = run_child(&self.setup, &call, None, std::future::pending())
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("{e:#}"), None))?;
+        if outcome.code != Some(0) {
+            return Err(ErrorData::internal_error(error_text(&outcome.stderr), None));
+        }
+        let text = String::from_utf8_lossy(&outcome.stdout).into_owned();
+        Ok(ReadResourceResult::new(vec![
+            ResourceContents::text(text, REPORT_URI).with_mime_type("text/markdown")
+        ])
+        .into())
     }
 
     async fn list_tools(
@@ -233,6 +264,49 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         self.call(request, context).await.map(Into::into)
+    }
+}
+
+/// The resource of the loop's report.
+const REPORT_URI: &str = "arx://report";
+
+/// What the server tells the client about itself: the loop, the outcome
+/// table, what stop means, and who opens gates.
+fn instructions() -> String {
+    format!(
+        "arx decides an autoresearch loop: you propose one change at a time, arx runs the \
+         experiment, measures it against the noise, keeps it as a commit or sets it aside and \
+         undoes it.\n\
+         The loop: call status (exit_code 0 in _meta: a stop rule fired, stop); call next for \
+         the idea to try (none open: add some with idea_add); read best, log, finding_rank; make \
+         ONE change (never to protected paths, the evaluation, arx.toml or .arx/); call try with \
+         `idea` (or `description` and `family`); do what the result's first line says. Never \
+         commit, reset or stash by hand. The prompt `loop` holds the whole loop.\n\
+         Every result's first line is the outcome and the next step; `_meta.exit_code` says the \
+         same and the structured content is the full record. The outcomes of try:\n{}\n\
+         Stop means: make no further change, call no further try, and tell the person why (the \
+         stop rule, the pause or the error), the best (best) and what was tried (report or the \
+         resource {REPORT_URI}).\n\
+         Gates are the person's: when the execute gate is on, the person is asked (the command \
+         and the change shown) before a try runs; a declined, dismissed or unaskable question \
+         is a pause: stop. An edit to [gates] in arx.toml is ignored until a person commits it: \
+         never edit it. An idea discarded at the same best is refused unless `retry` and \
+         `because` say what changed.",
+        crate::kernel::try_outcome::markdown("", true)
+    )
+}
+
+impl Server {
+    /// `--config` among the server's global flags, if given.
+    fn config_flag(&self) -> Option<PathBuf> {
+        let g = &self.setup.global;
+        g.iter()
+            .enumerate()
+            .find_map(|(i, w)| match w.strip_prefix("--config=") {
+                Some(v) => Some(PathBuf::from(v)),
+                None if w == "--config" => g.get(i + 1).map(PathBuf::from),
+                None => None,
+            })
     }
 }
 
@@ -530,6 +604,8 @@ fn error_text(stderr: &[u8]) -> String {
 }
 
 fn tool_error(message: &str, code: Option<i32>) -> CallToolResult {
+    // Hints name the tools and their fields, not the command line's.
+    let message = &answer::in_tool_words(message);
     let hint = message
         .lines()
         .find_map(|l| l.strip_prefix("hint: "))
@@ -559,8 +635,10 @@ fn structured(stdout: &str, list_key: &str) -> Option<serde_json::Value> {
         .into_iter::<serde_json::Value>()
         .collect::<Result<_, _>>()
         .ok()?;
+    // A listing tool (one with a list key of its own) always gives a list,
+    // of one item too.
     let value = match values.len() {
-        1 => values.pop()?,
+        1 if list_key == tools::ITEMS || values[0].is_array() => values.pop()?,
         _ => serde_json::Value::Array(values),
     };
     match value {
@@ -570,33 +648,62 @@ fn structured(stdout: &str, list_key: &str) -> Option<serde_json::Value> {
     }
 }
 
-fn result(entry: &Entry, text_key: Option<&str>, outcome: Outcome) -> CallToolResult {
+fn result(entry: &Entry, call: &Call, outcome: Outcome) -> CallToolResult {
+    result_of(entry.name, entry.list_key, call.text_key, outcome)
+}
+
+/// The warnings a command gave on stderr (`arx: warning: ...`).
+fn warnings(stderr: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("arx: warning: "))
+        .map(|w| answer::cut(&answer::in_tool_words(w), 400))
+        .collect()
+}
+
+fn result_of(
+    name: &str,
+    list_key: &str,
+    text_key: Option<&str>,
+    outcome: Outcome,
+) -> CallToolResult {
     match outcome.code {
         Some(code @ (0 | 1 | 3)) => {
             if outcome.stdout_cut {
                 return tool_error(
                     &format!(
-                        "arx: error: the output of `{}` is larger than {} MiB\nhint: ask for less (e.g. `last` for `log`)",
-                        entry.name,
+                        "arx: error: the output of `{name}` is larger than {} MiB\nhint: ask for less (a smaller `limit`)",
                         MAX_STDOUT >> 20
                     ),
                     Some(code),
                 );
             }
             let stdout = String::from_utf8_lossy(&outcome.stdout).into_owned();
-            let mut result = CallToolResult::success(vec![ContentBlock::text(stdout.clone())]);
-            result.structured_content = match text_key {
-                Some(key) => Some(serde_json::json!({ key: stdout })),
-                None => structured(&stdout, entry.list_key),
+            let warned = warnings(&outcome.stderr);
+            let (text, structured) = match text_key {
+                Some(key) => (
+                    answer::text(&stdout, &warned, None),
+                    Some(serde_json::json!({ key: stdout })),
+                ),
+                None => {
+                    let value = structured(&stdout, list_key);
+                    let head = answer::headline(
+                        name,
+                        value.as_ref().unwrap_or(&serde_json::Value::Null),
+                        code,
+                    );
+                    (answer::text(&head, &warned, value.as_ref()), value)
+                }
             };
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+            result.structured_content = structured;
             result.meta = Some(exit_meta(code));
             result
         }
         Some(code) => tool_error(&error_text(&outcome.stderr), Some(code)),
         None => tool_error(
             &format!(
-                "arx: error: `{}` was ended by a signal\n{}",
-                entry.name,
+                "arx: error: `{name}` was ended by a signal\n{}",
                 error_text(&outcome.stderr)
             ),
             None,
@@ -613,6 +720,8 @@ mod tests {
         let v = structured("{\"a\":1}\n{\"a\":2}\n", "runs").unwrap();
         assert_eq!(v, serde_json::json!({"runs": [{"a": 1}, {"a": 2}]}));
         let v = structured("{\"a\":1}\n", "runs").unwrap();
+        assert_eq!(v, serde_json::json!({"runs": [{"a": 1}]}));
+        let v = structured("{\"a\":1}\n", tools::ITEMS).unwrap();
         assert_eq!(v, serde_json::json!({"a": 1}));
         assert_eq!(
             structured("", "runs").unwrap(),

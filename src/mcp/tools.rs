@@ -12,6 +12,8 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
+use super::loop_tools;
+
 /// A JSON object (a tool's schema or arguments).
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
 
@@ -35,29 +37,35 @@ pub struct Call {
     pub gated: bool,
 }
 
+/// The list key of a tool that is no listing.
+pub const ITEMS: &str = "items";
+
+/// How many items a listing tool returns unless asked for more.
+pub const DEFAULT_LIMIT: usize = 20;
+
 /// How a command line is built from a tool's arguments.
-struct Argv(Vec<String>);
+pub struct Argv(Vec<String>);
 
 impl Argv {
-    fn new(words: &[&str]) -> Self {
+    pub fn new(words: &[&str]) -> Self {
         Argv(words.iter().map(|w| w.to_string()).collect())
     }
 
-    fn opt(mut self, flag: &str, value: Option<impl ToString>) -> Self {
+    pub fn opt(mut self, flag: &str, value: Option<impl ToString>) -> Self {
         if let Some(v) = value {
             self.0.push(format!("{flag}={}", v.to_string()));
         }
         self
     }
 
-    fn flag(mut self, flag: &str, on: bool) -> Self {
+    pub fn flag(mut self, flag: &str, on: bool) -> Self {
         if on {
             self.0.push(flag.to_string());
         }
         self
     }
 
-    fn many(mut self, flag: &str, values: &[String]) -> Self {
+    pub fn many(mut self, flag: &str, values: &[String]) -> Self {
         for v in values {
             self.0.push(format!("{flag}={v}"));
         }
@@ -65,13 +73,13 @@ impl Argv {
     }
 
     /// Positional words after `--`, so none is read as a flag.
-    fn rest(mut self, words: &[String]) -> Self {
+    pub fn rest(mut self, words: &[String]) -> Self {
         self.0.push("--".into());
         self.0.extend(words.iter().cloned());
         self
     }
 
-    fn call(self) -> Call {
+    pub fn call(self) -> Call {
         Call {
             args: self.0,
             ..Call::default()
@@ -85,7 +93,22 @@ pub trait Tool: DeserializeOwned + JsonSchema + 'static {
     const DESCRIPTION: &'static str;
     /// The key under which a command that prints a list (NDJSON or an
     /// array) puts it in the structured result, which must be an object.
-    const LIST_KEY: &'static str = "items";
+    const LIST_KEY: &'static str = ITEMS;
+    /// The tool changes nothing (MCP `readOnlyHint`).
+    const READ_ONLY: bool = true;
+    /// The tool may undo or overwrite work (MCP `destructiveHint`; only
+    /// meaningful when not read-only).
+    const DESTRUCTIVE: bool = false;
+    /// The JSON schema of the structured result (an object; properties
+    /// the result always or often has, others allowed).
+    fn output_schema() -> serde_json::Value {
+        serde_json::json!({"type": "object"})
+    }
+    /// Arguments the schema cannot say are wrong (a message naming the
+    /// fields), checked before anything runs or anyone is asked.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
     fn call(self) -> Call;
 }
 
@@ -94,7 +117,10 @@ pub struct Entry {
     pub name: &'static str,
     pub description: &'static str,
     pub list_key: &'static str,
+    pub read_only: bool,
+    pub destructive: bool,
     pub schema: fn() -> Arc<JsonObject>,
+    pub output_schema: fn() -> Arc<JsonObject>,
     pub parse: fn(serde_json::Value) -> Result<Call, String>,
 }
 
@@ -110,14 +136,23 @@ fn schema<T: JsonSchema>() -> Arc<JsonObject> {
     Arc::new(object)
 }
 
+fn output_schema<T: Tool>() -> Arc<JsonObject> {
+    match T::output_schema() {
+        serde_json::Value::Object(map) => Arc::new(map),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
 fn parse<T: Tool>(arguments: serde_json::Value) -> Result<Call, String> {
     let arguments = match arguments {
         serde_json::Value::Null => serde_json::Value::Object(JsonObject::new()),
         other => other,
     };
-    serde_json::from_value::<T>(arguments)
-        .map(T::call)
-        .map_err(|e| format!("invalid arguments for `{}`: {e}", T::NAME))
+    let tool = serde_json::from_value::<T>(arguments)
+        .map_err(|e| format!("invalid arguments for `{}`: {e}", T::NAME))?;
+    tool.check()
+        .map_err(|e| format!("invalid arguments for `{}`: {e}", T::NAME))?;
+    Ok(tool.call())
 }
 
 fn entry<T: Tool>() -> Entry {
@@ -125,7 +160,10 @@ fn entry<T: Tool>() -> Entry {
         name: T::NAME,
         description: T::DESCRIPTION,
         list_key: T::LIST_KEY,
+        read_only: T::READ_ONLY,
+        destructive: T::DESTRUCTIVE,
         schema: schema::<T>,
+        output_schema: output_schema::<T>,
         parse: parse::<T>,
     }
 }
@@ -140,12 +178,19 @@ pub fn table() -> Vec<Entry> {
         entry::<Measure>(),
         entry::<Run>(),
         entry::<Next>(),
-        entry::<DeadendCheck>(),
-        entry::<FindingRank>(),
-        entry::<Report>(),
+        entry::<loop_tools::DeadendCheck>(),
+        entry::<loop_tools::FindingRank>(),
+        entry::<loop_tools::Report>(),
         entry::<IdeaAdd>(),
         entry::<IdeaList>(),
         entry::<IdeaDrop>(),
+        entry::<loop_tools::Restore>(),
+        entry::<loop_tools::Show>(),
+        entry::<loop_tools::LaneAdd>(),
+        entry::<loop_tools::LaneList>(),
+        entry::<loop_tools::LaneSync>(),
+        entry::<loop_tools::JournalImport>(),
+        entry::<loop_tools::FindingList>(),
     ]
 }
 
@@ -192,11 +237,47 @@ pub struct Try {
     /// Paths no candidate may change (gitignore-style globs).
     #[serde(default)]
     pub protect: Vec<String>,
+    /// Try `idea` again although it was discarded at this parent already
+    /// (without it such a try is refused: `refused: a repeat`); needs
+    /// `because`.
+    #[serde(default)]
+    pub retry: bool,
+    /// With `retry`: what changed since the idea was tried.
+    pub because: Option<String>,
 }
 
 impl Tool for Try {
     const NAME: &'static str = "try";
-    const DESCRIPTION: &'static str = "One iteration of the keep-if-better ratchet (`arx try`): run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it. The result is `arx try --json`; `_meta.exit_code` is 0 kept or baseline recorded, 1 discarded, 3 inconclusive or crash.";
+    const DESCRIPTION: &'static str = "One iteration of the keep-if-better ratchet (`arx try`): run the candidate (what changed since the last kept commit), keep it as a commit when it beats the best beyond the noise, otherwise set it aside and undo it. The result's first line is the outcome and the next step; `_meta.exit_code` is 0 keep, baseline or config_change; 1 every discard (`discard`, `discard (inconclusive)`, protected, checks_failed, guard, holdout, pruned, stale, already_in_best), a refusal (`refused: a repeat`: an idea discarded at this parent; call again with `retry` and `because`) or a pause (`paused: declined`, `paused: cancelled`, `paused: no person to ask`: stop and tell the person); 3 only crash or interrupted. The record is the structured content.";
+    const READ_ONLY: bool = false;
+    const DESTRUCTIVE: bool = true;
+    fn output_schema() -> serde_json::Value {
+        serde_json::json!({
+            "type": "object",
+            "properties": {
+                "outcome": {"type": "string", "description": "the outcome (the line's first words): keep, discard, discard (inconclusive), crash, paused: declined, ..."},
+                "exit": {"type": "integer", "description": "arx's exit code (as _meta.exit_code)"},
+                "line": {"type": "string", "description": "what happened, in one line"},
+                "next": {"type": "string", "description": "what to do next"},
+                "ratchet": {"type": "object", "description": "the ratchet's record: status, best, improvement, noise, ..."},
+                "run_id": {"type": "string"}
+            }
+        })
+    }
+    fn check(&self) -> Result<(), String> {
+        match (self.retry, &self.because, &self.idea) {
+            (true, None, _) => {
+                Err("`retry` needs `because`: what changed since the idea was tried".into())
+            }
+            (false, Some(_), _) => {
+                Err("`because` is the reason of a `retry`: set `retry` true".into())
+            }
+            (true, Some(_), None) => {
+                Err("`retry` needs `idea`: the id of the idea tried before".into())
+            }
+            _ => Ok(()),
+        }
+    }
     fn call(self) -> Call {
         let mut call = Argv::new(&["try"])
             .opt("--description", self.description)
@@ -214,6 +295,9 @@ impl Tool for Try {
             .opt("--min-effect", self.min_effect)
             .many("--check", &self.check)
             .many("--protect", &self.protect)
+            .flag("--no-repeat", !self.dry_run)
+            .flag("--retry", self.retry)
+            .opt("--because", self.because)
             .call();
         call.events = true;
         call.gated = !self.dry_run;
@@ -233,7 +317,7 @@ pub struct Best {
 
 impl Tool for Best {
     const NAME: &'static str = "best";
-    const DESCRIPTION: &'static str = "The best kept run of the ratchet's segment (`arx best`): value, confidence interval, commit, description. `_meta.exit_code` is 1 before any baseline.";
+    const DESCRIPTION: &'static str = "The best kept run of the ratchet's segment (`arx best`): value, confidence interval, commit, description. `_meta.exit_code` is 1 before any baseline (call try to measure it).";
     fn call(self) -> Call {
         Argv::new(&["best"])
             .opt("--metric", self.metric)
@@ -254,7 +338,7 @@ pub struct Status {
 
 impl Tool for Status {
     const NAME: &'static str = "status";
-    const DESCRIPTION: &'static str = "The ratchet's state and the stop advice (`arx status`): tries, kept, discarded, best, and whether a stop rule fired. `_meta.exit_code` is 0 when the loop should stop, 1 to go on.";
+    const DESCRIPTION: &'static str = "The ratchet's state and the stop advice (`arx status`): tries, kept, discarded, best, and whether a stop rule fired. `_meta.exit_code` is 0 when the loop should stop (a stop rule fired: make no further change, tell the person why, the best and what was tried), 1 to go on. A `metric` the journal has no segment of is an error naming those it has.";
     fn call(self) -> Call {
         Argv::new(&["status"])
             .opt("--metric", self.metric)
@@ -267,19 +351,23 @@ impl Tool for Status {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Log {
-    /// Only the N most recent runs.
-    pub last: Option<usize>,
+    /// Only the N most recent runs (default 20).
+    #[serde(alias = "last")]
+    pub limit: Option<usize>,
     /// Only runs of this candidate.
     pub candidate: Option<String>,
 }
 
 impl Tool for Log {
     const NAME: &'static str = "log";
-    const DESCRIPTION: &'static str = "Journaled runs, newest last (`arx log --json`, one record per line): the structured result lists them under `runs`.";
+    const DESCRIPTION: &'static str = "Journaled runs, newest last (`arx log`): the last 20 unless `limit`, under `runs`; `show` gives one run in full.";
     const LIST_KEY: &'static str = "runs";
+    fn output_schema() -> serde_json::Value {
+        serde_json::json!({"type": "object", "properties": {"runs": {"type": "array"}}})
+    }
     fn call(self) -> Call {
         Argv::new(&["log"])
-            .opt("--last", self.last)
+            .opt("--limit", Some(self.limit.unwrap_or(DEFAULT_LIMIT)))
             .opt("--candidate", self.candidate)
             .call()
     }
@@ -381,6 +469,7 @@ pub struct Run {
 impl Tool for Run {
     const NAME: &'static str = "run";
     const DESCRIPTION: &'static str = "Run an experiment (`arx run`): gate, verdict against the metric spec, journal. `_meta.exit_code` is 0 supported, 1 refuted (or paused at the gate, or a known dead end), 3 inconclusive.";
+    const READ_ONLY: bool = false;
     fn call(self) -> Call {
         let mut call = Argv::new(&["run"])
             .flag("--shell", self.shell)
@@ -430,6 +519,8 @@ pub struct Next {
 impl Tool for Next {
     const NAME: &'static str = "next";
     const DESCRIPTION: &'static str = "The next idea to try (`arx next`): the backlog's open ideas ranked from the ratchet's record, the chosen id in `idea`, with its statement, family and scores; ideas already discarded at the same parent or in flight in another lane are left out, with the reason. With `candidates`, picks among the candidates of a file by expected free energy instead. `_meta.exit_code` is 1 when nothing is left (add ideas with `idea_add`).";
+    // It marks the idea it gives as in flight.
+    const READ_ONLY: bool = false;
     fn call(self) -> Call {
         Argv::new(&["next"])
             .opt("--candidates", self.candidates)
@@ -439,47 +530,6 @@ impl Tool for Next {
             .opt("--model", self.model)
             .flag("--greedy", self.greedy)
             .call()
-    }
-}
-
-/// `arx deadend check`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DeadendCheck {
-    /// The approach to look up (case and spacing do not matter).
-    pub statement: String,
-}
-
-impl Tool for DeadendCheck {
-    const NAME: &'static str = "deadend_check";
-    const DESCRIPTION: &'static str = "Is this approach a known dead end? (`arx deadend check`). `_meta.exit_code` is 1 when it is, 0 when not.";
-    fn call(self) -> Call {
-        Argv::new(&["deadend", "check"])
-            .rest(&[self.statement])
-            .call()
-    }
-}
-
-/// `arx report --markdown`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct Report {
-    /// Ratchet segment N (1, 2, ...) or `all` (default: every run, the latest segment summarized).
-    pub segment: Option<String>,
-    /// How many last runs (and dead ends, rounds) to list.
-    pub last: Option<usize>,
-}
-
-impl Tool for Report {
-    const NAME: &'static str = "report";
-    const DESCRIPTION: &'static str = "The loop's report as Markdown (`arx report --markdown`): summary, best, last runs, dead ends, rounds. The structured result holds it under `markdown`.";
-    fn call(self) -> Call {
-        let mut call = Argv::new(&["report", "--markdown"])
-            .opt("--segment", self.segment)
-            .opt("--last", self.last)
-            .call();
-        call.text_key = Some("markdown");
-        call
     }
 }
 
@@ -501,7 +551,8 @@ pub struct IdeaAdd {
 
 impl Tool for IdeaAdd {
     const NAME: &'static str = "idea_add";
-    const DESCRIPTION: &'static str = "Add an idea to the backlog (`arx idea add`), which outlives the agent's context: write each idea down as it comes. The result is the idea with its `id`, which `try` takes as `idea`.";
+    const DESCRIPTION: &'static str = "Add an idea to the backlog (`arx idea add`), which outlives the agent's context: write each idea down as it comes. The result is the idea with its `id`, which `try` takes as `idea`; a warning says when the same idea was tried already.";
+    const READ_ONLY: bool = false;
     fn call(self) -> Call {
         let argv = Argv::new(&["idea", "add"])
             .opt("--family", self.family)
@@ -522,16 +573,22 @@ pub struct IdeaList {
     pub status: Option<String>,
     /// Only ideas of this family.
     pub family: Option<String>,
+    /// The last N ideas (default 20).
+    pub limit: Option<usize>,
 }
 
 impl Tool for IdeaList {
     const NAME: &'static str = "idea_list";
-    const DESCRIPTION: &'static str = "The backlog of ideas (`arx idea list`), oldest first: each idea's id, statement, family and status (open, in_flight in a lane, tried with each try's run id and outcome, dropped), under `ideas`.";
+    const DESCRIPTION: &'static str = "The backlog of ideas (`arx idea list`), oldest first, the last 20 unless `limit`: each idea's id, statement, family and status (open, in_flight in a lane, tried with each try's run id and outcome, dropped), under `ideas`.";
     const LIST_KEY: &'static str = "ideas";
+    fn output_schema() -> serde_json::Value {
+        serde_json::json!({"type": "object", "properties": {"ideas": {"type": "array"}}})
+    }
     fn call(self) -> Call {
         Argv::new(&["idea", "list"])
             .opt("--status", self.status)
             .opt("--family", self.family)
+            .opt("--limit", Some(self.limit.unwrap_or(DEFAULT_LIMIT)))
             .call()
     }
 }
@@ -549,31 +606,12 @@ pub struct IdeaDrop {
 impl Tool for IdeaDrop {
     const NAME: &'static str = "idea_drop";
     const DESCRIPTION: &'static str = "Drop an idea of the backlog (`arx idea drop`): no longer proposed; its tries stay in the journal.";
+    const READ_ONLY: bool = false;
+    const DESTRUCTIVE: bool = true;
     fn call(self) -> Call {
         Argv::new(&["idea", "drop"])
             .opt("--reason", self.reason)
             .rest(&[self.id])
-            .call()
-    }
-}
-
-/// `arx finding rank`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FindingRank {
-    /// What the next proposal is about.
-    pub context: String,
-    /// Most findings shown.
-    pub limit: Option<usize>,
-}
-
-impl Tool for FindingRank {
-    const NAME: &'static str = "finding_rank";
-    const DESCRIPTION: &'static str = "The findings most relevant to the next proposal, best first (`arx finding rank`). `_meta.exit_code` is 1 when nothing is relevant.";
-    fn call(self) -> Call {
-        Argv::new(&["finding", "rank"])
-            .opt("--context", Some(self.context))
-            .opt("--limit", self.limit)
             .call()
     }
 }
@@ -615,7 +653,7 @@ mod tests {
         let c = call("deadend_check", json!({"statement": "--force"})).unwrap();
         assert_eq!(c.args, ["deadend", "check", "--", "--force"]);
         let c = call("try", json!({"description": "-m"})).unwrap();
-        assert_eq!(c.args, ["try", "--description=-m"]);
+        assert_eq!(c.args, ["try", "--description=-m", "--no-repeat"]);
     }
 
     #[test]
@@ -643,16 +681,51 @@ mod tests {
     }
 
     #[test]
-    fn log_takes_last() {
+    fn log_takes_a_limit_of_20_by_default() {
+        let c = call("log", json!({"limit": 3})).unwrap();
+        assert_eq!(c.args, ["log", "--limit=3"]);
         let c = call("log", json!({"last": 3})).unwrap();
-        assert_eq!(c.args, ["log", "--last=3"]);
-        assert!(call("log", json!(null)).is_ok());
+        assert_eq!(c.args, ["log", "--limit=3"], "`last` is the old name");
+        let c = call("log", json!(null)).unwrap();
+        assert_eq!(c.args, ["log", "--limit=20"]);
+        let c = call("idea_list", json!({})).unwrap();
+        assert_eq!(c.args, ["idea", "list", "--limit=20"]);
+    }
+
+    #[test]
+    fn a_try_refuses_a_repeat_unless_retried_with_a_reason() {
+        let c = call("try", json!({"idea": "i-1"})).unwrap();
+        assert_eq!(c.args, ["try", "--idea=i-1", "--no-repeat"]);
+        let c = call("try", json!({"idea": "i-1", "retry": true, "because": "b"})).unwrap();
+        assert_eq!(
+            c.args,
+            ["try", "--idea=i-1", "--no-repeat", "--retry", "--because=b"]
+        );
+        let e = call("try", json!({"idea": "i-1", "retry": true})).unwrap_err();
+        assert!(e.contains("`retry` needs `because`"), "{e}");
+        assert!(call("try", json!({"because": "b"})).is_err());
+        assert!(call("try", json!({"retry": true, "because": "b"})).is_err());
+    }
+
+    #[test]
+    fn every_tool_has_annotations_and_an_object_output_schema() {
+        for e in table() {
+            assert_eq!(
+                (e.output_schema)().get("type"),
+                Some(&json!("object")),
+                "{}",
+                e.name
+            );
+        }
+        let find = |n: &str| table().into_iter().find(|e| e.name == n).unwrap();
+        assert!(find("status").read_only && !find("try").read_only);
+        assert!(find("try").destructive && !find("idea_add").destructive);
     }
 
     #[test]
     fn unknown_and_mistyped_arguments_are_refused() {
-        let e = call("log", json!({"limit": 3})).unwrap_err();
-        assert!(e.contains("limit"), "{e}");
+        let e = call("log", json!({"lmit": 3})).unwrap_err();
+        assert!(e.contains("lmit"), "{e}");
         assert!(call("try", json!({"repeat": "two"})).is_err());
         assert!(call("deadend_check", json!({})).is_err());
         assert!(call("best", json!({"metrc": "acc"})).is_err());

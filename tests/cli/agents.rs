@@ -134,9 +134,9 @@ fn actions(agents_md: &str) -> Vec<(String, bool)> {
             let cells: Vec<&str> = l.trim_matches('|').split('|').map(str::trim).collect();
             let status = cells.first()?.trim_matches('`').to_string();
             let action = cells.last()?;
-            let go_on = if action.starts_with("Go on") {
+            let go_on = if action.to_lowercase().starts_with("go on") {
                 true
-            } else if action.starts_with("Stop") {
+            } else if action.to_lowercase().starts_with("stop") {
                 false
             } else {
                 return None;
@@ -254,9 +254,8 @@ fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidat
                 .unwrap();
             let report: serde_json::Value =
                 serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
-            let status = report["ratchet"]["status"]
-                .as_str()
-                .unwrap_or("(none: an error)");
+            // The answer names its outcome, the table's first column.
+            let status = report["outcome"].as_str().unwrap_or("(none: an error)");
             let go_on = table
                 .iter()
                 .find(|(s, _)| s == status)

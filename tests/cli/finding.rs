@@ -525,7 +525,9 @@ fn try_records_keeps_and_discards_and_screens_failed_descriptions() {
 
     sb.write("value.txt", "0.9005");
     let (code, r, _) = try_(&sb, &["-m", "nudge the value up"]);
-    assert_eq!(code, 3, "{r}");
+    // An inconclusive discard is a discard: exit 1.
+    assert_eq!(code, 1, "{r}");
+    assert_eq!(r["outcome"], "discard (inconclusive)", "{r}");
     let s = store(&sb);
     assert_eq!(s.len(), 2);
     let content = s[1]["content"].as_str().unwrap();

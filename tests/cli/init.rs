@@ -332,7 +332,9 @@ fn without_flags_every_objective_key_is_commented_and_flags_append_to_a_file_wit
     sb.arx().arg("init").assert().code(0);
     let text = sb.read("arx.toml");
     let t: toml::Table = text.parse().unwrap();
-    assert!(t["objective"].as_table().unwrap().is_empty(), "{text}");
+    // The objective holds only the default stop rule.
+    let objective = t["objective"].as_table().unwrap();
+    assert_eq!(objective.keys().collect::<Vec<_>>(), ["stop"], "{text}");
     for key in [
         "metric",
         "direction",

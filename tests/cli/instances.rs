@@ -109,8 +109,10 @@ fn three_better_and_one_worse_is_not_kept_where_the_aggregate_rule_keeps_it() {
     let sb = suite(PER_INSTANCE);
     sb.write("scores.txt", scores(3, 1));
     let (code, report, err) = try_(&sb);
-    // Not better across instances, not worse either: inconclusive.
-    assert_eq!(code, 3, "{report} {err}");
+    // Not better across instances, not worse either: an inconclusive
+    // discard, exit 1.
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(report["outcome"], "discard (inconclusive)");
     assert_eq!(report["ratchet"]["status"], "discard");
     let p = &report["ratchet"]["per_instance"];
     assert_eq!(

@@ -34,6 +34,7 @@ mod measure;
 mod next;
 mod next_ideas;
 mod next_imported;
+mod outcomes;
 mod paired;
 mod parse;
 mod plateau;

@@ -152,7 +152,8 @@ fn the_imported_night_steers_toward_the_family_it_kept() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("9 tries of imported nights"), "{text}");
-    assert!(text.contains("imp."), "{text}");
+    assert!(text.contains("imported"), "{text}");
+    assert!(text.contains("imported: tries"), "the legend: {text}");
 }
 
 /// The night discarded a change after its last keep; the loop goes on

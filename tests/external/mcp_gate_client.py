@@ -74,6 +74,10 @@ async def main(arx, repo, mode):
                 refused = await session.call_tool(tool, smuggled)
                 check(refused.is_error, f"{tool} took {smuggled}: {text(refused)}")
             check(journal(repo) == [], "nothing ran for a refused call")
+            # Arguments are checked before anyone is asked.
+            wrong = await session.call_tool("try", {"idea": "i-nope"})
+            check(wrong.is_error and "i-nope" in text(wrong), f"a wrong idea: {text(wrong)}")
+            check(asked == [], f"nobody was asked for a call that cannot run: {asked}")
 
             tried = await session.call_tool("try", {"description": "baseline"})
             check(not tried.is_error, f"try failed: {text(tried)}")
@@ -91,13 +95,18 @@ async def main(arx, repo, mode):
                 check(len(records) == 2, f"the baseline and the run journaled: {records}")
                 check((records[0].get("ratchet") or {}).get("status") == "baseline", f"{records[0]}")
             else:
+                want = {"decline": "paused: declined", "cancel": "paused: cancelled",
+                        "unable": "paused: no person to ask"}[mode]
                 for name, result in (("try", tried), ("run", ran)):
                     check(exit_code(result) == 1, f"{name} paused: exit {exit_code(result)}: {text(result)}")
-                    check("paused" in text(result), f"{name} says paused: {text(result)}")
+                    check(text(result).startswith(want), f"{name} says {want}: {text(result)}")
+                    check("next: stop" in text(result), f"{name} says stop: {text(result)}")
+                    check(result.structured_content["outcome"] == want, f"{result.structured_content}")
                 check(records == [], f"nothing ran: {records}")
             if can_ask:
                 check(len(asked) == 2, f"the person was asked once per call: {asked}")
                 check("execute" in asked[0], f"the question names the gate: {asked[0]}")
+                check("command:" in asked[0], f"the question shows the command: {asked[0]}")
             else:
                 check(asked == [], "nobody was asked")
     print(json.dumps({"mode": mode, "asked": len(asked), "records": len(records), "ok": True}))

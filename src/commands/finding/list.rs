@@ -22,9 +22,13 @@ impl Row for Item {
     }
 }
 
-pub fn list(ctx: &Ctx, kind: Option<&str>, status: Option<&str>, all: bool) -> Result<Exit> {
+pub fn list(
+    ctx: &Ctx,
+    (kind, status, all): (Option<&str>, Option<&str>, bool),
+    limit: Option<usize>,
+) -> Result<Exit> {
     let store = findings::load(&ctx.state_dir()?, WARN)?;
-    let items: Vec<Item> = store
+    let mut items: Vec<Item> = store
         .into_iter()
         .filter(|f| kind.is_none_or(|k| f.kind.as_str() == k))
         .filter(|f| match status {
@@ -33,6 +37,9 @@ pub fn list(ctx: &Ctx, kind: Option<&str>, status: Option<&str>, all: bool) -> R
         })
         .map(Item)
         .collect();
+    if let Some(n) = limit {
+        items.drain(..items.len().saturating_sub(n));
+    }
     ctx.out.emit(&Rows {
         items,
         empty: "no findings",

@@ -48,9 +48,12 @@ pub fn run(ctx: &Ctx, cmd: &FindingCommand) -> Result<Exit> {
         ),
         FindingCommand::Maintain { force, dry_run } => maintain::run(ctx, *force, *dry_run),
         FindingCommand::Rank { context, limit } => rank::run(ctx, context, *limit),
-        FindingCommand::List { kind, status, all } => {
-            list::list(ctx, kind.as_deref(), status.as_deref(), *all)
-        }
+        FindingCommand::List {
+            kind,
+            status,
+            all,
+            limit,
+        } => list::list(ctx, (kind.as_deref(), status.as_deref(), *all), *limit),
         FindingCommand::Show { id } => list::show(ctx, id),
         FindingCommand::Explain { id, context } => explain::run(ctx, id, context.as_deref()),
         FindingCommand::Merge { files } => merge::run(ctx, files),

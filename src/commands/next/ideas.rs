@@ -76,8 +76,8 @@ impl NextIdea {
         )?;
         writeln!(
             out,
-            "{b}{:<14} {:<12} {:>5} {:>5} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}  statement{b:#}",
-            "idea", "family", "tries", "imp.", "keeps", "keep", "gain", "cost", "epist.", "G", "P"
+            "{b}{:<14} {:<12} {:>5} {:>8} {:>5} {:>6} {:>6} {:>6} {:>8} {:>8} {:>7}  statement{b:#}",
+            "idea", "family", "tries", "imported", "keeps", "keep", "gain", "cost", "epist.", "G", "P"
         )?;
         for r in &self.ideas {
             let s = &r.scores;
@@ -88,7 +88,7 @@ impl NextIdea {
             };
             writeln!(
                 out,
-                "{mark}{:<13} {:<12} {:>5} {:>5} {:>5} {:>6.3} {:>6.2} {:>6.2} {:>8.4} {:>8.4} {:>7.4}  {}",
+                "{mark}{:<13} {:<12} {:>5} {:>8} {:>5} {:>6.3} {:>6.2} {:>6.2} {:>8.4} {:>8.4} {:>7.4}  {}",
                 r.idea,
                 r.family,
                 s.tries,
@@ -106,9 +106,22 @@ impl NextIdea {
                 writeln!(out, "{d}  left out: {}{d:#}", left_out_words(why))?;
             }
         }
+        for line in LEGEND {
+            writeln!(out, "{d}{line}{d:#}")?;
+        }
         Ok(())
     }
 }
+
+/// What the table's columns are (a family's numbers are its tries in the
+/// segment, shared by its ideas).
+pub const LEGEND: [&str; 5] = [
+    "* the pick. tries, keeps: the family's tries and keeps in the segment; imported: tries",
+    "  of imported nights counted for it (not a gain: the family of the most similar idea);",
+    "  keep: its keep rate (posterior mean, shrunk toward the segment's); gain, cost: its gain",
+    "  per keep and runs per try relative to the segment's (1 = the same); epist.: what one",
+    "  more try would teach of its keep rate (nats); G: expected free energy, lower first; P: the chance it is picked.",
+];
 
 /// The imported tries the scores count, for the table's heading.
 fn imported_words(tries: u64) -> String {
@@ -116,7 +129,7 @@ fn imported_words(tries: u64) -> String {
         return String::new();
     }
     format!(
-        " and {} of imported nights (imp.: in the family of the most similar idea)",
+        " and {} of imported nights",
         crate::output::count(tries, "try", "tries")
     )
 }

@@ -4,9 +4,9 @@
 
 use anyhow::Result;
 
-use super::{dry_run, Shown, TryReport};
+use super::{answer_with, dry_run, paused_try, refuse_repeat, refuse_screened, Shown, TryReport};
 use crate::cli::TryArgs;
-use crate::commands::{paused_try, refuse_screened, Ctx, WARN};
+use crate::commands::{Ctx, WARN};
 use crate::error::Exit;
 use crate::ops::attempts;
 use crate::ops::ratchet::{self as ops_ratchet, Attempted, Planned, TryRequest};
@@ -23,12 +23,14 @@ pub fn run(ctx: &Ctx, args: &TryArgs) -> Result<Exit> {
         return match ops_ratchet::plan(&req, &shown, WARN)? {
             Planned::Plan(plan) => dry_run(ctx, *plan),
             Planned::Refused(m) => refuse_screened(ctx, description, &m),
+            Planned::Repeat { idea, detail } => refuse_repeat(ctx, &idea, detail),
         };
     }
     match ops_ratchet::attempt(&req, &shown, WARN)? {
         Attempted::Done(done) => tell(ctx, *done),
         Attempted::Paused { pending_gate } => paused_try(ctx, pending_gate),
         Attempted::Refused(m) => refuse_screened(ctx, description, &m),
+        Attempted::Repeat { idea, detail } => refuse_repeat(ctx, &idea, detail),
         Attempted::ConfigChange {
             kept,
             config,
@@ -50,6 +52,8 @@ pub fn request(ctx: &Ctx, args: &TryArgs) -> TryRequest {
         lane: args.lane.clone(),
         strict: args.strict,
         approve: args.approve,
+        no_repeat: args.no_repeat,
+        because: args.because.clone().filter(|_| args.retry),
         no_gates: args.no_gates,
         grace: args.grace.clone(),
         heartbeat: args.heartbeat.clone(),
@@ -81,15 +85,22 @@ fn anchored_events(events: Option<&str>) -> Option<String> {
 /// Tell how a try ended (its report on stdout), then exit with its code
 /// (or as the Ctrl-C that stopped it would have).
 fn tell(ctx: &Ctx, done: ops_ratchet::Done) -> Result<Exit> {
-    ctx.out.emit(&TryReport {
-        record: done.record,
-        notes: done.notes,
-        line: done.line,
-    })?;
+    let outcome = done.outcome();
+    let line = done.line.clone();
+    let exit = answer_with(
+        ctx,
+        outcome,
+        line,
+        &TryReport {
+            record: done.record,
+            notes: done.notes,
+            line: done.line,
+        },
+    )?;
     if done.interrupted {
         attempts::resend_interrupt();
     }
-    Ok(done.exit)
+    Ok(exit)
 }
 
 #[cfg(test)]

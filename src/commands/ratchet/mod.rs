@@ -3,6 +3,7 @@
 //! `kernel::ratchet`, the segment fold `kernel::segment`, the git work
 //! `io::git::ratchet`; the files here are glue and what they share.
 
+mod answer;
 pub mod attempt;
 pub mod best;
 pub mod restore;
@@ -24,6 +25,8 @@ use crate::ops::ratchet::{self as ops_ratchet};
 use crate::output::{bold, dim, warn, Report, Spinner};
 
 pub use crate::ops::ratchet::Summary;
+use answer::emit as answer_with;
+pub use answer::{paused_try, refuse_repeat, refuse_screened};
 
 /// In a lane (or any linked working tree) whose own `arx.toml` differs
 /// from the main working tree's, which it decides by: say so, once.
@@ -136,7 +139,7 @@ pub(super) fn config_change(
     } else {
         "tries decide by it from now on"
     };
-    ctx.out.emit(&ConfigChange {
+    let report = ConfigChange {
         proceed: false,
         reason: "config change",
         ratchet: ConfigStatus {
@@ -150,14 +153,22 @@ pub(super) fn config_change(
             short(kept)
         ),
         config,
-    })?;
-    Ok(Exit::Ok)
+    };
+    let outcome = crate::kernel::try_outcome::find("config_change").expect("in the table");
+    answer_with(
+        ctx,
+        outcome,
+        format!("config change: {}", report.detail),
+        &report,
+    )
 }
 
 /// A dry run's answer.
 #[derive(Serialize)]
 struct DryRun {
     dry_run: bool,
+    /// The experiment, as it would run.
+    command: String,
     segment: String,
     baseline_needed: bool,
     kept: Option<String>,
@@ -325,6 +336,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
     }
     ctx.out.emit(&DryRun {
         dry_run: true,
+        command: objective.command.join(" "),
         segment: objective.segment_id(),
         baseline_needed,
         kept: Some(kept.to_string()),

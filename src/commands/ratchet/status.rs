@@ -31,6 +31,10 @@ pub struct StatusReport {
     pub discards: usize,
     /// Crashed and interrupted tries.
     pub crashes: usize,
+    /// Of the crashes: tries cut off before a verdict (a Ctrl-C, an MCP
+    /// client that gave up), not counted in a row (their change is still
+    /// in the working tree to be tried).
+    pub interrupted: usize,
     /// Of the discards: a check failed.
     pub checks_failed: usize,
     /// Of the discards: a protected path was touched.
@@ -115,6 +119,21 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     }
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
+    if let Some(asked) = &flags.metric {
+        if !loaded.metrics.is_empty() && !loaded.metrics.contains(asked) {
+            return Err(crate::error::Hinted::error(
+                format!(
+                    "the journal has no segment measuring {asked}; its segments measure {}",
+                    loaded.metrics.join(", ")
+                ),
+                format!(
+                    "ask for one of those (--metric {}), or leave --metric out for arx.toml's",
+                    loaded.metrics.last().map_or("", String::as_str)
+                ),
+            ));
+        }
+    }
+    stale_agents_md(ctx, &loaded.cwd)?;
     let Some(seg) = &loaded.segment else {
         ctx.out.emit(&StatusReport::no_segment(o))?;
         return Ok(Exit::No);
@@ -155,6 +174,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         keeps: seg.tally.keeps,
         discards: seg.tally.discards,
         crashes: seg.tally.crashes,
+        interrupted: seg.tally.of(TryStatus::Interrupted.as_str()),
         checks_failed: seg.tally.of(TryStatus::ChecksFailed.as_str()),
         protected: seg.tally.of(TryStatus::Protected.as_str()),
         guard: seg.tally.of(TryStatus::Guard.as_str()),
@@ -170,6 +190,26 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     Ok(if stop { Exit::Ok } else { Exit::No })
 }
 
+/// Warn when AGENTS.md's arx section is not the one `arx init --agent`
+/// would write now (the objective, its guards or stop rules changed).
+fn stale_agents_md(ctx: &Ctx, cwd: &std::path::Path) -> Result<()> {
+    let root = crate::io::config::repo_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+    let Some(text) = crate::io::state::read_text_if_any(&root.join("AGENTS.md"))? else {
+        return Ok(());
+    };
+    let Some(written) = crate::kernel::agents::current(&text) else {
+        return Ok(());
+    };
+    let config = ctx.config()?;
+    let now = crate::kernel::agents::section(&crate::kernel::agents::from_config(
+        config.objective.as_ref(),
+    ));
+    if written != now {
+        warn("AGENTS.md's arx section no longer matches arx.toml (the objective, its checks, guards or stop rules changed): run `arx init --agent` to write it again");
+    }
+    Ok(())
+}
+
 impl StatusReport {
     /// Before the objective's first baseline.
     fn no_segment(o: &crate::kernel::objective::Objective) -> StatusReport {
@@ -183,6 +223,7 @@ impl StatusReport {
             keeps: 0,
             discards: 0,
             crashes: 0,
+            interrupted: 0,
             checks_failed: 0,
             protected: 0,
             guard: 0,

@@ -145,11 +145,29 @@ fn same_and_against(
             if same.is_none_or(|(_, s)| sim > s) {
                 same = Some((pos, sim));
             }
-        } else if signal > 0.0 && store[pos].is_live() {
+        } else if signal > 0.0 && store[pos].is_live() && same_change(content, &store[pos].content)
+        {
             against.push((pos, sim * signal));
         }
     }
     (same, against)
+}
+
+/// The change a try's finding is about: its leading `quoted` subject
+/// (`` `widen the layer` improved loss by 0.1 ``).
+fn change_of(content: &str) -> Option<&str> {
+    let rest = content.trim_start().strip_prefix('`')?;
+    rest.split_once('`').map(|(subject, _)| subject.trim())
+}
+
+/// Two findings may contradict each other only about the same change: a
+/// try's finding (its quoted subject) never contradicts another try's of
+/// a different change, however alike their words.
+fn same_change(a: &str, b: &str) -> bool {
+    match (change_of(a), change_of(b)) {
+        (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -161,6 +179,35 @@ mod tests {
 
     fn f(c: &str) -> Finding {
         Finding::new(Kind::Takeaway, c, None, 0.5, T0)
+    }
+
+    #[test]
+    fn tries_of_different_changes_never_contradict() {
+        let now: Timestamp = T0.parse().unwrap();
+        let kept = "`widen hidden layer 64->128` improved val_loss by 0.05";
+        let against = |other: &str| {
+            let mut store = Vec::new();
+            add_all(&mut store, vec![f(kept)], now);
+            add_all(&mut store, vec![f(other)], now).1.len()
+        };
+        assert_eq!(
+            against("`widen hidden layer 64->256` did not improve val_loss (+0.01, within noise)"),
+            0,
+            "another change: no contradiction"
+        );
+        assert_eq!(
+            against("`widen hidden layer 64->128` did not improve val_loss (+0.01, within noise)"),
+            1,
+            "the same change, the other way: a contradiction"
+        );
+        assert_eq!(
+            change_of("`a b` improved x"),
+            Some("a b"),
+            "the quoted subject"
+        );
+        assert!(same_change("`x` improved", "`X` did not improve"));
+        assert!(!same_change("`x` improved", "`y` did not improve"));
+        assert!(same_change("free text", "`y` did not improve"));
     }
 
     #[test]

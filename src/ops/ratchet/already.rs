@@ -61,5 +61,6 @@ pub fn already_in_best(
             short(best)
         ),
         interrupted: false,
+        inconclusive: false,
     })
 }

@@ -10,6 +10,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use super::candidate::{Against, TryEnv};
+use super::idea::Tested;
 use super::replay::{Replayed, Tried};
 use super::request::{check_kept, cwd, load, screen, Loaded, TryRequest};
 use super::{baseline, recover, replay_moved, short, try_candidate, Done, Host, Runner};
@@ -21,7 +22,7 @@ use crate::io::process::RunSpec;
 use crate::io::ratchet::{lock_try, KeepLock, TryHolder, TryLock};
 use crate::io::Warn;
 use crate::kernel::gate::Gate;
-use crate::kernel::journal::GitState;
+use crate::kernel::journal::{GitState, RunRecord};
 use crate::kernel::launch::Place;
 use crate::kernel::objective::Objective;
 use crate::kernel::ratchet_record::TryStatus;
@@ -39,6 +40,8 @@ pub enum Attempted {
     Paused { pending_gate: Option<Gate> },
     /// `--strict`: the description matches a failed approach.
     Refused(DeadMatch),
+    /// `--no-repeat`: the idea was discarded at this parent already.
+    Repeat { idea: String, detail: String },
     /// Only the configuration (`arx.toml`) changed since the best `kept`:
     /// never part of a candidate, so nothing ran and nothing changed.
     ConfigChange {
@@ -99,7 +102,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     // An idea in flight in another lane is refused, and this try's lock
     // (which says its idea) taken, under the claims lock: two lanes never
     // start one idea at once.
-    let claims = match &testing.0 {
+    // A retry is checked as the idea it retries.
+    let claims = match tested.retry_of().or(testing.0.as_deref()) {
         Some(idea) => {
             let lock = crate::io::steer::lock_claims(&loaded.state)?;
             let lane = testing.1.as_deref();
@@ -135,6 +139,11 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     let (start, baseline_lock) = find_best(req, &repo, lane.as_ref(), &mut loaded, (host, warn))?;
     if let Some(m) = screen(req, &loaded.state, host, warn)? {
         return Ok(Attempted::Refused(m));
+    }
+    if req.no_repeat && !start.candidate.is_empty() {
+        if let Some((idea, detail)) = repeat(&tested, &loaded.records, &start.kept) {
+            return Ok(Attempted::Repeat { idea, detail });
+        }
     }
     // The lane's work, taken up onto the best, is no change at all.
     let already = start.took_up && !start.baseline_needed && start.candidate.is_empty();
@@ -181,6 +190,33 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         Err(done) => return Ok(Attempted::Done(Box::new(done))),
     };
     tries(&env, at).map(|done| Attempted::Done(Box::new(done)))
+}
+
+/// The idea tested, when a try of it was discarded (not kept, not a
+/// crash, not interrupted) at `kept` already: its id and what to say.
+pub(super) fn repeat(
+    tested: &Tested,
+    records: &[RunRecord],
+    kept: &str,
+) -> Option<(String, String)> {
+    let idea = tested.idea.as_deref()?;
+    let before = records.iter().rev().find_map(|r| {
+        let i = r.ratchet.as_ref()?;
+        let same = i.idea.as_deref() == Some(idea) && i.parent.as_deref() == Some(kept);
+        let said = i.status.is_non_keep()
+            && !matches!(i.status, TryStatus::Crash | TryStatus::Interrupted);
+        (same && said).then(|| (r.run_id.clone(), i.status))
+    })?;
+    Some((
+        idea.to_string(),
+        format!(
+            "idea {idea} was tried at this parent {} already ({} {}); nothing ran, the change \
+             is still in the working tree",
+            short(kept),
+            before.1,
+            super::run_short(&before.0)
+        ),
+    ))
 }
 
 /// Measure the segment's baseline when it has none (the try ends there

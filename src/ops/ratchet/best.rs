@@ -230,6 +230,7 @@ pub fn baseline(
         notes: Vec::new(),
         line: line.clone(),
         interrupted,
+        inconclusive: false,
     };
     if status != TryStatus::Baseline {
         return Ok(Baselined {

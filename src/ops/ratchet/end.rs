@@ -32,6 +32,22 @@ pub struct Done {
     pub line: String,
     /// Ctrl-C: once told, exit as the signal would have.
     pub interrupted: bool,
+    /// A discard the rule could not decide either way (`discard
+    /// (inconclusive)`): still a discard, exit 1.
+    pub inconclusive: bool,
+}
+
+impl Done {
+    /// The try's outcome in the one table of outcomes.
+    pub fn outcome(&self) -> &'static crate::kernel::try_outcome::Outcome {
+        let status = self
+            .record
+            .ratchet
+            .as_ref()
+            .map_or("crash", |i| i.status.as_str());
+        crate::kernel::try_outcome::of_status(status, self.inconclusive)
+            .unwrap_or(&crate::kernel::try_outcome::OUTCOMES[0])
+    }
 }
 
 /// Screen: the candidate changes protected paths, so it is set aside
@@ -57,6 +73,7 @@ pub(super) fn interrupted(env: &TryEnv<'_, '_>, mut t: Try, mut runs: Runs<'_>) 
         notes: vec!["the working tree is left as the candidate left it".into()],
         line: "interrupted: the try was journaled; nothing was kept or restored".into(),
         interrupted: true,
+        inconclusive: false,
     })
 }
 
@@ -220,17 +237,22 @@ pub(super) fn discarded(
     change: &Change,
 ) -> Result<Done> {
     let rec = t.finish(env.runner, TryStatus::Discard, &mut runs)?;
-    let (exit, word) = if d.verdict == Verdict::Refuted {
-        (Exit::No, "discard")
+    // Refuted or undecided, a discard is a "no": exit 1 either way; the
+    // line and the outcome say which.
+    let inconclusive = d.verdict != Verdict::Refuted;
+    let word = if inconclusive {
+        "discard (inconclusive)"
     } else {
-        (Exit::Inconclusive, "discard (inconclusive)")
+        "discard"
     };
     let line = format!(
         "{word}: {} \u{2192} set aside, {} restored",
         change.line,
         short(&at.kept)
     );
-    discard(env, (&at.kept, t.measured.as_ref()), rec, line, exit)
+    let mut done = discard(env, (&at.kept, t.measured.as_ref()), rec, line, Exit::No)?;
+    done.inconclusive = inconclusive;
+    Ok(done)
 }
 
 /// Confirm: the objective's checks, in order; the first that failed.
@@ -366,6 +388,7 @@ pub(super) fn keep(
             short(&commit)
         ),
         interrupted: false,
+        inconclusive: false,
     })))
 }
 
@@ -441,16 +464,24 @@ pub(super) fn discard(
     if !restored.removed.is_empty() {
         notes.push(format!("removed: {}", restored.removed.join(", ")));
     }
-    notes.push(format!(
-        "to put it back: arx restore {}",
-        run_short(&rec.run_id)
-    ));
+    // A protected edit is not worth putting back.
+    let protected = rec
+        .ratchet
+        .as_ref()
+        .is_some_and(|i| i.status == TryStatus::Protected);
+    if !protected {
+        notes.push(format!(
+            "to put it back: arx restore {}",
+            run_short(&rec.run_id)
+        ));
+    }
     Ok(Done {
         exit,
         record: rec,
         notes,
         line,
         interrupted: false,
+        inconclusive: false,
     })
 }
 
@@ -496,7 +527,7 @@ fn stale_record(
     journal::record_run(env.state, &rec, env.runner.warn)?;
     let shown: Vec<&str> = commits.iter().map(|c| short(c)).collect();
     Ok(Done {
-        exit: Exit::Inconclusive,
+        exit: Exit::No,
         record: rec,
         notes: vec![format!(
             "the candidate is still in the working tree: arx try measures it again on top of {}",
@@ -508,6 +539,7 @@ fn stale_record(
             shown.join(", ")
         ),
         interrupted: false,
+        inconclusive: false,
     })
 }
 

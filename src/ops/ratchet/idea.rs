@@ -31,6 +31,11 @@ pub struct Tested {
 }
 
 impl Tested {
+    /// The idea a retry retries, when this try is one.
+    pub fn retry_of(&self) -> Option<&str> {
+        self.pending.as_ref().and_then(|p| p.retry_of.as_deref())
+    }
+
     /// Mark a try's record with the idea, the family and the parent (not a
     /// baseline's or a measurement of the best's).
     pub fn mark(&self, info: &mut RatchetInfo) {
@@ -77,7 +82,7 @@ pub fn resolve(
     let flying = crate::io::ideas::in_flight(state);
     let backlog = idea::fold(lines, tries, &flying);
     if let Some(id) = req.idea.as_deref() {
-        return of_idea(req, &backlog, id, family, host);
+        return of_idea(req, &backlog, id, family, (now, host));
     }
     let description = req.description.clone();
     match (family, description.as_deref()) {
@@ -115,9 +120,12 @@ fn of_idea(
     backlog: &Backlog,
     id: &str,
     family: Option<String>,
-    host: &dyn Host,
+    (now, host): (&str, &dyn Host),
 ) -> Result<(Tested, Option<String>)> {
     let found = ideas::find(backlog, id)?;
+    if let Some(because) = req.because.as_deref() {
+        return Ok(retried(req, found, because, now));
+    }
     if let Some(f) = family.filter(|f| *f != found.family) {
         return Err(Hinted::error(
             format!(
@@ -204,6 +212,39 @@ pub fn refuse_elsewhere(
             lane.map_or(String::new(), |l| format!(" --lane {l}"))
         ),
     ))
+}
+
+/// `--idea ID --because TEXT`: a retry of the idea, a new idea of the
+/// backlog that names it and says what changed (added when the candidate
+/// runs), as `arx idea add --retry` adds one.
+fn retried(req: &TryRequest, found: &Idea, because: &str, now: &str) -> (Tested, Option<String>) {
+    let added = IdeaAdded {
+        id: crate::io::ideas::fresh_id(),
+        at: now.to_string(),
+        statement: found.statement.clone(),
+        family: found.family.clone(),
+        family_guessed: found.family_guessed,
+        retry_of: Some(found.id.clone()),
+        because: Some(because.trim().to_string()),
+        ad_hoc: false,
+    };
+    let description = req
+        .description
+        .clone()
+        .or_else(|| Some(found.statement.clone()));
+    (
+        Tested {
+            idea: Some(added.id.clone()),
+            family: Some(found.family.clone()),
+            guessed: found.family_guessed,
+            note: Some(format!(
+                "this try retries idea {} as {}",
+                found.id, added.id
+            )),
+            pending: Some(added),
+        },
+        description,
+    )
 }
 
 /// Warn that `idea` was tried already (unless its last try crashed: a

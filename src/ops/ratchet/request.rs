@@ -50,6 +50,10 @@ pub struct TryRequest {
     pub strict: bool,
     pub approve: bool,
     pub no_gates: bool,
+    /// `--no-repeat`: refuse an idea discarded at this parent already.
+    pub no_repeat: bool,
+    /// `--because`: try `idea` again as a retry that says what changed.
+    pub because: Option<String>,
     /// `--grace`, `--heartbeat` (durations, as written).
     pub grace: String,
     pub heartbeat: String,
@@ -157,6 +161,9 @@ pub struct Summary {
     /// Without it: the last night imported from another loop
     /// (`arx journal import`), shown but never measured against.
     pub imported: Option<SegmentFold>,
+    /// The metrics the journal's segments measure, each once, oldest
+    /// first.
+    pub metrics: Vec<String>,
 }
 
 /// The objective and its segment from the cached fold of the journal
@@ -178,12 +185,19 @@ pub fn load_summary(
         .rev()
         .find(|s| s.id.starts_with(crate::kernel::import::SEGMENT_PREFIX))
         .cloned();
+    let mut metrics: Vec<String> = Vec::new();
+    for s in &fold.segments {
+        if !metrics.contains(&s.metric) {
+            metrics.push(s.metric.clone());
+        }
+    }
     let segment = fold.segments.into_iter().last().filter(|s| s.id == id);
     Ok(Summary {
         objective,
         file_rule,
         cwd,
         state,
+        metrics,
         imported: imported.filter(|_| segment.is_none()),
         segment,
     })
@@ -251,6 +265,11 @@ pub enum Planned {
     Plan(Box<Plan>),
     /// `--strict`: the description matches a failed approach.
     Refused(DeadMatch),
+    /// `--no-repeat`: the idea was discarded at this parent already.
+    Repeat {
+        idea: String,
+        detail: String,
+    },
 }
 
 /// `arx try --dry-run`: what a try would do, from the cached fold of the
@@ -265,7 +284,13 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let summary = load_summary(&config, &req.objective, cwd, state, warn)?;
     req.rule(summary.file_rule.as_deref())?;
     let now = crate::io::clock::millis(crate::io::clock::timestamp(req.now.as_deref())?);
-    let (_, description) = super::idea::resolve(req, &summary.state, None, (&now, host, warn))?;
+    // `--no-repeat` needs the journal, to know what was tried at the best.
+    let records = match req.no_repeat {
+        true => Some(crate::io::state::journal(&summary.state, warn).read()?),
+        false => None,
+    };
+    let (tested, description) =
+        super::idea::resolve(req, &summary.state, records.as_deref(), (&now, host, warn))?;
     let req = &TryRequest {
         description,
         ..req.clone()
@@ -296,6 +321,11 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let protected = repo.protected_paths(&candidate, &objective.protect)?;
     if let Some(m) = screen(req, &summary.state, host, warn)? {
         return Ok(Planned::Refused(m));
+    }
+    if let (Some(records), false) = (&records, candidate.is_empty()) {
+        if let Some((idea, detail)) = super::attempt::repeat(&tested, records, &from) {
+            return Ok(Planned::Repeat { idea, detail });
+        }
     }
     let slots = crate::ops::placement::resolve(
         &req.launch,

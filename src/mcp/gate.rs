@@ -1,0 +1,181 @@
+//! Who opens the `execute` gate for a call: never the caller. The operator
+//! may have approved every call (`arx mcp --approve`, `[mcp] approve` in
+//! the committed arx.toml); otherwise the person is asked through the
+//! client (MCP elicitation), shown the command and the change, after the
+//! call's arguments were checked. A refusal, a dismissed question and a
+//! client that cannot ask are three different results, each a pause.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::service::ElicitationError;
+use rmcp::{Peer, RoleServer};
+
+use super::tools::{Call, Entry};
+use super::{answer, exit_meta, run_child, subcommand_words, tool_error, Setup};
+use crate::kernel::try_outcome;
+
+/// What the person is asked when a call would pause at the `execute` gate.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+pub struct GateAnswer {
+    /// Run the experiment (true), or leave the call paused (false).
+    approve: bool,
+}
+
+rmcp::elicit_safe!(GateAnswer);
+
+/// What became of a gated call before it runs.
+pub enum Approval {
+    /// Run it with the gate approved (by the operator or the person).
+    Approved,
+    /// Run it as it is: the gate is off.
+    Open,
+    /// Answer this instead: a pause, or the error its arguments are.
+    Answer(Box<CallToolResult>),
+}
+
+/// Decide the gate of `call` (see the module's doc).
+pub async fn approval(
+    setup: &Setup,
+    peer: &Peer<RoleServer>,
+    entry: &Entry,
+    call: &Call,
+) -> Approval {
+    if setup.approve {
+        return Approval::Approved;
+    }
+    let check = Call {
+        args: vec!["gate".into(), "check".into(), "execute".into()],
+        ..Call::default()
+    };
+    let pending = match run_child(setup, &check, None, std::future::pending()).await {
+        Ok(outcome) => outcome.code == Some(1),
+        Err(_) => false,
+    };
+    if !pending {
+        return Approval::Open;
+    }
+    // The arguments are checked (and the change summed up) before anyone
+    // is asked.
+    let question = match preview(setup, call).await {
+        Ok(q) => q,
+        Err(result) => return Approval::Answer(result),
+    };
+    let log = setup.log;
+    let asked = peer.elicit::<GateAnswer>(question).await;
+    let outcome = match asked {
+        Ok(Some(GateAnswer { approve: true })) => {
+            log(&format!(
+                "mcp: {}: the execute gate approved by the person",
+                entry.name
+            ));
+            return Approval::Approved;
+        }
+        Ok(_) | Err(ElicitationError::UserDeclined) => "paused: declined",
+        Err(ElicitationError::UserCancelled) => "paused: cancelled",
+        Err(e) => {
+            log(&format!("mcp: {}: cannot ask the person ({e})", entry.name));
+            "paused: no person to ask"
+        }
+    };
+    log(&format!("mcp: {}: {outcome}", entry.name));
+    Approval::Answer(Box::new(paused(outcome)))
+}
+
+/// The question for `call`: the command, and for a `try` the change and
+/// what would happen, from a dry run (which checks the arguments: an
+/// error is the call's answer, and nobody is asked).
+async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResult>> {
+    let mut lines = vec![format!(
+        "arx: the `execute` gate is on. Approve running this experiment in {}?",
+        setup.dir.display()
+    )];
+    if call.args.first().map(String::as_str) != Some("try") {
+        lines.push(format!("command: arx {}", call.args.join(" ")));
+        return Ok(lines.join("\n"));
+    }
+    let mut dry = Call {
+        args: call.args.clone(),
+        ..Call::default()
+    };
+    dry.args
+        .insert(subcommand_words(&dry.args), "--dry-run".into());
+    let outcome = run_child(setup, &dry, None, std::future::pending())
+        .await
+        .map_err(|e| Box::new(tool_error(&format!("arx: error: {e:#}"), None)))?;
+    let value: serde_json::Value =
+        serde_json::from_slice(&outcome.stdout).unwrap_or(serde_json::Value::Null);
+    match outcome.code {
+        Some(0) => {}
+        Some(1) if value.get("outcome").is_some() => {
+            // Refused before anything would run (a repeat): that is the answer.
+            return Err(Box::new(super::result_of(
+                "try",
+                "items",
+                None,
+                super::Outcome {
+                    code: Some(1),
+                    stdout: outcome.stdout,
+                    stdout_cut: false,
+                    stderr: outcome.stderr,
+                },
+            )));
+        }
+        code => {
+            return Err(Box::new(tool_error(
+                &super::error_text(&outcome.stderr),
+                code,
+            )))
+        }
+    }
+    let text = |key: &str| value.get(key).and_then(|v| v.as_str()).unwrap_or("");
+    lines.push(format!("command: {}", text("command")));
+    let paths: Vec<&str> = value
+        .get("paths")
+        .and_then(|p| p.as_array())
+        .map(|a| a.iter().filter_map(|p| p.as_str()).collect())
+        .unwrap_or_default();
+    if !paths.is_empty() {
+        let shown: Vec<&str> = paths.iter().take(20).copied().collect();
+        lines.push(format!(
+            "changed since the best ({} paths): {}{}",
+            paths.len(),
+            shown.join(", "),
+            if paths.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        ));
+    }
+    for w in value
+        .get("would")
+        .and_then(|w| w.as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w.as_str())
+    {
+        lines.push(format!("- {w}"));
+    }
+    Ok(answer::cut(&lines.join("\n"), 4000))
+}
+
+/// A call paused at the gate: nothing ran, nothing was undone.
+pub fn paused(name: &str) -> CallToolResult {
+    let o = try_outcome::find(name).unwrap_or(&try_outcome::OUTCOMES[0]);
+    let line = format!("{}: {}", o.name, o.happened);
+    let head = format!("{line}; next: {}", o.next_mcp);
+    let structured = serde_json::json!({
+        "outcome": o.name,
+        "exit": o.exit,
+        "line": line,
+        "next": o.next_mcp,
+        "proceed": false,
+        "reason": o.name.trim_start_matches("paused: "),
+        "pending_gate": "execute",
+        "ratchet": {"status": "paused"},
+        "undone": false,
+    });
+    let mut result = CallToolResult::success(vec![ContentBlock::text(head)]);
+    result.structured_content = Some(structured);
+    result.meta = Some(exit_meta(i32::from(o.exit)));
+    result
+}
