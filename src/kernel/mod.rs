@@ -9,6 +9,7 @@
 pub mod agents;
 pub mod config_text;
 pub mod contract;
+pub mod cost;
 pub mod effect;
 pub mod failure;
 pub mod gate;

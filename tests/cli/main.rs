@@ -6,6 +6,7 @@ mod ci_files;
 mod classify;
 mod compare;
 mod completions;
+mod cost;
 mod deadend;
 mod decide;
 mod errors;

@@ -11,6 +11,7 @@ use crate::error::Exit;
 use crate::io::events::Events;
 use crate::io::git::ratchet::Candidate;
 use crate::io::process::RunOutcome;
+use crate::kernel::cost::Cost;
 use crate::kernel::instances::Scores;
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::{decimals, num};
@@ -47,7 +48,7 @@ impl BestRuns {
         state: &Path,
         (n, slot): (u32, Option<usize>),
         best_seeds: &[Option<u64>],
-        label: impl Fn(u32) -> String,
+        (label, first_ran): (impl Fn(u32) -> String, impl Fn(&RunOutcome)),
     ) -> Result<BestRuns> {
         let run_id = attempts::new_run_id();
         let start = runner.start()?;
@@ -70,6 +71,9 @@ impl BestRuns {
             used.extend(seed);
             let o = runner.once(&mut events, &label(i), &mut reactive, seed)?;
             let interrupted = o.interrupted;
+            if i == 1 && !interrupted {
+                first_ran(&o);
+            }
             let sample = runner.sample(&o);
             // A run that ended well without the metric: the next ones
             // would not print it either.
@@ -161,10 +165,32 @@ pub fn baseline(
     }
     let runner = &env.runner.at(kept);
     let n = objective.baseline_repeat;
-    let runs = BestRuns::run(runner, state, (n, None), &[], |i| {
-        format!("baseline {i}/{n}")
-    })?;
+    // The cost said up front: from the segment's record when it has runs
+    // (a baseline tried before), else once the first run has ended.
+    let cost = |run_ms| Cost::of(objective, true, Some(run_ms)).lines().join("; ");
+    let known =
+        crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
+    if let Some(ms) = known {
+        runner.host.note(&cost(ms));
+    }
+    let told = |o: &RunOutcome| {
+        if known.is_none() && (n > 1 || !candidate.is_empty()) {
+            runner.host.note(&cost(o.duration.as_millis() as u64));
+        }
+    };
+    let runs = BestRuns::run(
+        runner,
+        state,
+        (n, None),
+        &[],
+        (|i| format!("baseline {i}/{n}"), told),
+    )?;
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
+    let tail = runs
+        .outcomes
+        .last()
+        .map(|o| o.stdout_tail.clone())
+        .unwrap_or_default();
     let status = if interrupted {
         TryStatus::Interrupted
     } else if samples.is_empty() {
@@ -187,7 +213,7 @@ pub fn baseline(
     if aside {
         put_back(repo, state)?;
     }
-    let line = baseline_line(objective, status, &samples, kept, &rec);
+    let line = baseline_line(objective, status, &samples, kept, &rec, &tail);
     let done = |record: RunRecord| Done {
         exit: match status {
             TryStatus::Baseline => Exit::Ok,
@@ -246,6 +272,7 @@ fn baseline_line(
     samples: &[f64],
     kept: &str,
     rec: &RunRecord,
+    output_tail: &str,
 ) -> String {
     match status {
         TryStatus::Baseline => {
@@ -264,13 +291,19 @@ fn baseline_line(
         }
         TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
         _ => format!(
-            "crash: the baseline reported no {} (exit code {}){}",
+            "crash: the baseline reported no {} (exit code {}){}{}",
             objective.metric,
             rec.exit_code,
             crate::kernel::objective::unreported_note(
                 &objective.format,
                 &objective.metric,
                 rec.metrics.iter().map(|(k, _)| k)
+            ),
+            crate::kernel::objective::other_format_note(
+                &objective.format,
+                !rec.metrics.is_empty(),
+                &objective.metric,
+                output_tail
             )
         ),
     }
@@ -309,9 +342,14 @@ pub fn remeasure(
     }
     let runner = &runner.at(kept);
     let best_seeds = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
-    let runs = BestRuns::run(runner, state, (n, Some(index)), best_seeds, |i| {
-        format!("the best on slot {slot} {i}/{n}")
-    })?;
+    let label = |i| format!("the best on slot {slot} {i}/{n}");
+    let runs = BestRuns::run(
+        runner,
+        state,
+        (n, Some(index)),
+        best_seeds,
+        (label, |_: &RunOutcome| {}),
+    )?;
     let interrupted = runs.interrupted();
     let samples = runs.samples.clone();
     let slotted: Vec<(String, f64, Option<u64>)> = runs
