@@ -34,6 +34,7 @@ mod next_imported;
 mod paired;
 mod parse;
 mod plateau;
+mod portable;
 mod ratchet;
 mod reactive;
 mod report;
