@@ -22,6 +22,7 @@ pub mod instances;
 pub mod journal;
 pub mod launch;
 pub mod live;
+pub mod migrate;
 pub mod names;
 pub mod number;
 pub mod objective;

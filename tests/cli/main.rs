@@ -16,6 +16,7 @@ mod formats;
 mod gate;
 mod ideas;
 mod init;
+mod init_from;
 mod instances;
 mod journal;
 mod journal_import;
