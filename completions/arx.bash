@@ -3073,7 +3073,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__init)
-            opts="-q -h --agent --metric --direction --command --protect --check --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --agent --metric --direction --command --protect --check --format --pattern --timeout --from --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3097,6 +3097,22 @@ _arx() {
                     ;;
                 --check)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "arx summary pi pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "karpathy pi codex" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -991,6 +991,15 @@ min\t''"
 complete -c arx -n "__fish_arx_using_subcommand init" -l command -d 'The experiment, one shell command line ([objective] command)' -r
 complete -c arx -n "__fish_arx_using_subcommand init" -l protect -d 'Paths or globs no candidate may change ([objective] protect)' -r
 complete -c arx -n "__fish_arx_using_subcommand init" -l check -d 'Commands that must exit 0 before a keep ([objective] checks)' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l format -d 'How the experiment prints its numbers ([objective] format): arx\'s `__RESULT__` line, karpathy\'s closing summary block, pi\'s `METRIC` lines, or the named groups of `--pattern`' -r -f -a "arx\t''
+summary\t''
+pi\t''
+pattern\t''"
+complete -c arx -n "__fish_arx_using_subcommand init" -l pattern -d 'The regular expression of `--format pattern`, one named group per metric ([objective] pattern)' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l timeout -d 'The time limit of one run ([objective] timeout: `10m`, `1h`)' -r
+complete -c arx -n "__fish_arx_using_subcommand init" -l from -d 'Set arx up in the repository of another loop: its objective read from the loop\'s files into arx.toml, its output files ignored by git, its night imported, and arx\'s loop written where that loop\'s agent reads its instructions. Other flags given with it win over what the files say' -r -f -a "karpathy\t'karpathy/autoresearch\'s results.tsv'
+pi\t'pi-autoresearch\'s autoresearch.jsonl'
+codex\t'codex-autoresearch\'s results.tsv'"
 complete -c arx -n "__fish_arx_using_subcommand init" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"

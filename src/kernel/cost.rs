@@ -94,7 +94,7 @@ pub fn about(ms: u64) -> String {
         90..=5399 => format!("{} min", (s + 30) / 60),
         _ => {
             let tenths = (s + 180) / 360;
-            if tenths % 10 == 0 {
+            if tenths.is_multiple_of(10) {
                 format!("{} h", tenths / 10)
             } else {
                 format!("{}.{} h", tenths / 10, tenths % 10)

@@ -278,9 +278,9 @@ fn pi(files: &BTreeMap<String, String>) -> Result<Migration, NotThatLoop> {
     let config = log.and_then(|p| {
         files[p]
             .lines()
+            .rev()
             .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-            .filter(|o| o.get("type").and_then(Value::as_str) == Some("config"))
-            .last()
+            .find(|o| o.get("type").and_then(Value::as_str) == Some("config"))
     });
     let metric = config
         .as_ref()
@@ -385,9 +385,6 @@ fn codex(files: &BTreeMap<String, String>) -> Result<Migration, NotThatLoop> {
         }
     ));
     let command = find(&["verify", "verify_command", "verify_cmd"]);
-    if command.is_none() {
-        notes.push("no verify command in its state: set [objective] command".into());
-    }
     let checks: Vec<String> = find(&["guard", "guard_command", "guard_cmd"])
         .into_iter()
         .collect();

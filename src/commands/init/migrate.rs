@@ -71,7 +71,12 @@ pub(super) fn read(
     if objective.timeout.is_some() {
         o.timeout = objective.timeout.clone();
     }
-    *objective = o.clone();
+    if o.command.is_none() {
+        m.notes.push(
+            "no command found in the loop's files: set [objective] command in arx.toml".into(),
+        );
+    }
+    *objective = m.objective.clone();
     Ok(m)
 }
 
