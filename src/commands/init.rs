@@ -86,6 +86,12 @@ impl Report for InitReport {
             }
         }
         for line in &self.decided {
+            // Names read from the loop's files: no control character
+            // reaches the terminal.
+            let line: String = line
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
             writeln!(out, "{d}from the loop: {line}{d:#}")?;
         }
         let changed = self
