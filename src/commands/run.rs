@@ -226,6 +226,20 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         (judgement.verdict.as_mut(), &plan.spec, outcomes.last())
     {
         explain_unreported(v, &plan.run.result, &spec.metric_key, &last.metrics);
+        // The verdict's detail stays the reference's; the format the
+        // output looks like is said beside it.
+        if let Some((name, keys)) = crate::kernel::objective::other_format(
+            &plan.run.result,
+            !last.metrics.is_empty(),
+            &spec.metric_key,
+            &last.stdout_tail,
+        ) {
+            warn(format_args!(
+                "the output has no __RESULT__ line but looks like format = \"{name}\" \
+                 ({keys} found): pass --result-format {name}, or set format = \"{name}\" \
+                 under [objective] in arx.toml"
+            ));
+        }
     }
     let record = RunRecord::builder(
         attempts::origin(run_id, start, elapsed, &cwd, git),

@@ -228,6 +228,38 @@ pub fn unreported_note<'k>(
     }
 }
 
+/// The other format a run's output looks like, when it was read in the
+/// default format and printed no result at all: its name and the keys it
+/// finds (the first six, joined). The format that finds `metric` first;
+/// else the first that finds anything.
+pub fn other_format(
+    format: &ResultFormat,
+    printed_any: bool,
+    metric: &str,
+    output: &str,
+) -> Option<(&'static str, String)> {
+    if !format.is_arx() || printed_any {
+        return None;
+    }
+    let found: Vec<(&'static str, Vec<String>)> = [ResultFormat::Summary, ResultFormat::Pi]
+        .iter()
+        .map(|f| {
+            let x = super::contract::extract(f, output.as_bytes());
+            let keys = x.metrics.iter().map(|(k, _)| k.to_string()).collect();
+            (f.name(), keys)
+        })
+        .filter(|(_, keys): &(&str, Vec<String>)| !keys.is_empty())
+        .collect();
+    let (name, keys) = found
+        .iter()
+        .find(|(_, keys)| keys.iter().any(|k| k == metric))
+        .or(found.first())?;
+    Some((
+        name,
+        keys.iter().take(6).cloned().collect::<Vec<_>>().join(", "),
+    ))
+}
+
 /// A run read in the default format that printed no result at all, whose
 /// output (`output`, its tail) another format reads: that format named,
 /// with what it found and the setting to write (`; it printed no
@@ -240,31 +272,9 @@ pub fn other_format_note(
     metric: &str,
     output: &str,
 ) -> String {
-    if !format.is_arx() || printed_any {
-        return String::new();
-    }
-    let found: Vec<(&str, Vec<String>)> = [ResultFormat::Summary, ResultFormat::Pi]
-        .iter()
-        .map(|f| {
-            let x = super::contract::extract(f, output.as_bytes());
-            (
-                f.name(),
-                x.metrics
-                    .iter()
-                    .map(|(k, _)| k.to_string())
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .filter(|(_, keys)| !keys.is_empty())
-        .collect();
-    let Some((name, keys)) = found
-        .iter()
-        .find(|(_, keys)| keys.iter().any(|k| k == metric))
-        .or(found.first())
-    else {
+    let Some((name, shown)) = other_format(format, printed_any, metric, output) else {
         return String::new();
     };
-    let shown = keys.iter().take(6).cloned().collect::<Vec<_>>().join(", ");
     format!(
         "; it printed no __RESULT__ line, but looks like format = \"{name}\" ({shown} found): \
          set format = \"{name}\" under [objective] in arx.toml"

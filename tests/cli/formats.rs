@@ -425,3 +425,44 @@ fn a_summary_block_read_as_the_default_format_names_format_summary() {
         "{text}"
     );
 }
+
+#[test]
+fn run_under_the_default_format_says_which_format_the_output_looks_like() {
+    let sb = repo(TRAIN, "");
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--metric",
+            "val_bpb",
+            "--cmp",
+            "<=",
+            "--target",
+            "2",
+        ])
+        .args(["--", "sh", "train.sh"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(
+        err.contains("looks like format = \"summary\" (val_bpb, training_seconds")
+            && err.contains("pass --result-format summary"),
+        "{err}"
+    );
+    // Read in that format, nothing is said.
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--result-format",
+            "summary",
+            "--metric",
+            "val_bpb",
+        ])
+        .args(["--cmp", "<=", "--target", "2", "--", "sh", "train.sh"])
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+}
