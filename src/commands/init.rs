@@ -508,23 +508,14 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, show)?);
-    if let Some(m) = &migration {
-        items.push(migrate::ignore(&root, &m.ignore, show)?);
-    }
     if let (Some(m), Some(from)) = (&migration, args.from) {
-        let config = ctx.config()?;
-        let section = agents::section(&agent_objective(config.objective.as_ref()));
-        items.push(migrate::agent_file(&root, m, &section, show)?);
-        items.extend(migrate::night(ctx, &root, m, from, &journal_path)?);
-    }
-    if migration.is_some()
-        && !args.agent
-        && resolve_gates(&ctx.config()?.grd, false).is_on(Gate::Execute)
-    {
-        crate::output::warn(
-            "the execute gate is on: each `arx try` asks before it runs; for the loop's agent \
-             to run unattended set `execute = false` under [gates] in arx.toml",
-        );
+        items.extend(migrate::write(
+            ctx,
+            (&root, &journal_path),
+            m,
+            from,
+            !args.agent,
+        )?);
     }
     if args.agent {
         // The objective as arx.toml now has it (the flags' included).

@@ -16,6 +16,7 @@ use crate::io::rounds::write_bytes_atomic;
 use crate::io::state::{append_lines, read_text_if_any, refuse_symlinks};
 use crate::kernel::agents;
 use crate::kernel::config_text::InitObjective;
+use crate::kernel::gate::{resolve_gates, Gate};
 use crate::kernel::migrate::{migrate, Loop, Migration};
 
 /// The largest file of the loop that is read (a night of many thousand
@@ -80,12 +81,33 @@ pub(super) fn read(
     Ok(m)
 }
 
+/// Everything `--from` writes once arx.toml is there: `.gitignore`, the
+/// agent's instructions and the night; with `warn_gate`, the warning that
+/// the `execute` gate is on (`--agent` gives its own).
+pub(super) fn write(
+    ctx: &Ctx,
+    (root, journal): (&Path, &Path),
+    m: &Migration,
+    from: ImportFrom,
+    warn_gate: bool,
+) -> Result<Vec<Item>> {
+    let show = |p: &Path| crate::commands::shown(p, root);
+    let mut items = vec![ignore(root, &m.ignore, show)?];
+    let config = ctx.config()?;
+    let section = agents::section(&super::agent_objective(config.objective.as_ref()));
+    items.push(agent_file(root, m, &section, show)?);
+    items.extend(night(ctx, root, m, from, journal)?);
+    if warn_gate && resolve_gates(&config.grd, false).is_on(Gate::Execute) {
+        crate::output::warn(
+            "the execute gate is on: each `arx try` asks before it runs; for the loop's agent \
+             to run unattended set `execute = false` under [gates] in arx.toml",
+        );
+    }
+    Ok(items)
+}
+
 /// Append the loop's output files to the repository's `.gitignore`.
-pub(super) fn ignore(
-    root: &Path,
-    paths: &[String],
-    show: impl Fn(&Path) -> String,
-) -> Result<Item> {
+fn ignore(root: &Path, paths: &[String], show: impl Fn(&Path) -> String) -> Result<Item> {
     let path = root.join(".gitignore");
     refuse_symlinks(root, &path)?;
     let existing = read_text_if_any(&path)?;
@@ -124,7 +146,7 @@ pub(super) fn ignore(
 /// Write arx's section where the loop's agent reads: in place of the
 /// loop's own mechanics (karpathy's `program.md`), else merged into the
 /// file as it is.
-pub(super) fn agent_file(
+fn agent_file(
     root: &Path,
     m: &Migration,
     section: &str,
@@ -163,7 +185,7 @@ pub(super) fn agent_file(
 /// Import the loop's night into the journal, as `arx journal import`
 /// does (a second `arx init --from` adds only rows not yet imported). A
 /// night that cannot be imported is said, and the rest of init stands.
-pub(super) fn night(
+fn night(
     ctx: &Ctx,
     root: &Path,
     m: &Migration,

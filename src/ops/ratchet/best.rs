@@ -100,6 +100,14 @@ impl BestRuns {
         })
     }
 
+    /// The tail of the last run's output.
+    fn output_tail(&self) -> String {
+        self.outcomes
+            .last()
+            .map(|o| o.stdout_tail.clone())
+            .unwrap_or_default()
+    }
+
     fn interrupted(&self) -> bool {
         self.outcomes.iter().any(|o| o.interrupted)
     }
@@ -164,33 +172,9 @@ pub fn baseline(
             .say("set the working tree's changes aside to measure the baseline");
     }
     let runner = &env.runner.at(kept);
-    let n = objective.baseline_repeat;
-    // The cost said up front: from the segment's record when it has runs
-    // (a baseline tried before), else once the first run has ended.
-    let cost = |run_ms| Cost::of(objective, true, Some(run_ms)).lines().join("; ");
-    let known =
-        crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
-    if let Some(ms) = known {
-        runner.host.note(&cost(ms));
-    }
-    let told = |o: &RunOutcome| {
-        if known.is_none() && (n > 1 || !candidate.is_empty()) {
-            runner.host.note(&cost(o.duration.as_millis() as u64));
-        }
-    };
-    let runs = BestRuns::run(
-        runner,
-        state,
-        (n, None),
-        &[],
-        (|i| format!("baseline {i}/{n}"), told),
-    )?;
+    let runs = baseline_runs(runner, state, records, candidate)?;
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
-    let tail = runs
-        .outcomes
-        .last()
-        .map(|o| o.stdout_tail.clone())
-        .unwrap_or_default();
+    let tail = runs.output_tail();
     let status = if interrupted {
         TryStatus::Interrupted
     } else if samples.is_empty() {
@@ -244,6 +228,32 @@ pub fn baseline(
         done: None,
         segment,
     })
+}
+
+/// The baseline's `baseline_repeat` runs, their cost said up front: from
+/// the segment's record when it has runs (a baseline tried before), else
+/// once the first run has ended.
+fn baseline_runs(
+    runner: &Runner<'_>,
+    state: &Path,
+    records: &[RunRecord],
+    candidate: &Candidate,
+) -> Result<BestRuns> {
+    let objective = runner.objective;
+    let n = objective.baseline_repeat;
+    let cost = |run_ms| Cost::of(objective, true, Some(run_ms)).lines().join("; ");
+    let known =
+        crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
+    if let Some(ms) = known {
+        runner.host.note(&cost(ms));
+    }
+    let told = |o: &RunOutcome| {
+        if known.is_none() && (n > 1 || !candidate.is_empty()) {
+            runner.host.note(&cost(o.duration.as_millis() as u64));
+        }
+    };
+    let label = |i| format!("baseline {i}/{n}");
+    BestRuns::run(runner, state, (n, None), &[], (label, told))
 }
 
 /// Warn of each guard whose metric no run of the baseline printed: every
