@@ -644,4 +644,23 @@ pub struct InitArgs {
     /// the state directory is ignored by git as a whole.
     #[arg(long)]
     pub share_journal: bool,
+    /// How the experiment prints its numbers ([objective] format): arx's
+    /// `__RESULT__` line, karpathy's closing summary block, pi's `METRIC`
+    /// lines, or the named groups of `--pattern`.
+    #[arg(long, value_parser = ["arx", "summary", "pi", "pattern"])]
+    pub format: Option<String>,
+    /// The regular expression of `--format pattern`, one named group per
+    /// metric ([objective] pattern).
+    #[arg(long, value_name = "REGEX")]
+    pub pattern: Option<String>,
+    /// The time limit of one run ([objective] timeout: `10m`, `1h`).
+    #[arg(long, value_name = "DURATION")]
+    pub timeout: Option<String>,
+    /// Set arx up in the repository of another loop: its objective read
+    /// from the loop's files into arx.toml, its output files ignored by
+    /// git, its night imported, and arx's loop written where that loop's
+    /// agent reads its instructions. Other flags given with it win over
+    /// what the files say.
+    #[arg(long, value_enum)]
+    pub from: Option<ImportFrom>,
 }

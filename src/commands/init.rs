@@ -29,6 +29,8 @@ use crate::kernel::gate::{resolve_gates, Gate};
 use crate::kernel::journal::{derived_ignore_lines, gitattributes_pattern, union_merge_lines};
 use crate::output::{bold, dim, Report};
 
+mod migrate;
+
 /// The file `--agent` writes arx's section to, at the repository root.
 const AGENTS_FILE: &str = "AGENTS.md";
 
@@ -58,6 +60,9 @@ struct InitReport {
     /// `root` is a git repository.
     repository: bool,
     items: Vec<Item>,
+    /// `--from`: what was read from the loop's files, and from which.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    decided: Vec<String>,
 }
 
 impl Report for InitReport {
@@ -79,6 +84,15 @@ impl Report for InitReport {
             } else {
                 writeln!(out, "{b}{word:<8}{b:#} {}{detail}", item.path)?;
             }
+        }
+        for line in &self.decided {
+            // Names read from the loop's files: no control character
+            // reaches the terminal.
+            let line: String = line
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            writeln!(out, "{d}from the loop: {line}{d:#}")?;
         }
         let changed = self
             .items
@@ -315,12 +329,38 @@ fn init_objective(args: &InitArgs) -> Result<InitObjective> {
         }
         Ok(v.to_vec())
     };
+    if args.pattern.is_some() && !matches!(args.format.as_deref(), None | Some("pattern")) {
+        return Err(Hinted::error(
+            "--pattern is the regular expression of --format pattern",
+            "leave out --format, or give --format pattern",
+        ));
+    }
+    if args.format.as_deref() == Some("pattern") && args.pattern.is_none() {
+        return Err(Hinted::error(
+            "--format pattern needs --pattern REGEX",
+            "give --pattern a regular expression with one named group per metric, as (?P<val_bpb>[0-9.]+)",
+        ));
+    }
+    if let Some(p) = &args.pattern {
+        crate::kernel::contract::compile_pattern(p).map_err(|e| {
+            Hinted::error(
+                format!("--pattern: {e}"),
+                "give a regular expression with named groups",
+            )
+        })?;
+    }
     Ok(InitObjective {
         metric: nonempty(&args.metric, "--metric")?,
         direction: args.direction.clone(),
         command: nonempty(&args.command, "--command")?,
         protect: list(&args.protect, "--protect")?,
         checks: list(&args.check, "--check")?,
+        format: args
+            .format
+            .clone()
+            .or_else(|| args.pattern.as_ref().map(|_| "pattern".into())),
+        pattern: args.pattern.clone(),
+        timeout: nonempty(&args.timeout, "--timeout")?,
     })
 }
 
@@ -393,11 +433,15 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     let state_dir = ctx.state_dir()?;
     let show = |p: &Path| shown(p, &root);
     let mut items = Vec::new();
-    let objective = init_objective(args)?;
+    let mut objective = init_objective(args)?;
+    let migration = match args.from {
+        Some(from) => Some(migrate::read(&root, from, &mut objective)?),
+        None => None,
+    };
     // The configuration is read before anything is created: a broken
     // arx.toml, or flags that would rewrite its objective, stop init with
     // nothing half done.
-    if args.agent || !objective.is_empty() {
+    if args.agent || !objective.is_empty() || migration.is_some() {
         let existing = crate::io::config::load(None, &root)?;
         if existing.path.as_deref() == Some(root.join(FILE_NAME).as_path()) {
             refuse_second_objective(&existing, &objective)?;
@@ -435,7 +479,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     items.push(write_config(&config_path, &objective, show)?);
 
     let files = [
-        journal_path,
+        journal_path.clone(),
         dead_ends(&state_dir, WARN).path,
         knowhow(&state_dir, WARN).path,
         state_dir.join(crate::io::findings::FINDINGS_FILE),
@@ -443,6 +487,15 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     ];
     items.push(gitattributes(&root, &state_dir, &files)?);
     items.push(gitignore(&state_dir, args.share_journal, show)?);
+    if let (Some(m), Some(from)) = (&migration, args.from) {
+        items.extend(migrate::write(
+            ctx,
+            (&root, &journal_path),
+            m,
+            from,
+            !args.agent,
+        )?);
+    }
     if args.agent {
         // The objective as arx.toml now has it (the flags' included).
         let config = ctx.config()?;
@@ -462,6 +515,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
         state_dir: state_dir.display().to_string(),
         repository: repo.is_some(),
         items,
+        decided: migration.map(|m| m.notes).unwrap_or_default(),
     })?;
     Ok(Exit::Ok)
 }

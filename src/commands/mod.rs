@@ -281,6 +281,16 @@ fn anchor_global(global: &mut GlobalArgs) {
 }
 
 /// Run one parsed command line.
+/// Import another loop's night as `arx journal import` does, telling
+/// nothing on stdout (the caller reports it): for `arx init --from`.
+pub fn import_night(ctx: &Ctx, args: crate::cli::ImportArgs) -> Result<Exit> {
+    let quiet = Ctx {
+        global: ctx.global.clone(),
+        out: Output::new(false, true, crate::output::Color::Never),
+    };
+    journal::run(&quiet, &crate::cli::JournalCommand::Import(args))
+}
+
 pub fn dispatch(cli: Cli) -> Result<Exit> {
     let mut cli = cli;
     anchor_global(&mut cli.global);

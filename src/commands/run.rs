@@ -226,6 +226,7 @@ pub fn run(ctx: &Ctx, args: &RunArgs) -> Result<Exit> {
         (judgement.verdict.as_mut(), &plan.spec, outcomes.last())
     {
         explain_unreported(v, &plan.run.result, &spec.metric_key, &last.metrics);
+        say_other_format(&plan.run.result, &spec.metric_key, last);
     }
     let record = RunRecord::builder(
         attempts::origin(run_id, start, elapsed, &cwd, git),
@@ -436,4 +437,26 @@ fn promote(ctx: &Ctx, record: &RunRecord, iteration: i64) -> Result<()> {
         Promotion::NoVerdict | Promotion::NotRefuted | Promotion::Existing(_) => {}
     }
     Ok(())
+}
+
+/// Output with no result read in the default format that another format
+/// reads: that format said on stderr (the verdict's detail stays the
+/// reference's).
+fn say_other_format(
+    format: &crate::kernel::contract::ResultFormat,
+    metric: &str,
+    last: &RunOutcome,
+) {
+    if let Some((name, keys)) = crate::kernel::objective::other_format(
+        format,
+        !last.metrics.is_empty(),
+        metric,
+        &last.stdout_tail,
+    ) {
+        warn(format_args!(
+            "the output has no __RESULT__ line but looks like format = \"{name}\" \
+             ({keys} found): pass --result-format {name}, or set format = \"{name}\" \
+             under [objective] in arx.toml"
+        ));
+    }
 }

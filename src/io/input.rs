@@ -70,10 +70,7 @@ impl Source {
         if fifo {
             // A larger pipe buffer means fewer wake-ups between writer and
             // reader; best effort (the limit may be lower for this user).
-            let _ = nix::fcntl::fcntl(
-                std::os::fd::AsRawFd::as_raw_fd(&file),
-                nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BUFFER),
-            );
+            super::platform::widen_pipe(std::os::fd::AsRawFd::as_raw_fd(&file), PIPE_BUFFER);
         }
         Ok((file, drain))
     }

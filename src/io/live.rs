@@ -164,7 +164,9 @@ pub fn pid_alive(pid: u32) -> bool {
 /// on Linux its state in `/proc/<pid>/stat` is `Z`. (Elsewhere: not known,
 /// so not a zombie.)
 fn zombie(pid: i32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+    let Some(Ok(stat)) =
+        super::platform::proc_path(&format!("{pid}/stat")).map(std::fs::read_to_string)
+    else {
         return false;
     };
     // The state follows the command name, which is in parentheses and may
@@ -191,7 +193,8 @@ pub fn kill_group(pgid: i32) -> bool {
 /// This boot of the machine (`/proc/sys/kernel/random/boot_id`); `None`
 /// where there is no such file.
 pub fn boot_id() -> Option<String> {
-    let text = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    let text =
+        std::fs::read_to_string(super::platform::proc_path("sys/kernel/random/boot_id")?).ok()?;
     Some(text.trim().to_string()).filter(|t| !t.is_empty())
 }
 
@@ -218,7 +221,7 @@ pub fn parse_stat(stat: &str) -> Option<ProcStat> {
 /// `pid`'s group and start time; `None` when it is gone (or elsewhere
 /// than Linux).
 pub fn proc_stat(pid: i32) -> Option<ProcStat> {
-    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+    parse_stat(&std::fs::read_to_string(super::platform::proc_path(&format!("{pid}/stat"))?).ok()?)
 }
 
 /// Longest environment read from `/proc/<pid>/environ`.
@@ -228,7 +231,7 @@ const MAX_ENVIRON_BYTES: u64 = 4 << 20;
 /// cannot be read (gone, another user's, too large).
 pub fn carries_marker(pid: i32, run_id: &str) -> Option<bool> {
     use std::io::Read;
-    let file = std::fs::File::open(format!("/proc/{pid}/environ")).ok()?;
+    let file = std::fs::File::open(super::platform::proc_path(&format!("{pid}/environ"))?).ok()?;
     let mut env = Vec::new();
     file.take(MAX_ENVIRON_BYTES + 1)
         .read_to_end(&mut env)
@@ -243,7 +246,7 @@ pub fn carries_marker(pid: i32, run_id: &str) -> Option<bool> {
 /// Every process of group `pgid` now, with its start time and whether it
 /// carries `run_id`'s marker (an empty list where `/proc` cannot be read).
 pub fn group_members(pgid: i32, run_id: &str) -> Vec<GroupMember> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
+    let Some(Ok(entries)) = super::platform::proc_path("").map(std::fs::read_dir) else {
         return Vec::new();
     };
     let mut members = Vec::new();

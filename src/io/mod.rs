@@ -26,6 +26,7 @@ pub mod ideas;
 pub mod input;
 pub mod live;
 pub mod mapped;
+pub mod platform;
 pub mod process;
 pub mod ratchet;
 pub mod report;

@@ -414,6 +414,8 @@ fn build_command(spec: &RunSpec, binding: &Binding) -> Command {
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
+    // The switch for arx's own tests is arx's, not the experiment's.
+    cmd.env_remove(super::platform::PORTABLE_ENV);
     cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -457,10 +459,7 @@ fn readable(fd: std::os::fd::RawFd) -> bool {
 const PIPE_BYTES: i32 = 1 << 20;
 
 fn widen_pipe(pipe: &impl std::os::fd::AsRawFd) {
-    let _ = nix::fcntl::fcntl(
-        pipe.as_raw_fd(),
-        nix::fcntl::FcntlArg::F_SETPIPE_SZ(PIPE_BYTES),
-    );
+    super::platform::widen_pipe(pipe.as_raw_fd(), PIPE_BYTES);
 }
 
 /// Send `signal` to the whole process group; false when it is gone.

@@ -28,6 +28,9 @@ pub struct AgentObjective {
     pub guards: Vec<String>,
     /// A held-out check runs before every keep (`[objective.holdout]`).
     pub holdout: bool,
+    /// How the experiment prints its numbers (`[objective] format`; none:
+    /// arx's `__RESULT__` line).
+    pub format: Option<String>,
 }
 
 fn code(text: &str) -> String {
@@ -163,6 +166,7 @@ pub fn from_config(objective: Option<&serde_json::Value>) -> AgentObjective {
         },
         guards: list(o.get("guards")),
         holdout: o.get("holdout").is_some(),
+        format: text(o.get("format")).or_else(|| o.get("pattern").map(|_| "pattern".into())),
     }
 }
 
@@ -181,10 +185,15 @@ fn objective(o: &AgentObjective, line: &mut dyn FnMut(&str)) {
         _ => line("- Metric: not set yet. Fill `[objective]` in `arx.toml` (metric, direction, command) and run `arx init --agent` again."),
     }
     if let Some(c) = &o.command {
-        line(&format!(
-            "- Experiment: {} (it prints `__RESULT__ {{\"metric\": value}}`).",
-            code(c)
-        ));
+        let prints = match o.format.as_deref() {
+            Some("summary") => {
+                "arx reads its closing summary block, `---` then `name: value` lines"
+            }
+            Some("pi") => "arx reads its `METRIC name=value` lines",
+            Some("pattern") => "arx reads the lines `[objective] pattern` matches",
+            _ => "it prints `__RESULT__ {\"metric\": value}`",
+        };
+        line(&format!("- Experiment: {} ({prints}).", code(c)));
     }
     if !o.checks.is_empty() {
         let list: Vec<String> = o.checks.iter().map(|c| code(c)).collect();
@@ -305,7 +314,20 @@ mod tests {
             slots: None,
             guards: vec![],
             holdout: false,
+            format: None,
         }
+    }
+
+    #[test]
+    fn the_experiment_line_says_how_arx_reads_it() {
+        assert!(section(&objective()).contains("(it prints `__RESULT__"));
+        let o = AgentObjective {
+            format: Some("summary".into()),
+            ..objective()
+        };
+        let s = section(&o);
+        assert!(!s.contains("__RESULT__"), "{s}");
+        assert!(s.contains("arx reads its closing summary block"), "{s}");
     }
 
     #[test]

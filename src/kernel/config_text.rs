@@ -16,6 +16,13 @@ pub struct InitObjective {
     pub command: Option<String>,
     pub protect: Vec<String>,
     pub checks: Vec<String>,
+    /// How the experiment prints its numbers (`arx`, `summary`, `pi`,
+    /// `pattern`).
+    pub format: Option<String>,
+    /// The regular expression of the format `pattern`.
+    pub pattern: Option<String>,
+    /// The time limit of one run (`10m`).
+    pub timeout: Option<String>,
 }
 
 impl InitObjective {
@@ -54,10 +61,14 @@ kg_write = true
 /// The `[objective]` table: the keys `o` sets, then every other key
 /// commented out with its default.
 pub fn objective(o: &InitObjective) -> String {
-    let mut s = String::from(
-        "\n# What `arx try` improves. The experiment prints `__RESULT__ {\"<metric>\": value}`.\n\
-         [objective]\n",
-    );
+    let prints = match o.format.as_deref() {
+        Some("summary") => "its closing summary block, `---` then `name: value` lines",
+        Some("pi") => "`METRIC name=value` lines",
+        Some("pattern") => "lines `pattern` matches, one named group per metric",
+        _ => "`__RESULT__ {\"<metric>\": value}`",
+    };
+    let mut s =
+        format!("\n# What `arx try` improves. The experiment prints {prints}.\n[objective]\n");
     let mut key = |set: Option<String>, name: &str, example: &str, what: &str| match set {
         Some(v) => s.push_str(&format!("{name} = {v}\n")),
         None => s.push_str(&format!("# {name} = {example}  # {what}\n")),
@@ -92,8 +103,23 @@ pub fn objective(o: &InitObjective) -> String {
         "[\"pytest -q\"]",
         "commands that must exit 0 before a keep (default: none)",
     );
+    key(
+        o.format.as_deref().map(quoted),
+        "format",
+        "\"summary\"",
+        "how the experiment prints its numbers: arx, summary, pi or pattern (default: arx)",
+    );
+    if let Some(p) = &o.pattern {
+        key(Some(quoted(p)), "pattern", "", "");
+    }
+    key(
+        o.timeout.as_deref().map(quoted),
+        "timeout",
+        "\"30m\"",
+        "time limit of one run (default: none)",
+    );
     s.push_str(&format!(
-        "# timeout = \"30m\"  # time limit of one run (default: none)\n\
+        "\
          # repeat = {DEFAULT_REPEAT}  # runs of each candidate, at least\n\
          # baseline_repeat = {DEFAULT_BASELINE_REPEAT}  # runs of the baseline, which measure the noise\n\
          # min_effect = 0.0  # smallest improvement worth keeping, in metric units\n\
@@ -207,6 +233,7 @@ mod tests {
             command: Some("uv run train.py --tag 'a b'".into()),
             protect: vec!["prepare.py".into(), "eval/**".into()],
             checks: vec!["pytest -q".into()],
+            ..InitObjective::default()
         };
         let t = parse(&config(&o));
         let obj = &t["objective"];

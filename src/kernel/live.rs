@@ -117,7 +117,8 @@ pub fn group_is_run(
     else {
         return Err(
             "its live file does not record the boot id and the experiment's start time \
-             (written by an older arx), so the group cannot be proven its own"
+             (written by an older arx, or on a system without /proc such as macOS, where \
+             arx cannot read them), so the group cannot be proven its own"
                 .into(),
         );
     };

@@ -9,6 +9,7 @@
 pub mod agents;
 pub mod config_text;
 pub mod contract;
+pub mod cost;
 pub mod effect;
 pub mod failure;
 pub mod gate;
@@ -21,6 +22,7 @@ pub mod instances;
 pub mod journal;
 pub mod launch;
 pub mod live;
+pub mod migrate;
 pub mod names;
 pub mod number;
 pub mod objective;

@@ -264,6 +264,59 @@ pub fn unreported_note<'k>(
     }
 }
 
+/// The other format a run's output looks like, when it was read in the
+/// default format and printed no result at all: its name and the keys it
+/// finds (the first six, joined). The format that finds `metric` first;
+/// else the first that finds anything.
+pub fn other_format(
+    format: &ResultFormat,
+    printed_any: bool,
+    metric: &str,
+    output: &str,
+) -> Option<(&'static str, String)> {
+    if !format.is_arx() || printed_any {
+        return None;
+    }
+    let found: Vec<(&'static str, Vec<String>)> = [ResultFormat::Summary, ResultFormat::Pi]
+        .iter()
+        .map(|f| {
+            let x = super::contract::extract(f, output.as_bytes());
+            let keys = x.metrics.iter().map(|(k, _)| k.to_string()).collect();
+            (f.name(), keys)
+        })
+        .filter(|(_, keys): &(&str, Vec<String>)| !keys.is_empty())
+        .collect();
+    let (name, keys) = found
+        .iter()
+        .find(|(_, keys)| keys.iter().any(|k| k == metric))
+        .or(found.first())?;
+    Some((
+        name,
+        keys.iter().take(6).cloned().collect::<Vec<_>>().join(", "),
+    ))
+}
+
+/// A run read in the default format that printed no result at all, whose
+/// output (`output`, its tail) another format reads: that format named,
+/// with what it found and the setting to write (`; it printed no
+/// __RESULT__ line, but looks like format = "summary" (val_bpb found):
+/// set it under [objective] in arx.toml`). Empty otherwise. The format
+/// that finds `metric` is named first; else the first that finds anything.
+pub fn other_format_note(
+    format: &ResultFormat,
+    printed_any: bool,
+    metric: &str,
+    output: &str,
+) -> String {
+    let Some((name, shown)) = other_format(format, printed_any, metric, output) else {
+        return String::new();
+    };
+    format!(
+        "; it printed no __RESULT__ line, but looks like format = \"{name}\" ({shown} found): \
+         set format = \"{name}\" under [objective] in arx.toml"
+    )
+}
+
 /// The keys printed, the first dozen, and the one `metric` is likely a
 /// misspelling of; `None` when there are none.
 fn printed_keys<'k>(metric: &str, printed: impl IntoIterator<Item = &'k str>) -> Option<String> {
@@ -329,6 +382,30 @@ mod tests {
             paired_seeds: false,
             instances: None,
         }
+    }
+
+    #[test]
+    fn a_summary_block_or_metric_lines_name_their_format() {
+        let arx = ResultFormat::Arx;
+        let summary = "step 1 | loss 3.2\n---\nval_bpb:          0.9958\ntraining_seconds: 300.1\n";
+        let note = other_format_note(&arx, false, "val_bpb", summary);
+        assert!(
+            note.contains("looks like format = \"summary\" (val_bpb, training_seconds found)"),
+            "{note}"
+        );
+        let pi = "METRIC total_ms=12.5\nMETRIC val_bpb=1.0\n";
+        assert!(other_format_note(&arx, false, "val_bpb", pi).contains("format = \"pi\""));
+        // Printed something arx read, or read in another format already,
+        // or nothing another format reads: no note.
+        assert_eq!(other_format_note(&arx, true, "val_bpb", summary), "");
+        assert_eq!(
+            other_format_note(&ResultFormat::Pi, false, "val_bpb", summary),
+            ""
+        );
+        assert_eq!(
+            other_format_note(&arx, false, "val_bpb", "loss went down\n"),
+            ""
+        );
     }
 
     #[test]

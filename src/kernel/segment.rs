@@ -87,6 +87,10 @@ pub struct Segment {
     pub tries: usize,
     /// Experiment runs, the baseline's included.
     pub runs: u64,
+    /// The wall time of its records with runs, in ms (about how long one
+    /// run takes, over `runs`: [`Segment::run_ms`]).
+    #[serde(skip)]
+    pub run_ms: u64,
     /// The counts, by the one rule the report counts with too.
     #[serde(flatten)]
     pub tally: Tally,
@@ -207,6 +211,13 @@ pub fn segments(records: &[RunRecord]) -> Vec<Segment> {
     out
 }
 
+impl Segment {
+    /// About how long one run of the segment takes, in ms.
+    pub fn run_ms(&self) -> Option<u64> {
+        super::cost::per_run(self.run_ms, self.runs)
+    }
+}
+
 /// The index of the earlier segment a late record of segment `id` folds
 /// into (see [`segments`]): the last of `ids` (the segments so far, oldest
 /// first) with that id, when the newest has another id and the record does
@@ -235,7 +246,11 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     // the noise.
     let imported = info.imported.is_some();
     let protected = info.status == TryStatus::Protected;
-    seg.runs += super::tally::runs_of(r.attempts.len(), protected, imported);
+    let runs = super::tally::runs_of(r.attempts.len(), protected, imported);
+    seg.runs += runs;
+    if runs > 0 {
+        seg.run_ms += r.duration_ms;
+    }
     let samples = record_samples(r, &info.metric);
     seg.values.extend(&samples);
     if samples.len() >= 2 && !imported {

@@ -393,3 +393,76 @@ fn parse_and_measure_read_a_format_from_the_flag_or_the_config() {
     let out = sb.arx().args(["parse", "out.log"]).assert().code(2);
     assert!(stderr(out.get_output()).contains("unknown result format \"jsonl\""));
 }
+
+#[test]
+fn a_summary_block_read_as_the_default_format_names_format_summary() {
+    // karpathy's train.py under arx's default format: no __RESULT__ line,
+    // but a summary block, which the crash names with the setting to add.
+    let sb = repo(TRAIN, "");
+    let out = sb.arx().arg("try").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("crash:"))
+        .unwrap_or_default();
+    assert!(line.contains("reported no val_bpb"), "{line}");
+    assert!(
+        line.contains("looks like format = \"summary\" (val_bpb, training_seconds"),
+        "{line}"
+    );
+    assert!(
+        line.contains("set format = \"summary\" under [objective]"),
+        "{line}"
+    );
+
+    // pi's METRIC lines name format = "pi".
+    let sb = repo(PI, "");
+    let out = sb.arx().arg("try").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        text.contains("looks like format = \"pi\" (val_bpb"),
+        "{text}"
+    );
+}
+
+#[test]
+fn run_under_the_default_format_says_which_format_the_output_looks_like() {
+    let sb = repo(TRAIN, "");
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--metric",
+            "val_bpb",
+            "--cmp",
+            "<=",
+            "--target",
+            "2",
+        ])
+        .args(["--", "sh", "train.sh"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert!(
+        err.contains("looks like format = \"summary\" (val_bpb, training_seconds")
+            && err.contains("pass --result-format summary"),
+        "{err}"
+    );
+    // Read in that format, nothing is said.
+    let out = sb
+        .arx()
+        .args([
+            "run",
+            "--no-gates",
+            "--result-format",
+            "summary",
+            "--metric",
+            "val_bpb",
+        ])
+        .args(["--cmp", "<=", "--target", "2", "--", "sh", "train.sh"])
+        .output()
+        .unwrap();
+    assert!(!stderr(&out).contains("looks like"), "{}", stderr(&out));
+}

@@ -177,6 +177,8 @@ struct DryRun {
     would: Vec<String>,
     /// What a keep needs beside the target.
     keep_needs: KeepNeeds,
+    /// How many runs the try would take, and about how long.
+    cost: crate::kernel::cost::Cost,
 }
 
 /// What a keep needs beside the target: the guards as written, the check
@@ -226,6 +228,20 @@ impl Report for DryRun {
         for w in &self.would {
             writeln!(out, "  {w}")?;
         }
+        match self.cost.run_ms {
+            Some(ms) => writeln!(
+                out,
+                "{b}cost{b:#}: one run takes about {} (this segment's record)",
+                crate::kernel::cost::about(ms)
+            )?,
+            None => writeln!(
+                out,
+                "{b}cost{b:#}: how long one run takes is known after the first"
+            )?,
+        }
+        for line in self.cost.lines() {
+            writeln!(out, "  {line}")?;
+        }
         Ok(())
     }
 }
@@ -256,6 +272,11 @@ impl ops_ratchet::Host for Shown {
     fn warn(&self, line: &str) {
         warn(line);
     }
+    fn note(&self, line: &str) {
+        if !self.quiet {
+            self.say(line);
+        }
+    }
     fn finding(&self, line: &str) {
         if !self.quiet {
             self.say(line);
@@ -279,6 +300,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         protected,
         first,
         on_slots,
+        cost,
     } = plan;
     let (kept, objective) = (kept.as_str(), &objective);
     let needs = KeepNeeds::of(objective);
@@ -344,6 +366,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         protected,
         would,
         keep_needs: needs,
+        cost,
     })?;
     Ok(Exit::Ok)
 }

@@ -11,6 +11,7 @@ use crate::error::Exit;
 use crate::io::events::Events;
 use crate::io::git::ratchet::Candidate;
 use crate::io::process::RunOutcome;
+use crate::kernel::cost::Cost;
 use crate::kernel::instances::Scores;
 use crate::kernel::journal::RunRecord;
 use crate::kernel::number::{decimals, num};
@@ -47,7 +48,7 @@ impl BestRuns {
         state: &Path,
         (n, slot): (u32, Option<usize>),
         best_seeds: &[Option<u64>],
-        label: impl Fn(u32) -> String,
+        (label, first_ran): (impl Fn(u32) -> String, impl Fn(&RunOutcome)),
     ) -> Result<BestRuns> {
         let run_id = attempts::new_run_id();
         let start = runner.start()?;
@@ -70,6 +71,9 @@ impl BestRuns {
             used.extend(seed);
             let o = runner.once(&mut events, &label(i), &mut reactive, seed)?;
             let interrupted = o.interrupted;
+            if i == 1 && !interrupted {
+                first_ran(&o);
+            }
             let sample = runner.sample(&o);
             // A run that ended well without the metric, as the first:
             // the next ones would not print it either. After runs that
@@ -104,6 +108,14 @@ impl BestRuns {
             samples,
             instances,
         })
+    }
+
+    /// The tail of the last run's output.
+    fn output_tail(&self) -> String {
+        self.outcomes
+            .last()
+            .map(|o| o.stdout_tail.clone())
+            .unwrap_or_default()
     }
 
     fn interrupted(&self) -> bool {
@@ -178,10 +190,7 @@ pub fn baseline(
     // The declared inputs the best is measured on.
     let inputs = repo.hash_inputs(&objective.inputs)?;
     let runner = &env.runner.at(kept);
-    let n = objective.baseline_repeat;
-    let runs = BestRuns::run(runner, state, (n, None), &[], |i| {
-        format!("baseline {i}/{n}")
-    })?;
+    let runs = baseline_runs(runner, state, records, candidate)?;
     if let Some(before) = before {
         let since = repo.changed_since(&before)?;
         let mut written = since.written;
@@ -197,6 +206,7 @@ pub fn baseline(
         }
     }
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
+    let tail = runs.output_tail();
     let status = if interrupted {
         TryStatus::Interrupted
     } else if samples.is_empty() {
@@ -220,7 +230,7 @@ pub fn baseline(
     if aside {
         outputs_undone(runner, put_back(repo, state, kept)?);
     }
-    let line = baseline_line(objective, status, &samples, kept, &rec);
+    let line = baseline_line(objective, status, &samples, kept, &rec, &tail);
     let done = |record: RunRecord| Done {
         exit: match status {
             TryStatus::Baseline => Exit::Ok,
@@ -254,6 +264,32 @@ pub fn baseline(
     })
 }
 
+/// The baseline's `baseline_repeat` runs, their cost said up front: from
+/// the segment's record when it has runs (a baseline tried before), else
+/// once the first run has ended.
+fn baseline_runs(
+    runner: &Runner<'_>,
+    state: &Path,
+    records: &[RunRecord],
+    candidate: &Candidate,
+) -> Result<BestRuns> {
+    let objective = runner.objective;
+    let n = objective.baseline_repeat;
+    let cost = |run_ms| Cost::of(objective, true, Some(run_ms)).lines().join("; ");
+    let known =
+        crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
+    if let Some(ms) = known {
+        runner.host.note(&cost(ms));
+    }
+    let told = |o: &RunOutcome| {
+        if known.is_none() && (n > 1 || !candidate.is_empty()) {
+            runner.host.note(&cost(o.duration.as_millis() as u64));
+        }
+    };
+    let label = |i| format!("baseline {i}/{n}");
+    BestRuns::run(runner, state, (n, None), &[], (label, told))
+}
+
 /// Warn of each guard whose metric no run of the baseline printed: every
 /// candidate will be set aside by it until the experiment prints it.
 fn unguarded(runner: &Runner<'_>, outcomes: &[RunOutcome]) {
@@ -280,6 +316,7 @@ fn baseline_line(
     samples: &[f64],
     kept: &str,
     rec: &RunRecord,
+    output_tail: &str,
 ) -> String {
     match status {
         TryStatus::Baseline => {
@@ -298,13 +335,19 @@ fn baseline_line(
         }
         TryStatus::Interrupted => "interrupted: the baseline was interrupted".to_string(),
         _ => format!(
-            "crash: the baseline reported no {} (exit code {}){}",
+            "crash: the baseline reported no {} (exit code {}){}{}",
             objective.metric,
             rec.exit_code,
             crate::kernel::objective::unreported_note(
                 &objective.format,
                 &objective.metric,
                 rec.metrics.iter().map(|(k, _)| k)
+            ),
+            crate::kernel::objective::other_format_note(
+                &objective.format,
+                !rec.metrics.is_empty(),
+                &objective.metric,
+                output_tail
             )
         ),
     }
@@ -343,9 +386,14 @@ pub fn remeasure(
     }
     let runner = &runner.at(kept);
     let best_seeds = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
-    let runs = BestRuns::run(runner, state, (n, Some(index)), best_seeds, |i| {
-        format!("the best on slot {slot} {i}/{n}")
-    })?;
+    let label = |i| format!("the best on slot {slot} {i}/{n}");
+    let runs = BestRuns::run(
+        runner,
+        state,
+        (n, Some(index)),
+        best_seeds,
+        (label, |_: &RunOutcome| {}),
+    )?;
     let interrupted = runs.interrupted();
     let samples = runs.samples.clone();
     let slotted: Vec<(String, f64, Option<u64>)> = runs

@@ -121,12 +121,18 @@ pub(super) fn crash(
     } else {
         let objective = env.runner.objective;
         format!(
-            "no {} reported{}",
+            "no {} reported{}{}",
             objective.metric,
             crate::kernel::objective::unreported_note(
                 &objective.format,
                 &objective.metric,
                 last.metrics.iter().map(|(k, _)| k)
+            ),
+            crate::kernel::objective::other_format_note(
+                &objective.format,
+                !last.metrics.is_empty(),
+                &objective.metric,
+                &last.stdout_tail
             )
         )
     };

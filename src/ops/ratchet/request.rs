@@ -258,6 +258,8 @@ pub struct Plan {
     pub first: Vec<String>,
     /// With two slots or more: how the candidate would be compared.
     pub on_slots: Option<String>,
+    /// How many runs the try would take, and about how long.
+    pub cost: crate::kernel::cost::Cost,
 }
 
 /// A dry run's answer.
@@ -336,6 +338,8 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     )?
     .map_or(0, |p| p.placement.slots.len());
     let on_slots = on_slots(&objective, segment.as_ref(), slots, &kept);
+    let run_ms = segment.as_ref().and_then(SegmentFold::run_ms);
+    let cost = crate::kernel::cost::Cost::of(&objective, baseline_needed, run_ms);
     Ok(Planned::Plan(Box::new(Plan {
         objective,
         baseline_needed,
@@ -344,6 +348,7 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         protected,
         first,
         on_slots,
+        cost,
     })))
 }
 

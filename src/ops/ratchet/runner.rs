@@ -91,6 +91,9 @@ pub trait Host {
     fn pause(&self);
     /// A line of progress for people.
     fn say(&self, line: &str);
+    /// A line people may do without (what a try will cost): not told
+    /// under `--quiet`.
+    fn note(&self, line: &str);
     /// A warning.
     fn warn(&self, line: &str);
     /// What a try's record added to the findings store.

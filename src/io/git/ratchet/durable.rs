@@ -43,17 +43,8 @@ impl RatchetRepo {
         let dir = self.repo.path();
         let file = std::fs::File::open(dir)
             .map_err(|e| anyhow::anyhow!("cannot open {}: {e}", dir.display()))?;
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        {
-            use std::os::fd::AsRawFd;
-            nix::unistd::syncfs(file.as_raw_fd())
-                .map_err(|e| anyhow::anyhow!("cannot sync {}: {e}", dir.display()))?;
-        }
-        #[cfg(not(any(target_os = "linux", target_os = "android")))]
-        {
-            drop(file);
-            nix::unistd::sync();
-        }
+        crate::io::platform::sync_filesystem(&file)
+            .map_err(|e| anyhow::anyhow!("cannot sync {}: {e}", dir.display()))?;
         Ok(())
     }
 

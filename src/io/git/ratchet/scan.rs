@@ -356,13 +356,16 @@ impl<'a> Tracked<'a> {
         if stage != 0 || entry.flags_extended & INTENT_TO_ADD != 0 {
             return false;
         }
-        let kind = st.st_mode & libc_mode::S_IFMT;
+        // `mode_t` is 32 bits on Linux and 16 on macOS.
+        #[allow(clippy::useless_conversion)]
+        let st_mode = u32::from(st.st_mode);
+        let kind = st_mode & libc_mode::S_IFMT;
         let mode = entry.mode as i32;
         let kind_ok = match mode {
             LINK_MODE => kind == libc_mode::S_IFLNK,
             FILE_MODE | EXEC_MODE => {
                 kind == libc_mode::S_IFREG
-                    && (!self.filemode || ((st.st_mode & 0o100 != 0) == (mode == EXEC_MODE)))
+                    && (!self.filemode || ((st_mode & 0o100 != 0) == (mode == EXEC_MODE)))
             }
             _ => false,
         };

@@ -48,6 +48,10 @@ pub struct SegmentFold {
     pub last_at: String,
     pub tries: usize,
     pub runs: u64,
+    /// The wall time of the records with runs, in ms (what one run takes,
+    /// over `runs`).
+    #[serde(default)]
+    pub run_ms: u64,
     /// The counts, by the one rule the ratchet counts with too.
     #[serde(flatten)]
     pub tally: Tally,

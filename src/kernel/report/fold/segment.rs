@@ -29,6 +29,9 @@ impl SegmentFold {
         self.last_at.clear();
         self.last_at.push_str(&p.started_at);
         self.runs += p.runs;
+        if p.runs > 0 {
+            self.run_ms += p.duration_ms;
+        }
         self.tally.add(p.status, p.status_text());
         if p.samples.len() >= 2 {
             let m = mean(&p.samples);
@@ -86,6 +89,11 @@ impl SegmentFold {
                 self.keep_log.push_back((index, v));
             }
         }
+    }
+
+    /// About how long one run of the segment takes, in ms.
+    pub fn run_ms(&self) -> Option<u64> {
+        crate::kernel::cost::per_run(self.run_ms, self.runs)
     }
 
     /// The pooled noise: the sd of one run and its degrees of freedom.
