@@ -1554,7 +1554,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__list)
-            opts="-q -h --kind --status --all --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --kind --status --all --limit --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1566,6 +1566,10 @@ _arx() {
                     ;;
                 --status)
                     COMPREPLY=($(compgen -W "active decaying deprecated" -- "${cur}"))
+                    return 0
+                    ;;
+                --limit)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -3078,7 +3082,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__idea__subcmd__list)
-            opts="-q -h --status --family --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --status --family --limit --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3089,6 +3093,10 @@ _arx() {
                     return 0
                     ;;
                 --family)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --limit)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3116,7 +3124,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__init)
-            opts="-q -h --agent --metric --direction --command --protect --check --share-journal --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --agent --metric --direction --command --protect --check --share-journal --format --pattern --timeout --from --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3140,6 +3148,22 @@ _arx() {
                     ;;
                 --check)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "arx summary pi pattern" -- "${cur}"))
+                    return 0
+                    ;;
+                --pattern)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
+                    COMPREPLY=($(compgen -W "karpathy pi codex" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -5178,7 +5202,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --idea --retry --because --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --idea --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --no-repeat --retry --because --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5196,10 +5220,6 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --because)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --family)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5209,6 +5229,10 @@ _arx() {
                     return 0
                     ;;
                 --lane)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --because)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

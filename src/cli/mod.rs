@@ -16,6 +16,8 @@ mod idea;
 pub use idea::*;
 mod report;
 pub use report::{ChartX, ReportArgs, SegmentChoice};
+mod try_init;
+pub use try_init::{InitArgs, TryArgs};
 
 const EXIT_CODES: &str = "\
 Exit codes:

@@ -8,7 +8,9 @@ use serde::Serialize;
 use super::{short, Ctx, WARN};
 use crate::cli::IdeaCommand;
 use crate::error::{Exit, Hinted};
-use crate::kernel::idea::{check_reason, Idea, IdeaAdded, IdeaDropped, IdeaLine, IdeaStatus};
+use crate::kernel::idea::{
+    check_reason, Backlog, Idea, IdeaAdded, IdeaDropped, IdeaLine, IdeaStatus,
+};
 use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::text::shown;
 use crate::ops::ideas;
@@ -65,36 +67,7 @@ fn add(
 ) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let backlog = ideas::load(&state, WARN)?;
-    let retried = match (retry, because) {
-        (Some(_), None) => {
-            return Err(Hinted::error(
-                "--retry needs --because: what changed since the idea was tried",
-                "say why it may be kept now, e.g. --because \"the warmup is longer now\"",
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(Hinted::error(
-                "--because is the reason of a retry, and needs --retry ID",
-                "name the idea tried before with --retry ID, or leave --because out",
-            ))
-        }
-        (Some(id), Some(reason)) => {
-            check_reason(reason, "--because")
-                .map_err(|e| Hinted::error(e, "say what changed since the idea was tried"))?;
-            let original = ideas::find(&backlog, id)?;
-            if original.tries.is_empty() {
-                return Err(Hinted::error(
-                    format!(
-                        "idea {} was never tried: there is nothing to retry",
-                        original.id
-                    ),
-                    format!("try it with arx try --idea {}", original.id),
-                ));
-            }
-            Some((original, reason))
-        }
-        (None, None) => None,
-    };
+    let retried = retried(&backlog, retry, because)?;
     let statement = match (statement, &retried) {
         (Some(s), _) => s.to_string(),
         (None, Some((original, _))) => original.statement.clone(),
@@ -136,6 +109,45 @@ fn add(
     )?;
     ctx.out.emit(&Added(added))?;
     Ok(Exit::Ok)
+}
+
+/// `--retry ID --because TEXT`: the idea retried (which must have been
+/// tried) and the reason; neither flag without the other.
+fn retried<'b>(
+    backlog: &'b Backlog,
+    retry: Option<&str>,
+    because: Option<&'b str>,
+) -> Result<Option<(&'b Idea, &'b str)>> {
+    Ok(match (retry, because) {
+        (Some(_), None) => {
+            return Err(Hinted::error(
+                "--retry needs --because: what changed since the idea was tried",
+                "say why it may be kept now, e.g. --because \"the warmup is longer now\"",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(Hinted::error(
+                "--because is the reason of a retry, and needs --retry ID",
+                "name the idea tried before with --retry ID, or leave --because out",
+            ))
+        }
+        (Some(id), Some(reason)) => {
+            check_reason(reason, "--because")
+                .map_err(|e| Hinted::error(e, "say what changed since the idea was tried"))?;
+            let original = ideas::find(&backlog, id)?;
+            if original.tries.is_empty() {
+                return Err(Hinted::error(
+                    format!(
+                        "idea {} was never tried: there is nothing to retry",
+                        original.id
+                    ),
+                    format!("try it with arx try --idea {}", original.id),
+                ));
+            }
+            Some((original, reason))
+        }
+        (None, None) => None,
+    })
 }
 
 /// Warn when an idea of the backlog with the same statement was tried and

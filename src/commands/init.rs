@@ -219,12 +219,12 @@ const DERIVED: [&str; 17] = [
     crate::io::ratchet::ASIDE_FILE,
     crate::io::ratchet::KEEP_FILE, // a keep's intent until its branches moved
     crate::io::ratchet::OUTPUTS_FILE,
-    "ratchet-*-*.json",            // crate::io::ratchet::Markers: a lane's markers
-    "live/",                       // crate::io::live::LIVE_DIR: one file per running run
-    "slots/",                      // crate::io::slots: one lock file per slot
-    "try-*.lock",                  // crate::io::ratchet::lock_try: a running try's lock
-    "keep.lock",                   // crate::io::ratchet::lock_keep
-    "baseline.lock",               // crate::io::ratchet::lock_baseline
+    "ratchet-*-*.json", // crate::io::ratchet::Markers: a lane's markers
+    "live/",            // crate::io::live::LIVE_DIR: one file per running run
+    "slots/",           // crate::io::slots: one lock file per slot
+    "try-*.lock",       // crate::io::ratchet::lock_try: a running try's lock
+    "keep.lock",        // crate::io::ratchet::lock_keep
+    "baseline.lock",    // crate::io::ratchet::lock_baseline
     crate::io::steer::CLAIMS_LOCK,
     ".*.tmp-*", // crate::io::atomic: a file being replaced
 ];

@@ -101,18 +101,7 @@ pub fn run_attempts_reacting(
 ) -> Result<(Vec<RunOutcome>, Duration)> {
     let wall = Instant::now();
     let mut outcomes = Vec::new();
-    // The experiment carries its run's marker, so that `arx ps --reap`
-    // can prove its process group is the run's.
-    let marked;
-    let run = match reactive.marker() {
-        Some(var) => {
-            let mut spec = run.clone();
-            spec.env.push(var);
-            marked = spec;
-            &marked
-        }
-        None => run,
-    };
+    let run = &marked(run, reactive);
     for index in 0..repeat {
         on(AttemptEvent::Begin { index });
         reactive.begin(&if repeat > 1 {
@@ -171,6 +160,19 @@ pub fn run_attempts_reacting(
         }
     }
     Ok((outcomes, wall.elapsed()))
+}
+
+/// The spec with its run's marker, so that `arx ps --reap` can prove the
+/// experiment's process group is the run's.
+fn marked<'r>(run: &'r RunSpec, reactive: &Reactive) -> std::borrow::Cow<'r, RunSpec> {
+    match reactive.marker() {
+        Some(var) => {
+            let mut spec = run.clone();
+            spec.env.push(var);
+            std::borrow::Cow::Owned(spec)
+        }
+        None => std::borrow::Cow::Borrowed(run),
+    }
 }
 
 /// One run of a check (or anything not journaled) under the spec's

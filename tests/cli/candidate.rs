@@ -181,7 +181,8 @@ fn a_winner_whose_branch_moved_under_it_is_stale_and_nothing_changes() {
         git(&sb, &["add", "other.txt"]);
         git(&sb, &["commit", "-qm", "colleague"]);
     });
-    assert_eq!(code, 3, "{report} {err}");
+    // Stale is a "no" like every try that keeps nothing: exit 1.
+    assert_eq!(code, 1, "{report} {err}");
     assert_eq!(try_status(&report), "stale");
     assert_eq!(git(&sb, &["log", "-1", "--format=%s"]), "colleague");
     assert_eq!(sb.read("value.txt"), "0.4");

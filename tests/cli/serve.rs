@@ -242,7 +242,7 @@ fn the_page_shows_the_night_and_each_try_that_ends_comes_on_its_stream() {
         .contains("try number 30"));
     // The summary and the chart follow.
     events.until("the summary", Duration::from_secs(2), |t| {
-        t.contains("31 runs in scope")
+        t.contains("31 tries (31 runs)")
     });
     // A stream opened late gets what its page missed.
     let late = Events::open(&server.addr, 29);

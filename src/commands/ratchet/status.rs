@@ -119,20 +119,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     }
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
-    if let Some(asked) = &flags.metric {
-        if !loaded.metrics.is_empty() && !loaded.metrics.contains(asked) {
-            return Err(crate::error::Hinted::error(
-                format!(
-                    "the journal has no segment measuring {asked}; its segments measure {}",
-                    loaded.metrics.join(", ")
-                ),
-                format!(
-                    "ask for one of those (--metric {}), or leave --metric out for arx.toml's",
-                    loaded.metrics.last().map_or("", String::as_str)
-                ),
-            ));
-        }
-    }
+    asked_metric(flags.metric.as_deref(), &loaded.metrics)?;
     stale_agents_md(ctx, &loaded.cwd)?;
     let Some(seg) = &loaded.segment else {
         ctx.out.emit(&StatusReport::no_segment(o))?;
@@ -188,6 +175,25 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         advice,
     })?;
     Ok(if stop { Exit::Ok } else { Exit::No })
+}
+
+/// Refuse a `--metric` no segment of the journal measures (`metrics`).
+fn asked_metric(asked: Option<&str>, metrics: &[String]) -> Result<()> {
+    if let Some(asked) = asked {
+        if !metrics.is_empty() && !metrics.iter().any(|m| m == asked) {
+            return Err(crate::error::Hinted::error(
+                format!(
+                    "the journal has no segment measuring {asked}; its segments measure {}",
+                    metrics.join(", ")
+                ),
+                format!(
+                    "ask for one of those (--metric {}), or leave --metric out for arx.toml's",
+                    metrics.last().map_or("", String::as_str)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Warn when AGENTS.md's arx section is not the one `arx init --agent`
