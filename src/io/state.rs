@@ -446,6 +446,62 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         Ok(true)
     }
 
+    /// Replace the file atomically, under the exclusive lock, by what
+    /// `fill` writes, streamed: `fill` reads the current file (its lines
+    /// through `read`) and writes the new content to `out`, and returns
+    /// whether anything changed (false: the file is left as it was). For
+    /// files too large to hold as records.
+    pub fn rewrite_streamed(
+        &self,
+        fill: impl FnOnce(&mut File, &mut dyn Write) -> Result<bool>,
+    ) -> Result<bool> {
+        self.prepare_write()?;
+        let mut file = self.lock_current(OpenOptions::new().read(true).write(true).create(true))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            anyhow::bail!("{} is not a regular file", self.path.display());
+        }
+        let permissions = file.metadata().ok().map(|m| m.permissions());
+        let (mut outcome, mut failed) = (None, None);
+        let replaced = super::atomic::replace_with(
+            &self.path,
+            None,
+            super::atomic::Durability::Synced,
+            |out| {
+                if let Some(p) = permissions {
+                    let _ = out.set_permissions(p);
+                }
+                let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
+                let done = fill(&mut file, &mut buf);
+                let flushed = buf.flush();
+                match (done, flushed) {
+                    (Ok(true), Ok(())) => {
+                        outcome = Some(true);
+                        Ok(())
+                    }
+                    (Ok(true), Err(e)) => Err(e),
+                    (Ok(false), _) => {
+                        outcome = Some(false);
+                        Err(std::io::Error::other("unchanged"))
+                    }
+                    (Err(e), _) => {
+                        failed = Some(e);
+                        Err(std::io::Error::other("failed"))
+                    }
+                }
+            },
+        );
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match (outcome, replaced) {
+            (Some(false), _) => Ok(false),
+            (_, Ok(())) => Ok(true),
+            (_, Err(e)) => {
+                Err(e).with_context(|| format!("cannot replace {}", self.path.display()))
+            }
+        }
+    }
+
     /// Write one record line to a locked file; on failure, restore `len`.
     fn write_line(&self, file: &mut File, len: u64, record: &T) -> Result<u64> {
         let mut line = serde_json::to_vec(record)?;

@@ -238,7 +238,14 @@ impl Fold {
         count(&mut g.statuses, p.status_text());
         if let Some(v) = p.value {
             g.latest = Some(v);
-            if let Some(d) = g.direction {
+            // A try's best is the ratchet's: its segment's last keep (what
+            // `best` shows); a plain run's, the best value.
+            if p.segment_number > 0 {
+                if matches!(p.status, Status::Keep | Status::Baseline) {
+                    g.best = Some(v);
+                    g.best_run = Some(p.run_id.to_string());
+                }
+            } else if let Some(d) = g.direction {
                 if g.best.is_none_or(|b| better(d, v, b)) {
                     g.best = Some(v);
                     g.best_run = Some(p.run_id.to_string());
