@@ -456,6 +456,7 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         fill: impl FnOnce(&mut File, &mut dyn Write) -> Result<bool>,
     ) -> Result<bool> {
         self.prepare_write()?;
+        let existed = self.path.exists();
         let mut file = self.lock_current(OpenOptions::new().read(true).write(true).create(true))?;
         if !file.metadata().is_ok_and(|m| m.is_file()) {
             anyhow::bail!("{} is not a regular file", self.path.display());
@@ -490,6 +491,10 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
                 }
             },
         );
+        if !existed && outcome != Some(true) && file.metadata().is_ok_and(|m| m.len() == 0) {
+            // Left as it was: no file where there was none.
+            let _ = std::fs::remove_file(&self.path);
+        }
         if let Some(e) = failed {
             return Err(e);
         }

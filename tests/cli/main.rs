@@ -14,6 +14,7 @@ mod finding;
 mod formats;
 mod gate;
 mod ideas;
+mod import_nights;
 mod init;
 mod instances;
 mod journal;

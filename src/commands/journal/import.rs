@@ -76,8 +76,8 @@ struct ImportReport {
     /// Lines that are not rows, with why (the first 1,000).
     skipped: Vec<Skipped>,
     skipped_count: usize,
-    /// Lines that are no try, by kind: pi's config and hook lines,
-    /// codex's worker and meta rows.
+    /// Lines that are no try, by kind: pi's `config` and `hook` lines,
+    /// codex's `worker` rows (`5a`) and `meta` rows (`search`, `refine`…).
     other_lines: BTreeMap<String, usize>,
     /// The last night's best (its last keep).
     best: Option<f64>,
@@ -121,7 +121,7 @@ impl Report for ImportReport {
         let mut other: Vec<String> = self
             .other_lines
             .iter()
-            .map(|(k, n)| format!("{n} {k}"))
+            .map(|(k, n)| other_line(k, *n))
             .collect();
         other.insert(0, skipped);
         writeln!(
@@ -493,13 +493,27 @@ impl Tally {
     fn quiet(&mut self, q: Quiet) {
         let name = match q {
             Quiet::Layout => return,
-            Quiet::Config => "config lines",
-            Quiet::Hook => "hook lines",
-            Quiet::Worker => "worker rows folded into their round",
-            Quiet::Meta => "rows that tried no change",
+            Quiet::Config => "config",
+            Quiet::Hook => "hook",
+            Quiet::Worker => "worker",
+            Quiet::Meta => "meta",
         };
         *self.other.entry(name.to_string()).or_default() += 1;
     }
+}
+
+/// Lines that are no try, as the summary words them.
+fn other_line(kind: &str, n: usize) -> String {
+    let (one, many) = match kind {
+        "config" => ("config line", "config lines"),
+        "hook" => ("hook line", "hook lines"),
+        "worker" => (
+            "worker row folded into its round",
+            "worker rows folded into their round",
+        ),
+        _ => ("row that tried no change", "rows that tried no change"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// Of the journal: where arx's own records start (after the imported

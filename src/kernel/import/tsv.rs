@@ -159,6 +159,9 @@ pub(super) struct Survey {
     declared: Option<Direction>,
     named: Option<String>,
     stats: Vec<ColumnStats>,
+    /// Data rows, and those of them with a status read as a try.
+    data: usize,
+    tries: usize,
 }
 
 /// A direction as a file words it.
@@ -185,6 +188,8 @@ impl Survey {
             declared: None,
             named: None,
             stats: Vec::new(),
+            data: 0,
+            tries: 0,
         }
     }
 
@@ -225,6 +230,7 @@ impl Survey {
             self.header = Some(h);
             return Ok(());
         };
+        self.data += 1;
         let Ok(cells) = cells(h, text) else {
             return Ok(());
         };
@@ -236,6 +242,7 @@ impl Survey {
         ) else {
             return Ok(());
         };
+        self.tries += 1;
         let kept = matches!(status, TryStatus::Keep | TryStatus::Baseline);
         let crashed = status == TryStatus::Crash;
         for (stats, cell) in self.stats.iter_mut().zip(&cells) {
@@ -246,6 +253,7 @@ impl Survey {
 
     pub(super) fn finish(self, options: &Options) -> Result<Plan, ImportError> {
         let from = self.from;
+        let unread = self.unread();
         let Some(h) = self.header else {
             return Err(kind(format!(
                 "the file is empty: {from}'s results.tsv starts with a header line"
@@ -276,13 +284,18 @@ impl Survey {
                     })?,
                     None => configured
                         .or_else(|| columns::choose(&h.names, &self.stats))
+                        .or_else(|| unread.then(|| own_column(&h)).flatten())
                         .ok_or_else(|| ImportError::NoMetric { numeric: numeric() })?,
                 };
                 (m, h.names[m].clone())
             }
         };
         let (direction, direction_from) =
-            direction_of(options, &name, self.declared, &self.stats[metric].keeps)?;
+            match direction_of(options, &name, self.declared, &self.stats[metric].keeps) {
+                // No row reads: the second pass says why, row by row.
+                Err(_) if unread => (Direction::Min, "flag"),
+                d => d?,
+            };
         let others = (0..h.names.len())
             .filter(|&i| i != metric && !OWN_COLUMNS.contains(&h.lower[i].as_str()))
             .filter(|&i| self.stats[i].numeric())
@@ -300,6 +313,18 @@ impl Survey {
             others,
         })
     }
+}
+
+impl Survey {
+    /// Data rows, none of which reads as a try.
+    fn unread(&self) -> bool {
+        self.data > 0 && self.tries == 0
+    }
+}
+
+/// The first column that is not the loop's own.
+fn own_column(h: &Header) -> Option<usize> {
+    (0..h.names.len()).find(|&i| !OWN_COLUMNS.contains(&h.lower[i].as_str()))
 }
 
 /// How the second pass reads a row.
