@@ -346,10 +346,13 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
     // The second pass, into the journal, under its lock.
     let state = ctx.state_dir()?;
     let registry: Registry<Box<RawValue>> = Registry::new(state.join(JOURNAL_FILE), WARN);
+    let before = history_before(&state, &registry.path);
+    let mut own_records = true;
     let mut commits = crate::io::git::Commits::new(&cwd);
     let mut tally = Tally::new(plan.nights.len());
     let rewritten = registry.rewrite_streamed(|journal, out| {
-        let (at, present) = scan_journal(journal)?;
+        let (at, present, own) = scan_journal(journal)?;
+        own_records = own;
         copy_range(journal, 0, at, out)?;
         let mut reader = plan.reader();
         (&file).seek(SeekFrom::Start(0))?;
@@ -410,7 +413,7 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
         ));
     }
     if rewritten {
-        refresh_history(&registry.path);
+        carry_history(&state, &registry.path, before, own_records);
     }
     let nights: Vec<NightReport> = plan
         .nights
@@ -519,7 +522,7 @@ fn other_line(kind: &str, n: usize) -> String {
 /// Of the journal: where arx's own records start (after the imported
 /// records it opens with), and the run ids of its imported records. A line
 /// that is no record refuses the import.
-fn scan_journal(journal: &mut File) -> Result<(u64, HashSet<u128>)> {
+fn scan_journal(journal: &mut File) -> Result<(u64, HashSet<u128>, bool)> {
     journal.seek(SeekFrom::Start(0))?;
     let mut reader = io::BufReader::with_capacity(1 << 16, &*journal);
     let (mut pos, mut at, mut own_seen) = (0u64, 0u64, false);
@@ -552,7 +555,28 @@ fn scan_journal(journal: &mut File) -> Result<(u64, HashSet<u128>)> {
             "arx journal verify names them; arx journal merge rewrites the journal without them",
         ));
     }
-    Ok((at, present))
+    Ok((at, present, own_seen))
+}
+
+/// The precision cache when it covers the journal as it is.
+fn history_before(state: &Path, journal: &Path) -> Option<crate::io::history::Cache> {
+    crate::io::history::current(state, journal).ok()
+}
+
+/// After a rewrite that added or removed only imported records: the cache
+/// carried over when it covered the journal before, or when the journal
+/// holds no record of arx's own (an empty history); else rebuilt.
+fn carry_history(
+    state: &Path,
+    journal: &Path,
+    before: Option<crate::io::history::Cache>,
+    own_records: bool,
+) {
+    match before {
+        Some(cache) => crate::io::history::carry(state, journal, cache, WARN),
+        None if !own_records => crate::io::history::carry(state, journal, Default::default(), WARN),
+        None => refresh_history(journal),
+    }
 }
 
 /// Copy `journal`'s bytes `from..to` to `out`, only whole lines.
@@ -617,6 +641,7 @@ fn undo(ctx: &Ctx, target: &str) -> Result<Exit> {
     let as_file = shown(Path::new(target), &cwd);
     let state = ctx.state_dir()?;
     let registry: Registry<Box<RawValue>> = Registry::new(state.join(JOURNAL_FILE), WARN);
+    let before = history_before(&state, &registry.path);
     let mut removed = 0;
     let mut undone: Vec<String> = Vec::new();
     let mut others: BTreeMap<String, (String, usize)> = BTreeMap::new();
@@ -662,7 +687,9 @@ fn undo(ctx: &Ctx, target: &str) -> Result<Exit> {
         ));
     }
     if rewritten {
-        refresh_history(&registry.path);
+        // Nothing of arx's own was removed: a history is carried over
+        // only when it covered the journal before.
+        carry_history(&state, &registry.path, before, true);
     }
     ctx.out.emit(&UndoReport {
         undone: target.to_string(),
