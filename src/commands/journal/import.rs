@@ -8,17 +8,16 @@
 //! journal is rewritten as a stream, so a night of any length is imported
 //! in bounded memory. `--undo` removes what an import added.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, BufRead, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::value::RawValue;
 use sha2::{Digest, Sha256};
 
-use super::refresh_history;
 use crate::cli::{ImportArgs, ImportFrom};
 use crate::commands::{shown, Ctx, WARN};
 use crate::error::{Exit, Hinted};
@@ -30,6 +29,9 @@ use crate::kernel::import::{
 use crate::kernel::number::num;
 use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::stats::Direction;
+use crate::ops::import::{
+    carry_history, copy_range, history_before, id_key, remove, scan_journal, Removed,
+};
 use crate::output::{bold, dim, warn, Report};
 
 /// Skipped lines named one by one (on stderr and in the report); the rest
@@ -151,57 +153,6 @@ impl Report for ImportReport {
             self.import
         )
     }
-}
-
-/// Of a journal line, what the import asks: its run id, and its imported
-/// mark.
-#[derive(Deserialize)]
-struct Peek<'a> {
-    #[serde(default, borrow)]
-    run_id: &'a str,
-    #[serde(default, borrow)]
-    ratchet: Option<&'a RawValue>,
-}
-
-#[derive(Deserialize)]
-struct PeekRatchet {
-    #[serde(default)]
-    imported: Option<import::Imported>,
-}
-
-/// The imported mark of a journal line: `Some(None)` for a record of arx's
-/// own, `None` for a line that is no record.
-fn mark_of(line: &[u8]) -> Option<(String, Option<import::Imported>)> {
-    let p: Peek<'_> = serde_json::from_slice(line).ok()?;
-    let imported = p
-        .ratchet
-        .filter(|r| crate::engine::observe::imported_mark(r.get().as_bytes()));
-    let mark = imported.and_then(|r| serde_json::from_str::<PeekRatchet>(r.get()).ok()?.imported);
-    // Marked, but not readable as this version's mark: still imported.
-    let mark = match (imported, mark) {
-        (Some(_), None) => Some(import::Imported {
-            from: Source::Karpathy,
-            line: 0,
-            import: None,
-            file: None,
-        }),
-        (_, m) => m,
-    };
-    Some((p.run_id.to_string(), mark))
-}
-
-/// A run id as 128 bits (an import's ids are UUIDs), else its hash.
-fn id_key(id: &str) -> u128 {
-    uuid::Uuid::parse_str(id).map_or_else(
-        |_| {
-            u128::from_be_bytes(
-                Sha256::digest(id.as_bytes())[..16]
-                    .try_into()
-                    .unwrap_or_default(),
-            )
-        },
-        |u| u.as_u128(),
-    )
 }
 
 fn refusal(file: &str, from: Source, e: &ImportError) -> anyhow::Error {
@@ -413,7 +364,7 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
         ));
     }
     if rewritten {
-        carry_history(&state, &registry.path, before, own_records);
+        carry_history(&state, &registry.path, before, own_records, WARN);
     }
     let nights: Vec<NightReport> = plan
         .nights
@@ -519,80 +470,6 @@ fn other_line(kind: &str, n: usize) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// Of the journal: where arx's own records start (after the imported
-/// records it opens with), and the run ids of its imported records. A line
-/// that is no record refuses the import.
-fn scan_journal(journal: &mut File) -> Result<(u64, HashSet<u128>, bool)> {
-    journal.seek(SeekFrom::Start(0))?;
-    let mut reader = io::BufReader::with_capacity(1 << 16, &*journal);
-    let (mut pos, mut at, mut own_seen) = (0u64, 0u64, false);
-    let mut present = HashSet::new();
-    let mut line = Vec::new();
-    let mut unreadable = 0;
-    loop {
-        line.clear();
-        let n = reader.read_until(b'\n', &mut line)?;
-        if n == 0 || !line.ends_with(b"\n") {
-            // The end, or a torn last line (dropped, as every rewrite does).
-            break;
-        }
-        pos += n as u64;
-        match mark_of(&line) {
-            None if line.iter().all(u8::is_ascii_whitespace) => {}
-            None => unreadable += 1,
-            Some((id, Some(_))) => {
-                present.insert(id_key(&id));
-            }
-            Some((_, None)) => own_seen = true,
-        }
-        if !own_seen {
-            at = pos;
-        }
-    }
-    if unreadable > 0 {
-        return Err(Hinted::error(
-            format!("the journal has {unreadable} unreadable line(s); nothing imported"),
-            "arx journal verify names them; arx journal merge rewrites the journal without them",
-        ));
-    }
-    Ok((at, present, own_seen))
-}
-
-/// The precision cache when it covers the journal as it is.
-fn history_before(state: &Path, journal: &Path) -> Option<crate::io::history::Cache> {
-    crate::io::history::current(state, journal).ok()
-}
-
-/// After a rewrite that added or removed only imported records: the cache
-/// carried over when it covered the journal before, or when the journal
-/// holds no record of arx's own (an empty history); else rebuilt.
-fn carry_history(
-    state: &Path,
-    journal: &Path,
-    before: Option<crate::io::history::Cache>,
-    own_records: bool,
-) {
-    match before {
-        Some(cache) => crate::io::history::carry(state, journal, cache, WARN),
-        None if !own_records => crate::io::history::carry(state, journal, Default::default(), WARN),
-        None => refresh_history(journal),
-    }
-}
-
-/// Copy `journal`'s bytes `from..to` to `out`, only whole lines.
-fn copy_range(journal: &mut File, from: u64, to: u64, out: &mut dyn Write) -> Result<()> {
-    journal.seek(SeekFrom::Start(from))?;
-    let mut reader = io::BufReader::with_capacity(1 << 16, (&*journal).take(to - from));
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        if reader.read_until(b'\n', &mut line)? == 0 || !line.ends_with(b"\n") {
-            return Ok(());
-        }
-        out.write_all(&line)?;
-    }
-}
-
 /// The time of rows whose file gives none: `--now` when given, else when
 /// the loop last wrote the file, so the night sorts before the work that
 /// came after it (`arx journal merge` orders by start time).
@@ -642,38 +519,14 @@ fn undo(ctx: &Ctx, target: &str) -> Result<Exit> {
     let state = ctx.state_dir()?;
     let registry: Registry<Box<RawValue>> = Registry::new(state.join(JOURNAL_FILE), WARN);
     let before = history_before(&state, &registry.path);
-    let mut removed = 0;
-    let mut undone: Vec<String> = Vec::new();
-    let mut others: BTreeMap<String, (String, usize)> = BTreeMap::new();
+    let mut removed = Removed::default();
     let rewritten = registry.rewrite_streamed(|journal, out| {
-        journal.seek(SeekFrom::Start(0))?;
-        let mut reader = io::BufReader::with_capacity(1 << 16, &*journal);
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            if reader.read_until(b'\n', &mut line)? == 0 || !line.ends_with(b"\n") {
-                break;
-            }
-            if let Some((_, Some(m))) = mark_of(&line) {
-                let id = m.import.clone().unwrap_or_default();
-                let file = m.file.clone().unwrap_or_default();
-                if id == target || (!file.is_empty() && file == as_file) {
-                    removed += 1;
-                    if !undone.contains(&id) {
-                        undone.push(id);
-                    }
-                    continue;
-                }
-                if !id.is_empty() {
-                    others.entry(id).or_insert((file, 0)).1 += 1;
-                }
-            }
-            out.write_all(&line)?;
-        }
-        Ok(removed > 0)
+        removed = remove(journal, out, target, &as_file)?;
+        Ok(removed.records > 0)
     })?;
-    if removed == 0 {
-        let known: Vec<String> = others
+    if removed.records == 0 {
+        let known: Vec<String> = removed
+            .others
             .iter()
             .map(|(id, (file, n))| format!("{id} ({file}, {n} rows)"))
             .collect();
@@ -689,13 +542,13 @@ fn undo(ctx: &Ctx, target: &str) -> Result<Exit> {
     if rewritten {
         // Nothing of arx's own was removed: a history is carried over
         // only when it covered the journal before.
-        carry_history(&state, &registry.path, before, true);
+        carry_history(&state, &registry.path, before, true, WARN);
     }
     ctx.out.emit(&UndoReport {
         undone: target.to_string(),
         journal: shown(&registry.path, &cwd),
-        removed,
-        imports: undone,
+        removed: removed.records,
+        imports: removed.imports,
     })?;
     Ok(Exit::Ok)
 }
