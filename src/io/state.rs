@@ -297,6 +297,51 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         Ok(Some(bytes))
     }
 
+    /// The last `n` readable records, read backwards from the end in
+    /// growing blocks (a torn last line skipped, an unreadable line
+    /// skipped with a warning): a large file's tail without reading it.
+    pub fn read_last(&self, n: usize) -> Result<Vec<T>> {
+        let Some(mut file) = self.open_shared()? else {
+            return Ok(Vec::new());
+        };
+        let len = file.metadata()?.len();
+        let end = complete_len(&mut file, len)?;
+        let mut block = 64 * 1024u64;
+        loop {
+            let start = end.saturating_sub(block);
+            let mut buf = vec![0u8; (end - start) as usize];
+            file.seek(SeekFrom::Start(start))?;
+            file.read_exact(&mut buf)?;
+            // The first line of a block that starts mid-file may be partial.
+            let whole = match start {
+                0 => &buf[..],
+                _ => memchr::memchr(b'\n', &buf).map_or(&buf[..0], |i| &buf[i + 1..]),
+            };
+            let mut records = Vec::new();
+            let mut unreadable = 0;
+            for line in whole.split(|&b| b == b'\n').rev().filter(|l| !l.is_empty()) {
+                if records.len() == n {
+                    break;
+                }
+                match serde_json::from_slice::<T>(line) {
+                    Ok(r) => records.push(r),
+                    Err(_) => unreadable += 1,
+                }
+            }
+            if records.len() == n || start == 0 {
+                if unreadable > 0 {
+                    (self.warn)(&format!(
+                        "{}: skipped {unreadable} unreadable line(s)",
+                        self.path.display()
+                    ));
+                }
+                records.reverse();
+                return Ok(records);
+            }
+            block *= 4;
+        }
+    }
+
     /// Open for reading under a shared lock (`None`: no such file).
     fn open_shared(&self) -> Result<Option<File>> {
         if self.path.is_dir() {
