@@ -491,6 +491,15 @@ fn segment_id(from: Source, metric: &str, part: Option<&str>) -> String {
     }
 }
 
+/// A metric's name as a file writes it, its control characters (which
+/// would drive a terminal that shows it) replaced.
+fn name_of(text: &str) -> String {
+    text.trim()
+        .chars()
+        .map(|c| if c.is_control() { '\u{fffd}' } else { c })
+        .collect()
+}
+
 /// A number of a cell: finite, or nothing.
 fn number(text: &str) -> Option<f64> {
     text.trim().parse::<f64>().ok().filter(|v| v.is_finite())

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::columns::Moves;
 use super::{
-    commit_text, direction_of, segment_id, status_of, ImportError, NightPlan, Options, Quiet, Read,
-    Row, Source,
+    commit_text, direction_of, name_of, segment_id, status_of, ImportError, NightPlan, Options,
+    Quiet, Read, Row, Source,
 };
 use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::stats::Direction;
@@ -69,10 +69,7 @@ impl Survey {
         let Ok(o) = object(t) else { return Ok(()) };
         match kind_of(&o) {
             Some("config") => self.sections.push(Section {
-                metric: o
-                    .get("metricName")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
+                metric: o.get("metricName").and_then(Value::as_str).map(name_of),
                 declared: match o.get("bestDirection").and_then(Value::as_str) {
                     Some("higher") => Some(Direction::Max),
                     Some("lower") => Some(Direction::Min),
@@ -226,7 +223,7 @@ fn row(o: &Map<String, Value>, metric: &str) -> Result<Row, String> {
         .map(|m| {
             m.iter()
                 .filter(|(k, _)| k.as_str() != metric)
-                .filter_map(|(k, v)| Some((k.clone(), v.as_f64().filter(|v| v.is_finite())?)))
+                .filter_map(|(k, v)| Some((name_of(k), v.as_f64().filter(|v| v.is_finite())?)))
                 .filter(|(_, v)| !(crashed && *v == 0.0))
                 .collect()
         })

@@ -245,3 +245,13 @@ fn imported_records_are_never_replicates_of_the_report_noise() {
         assert_eq!((seg.tries, seg.runs), (4, 0), "escaped {escaped}");
     }
 }
+
+#[test]
+fn names_from_a_file_cannot_drive_a_terminal() {
+    let text = "commit\tval\u{1b}[2J\tmem\u{7}\tstatus\tdescription\n\
+                a1b2c3d\t1.0\t4\tkeep\tbaseline\n\
+                b2c3d4e\t0.9\t5\tkeep\tbetter\n";
+    let n = karpathy(text);
+    assert_eq!(n.metric(), "val\u{fffd}[2J");
+    assert_eq!(n.rows[0].metrics[0].0, "mem\u{fffd}");
+}

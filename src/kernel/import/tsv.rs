@@ -6,8 +6,8 @@
 
 use super::columns::{self, missing, ColumnStats};
 use super::{
-    commit_text, direction_of, number, segment_id, status_of, ImportError, NightPlan, Options,
-    Quiet, Read, Row, Source,
+    commit_text, direction_of, name_of, number, segment_id, status_of, ImportError, NightPlan,
+    Options, Quiet, Read, Row, Source,
 };
 use crate::kernel::ratchet_record::TryStatus;
 use crate::kernel::stats::Direction;
@@ -287,7 +287,7 @@ impl Survey {
                         .or_else(|| unread.then(|| own_column(&h)).flatten())
                         .ok_or_else(|| ImportError::NoMetric { numeric: numeric() })?,
                 };
-                (m, h.names[m].clone())
+                (m, name_of(&h.names[m]))
             }
         };
         let (direction, direction_from) =
@@ -373,7 +373,7 @@ impl Plan {
         let metrics = self
             .others
             .iter()
-            .filter_map(|&i| Some((h.names[i].clone(), number(cells[i])?)))
+            .filter_map(|&i| Some((name_of(&h.names[i]), number(cells[i])?)))
             // A crash logs zeros, not measurements.
             .filter(|(_, v)| !(crashed && *v == 0.0))
             .collect();
