@@ -86,6 +86,9 @@ struct ImportReport {
 }
 
 fn direction_word(d: Direction, from: &str) -> String {
+    if from == "none" {
+        return "no row to tell its direction by".to_string();
+    }
     let d = match d {
         Direction::Min => "lower is better",
         Direction::Max => "higher is better",
@@ -94,6 +97,7 @@ fn direction_word(d: Direction, from: &str) -> String {
         "flag" => "--direction",
         "file" => "as the file says",
         "config" => "as arx.toml says",
+        "none" => "no row to tell it by",
         _ => "the night's keeps moved that way",
     };
     format!("{d}, {why}")
@@ -146,6 +150,9 @@ impl Report for ImportReport {
                 n.metric,
                 direction_word(n.direction, n.direction_from)
             )?;
+        }
+        if self.imported == 0 {
+            return Ok(());
         }
         writeln!(
             out,

@@ -77,7 +77,7 @@ pub struct NightPlan {
     pub direction: Direction,
     /// Where the direction came from: `flag`, `file` (codex's header,
     /// pi's config line), `config` (arx.toml), `keeps` (the night's keeps
-    /// moved one way).
+    /// moved one way), `none` (no row to tell it by: nothing imported).
     pub direction_from: &'static str,
 }
 

@@ -133,7 +133,11 @@ impl Survey {
                 segment: segment_id(Source::Pi, &metric, None),
                 metric,
                 direction: options.direction.unwrap_or(Direction::Min),
-                direction_from: "flag",
+                direction_from: if options.direction.is_some() {
+                    "flag"
+                } else {
+                    "none"
+                },
             });
         }
         Ok(Plan { nights, night_of })

@@ -255,3 +255,9 @@ fn names_from_a_file_cannot_drive_a_terminal() {
     assert_eq!(n.metric(), "val\u{fffd}[2J");
     assert_eq!(n.rows[0].metrics[0].0, "mem\u{fffd}");
 }
+
+#[test]
+fn a_header_alone_is_a_night_of_no_rows() {
+    let n = karpathy("commit\tval_bpb\tmemory_gb\tstatus\tdescription\n");
+    assert!(n.rows.is_empty() && n.skipped.is_empty());
+}

@@ -293,7 +293,7 @@ impl Survey {
         let (direction, direction_from) =
             match direction_of(options, &name, self.declared, &self.stats[metric].keeps) {
                 // No row reads: the second pass says why, row by row.
-                Err(_) if unread => (Direction::Min, "flag"),
+                Err(_) if unread => (Direction::Min, "none"),
                 d => d?,
             };
         let others = (0..h.names.len())
@@ -316,9 +316,10 @@ impl Survey {
 }
 
 impl Survey {
-    /// Data rows, none of which reads as a try.
+    /// No data row reads as a try (or there is none): nothing to decide
+    /// the metric or its direction by, and nothing will be imported.
     fn unread(&self) -> bool {
-        self.data > 0 && self.tries == 0
+        self.tries == 0
     }
 }
 
