@@ -50,12 +50,13 @@ impl Commits {
         if let Some(known) = self.known.get(c) {
             return known.clone();
         }
+        // Looked up among the objects by prefix, never as a ref name: a
+        // branch or tag named like hex is not the commit meant (and a
+        // million rows' refs lookups would be most of an import's time).
         let found = repo
-            .revparse_single(c)
+            .find_commit_by_prefix(c)
             .ok()
-            .and_then(|o| o.peel_to_commit().ok())
             .map(|commit| commit.id().to_string())
-            // A branch or tag named like hex is not the commit meant.
             .filter(|id| id.starts_with(&c.to_ascii_lowercase()));
         if self.known.len() >= Self::REMEMBERED {
             self.known.clear();
