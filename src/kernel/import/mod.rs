@@ -457,8 +457,8 @@ impl Identities {
             0
         } else {
             let seen = self.again.entry(text.to_string()).or_insert(0);
-            // Seen once before without being counted here: the hash may
-            // be another text's, so count from the text itself.
+            // Its hash seen before: the text's first time was number 0
+            // (held by its hash only), so this is its next.
             *seen += 1;
             *seen
         };
