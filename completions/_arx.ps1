@@ -873,7 +873,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl (or .auto/log.jsonl)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -902,9 +902,10 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;journal;import' {
-            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The loop that wrote it')
-            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The name to record the metric under (default: karpathy''s column, `val_bpb`; codex''s `metric`; pi''s configured metricName)')
-            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves (default: pi''s configured direction, else min)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The loop that wrote it (default: told by the file''s first line)')
+            [CompletionResult]::new('--metric', '--metric', [CompletionResultType]::ParameterName, 'The metric''s column (karpathy; default: the one arx.toml names, else the first numeric column that is not a commit, time, memory or counter and that varies); the name to record it under (codex''s `metric` column, pi''s metric)')
+            [CompletionResult]::new('--direction', '--direction', [CompletionResultType]::ParameterName, 'Which way the metric improves (default: the file''s own word, else arx.toml''s when it names that metric, else the way the night''s keeps moved; when none tells, arx asks for this flag)')
+            [CompletionResult]::new('--undo', '--undo', [CompletionResultType]::ParameterName, 'Remove exactly what an import added: every import of FILE, or the import with that id (shown by the import), so it can be redone')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
             [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
             [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
@@ -919,7 +920,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;journal;help' {
             [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl (or .auto/log.jsonl)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -1609,7 +1610,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;help;journal' {
             [CompletionResult]::new('merge', 'merge', [CompletionResultType]::ParameterValue, 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the journal: readable records, duplicate and conflicting run ids')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl (or .auto/log.jsonl)')
             break
         }
         'arx;help;journal;merge' {

@@ -3290,7 +3290,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal__subcmd__import)
-            opts="-q -h --from --metric --direction --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --from --metric --direction --undo --json --quiet --color --config --state-dir --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3306,6 +3306,10 @@ _arx() {
                     ;;
                 --direction)
                     COMPREPLY=($(compgen -W "max min" -- "${cur}"))
+                    return 0
+                    ;;
+                --undo)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

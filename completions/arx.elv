@@ -800,7 +800,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
             cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
-            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl'
+            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl (or .auto/log.jsonl)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;journal;merge'= {
@@ -826,9 +826,10 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'arx;journal;import'= {
-            cand --from 'The loop that wrote it'
-            cand --metric 'The name to record the metric under (default: karpathy''s column, `val_bpb`; codex''s `metric`; pi''s configured metricName)'
-            cand --direction 'Which way the metric improves (default: pi''s configured direction, else min)'
+            cand --from 'The loop that wrote it (default: told by the file''s first line)'
+            cand --metric 'The metric''s column (karpathy; default: the one arx.toml names, else the first numeric column that is not a commit, time, memory or counter and that varies); the name to record it under (codex''s `metric` column, pi''s metric)'
+            cand --direction 'Which way the metric improves (default: the file''s own word, else arx.toml''s when it names that metric, else the way the night''s keeps moved; when none tells, arx asks for this flag)'
+            cand --undo 'Remove exactly what an import added: every import of FILE, or the import with that id (shown by the import), so it can be redone'
             cand --color 'When to colour human output'
             cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
             cand --state-dir 'State directory. Default: .arx/ at the repository root'
@@ -842,7 +843,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;journal;help'= {
             cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
             cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
-            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl'
+            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl (or .auto/log.jsonl)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'arx;journal;help;merge'= {
@@ -1434,7 +1435,7 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;journal'= {
             cand merge 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
             cand verify 'Check the journal: readable records, duplicate and conflicting run ids'
-            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl'
+            cand import 'Import another loop''s night as ratchet records marked imported: karpathy''s or codex''s results.tsv, pi''s autoresearch.jsonl (or .auto/log.jsonl)'
         }
         &'arx;help;journal;merge'= {
         }

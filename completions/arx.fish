@@ -715,7 +715,7 @@ complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_sub
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
-complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -f -a "import" -d 'Import another loop\'s night as ratchet records marked imported: karpathy\'s or codex\'s results.tsv, pi\'s autoresearch.jsonl'
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -f -a "import" -d 'Import another loop\'s night as ratchet records marked imported: karpathy\'s or codex\'s results.tsv, pi\'s autoresearch.jsonl (or .auto/log.jsonl)'
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
@@ -735,12 +735,13 @@ complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l from -d 'The loop that wrote it' -r -f -a "karpathy\t'karpathy/autoresearch\'s results.tsv'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l from -d 'The loop that wrote it (default: told by the file\'s first line)' -r -f -a "karpathy\t'karpathy/autoresearch\'s results.tsv'
 pi\t'pi-autoresearch\'s autoresearch.jsonl'
 codex\t'codex-autoresearch\'s results.tsv'"
-complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l metric -d 'The name to record the metric under (default: karpathy\'s column, `val_bpb`; codex\'s `metric`; pi\'s configured metricName)' -r
-complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l direction -d 'Which way the metric improves (default: pi\'s configured direction, else min)' -r -f -a "max\t''
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l metric -d 'The metric\'s column (karpathy; default: the one arx.toml names, else the first numeric column that is not a commit, time, memory or counter and that varies); the name to record it under (codex\'s `metric` column, pi\'s metric)' -r
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l direction -d 'Which way the metric improves (default: the file\'s own word, else arx.toml\'s when it names that metric, else the way the night\'s keeps moved; when none tells, arx asks for this flag)' -r -f -a "max\t''
 min\t''"
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l undo -d 'Remove exactly what an import added: every import of FILE, or the import with that id (shown by the import), so it can be redone' -r
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
 never\t'Never colour'"
@@ -752,7 +753,7 @@ complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcomm
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
-complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import another loop\'s night as ratchet records marked imported: karpathy\'s or codex\'s results.tsv, pi\'s autoresearch.jsonl'
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import another loop\'s night as ratchet records marked imported: karpathy\'s or codex\'s results.tsv, pi\'s autoresearch.jsonl (or .auto/log.jsonl)'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -l color -d 'When to colour human output' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset'
 always\t'Always colour'
@@ -1155,7 +1156,7 @@ complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from idea" -f -a "drop" -d 'Drop an idea: no longer proposed (its tries stay in the journal)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "merge" -d 'Merge journals (e.g. from CI jobs) into this one: union, deduplicated by run id'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "verify" -d 'Check the journal: readable records, duplicate and conflicting run ids'
-complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "import" -d 'Import another loop\'s night as ratchet records marked imported: karpathy\'s or codex\'s results.tsv, pi\'s autoresearch.jsonl'
+complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "import" -d 'Import another loop\'s night as ratchet records marked imported: karpathy\'s or codex\'s results.tsv, pi\'s autoresearch.jsonl (or .auto/log.jsonl)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from lane" -f -a "add" -d 'Add lanes: a git worktree each, on its own branch `arx/lane/NAME`, started at the best commit, beside the repository (not inside it)'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from lane" -f -a "list" -d 'The lanes: path, base commit, keeps behind the best, last try, live run'
 complete -c arx -n "__fish_arx_using_subcommand help; and __fish_seen_subcommand_from lane" -f -a "sync" -d 'Replay a lane\'s work onto the best (exit 1 when it conflicts; nothing changes then)'

@@ -45,7 +45,12 @@ pub fn parse(bytes: &[u8]) -> Result<Night, String> {
         }
         Err(e) => Err(e.to_string()),
     };
-    let mut night = read(&Options::default())?;
+    // The direction does not change which rows read; min, as before.
+    let min = Some(arx::kernel::stats::Direction::Min);
+    let mut night = read(&Options {
+        direction: min,
+        ..Options::default()
+    })?;
     let default_rows = night.rows.len();
     let header = String::from_utf8_lossy(bytes)
         .lines()
@@ -55,7 +60,8 @@ pub fn parse(bytes: &[u8]) -> Result<Night, String> {
     for column in header.split('\t').map(str::trim) {
         let options = Options {
             metric: Some(column.to_string()),
-            direction: None,
+            direction: min,
+            configured: None,
         };
         if let Ok(other) = read(&options) {
             if other.rows.len() > night.rows.len() && other.rows.len() > 2 * default_rows {

@@ -336,15 +336,20 @@ pub enum JournalCommand {
         file: Option<PathBuf>,
     },
     /// Import another loop's night as ratchet records marked imported:
-    /// karpathy's or codex's results.tsv, pi's autoresearch.jsonl.
+    /// karpathy's or codex's results.tsv, pi's autoresearch.jsonl (or
+    /// .auto/log.jsonl).
     ///
-    /// Importing again adds only the rows not yet imported. A malformed row
-    /// is skipped and named; a file of another kind or not UTF-8 is refused
-    /// (exit 2) with nothing written. Imported values are shown by log,
-    /// report and best, and never count as runs of the noise: the first
-    /// `arx try` measures a baseline of its own.
+    /// The loop, the metric and its direction are read from the file,
+    /// arx.toml and the night itself; when nothing tells the direction,
+    /// arx asks for --direction rather than guess. Importing again adds
+    /// only the rows not yet imported; --undo removes what an import added.
+    /// A malformed row, or a line over 1 MiB, is skipped and named; a file
+    /// of another kind, not UTF-8, not a regular file, or whose data rows
+    /// all fail is refused (exit 2) with nothing written. Imported values
+    /// are shown by log, report and best, and never count as runs of the
+    /// noise: the first `arx try` measures a baseline of its own.
     #[command(
-        after_help = "Examples:\n  arx journal import results.tsv --from karpathy\n  arx journal import autoresearch.jsonl --from pi\n  arx journal import results.tsv --from codex --metric acc --direction max"
+        after_help = "Examples:\n  arx journal import results.tsv\n  arx journal import .auto/log.jsonl --from pi\n  arx journal import results.tsv --metric roc_auc --direction max\n  arx journal import --undo results.tsv"
     )]
     Import(ImportArgs),
 }
@@ -352,19 +357,28 @@ pub enum JournalCommand {
 /// `arx journal import`.
 #[derive(Debug, Args)]
 pub struct ImportArgs {
-    /// The file: results.tsv (karpathy, codex) or autoresearch.jsonl (pi).
-    pub file: PathBuf,
-    /// The loop that wrote it.
+    /// The file: results.tsv (karpathy, codex) or autoresearch.jsonl /
+    /// .auto/log.jsonl (pi).
+    #[arg(required_unless_present = "undo")]
+    pub file: Option<PathBuf>,
+    /// The loop that wrote it (default: told by the file's first line).
     #[arg(long, value_enum)]
-    pub from: ImportFrom,
-    /// The name to record the metric under (default: karpathy's column,
-    /// `val_bpb`; codex's `metric`; pi's configured metricName).
+    pub from: Option<ImportFrom>,
+    /// The metric's column (karpathy; default: the one arx.toml names, else
+    /// the first numeric column that is not a commit, time, memory or
+    /// counter and that varies); the name to record it under (codex's
+    /// `metric` column, pi's metric).
     #[arg(long, value_name = "NAME")]
     pub metric: Option<String>,
-    /// Which way the metric improves (default: pi's configured direction,
-    /// else min).
+    /// Which way the metric improves (default: the file's own word, else
+    /// arx.toml's when it names that metric, else the way the night's
+    /// keeps moved; when none tells, arx asks for this flag).
     #[arg(long, value_parser = ["max", "min"])]
     pub direction: Option<String>,
+    /// Remove exactly what an import added: every import of FILE, or the
+    /// import with that id (shown by the import), so it can be redone.
+    #[arg(long, value_name = "FILE|ID", conflicts_with_all = ["file", "from", "metric", "direction"])]
+    pub undo: Option<String>,
 }
 
 /// The loop a night comes from.

@@ -189,7 +189,22 @@ pub fn run(
     candidate: Option<&str>,
     format: Option<TableFormat>,
 ) -> Result<Exit> {
-    let records = journal(&ctx.state_dir()?, WARN).read()?;
+    let registry = journal(&ctx.state_dir()?, WARN);
+    if let (None, None, Some(n @ 1..)) = (format, candidate, limit) {
+        // The last runs only: the journal's tail, read from its end. Their
+        // ids are shown as long as tells them apart (13 characters, 48
+        // bits, tell a million runs apart but once in hundreds of
+        // journals; `arx show` names an ambiguous prefix).
+        let runs = registry.read_last(n)?;
+        let report = LogReport {
+            id_len: short_id_len(runs.iter().map(|r| r.run_id.as_str()), SHORT_ID_LEN),
+            recorded: runs.len(),
+            runs,
+        };
+        ctx.out.emit_lines(&report, &report.runs)?;
+        return Ok(Exit::Ok);
+    }
+    let records = registry.read()?;
     if let Some(format) = format {
         if ctx.out.json {
             return Err(Hinted::error(

@@ -167,6 +167,19 @@ pub fn current(state: &Path, journal: &Path) -> std::result::Result<Cache, Box<R
     }
 }
 
+/// The journal was rewritten by adding or removing only imported records,
+/// which teach the history nothing: the cache as it covered the journal
+/// before (`before`) now covers it as it is, without reading it again.
+pub fn carry(state: &Path, journal: &Path, before: Cache, warn: Warn) {
+    let len = journal_bytes(journal);
+    let cache = Cache {
+        journal_bytes: len,
+        journal_tail: tail_hash(journal, len),
+        ..before
+    };
+    keep(state, &cache, warn);
+}
+
 /// Save a rebuilt cache when the state directory exists (a failure is
 /// reported to `warn`).
 pub fn keep(state: &Path, cache: &Cache, warn: Warn) {

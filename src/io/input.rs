@@ -96,6 +96,94 @@ pub fn open_file(path: &Path) -> Result<File> {
     File::open(path).with_context(|| format!("cannot open {}", path.display()))
 }
 
+/// Open `path` for reading only if it is a regular file (a link is
+/// followed to what it names): a device (`/dev/zero`), a FIFO or a socket
+/// would never end or never start, and is refused with a hint.
+pub fn open_regular(path: &Path, hint: &str) -> Result<File> {
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    let what = |t: std::fs::FileType| {
+        if t.is_fifo() {
+            "a FIFO (a named pipe)"
+        } else if t.is_char_device() || t.is_block_device() {
+            "a device"
+        } else if t.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        }
+    };
+    let refuse = |t: std::fs::FileType| {
+        Hinted::error(
+            format!("{} is {}, not a regular file", path.display(), what(t)),
+            hint,
+        )
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => {}
+        Ok(m) if m.is_dir() => return open_file(path),
+        Ok(m) => return Err(refuse(m.file_type())),
+        Err(_) => return open_file(path),
+    }
+    // Not blocking on open, should the path have become a FIFO since.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let meta = file
+        .metadata()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if !meta.is_file() {
+        return Err(refuse(meta.file_type()));
+    }
+    Ok(file)
+}
+
+/// Call `line` with each line of `file` (1-based number, bytes without
+/// the newline; a last line without one too), holding at most `max` bytes
+/// of a line: a longer line is passed as `None`, read past, not kept.
+pub fn each_line(
+    file: &File,
+    max: usize,
+    mut line: impl FnMut(usize, Option<&[u8]>) -> Result<()>,
+) -> Result<()> {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::with_capacity(1 << 16, file);
+    let (mut buf, mut n, mut over) = (Vec::new(), 0, false);
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context("cannot read the file"),
+        };
+        if chunk.is_empty() {
+            if !buf.is_empty() || over {
+                line(n + 1, (!over).then_some(&buf[..]))?;
+            }
+            return Ok(());
+        }
+        let (part, used, ends) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if !over {
+            if buf.len() + part.len() > max {
+                over = true;
+                buf = Vec::new();
+            } else {
+                buf.extend_from_slice(part);
+            }
+        }
+        reader.consume(used);
+        if ends {
+            n += 1;
+            line(n, (!over).then_some(&buf[..]))?;
+            buf.clear();
+            over = false;
+        }
+    }
+}
+
 /// Read into `buf`, retrying on EINTR.
 fn read_some(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
     loop {

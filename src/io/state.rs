@@ -297,6 +297,51 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         Ok(Some(bytes))
     }
 
+    /// The last `n` readable records, read backwards from the end in
+    /// growing blocks (a torn last line skipped, an unreadable line
+    /// skipped with a warning): a large file's tail without reading it.
+    pub fn read_last(&self, n: usize) -> Result<Vec<T>> {
+        let Some(mut file) = self.open_shared()? else {
+            return Ok(Vec::new());
+        };
+        let len = file.metadata()?.len();
+        let end = complete_len(&mut file, len)?;
+        let mut block = 64 * 1024u64;
+        loop {
+            let start = end.saturating_sub(block);
+            let mut buf = vec![0u8; (end - start) as usize];
+            file.seek(SeekFrom::Start(start))?;
+            file.read_exact(&mut buf)?;
+            // The first line of a block that starts mid-file may be partial.
+            let whole = match start {
+                0 => &buf[..],
+                _ => memchr::memchr(b'\n', &buf).map_or(&buf[..0], |i| &buf[i + 1..]),
+            };
+            let mut records = Vec::new();
+            let mut unreadable = 0;
+            for line in whole.split(|&b| b == b'\n').rev().filter(|l| !l.is_empty()) {
+                if records.len() == n {
+                    break;
+                }
+                match serde_json::from_slice::<T>(line) {
+                    Ok(r) => records.push(r),
+                    Err(_) => unreadable += 1,
+                }
+            }
+            if records.len() == n || start == 0 {
+                if unreadable > 0 {
+                    (self.warn)(&format!(
+                        "{}: skipped {unreadable} unreadable line(s)",
+                        self.path.display()
+                    ));
+                }
+                records.reverse();
+                return Ok(records);
+            }
+            block *= 4;
+        }
+    }
+
     /// Open for reading under a shared lock (`None`: no such file).
     fn open_shared(&self) -> Result<Option<File>> {
         if self.path.is_dir() {
@@ -444,6 +489,67 @@ impl<T: Serialize + DeserializeOwned + Clone> Registry<T> {
         .with_context(|| format!("cannot replace {}", self.path.display()))?;
         drop(file);
         Ok(true)
+    }
+
+    /// Replace the file atomically, under the exclusive lock, by what
+    /// `fill` writes, streamed: `fill` reads the current file (its lines
+    /// through `read`) and writes the new content to `out`, and returns
+    /// whether anything changed (false: the file is left as it was). For
+    /// files too large to hold as records.
+    pub fn rewrite_streamed(
+        &self,
+        fill: impl FnOnce(&mut File, &mut dyn Write) -> Result<bool>,
+    ) -> Result<bool> {
+        self.prepare_write()?;
+        let existed = self.path.exists();
+        let mut file = self.lock_current(OpenOptions::new().read(true).write(true).create(true))?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            anyhow::bail!("{} is not a regular file", self.path.display());
+        }
+        let permissions = file.metadata().ok().map(|m| m.permissions());
+        let (mut outcome, mut failed) = (None, None);
+        let replaced = super::atomic::replace_with(
+            &self.path,
+            None,
+            super::atomic::Durability::Synced,
+            |out| {
+                if let Some(p) = permissions {
+                    let _ = out.set_permissions(p);
+                }
+                let mut buf = std::io::BufWriter::with_capacity(1 << 16, out);
+                let done = fill(&mut file, &mut buf);
+                let flushed = buf.flush();
+                match (done, flushed) {
+                    (Ok(true), Ok(())) => {
+                        outcome = Some(true);
+                        Ok(())
+                    }
+                    (Ok(true), Err(e)) => Err(e),
+                    (Ok(false), _) => {
+                        outcome = Some(false);
+                        Err(std::io::Error::other("unchanged"))
+                    }
+                    (Err(e), _) => {
+                        failed = Some(e);
+                        Err(std::io::Error::other("failed"))
+                    }
+                }
+            },
+        );
+        if !existed && outcome != Some(true) && file.metadata().is_ok_and(|m| m.len() == 0) {
+            // Left as it was: no file where there was none.
+            let _ = std::fs::remove_file(&self.path);
+        }
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        match (outcome, replaced) {
+            (Some(false), _) => Ok(false),
+            (_, Ok(())) => Ok(true),
+            (_, Err(e)) => {
+                Err(e).with_context(|| format!("cannot replace {}", self.path.display()))
+            }
+        }
     }
 
     /// Write one record line to a locked file; on failure, restore `len`.

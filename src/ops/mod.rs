@@ -9,6 +9,7 @@ pub mod deadend;
 pub mod finding;
 pub mod gate;
 pub mod ideas;
+pub mod import;
 pub mod journal;
 pub mod lanes;
 pub mod loop_state;

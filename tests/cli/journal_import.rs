@@ -54,7 +54,7 @@ fn karpathy_tsv(commits: &[String]) -> String {
             Some(1) => format!("{c}\t0.99\tkeep"),
             Some(2) => format!("{c}\t0.99\t44.0\tmaybe\tunknown status"),
             Some(3) => String::from("garbage"),
-            Some(_) => format!("{c}\t\t44.0\tdiscard\tno value"),
+            Some(_) => format!("{c}\t\t44.0\tkeep\ta keep with no value"),
             None => format!(
                 "{c}\t{}\t{:.1}\t{}\ttry {i}: tweak the schedule",
                 value(i),

@@ -288,3 +288,41 @@ fn run_ids_differ_early_and_an_unjournaled_run_shows_none() {
         .stdout(contains("not journaled"))
         .stdout(contains(" run 0").not());
 }
+
+/// `--last N` reads the journal's tail, not the whole journal: a line
+/// far before the last runs (here an unreadable one) is never read.
+#[test]
+fn the_last_runs_are_read_from_the_journals_end() {
+    let sb = Sandbox::new();
+    let mut text = format!("{{not a record {}\n", "x".repeat(1 << 20));
+    for i in 1..=3 {
+        text.push_str(&serde_json::to_string(&crate::support::run(i)).unwrap());
+        text.push('\n');
+    }
+    sb.write(".arx/journal.jsonl", text);
+    let out = sb
+        .arx()
+        .args(["log", "--last", "2", "--json"])
+        .assert()
+        .code(0);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(!stderr.contains("unreadable"), "{stderr}");
+    let lines = crate::support::json_lines(&out.get_output().stdout);
+    let ids: Vec<&str> = lines
+        .iter()
+        .map(|r| r["run_id"].as_str().unwrap())
+        .collect();
+    let want = [crate::support::run(2), crate::support::run(3)];
+    assert_eq!(
+        ids,
+        want.iter()
+            .map(|r| r["run_id"].as_str().unwrap())
+            .collect::<Vec<_>>()
+    );
+    // The whole journal is read without `--last`, and its bad line named.
+    sb.arx()
+        .args(["log"])
+        .assert()
+        .code(0)
+        .stderr(contains(":1: skipped an unreadable record"));
+}

@@ -19,6 +19,7 @@ mod formats;
 mod gate;
 mod hostile;
 mod ideas;
+mod import_nights;
 mod init;
 mod init_from;
 mod instances;

@@ -200,10 +200,11 @@ fn night(
     };
     let before = count(journal)?;
     let args = ImportArgs {
-        file: root.join(rel),
-        from,
+        file: Some(root.join(rel)),
+        from: Some(from),
         metric: m.objective.metric.clone(),
         direction: m.objective.direction.clone(),
+        undo: None,
     };
     let (status, detail) = match crate::commands::import_night(ctx, args) {
         Ok(_) => {

@@ -557,6 +557,8 @@ mod tests {
             imported: Some(Imported {
                 from: Source::Pi,
                 line: 3,
+                import: None,
+                file: None,
             }),
             ..RatchetInfo::new(
                 "import:pi:ms".into(),

@@ -25,20 +25,51 @@ pub use history::GitRound;
 /// one it does not hold or that names more than one, and for every one
 /// outside a repository.
 pub fn full_commits(dir: &Path, commits: &[Option<String>]) -> Vec<Option<String>> {
-    let Ok(repo) = Repository::discover(dir) else {
-        return vec![None; commits.len()];
-    };
-    let full = |c: &str| -> Option<String> {
+    let mut r = Commits::new(dir);
+    commits.iter().map(|c| r.full(c.as_deref()?)).collect()
+}
+
+/// Commits named by a prefix, resolved in the repository holding a
+/// directory (none outside one), the latest answers remembered.
+pub struct Commits {
+    repo: Option<Repository>,
+    known: std::collections::HashMap<String, Option<String>>,
+}
+
+impl Commits {
+    /// Answers remembered at most.
+    const REMEMBERED: usize = 1 << 14;
+
+    pub fn new(dir: &Path) -> Commits {
+        Commits {
+            repo: Repository::discover(dir).ok(),
+            known: Default::default(),
+        }
+    }
+
+    /// The full id of the commit `c` (hex, a prefix) names, if any.
+    pub fn full(&mut self, c: &str) -> Option<String> {
+        let repo = self.repo.as_ref()?;
         if c.is_empty() || !c.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
-        let object = repo.revparse_single(c).ok()?;
-        let commit = object.peel_to_commit().ok()?;
-        let id = commit.id().to_string();
-        // A branch or tag named like hex is not the commit meant.
-        id.starts_with(&c.to_ascii_lowercase()).then_some(id)
-    };
-    commits.iter().map(|c| full(c.as_deref()?)).collect()
+        if let Some(known) = self.known.get(c) {
+            return known.clone();
+        }
+        // Looked up among the objects by prefix, never as a ref name: a
+        // branch or tag named like hex is not the commit meant (and a
+        // million rows' refs lookups would be most of an import's time).
+        let found = repo
+            .find_commit_by_prefix(c)
+            .ok()
+            .map(|commit| commit.id().to_string())
+            .filter(|id| id.starts_with(&c.to_ascii_lowercase()));
+        if self.known.len() >= Self::REMEMBERED {
+            self.known.clear();
+        }
+        self.known.insert(c.to_string(), found.clone());
+        found
+    }
 }
 
 /// HEAD, branch and dirty flag of the repository holding `dir`, or `None`

@@ -13,10 +13,7 @@ fn karpathy(text: &str) -> Night {
 #[test]
 fn reads_karpathys_results_tsv() {
     let n = karpathy(KARPATHY);
-    assert_eq!(
-        (n.metric.as_str(), n.direction),
-        ("val_bpb", Direction::Min)
-    );
+    assert_eq!((n.metric(), n.direction()), ("val_bpb", Direction::Min));
     assert!(n.skipped.is_empty(), "{:?}", n.skipped);
     let st: Vec<_> = n.rows.iter().map(|r| r.status).collect();
     use TryStatus::*;
@@ -33,7 +30,8 @@ fn reads_karpathys_results_tsv() {
         n.rows[2].description.as_deref(),
         Some("switch to GeLU activation")
     );
-    assert_eq!(n.rows[0].segment, "import:karpathy:val_bpb");
+    assert_eq!(n.nights[0].segment, "import:karpathy:val_bpb");
+    assert_eq!(n.nights[0].direction_from, "keeps");
 }
 
 #[test]
@@ -82,9 +80,10 @@ fn reads_codexs_results_tsv() {
     let o = Options {
         metric: Some("acc".into()),
         direction: Some(Direction::Max),
+        configured: None,
     };
     let n = parse(Source::Codex, text.as_bytes(), &o).unwrap();
-    assert_eq!((n.metric.as_str(), n.direction), ("acc", Direction::Max));
+    assert_eq!((n.metric(), n.direction()), ("acc", Direction::Max));
     let st: Vec<_> = n.rows.iter().map(|r| r.status).collect();
     assert_eq!(
         st,
@@ -107,13 +106,13 @@ not json
 {"metric":1,"status":"bogus"}
 "#;
     let n = parse(Source::Pi, text.as_bytes(), &Options::default()).unwrap();
-    assert_eq!((n.metric.as_str(), n.direction), ("ms", Direction::Min));
+    assert_eq!((n.metric(), n.direction()), ("ms", Direction::Min));
     let st: Vec<_> = n.rows.iter().map(|r| r.status).collect();
     use TryStatus::*;
     assert_eq!(st, [Baseline, Keep, Crash, ChecksFailed]);
     assert_eq!(n.rows[0].metrics, [("rss".to_string(), 30.0)]);
     assert_eq!(n.rows[0].at.as_deref(), Some("2025-11-24T16:00:00.000Z"));
-    assert_eq!(n.rows[0].segment, "import:pi:ms:0");
+    assert_eq!(n.nights[n.rows[0].night].segment, "import:pi:ms:0");
     assert_eq!(n.rows[2].value, None);
     let lines: Vec<usize> = n.skipped.iter().map(|s| s.line).collect();
     assert_eq!(lines, [4, 7, 8]);
@@ -174,7 +173,9 @@ fn records_are_imported_ratchet_records() {
         info(0).imported,
         Some(Imported {
             from: Source::Karpathy,
-            line: 2
+            line: 2,
+            import: None,
+            file: None,
         })
     );
     assert_eq!(info(0).rule, IMPORTED_RULE);
@@ -243,4 +244,20 @@ fn imported_records_are_never_replicates_of_the_report_noise() {
         assert_eq!(seg.noise(), None, "escaped {escaped}");
         assert_eq!((seg.tries, seg.runs), (4, 0), "escaped {escaped}");
     }
+}
+
+#[test]
+fn names_from_a_file_cannot_drive_a_terminal() {
+    let text = "commit\tval\u{1b}[2J\tmem\u{7}\tstatus\tdescription\n\
+                a1b2c3d\t1.0\t4\tkeep\tbaseline\n\
+                b2c3d4e\t0.9\t5\tkeep\tbetter\n";
+    let n = karpathy(text);
+    assert_eq!(n.metric(), "val\u{fffd}[2J");
+    assert_eq!(n.rows[0].metrics[0].0, "mem\u{fffd}");
+}
+
+#[test]
+fn a_header_alone_is_a_night_of_no_rows() {
+    let n = karpathy("commit\tval_bpb\tmemory_gb\tstatus\tdescription\n");
+    assert!(n.rows.is_empty() && n.skipped.is_empty());
 }

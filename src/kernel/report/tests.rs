@@ -65,7 +65,9 @@ fn a_segment_counts_keeps_discards_crashes_and_unknown_statuses() {
     assert!((best.change.unwrap() + 0.2).abs() < 1e-12);
     assert_eq!(s.elapsed_hours, 2.0);
     assert_eq!(o.groups.len(), 1);
-    assert_eq!(o.groups[0].best, Some(0.1));
+    // A try's best in the per-metric table is the segment's last keep,
+    // as the segment's best: not a value the ratchet did not keep.
+    assert_eq!(o.groups[0].best, Some(0.8));
     assert_eq!(o.last_runs.len(), 7);
     // Changes against the best before, in the metric's units: the
     // discard is 0.2 worse (higher, where lower is better).

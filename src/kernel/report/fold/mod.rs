@@ -250,13 +250,16 @@ impl Fold {
         count(&mut g.statuses, p.status_text());
         if let Some(v) = p.value {
             g.latest = Some(v);
-            // A value a veto refused to keep (the held-out check, a guard,
-            // a check) is no best: it only measured so on the target.
-            let vetoed = matches!(
-                p.status,
-                Status::Holdout | Status::Guard | Status::ChecksFailed
-            );
-            if let Some(d) = g.direction.filter(|_| !vetoed) {
+            // A try's best is the ratchet's: its segment's last keep (what
+            // `best` shows; never a value a veto refused to keep: the
+            // held-out check, a guard, a check); a plain run's, the best
+            // value.
+            if p.segment_number > 0 {
+                if matches!(p.status, Status::Keep | Status::Baseline) {
+                    g.best = Some(v);
+                    g.best_run = Some(p.run_id.to_string());
+                }
+            } else if let Some(d) = g.direction {
                 if g.best.is_none_or(|b| better(d, v, b)) {
                     g.best = Some(v);
                     g.best_run = Some(p.run_id.to_string());
