@@ -315,17 +315,23 @@ impl Report for Synced {
     }
 }
 
-fn sync(ctx: &Ctx, name: Option<&str>, theirs: bool) -> Result<Exit> {
-    let cwd = ctx.cwd()?;
-    let lanes = Lanes::open(&cwd)?;
+/// The lanes `arx lane sync` syncs: the one named, else the lane the
+/// working directory is in, else every lane.
+fn to_sync(lanes: &Lanes, cwd: &std::path::Path, name: Option<&str>) -> Result<Vec<LaneInfo>> {
     let infos = lanes.list()?;
-    let chosen: Vec<LaneInfo> = match name {
-        Some(n) => vec![find(&lanes, n)?],
-        None => match lane_of(&cwd, &infos) {
+    Ok(match name {
+        Some(n) => vec![find(lanes, n)?],
+        None => match lane_of(cwd, &infos) {
             Some(l) => vec![l],
             None => infos,
         },
-    };
+    })
+}
+
+fn sync(ctx: &Ctx, name: Option<&str>, theirs: bool) -> Result<Exit> {
+    let cwd = ctx.cwd()?;
+    let lanes = Lanes::open(&cwd)?;
+    let chosen = to_sync(&lanes, &cwd, name)?;
     let state = ctx.state_dir()?;
     let best = best_commit(ctx)?;
     let mut out = Vec::new();
