@@ -134,7 +134,7 @@ fn retried<'b>(
         (Some(id), Some(reason)) => {
             check_reason(reason, "--because")
                 .map_err(|e| Hinted::error(e, "say what changed since the idea was tried"))?;
-            let original = ideas::find(&backlog, id)?;
+            let original = ideas::find(backlog, id)?;
             if original.tries.is_empty() {
                 return Err(Hinted::error(
                     format!(
