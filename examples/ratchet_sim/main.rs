@@ -29,13 +29,15 @@
 
 use std::time::Instant;
 
+mod calibration;
 mod instances;
 mod lanes;
 mod paired;
 
+use arx::kernel::ratchet::sequential::{Shape, SHAPE};
 use arx::kernel::ratchet::{
     estimate, next_step, next_step_tuned, pooled_noise, Evidence, Rule, Seeds, Settings, Step,
-    Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS, SETTLED_DF,
+    Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS,
 };
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
@@ -48,7 +50,9 @@ const BASELINE_RUNS: usize = 5;
 /// Most candidates a loop can try (each costs at least one run).
 const MAX_CANDIDATES: usize = BUDGET - BASELINE_RUNS;
 /// Noise draws prepared per candidate (the most runs any row may ask for).
-const MAX_DRAWS: usize = 8;
+const MAX_DRAWS: usize = 16;
+/// Decisions per cell of the calibration section (`--calibration-trials`).
+const CALIBRATION_TRIALS: u64 = 4000;
 /// Loops per stream (overridable with `--trials`).
 const TRIALS: u64 = 1000;
 /// Loops per stream of the `--frontier` grid (overridable with
@@ -196,6 +200,8 @@ struct Variant {
     /// Record every run of a kept candidate, not only its
     /// `Decision::record_from` tail.
     record_all: bool,
+    /// The previous `confirm` rule's model (`calibration::previous_rule`).
+    previous: bool,
 }
 
 impl Variant {
@@ -209,24 +215,38 @@ impl Variant {
             settings: Settings::new(Direction::Min),
             tuning: None,
             record_all: false,
+            previous: false,
         }
     }
 
-    /// `confirm` with other constants.
-    fn confirm(promise: f64, futility: f64, confidence: f64, max_runs: u32) -> Variant {
+    /// `confirm` with another shape of its design.
+    fn confirm(shape: Shape, confidence: f64, max_runs: u32) -> Variant {
         let mut v = Variant::of(Rule::Confirm);
         v.settings.confidence = confidence;
         v.settings.max_runs = max_runs;
         v.tuning = Some(Tuning {
-            promise,
-            futility,
-            settled_df: SETTLED_DF,
+            shape,
+            ..Tuning::DEFAULT
         });
-        v.label = format!("promise {promise}, futility {futility}, {confidence}, {max_runs} runs");
+        v.label = format!(
+            "screen {}, futility {}, keeps from run {}, {confidence}, {max_runs} runs",
+            shape.screen_futility, shape.futility, shape.first_keep
+        );
+        v
+    }
+
+    /// The previous `confirm` rule (a model).
+    fn previous() -> Variant {
+        let mut v = Variant::of(Rule::Confirm);
+        v.previous = true;
+        v.label = "previous `confirm` (0.85, screen 0.85σ, futility 1σ, 5 runs)".to_string();
         v
     }
 
     fn decide(&self, evidence: &Evidence<'_>) -> Step {
+        if self.previous {
+            return calibration::previous_rule(evidence, self.settings.direction);
+        }
         match &self.tuning {
             None => next_step(self.rule, &self.settings, evidence),
             Some(t) => next_step_tuned(self.rule, &self.settings, t, evidence),
@@ -243,6 +263,8 @@ struct Outcome {
     regressions_kept: f64,
     improvements_kept: f64,
     tried: f64,
+    /// Runs spent, the baseline's included.
+    runs: f64,
     /// Recorded best minus the final kept commit's true value (σ).
     bias: f64,
     /// Sum over the keeps of (recorded value − true value) when kept.
@@ -320,6 +342,7 @@ fn play(world: &World, v: &Variant) -> Outcome {
         }
     }
     out.gain = kept_value;
+    out.runs = used as f64;
     let refs: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
     let (best, measured) = recorded(v.rule, &groups[kept][kept_from..]);
     out.bias = best - kept_value;
@@ -369,6 +392,7 @@ struct Summary {
     false_keeps: f64,
     improvements: f64,
     tried: f64,
+    runs: f64,
     bias: (f64, f64),
     keep_bias: f64,
     coverage: f64,
@@ -397,6 +421,7 @@ fn summarize(worlds: &[World], v: &Variant) -> Summary {
         false_keeps: mean(|o| o.nulls_kept + o.regressions_kept),
         improvements: mean(|o| o.improvements_kept),
         tried: mean(|o| o.tried),
+        runs: mean(|o| o.runs),
         bias: mean_se(&col(|o| o.bias)),
         keep_bias: outs.iter().map(|o| o.keep_bias_sum).sum::<f64>() / keeps.max(1.0),
         coverage: mean(|o| o.covered),
@@ -511,6 +536,8 @@ struct Args {
     lanes_only: bool,
     instances_only: bool,
     paired_only: bool,
+    calibration_only: bool,
+    calibration_trials: u64,
 }
 
 fn parse_args() -> Args {
@@ -524,6 +551,8 @@ fn parse_args() -> Args {
         lanes_only: false,
         instances_only: false,
         paired_only: false,
+        calibration_only: false,
+        calibration_trials: CALIBRATION_TRIALS,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -541,6 +570,8 @@ fn parse_args() -> Args {
             "--lanes-only" => a.lanes_only = true,
             "--instances-only" => a.instances_only = true,
             "--paired-only" => a.paired_only = true,
+            "--calibration-only" => a.calibration_only = true,
+            "--calibration-trials" => a.calibration_trials = value(&mut args).max(2),
             _ => usage(&arg),
         }
     }
@@ -550,7 +581,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--calibration-trials N]"
     );
     std::process::exit(2)
 }
@@ -568,6 +599,11 @@ fn main() {
         println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
         std::process::exit(if pass { 0 } else { 1 });
     }
+    if args.calibration_only {
+        let pass = calibration::section(args.seed, args.calibration_trials);
+        println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
+        std::process::exit(if pass { 0 } else { 1 });
+    }
     let trials = args.trials;
     let all_worlds = worlds(args.seed, trials);
     if args.paired_only {
@@ -576,34 +612,15 @@ fn main() {
         std::process::exit(if pass { 0 } else { 1 });
     }
     // The headline rows; the first three are the rules of `arx try`.
-    // Close to the quick model quoted as a reference point: one run, then
-    // up to five when it beats the best by half a σ, a futility stop, keep at
-    // one-sided 90%, every run recorded (no early keep here, and no
-    // shortcut for a well-measured noise).
-    let mut reference = Variant::confirm(0.5, 0.0, 0.9, 5);
-    reference.record_all = true;
-    if let Some(t) = reference.tuning.as_mut() {
-        t.settled_df = f64::INFINITY;
-    }
-    reference.label = "reference model: promise 0.5σ, futility 0, one-sided 90%, 5 runs, \
-                       every run recorded"
-        .to_string();
     let mut with_screen = Variant::of(Rule::Confirm);
     with_screen.record_all = true;
     with_screen.label = "`confirm`, screening run recorded too".to_string();
-    let mut unsettled = Variant::of(Rule::Confirm);
-    unsettled.tuning = Some(Tuning {
-        settled_df: f64::INFINITY,
-        ..Tuning::DEFAULT
-    });
-    unsettled.label = "`confirm`, always every confirmation run".to_string();
     let variants = [
         Variant::of(Rule::Confirm),
         Variant::of(Rule::Strict),
         Variant::of(Rule::Mad),
-        unsettled,
+        Variant::previous(),
         with_screen,
-        reference,
     ];
 
     println!(
@@ -612,15 +629,14 @@ fn main() {
          stream, base seed {:#x}, ChaCha8 seeded per loop; noise N(0, 1), effects in σ, \
          a loss metric (`Direction::Min`). Every rule meets the same changes with the same \
          noise; decisions through `arx::kernel::ratchet::next_step`. `confirm` defaults: \
-         promise {}σ, futility {}σ, one-sided {}, {} runs at most ({} once the noise has \
-         {} df). Figures are means over the loops.\n",
+         a sequential design at one-sided {}, screen futility {}σ, futility {}σ, keeps \
+         from run {}, {} runs at most. Figures are means over the loops.\n",
         args.seed,
-        Tuning::DEFAULT.promise,
-        Tuning::DEFAULT.futility,
         DEFAULT_CONFIDENCE,
+        SHAPE.screen_futility,
+        SHAPE.futility,
+        SHAPE.first_keep,
         DEFAULT_MAX_RUNS,
-        DEFAULT_MAX_RUNS - 1,
-        SETTLED_DF,
     );
     let results = summarize_all(&all_worlds, &variants);
     let mut all_pass = true;
@@ -628,9 +644,22 @@ fn main() {
         println!("## Stream `{}`: {}\n", stream.key, stream.title);
         print!("{}", table(rows));
         println!();
-        let (arx, strict) = (&rows[0], &rows[1]);
+        let (arx, strict, previous) = (&rows[0], &rows[1], &rows[3]);
         let c = Check::of(arx, strict);
         all_pass &= c.pass();
+        let per_run = |r: &Summary| r.gain.0 / r.runs;
+        let vs_previous = per_run(arx) / per_run(previous);
+        let previous_ok = vs_previous >= 1.2;
+        all_pass &= previous_ok;
+        println!(
+            "- {} true improvement per run at least 1.2× the previous rule's: {:.4}σ vs \
+             {:.4}σ (ratio {:.3}); strict's {:.4}σ",
+            verdict(previous_ok),
+            per_run(arx),
+            per_run(previous),
+            vs_previous,
+            per_run(strict),
+        );
         println!(
             "- {} false keeps (null changes + regressions) at most 1/5 of strict's: \
              {:.2} vs {:.2} (ratio {:.3})",
@@ -692,6 +721,16 @@ fn main() {
         }
     );
 
+    let calibration_pass = calibration::section(args.seed, args.calibration_trials);
+    println!(
+        "- Calibration and power of one decision: {}\n",
+        if calibration_pass {
+            "meet every target"
+        } else {
+            "miss at least one target"
+        }
+    );
+
     let paired_pass = paired_section(&all_worlds, args.seed, trials);
     println!(
         "- Paired seeds (`confirm` with the runs' seeds): {}\n",
@@ -747,17 +786,22 @@ fn frontier(seed: u64, trials: u64) {
         .map(|mut rows| rows.remove(0))
         .collect();
     let mut variants = Vec::new();
-    for max_runs in [4, 5, 6] {
-        for confidence in [0.8, 0.85, 0.9] {
-            for promise in [0.5, 0.75, 0.85, 1.0] {
-                for futility in [0.5, 0.75, 1.0, 1.25] {
-                    variants.push(Variant::confirm(promise, futility, confidence, max_runs));
+    for max_runs in [5, 6, 8] {
+        for screen_futility in [-0.5, 0.0, 0.5] {
+            for futility in [0.0, 0.5, 1.0] {
+                for first_keep in [2, 3] {
+                    let shape = Shape {
+                        screen_futility,
+                        futility,
+                        first_keep,
+                    };
+                    variants.push(Variant::confirm(shape, DEFAULT_CONFIDENCE, max_runs));
                 }
             }
         }
     }
     let results = summarize_all(&worlds, &variants);
-    println!("| promise, futility, confidence, runs | rich | sparse | junk | one null decision | targets |");
+    println!("| screen, futility, first keep, confidence, runs | rich | sparse | junk | one null decision | targets |");
     println!("|---|---|---|---|---:|---|");
     let mut best: Option<(String, f64)> = None;
     for (i, v) in variants.iter().enumerate() {
