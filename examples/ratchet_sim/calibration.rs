@@ -1,4 +1,4 @@
-//! Calibration and power of the `confirm` rule, decision by decision.
+//! Calibration and power of the `sequential` rule, decision by decision.
 //!
 //! - **Calibration**: how often one candidate of no true effect is kept,
 //!   on a segment's first decision (against five baseline runs) and later
@@ -11,20 +11,13 @@
 //!   at confidence 0.95; beside it a ceiling, a truncated sequential
 //!   probability ratio test that knows σ, against the same best, at the
 //!   same false-keep rate.
-//! - **The previous rule**, as a model (screen 0.85σ, futility 1σ,
-//!   one-sided 85% Student-t at five runs, four once the noise has 20 df),
-//!   which the streams compare with.
 //!
 //! Every decision of arx's rule goes through `next_step`.
 
-use arx::kernel::ratchet::{
-    next_step, pooled_noise, Decision, Evidence, Rule, Seeds, Settings, Step,
-};
+use arx::kernel::ratchet::{next_step, Decision, Evidence, Rule, Seeds, Settings, Step};
 use arx::kernel::stats::Direction;
-use arx::kernel::verdict::Verdict;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use super::normal;
 
@@ -148,7 +141,7 @@ impl Scenario {
                 },
                 instances: None,
             };
-            match next_step(Rule::Confirm, settings, &evidence) {
+            match next_step(Rule::Sequential, settings, &evidence) {
                 Step::RunAgain if c.len() < MAX_RUNS => continue,
                 Step::RunAgain => panic!("the rule ran past its cap"),
                 Step::Decide(d) => {
@@ -304,57 +297,6 @@ fn sprt_tuned(seed: u64, alpha: f64, lower: f64, cap: usize) -> f64 {
     hi
 }
 
-/// The previous `confirm` rule, as a model: screen 0.85σ, futility 1σ,
-/// one-sided 85% Student-t on every run at five runs (four once the noise
-/// has 20 df), the record its runs after the screen. Unpaired.
-pub fn previous_rule(evidence: &Evidence<'_>, direction: Direction) -> Step {
-    let sign = match direction {
-        Direction::Max => 1.0,
-        Direction::Min => -1.0,
-    };
-    let c = evidence.candidate;
-    let k = c.len();
-    let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len() as f64;
-    let nb = evidence.best.len();
-    let d = sign * (mean(c) - mean(evidence.best));
-    let mut groups: Vec<&[f64]> = evidence.replicates.to_vec();
-    groups.push(c);
-    let decision = |keep: bool, from: usize, noise: Option<f64>| {
-        Step::Decide(Decision {
-            verdict: if keep {
-                Verdict::Supported
-            } else {
-                Verdict::Refuted
-            },
-            improvement: d,
-            noise,
-            blind: noise.is_none(),
-            confirmed: noise.is_some(),
-            record_from: from,
-            per_instance: None,
-            detail: String::new(),
-            paired: None,
-        })
-    };
-    let Some((sigma, df)) = pooled_noise(&groups) else {
-        return decision(d > 0.0, 0, None);
-    };
-    let cap = if df >= 20.0 { 4 } else { 5 };
-    if k >= cap {
-        let q = StudentsT::new(0.0, 1.0, df)
-            .map(|t| t.inverse_cdf(0.85))
-            .unwrap_or(f64::NAN);
-        let se = sigma * (1.0 / k as f64 + 1.0 / nb as f64).sqrt();
-        let keep = d - q * se > 0.0;
-        return decision(keep, if keep { 1 } else { 0 }, Some(sigma));
-    }
-    let bar = if k == 1 { 0.85 } else { 1.0 };
-    if d < bar * sigma {
-        return decision(false, 0, Some(sigma));
-    }
-    Step::RunAgain
-}
-
 /// The section; `true` when every target is met.
 pub fn section(seed: u64, trials: u64) -> bool {
     println!("## Calibration and power of one decision\n");
@@ -417,8 +359,11 @@ pub fn section(seed: u64, trials: u64) -> bool {
         "| gain | decision | kept | Wilson 95% | runs | SPRT ceiling | share of it | |\n\
          |---:|---|---:|---|---:|---:|---:|---|"
     );
-    let settings = Settings::new(Direction::Min);
-    let cap = settings.max_runs as usize;
+    let settings = Settings {
+        confidence: 0.95,
+        ..Settings::new(Direction::Min)
+    };
+    let cap = arx::kernel::ratchet::SEQUENTIAL_MAX_RUNS as usize;
     // The ceiling's lower bound: the one whose null runs come closest to
     // the rule's.
     let (_, _, null_runs) = rate(seed, 900, trials, &settings, Noise::Gauss, false, 0.0);

@@ -9,25 +9,22 @@
 //! - `mad` adds a MAD "confidence" check: the candidate must also stand at
 //!   least two median absolute deviations of the segment's values away from
 //!   the baseline.
-//! - `confirm`, the default, is a group-sequential test
-//!   ([`sequential`]): after every run of the candidate it compares the
-//!   change against the kept commit, in standard errors of that change, with
-//!   a keep bound and a futility bound; it keeps, discards or runs again, up
-//!   to `max_runs`. The keep bound is solved so that a change no better than
-//!   `min_effect` is kept with probability `1 − confidence` over all the
-//!   looks together, the kept commit's own uncertainty included: the
-//!   confidence a user sets is the false-keep rate per try. The candidate's
-//!   own variance is used where the pooled noise would understate it. Under
-//!   paired seeds the same design runs on the differences at the same seed
-//!   once the pairing is established ([`paired`]), and a try spends a second
-//!   run while it is not, so that it can be. The kept commit's record, the
-//!   value later candidates must beat, is its runs after the screen: the
-//!   screen chose the candidate and would flatter it.
+//! - `confirm`, the default, screens and then confirms. The first run (or
+//!   the first `repeat` runs) must beat the kept commit's mean by
+//!   [`PROMISE`] σ of the pooled run-to-run noise, or the candidate is
+//!   discarded at once: most changes cost one run. A promising candidate is
+//!   run again up to `max_runs` (one run fewer once the noise is well
+//!   measured, see [`SETTLED_DF`]), dropped as soon as its mean falls under
+//!   [`FUTILITY`] σ, and kept when a one-sided Student-t bound at
+//!   `confidence` on its improvement over all its runs clears `min_effect`.
+//!   The kept commit's record, the value later candidates must beat, is the
+//!   mean of its confirmation runs only: the screen chose the candidate and
+//!   would flatter it.
 //!
-//! The design's shape was chosen with `examples/ratchet_sim.rs`, which plays
-//! whole loops against streams of candidate changes of known true effect,
-//! and measures the false-keep rate of null changes and the power on gains
-//! of 1σ and 2σ (see BENCHMARKS.md, "Ratchet decision rules").
+//! The constants of `confirm` were tuned with `examples/ratchet_sim.rs`,
+//! which plays whole loops of 200 runs against streams of candidate changes
+//! of known true effect and checks the rule against `strict` at equal
+//! compute (see BENCHMARKS.md, "Ratchet decision rules").
 //!
 //! Pure like the rest of the kernel: samples in, a step out.
 
@@ -35,7 +32,7 @@ use super::instances::{InstanceEvidence, PerInstance};
 use super::names::str_enum;
 use super::number::fmt_number;
 pub use super::paired::Seeds;
-use super::paired::{self, Paired, PairedView};
+use super::paired::{self, Paired};
 pub use super::ratchet_noise::{estimate, pooled_noise, standing_of, Standing, STANDING_BAND};
 use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::{check_confidence, Direction};
@@ -43,23 +40,39 @@ use super::verdict::Verdict;
 
 mod per_instance;
 pub mod sequential;
+mod sequential_rule;
+pub use sequential_rule::{SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
 
 /// Default one-sided confidence of the `confirm` rule's keep test (the
-/// command's `--confidence` default): a change that is not better than
-/// the best by `min_effect` is kept at most 5% of the time per try.
-pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+/// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
+pub const DEFAULT_CONFIDENCE: f64 = 0.85;
 
 /// Default cap on the runs of one candidate (the command's `--max-runs`
-/// default). Chosen with `examples/ratchet_sim.rs`.
-pub const DEFAULT_MAX_RUNS: u32 = 8;
+/// default): one screening run and up to four confirmation runs. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const DEFAULT_MAX_RUNS: u32 = 5;
 
 /// Default minimum runs of a candidate (the command's `--repeat` default).
 pub const DEFAULT_REPEAT: u32 = 1;
 
-/// Runs of a kept candidate after the look that kept it: its record, the
-/// value later candidates must beat, measured on runs it was not chosen
-/// on. Chosen with `examples/ratchet_sim.rs`.
-pub const TOP_UP: usize = 4;
+/// Promise of the screen, in units of the run-to-run noise σ: a candidate
+/// whose screening run does not beat the kept commit's mean by `min_effect`
+/// plus this much is discarded without another run. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const PROMISE: f64 = 0.85;
+
+/// Futility bound, in units of σ: during confirmation, a candidate whose
+/// mean (over all its runs) no longer beats the kept commit's mean by
+/// `min_effect` plus this much is discarded. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const FUTILITY: f64 = 1.0;
+
+/// Degrees of freedom of the pooled noise from which the noise counts as
+/// well measured: confirmation then stops one run short of `max_runs` (never
+/// under two confirmation runs). While the noise rests on a few runs, its
+/// Student-t quantiles are wide and every confirmation run counts. Tuned by
+/// `examples/ratchet_sim.rs`.
+pub const SETTLED_DF: f64 = 20.0;
 
 /// The MAD "confidence" a candidate needs under the `mad` rule.
 pub const MAD_CONFIDENCE: f64 = 2.0;
@@ -87,6 +100,10 @@ str_enum! {
         /// One run; kept when it beats the best sample and stands at least
         /// two MADs of the segment's values away from the baseline.
         Mad => "mad",
+        /// A group-sequential test whose false-keep rate is `1 −
+        /// confidence`, the kept commit recorded by runs it was not chosen
+        /// on (`sequential_rule.rs`).
+        Sequential => "sequential",
     }
 }
 
@@ -132,23 +149,20 @@ impl Settings {
 /// [`next_step_tuned`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Tuning {
-    /// The shape of the sequential design's bounds
-    /// ([`sequential::SHAPE`]).
-    pub shape: sequential::Shape,
-    /// A kept commit's record counts its screening runs too (by default
-    /// only the runs after the screen). Without [`Tuning::top_up`] only.
-    pub record_screen: bool,
-    /// Runs of a kept candidate after the look that kept it, which alone
-    /// make its record (0: the record is the runs the test looked at).
-    pub top_up: usize,
+    /// See [`PROMISE`].
+    pub promise: f64,
+    /// See [`FUTILITY`].
+    pub futility: f64,
+    /// See [`SETTLED_DF`].
+    pub settled_df: f64,
 }
 
 impl Tuning {
     /// The constants `arx try` uses.
     pub const DEFAULT: Tuning = Tuning {
-        shape: sequential::SHAPE,
-        record_screen: false,
-        top_up: TOP_UP,
+        promise: PROMISE,
+        futility: FUTILITY,
+        settled_df: SETTLED_DF,
     };
 }
 
@@ -260,6 +274,23 @@ pub fn leans_better(candidate: &[f64], best: &[f64], direction: Direction) -> bo
     }
 }
 
+/// The `sequential` rule with other constants (the simulation explores
+/// them); `settings.max_runs` is its cap as given.
+pub fn next_step_sequential(
+    settings: &Settings,
+    tuning: &SeqTuning,
+    evidence: &Evidence<'_>,
+) -> Step {
+    let repeat = settings.repeat.max(1) as usize;
+    if evidence.candidate.len() < repeat {
+        return Step::RunAgain;
+    }
+    match Ctx::new(settings, evidence) {
+        Some(ctx) => ctx.sequential(tuning, repeat, (settings.max_runs as usize).max(repeat)),
+        None => next_step(Rule::Sequential, settings, evidence),
+    }
+}
+
 pub fn next_step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
     next_step_tuned(rule, settings, &Tuning::DEFAULT, evidence)
 }
@@ -307,6 +338,13 @@ pub fn next_step_tuned(
             let cap = (settings.max_runs as usize).max(repeat);
             ctx.confirm(tuning, repeat, cap)
         }
+        Rule::Sequential => {
+            let max_runs = match settings.max_runs {
+                DEFAULT_MAX_RUNS => SEQUENTIAL_MAX_RUNS,
+                n => n,
+            };
+            ctx.sequential(&SeqTuning::DEFAULT, repeat, (max_runs as usize).max(repeat))
+        }
     }
 }
 
@@ -318,6 +356,22 @@ struct Ctx<'s, 'e> {
     sign: f64,
     best_mean: f64,
     min_effect: f64,
+}
+
+impl<'s, 'e> Ctx<'s, 'e> {
+    /// The context of a decision; `None` when the best has no runs.
+    fn new(settings: &'s Settings, evidence: &'s Evidence<'e>) -> Option<Ctx<'s, 'e>> {
+        Some(Ctx {
+            settings,
+            evidence,
+            sign: match settings.direction {
+                Direction::Max => 1.0,
+                Direction::Min => -1.0,
+            },
+            best_mean: mean(evidence.best)?,
+            min_effect: settings.min_effect.max(0.0),
+        })
+    }
 }
 
 impl Ctx<'_, '_> {
@@ -450,60 +504,7 @@ impl Ctx<'_, '_> {
     }
 
     /// Screen `screen` runs, confirm up to `cap`.
-    /// The sequential test, then the runs that record a kept candidate:
-    /// once a look keeps, the candidate is run [`Tuning::top_up`] more
-    /// times and recorded by those runs alone. The runs the test chose it
-    /// on are the luckiest of its kind (the winner's curse); runs it was
-    /// not chosen on measure it as it is, so later candidates are tested
-    /// against the kept commit's true value, not a flattering one.
     fn confirm(&self, tuning: &Tuning, screen: usize, cap: usize) -> Step {
-        let k = self.evidence.candidate.len();
-        let top_up = tuning.top_up;
-        if top_up == 0 || self.evidence.instances.is_some() {
-            return self.look(tuning, screen, cap);
-        }
-        // Replay the looks: the first that decides ends the test (the
-        // looks before it ran again, or the try would have ended); a keep
-        // then takes its record's runs.
-        for j in screen..=k.min(cap) {
-            let seeds = &self.evidence.seeds.candidate;
-            let ev = Evidence {
-                candidate: &self.evidence.candidate[..j],
-                seeds: Seeds {
-                    candidate: &seeds[..j.min(seeds.len())],
-                    ..self.evidence.seeds
-                },
-                ..*self.evidence
-            };
-            let at = Ctx {
-                evidence: &ev,
-                ..*self
-            };
-            match at.look(tuning, screen, cap) {
-                Step::Decide(mut d) if d.keep() && d.confirmed => {
-                    if k < j + top_up {
-                        return Step::RunAgain;
-                    }
-                    let record = &self.evidence.candidate[j..];
-                    d.record_from = j;
-                    d.detail = format!(
-                        "{}; recorded by its {} runs after the keep, {}",
-                        d.detail,
-                        record.len(),
-                        shown(mean(record).expect("runs after the keep")),
-                    );
-                    return Step::Decide(d);
-                }
-                Step::Decide(d) => return Step::Decide(d),
-                Step::RunAgain if j == k => return Step::RunAgain,
-                Step::RunAgain => {}
-            }
-        }
-        self.look(tuning, screen, cap)
-    }
-
-    /// One look of the sequential test at the candidate's runs so far.
-    fn look(&self, tuning: &Tuning, screen: usize, cap: usize) -> Step {
         let cand = self.evidence.candidate;
         let k = cand.len();
         let d = self.improvement(cand);
@@ -538,7 +539,20 @@ impl Ctx<'_, '_> {
         };
         let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
         let nb = self.evidence.best.len();
-        let ev = self.evidence;
+        let q = t_quantile(confidence, df);
+        let se = sigma * (1.0 / k as f64 + 1.0 / nb as f64).sqrt();
+        let (mut d, mut lower, mut upper) = (d, d - q * se, d + q * se);
+        let mut noise = format!("noise σ {} on {} df", shown(sigma), shown(df));
+        // A well-measured noise saves the last confirmation run (at least
+        // two are always left).
+        let cap = if cap >= screen + 3 && df >= tuning.settled_df {
+            cap - 1
+        } else {
+            cap
+        };
+        // So does a well-measured, established pairing: two confirmation
+        // runs.
+        let (ev, mut bar_sd) = (self.evidence, sigma);
         let scale = paired::Scale {
             sign: self.sign,
             sigma,
@@ -546,184 +560,110 @@ impl Ctx<'_, '_> {
             best_runs: nb,
             confidence,
         };
-        // Under paired seeds, a try whose pairing is not established yet
-        // spends a second run first: its two pairs measure the noise of a
-        // difference, so the pairing can be established on later tries
-        // instead of every try ending unpaired at its first run.
-        if k < 2 && cap >= 2 && paired::must_measure(&ev.seeds, cand, &scale) {
-            return Step::RunAgain;
-        }
-        let cmp = match paired::view(&ev.seeds, cand, &scale) {
-            Some(v) => Comparison::paired(v, me),
-            None => Comparison::unpaired(d, cand, sigma, df, nb, me),
+        let cap = match paired::settled(&ev.seeds, &scale) {
+            true => cap.min(screen + 2),
+            false => cap,
         };
-        let (d, n) = (cmp.d, cmp.looks);
-        let design =
-            sequential::design_shaped(&tuning.shape, screen, cap, cmp.best_runs, 1.0 - confidence);
-        let (keep_t, fut_t) = design.t_bounds(n, cmp.df);
-        let last = k >= cap;
-        let keep = cmp.z >= keep_t;
-        let stop = keep || last || cmp.z < fut_t;
-        if !stop {
-            return Step::RunAgain;
-        }
-        // The one-sided interval the verdict words come from.
-        let q = t_quantile(confidence, cmp.df);
-        let upper = d + q * cmp.se;
-        let from = if keep && !tuning.record_screen && k > screen {
-            screen
-        } else {
-            0
-        };
-        let record = if keep && from > 0 {
-            let confirming = &cand[from..];
-            format!(
-                "; recorded as the mean of its {} confirmation {}, {}",
-                confirming.len(),
-                if confirming.len() == 1 { "run" } else { "runs" },
-                shown(mean(confirming).expect("confirmation runs")),
-            )
-        } else {
-            String::new()
-        };
-        let z_needed = if keep || last || !fut_t.is_finite() {
-            keep_t
-        } else {
-            fut_t
-        };
-        let detail = format!(
-            "{}: {} over {} vs {} of the kept commit; {} standard errors (needs {} to {}){record}; {}",
-            if keep { "keep" } else { "discard" },
-            better(d),
-            runs(k),
-            runs(nb),
-            shown(cmp.z),
-            shown(z_needed),
-            if keep || last { "keep" } else { "go on" },
-            cmp.note(sigma, df),
-        );
-        Step::Decide(Decision {
-            verdict: if keep {
-                Verdict::Supported
-            } else if upper < me {
-                Verdict::Refuted
-            } else {
-                Verdict::Inconclusive
-            },
-            improvement: d,
-            noise: Some(sigma),
-            blind: false,
-            confirmed: true,
-            record_from: from,
-            per_instance: None,
-            detail,
-            paired: cmp.paired,
-        })
-    }
-}
-
-/// What the `confirm` rule tests at a look: the change (positive =
-/// better), its standard error and degrees of freedom, Z against
-/// `min_effect`, the looks so far (runs, or pairs), and the runs of the
-/// best the design counts (paired: as good as unlimited, the best's mean
-/// does not enter).
-struct Comparison {
-    d: f64,
-    se: f64,
-    df: f64,
-    z: f64,
-    looks: usize,
-    best_runs: usize,
-    paired: Option<Paired>,
-    /// The candidate's own variance was used (larger than the pooled).
-    own: Option<f64>,
-    pair_sd: Option<f64>,
-}
-
-/// The best's runs a paired design counts: the best's mean does not
-/// enter a paired difference.
-const PAIRED_BEST_RUNS: usize = 1 << 20;
-
-impl Comparison {
-    fn unpaired(d: f64, cand: &[f64], sigma: f64, df: f64, nb: usize, me: f64) -> Comparison {
-        let k = cand.len();
-        // The candidate's own variance where the pooled one would
-        // understate it (a change that makes runs noisier), with
-        // Welch–Satterthwaite's degrees of freedom.
-        let own_sd = (k >= 2)
-            .then(|| pooled_with(&[], cand).map(|(s, _)| s))
-            .flatten()
-            .filter(|s| *s > sigma);
-        let (vc, vb) = (
-            own_sd.unwrap_or(sigma).powi(2) / k as f64,
-            sigma * sigma / nb as f64,
-        );
-        let se = (vc + vb).sqrt();
-        let df = match own_sd {
-            Some(_) => {
-                let den = vc * vc / (k as f64 - 1.0) + vb * vb / df;
-                if den > 0.0 {
-                    (vc + vb).powi(2) / den
-                } else {
-                    df
-                }
+        // Under paired seeds, a step compares runs of the same seed when
+        // the pairing is established (`kernel::paired`).
+        let view = if k >= cap {
+            let test = paired::keep_test(&ev.seeds, cand, &scale);
+            if let Some((_, lo, hi)) = test {
+                (lower, upper) = (lo, hi);
             }
-            None => df,
+            test.map(|(v, _, _)| v)
+        } else {
+            paired::stage(&ev.seeds, cand, &scale)
         };
-        Comparison {
-            d,
-            se,
-            df,
-            z: z_of(d - me, se),
-            looks: k,
-            best_runs: nb,
-            paired: None,
-            own: own_sd,
-            pair_sd: None,
+        if let Some(v) = &view {
+            (d, bar_sd) = (v.d, v.sd);
+            noise = format!("{}, difference σ {}; {noise}", v.note(), shown(v.sd));
         }
-    }
-
-    fn paired(v: PairedView, me: f64) -> Comparison {
-        let n = v.paired.pairs;
-        let se = v.sd / (n as f64).sqrt();
-        Comparison {
-            d: v.d,
-            se,
-            df: v.df,
-            z: z_of(v.d - me, se),
-            looks: n,
-            best_runs: PAIRED_BEST_RUNS,
-            paired: Some(v.paired),
-            own: None,
-            pair_sd: Some(v.sd),
+        // Paired, but no difference's noise measured yet: the screen asks
+        // only that the candidate be better at the same seeds.
+        let lean = (k == screen && view.is_none())
+            .then(|| paired::lean(&ev.seeds, cand, self.sign))
+            .flatten();
+        d = lean.unwrap_or(d);
+        let decide = |keep: bool, record_from: usize, detail: String| {
+            Step::Decide(Decision {
+                verdict: if keep {
+                    Verdict::Supported
+                } else if upper < me {
+                    Verdict::Refuted
+                } else {
+                    Verdict::Inconclusive
+                },
+                improvement: d,
+                noise: Some(sigma),
+                blind: false,
+                confirmed: true,
+                record_from,
+                per_instance: None,
+                detail,
+                paired: view.map(|v| v.paired),
+            })
+        };
+        if k >= cap {
+            // The keep test, on every run of the candidate; the record
+            // leaves out the screen, which chose the candidate.
+            let keep = lower > me;
+            let from = if cap > screen { screen } else { 0 };
+            let record = if keep && from > 0 {
+                let confirming = &cand[from..];
+                format!(
+                    "; recorded as the mean of its {} confirmation {}, {}",
+                    confirming.len(),
+                    if confirming.len() == 1 { "run" } else { "runs" },
+                    shown(mean(confirming).expect("confirmation runs")),
+                )
+            } else {
+                String::new()
+            };
+            let detail = format!(
+                "{}: {} over {} vs {} of the kept commit; {} one-sided bound {} {} {}{record}; {noise}",
+                if keep { "keep" } else { "discard" },
+                better(d),
+                runs(k),
+                runs(nb),
+                percent(confidence),
+                shown(lower),
+                if keep { "clears" } else { "does not clear" },
+                shown(me),
+            );
+            return decide(keep, if keep { from } else { 0 }, detail);
         }
-    }
-
-    fn note(&self, sigma: f64, df: f64) -> String {
-        let base = format!("noise σ {} on {} df", shown(sigma), shown(df));
-        match (self.paired, self.pair_sd, self.own) {
-            (Some(p), Some(sd), _) => format!(
-                "{}, difference σ {} on {} df; {base}",
-                paired::note(&p),
-                shown(sd),
-                shown(self.df)
-            ),
-            (_, _, Some(own)) => format!("the candidate's own σ {}; {base}", shown(own)),
-            _ => base,
+        if lean.is_some() {
+            if d > me {
+                return Step::RunAgain;
+            }
+            let detail = format!(
+                "discard: {} {} at the same seeds; {noise}",
+                self.what(),
+                better(d)
+            );
+            return decide(false, 0, detail);
         }
-    }
-}
-
-/// Z of a change over its standard error (±∞ with no error).
-fn z_of(x: f64, se: f64) -> f64 {
-    if se > 0.0 {
-        x / se
-    } else if x > 0.0 {
-        f64::INFINITY
-    } else if x < 0.0 {
-        f64::NEG_INFINITY
-    } else {
-        0.0
+        let (bar, stage) = if k == screen {
+            (tuning.promise, "promise")
+        } else {
+            (tuning.futility, "futility bound")
+        };
+        let needed = me + bar * bar_sd;
+        if d < needed {
+            return decide(
+                false,
+                0,
+                format!(
+                    "discard: {} {}, short of the {stage} {} ({}σ); {noise}",
+                    self.what(),
+                    better(d),
+                    shown(needed),
+                    fmt_number(bar),
+                ),
+            );
+        }
+        Step::RunAgain
     }
 }
 
@@ -825,25 +765,12 @@ mod tests {
             },
             instances: None,
         };
-        // The pairing is not established: the try spends a second run
-        // at the best's next seed rather than end unpaired after one.
-        let settings = Settings::new(Direction::Max);
-        let step = next_step(Rule::Confirm, &settings, &evidence);
-        assert_eq!(step, Step::RunAgain);
-        // Two runs: still no paired decision on a chance correlation.
-        let candidate = [0.5, -0.6];
-        let evidence = Evidence {
-            candidate: &candidate,
-            seeds: Seeds {
-                candidate: &best_seeds[..2],
-                ..evidence.seeds
-            },
-            ..evidence
+        let step = next_step(Rule::Confirm, &Settings::new(Direction::Max), &evidence);
+        let Step::Decide(d) = step else {
+            panic!("a chance correlation decided paired: {step:?}");
         };
-        if let Step::Decide(d) = next_step(Rule::Confirm, &settings, &evidence) {
-            assert!(!d.keep() && d.paired.is_none(), "{d:?}");
-            assert!((d.improvement + 0.05).abs() < 1e-12, "{d:?}");
-        }
+        assert!(!d.keep() && d.paired.is_none(), "{d:?}");
+        assert!((d.improvement - 0.5).abs() < 1e-12, "{d:?}");
     }
 
     #[test]
@@ -854,12 +781,17 @@ mod tests {
             assert_eq!(rule.to_string(), rule.name());
         }
         assert_eq!(
-            ["confirm", "strict", "mad"],
-            [Rule::Confirm.name(), Rule::Strict.name(), Rule::Mad.name()]
+            ["confirm", "strict", "mad", "sequential"],
+            [
+                Rule::Confirm.name(),
+                Rule::Strict.name(),
+                Rule::Mad.name(),
+                Rule::Sequential.name()
+            ]
         );
         assert_eq!(
             "naive".parse::<Rule>().unwrap_err(),
-            r#"unknown rule "naive" (expected confirm, strict or mad)"#
+            r#"unknown rule "naive" (expected confirm, strict, mad or sequential)"#
         );
     }
 
@@ -876,9 +808,8 @@ mod tests {
                 "{rule}"
             );
         }
-        // Then strict and mad decide; confirm has screened three runs: it
-        // keeps a clear gain (and runs it again for its record), discards a
-        // change that is not better.
+        // Then strict and mad decide; confirm has screened three runs and
+        // confirms a promising candidate, discards another.
         assert!(matches!(
             step(Rule::Strict, &settings, &[9.0; 3]),
             Step::Decide(_)
@@ -888,40 +819,27 @@ mod tests {
             Step::Decide(_)
         ));
         assert_eq!(step(Rule::Confirm, &settings, &[9.0; 3]), Step::RunAgain);
-        assert!(!decided(step(Rule::Confirm, &settings, &[-0.1, 0.0, -0.2])).keep());
-        // `repeat` above `max_runs` wins: three runs, then the last look,
-        // then the runs of the record.
+        assert!(!decided(step(Rule::Confirm, &settings, &[0.1, 0.0, -0.1])).keep());
+        // `repeat` above `max_runs` wins: three runs, then the keep test.
         settings.max_runs = 1;
         assert_eq!(step(Rule::Confirm, &settings, &[9.0, 9.0]), Step::RunAgain);
-        assert_eq!(
-            step(Rule::Confirm, &settings, &[9.0, 8.9, 9.1]),
-            Step::RunAgain
-        );
-        let d = decided(step(
-            Rule::Confirm,
-            &settings,
-            &[9.0, 8.9, 9.1, 9.0, 9.2, 8.8, 9.0],
-        ));
+        let d = decided(step(Rule::Confirm, &settings, &[9.0, 8.9, 9.1]));
         assert!(d.keep());
-        assert_eq!(d.record_from, 3);
+        assert_eq!(d.record_from, 0);
     }
 
     #[test]
-    fn run_again_only_below_max_runs_and_for_a_keeps_record() {
+    fn run_again_only_below_max_runs() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         for max_runs in 1..=6u32 {
             let mut settings = max_settings();
             settings.max_runs = max_runs;
             for _ in 0..200 {
-                // Candidates of every size: at the cap the test decides,
-                // and a keep takes its record's runs after that.
-                let n = max_runs as usize + TOP_UP;
-                let c: Vec<f64> = (0..n).map(|_| 0.5 + rng.random::<f64>()).collect();
+                // Promising candidates of every size: each would run again
+                // if the cap allowed.
+                let c: Vec<f64> = (0..max_runs).map(|_| 1.2 + rng.random::<f64>()).collect();
                 let d = decided(step(Rule::Confirm, &settings, &c));
                 assert!(d.improvement > 0.0);
-                if d.keep() {
-                    assert!(c.len() - d.record_from >= TOP_UP, "{d:?}");
-                }
             }
         }
     }
@@ -1037,7 +955,7 @@ mod tests {
 
     #[test]
     fn the_candidate_counts_once_in_the_noise() {
-        let candidate = [0.4, 0.6, 0.5];
+        let candidate = [2.4, 2.6, 2.5];
         let with_it: [&[f64]; 2] = [&BASELINE, &candidate];
         let without: [&[f64]; 1] = [&BASELINE];
         let ev = |replicates| Evidence {
@@ -1065,24 +983,21 @@ mod tests {
     }
 
     #[test]
-    fn confirm_screens_out_a_first_run_that_is_not_better() {
+    fn confirm_screens_a_first_run_without_promise() {
         let s = max_settings();
-        // The screen's futility bound is a change of 0: a first run worse
-        // than the kept mean ends the try; a better one runs again (no
-        // keep on one run).
-        let d = decided(step(Rule::Confirm, &s, &[-0.01]));
+        // σ = 1 (the baseline's) on 4 df: the promise is 0.85.
+        let d = decided(step(Rule::Confirm, &s, &[0.84]));
         assert_eq!(d.verdict, Verdict::Inconclusive);
         assert!(d.confirmed && !d.blind);
         assert_eq!(d.noise, Some(1.0));
         assert_eq!(d.record_from, 0);
         assert!(
             d.detail
-                .starts_with("discard: worse by 0.01 over 1 run vs 5 runs"),
+                .starts_with("discard: run 0.84 better by 0.84, short of the promise 0.85 (0.85σ)"),
             "{}",
             d.detail
         );
-        assert_eq!(step(Rule::Confirm, &s, &[0.01]), Step::RunAgain);
-        assert_eq!(step(Rule::Confirm, &s, &[9.0]), Step::RunAgain);
+        assert_eq!(step(Rule::Confirm, &s, &[0.86]), Step::RunAgain);
         // Clearly worse: refuted.
         assert_eq!(
             decided(step(Rule::Confirm, &s, &[-6.0])).verdict,
@@ -1093,97 +1008,108 @@ mod tests {
             min_effect: 0.5,
             ..max_settings()
         };
-        assert!(matches!(step(Rule::Confirm, &s, &[0.49]), Step::Decide(_)));
-        assert_eq!(step(Rule::Confirm, &s, &[0.51]), Step::RunAgain);
+        assert!(matches!(step(Rule::Confirm, &s, &[1.3]), Step::Decide(_)));
+        assert_eq!(step(Rule::Confirm, &s, &[1.4]), Step::RunAgain);
         // Lower is better.
         let s = Settings::new(Direction::Min);
-        assert_eq!(step(Rule::Confirm, &s, &[-0.01]), Step::RunAgain);
-        assert!(matches!(step(Rule::Confirm, &s, &[0.01]), Step::Decide(_)));
+        assert_eq!(step(Rule::Confirm, &s, &[-0.86]), Step::RunAgain);
+        assert!(matches!(step(Rule::Confirm, &s, &[-0.84]), Step::Decide(_)));
     }
 
     #[test]
     fn confirm_drops_a_futile_candidate() {
         let s = max_settings();
-        // Mean 0.05 after two runs: 0.06 standard errors, under the
-        // futility bound of 0.5 (carried to Student's t).
-        let d = decided(step(Rule::Confirm, &s, &[1.0, -0.9]));
+        // Mean 0.7 after two runs; the futility bound is 1σ, and σ pooled
+        // with the candidate's runs is sqrt(4.18 / 5) = 0.914.
+        let d = decided(step(Rule::Confirm, &s, &[1.0, 0.4]));
         assert_eq!(d.verdict, Verdict::Inconclusive);
-        assert!(d.detail.contains("to go on"), "{}", d.detail);
-        // 1.34 standard errors: going on.
-        assert_eq!(step(Rule::Confirm, &s, &[1.0, 1.0]), Step::RunAgain);
-    }
-
-    #[test]
-    fn confirm_keeps_at_the_bound_and_records_the_runs_after_the_keep() {
-        let s = max_settings();
-        // Two runs of mean 2.25: about 2.96 standard errors, past the keep
-        // bound of the second look; the record's runs follow.
-        for n in 2..2 + TOP_UP {
-            let c = &[2.5, 2.0, 2.2, 1.8, 2.0, 2.1][..n];
-            assert_eq!(step(Rule::Confirm, &s, c), Step::RunAgain, "{c:?}");
-        }
-        let d = decided(step(Rule::Confirm, &s, &[2.5, 2.0, 2.2, 1.8, 2.0, 2.1]));
-        assert_eq!(d.verdict, Verdict::Supported);
-        assert!(d.confirmed && !d.blind);
-        assert_eq!(d.record_from, 2);
-        assert!(close(d.improvement, 2.25));
         assert!(
-            d.detail
-                .starts_with("keep: better by 2.25 over 2 runs vs 5 runs of the kept commit")
-                && d.detail
-                    .ends_with("recorded by its 4 runs after the keep, 2.025"),
+            d.detail.starts_with("discard: mean 0.7 of 2 runs better by 0.7, short of the futility bound 0.9143 (1σ)"),
             "{}",
             d.detail
         );
-        // Never better beyond min_effect at the last look: discarded, not
-        // refuted.
+        // σ = sqrt(4 / 5) = 0.894 and then sqrt(4 / 6) = 0.816: still going.
+        assert_eq!(step(Rule::Confirm, &s, &[1.0, 1.0]), Step::RunAgain);
+        assert_eq!(step(Rule::Confirm, &s, &[1.0, 1.0, 1.0]), Step::RunAgain);
+    }
+
+    #[test]
+    fn confirm_keeps_on_the_bound_and_records_the_confirmation_runs() {
+        let s = max_settings();
+        assert_eq!(
+            step(Rule::Confirm, &s, &[2.5, 2.0, 2.2, 1.8]),
+            Step::RunAgain
+        );
+        let d = decided(step(Rule::Confirm, &s, &[2.5, 2.0, 2.2, 1.8, 2.0]));
+        assert_eq!(d.verdict, Verdict::Supported);
+        assert!(d.confirmed && !d.blind);
+        assert_eq!(d.record_from, 1);
+        assert!(close(d.improvement, 2.1));
+        assert_eq!(
+            d.detail,
+            "keep: better by 2.1 over 5 runs vs 5 runs of the kept commit; 85% one-sided \
+             bound 1.587 clears 0; recorded as the mean of its 4 confirmation runs, 2; \
+             noise σ 0.7314 on 8 df"
+        );
+        // Past the screen and the futility bounds, but the bound does not
+        // clear min_effect at the last run: discarded, not refuted.
         let s = Settings {
             min_effect: 0.5,
-            max_runs: 3,
             ..max_settings()
         };
-        let d = decided(step(Rule::Confirm, &s, &[1.5, 1.2, -0.5]));
+        for n in 1..5 {
+            let c = &[1.5, 1.5, 1.4, 1.5][..n];
+            assert_eq!(step(Rule::Confirm, &s, c), Step::RunAgain, "{c:?}");
+        }
+        let d = decided(step(Rule::Confirm, &s, &[1.5, 1.5, 1.4, 1.5, -0.5]));
         assert_eq!(d.verdict, Verdict::Inconclusive);
         assert_eq!(d.record_from, 0);
-        // With a single run allowed, the one look is the whole test.
+        assert!(
+            d.detail.contains("bound 0.4184 does not clear 0.5"),
+            "{}",
+            d.detail
+        );
+        // With a single run allowed, the screen is the whole test:
+        // t_{0.85, 4} · sqrt(1 + 1/5) = 1.30.
         let s = Settings {
             max_runs: 1,
             ..max_settings()
         };
-        assert_eq!(step(Rule::Confirm, &s, &[4.0]), Step::RunAgain);
+        let d = decided(step(Rule::Confirm, &s, &[1.4]));
+        assert!(d.keep());
+        assert_eq!(d.record_from, 0);
         assert!(!decided(step(Rule::Confirm, &s, &[1.2])).keep());
     }
 
     #[test]
-    fn a_keeps_record_leaves_out_the_runs_it_was_chosen_on() {
-        // Without the record's runs (top_up 0), the record is the runs
-        // after the screen, as before.
-        let tuning = Tuning {
-            top_up: 0,
-            ..Tuning::DEFAULT
+    fn a_well_measured_noise_saves_the_last_confirmation_run() {
+        // 29 more df from a commit run thirty times (σ about 1).
+        let many: Vec<f64> = (0..30)
+            .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let replicates: [&[f64]; 2] = [&BASELINE, &many];
+        let ev = |candidate| Evidence {
+            best: &BASELINE,
+            candidate,
+            replicates: &replicates,
+            segment_values: &BASELINE,
+            seeds: Seeds::NONE,
+            instances: None,
         };
-        let replicates: [&[f64]; 1] = [&BASELINE];
-        let c = [2.5, 2.0];
-        let d = decided(next_step_tuned(
-            Rule::Confirm,
-            &max_settings(),
-            &tuning,
-            &Evidence {
-                best: &BASELINE,
-                candidate: &c,
-                replicates: &replicates,
-                segment_values: &BASELINE,
-                seeds: Seeds::NONE,
-                instances: None,
-            },
-        ));
+        let c = [2.5, 2.0, 2.2, 1.8];
+        let d = decided(next_step(Rule::Confirm, &max_settings(), &ev(&c)));
         assert!(d.keep());
         assert_eq!(d.record_from, 1);
-        // With them, a discard is never delayed: only a keep runs on.
-        assert!(matches!(
-            step(Rule::Confirm, &max_settings(), &[-1.0]),
-            Step::Decide(_)
-        ));
+        // With the baseline alone (4 df), the fifth run is asked for.
+        assert_eq!(step(Rule::Confirm, &max_settings(), &c), Step::RunAgain);
+        // Never below two confirmation runs: with three runs at most, all
+        // three are used.
+        let s = Settings {
+            max_runs: 3,
+            ..max_settings()
+        };
+        assert_eq!(next_step(Rule::Confirm, &s, &ev(&c[..2])), Step::RunAgain);
+        assert!(decided(next_step(Rule::Confirm, &s, &ev(&c[..3]))).keep());
     }
 
     #[test]
@@ -1353,19 +1279,14 @@ mod tests {
     }
 
     #[test]
-    fn a_null_change_is_kept_at_the_rate_the_confidence_sets() {
+    fn a_null_change_is_kept_in_at_most_five_percent_of_decisions() {
         const TRIALS: usize = 20_000;
         let rate = |rule| {
             let mut rng = ChaCha8Rng::seed_from_u64(0x6e75_6c6c);
             (0..TRIALS).filter(|_| null_kept(rule, &mut rng)).count() as f64 / TRIALS as f64
         };
-        // Calibrated: the confidence (0.95) is the rate, neither far above
-        // nor far under it.
         let confirm = rate(Rule::Confirm);
-        assert!(
-            (0.04..0.06).contains(&confirm),
-            "confirm keeps {confirm} of null changes"
-        );
+        assert!(confirm <= 0.05, "confirm keeps {confirm} of null changes");
         // The naive rule keeps a null whenever its run beats the best of
         // five: one time in six.
         let strict = rate(Rule::Strict);

@@ -222,7 +222,7 @@ fn pdf(x: f64) -> f64 {
 /// A Z bound carried to Student's t on `df` degrees of freedom: the t
 /// value with the same upper tail.
 pub fn z_to_t(z: f64, df: f64) -> f64 {
-    if !z.is_finite() || !(df > 0.0) || df > 1e6 {
+    if !z.is_finite() || df.is_nan() || df <= 0.0 || df > 1e6 {
         return z;
     }
     let Ok(t) = StudentsT::new(0.0, 1.0, df) else {
@@ -337,7 +337,7 @@ fn walk(design: &Design, delta: f64, b: f64) -> Operating {
 
 /// Points and Simpson weights over `[lo, hi]` (none when empty).
 fn grid(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
-    if !(hi > lo) {
+    if hi.is_nan() || lo.is_nan() || hi <= lo {
         return (Vec::new(), Vec::new());
     }
     let mut n = ((hi - lo) / STEP).ceil() as usize;
