@@ -39,9 +39,11 @@ use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
 
 mod per_instance;
+mod words;
+use words::{better, percent, runs, shown};
 pub mod sequential;
 mod sequential_rule;
-pub use sequential_rule::{SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
+pub use sequential_rule::{next_step_sequential, SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
 
 /// Default one-sided confidence of the `confirm` rule's keep test (the
 /// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
@@ -274,23 +276,6 @@ pub fn leans_better(candidate: &[f64], best: &[f64], direction: Direction) -> bo
     }
 }
 
-/// The `sequential` rule with other constants (the simulation explores
-/// them); `settings.max_runs` is its cap as given.
-pub fn next_step_sequential(
-    settings: &Settings,
-    tuning: &SeqTuning,
-    evidence: &Evidence<'_>,
-) -> Step {
-    let repeat = settings.repeat.max(1) as usize;
-    if evidence.candidate.len() < repeat {
-        return Step::RunAgain;
-    }
-    match Ctx::new(settings, evidence) {
-        Some(ctx) => ctx.sequential(tuning, repeat, (settings.max_runs as usize).max(repeat)),
-        None => next_step(Rule::Sequential, settings, evidence),
-    }
-}
-
 pub fn next_step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
     next_step_tuned(rule, settings, &Tuning::DEFAULT, evidence)
 }
@@ -356,22 +341,6 @@ struct Ctx<'s, 'e> {
     sign: f64,
     best_mean: f64,
     min_effect: f64,
-}
-
-impl<'s, 'e> Ctx<'s, 'e> {
-    /// The context of a decision; `None` when the best has no runs.
-    fn new(settings: &'s Settings, evidence: &'s Evidence<'e>) -> Option<Ctx<'s, 'e>> {
-        Some(Ctx {
-            settings,
-            evidence,
-            sign: match settings.direction {
-                Direction::Max => 1.0,
-                Direction::Min => -1.0,
-            },
-            best_mean: mean(evidence.best)?,
-            min_effect: settings.min_effect.max(0.0),
-        })
-    }
 }
 
 impl Ctx<'_, '_> {
@@ -665,33 +634,6 @@ impl Ctx<'_, '_> {
         }
         Step::RunAgain
     }
-}
-
-/// "better by 0.5" or "worse by 0.5".
-fn better(d: f64) -> String {
-    format!(
-        "{} by {}",
-        if d >= 0.0 { "better" } else { "worse" },
-        shown(d.abs())
-    )
-}
-
-fn runs(n: usize) -> String {
-    format!("{n} run{}", if n == 1 { "" } else { "s" })
-}
-
-/// `x` to four significant digits, in the kernel's number format.
-fn shown(x: f64) -> String {
-    if !x.is_finite() || x == 0.0 {
-        return fmt_number(x);
-    }
-    let rounded = format!("{:.*e}", SHOWN_DIGITS - 1, x).parse().unwrap_or(x);
-    fmt_number(rounded)
-}
-
-/// `0.95` → `95%`.
-fn percent(confidence: f64) -> String {
-    format!("{}%", shown(confidence * 100.0))
 }
 
 #[cfg(test)]

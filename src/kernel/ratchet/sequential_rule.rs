@@ -9,9 +9,13 @@
 
 use super::paired::{self, Paired, PairedView};
 use super::sequential::{self, Shape, SHAPE};
-use super::{better, runs, shown, Ctx, Decision, Evidence, Seeds, Step, DEFAULT_CONFIDENCE};
+use super::{
+    better, next_step, runs, shown, Ctx, Decision, Evidence, Rule, Seeds, Settings, Step,
+    DEFAULT_CONFIDENCE,
+};
 use crate::kernel::ratchet_noise::{mean, pooled_with, t_quantile};
 use crate::kernel::stats::check_confidence;
+use crate::kernel::stats::Direction;
 use crate::kernel::verdict::Verdict;
 
 /// Runs of a kept candidate after the look that kept it: its record, the
@@ -39,6 +43,39 @@ impl SeqTuning {
         shape: SHAPE,
         top_up: TOP_UP,
     };
+}
+
+/// The `sequential` rule with other constants (the simulation explores
+/// them); `settings.max_runs` is its cap as given.
+pub fn next_step_sequential(
+    settings: &Settings,
+    tuning: &SeqTuning,
+    evidence: &Evidence<'_>,
+) -> Step {
+    let repeat = settings.repeat.max(1) as usize;
+    if evidence.candidate.len() < repeat {
+        return Step::RunAgain;
+    }
+    match Ctx::new(settings, evidence) {
+        Some(ctx) => ctx.sequential(tuning, repeat, (settings.max_runs as usize).max(repeat)),
+        None => next_step(Rule::Sequential, settings, evidence),
+    }
+}
+
+impl<'s, 'e> Ctx<'s, 'e> {
+    /// The context of a decision; `None` when the best has no runs.
+    fn new(settings: &'s Settings, evidence: &'s Evidence<'e>) -> Option<Ctx<'s, 'e>> {
+        Some(Ctx {
+            settings,
+            evidence,
+            sign: match settings.direction {
+                Direction::Max => 1.0,
+                Direction::Min => -1.0,
+            },
+            best_mean: mean(evidence.best)?,
+            min_effect: settings.min_effect.max(0.0),
+        })
+    }
 }
 
 impl Ctx<'_, '_> {
