@@ -29,13 +29,16 @@
 
 use std::time::Instant;
 
+mod calibration;
 mod instances;
 mod lanes;
 mod paired;
 
+use arx::kernel::ratchet::sequential::Shape;
 use arx::kernel::ratchet::{
-    estimate, next_step, next_step_tuned, pooled_noise, Evidence, Rule, Seeds, Settings, Step,
-    Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS, SETTLED_DF,
+    estimate, next_step, next_step_sequential, next_step_tuned, pooled_noise, Evidence, Rule,
+    Seeds, SeqTuning, Settings, Step, Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS,
+    SEQUENTIAL_MAX_RUNS, SETTLED_DF,
 };
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
@@ -48,7 +51,9 @@ const BASELINE_RUNS: usize = 5;
 /// Most candidates a loop can try (each costs at least one run).
 const MAX_CANDIDATES: usize = BUDGET - BASELINE_RUNS;
 /// Noise draws prepared per candidate (the most runs any row may ask for).
-const MAX_DRAWS: usize = 8;
+const MAX_DRAWS: usize = 16;
+/// Decisions per cell of the calibration section (`--calibration-trials`).
+const CALIBRATION_TRIALS: u64 = 4000;
 /// Loops per stream (overridable with `--trials`).
 const TRIALS: u64 = 1000;
 /// Loops per stream of the `--frontier` grid (overridable with
@@ -196,6 +201,8 @@ struct Variant {
     /// Record every run of a kept candidate, not only its
     /// `Decision::record_from` tail.
     record_all: bool,
+    /// The `sequential` rule with these constants.
+    seq: Option<SeqTuning>,
 }
 
 impl Variant {
@@ -209,7 +216,23 @@ impl Variant {
             settings: Settings::new(Direction::Min),
             tuning: None,
             record_all: false,
+            seq: None,
         }
+    }
+
+    /// The `sequential` rule at `confidence`, with these constants and
+    /// cap.
+    fn sequential(tuning: SeqTuning, confidence: f64, max_runs: u32) -> Variant {
+        let mut v = Variant::of(Rule::Sequential);
+        v.settings.confidence = confidence;
+        v.settings.max_runs = max_runs;
+        v.seq = Some(tuning);
+        v.label = format!(
+            "`sequential` at {confidence} (screen {}, futility {}, keeps from run {}, {max_runs} runs, \
+             record of {} runs)",
+            tuning.shape.screen_futility, tuning.shape.futility, tuning.shape.first_keep, tuning.top_up
+        );
+        v
     }
 
     /// `confirm` with other constants.
@@ -227,6 +250,9 @@ impl Variant {
     }
 
     fn decide(&self, evidence: &Evidence<'_>) -> Step {
+        if let Some(t) = &self.seq {
+            return next_step_sequential(&self.settings, t, evidence);
+        }
         match &self.tuning {
             None => next_step(self.rule, &self.settings, evidence),
             Some(t) => next_step_tuned(self.rule, &self.settings, t, evidence),
@@ -243,6 +269,8 @@ struct Outcome {
     regressions_kept: f64,
     improvements_kept: f64,
     tried: f64,
+    /// Runs spent, the baseline's included.
+    runs: f64,
     /// Recorded best minus the final kept commit's true value (σ).
     bias: f64,
     /// Sum over the keeps of (recorded value − true value) when kept.
@@ -260,7 +288,7 @@ fn recorded(rule: Rule, record: &[f64]) -> (f64, Vec<f64>) {
             let best = record.iter().copied().fold(f64::INFINITY, f64::min);
             (-best, vec![best])
         }
-        Rule::Confirm => (
+        Rule::Confirm | Rule::Sequential => (
             -record.iter().sum::<f64>() / record.len() as f64,
             record.to_vec(),
         ),
@@ -320,6 +348,7 @@ fn play(world: &World, v: &Variant) -> Outcome {
         }
     }
     out.gain = kept_value;
+    out.runs = used as f64;
     let refs: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
     let (best, measured) = recorded(v.rule, &groups[kept][kept_from..]);
     out.bias = best - kept_value;
@@ -369,6 +398,7 @@ struct Summary {
     false_keeps: f64,
     improvements: f64,
     tried: f64,
+    runs: f64,
     bias: (f64, f64),
     keep_bias: f64,
     coverage: f64,
@@ -397,6 +427,7 @@ fn summarize(worlds: &[World], v: &Variant) -> Summary {
         false_keeps: mean(|o| o.nulls_kept + o.regressions_kept),
         improvements: mean(|o| o.improvements_kept),
         tried: mean(|o| o.tried),
+        runs: mean(|o| o.runs),
         bias: mean_se(&col(|o| o.bias)),
         keep_bias: outs.iter().map(|o| o.keep_bias_sum).sum::<f64>() / keeps.max(1.0),
         coverage: mean(|o| o.covered),
@@ -511,6 +542,10 @@ struct Args {
     lanes_only: bool,
     instances_only: bool,
     paired_only: bool,
+    calibration_only: bool,
+    calibration_trials: u64,
+    /// `--shape F1,F,FIRST,CAP,TOP_UP`: one more `sequential` row.
+    shape: Option<(Shape, u32, usize)>,
 }
 
 fn parse_args() -> Args {
@@ -524,6 +559,9 @@ fn parse_args() -> Args {
         lanes_only: false,
         instances_only: false,
         paired_only: false,
+        calibration_only: false,
+        calibration_trials: CALIBRATION_TRIALS,
+        shape: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -541,6 +579,24 @@ fn parse_args() -> Args {
             "--lanes-only" => a.lanes_only = true,
             "--instances-only" => a.instances_only = true,
             "--paired-only" => a.paired_only = true,
+            "--calibration-only" => a.calibration_only = true,
+            "--calibration-trials" => a.calibration_trials = value(&mut args).max(2),
+            "--shape" => {
+                let v = args.next().unwrap_or_else(|| usage(&arg));
+                let f: Vec<f64> = v
+                    .split(',')
+                    .map(|x| x.parse().unwrap_or_else(|_| usage(&arg)))
+                    .collect();
+                if f.len() != 5 {
+                    usage(&arg);
+                }
+                let shape = Shape {
+                    screen_futility: f[0],
+                    futility: f[1],
+                    first_keep: f[2] as usize,
+                };
+                a.shape = Some((shape, f[3] as u32, f[4] as usize));
+            }
             _ => usage(&arg),
         }
     }
@@ -550,7 +606,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--calibration-trials N] [--shape F1,F,FIRST,CAP,TOP_UP]"
     );
     std::process::exit(2)
 }
@@ -565,6 +621,11 @@ fn main() {
     }
     if args.instances_only {
         let pass = instances::section(args.seed, args.instance_trials);
+        println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
+        std::process::exit(if pass { 0 } else { 1 });
+    }
+    if args.calibration_only {
+        let pass = calibration::section(args.seed, args.calibration_trials);
         println!("Total run time: {:.2} s", started.elapsed().as_secs_f64());
         std::process::exit(if pass { 0 } else { 1 });
     }
@@ -597,14 +658,19 @@ fn main() {
         ..Tuning::DEFAULT
     });
     unsettled.label = "`confirm`, always every confirmation run".to_string();
-    let variants = [
+    let mut variants = vec![
         Variant::of(Rule::Confirm),
         Variant::of(Rule::Strict),
         Variant::of(Rule::Mad),
         unsettled,
         with_screen,
         reference,
+        Variant::sequential(SeqTuning::DEFAULT, 0.95, SEQUENTIAL_MAX_RUNS),
     ];
+    if let Some((shape, max_runs, top_up)) = args.shape {
+        let tuning = SeqTuning { shape, top_up };
+        variants.push(Variant::sequential(tuning, 0.95, max_runs));
+    }
 
     println!(
         "# `arx try` ratchet simulation\n\n\
@@ -631,6 +697,21 @@ fn main() {
         let (arx, strict) = (&rows[0], &rows[1]);
         let c = Check::of(arx, strict);
         all_pass &= c.pass();
+        let per_run = |r: &Summary| r.gain.0 / r.runs;
+        let seq = &rows[6];
+        let ratio = per_run(seq) / per_run(arx);
+        println!(
+            "- {} `sequential` (opt-in): true improvement per run at least 1.2× `confirm`'s: \
+             {:.4}σ vs {:.4}σ (ratio {ratio:.3}), false keeps {:.2} vs strict's {:.2} \
+             (ratio {:.3}); strict's improvement per run {:.4}σ",
+            verdict(ratio >= 1.2),
+            per_run(seq),
+            per_run(arx),
+            seq.false_keeps,
+            strict.false_keeps,
+            seq.false_keeps / strict.false_keeps,
+            per_run(strict),
+        );
         println!(
             "- {} false keeps (null changes + regressions) at most 1/5 of strict's: \
              {:.2} vs {:.2} (ratio {:.3})",
@@ -689,6 +770,16 @@ fn main() {
             "meets every target in every stream"
         } else {
             "misses at least one target"
+        }
+    );
+
+    let calibration_pass = calibration::section(args.seed, args.calibration_trials);
+    println!(
+        "- `sequential` (opt-in), calibration and power of one decision: {}\n",
+        if calibration_pass {
+            "meet every target"
+        } else {
+            "miss at least one target"
         }
     );
 

@@ -48,6 +48,9 @@ use super::ratchet_noise::{mean, pooled_with, t_quantile};
 /// `examples/ratchet_sim`.
 pub const MIN_PAIRS: usize = 3;
 
+/// Degrees of freedom of the noise of a difference a paired look needs.
+pub const MIN_VIEW_DF: f64 = 2.0;
+
 /// Degrees of freedom of the segment's paired differences from which
 /// their noise counts as measured: an established pairing then needs two
 /// confirmation runs. Tuned by `examples/ratchet_sim`.
@@ -264,6 +267,63 @@ pub fn settled(seeds: &Seeds<'_>, scale: &Scale) -> bool {
         && pooled_with(seeds.history, &[]).is_some_and(|(sd, df)| {
             df >= SETTLED_DF && established(sd, df, scale, scale.best_runs).is_some()
         })
+}
+
+/// A paired look's view: the mean difference at the same seeds against
+/// the noise of one difference, pooled over the segment's earlier tries
+/// and this one's pairs — or, from [`MIN_PAIRS`] pairs on, the
+/// candidate's own differences when they are noisier (a change that keeps
+/// less of the pairing than most is tested at its own noise). `None`
+/// (unpaired) without a pair, without that noise, or when the pairing is
+/// not [`established`].
+pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<PairedView> {
+    let diffs = signed(seeds, candidate, scale.sign);
+    let d = mean(&diffs)?;
+    let pooled = pooled_with(seeds.history, &diffs)?;
+    let own = (diffs.len() >= MIN_PAIRS)
+        .then(|| pooled_with(&[], &diffs))
+        .flatten();
+    let (sd, df) = match own {
+        Some(own) if own.0 > pooled.0 => own,
+        _ => pooled,
+    };
+    // One degree of freedom is a coin toss of a variance: a chance ρ
+    // near 1 would decide on a noise far too small.
+    if df < MIN_VIEW_DF {
+        return None;
+    }
+    let rho = established(sd, df, scale, diffs.len())?;
+    Some(PairedView {
+        d,
+        sd,
+        df,
+        paired: Paired {
+            pairs: diffs.len(),
+            rho,
+        },
+    })
+}
+
+/// The candidate runs under paired seeds, the pairing is not established
+/// on the segment's earlier tries, and their differences measure its noise
+/// on fewer than [`SETTLED_DF`] degrees of freedom: the try should spend
+/// a second paired run, whose two pairs add a degree of freedom, rather
+/// than end unpaired after one (which would leave the pairing forever
+/// unmeasured).
+pub fn must_measure(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> bool {
+    let paired_run = seeds
+        .candidate
+        .get(candidate.len().saturating_sub(1))
+        .copied()
+        .flatten()
+        .is_some_and(|s| seeds.best_seeds.contains(&Some(s)));
+    if !paired_run || seeds.best_seeds.len() < 2 {
+        return false;
+    }
+    match pooled_with(seeds.history, &[]) {
+        None => true,
+        Some((sd, df)) => df < SETTLED_DF && established(sd, df, scale, 1).is_none(),
+    }
 }
 
 /// The keep test's paired view and its one-sided bounds at `confidence`:

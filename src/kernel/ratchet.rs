@@ -39,6 +39,11 @@ use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
 
 mod per_instance;
+mod words;
+use words::{better, percent, runs, shown};
+pub mod sequential;
+mod sequential_rule;
+pub use sequential_rule::{next_step_sequential, SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
 
 /// Default one-sided confidence of the `confirm` rule's keep test (the
 /// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
@@ -97,6 +102,10 @@ str_enum! {
         /// One run; kept when it beats the best sample and stands at least
         /// two MADs of the segment's values away from the baseline.
         Mad => "mad",
+        /// A group-sequential test whose false-keep rate is `1 −
+        /// confidence`, the kept commit recorded by runs it was not chosen
+        /// on (`sequential_rule.rs`).
+        Sequential => "sequential",
     }
 }
 
@@ -313,6 +322,13 @@ pub fn next_step_tuned(
         Rule::Confirm => {
             let cap = (settings.max_runs as usize).max(repeat);
             ctx.confirm(tuning, repeat, cap)
+        }
+        Rule::Sequential => {
+            let max_runs = match settings.max_runs {
+                DEFAULT_MAX_RUNS => SEQUENTIAL_MAX_RUNS,
+                n => n,
+            };
+            ctx.sequential(&SeqTuning::DEFAULT, repeat, (max_runs as usize).max(repeat))
         }
     }
 }
@@ -620,33 +636,6 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// "better by 0.5" or "worse by 0.5".
-fn better(d: f64) -> String {
-    format!(
-        "{} by {}",
-        if d >= 0.0 { "better" } else { "worse" },
-        shown(d.abs())
-    )
-}
-
-fn runs(n: usize) -> String {
-    format!("{n} run{}", if n == 1 { "" } else { "s" })
-}
-
-/// `x` to four significant digits, in the kernel's number format.
-fn shown(x: f64) -> String {
-    if !x.is_finite() || x == 0.0 {
-        return fmt_number(x);
-    }
-    let rounded = format!("{:.*e}", SHOWN_DIGITS - 1, x).parse().unwrap_or(x);
-    fmt_number(rounded)
-}
-
-/// `0.95` → `95%`.
-fn percent(confidence: f64) -> String {
-    format!("{}%", shown(confidence * 100.0))
-}
-
 #[cfg(test)]
 mod tests {
     use rand::{Rng, SeedableRng};
@@ -734,12 +723,17 @@ mod tests {
             assert_eq!(rule.to_string(), rule.name());
         }
         assert_eq!(
-            ["confirm", "strict", "mad"],
-            [Rule::Confirm.name(), Rule::Strict.name(), Rule::Mad.name()]
+            ["confirm", "strict", "mad", "sequential"],
+            [
+                Rule::Confirm.name(),
+                Rule::Strict.name(),
+                Rule::Mad.name(),
+                Rule::Sequential.name()
+            ]
         );
         assert_eq!(
             "naive".parse::<Rule>().unwrap_err(),
-            r#"unknown rule "naive" (expected confirm, strict or mad)"#
+            r#"unknown rule "naive" (expected confirm, strict, mad or sequential)"#
         );
     }
 

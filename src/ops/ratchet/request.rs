@@ -97,7 +97,7 @@ impl TryRequest {
             Some(text) => text.parse().map_err(|e: String| {
                 Hinted::error(
                     format!("invalid rule: {e}"),
-                    "use --rule confirm (the default), strict or mad",
+                    "use --rule confirm (the default), strict, mad or sequential",
                 )
             }),
         }

@@ -1,0 +1,509 @@
+//! The `sequential` rule: a group-sequential test whose false-keep rate
+//! is the confidence a user sets ([`super::sequential`]), with the
+//! candidate's own variance where the pooled noise would understate it,
+//! paired looks once the pairing is established, a second run spent while
+//! it is not, and a kept candidate recorded by [`TOP_UP`] runs it was not
+//! chosen on (the winner's curse would otherwise flatter every kept value
+//! and make later decisions too strict). Opt-in (`rule = "sequential"`);
+//! measured in `examples/ratchet_sim` (its calibration section).
+
+use super::paired::{self, Paired, PairedView};
+use super::sequential::{self, Shape, SHAPE};
+use super::{
+    better, next_step, runs, shown, Ctx, Decision, Evidence, Rule, Seeds, Settings, Step,
+    DEFAULT_CONFIDENCE,
+};
+use crate::kernel::ratchet_noise::{mean, pooled_with, t_quantile};
+use crate::kernel::stats::check_confidence;
+use crate::kernel::stats::Direction;
+use crate::kernel::verdict::Verdict;
+
+/// Runs of a kept candidate after the look that kept it: its record, the
+/// value later candidates must beat, measured on runs it was not chosen
+/// on. Chosen with `examples/ratchet_sim`.
+pub const TOP_UP: usize = 4;
+
+/// The most runs the `sequential` rule gives a candidate before its
+/// record's (unless the settings ask for another cap).
+pub const SEQUENTIAL_MAX_RUNS: u32 = 8;
+
+/// The `sequential` rule's constants.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeqTuning {
+    /// The shape of the design's bounds ([`sequential::SHAPE`]).
+    pub shape: Shape,
+    /// Runs after the keeping look that alone make a kept candidate's
+    /// record (0: its record is the runs after the screen).
+    pub top_up: usize,
+}
+
+impl SeqTuning {
+    /// The constants `arx try` uses.
+    pub const DEFAULT: SeqTuning = SeqTuning {
+        shape: SHAPE,
+        top_up: TOP_UP,
+    };
+}
+
+/// The `sequential` rule with other constants (the simulation explores
+/// them); `settings.max_runs` is its cap as given.
+pub fn next_step_sequential(
+    settings: &Settings,
+    tuning: &SeqTuning,
+    evidence: &Evidence<'_>,
+) -> Step {
+    let repeat = settings.repeat.max(1) as usize;
+    if evidence.candidate.len() < repeat {
+        return Step::RunAgain;
+    }
+    match Ctx::new(settings, evidence) {
+        Some(ctx) => ctx.sequential(tuning, repeat, (settings.max_runs as usize).max(repeat)),
+        None => next_step(Rule::Sequential, settings, evidence),
+    }
+}
+
+impl<'s, 'e> Ctx<'s, 'e> {
+    /// The context of a decision; `None` when the best has no runs.
+    fn new(settings: &'s Settings, evidence: &'s Evidence<'e>) -> Option<Ctx<'s, 'e>> {
+        Some(Ctx {
+            settings,
+            evidence,
+            sign: match settings.direction {
+                Direction::Max => 1.0,
+                Direction::Min => -1.0,
+            },
+            best_mean: mean(evidence.best)?,
+            min_effect: settings.min_effect.max(0.0),
+        })
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// The sequential test, then the runs that record a kept candidate:
+    /// once a look keeps, the candidate is run [`SeqTuning::top_up`] more
+    /// times and recorded by those runs alone. The runs the test chose it
+    /// on are the luckiest of its kind (the winner's curse); runs it was
+    /// not chosen on measure it as it is, so later candidates are tested
+    /// against the kept commit's true value, not a flattering one.
+    pub(super) fn sequential(&self, tuning: &SeqTuning, screen: usize, cap: usize) -> Step {
+        let k = self.evidence.candidate.len();
+        let top_up = tuning.top_up;
+        if top_up == 0 || self.evidence.instances.is_some() {
+            return self.look(tuning, screen, cap);
+        }
+        // Replay the looks: the first that decides ends the test (the
+        // looks before it ran again, or the try would have ended); a keep
+        // then takes its record's runs.
+        for j in screen..=k.min(cap) {
+            let seeds = &self.evidence.seeds.candidate;
+            let ev = Evidence {
+                candidate: &self.evidence.candidate[..j],
+                seeds: Seeds {
+                    candidate: &seeds[..j.min(seeds.len())],
+                    ..self.evidence.seeds
+                },
+                ..*self.evidence
+            };
+            let at = Ctx {
+                evidence: &ev,
+                ..*self
+            };
+            match at.look(tuning, screen, cap) {
+                Step::Decide(mut d) if d.keep() && d.confirmed => {
+                    if k < j + top_up {
+                        return Step::RunAgain;
+                    }
+                    let record = &self.evidence.candidate[j..];
+                    d.record_from = j;
+                    d.detail = format!(
+                        "{}; recorded by its {} runs after the keep, {}",
+                        d.detail,
+                        record.len(),
+                        shown(mean(record).expect("runs after the keep")),
+                    );
+                    return Step::Decide(d);
+                }
+                Step::Decide(d) => return Step::Decide(d),
+                Step::RunAgain if j == k => return Step::RunAgain,
+                Step::RunAgain => {}
+            }
+        }
+        self.look(tuning, screen, cap)
+    }
+
+    /// One look of the sequential test at the candidate's runs so far.
+    fn look(&self, tuning: &SeqTuning, screen: usize, cap: usize) -> Step {
+        let cand = self.evidence.candidate;
+        let k = cand.len();
+        let d = self.improvement(cand);
+        let me = self.min_effect;
+        let noise = pooled_with(self.evidence.replicates, cand);
+        if let Some(step) = self.per_instance(d, noise) {
+            return step;
+        }
+        let Some((sigma, df)) = noise else {
+            let keep = d > me;
+            return Step::Decide(Decision {
+                verdict: if keep {
+                    Verdict::Supported
+                } else {
+                    Verdict::Refuted
+                },
+                improvement: d,
+                noise: None,
+                blind: true,
+                confirmed: false,
+                record_from: 0,
+                paired: None,
+                per_instance: None,
+                detail: format!(
+                    "{}: {} (needs more than {}); blind to noise: no commit has \
+                     repeated runs yet (repeat the baseline to measure the noise)",
+                    if keep { "keep" } else { "discard" },
+                    better(d),
+                    shown(me),
+                ),
+            });
+        };
+        let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
+        let nb = self.evidence.best.len();
+        let ev = self.evidence;
+        let scale = paired::Scale {
+            sign: self.sign,
+            sigma,
+            df,
+            best_runs: nb,
+            confidence,
+        };
+        // Under paired seeds, a try whose pairing is not established yet
+        // spends a second run first: its two pairs measure the noise of a
+        // difference, so the pairing can be established on later tries
+        // instead of every try ending unpaired at its first run.
+        if k < 2 && cap >= 2 && paired::must_measure(&ev.seeds, cand, &scale) {
+            return Step::RunAgain;
+        }
+        let cmp = match paired::view(&ev.seeds, cand, &scale) {
+            Some(v) => Comparison::paired(v, me),
+            None => Comparison::unpaired(d, cand, sigma, df, nb, me),
+        };
+        let (d, n) = (cmp.d, cmp.looks);
+        let design =
+            sequential::design_shaped(&tuning.shape, screen, cap, cmp.best_runs, 1.0 - confidence);
+        let (keep_t, fut_t) = design.t_bounds(n, cmp.df);
+        let last = k >= cap;
+        let keep = cmp.z >= keep_t;
+        let stop = keep || last || cmp.z < fut_t;
+        if !stop {
+            return Step::RunAgain;
+        }
+        // The one-sided interval the verdict words come from.
+        let q = t_quantile(confidence, cmp.df);
+        let upper = d + q * cmp.se;
+        let from = if keep && k > screen { screen } else { 0 };
+        let record = if keep && from > 0 {
+            let confirming = &cand[from..];
+            format!(
+                "; recorded as the mean of its {} confirmation {}, {}",
+                confirming.len(),
+                if confirming.len() == 1 { "run" } else { "runs" },
+                shown(mean(confirming).expect("confirmation runs")),
+            )
+        } else {
+            String::new()
+        };
+        let z_needed = if keep || last || !fut_t.is_finite() {
+            keep_t
+        } else {
+            fut_t
+        };
+        let detail = format!(
+            "{}: {} over {} vs {} of the kept commit; {} standard errors (needs {} to {}){record}; {}",
+            if keep { "keep" } else { "discard" },
+            better(d),
+            runs(k),
+            runs(nb),
+            shown(cmp.z),
+            shown(z_needed),
+            if keep || last { "keep" } else { "go on" },
+            cmp.note(sigma, df),
+        );
+        Step::Decide(Decision {
+            verdict: if keep {
+                Verdict::Supported
+            } else if upper < me {
+                Verdict::Refuted
+            } else {
+                Verdict::Inconclusive
+            },
+            improvement: d,
+            noise: Some(sigma),
+            blind: false,
+            confirmed: true,
+            record_from: from,
+            per_instance: None,
+            detail,
+            paired: cmp.paired,
+        })
+    }
+}
+
+/// What the `sequential` rule tests at a look: the change (positive =
+/// better), its standard error and degrees of freedom, Z against
+/// `min_effect`, the looks so far (runs, or pairs), and the runs of the
+/// best the design counts (paired: as good as unlimited, the best's mean
+/// does not enter).
+struct Comparison {
+    d: f64,
+    se: f64,
+    df: f64,
+    z: f64,
+    looks: usize,
+    best_runs: usize,
+    paired: Option<Paired>,
+    /// The candidate's own variance was used (larger than the pooled).
+    own: Option<f64>,
+    pair_sd: Option<f64>,
+}
+
+/// The best's runs a paired design counts: the best's mean does not
+/// enter a paired difference.
+const PAIRED_BEST_RUNS: usize = 1 << 20;
+
+impl Comparison {
+    fn unpaired(d: f64, cand: &[f64], sigma: f64, df: f64, nb: usize, me: f64) -> Comparison {
+        let k = cand.len();
+        // The candidate's own variance where the pooled one would
+        // understate it (a change that makes runs noisier), with
+        // Welch–Satterthwaite's degrees of freedom.
+        let own_sd = (k >= 2)
+            .then(|| pooled_with(&[], cand).map(|(s, _)| s))
+            .flatten()
+            .filter(|s| *s > sigma);
+        let (vc, vb) = (
+            own_sd.unwrap_or(sigma).powi(2) / k as f64,
+            sigma * sigma / nb as f64,
+        );
+        let se = (vc + vb).sqrt();
+        let df = match own_sd {
+            Some(_) => {
+                let den = vc * vc / (k as f64 - 1.0) + vb * vb / df;
+                if den > 0.0 {
+                    (vc + vb).powi(2) / den
+                } else {
+                    df
+                }
+            }
+            None => df,
+        };
+        Comparison {
+            d,
+            se,
+            df,
+            z: z_of(d - me, se),
+            looks: k,
+            best_runs: nb,
+            paired: None,
+            own: own_sd,
+            pair_sd: None,
+        }
+    }
+
+    fn paired(v: PairedView, me: f64) -> Comparison {
+        let n = v.paired.pairs;
+        let se = v.sd / (n as f64).sqrt();
+        Comparison {
+            d: v.d,
+            se,
+            df: v.df,
+            z: z_of(v.d - me, se),
+            looks: n,
+            best_runs: PAIRED_BEST_RUNS,
+            paired: Some(v.paired),
+            own: None,
+            pair_sd: Some(v.sd),
+        }
+    }
+
+    fn note(&self, sigma: f64, df: f64) -> String {
+        let base = format!("noise σ {} on {} df", shown(sigma), shown(df));
+        match (self.paired, self.pair_sd, self.own) {
+            (Some(p), Some(sd), _) => format!(
+                "{}, difference σ {} on {} df; {base}",
+                paired::note(&p),
+                shown(sd),
+                shown(self.df)
+            ),
+            (_, _, Some(own)) => format!("the candidate's own σ {}; {base}", shown(own)),
+            _ => base,
+        }
+    }
+}
+
+/// Z of a change over its standard error (±∞ with no error).
+fn z_of(x: f64, se: f64) -> f64 {
+    if se > 0.0 {
+        x / se
+    } else if x > 0.0 {
+        f64::INFINITY
+    } else if x < 0.0 {
+        f64::NEG_INFINITY
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::super::{next_step, Rule, Settings};
+    use super::*;
+    use crate::kernel::stats::Direction;
+
+    /// Five baseline runs with mean 0 and sd 1 (4 df).
+    const BASELINE: [f64; 5] = [-1.0, -1.0, 0.0, 1.0, 1.0];
+
+    fn settings() -> Settings {
+        Settings {
+            confidence: 0.95,
+            ..Settings::new(Direction::Max)
+        }
+    }
+
+    fn step(settings: &Settings, candidate: &[f64]) -> Step {
+        let replicates: [&[f64]; 1] = [&BASELINE];
+        next_step(
+            Rule::Sequential,
+            settings,
+            &Evidence {
+                best: &BASELINE,
+                candidate,
+                replicates: &replicates,
+                segment_values: &BASELINE,
+                seeds: Seeds::NONE,
+                instances: None,
+            },
+        )
+    }
+
+    fn decided(s: Step) -> Decision {
+        match s {
+            Step::Decide(d) => d,
+            Step::RunAgain => panic!("expected a decision"),
+        }
+    }
+
+    #[test]
+    fn the_screen_ends_a_first_run_that_is_not_better() {
+        let s = settings();
+        let d = decided(step(&s, &[-0.01]));
+        assert!(!d.keep() && d.confirmed);
+        assert!(
+            d.detail
+                .starts_with("discard: worse by 0.01 over 1 run vs 5 runs"),
+            "{}",
+            d.detail
+        );
+        // No keep on one run: a better one runs again.
+        assert_eq!(step(&s, &[0.01]), Step::RunAgain);
+        assert_eq!(step(&s, &[9.0]), Step::RunAgain);
+        // Lower is better.
+        let down = Settings::new(Direction::Min);
+        assert_eq!(step(&down, &[-0.01]), Step::RunAgain);
+    }
+
+    #[test]
+    fn a_keep_is_recorded_by_the_runs_after_it() {
+        let s = settings();
+        // Two runs of mean 2.25 pass the keep bound of the second look;
+        // four more runs make the record.
+        let c = [2.5, 2.0, 2.2, 1.8, 2.0, 2.1];
+        for n in 2..2 + TOP_UP {
+            assert_eq!(step(&s, &c[..n]), Step::RunAgain, "{n}");
+        }
+        let d = decided(step(&s, &c));
+        assert!(d.keep() && d.confirmed);
+        assert_eq!(d.record_from, 2);
+        assert!((d.improvement - 2.25).abs() < 1e-12);
+        assert!(
+            d.detail
+                .ends_with("recorded by its 4 runs after the keep, 2.025"),
+            "{}",
+            d.detail
+        );
+        // A futile candidate is dropped: 0.06 standard errors at run 2.
+        assert!(!decided(step(&s, &[1.0, -0.9])).keep());
+    }
+
+    #[test]
+    fn a_null_change_is_kept_at_the_rate_the_confidence_sets() {
+        const TRIALS: usize = 8_000;
+        let mut rng = ChaCha8Rng::seed_from_u64(0x0073_6571);
+        let mut normal = move || {
+            let u1: f64 = 1.0 - rng.random::<f64>();
+            let u2: f64 = rng.random::<f64>();
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        };
+        let s = settings();
+        let mut kept = 0;
+        for _ in 0..TRIALS {
+            let baseline: Vec<f64> = (0..5).map(|_| normal()).collect();
+            let mut c = Vec::new();
+            let d = loop {
+                c.push(normal());
+                let replicates: [&[f64]; 1] = [&baseline];
+                let ev = Evidence {
+                    best: &baseline,
+                    candidate: &c,
+                    replicates: &replicates,
+                    segment_values: &baseline,
+                    seeds: Seeds::NONE,
+                    instances: None,
+                };
+                if let Step::Decide(d) = next_step(Rule::Sequential, &s, &ev) {
+                    break d;
+                }
+            };
+            kept += usize::from(d.keep());
+        }
+        let rate = kept as f64 / TRIALS as f64;
+        // 5% ± about 2.5 standard errors.
+        assert!((0.038..0.062).contains(&rate), "{rate}");
+    }
+
+    #[test]
+    fn an_unestablished_pairing_spends_a_second_run() {
+        let best = [-1.0, -1.0, 0.0, 1.0, 1.0];
+        let seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
+        let replicates: [&[f64]; 1] = [&best];
+        let ev = Evidence {
+            best: &best,
+            candidate: &[-0.5],
+            replicates: &replicates,
+            segment_values: &best,
+            seeds: Seeds {
+                best: &best,
+                best_seeds: &seeds,
+                candidate: &seeds[..1],
+                history: &[],
+            },
+            instances: None,
+        };
+        // Worse than the best's mean, better than its run at the same
+        // seed: unpaired it would end here; it runs again instead.
+        assert_eq!(
+            next_step(Rule::Sequential, &settings(), &ev),
+            Step::RunAgain
+        );
+        // Without seeds it ends.
+        let bare = Evidence {
+            seeds: Seeds::NONE,
+            ..ev
+        };
+        assert!(matches!(
+            next_step(Rule::Sequential, &settings(), &bare),
+            Step::Decide(_)
+        ));
+    }
+}
