@@ -142,28 +142,7 @@ impl Ctx<'_, '_> {
             return step;
         }
         let Some((sigma, df)) = noise else {
-            let keep = d > me;
-            return Step::Decide(Decision {
-                verdict: if keep {
-                    Verdict::Supported
-                } else {
-                    Verdict::Refuted
-                },
-                improvement: d,
-                noise: None,
-                blind: true,
-                confirmed: false,
-                record_from: 0,
-                paired: None,
-                per_instance: None,
-                detail: format!(
-                    "{}: {} (needs more than {}); blind to noise: no commit has \
-                     repeated runs yet (repeat the baseline to measure the noise)",
-                    if keep { "keep" } else { "discard" },
-                    better(d),
-                    shown(me),
-                ),
-            });
+            return self.blind(d);
         };
         let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
         let nb = self.evidence.best.len();
@@ -186,7 +165,7 @@ impl Ctx<'_, '_> {
             Some(v) => Comparison::paired(v, me),
             None => Comparison::unpaired(d, cand, sigma, df, nb, me),
         };
-        let (d, n) = (cmp.d, cmp.looks);
+        let n = cmp.looks;
         let design =
             sequential::design_shaped(&tuning.shape, screen, cap, cmp.best_runs, 1.0 - confidence);
         let (keep_t, fut_t) = design.t_bounds(n, cmp.df);
@@ -196,9 +175,63 @@ impl Ctx<'_, '_> {
         if !stop {
             return Step::RunAgain;
         }
+        self.decided(
+            &cmp,
+            Stop {
+                keep,
+                last,
+                keep_t,
+                fut_t,
+                screen,
+                sigma,
+                df,
+                confidence,
+            },
+        )
+    }
+
+    /// No noise measured: only a change beyond `min_effect` counts.
+    fn blind(&self, d: f64) -> Step {
+        let keep = d > self.min_effect;
+        Step::Decide(Decision {
+            verdict: if keep {
+                Verdict::Supported
+            } else {
+                Verdict::Refuted
+            },
+            improvement: d,
+            noise: None,
+            blind: true,
+            confirmed: false,
+            record_from: 0,
+            paired: None,
+            per_instance: None,
+            detail: format!(
+                "{}: {} (needs more than {}); blind to noise: no commit has \
+                 repeated runs yet (repeat the baseline to measure the noise)",
+                if keep { "keep" } else { "discard" },
+                better(d),
+                shown(self.min_effect),
+            ),
+        })
+    }
+
+    /// The decision of a look that stopped, with its words.
+    fn decided(&self, cmp: &Comparison, stop: Stop) -> Step {
+        let Stop {
+            keep,
+            last,
+            keep_t,
+            fut_t,
+            screen,
+            sigma,
+            df,
+            confidence,
+        } = stop;
+        let (cand, me) = (self.evidence.candidate, self.min_effect);
+        let (k, nb, d) = (cand.len(), self.evidence.best.len(), cmp.d);
         // The one-sided interval the verdict words come from.
-        let q = t_quantile(confidence, cmp.df);
-        let upper = d + q * cmp.se;
+        let upper = d + t_quantile(confidence, cmp.df) * cmp.se;
         let from = if keep && k > screen { screen } else { 0 };
         let record = if keep && from > 0 {
             let confirming = &cand[from..];
@@ -245,6 +278,19 @@ impl Ctx<'_, '_> {
             paired: cmp.paired,
         })
     }
+}
+
+/// How a look stopped, and what its words need.
+#[derive(Clone, Copy)]
+struct Stop {
+    keep: bool,
+    last: bool,
+    keep_t: f64,
+    fut_t: f64,
+    screen: usize,
+    sigma: f64,
+    df: f64,
+    confidence: f64,
 }
 
 /// What the `sequential` rule tests at a look: the change (positive =
