@@ -40,7 +40,7 @@ use super::verdict::Verdict;
 
 mod per_instance;
 mod words;
-use words::{better, percent, runs, shown};
+use words::{better, percent, recorded, runs, shown};
 pub mod sequential;
 mod sequential_rule;
 pub use sequential_rule::{next_step_sequential, SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
@@ -371,6 +371,32 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// No noise measured: only a change beyond `min_effect` counts.
+    fn blind(&self, d: f64) -> Step {
+        let keep = d > self.min_effect;
+        Step::Decide(Decision {
+            verdict: if keep {
+                Verdict::Supported
+            } else {
+                Verdict::Refuted
+            },
+            improvement: d,
+            noise: None,
+            blind: true,
+            confirmed: false,
+            record_from: 0,
+            paired: None,
+            per_instance: None,
+            detail: format!(
+                "{}: {} (needs more than {}); blind to noise: no commit has \
+                 repeated runs yet (repeat the baseline to measure the noise)",
+                if keep { "keep" } else { "discard" },
+                better(d),
+                shown(self.min_effect),
+            ),
+        })
+    }
+
     /// The naive ratchet: the candidate's mean against the best sample.
     fn strict(&self) -> Step {
         let best = self.best_sample();
@@ -483,28 +509,7 @@ impl Ctx<'_, '_> {
             return step;
         }
         let Some((sigma, df)) = noise else {
-            let keep = d > me;
-            return Step::Decide(Decision {
-                verdict: if keep {
-                    Verdict::Supported
-                } else {
-                    Verdict::Refuted
-                },
-                improvement: d,
-                noise: None,
-                blind: true,
-                confirmed: false,
-                record_from: 0,
-                paired: None,
-                per_instance: None,
-                detail: format!(
-                    "{}: {} (needs more than {}); blind to noise: no commit has \
-                     repeated runs yet (repeat the baseline to measure the noise)",
-                    if keep { "keep" } else { "discard" },
-                    better(d),
-                    shown(me),
-                ),
-            });
+            return self.blind(d);
         };
         let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
         let nb = self.evidence.best.len();
@@ -579,13 +584,7 @@ impl Ctx<'_, '_> {
             let keep = lower > me;
             let from = if cap > screen { screen } else { 0 };
             let record = if keep && from > 0 {
-                let confirming = &cand[from..];
-                format!(
-                    "; recorded as the mean of its {} confirmation {}, {}",
-                    confirming.len(),
-                    if confirming.len() == 1 { "run" } else { "runs" },
-                    shown(mean(confirming).expect("confirmation runs")),
-                )
+                recorded(&cand[from..])
             } else {
                 String::new()
             };
@@ -644,7 +643,7 @@ mod tests {
     use super::*;
 
     /// Five baseline runs with mean 0 and sd 1 (sum of squares 4, 4 df).
-    const BASELINE: [f64; 5] = [-1.0, -1.0, 0.0, 1.0, 1.0];
+    pub(super) const BASELINE: [f64; 5] = [-1.0, -1.0, 0.0, 1.0, 1.0];
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * (1.0 + b.abs())
@@ -656,7 +655,7 @@ mod tests {
 
     /// Decide `candidate` against the baseline (as the kept commit and the
     /// only replicate group).
-    fn step(rule: Rule, settings: &Settings, candidate: &[f64]) -> Step {
+    pub(super) fn step(rule: Rule, settings: &Settings, candidate: &[f64]) -> Step {
         let replicates: [&[f64]; 1] = [&BASELINE];
         next_step(
             rule,
@@ -672,7 +671,7 @@ mod tests {
         )
     }
 
-    fn decided(s: Step) -> Decision {
+    pub(super) fn decided(s: Step) -> Decision {
         match s {
             Step::Decide(d) => d,
             Step::RunAgain => panic!("expected a decision, got RunAgain"),

@@ -10,7 +10,7 @@
 use super::paired::{self, Paired, PairedView};
 use super::sequential::{self, Shape, SHAPE};
 use super::{
-    better, next_step, runs, shown, Ctx, Decision, Evidence, Rule, Seeds, Settings, Step,
+    better, next_step, recorded, runs, shown, Ctx, Decision, Evidence, Rule, Seeds, Settings, Step,
     DEFAULT_CONFIDENCE,
 };
 use crate::kernel::ratchet_noise::{mean, pooled_with, t_quantile};
@@ -190,32 +190,6 @@ impl Ctx<'_, '_> {
         )
     }
 
-    /// No noise measured: only a change beyond `min_effect` counts.
-    fn blind(&self, d: f64) -> Step {
-        let keep = d > self.min_effect;
-        Step::Decide(Decision {
-            verdict: if keep {
-                Verdict::Supported
-            } else {
-                Verdict::Refuted
-            },
-            improvement: d,
-            noise: None,
-            blind: true,
-            confirmed: false,
-            record_from: 0,
-            paired: None,
-            per_instance: None,
-            detail: format!(
-                "{}: {} (needs more than {}); blind to noise: no commit has \
-                 repeated runs yet (repeat the baseline to measure the noise)",
-                if keep { "keep" } else { "discard" },
-                better(d),
-                shown(self.min_effect),
-            ),
-        })
-    }
-
     /// The decision of a look that stopped, with its words.
     fn decided(&self, cmp: &Comparison, stop: Stop) -> Step {
         let Stop {
@@ -234,13 +208,7 @@ impl Ctx<'_, '_> {
         let upper = d + t_quantile(confidence, cmp.df) * cmp.se;
         let from = if keep && k > screen { screen } else { 0 };
         let record = if keep && from > 0 {
-            let confirming = &cand[from..];
-            format!(
-                "; recorded as the mean of its {} confirmation {}, {}",
-                confirming.len(),
-                if confirming.len() == 1 { "run" } else { "runs" },
-                shown(mean(confirming).expect("confirmation runs")),
-            )
+            recorded(&cand[from..])
         } else {
             String::new()
         };
@@ -403,12 +371,10 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    use super::super::tests::{self, decided};
     use super::super::{next_step, Rule, Settings};
     use super::*;
     use crate::kernel::stats::Direction;
-
-    /// Five baseline runs with mean 0 and sd 1 (4 df).
-    const BASELINE: [f64; 5] = [-1.0, -1.0, 0.0, 1.0, 1.0];
 
     fn settings() -> Settings {
         Settings {
@@ -418,26 +384,7 @@ mod tests {
     }
 
     fn step(settings: &Settings, candidate: &[f64]) -> Step {
-        let replicates: [&[f64]; 1] = [&BASELINE];
-        next_step(
-            Rule::Sequential,
-            settings,
-            &Evidence {
-                best: &BASELINE,
-                candidate,
-                replicates: &replicates,
-                segment_values: &BASELINE,
-                seeds: Seeds::NONE,
-                instances: None,
-            },
-        )
-    }
-
-    fn decided(s: Step) -> Decision {
-        match s {
-            Step::Decide(d) => d,
-            Step::RunAgain => panic!("expected a decision"),
-        }
+        tests::step(Rule::Sequential, settings, candidate)
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! The words of a decision's detail: a change, a count of runs, a number
-//! to four significant digits and a confidence as a percentage.
+//! to four significant digits, a confidence as a percentage and what a
+//! kept commit is recorded as.
 
 use super::SHOWN_DIGITS;
 use crate::kernel::number::fmt_number;
@@ -29,4 +30,14 @@ pub(super) fn shown(x: f64) -> String {
 /// `0.95` → `95%`.
 pub(super) fn percent(confidence: f64) -> String {
     format!("{}%", shown(confidence * 100.0))
+}
+
+/// "; recorded as the mean of its 4 confirmation runs, 2".
+pub(super) fn recorded(confirming: &[f64]) -> String {
+    format!(
+        "; recorded as the mean of its {} confirmation {}, {}",
+        confirming.len(),
+        if confirming.len() == 1 { "run" } else { "runs" },
+        shown(crate::kernel::ratchet_noise::mean(confirming).expect("confirmation runs")),
+    )
 }
