@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The `sequential` rule through the CLI against known truth: an experiment
+# whose metric is the number in value.txt plus fresh N(0, 1) noise (a loss),
+# at confidence 0.95.
+#   null:  N tries of a change that leaves the metric as it is (note.txt):
+#          the share kept is the false-keep rate.
+#   gain:  N tries each 1σ better than the kept commit's truth (value.txt
+#          lowered by 1): the share kept is the power at 1σ.
+# Every try starts a new segment (its baseline measured again, 5 runs), so
+# that the tries do not all share one draw of the best's noise; the runs
+# counted are the candidates' only.
+# Usage: bench/sequential_cli.sh [TRIES] (default 300); ARX=path/to/arx.
+set -euo pipefail
+tries="${1:-300}"
+arx="${ARX:-$(cd "$(dirname "$0")/.." && pwd)/target/debug/arx}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+setup() {
+  local dir="$work/$1"
+  mkdir -p "$dir" && cd "$dir"
+  git init -q -b main && git config user.email b@e && git config user.name b
+  printf '0\n' > value.txt
+  printf '0\n' > note.txt
+  cat > score.py <<'PY'
+import random
+v = float(open("value.txt").read())
+print('__RESULT__ {"m": %.6f}' % (v + random.gauss(0.0, 1.0)))
+PY
+  cat > arx.toml <<'TOML'
+[gates]
+execute = false
+
+[objective]
+metric = "m"
+direction = "min"
+command = "python3 score.py"
+baseline_repeat = 5
+rule = "sequential"
+confidence = 0.95
+TOML
+  printf '.arx/\n' > .gitignore
+  git add -A && git commit -qm start
+  "$arx" try -q >/dev/null 2>&1 || true
+}
+
+count() { # status file
+  grep -c "\"status\":\"$1\"" "$2" || true
+}
+
+setup null
+kept=0 runs=0
+for i in $(seq 1 "$tries"); do
+  printf '%s\n' "$i" > note.txt
+  out="$("$arx" --json try --new-segment -m "null $i" 2>/dev/null || true)"
+  case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
+  n=$(printf '%s' "$out" | python3 -c 'import json,sys
+try: r=json.load(sys.stdin); print(len(r.get("samples") or [1]))
+except Exception: print(0)')
+  runs=$((runs + n))
+done
+echo "null: kept $kept of $tries tries ($runs runs)"
+
+setup gain
+kept=0 runs=0
+for i in $(seq 1 "$tries"); do
+  v=$(cat value.txt)
+  python3 -c "print($v - 1.0)" > value.txt
+  out="$("$arx" --json try --new-segment -m "gain $i" 2>/dev/null || true)"
+  case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
+  n=$(printf '%s' "$out" | python3 -c 'import json,sys
+try: r=json.load(sys.stdin); print(len(r.get("samples") or [1]))
+except Exception: print(0)')
+  runs=$((runs + n))
+done
+echo "gain 1σ: kept $kept of $tries tries ($runs runs)"
