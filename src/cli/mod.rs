@@ -79,6 +79,17 @@ pub struct GlobalArgs {
     )]
     pub state_dir: Option<PathBuf>,
 
+    /// A TOML file outside the repository holding [objective.holdout], the
+    /// held-out check (kept where the agent does not read it).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "ARX_HOLDOUT_CONFIG",
+        value_name = "FILE"
+    )]
+    pub holdout_config: Option<PathBuf>,
+
     /// The current time (RFC 3339), for reproducible records.
     #[arg(
         long,

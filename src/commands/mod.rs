@@ -266,17 +266,28 @@ pub fn anchored(path: &Path, start: &Path) -> PathBuf {
     }
 }
 
-/// The global path flags (`--config`, `--state-dir` and `ARX_STATE_DIR`)
-/// made absolute against the directory arx was started in.
+/// The global path flags (`--config`, `--state-dir` and `ARX_STATE_DIR`,
+/// `--holdout-config` and `ARX_HOLDOUT_CONFIG`) made absolute against the
+/// directory arx was started in. The held-out configuration is read where
+/// the configuration is loaded, from `ARX_HOLDOUT_CONFIG`: the flag sets
+/// it (for this process and the commands it starts, never an experiment).
 fn anchor_global(global: &mut GlobalArgs) {
     let Ok(start) = std::env::current_dir() else {
         return;
     };
-    for path in [&mut global.config, &mut global.state_dir]
-        .into_iter()
-        .flatten()
+    for path in [
+        &mut global.config,
+        &mut global.state_dir,
+        &mut global.holdout_config,
+    ]
+    .into_iter()
+    .flatten()
     {
         *path = anchored(path, &start);
+    }
+    match &global.holdout_config {
+        Some(path) => std::env::set_var(io::holdout::CONFIG_ENV, path),
+        None => std::env::remove_var(io::holdout::CONFIG_ENV),
     }
 }
 

@@ -218,8 +218,16 @@ fn flatten(prefix: &str, value: &toml::Value, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// Load `explicit`, or the discovered `arx.toml`, or defaults.
+/// Load `explicit`, or the discovered `arx.toml`, or defaults; with the
+/// held-out configuration file of `ARX_HOLDOUT_CONFIG` put in.
 pub fn load(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
+    let mut config = load_file(explicit, cwd)?;
+    super::holdout::apply_config(&mut config.objective, config.path.as_deref(), cwd)?;
+    Ok(config)
+}
+
+/// [`load`] without the held-out configuration file.
+fn load_file(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
     let path = match explicit {
         Some(p) => p.to_path_buf(),
         None => match discover(cwd) {

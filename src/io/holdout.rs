@@ -16,6 +16,10 @@ use crate::kernel::holdout::Entry;
 /// The variable that names the journal.
 pub const ENV: &str = "ARX_HOLDOUT_JOURNAL";
 
+/// The variable that names the file holding `[objective.holdout]`
+/// outside the repository (as `--holdout-config` does).
+pub const CONFIG_ENV: &str = "ARX_HOLDOUT_CONFIG";
+
 /// Longest line read back (an entry holds two bounded output tails).
 const MAX_LINE: usize = 1 << 20;
 
@@ -40,6 +44,89 @@ pub fn path() -> Result<PathBuf> {
             format!("set {ENV} to a file outside the repository"),
         )),
     }
+}
+
+/// The file `ARX_HOLDOUT_CONFIG` (or `--holdout-config`) names, if set.
+pub fn config_path() -> Option<PathBuf> {
+    std::env::var_os(CONFIG_ENV)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+}
+
+/// Put the `[objective.holdout]` table of the held-out configuration file
+/// (when `ARX_HOLDOUT_CONFIG` names one) into `objective`, the
+/// `[objective]` table of the configuration read from `config_file` (in
+/// the repository at or above `cwd`). The file must lie outside the
+/// repository, hold `[objective.holdout]` and nothing else, and the
+/// repository's configuration must not hold one too.
+pub fn apply_config(
+    objective: &mut Option<serde_json::Value>,
+    config_file: Option<&Path>,
+    cwd: &Path,
+) -> Result<()> {
+    let Some(path) = config_path() else {
+        return Ok(());
+    };
+    let hint = "write the held-out check as [objective.holdout] (command, metric, ...) in a file outside the repository";
+    if let Some(root) = super::config::repo_root(cwd) {
+        if is_inside(&path, &root) {
+            return Err(Hinted::error(
+                format!(
+                    "the held-out configuration {} is inside the repository, where the agent reads it",
+                    path.display()
+                ),
+                format!(
+                    "move it outside {} and point {CONFIG_ENV} (or --holdout-config) at it",
+                    root.display()
+                ),
+            ));
+        }
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        Hinted::error(
+            format!(
+                "cannot read the held-out configuration {}: {e}",
+                path.display()
+            ),
+            format!("point {CONFIG_ENV} (or --holdout-config) at a readable TOML file"),
+        )
+    })?;
+    let mut table = super::config::parse_toml(&path, &text)?;
+    let holdout = table
+        .remove("objective")
+        .and_then(|o| match o {
+            toml::Value::Table(mut t) if t.len() == 1 => t.remove("holdout"),
+            _ => None,
+        })
+        .filter(|_| table.is_empty());
+    let Some(holdout) = holdout else {
+        return Err(Hinted::error(
+            format!(
+                "the held-out configuration {} holds something else than one [objective.holdout] table",
+                path.display()
+            ),
+            hint,
+        ));
+    };
+    let objective = objective.get_or_insert_with(|| serde_json::json!({}));
+    let Some(map) = objective.as_object_mut() else {
+        return Ok(());
+    };
+    if map.contains_key("holdout") {
+        let repo_file = config_file.map_or_else(|| "arx.toml".into(), |p| p.display().to_string());
+        return Err(Hinted::error(
+            format!(
+                "both {repo_file} and the held-out configuration {} set [objective.holdout]",
+                path.display()
+            ),
+            format!("keep it in one place: remove [objective.holdout] from {repo_file}"),
+        ));
+    }
+    map.insert(
+        "holdout".into(),
+        serde_json::to_value(holdout).unwrap_or(serde_json::Value::Null),
+    );
+    Ok(())
 }
 
 /// Is `path` (which may not exist yet) under `dir`? Both resolved as far as

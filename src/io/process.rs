@@ -401,6 +401,21 @@ fn pump(
     (tail, total)
 }
 
+/// The variables arx reads for itself, removed from the environment of
+/// every experiment, check and held-out command: where the held-out
+/// journal and configuration are, failpoints, the sandbox program, the
+/// portable switch of arx's tests and the state directory. What a run is
+/// handed is documented: `ARX_SEED` (paired seeds), `ARX_RUN_ID` and the
+/// slot variable (`slot_env`).
+pub const INTERNAL_ENV: [&str; 6] = [
+    super::platform::PORTABLE_ENV,
+    super::holdout::ENV,
+    super::holdout::CONFIG_ENV,
+    super::failpoint::VAR,
+    super::sandbox::BWRAP_ENV,
+    "ARX_STATE_DIR",
+];
+
 fn build_command(spec: &RunSpec, binding: &Binding) -> Command {
     let mut cmd = if spec.shell {
         let mut c = Command::new("/bin/sh");
@@ -414,8 +429,10 @@ fn build_command(spec: &RunSpec, binding: &Binding) -> Command {
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
-    // The switch for arx's own tests is arx's, not the experiment's.
-    cmd.env_remove(super::platform::PORTABLE_ENV);
+    // What arx reads for itself is arx's, not the experiment's.
+    for var in INTERNAL_ENV {
+        cmd.env_remove(var);
+    }
     cmd.envs(spec.env.iter().map(|(k, v)| (k, v)));
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())

@@ -1,22 +1,32 @@
 //! The held-out check at keep (`[objective.holdout]`): a second evaluation
-//! run only when a candidate is about to be kept (and at the baseline),
-//! whose metric must not be worse than the best's beyond its noise. Its
-//! values are the operator's: they go to a journal outside the repository
-//! ([`Entry`], one JSON line each), and everything the try tells says only
-//! passed or failed ([`Verdict`]). The noise is the pooled spread of the
-//! held-out runs repeated in the same segment (the baseline's
+//! run only when a candidate is about to be kept (and at the baseline).
+//! Its values are the operator's: they go to a journal outside the
+//! repository ([`Entry`], one JSON line each), and everything the try
+//! tells says only passed or failed ([`Verdict`]).
+//!
+//! The rule ([`judge_keep`]) bounds the total, not the step: a candidate
+//! is vetoed when it is worse than the segment's **baseline** beyond the
+//! noise at the objective's confidence (so that small losses cannot pile
+//! up keep after keep), or worse than the best by more than
+//! `holdout.margin` beyond the noise. Under paired seeds the held-out
+//! runs take the same seeds as the runs they are compared with
+//! (`ARX_SEED`, `{seed}`), and a comparison with at least two pairs uses
+//! the paired differences' own spread; otherwise the noise is the pooled
+//! spread of the held-out runs repeated in the segment (the baseline's
 //! `baseline_repeat` runs, and any candidate's `repeat` runs).
 
 use serde::{Deserialize, Serialize};
 
 use super::names::str_enum;
-use super::ratchet_noise::pooled_with;
+use super::ratchet_noise::{mean, pooled_with, t_quantile};
 use super::stats::Direction;
 
 /// Default held-out runs of the baseline (its noise).
 pub const DEFAULT_BASELINE_REPEAT: u32 = 3;
-/// Default held-out runs of a candidate about to be kept.
-pub const DEFAULT_REPEAT: u32 = 1;
+/// Default held-out runs of a candidate about to be kept: two, so that
+/// the candidate's own runs show their spread (and, under paired seeds,
+/// give two paired differences).
+pub const DEFAULT_REPEAT: u32 = 2;
 
 /// The held-out check's settings, validated.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -29,6 +39,9 @@ pub struct Holdout {
     pub direction: Direction,
     pub baseline_repeat: u32,
     pub repeat: u32,
+    /// How much worse than the best (in metric units) a candidate may be
+    /// on the held-out metric, beyond the noise (default 0).
+    pub margin: f64,
 }
 
 str_enum! {
@@ -81,6 +94,9 @@ pub struct Entry {
     pub metric: String,
     pub direction: Direction,
     pub values: Vec<f64>,
+    /// The seed of each of `values` (paired seeds); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<Option<u64>>,
     /// The best's values it was compared with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub best: Vec<f64>,
@@ -88,6 +104,9 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
     pub verdict: HoldoutVerdict,
+    /// What a failed candidate was worse than: `baseline` or `best`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub worse_than: Option<String>,
     /// The best had no held-out value to compare with: passed as the
     /// first reference.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -99,25 +118,61 @@ pub struct Entry {
     pub stderr_tail: String,
 }
 
-/// The held-out values of the run `run_id` in segment `segment` of the
+/// A set of held-out runs as a journal entry holds them: the values and,
+/// under paired seeds, the seed of each.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HeldRuns<'e> {
+    pub values: &'e [f64],
+    pub seeds: &'e [Option<u64>],
+}
+
+impl<'e> HeldRuns<'e> {
+    pub fn of(e: &'e Entry) -> HeldRuns<'e> {
+        HeldRuns {
+            values: &e.values,
+            seeds: &e.seeds,
+        }
+    }
+}
+
+/// Does `e` belong to the loop of state directory `state`, segment
+/// `segment`, and hold values that passed?
+fn passed_in(e: &Entry, state: &str, segment: &str) -> bool {
+    e.state == state && e.segment == segment && e.verdict.passed() && !e.values.is_empty()
+}
+
+/// The held-out runs of the run `run_id` in segment `segment` of the
 /// state directory `state` (the last such entry that passed, or a baseline's).
+pub fn runs_of<'e>(
+    entries: &'e [Entry],
+    state: &str,
+    segment: &str,
+    run_id: &str,
+) -> Option<HeldRuns<'e>> {
+    entries
+        .iter()
+        .rev()
+        .find(|e| passed_in(e, state, segment) && e.run_id == run_id)
+        .map(HeldRuns::of)
+}
+
+/// The segment's held-out reference: the baseline's runs, or when the
+/// check failed on the baseline, the first candidate's that passed.
+pub fn baseline_of<'e>(entries: &'e [Entry], state: &str, segment: &str) -> Option<HeldRuns<'e>> {
+    entries
+        .iter()
+        .find(|e| passed_in(e, state, segment))
+        .map(HeldRuns::of)
+}
+
+/// The held-out values of the run `run_id` (see [`runs_of`]).
 pub fn values_of<'e>(
     entries: &'e [Entry],
     state: &str,
     segment: &str,
     run_id: &str,
 ) -> Option<&'e [f64]> {
-    entries
-        .iter()
-        .rev()
-        .find(|e| {
-            e.state == state
-                && e.segment == segment
-                && e.run_id == run_id
-                && e.verdict.passed()
-                && !e.values.is_empty()
-        })
-        .map(|e| e.values.as_slice())
+    runs_of(entries, state, segment, run_id).map(|r| r.values)
 }
 
 /// The held-out noise of a segment: the pooled sd (and its degrees of
@@ -131,20 +186,142 @@ pub fn noise(entries: &[Entry], state: &str, segment: &str, extra: &[f64]) -> Op
     pooled_with(&groups, extra)
 }
 
-/// The verdict on a candidate's held-out `values` against the best's:
-/// failed when worse beyond the noise at `confidence`.
-pub fn judge(
-    values: &[f64],
-    best: &[f64],
-    direction: Direction,
-    noise: Option<(f64, f64)>,
-    confidence: f64,
-) -> HoldoutVerdict {
-    let lower = direction == Direction::Min;
-    match super::guard::worse_beyond_noise(values, best, lower, noise, confidence) {
-        Some(true) => HoldoutVerdict::Failed,
-        Some(false) => HoldoutVerdict::Passed,
-        None => HoldoutVerdict::Missing,
+/// Runs that should vary and do not: at least two different seeds, every
+/// value the same (a held-out command that ignores `ARX_SEED`/`{seed}`).
+pub fn flat_over_seeds(runs: HeldRuns<'_>) -> bool {
+    let mut seeds: Vec<u64> = runs.seeds.iter().flatten().copied().collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    seeds.len() >= 2 && runs.values.windows(2).all(|w| w[0] == w[1])
+}
+
+/// What the held-out rule weighs a candidate with.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rule {
+    pub direction: Direction,
+    /// The segment's pooled held-out noise `(sd, df)`, the candidate's
+    /// runs included.
+    pub pooled: Option<(f64, f64)>,
+    /// How much worse than the best a candidate may be (metric units).
+    pub margin: f64,
+    pub confidence: f64,
+}
+
+/// What a comparison came to: how much worse the candidate is (positive:
+/// worse, in metric units), the standard error of that and its degrees
+/// of freedom (0: no noise known), and the sd of one run (or of one
+/// paired difference) it used.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Gap {
+    pub worse: f64,
+    pub se: f64,
+    pub df: f64,
+    pub sd: Option<f64>,
+    pub paired: bool,
+}
+
+/// How much worse `c` is than `r`: on the differences at the same seeds
+/// when there are at least two (their own spread), else the means with
+/// the pooled noise. `None` when either has no values.
+pub fn gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule) -> Option<Gap> {
+    let sign = match rule.direction {
+        Direction::Min => 1.0,
+        Direction::Max => -1.0,
+    };
+    let diffs = super::paired::differences(r.values, r.seeds, c.values, c.seeds);
+    if diffs.len() >= 2 {
+        let n = diffs.len() as f64;
+        let (m, sd) = mean_sd(&diffs);
+        return Some(Gap {
+            worse: sign * m,
+            se: sd / n.sqrt(),
+            df: n - 1.0,
+            sd: Some(sd),
+            paired: true,
+        });
+    }
+    let worse = sign * (mean(c.values)? - mean(r.values)?);
+    let (nc, nr) = (c.values.len() as f64, r.values.len() as f64);
+    Some(match rule.pooled {
+        Some((sd, df)) if sd > 0.0 && df > 0.0 && sd.is_finite() => Gap {
+            worse,
+            se: sd * (1.0 / nc + 1.0 / nr).sqrt(),
+            df,
+            sd: Some(sd),
+            paired: false,
+        },
+        pooled => Gap {
+            worse,
+            se: 0.0,
+            df: 0.0,
+            sd: pooled.map(|(sd, _)| sd),
+            paired: false,
+        },
+    })
+}
+
+fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let m = xs.iter().sum::<f64>() / n;
+    let ss = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>();
+    (m, (ss / (n - 1.0)).max(0.0).sqrt())
+}
+
+/// Is the gap worse than `margin` beyond its noise at `confidence`? With
+/// no noise known (or a spread of 0), any amount beyond the margin is.
+pub fn beyond(g: &Gap, margin: f64, confidence: f64) -> bool {
+    let excess = g.worse - margin;
+    if g.se > 0.0 && g.df > 0.0 {
+        excess / g.se > t_quantile(confidence, g.df)
+    } else {
+        excess > 0.0
+    }
+}
+
+/// The verdict of [`judge_keep`]: what the candidate was worse than when
+/// it failed, and the noise (sd) of the comparison that decided.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Judged {
+    pub verdict: HoldoutVerdict,
+    pub worse_than: Option<&'static str>,
+    pub noise: Option<f64>,
+}
+
+/// The verdict on a candidate's held-out runs: failed when worse than the
+/// segment's baseline beyond the noise, or worse than the best by more
+/// than the margin beyond the noise, at the rule's confidence; passed
+/// otherwise (also with nothing to compare with). Missing without values.
+pub fn judge_keep(
+    candidate: HeldRuns<'_>,
+    best: Option<HeldRuns<'_>>,
+    baseline: Option<HeldRuns<'_>>,
+    rule: &Rule,
+) -> Judged {
+    if candidate.values.is_empty() {
+        return Judged {
+            verdict: HoldoutVerdict::Missing,
+            worse_than: None,
+            noise: None,
+        };
+    }
+    let mut noise = None;
+    for (against, reference, margin) in [("baseline", baseline, 0.0), ("best", best, rule.margin)] {
+        let Some(g) = reference.and_then(|r| gap(candidate, r, rule)) else {
+            continue;
+        };
+        noise = noise.or(g.sd);
+        if beyond(&g, margin, rule.confidence) {
+            return Judged {
+                verdict: HoldoutVerdict::Failed,
+                worse_than: Some(against),
+                noise: g.sd,
+            };
+        }
+    }
+    Judged {
+        verdict: HoldoutVerdict::Passed,
+        worse_than: None,
+        noise,
     }
 }
 
@@ -164,9 +341,11 @@ mod tests {
             metric: "test_loss".into(),
             direction: Direction::Min,
             values: values.to_vec(),
+            seeds: Vec::new(),
             best: Vec::new(),
             noise: None,
             verdict,
+            worse_than: None,
             no_reference: false,
             exit_code: 0,
             stdout_tail: String::new(),
@@ -192,29 +371,117 @@ mod tests {
         assert_eq!(noise(&entries, "/r", "t", &[]), None);
     }
 
+    fn runs<'a>(values: &'a [f64], seeds: &'a [Option<u64>]) -> HeldRuns<'a> {
+        HeldRuns { values, seeds }
+    }
+
+    fn rule(pooled: Option<(f64, f64)>, margin: f64) -> Rule {
+        Rule {
+            direction: Direction::Min,
+            pooled,
+            margin,
+            confidence: 0.95,
+        }
+    }
+
     #[test]
     fn a_candidate_fails_only_when_worse_beyond_the_noise() {
-        let best = [1.0, 1.2, 1.1];
+        let best = runs(&[1.0, 1.2, 1.1], &[]);
         let n = Some((0.1, 2.0));
-        assert_eq!(
-            judge(&[1.2], &best, Direction::Min, n, 0.95),
-            HoldoutVerdict::Passed
+        let judge = |c: &[f64], r: &Rule| judge_keep(runs(c, &[]), Some(best), None, r).verdict;
+        assert_eq!(judge(&[1.2], &rule(n, 0.0)), HoldoutVerdict::Passed);
+        assert_eq!(judge(&[2.0], &rule(n, 0.0)), HoldoutVerdict::Failed);
+        let max = Rule {
+            direction: Direction::Max,
+            ..rule(n, 0.0)
+        };
+        assert_eq!(judge(&[2.0], &max), HoldoutVerdict::Passed);
+        assert_eq!(judge(&[1.11], &rule(None, 0.0)), HoldoutVerdict::Failed);
+        assert_eq!(judge(&[], &rule(n, 0.0)), HoldoutVerdict::Missing);
+    }
+
+    #[test]
+    fn small_losses_cannot_pile_up_past_the_baseline() {
+        // Each keep a little worse than the last, each within the noise of
+        // the best: the third is worse than the baseline beyond it.
+        let baseline = runs(&[1.0, 1.02, 0.98], &[]);
+        let best = runs(&[1.1, 1.12], &[]);
+        let n = Some((0.02, 3.0));
+        let j = judge_keep(
+            runs(&[1.15, 1.17], &[]),
+            Some(best),
+            Some(baseline),
+            &rule(n, 0.1),
         );
         assert_eq!(
-            judge(&[2.0], &best, Direction::Min, n, 0.95),
-            HoldoutVerdict::Failed
+            (j.verdict, j.worse_than),
+            (HoldoutVerdict::Failed, Some("baseline"))
         );
-        assert_eq!(
-            judge(&[2.0], &best, Direction::Max, n, 0.95),
-            HoldoutVerdict::Passed
+        // Against the best alone (as before), it passed within the margin.
+        let j = judge_keep(runs(&[1.15, 1.17], &[]), Some(best), None, &rule(n, 0.1));
+        assert_eq!(j.verdict, HoldoutVerdict::Passed);
+    }
+
+    #[test]
+    fn the_margin_is_how_much_worse_than_the_best_a_candidate_may_be() {
+        let best = runs(&[1.0, 1.02, 0.98], &[]);
+        let n = Some((0.02, 10.0));
+        let cand = [1.1, 1.1];
+        let j = |margin| judge_keep(runs(&cand, &[]), Some(best), None, &rule(n, margin));
+        assert_eq!(j(0.0).worse_than, Some("best"));
+        assert_eq!(j(0.05).verdict, HoldoutVerdict::Failed);
+        assert_eq!(j(0.2).verdict, HoldoutVerdict::Passed);
+    }
+
+    #[test]
+    fn runs_at_the_same_seeds_are_compared_by_their_differences() {
+        // Seed effects of ±0.5 hide a loss of 0.05 from the unpaired
+        // comparison; the differences at the same seeds show it.
+        let seeds = [Some(1), Some(2), Some(3)];
+        let best = runs(&[1.0, 1.5, 0.5], &seeds);
+        let cand_values = [1.05, 1.56, 0.54];
+        let pooled = Some((0.5, 4.0));
+        let paired = judge_keep(
+            runs(&cand_values, &seeds),
+            Some(best),
+            None,
+            &rule(pooled, 0.0),
         );
-        assert_eq!(
-            judge(&[1.11], &best, Direction::Min, None, 0.95),
-            HoldoutVerdict::Failed
+        assert_eq!(paired.verdict, HoldoutVerdict::Failed);
+        let unpaired = judge_keep(
+            runs(&cand_values, &[]),
+            Some(best),
+            None,
+            &rule(pooled, 0.0),
         );
-        assert_eq!(
-            judge(&[], &best, Direction::Min, n, 0.95),
-            HoldoutVerdict::Missing
+        assert_eq!(unpaired.verdict, HoldoutVerdict::Passed);
+        let g = gap(runs(&cand_values, &seeds), best, &rule(pooled, 0.0)).unwrap();
+        assert!(
+            g.paired && (g.worse - 0.05).abs() < 1e-9 && g.df == 2.0,
+            "{g:?}"
         );
+        // One pair is not enough: the means, with the pooled noise.
+        let g = gap(runs(&[1.05], &seeds[..1]), best, &rule(pooled, 0.0)).unwrap();
+        assert!(!g.paired && g.df == 4.0, "{g:?}");
+    }
+
+    #[test]
+    fn values_that_ignore_their_seeds_are_flat() {
+        let s = [Some(1), Some(2), Some(3)];
+        assert!(flat_over_seeds(runs(&[0.11, 0.11, 0.11], &s)));
+        assert!(!flat_over_seeds(runs(&[0.11, 0.12, 0.11], &s)));
+        assert!(!flat_over_seeds(runs(&[0.11, 0.11], &[])));
+        assert!(!flat_over_seeds(runs(&[0.11, 0.11], &[Some(1), Some(1)])));
+    }
+
+    #[test]
+    fn the_baseline_reference_is_the_first_passed_entry() {
+        let entries = vec![
+            entry("b", &[1.0], HoldoutVerdict::Missing),
+            entry("c", &[0.9, 0.8], HoldoutVerdict::Passed),
+            entry("d", &[0.7], HoldoutVerdict::Passed),
+        ];
+        let b = baseline_of(&entries, "/r", "s").unwrap();
+        assert_eq!(b.values, &[0.9, 0.8][..]);
     }
 }

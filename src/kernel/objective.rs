@@ -218,6 +218,9 @@ pub fn validate(o: &Objective) -> Result<(), String> {
         if h.repeat == 0 || h.baseline_repeat == 0 {
             return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
         }
+        if !(h.margin.is_finite() && h.margin >= 0.0) {
+            return Err("holdout.margin must be a number of at least 0 (metric units)".into());
+        }
     }
     if let Some(key) = &o.instances {
         if key.trim().is_empty() {
@@ -443,6 +446,7 @@ mod tests {
                     direction: Direction::Min,
                     repeat: 1,
                     baseline_repeat: 3,
+                    margin: 0.0,
                 })
             },
         ] {

@@ -38,26 +38,33 @@ pub async fn approval(
     peer: &Peer<RoleServer>,
     entry: &Entry,
     call: &Call,
+    listed: bool,
 ) -> Approval {
-    if setup.approve {
-        return Approval::Approved;
-    }
-    let check = Call {
-        args: vec!["gate".into(), "check".into(), "execute".into()],
-        ..Call::default()
-    };
-    let pending = match run_child(setup, &check, None, std::future::pending()).await {
-        Ok(outcome) => outcome.code == Some(1),
-        Err(_) => false,
-    };
-    if !pending {
-        return Approval::Open;
-    }
-    // The arguments are checked (and the change summed up) before anyone
-    // is asked.
-    let question = match preview(setup, call).await {
-        Ok(q) => q,
-        Err(result) => return Approval::Answer(result),
+    // A command that is neither the objective's nor listed is the
+    // person's to approve, whatever the gate and the operator say.
+    let question = if !listed {
+        unlisted_question(setup, call)
+    } else {
+        if setup.approve {
+            return Approval::Approved;
+        }
+        let check = Call {
+            args: vec!["gate".into(), "check".into(), "execute".into()],
+            ..Call::default()
+        };
+        let pending = match run_child(setup, &check, None, std::future::pending()).await {
+            Ok(outcome) => outcome.code == Some(1),
+            Err(_) => false,
+        };
+        if !pending {
+            return Approval::Open;
+        }
+        // The arguments are checked (and the change summed up) before
+        // anyone is asked.
+        match preview(setup, call).await {
+            Ok(q) => q,
+            Err(result) => return Approval::Answer(result),
+        }
     };
     let log = setup.log;
     let asked = peer.elicit::<GateAnswer>(question).await;
@@ -78,6 +85,75 @@ pub async fn approval(
     };
     log(&format!("mcp: {}: {outcome}", entry.name));
     Approval::Answer(Box::new(paused(outcome)))
+}
+
+/// May `call` run without asking the person for its command? Yes for a
+/// call that names no command (a `try`), and for a `run` of the
+/// objective's command or of one the committed `[mcp] commands` lists
+/// (each a shell line or a list of words); a configuration that cannot be
+/// read lists nothing.
+pub fn listed(setup: &Setup, config: Option<&std::path::Path>, call: &Call) -> bool {
+    let Some((words, shell)) = &call.command else {
+        return true;
+    };
+    let Ok(config) = crate::io::config::load(config, &setup.dir) else {
+        return false;
+    };
+    let wanted = one_line(words, *shell);
+    let objective = config.objective.as_ref().and_then(|o| o.get("command"));
+    let listed = config
+        .grd
+        .get("mcp")
+        .and_then(|m| m.get("commands"))
+        .and_then(|c| c.as_array())
+        .into_iter()
+        .flatten();
+    objective
+        .into_iter()
+        .chain(listed)
+        .filter_map(command_line_of)
+        .any(|line| line == wanted)
+}
+
+/// A command as one line: a shell line as it is, words joined by spaces.
+fn one_line(words: &[String], shell: bool) -> String {
+    if shell {
+        words.join(" ").trim().to_string()
+    } else {
+        words.join(" ")
+    }
+}
+
+/// A command as the configuration writes it: a shell line (a string) or
+/// words (a list of strings).
+fn command_line_of(v: &serde_json::Value) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) => Some(s.trim().to_string()),
+        serde_json::Value::Array(a) => {
+            let words: Option<Vec<String>> =
+                a.iter().map(|w| w.as_str().map(str::to_string)).collect();
+            words.map(|w| one_line(&w, false))
+        }
+        _ => None,
+    }
+}
+
+/// The question for a `run` of a command nobody listed.
+fn unlisted_question(setup: &Setup, call: &Call) -> String {
+    let words = call
+        .command
+        .as_ref()
+        .map(|(w, _)| w.join(" "))
+        .unwrap_or_default();
+    answer::cut(
+        &format!(
+            "arx: the `run` tool was asked to run a command that is neither the objective's \
+             nor one the operator listed ([mcp] commands). Approve running it in {}?\ncommand: {}",
+            setup.dir.display(),
+            crate::kernel::text::shown(&words)
+        ),
+        4000,
+    )
 }
 
 /// The question for `call`: the command, and for a `try` the change and

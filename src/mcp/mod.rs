@@ -125,7 +125,8 @@ impl Server {
         };
         let mut call = call;
         if call.gated {
-            match gate::approval(&self.setup, &context.peer, entry, &call).await {
+            let listed = gate::listed(&self.setup, self.config_flag().as_deref(), &call);
+            match gate::approval(&self.setup, &context.peer, entry, &call, listed).await {
                 gate::Approval::Approved => approve(&mut call),
                 gate::Approval::Open => {}
                 gate::Approval::Answer(result) => return Ok(*result),

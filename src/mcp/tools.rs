@@ -35,6 +35,10 @@ pub struct Call {
     /// operator (`arx mcp --approve`) or the person, asked through the
     /// client, can approve it, never the caller.
     pub gated: bool,
+    /// The experiment a `run` call runs (its words, and whether through
+    /// the shell): it runs only when it is the objective's command or one
+    /// `[mcp] commands` lists, or when the person approves it.
+    pub command: Option<(Vec<String>, bool)>,
 }
 
 /// The list key of a tool that is no listing.
@@ -468,7 +472,7 @@ pub struct Run {
 
 impl Tool for Run {
     const NAME: &'static str = "run";
-    const DESCRIPTION: &'static str = "Run an experiment (`arx run`): gate, verdict against the metric spec, journal. `_meta.exit_code` is 0 supported, 1 refuted (or paused at the gate, or a known dead end), 3 inconclusive.";
+    const DESCRIPTION: &'static str = "Run an experiment (`arx run`): gate, verdict against the metric spec, journal. It runs the objective's command or one the operator lists (`[mcp] commands`); any other command runs only when the person approves it. `_meta.exit_code` is 0 supported, 1 refuted (or paused at the gate, or a known dead end), 3 inconclusive.";
     const READ_ONLY: bool = false;
     fn call(self) -> Call {
         let mut call = Argv::new(&["run"])
@@ -491,6 +495,7 @@ impl Tool for Run {
             .call();
         call.events = true;
         call.gated = true;
+        call.command = Some((self.command, self.shell));
         call
     }
 }

@@ -137,6 +137,8 @@ struct HoldoutFile {
     direction: Option<String>,
     repeat: Option<u32>,
     baseline_repeat: Option<u32>,
+    /// How much worse than the best a candidate may be, in metric units.
+    margin: Option<f64>,
     /// More paths no candidate may change (the command's files are found
     /// in it).
     #[serde(default)]
@@ -174,7 +176,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, inputs, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, inputs, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, margin, protect",
             )
         })?,
     };
@@ -338,6 +340,7 @@ fn holdout(h: HoldoutFile, objective: Direction, protect: &mut Vec<String>) -> R
         baseline_repeat: h
             .baseline_repeat
             .unwrap_or(holdout::DEFAULT_BASELINE_REPEAT),
+        margin: h.margin.unwrap_or(0.0),
     })
 }
 
@@ -434,8 +437,8 @@ mod tests {
         assert_eq!(o.guards[1].metric, "step");
         let h = o.holdout.as_ref().unwrap();
         assert_eq!(
-            (h.direction, h.repeat, h.baseline_repeat),
-            (Direction::Min, 1, 3)
+            (h.direction, h.repeat, h.baseline_repeat, h.margin),
+            (Direction::Min, 2, 3, 0.0)
         );
         assert_eq!(o.protect, vec!["prepare.py", "eval/holdout.py"]);
         let file = json!({"metric": "m", "direction": "min", "command": "x",

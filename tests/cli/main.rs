@@ -17,6 +17,7 @@ mod evidence;
 mod finding;
 mod formats;
 mod gate;
+mod holdout;
 mod hostile;
 mod ideas;
 mod import_nights;

@@ -434,59 +434,7 @@ impl RoundRepo {
 
     /// Write the tree of `commit` into `dir` (a scratch checkout for checks).
     pub fn export_tree(&self, commit: git2::Oid, dir: &Path) -> anyhow::Result<()> {
-        let tree = self
-            .repo
-            .find_commit(commit)
-            .map_err(git_err)?
-            .tree()
-            .map_err(git_err)?;
-        let mut failure: Option<anyhow::Error> = None;
-        tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
-            let path = dir.join(root).join(entry.name().unwrap_or_default());
-            let result = (|| -> anyhow::Result<()> {
-                match entry.filemode() {
-                    0o040000 => std::fs::create_dir_all(&path)?,
-                    0o160000 => std::fs::create_dir_all(&path)?,
-                    mode => {
-                        let obj = entry.to_object(&self.repo).map_err(git_err)?;
-                        let bytes = obj
-                            .as_blob()
-                            .map(|b| b.content().to_vec())
-                            .unwrap_or_default();
-                        if mode == 0o120000 {
-                            let target = String::from_utf8_lossy(&bytes).into_owned();
-                            std::os::unix::fs::symlink(target, &path)?;
-                        } else {
-                            std::fs::write(&path, &bytes)?;
-                            if mode == 0o100755 {
-                                use std::os::unix::fs::PermissionsExt;
-                                std::fs::set_permissions(
-                                    &path,
-                                    std::fs::Permissions::from_mode(0o755),
-                                )?;
-                            }
-                        }
-                    }
-                }
-                Ok(())
-            })();
-            match result {
-                Ok(()) => git2::TreeWalkResult::Ok,
-                Err(e) => {
-                    failure = Some(e);
-                    git2::TreeWalkResult::Abort
-                }
-            }
-        })
-        .map_err(git_err)
-        .or_else(|e| if failure.is_some() { Ok(()) } else { Err(e) })?;
-        match failure {
-            Some(e) => Err(e.context(format!(
-                "cannot write a scratch checkout to {}",
-                dir.display()
-            ))),
-            None => Ok(()),
-        }
+        write_tree(&self.repo, commit, dir)
     }
 
     /// The touched paths that have uncommitted changes (staged, unstaged or
@@ -595,3 +543,64 @@ impl RoundRepo {
 }
 
 mod land;
+
+/// Write the tree of `commit` of `repo` into `dir`: files with their
+/// executable bit, symlinks, and submodules as empty directories.
+pub(crate) fn write_tree(
+    repo: &git2::Repository,
+    commit: git2::Oid,
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let tree = repo
+        .find_commit(commit)
+        .map_err(git_err)?
+        .tree()
+        .map_err(git_err)?;
+    let mut failure: Option<anyhow::Error> = None;
+    tree.walk(git2::TreeWalkMode::PreOrder, |root, entry| {
+        let path = dir.join(root).join(entry.name().unwrap_or_default());
+        let result = (|| -> anyhow::Result<()> {
+            match entry.filemode() {
+                0o040000 => std::fs::create_dir_all(&path)?,
+                0o160000 => std::fs::create_dir_all(&path)?,
+                mode => {
+                    let obj = entry.to_object(repo).map_err(git_err)?;
+                    let bytes = obj
+                        .as_blob()
+                        .map(|b| b.content().to_vec())
+                        .unwrap_or_default();
+                    if mode == 0o120000 {
+                        let target = String::from_utf8_lossy(&bytes).into_owned();
+                        std::os::unix::fs::symlink(target, &path)?;
+                    } else {
+                        std::fs::write(&path, &bytes)?;
+                        if mode == 0o100755 {
+                            use std::os::unix::fs::PermissionsExt;
+                            std::fs::set_permissions(
+                                &path,
+                                std::fs::Permissions::from_mode(0o755),
+                            )?;
+                        }
+                    }
+                }
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => git2::TreeWalkResult::Ok,
+            Err(e) => {
+                failure = Some(e);
+                git2::TreeWalkResult::Abort
+            }
+        }
+    })
+    .map_err(git_err)
+    .or_else(|e| if failure.is_some() { Ok(()) } else { Err(e) })?;
+    match failure {
+        Some(e) => Err(e.context(format!(
+            "cannot write a scratch checkout to {}",
+            dir.display()
+        ))),
+        None => Ok(()),
+    }
+}

@@ -225,7 +225,7 @@ pub fn baseline(
     }
     let rec = runs.journal(runner, state, i)?;
     if status == TryStatus::Baseline {
-        super::holdout::at_baseline(runner, state, repo.workdir(), &rec.run_id)?;
+        super::holdout::at_baseline(runner, state, repo, kept, &rec.run_id)?;
     }
     if aside {
         outputs_undone(runner, put_back(repo, state, kept)?);

@@ -1,6 +1,9 @@
 //! The held-out step of a try (`[objective.holdout]`): its command run on
 //! the candidate about to be kept (`repeat` times), and on the baseline
-//! (`baseline_repeat` times, its noise). Its output is never shown and
+//! (`baseline_repeat` times, its noise), each time in a throwaway
+//! checkout of the measured tree outside the working tree (removed after,
+//! so nothing it writes is kept or set aside), under paired seeds at the
+//! seeds of the runs it is compared with. Its output is never shown and
 //! never stored under the state directory: the values and the output's
 //! tails go to the operator's journal ([`crate::io::holdout`]) only, and
 //! the try is told passed or failed.
@@ -10,11 +13,14 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 
 use super::candidate::{Against, Try, TryEnv};
+use super::runner::seeded_spec;
 use super::Runner;
 use crate::error::Hinted;
+use crate::io::git::ratchet::RatchetRepo;
 use crate::io::holdout as journal;
 use crate::io::process::{RunOutcome, RunSpec, Sink};
-use crate::kernel::holdout::{self, Entry, Holdout, HoldoutVerdict};
+use crate::kernel::holdout::{self, Entry, HeldRuns, Holdout, HoldoutVerdict};
+use crate::kernel::paired;
 use crate::ops::attempts;
 
 /// The operator's journal, refused inside the repository or the state
@@ -53,40 +59,83 @@ pub fn state_key(state: &Path) -> String {
         .to_string()
 }
 
-/// The held-out command's runs: its values, the first failure, its last
-/// outcome, and whether a Ctrl-C stopped it.
+/// The held-out command's runs: its values (and their seeds), the first
+/// failure, its last outcome, and whether a Ctrl-C stopped it.
 struct Runs {
     values: Vec<f64>,
+    seeds: Vec<Option<u64>>,
     failed: Option<HoldoutVerdict>,
     last: RunOutcome,
     interrupted: bool,
 }
 
-/// Run the held-out command `n` times (stopping at the first failure),
+/// Where a held-out check runs: the tree it measures (a commit) and, under
+/// paired seeds, the seeds of the runs it pairs with (the best's held-out
+/// runs; none for the baseline, which runs the segment's sequence).
+struct Measure<'s> {
+    repo: &'s RatchetRepo,
+    commit: &'s str,
+    pair_with: &'s [Option<u64>],
+    segment: &'s str,
+}
+
+/// The held-out command's spec: run in `checkout` (at the same place
+/// relative to it as arx's working directory is to the working tree),
 /// its output kept from the terminal.
-fn run(runner: &Runner<'_>, h: &Holdout, n: u32, of: &str) -> Result<Runs> {
+fn spec_in(runner: &Runner<'_>, h: &Holdout, workdir: &Path, checkout: &Path) -> RunSpec {
+    let here = runner
+        .spec
+        .cwd
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| workdir.to_path_buf());
+    let real = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let cwd = match real(&here).strip_prefix(real(workdir)) {
+        Ok(rel) if checkout.join(rel).is_dir() => checkout.join(rel),
+        _ => checkout.to_path_buf(),
+    };
+    RunSpec {
+        argv: h.command.clone(),
+        shell: h.shell,
+        cwd: Some(cwd),
+        stop_after_result: None,
+        stdout_to: Sink::Discard,
+        stderr_to: Sink::Discard,
+        ..runner.spec.clone()
+    }
+}
+
+/// Run the held-out command `n` times (stopping at the first failure) in
+/// a throwaway checkout of the measured tree, outside the working tree
+/// and removed after, its output kept from the terminal; under paired
+/// seeds each run is handed its seed (`ARX_SEED`, `{seed}`).
+fn run(runner: &Runner<'_>, h: &Holdout, n: u32, of: &str, at: &Measure<'_>) -> Result<Runs> {
     if !runner.quiet {
         runner.host.say(&format!(
             "held-out check of {of} ({n} run{})",
             if n == 1 { "" } else { "s" }
         ));
     }
-    let spec = RunSpec {
-        argv: h.command.clone(),
-        shell: h.shell,
-        stop_after_result: None,
-        stdout_to: Sink::Discard,
-        stderr_to: Sink::Discard,
-        ..runner.spec.clone()
-    };
+    let checkout = at.repo.scratch_checkout(at.commit)?;
+    let spec = spec_in(runner, h, at.repo.workdir(), checkout.path());
     let mut runs = Runs {
         values: Vec::new(),
+        seeds: Vec::new(),
         failed: None,
         last: RunOutcome::default(),
         interrupted: false,
     };
+    let mut used: Vec<u64> = Vec::new();
     for _ in 0..n {
-        let o = attempts::run_placed(&spec, &runner.interrupt)?;
+        let seed = runner
+            .objective
+            .paired_seeds
+            .then(|| paired::next_seed(at.segment, at.pair_with, &used));
+        used.extend(seed);
+        let o = match seed {
+            Some(s) => attempts::run_placed(&seeded_spec(&spec, s), &runner.interrupt)?,
+            None => attempts::run_placed(&spec, &runner.interrupt)?,
+        };
         if o.interrupted {
             runs.interrupted = true;
             runs.last = o;
@@ -100,13 +149,37 @@ fn run(runner: &Runner<'_>, h: &Holdout, n: u32, of: &str) -> Result<Runs> {
         } else {
             None
         };
-        runs.values.extend(value);
+        if let Some(v) = value {
+            runs.values.push(v);
+            runs.seeds.push(seed);
+        }
         runs.last = o;
         if runs.failed.is_some() {
             break;
         }
     }
+    drop(checkout);
+    if !runner.objective.paired_seeds {
+        runs.seeds.clear();
+    }
     Ok(runs)
+}
+
+/// Warn when runs at different seeds all printed the same value: the
+/// held-out command seems not to read its seed, and its noise is taken
+/// as 0.
+fn warn_if_flat(runner: &Runner<'_>, runs: &Runs, of: &str) {
+    let held = HeldRuns {
+        values: &runs.values,
+        seeds: &runs.seeds,
+    };
+    if holdout::flat_over_seeds(held) {
+        runner.host.warn(&format!(
+            "the held-out check of {of} printed the same value at {} different seeds: its \
+             command seems not to read ARX_SEED or {{seed}}, and its noise is taken as 0",
+            runs.values.len()
+        ));
+    }
 }
 
 /// What the held-out check came to on a candidate.
@@ -125,37 +198,55 @@ pub(super) fn check(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<O
         return Ok(None);
     };
     let path = journal_path(Some(h), env.repo.workdir(), env.state)?.expect("a held-out check");
-    let runs = run(runner, h, h.repeat, "the candidate")?;
+    let entries = journal::read(&path)?;
+    let key = state_key(env.state);
+    let segment = at.segment.id.as_str();
+    let best = at.segment.kept.as_ref().expect("a kept commit");
+    let best_runs = holdout::runs_of(&entries, &key, segment, &best.run_id);
+    let measured = t.measured.as_ref().map_or(at.kept.as_str(), |m| &m.commit);
+    let measure = Measure {
+        repo: env.repo,
+        commit: measured,
+        pair_with: best_runs.map_or(&[][..], |b| b.seeds),
+        segment,
+    };
+    let runs = run(runner, h, h.repeat, "the candidate", &measure)?;
     if runs.interrupted {
         return Ok(Some(Checked::Interrupted));
     }
-    let entries = journal::read(&path)?;
-    let key = state_key(env.state);
-    let best = at.segment.kept.as_ref().expect("a kept commit");
-    let best_values = holdout::values_of(&entries, &key, &at.segment.id, &best.run_id);
-    let noise = holdout::noise(&entries, &key, &at.segment.id, &runs.values);
-    let verdict = match (runs.failed, best_values) {
-        (Some(failed), _) => failed,
-        (None, None) => HoldoutVerdict::Passed,
-        (None, Some(b)) => holdout::judge(
-            &runs.values,
-            b,
-            h.direction,
-            noise,
-            runner.objective.confidence,
-        ),
+    warn_if_flat(runner, &runs, "the candidate");
+    let cand = HeldRuns {
+        values: &runs.values,
+        seeds: &runs.seeds,
     };
-    let no_reference = best_values.is_none() && runs.failed.is_none();
+    let rule = holdout::Rule {
+        direction: h.direction,
+        pooled: holdout::noise(&entries, &key, segment, &runs.values),
+        margin: h.margin,
+        confidence: runner.objective.confidence,
+    };
+    let baseline = holdout::baseline_of(&entries, &key, segment);
+    let judged = match runs.failed {
+        Some(failed) => holdout::Judged {
+            verdict: failed,
+            worse_than: None,
+            noise: None,
+        },
+        None => holdout::judge_keep(cand, best_runs, baseline, &rule),
+    };
+    let no_reference = best_runs.is_none() && baseline.is_none() && runs.failed.is_none();
     if no_reference {
         runner.host.warn(
             "the best has no held-out value in the held-out journal: the check passes, and this candidate's becomes the reference",
         );
     }
-    let mut entry = entry(runner, h, (&key, &at.segment.id, &t.run_id), &runs, verdict)?;
+    let verdict = judged.verdict;
+    let mut entry = entry(runner, h, (&key, segment, &t.run_id), &runs, verdict)?;
     entry.kind = "candidate".into();
     entry.best_run = Some(best.run_id.clone());
-    entry.best = best_values.map(<[f64]>::to_vec).unwrap_or_default();
-    entry.noise = noise.map(|(sd, _)| sd);
+    entry.best = best_runs.map(|b| b.values.to_vec()).unwrap_or_default();
+    entry.noise = judged.noise;
+    entry.worse_than = judged.worse_than.map(str::to_string);
     entry.no_reference = no_reference;
     journal::append(&path, &entry)?;
     t.info.holdout = Some(verdict);
@@ -166,21 +257,34 @@ pub(super) fn check(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<O
     }))
 }
 
-/// The held-out check of a baseline just measured (its commit checked
-/// out), journaled under the baseline's run; a failure is a warning (the
-/// first candidate to pass becomes the reference).
-pub fn at_baseline(runner: &Runner<'_>, state: &Path, workdir: &Path, run_id: &str) -> Result<()> {
+/// The held-out check of a baseline just measured (the commit `kept`),
+/// journaled under the baseline's run; a failure is a warning (the first
+/// candidate to pass becomes the reference).
+pub fn at_baseline(
+    runner: &Runner<'_>,
+    state: &Path,
+    repo: &RatchetRepo,
+    kept: &str,
+    run_id: &str,
+) -> Result<()> {
     let Some(h) = &runner.objective.holdout else {
         return Ok(());
     };
-    let path = journal_path(Some(h), workdir, state)?.expect("a held-out check");
-    let runs = run(runner, h, h.baseline_repeat, "the baseline")?;
+    let path = journal_path(Some(h), repo.workdir(), state)?.expect("a held-out check");
+    let segment = runner.objective.segment_id();
+    let measure = Measure {
+        repo,
+        commit: kept,
+        pair_with: &[],
+        segment: &segment,
+    };
+    let runs = run(runner, h, h.baseline_repeat, "the baseline", &measure)?;
     if runs.interrupted {
         return Ok(());
     }
+    warn_if_flat(runner, &runs, "the baseline");
     let verdict = runs.failed.unwrap_or(HoldoutVerdict::Passed);
     let key = state_key(state);
-    let segment = runner.objective.segment_id();
     let mut entry = entry(runner, h, (&key, &segment, run_id), &runs, verdict)?;
     entry.kind = "baseline".into();
     journal::append(&path, &entry)?;
@@ -215,9 +319,11 @@ fn entry(
         metric: h.metric.clone(),
         direction: h.direction,
         values: runs.values.clone(),
+        seeds: runs.seeds.clone(),
         best: Vec::new(),
         noise: None,
         verdict,
+        worse_than: None,
         no_reference: false,
         exit_code: runs.last.exit_code,
         stdout_tail: runs.last.stdout_tail.clone(),

@@ -65,7 +65,7 @@ pub fn run_checks(runner: &Runner<'_>, checks: &[String]) -> Result<Vec<CheckRes
 
 /// `spec` handed `seed`: `ARX_SEED` in the environment, every `{seed}` of
 /// the command line replaced by it.
-fn seeded_spec(spec: &RunSpec, seed: u64) -> RunSpec {
+pub(super) fn seeded_spec(spec: &RunSpec, seed: u64) -> RunSpec {
     let text = seed.to_string();
     let mut out = spec.clone();
     for arg in &mut out.argv {

@@ -43,6 +43,29 @@ pub struct Undone {
 }
 
 impl RatchetRepo {
+    /// A throwaway checkout of `commit` (a measured snapshot or a kept
+    /// commit) in a new temporary directory outside the working tree,
+    /// removed when the value is dropped: where the held-out command runs,
+    /// so that nothing it writes reaches the working tree or a snapshot.
+    /// Readable by other local users (the candidate's own files), so that
+    /// an evaluation run as another user can read what it evaluates.
+    pub fn scratch_checkout(&self, commit: &str) -> anyhow::Result<tempfile::TempDir> {
+        use anyhow::Context;
+        let oid = self.commit_id(commit)?;
+        let dir = tempfile::Builder::new()
+            .prefix("arx-heldout-")
+            .tempdir()
+            .context("cannot create a scratch checkout for the held-out check")?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+                .context("cannot open the scratch checkout to the held-out command")?;
+        }
+        crate::io::git::write_tree(&self.repo, oid, dir.path())?;
+        Ok(dir)
+    }
+
     /// Take the snapshot of the working tree a candidate is measured as
     /// (the state directory, configuration and notes aside).
     pub fn measure_snapshot(&self, message: &str) -> anyhow::Result<Measured> {
