@@ -7,8 +7,10 @@
 //! The rule ([`judge_keep`]) bounds the total, not the step: a candidate
 //! is vetoed when it is worse than the segment's **baseline** beyond the
 //! noise at the objective's confidence (so that small losses cannot pile
-//! up keep after keep), or worse than the best by more than
-//! `holdout.margin` beyond the noise. Under paired seeds the held-out
+//! up keep after keep), or — when `holdout.margin` is set — worse than
+//! the best by more than the margin beyond the noise. (One test by
+//! default: the two together would veto up to twice 1 − confidence of the
+//! candidates that change nothing held out.) Under paired seeds the held-out
 //! runs take the same seeds as the runs they are compared with
 //! (`ARX_SEED`, `{seed}`), and a comparison with at least two pairs uses
 //! the paired differences' own spread; otherwise the noise is the pooled
@@ -21,12 +23,14 @@ use super::names::str_enum;
 use super::ratchet_noise::{mean, pooled_with, t_quantile};
 use super::stats::Direction;
 
-/// Default held-out runs of the baseline (its noise).
-pub const DEFAULT_BASELINE_REPEAT: u32 = 3;
-/// Default held-out runs of a candidate about to be kept: two, so that
-/// the candidate's own runs show their spread (and, under paired seeds,
-/// give two paired differences).
-pub const DEFAULT_REPEAT: u32 = 2;
+/// Default held-out runs of the baseline: the reference every candidate
+/// is compared with (`examples/holdout_sim`: 5 and 3 bound the harm of
+/// 8 keeps each 0.5σ worse held out under paired seeds of ρ 0.9).
+pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
+/// Default held-out runs of a candidate about to be kept: more than one,
+/// so that the candidate's own runs show their spread (and, under paired
+/// seeds, give paired differences).
+pub const DEFAULT_REPEAT: u32 = 3;
 
 /// The held-out check's settings, validated.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,8 +44,9 @@ pub struct Holdout {
     pub baseline_repeat: u32,
     pub repeat: u32,
     /// How much worse than the best (in metric units) a candidate may be
-    /// on the held-out metric, beyond the noise (default 0).
-    pub margin: f64,
+    /// on the held-out metric, beyond the noise; `None`: compared with the
+    /// baseline only.
+    pub margin: Option<f64>,
 }
 
 str_enum! {
@@ -175,6 +180,15 @@ pub fn values_of<'e>(
     runs_of(entries, state, segment, run_id).map(|r| r.values)
 }
 
+/// Every set of held-out runs measured in the segment (passed or not).
+pub fn segment_runs<'e>(entries: &'e [Entry], state: &str, segment: &str) -> Vec<HeldRuns<'e>> {
+    entries
+        .iter()
+        .filter(|e| e.state == state && e.segment == segment && !e.values.is_empty())
+        .map(HeldRuns::of)
+        .collect()
+}
+
 /// The held-out noise of a segment: the pooled sd (and its degrees of
 /// freedom) of its repeated held-out measurements, `extra` included.
 pub fn noise(entries: &[Entry], state: &str, segment: &str, extra: &[f64]) -> Option<(f64, f64)> {
@@ -184,6 +198,61 @@ pub fn noise(entries: &[Entry], state: &str, segment: &str, extra: &[f64]) -> Op
         .map(|e| e.values.as_slice())
         .collect();
     pooled_with(&groups, extra)
+}
+
+/// The spread `(sd, df)` of one paired difference in a segment: the
+/// held-out runs of every commit measured (`runs`, the candidate's
+/// included) at the segment's seeds, fitted as commit + seed effects
+/// (least squares on the table of commits by seeds); the residual spread
+/// is the fresh part of a run's noise, σ_f, and a difference of two runs
+/// at the same seed spreads √2 σ_f, with the fit's residual degrees of
+/// freedom (runs − commits − seeds + 1). A comparison of two pairs is so
+/// weighed with the whole segment's evidence, and the baseline's own
+/// fresh noise, which every comparison with it shares, is counted once.
+pub fn paired_noise(runs: &[HeldRuns<'_>]) -> Option<(f64, f64)> {
+    // The cells (commit, seed index, value).
+    let mut seeds: Vec<u64> = Vec::new();
+    let mut cells: Vec<(usize, usize, f64)> = Vec::new();
+    let mut commits = 0;
+    for r in runs {
+        let before = cells.len();
+        for (v, s) in r.values.iter().zip(r.seeds) {
+            let Some(s) = s else { continue };
+            let j = seeds.iter().position(|x| x == s).unwrap_or_else(|| {
+                seeds.push(*s);
+                seeds.len() - 1
+            });
+            cells.push((commits, j, *v));
+        }
+        if cells.len() > before {
+            commits += 1;
+        }
+    }
+    let df = cells.len() as f64 - commits as f64 - seeds.len() as f64 + 1.0;
+    if df < 1.0 {
+        return None;
+    }
+    // Alternating means converge to the additive least-squares fit.
+    let (mut a, mut b) = (vec![0.0; commits], vec![0.0; seeds.len()]);
+    for _ in 0..200 {
+        let mut sum = vec![(0.0, 0.0); commits];
+        for &(i, j, v) in &cells {
+            sum[i].0 += v - b[j];
+            sum[i].1 += 1.0;
+        }
+        a = sum.iter().map(|(s, n)| s / n).collect();
+        let mut sum = vec![(0.0, 0.0); seeds.len()];
+        for &(i, j, v) in &cells {
+            sum[j].0 += v - a[i];
+            sum[j].1 += 1.0;
+        }
+        b = sum.iter().map(|(s, n)| s / n).collect();
+    }
+    let ss: f64 = cells
+        .iter()
+        .map(|&(i, j, v)| (v - a[i] - b[j]).powi(2))
+        .sum();
+    Some(((2.0 * ss / df).sqrt(), df))
 }
 
 /// Runs that should vary and do not: at least two different seeds, every
@@ -202,8 +271,13 @@ pub struct Rule {
     /// The segment's pooled held-out noise `(sd, df)`, the candidate's
     /// runs included.
     pub pooled: Option<(f64, f64)>,
-    /// How much worse than the best a candidate may be (metric units).
-    pub margin: f64,
+    /// Under paired seeds, the pooled spread `(sd, df)` of one paired
+    /// difference ([`paired_noise`]): a comparison with at least two pairs
+    /// uses it rather than its own few differences' spread.
+    pub paired: Option<(f64, f64)>,
+    /// How much worse than the best a candidate may be (metric units);
+    /// `None`: the best is not compared with, only the baseline.
+    pub margin: Option<f64>,
     pub confidence: f64,
 }
 
@@ -231,11 +305,12 @@ pub fn gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule) -> Option<Gap> {
     let diffs = super::paired::differences(r.values, r.seeds, c.values, c.seeds);
     if diffs.len() >= 2 {
         let n = diffs.len() as f64;
-        let (m, sd) = mean_sd(&diffs);
+        let (m, own) = mean_sd(&diffs);
+        let (sd, df) = rule.paired.unwrap_or((own, n - 1.0));
         return Some(Gap {
             worse: sign * m,
             se: sd / n.sqrt(),
-            df: n - 1.0,
+            df,
             sd: Some(sd),
             paired: true,
         });
@@ -288,9 +363,10 @@ pub struct Judged {
 }
 
 /// The verdict on a candidate's held-out runs: failed when worse than the
-/// segment's baseline beyond the noise, or worse than the best by more
-/// than the margin beyond the noise, at the rule's confidence; passed
-/// otherwise (also with nothing to compare with). Missing without values.
+/// segment's baseline beyond the noise, or (with a margin) worse than the
+/// best by more than the margin beyond the noise, at the rule's
+/// confidence; passed otherwise (also with nothing to compare with).
+/// Missing without values.
 pub fn judge_keep(
     candidate: HeldRuns<'_>,
     best: Option<HeldRuns<'_>>,
@@ -305,7 +381,21 @@ pub fn judge_keep(
         };
     }
     let mut noise = None;
-    for (against, reference, margin) in [("baseline", baseline, 0.0), ("best", best, rule.margin)] {
+    // Without a baseline to compare with (the check failed on it), the
+    // best is the reference, with a margin of 0 unless one is set.
+    let best_margin = match (rule.margin, baseline) {
+        (Some(m), _) => Some(m),
+        (None, None) => Some(0.0),
+        (None, Some(_)) => None,
+    };
+    let against = [
+        ("baseline", baseline, Some(0.0)),
+        ("best", best, best_margin),
+    ];
+    for (against, reference, margin) in against {
+        let Some(margin) = margin else {
+            continue;
+        };
         let Some(g) = reference.and_then(|r| gap(candidate, r, rule)) else {
             continue;
         };
@@ -379,7 +469,8 @@ mod tests {
         Rule {
             direction: Direction::Min,
             pooled,
-            margin,
+            paired: None,
+            margin: Some(margin),
             confidence: 0.95,
         }
     }
@@ -463,6 +554,37 @@ mod tests {
         // One pair is not enough: the means, with the pooled noise.
         let g = gap(runs(&[1.05], &seeds[..1]), best, &rule(pooled, 0.0)).unwrap();
         assert!(!g.paired && g.df == 4.0, "{g:?}");
+    }
+
+    #[test]
+    fn the_spread_of_a_paired_difference_pools_the_segment() {
+        let s = [Some(1), Some(2), Some(3)];
+        // Seed effects 0, 1, 2; commits 0, 0.2, −0.1; fresh noise ±0.05.
+        let baseline = runs(&[1.05, 1.95, 3.0], &s);
+        let a = [1.2, 2.25, 3.15];
+        let b = [0.85, 1.9, 2.95];
+        let one = [5.0];
+        let all = [baseline, runs(&a, &s), runs(&b, &s), runs(&[], &[])];
+        let (sd, df) = paired_noise(&all).unwrap();
+        assert_eq!(df, 9.0 - 3.0 - 3.0 + 1.0);
+        assert!(sd > 0.03 && sd < 0.15, "{sd}");
+        // Without seeds, or too few runs: none.
+        assert_eq!(paired_noise(&[runs(&one, &[]), runs(&one, &[])]), None);
+        assert_eq!(
+            paired_noise(&[runs(&one, &s[..1]), runs(&one, &s[..1])]),
+            None
+        );
+        // Two pairs weighed with the pooled spread and its df.
+        let r = Rule {
+            paired: Some((sd, df)),
+            ..rule(None, 0.0)
+        };
+        let g = gap(runs(&[1.55, 2.45], &s[..2]), baseline, &r).unwrap();
+        assert!(
+            g.paired && g.df == 4.0 && (g.worse - 0.5).abs() < 1e-9,
+            "{g:?}"
+        );
+        assert!(beyond(&g, 0.0, 0.95));
     }
 
     #[test]

@@ -218,7 +218,7 @@ pub fn validate(o: &Objective) -> Result<(), String> {
         if h.repeat == 0 || h.baseline_repeat == 0 {
             return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
         }
-        if !(h.margin.is_finite() && h.margin >= 0.0) {
+        if h.margin.is_some_and(|m| !(m.is_finite() && m >= 0.0)) {
             return Err("holdout.margin must be a number of at least 0 (metric units)".into());
         }
     }
@@ -446,7 +446,7 @@ mod tests {
                     direction: Direction::Min,
                     repeat: 1,
                     baseline_repeat: 3,
-                    margin: 0.0,
+                    margin: None,
                 })
             },
         ] {

@@ -340,7 +340,7 @@ fn holdout(h: HoldoutFile, objective: Direction, protect: &mut Vec<String>) -> R
         baseline_repeat: h
             .baseline_repeat
             .unwrap_or(holdout::DEFAULT_BASELINE_REPEAT),
-        margin: h.margin.unwrap_or(0.0),
+        margin: h.margin,
     })
 }
 
@@ -438,7 +438,7 @@ mod tests {
         let h = o.holdout.as_ref().unwrap();
         assert_eq!(
             (h.direction, h.repeat, h.baseline_repeat, h.margin),
-            (Direction::Min, 2, 3, 0.0)
+            (Direction::Min, 3, 5, None)
         );
         assert_eq!(o.protect, vec!["prepare.py", "eval/holdout.py"]);
         let file = json!({"metric": "m", "direction": "min", "command": "x",

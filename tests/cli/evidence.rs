@@ -369,7 +369,7 @@ fn a_worse_held_out_metric_vetoes_the_keep_and_its_value_is_shown_nowhere_the_lo
     let tries = if cfg!(feature = "mcp") { 4 } else { 3 };
     assert_eq!(kinds.len(), 1 + tries, "{kinds:?}");
     assert!(kinds[1..].iter().all(|k| *k == "candidate"), "{kinds:?}");
-    assert_eq!(held["entries"][0]["values"].as_array().unwrap().len(), 3);
+    assert_eq!(held["entries"][0]["values"].as_array().unwrap().len(), 5);
 }
 
 #[test]

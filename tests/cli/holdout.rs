@@ -64,6 +64,8 @@ const HELD_OUT: &str = r#"
 [objective.holdout]
 command = "sh holdout.sh"
 metric = "test_loss"
+baseline_repeat = 3
+repeat = 2
 "#;
 
 /// A repository with the experiment, a check and the held-out command

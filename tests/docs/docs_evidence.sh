@@ -3,7 +3,8 @@
 # experiment (sh train.sh) prints the validation loss of model.txt's
 # settings, with a little noise seeded by a run counter; `sh costs.sh` is
 # the same run printing what it cost too (its step time and peak memory),
-# and `sh test.sh` a held-out evaluation of the same settings.
+# and `~/heldout/test.sh` (the operator's, outside the repository) a
+# held-out evaluation of the same settings.
 set -e
 
 # seeds/: a git repository whose experiment (sh train.sh) prints the
@@ -55,7 +56,8 @@ n=$(cat .runs 2>/dev/null || echo 0)
 echo $((n + 1)) > .runs
 exec awk -v seed="$n" -v costs=1 -f eval.awk model.txt
 SH
-cat > test.sh <<'SH'
+mkdir -p "$HOME/heldout"
+cat > "$HOME/heldout/test.sh" <<'SH'
 #!/bin/sh
 # The held-out split: a large learning rate overfits the validation data.
 exec awk '$1 == "lr" { lr = $3 } $1 == "width" { width = $3 }

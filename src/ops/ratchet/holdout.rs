@@ -219,13 +219,18 @@ pub(super) fn check(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<O
         values: &runs.values,
         seeds: &runs.seeds,
     };
+    let baseline = holdout::baseline_of(&entries, &key, segment);
     let rule = holdout::Rule {
         direction: h.direction,
         pooled: holdout::noise(&entries, &key, segment, &runs.values),
+        paired: {
+            let mut all = holdout::segment_runs(&entries, &key, segment);
+            all.push(cand);
+            holdout::paired_noise(&all)
+        },
         margin: h.margin,
         confidence: runner.objective.confidence,
     };
-    let baseline = holdout::baseline_of(&entries, &key, segment);
     let judged = match runs.failed {
         Some(failed) => holdout::Judged {
             verdict: failed,
