@@ -638,7 +638,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch serve completions mcp demo man help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --holdout-config --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch serve completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -656,6 +656,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -668,7 +672,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__best)
-            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -750,6 +754,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -762,7 +770,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__classify)
-            opts="-q -h --timed-out --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --timed-out --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -780,6 +788,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -792,7 +804,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__compare)
-            opts="-q -h --baseline-cmd --candidate-cmd --metric --direction --min-effect --runs --confidence --timeout --approve --no-gates --no-journal --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --baseline-cmd --candidate-cmd --metric --direction --min-effect --runs --confidence --timeout --approve --no-gates --no-journal --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -842,6 +854,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -854,7 +870,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__completions)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help bash elvish fish powershell zsh"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -869,6 +885,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -884,7 +904,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help add check scan list promote help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help add check scan list promote help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -902,6 +922,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -914,7 +938,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__add)
-            opts="-q -h --reason --iteration --evidence-level --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --reason --iteration --evidence-level --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -944,6 +968,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -956,7 +984,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__check)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -971,6 +999,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1084,7 +1116,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__list)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1102,6 +1134,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1114,7 +1150,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__promote)
-            opts="-q -h --verdict --statement --iteration --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --verdict --statement --iteration --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1144,6 +1180,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1156,7 +1196,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__deadend__subcmd__scan)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1174,6 +1214,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1186,7 +1230,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__decide)
-            opts="-q -h --iteration --max-iterations --verdict --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --iteration --max-iterations --verdict --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1216,6 +1260,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1228,7 +1276,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__demo)
-            opts="-q -h --dir --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --dir --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1250,6 +1298,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1262,7 +1314,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help add ingest maintain rank list show explain merge help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help add ingest maintain rank list show explain merge help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1280,6 +1332,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1292,7 +1348,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__add)
-            opts="-q -h --kind --source --confidence --tag --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --kind --source --confidence --tag --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1326,6 +1382,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1338,7 +1398,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__explain)
-            opts="-q -h --context --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --context --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1357,6 +1417,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1512,7 +1576,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__ingest)
-            opts="-q -h --dry-run --kind --source --confidence --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --dry-run --kind --source --confidence --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1542,6 +1606,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1554,7 +1622,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__list)
-            opts="-q -h --kind --status --all --limit --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --kind --status --all --limit --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1584,6 +1652,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1596,7 +1668,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__maintain)
-            opts="-q -h --force --dry-run --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --force --dry-run --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1611,6 +1683,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1626,7 +1702,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__merge)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1644,6 +1720,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1656,7 +1736,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__rank)
-            opts="-q -h --context --limit --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --context --limit --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1682,6 +1762,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1694,7 +1778,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__finding__subcmd__show)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1712,6 +1796,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1724,7 +1812,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__gate)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help check show help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help check show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1742,6 +1830,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1754,7 +1846,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__gate__subcmd__check)
-            opts="-q -h --approve --no-gates --json --quiet --color --config --state-dir --now --help execute kg_write"
+            opts="-q -h --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help execute kg_write"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1769,6 +1861,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1840,7 +1936,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__gate__subcmd__show)
-            opts="-q -h --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1855,6 +1951,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2906,7 +3006,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__idea)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help add list drop help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help add list drop help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2924,6 +3024,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2936,7 +3040,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__idea__subcmd__add)
-            opts="-q -h --family --retry --because --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --family --retry --because --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2966,6 +3070,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2978,7 +3086,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__idea__subcmd__drop)
-            opts="-q -h --reason --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --reason --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2997,6 +3105,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3082,7 +3194,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__idea__subcmd__list)
-            opts="-q -h --status --family --limit --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --status --family --limit --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3112,6 +3224,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3124,7 +3240,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__init)
-            opts="-q -h --agent --metric --direction --command --protect --check --share-journal --format --pattern --timeout --from --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --agent --metric --direction --command --protect --check --share-journal --format --pattern --timeout --from --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3178,6 +3294,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3190,7 +3310,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help merge verify import help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help merge verify import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3205,6 +3325,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3290,7 +3414,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal__subcmd__import)
-            opts="-q -h --from --metric --direction --undo --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --from --metric --direction --undo --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3324,6 +3448,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3336,7 +3464,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal__subcmd__merge)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3351,6 +3479,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3366,7 +3498,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__journal__subcmd__verify)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3384,6 +3516,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3396,7 +3532,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__knowhow)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help add list help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help add list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3414,6 +3550,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3426,7 +3566,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__knowhow__subcmd__add)
-            opts="-q -h --content --iteration --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --content --iteration --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3449,6 +3589,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3520,7 +3664,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__knowhow__subcmd__list)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3538,6 +3682,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3550,7 +3698,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__lane)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help add list sync rm help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help add list sync rm help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3568,6 +3716,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3580,7 +3732,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__lane__subcmd__add)
-            opts="-q -h --dir --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --dir --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3599,6 +3751,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3698,7 +3854,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__lane__subcmd__list)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3713,6 +3869,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3728,7 +3888,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__lane__subcmd__rm)
-            opts="-q -h --force --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --force --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3743,6 +3903,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3758,7 +3922,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__lane__subcmd__sync)
-            opts="-q -h --theirs --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --theirs --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3776,6 +3940,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3788,7 +3956,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__log)
-            opts="-q -h --last --limit --candidate --format --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --last --limit --candidate --format --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3822,6 +3990,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3834,7 +4006,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__man)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3849,6 +4021,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3864,7 +4040,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__mcp)
-            opts="-q -h --approve --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --approve --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3882,6 +4058,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3894,7 +4074,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__measure)
-            opts="-q -h --metric --cmp --target --spec --exit-code --stderr --failure-class --timed-out --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --cmp --target --spec --exit-code --stderr --failure-class --timed-out --result-format --result-pattern --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3948,6 +4128,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3960,7 +4144,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__next)
-            opts="-q -h --candidates --lane --seed --temperature --model --greedy --explain --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --candidates --lane --seed --temperature --model --greedy --explain --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3998,6 +4182,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4010,7 +4198,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__parse)
-            opts="-q -h --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --result-format --result-pattern --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4036,6 +4224,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4048,7 +4240,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__plateau)
-            opts="-q -h --window --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --window --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4070,6 +4262,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4082,7 +4278,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__policy)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help show crystallize cycles help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help show crystallize cycles help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4100,6 +4296,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4112,7 +4312,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__policy__subcmd__crystallize)
-            opts="-q -h --approve --no-gates --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --approve --no-gates --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4127,6 +4327,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4142,7 +4346,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__policy__subcmd__cycles)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4157,6 +4361,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4242,7 +4450,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__policy__subcmd__show)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4260,6 +4468,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4272,7 +4484,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__precision)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help show rebuild reset help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help show rebuild reset help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4287,6 +4499,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4372,7 +4588,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__precision__subcmd__rebuild)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4387,6 +4603,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4402,7 +4622,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__precision__subcmd__reset)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4417,6 +4637,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4432,7 +4656,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__precision__subcmd__show)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4450,6 +4674,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4462,7 +4690,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__ps)
-            opts="-q -h --reap --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --reap --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4480,6 +4708,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4492,7 +4724,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__report)
-            opts="-q -h --svg --html --refresh --markdown --junit --segment --last --x --holdout --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --svg --html --refresh --markdown --junit --segment --last --x --holdout --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4538,6 +4770,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4550,7 +4786,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__restore)
-            opts="-q -h --list --prune --older-than --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --list --prune --older-than --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4572,6 +4808,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4584,7 +4824,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help validate apply revert status protect-check evidence help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help validate apply revert status protect-check evidence help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4602,6 +4842,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4614,7 +4858,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__apply)
-            opts="-q -h --auto --dry-run --round-id --evidence --context --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --auto --dry-run --round-id --evidence --context --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4640,6 +4884,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4652,7 +4900,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__evidence)
-            opts="-q -h --findings --context --min --max --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --findings --context --min --max --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4683,6 +4931,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4810,7 +5062,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__protect__subcmd__check)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4825,6 +5077,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4840,7 +5096,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__revert)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4855,6 +5111,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4870,7 +5130,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__status)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4885,6 +5145,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -4900,7 +5164,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__round__subcmd__validate)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4918,6 +5182,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4930,7 +5198,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__run)
-            opts="-q -h --metric --cmp --target --spec --hypothesis --candidate --tag --state --state-json --timeout --grace --stop-on-result --events --heartbeat --approve --no-gates --force --promote --iteration --shell --repeat --confidence --no-journal --prune --progress-step --launcher --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --cmp --target --spec --hypothesis --candidate --tag --state --state-json --timeout --grace --stop-on-result --events --heartbeat --approve --no-gates --force --promote --iteration --shell --repeat --confidence --no-journal --prune --progress-step --launcher --result-format --result-pattern --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5032,6 +5300,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5044,7 +5316,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__serve)
-            opts="-q -h --port --bind --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --port --bind --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5070,6 +5342,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5082,7 +5358,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__show)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5100,6 +5376,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5112,7 +5392,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__status)
-            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5194,6 +5474,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5206,7 +5490,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__try)
-            opts="-m -q -h --description --idea --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --no-repeat --retry --because --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --now --help"
+            opts="-m -q -h --description --idea --family --rule --new-segment --dry-run --lane --strict --approve --no-gates --no-repeat --retry --because --grace --events --heartbeat --prune --progress-step --launcher --metric --direction --command --timeout --repeat --baseline-repeat --min-effect --confidence --check --protect --max-runs --max-discards-in-a-row --max-hours --target --result-format --result-pattern --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5340,6 +5624,10 @@ _arx() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --now)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5352,7 +5640,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__watch)
-            opts="-q -h --json --quiet --color --config --state-dir --now --help"
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5367,6 +5655,10 @@ _arx() {
                     return 0
                     ;;
                 --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

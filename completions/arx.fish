@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_arx_global_optspecs
-    string join \n json q/quiet color= config= state-dir= now= h/help V/version
+    string join \n json q/quiet color= config= state-dir= holdout-config= now= h/help V/version
 end
 
 function __fish_arx_needs_command
@@ -29,6 +29,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_needs_command" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_needs_command" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_needs_command" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_needs_command" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_needs_command" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_needs_command" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -78,6 +79,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand parse" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand parse" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand parse" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand parse" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand parse" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand parse" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -102,6 +104,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand measure" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand measure" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand measure" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand measure" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand measure" -l timed-out -d 'The run timed out'
 complete -c arx -n "__fish_arx_using_subcommand measure" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -112,6 +115,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand classify" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand classify" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand classify" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand classify" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand classify" -l timed-out -d 'The run timed out (always H4)'
 complete -c arx -n "__fish_arx_using_subcommand classify" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -122,6 +126,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand gate; and not __fish_seen_subcommand_from check show help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -134,6 +139,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l approve -d 'A person approved this step'
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from check" -l no-gates -d 'Turn every gate off'
@@ -145,6 +151,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l no-gates -d 'Turn every gate off'
 complete -c arx -n "__fish_arx_using_subcommand gate; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -163,6 +170,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand decide" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand decide" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand decide" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand decide" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand decide" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand decide" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -173,6 +181,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand plateau" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand plateau" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand plateau" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand plateau" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand plateau" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand plateau" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -182,6 +191,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check scan list promote help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check scan list promote help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check scan list promote help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check scan list promote help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check scan list promote help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and not __fish_seen_subcommand_from add check scan list promote help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -203,6 +213,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from add" -l no-gates -d 'Turn every gate off'
@@ -214,6 +225,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from check" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -223,6 +235,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from scan" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from scan" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from scan" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from scan" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from scan" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from scan" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -232,6 +245,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -244,6 +258,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
 complete -c arx -n "__fish_arx_using_subcommand deadend; and __fish_seen_subcommand_from promote" -l no-gates -d 'Turn every gate off'
@@ -261,6 +276,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and not __fish_seen_subcommand_from add list help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -275,6 +291,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from add" -l no-gates -d 'Turn every gate off'
@@ -286,6 +303,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand knowhow; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -298,6 +316,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand finding; and not __fish_seen_subcommand_from add ingest maintain rank list show explain merge help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -325,6 +344,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from add" -l no-gates -d 'Turn every gate off'
@@ -344,6 +364,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l dry-run -d 'List the claims found; record nothing'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from ingest" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
@@ -356,6 +377,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l force -d 'Apply a pass past the safety limit'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from maintain" -l dry-run -d 'Say what the pass would change; write nothing'
@@ -369,6 +391,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from rank" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -388,6 +411,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l all -d 'Deprecated findings too'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -398,6 +422,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -408,6 +433,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from explain" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -417,6 +443,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand finding; and __fish_seen_subcommand_from merge" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -435,6 +462,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand idea; and not __fish_seen_subcommand_from add list drop help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and not __fish_seen_subcommand_from add list drop help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand idea; and not __fish_seen_subcommand_from add list drop help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and not __fish_seen_subcommand_from add list drop help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand idea; and not __fish_seen_subcommand_from add list drop help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand idea; and not __fish_seen_subcommand_from add list drop help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -451,6 +479,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from add" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -466,6 +495,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -476,6 +506,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from drop" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from drop" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from drop" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from drop" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from drop" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand idea; and __fish_seen_subcommand_from drop" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -513,6 +544,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand run" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand run" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand run" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand run" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand run" -l stop-on-result -d 'End the experiment once its result line is in (after a 1 s grace)'
 complete -c arx -n "__fish_arx_using_subcommand run" -l approve -d 'Approve the `execute` gate for this run'
@@ -538,6 +570,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand compare" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand compare" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand compare" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand compare" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand compare" -l approve -d 'Approve the `execute` gate'
 complete -c arx -n "__fish_arx_using_subcommand compare" -l no-gates -d 'Turn every gate off'
@@ -582,6 +615,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand try" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand try" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand try" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand try" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand try" -l new-segment -d 'Start a new segment: measure the baseline again'
 complete -c arx -n "__fish_arx_using_subcommand try" -l dry-run -d 'Say what would be run, kept or restored; change nothing'
@@ -618,6 +652,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand best" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand best" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand best" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand best" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand best" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand best" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -647,6 +682,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand status" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand status" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand status" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand status" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand status" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -657,6 +693,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand restore" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand restore" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand restore" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand restore" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand restore" -l list -d 'List the candidates set aside under refs/arx/discarded/, oldest first, with their age and size; change nothing'
 complete -c arx -n "__fish_arx_using_subcommand restore" -l prune -d 'Remove the refs of candidates set aside longer ago than --older-than (git gc then frees their space)'
@@ -672,6 +709,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand log" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand log" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand log" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand log" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand log" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand log" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -689,6 +727,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand report" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand report" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand report" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand report" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand report" -l markdown -d 'Print the summary and the last runs as Markdown (for $GITHUB_STEP_SUMMARY and pull-request comments)'
 complete -c arx -n "__fish_arx_using_subcommand report" -l holdout -d 'Print the held-out check\'s values and output from the operator\'s held-out journal (ARX_HOLDOUT_JOURNAL), which nothing else shows'
@@ -700,6 +739,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand show" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -709,6 +749,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand journal; and not __fish_seen_subcommand_from merge verify import help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -722,6 +763,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from merge" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -731,6 +773,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from verify" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -747,6 +790,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand journal; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -760,6 +804,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand lane; and not __fish_seen_subcommand_from add list sync rm help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -775,6 +820,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from add" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from add" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from add" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from add" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from add" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -784,6 +830,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from list" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from list" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from list" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from list" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from list" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -793,6 +840,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l theirs -d 'Where the lane\'s work conflicts with the best, the best\'s side wins (the rest of the work is replayed); the work as it was is stored under refs/arx/discarded/lane-NAME-<time> first'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from sync" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -803,6 +851,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l force -d 'Remove it even with unsaved work, which is first stored under refs/arx/discarded/lane-NAME-<time> (`arx restore lane-NAME-<time>` puts it back)'
 complete -c arx -n "__fish_arx_using_subcommand lane; and __fish_seen_subcommand_from rm" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -824,6 +873,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand next" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand next" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand next" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand next" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand next" -l greedy -d 'Take the lowest expected free energy instead of sampling'
 complete -c arx -n "__fish_arx_using_subcommand next" -l explain -d 'Print a table of every candidate (on stdout, after the name)'
@@ -835,6 +885,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand precision; and not __fish_seen_subcommand_from show rebuild reset help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -848,6 +899,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -857,6 +909,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from rebuild" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -866,6 +919,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand precision; and __fish_seen_subcommand_from reset" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -879,6 +933,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand policy; and not __fish_seen_subcommand_from show crystallize cycles help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -892,6 +947,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from show" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -901,6 +957,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l approve -d 'Approve this step at its gate (`execute` before running, `kg_write` before writing dead ends and knowhow)'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from crystallize" -l no-gates -d 'Turn every gate off'
@@ -912,6 +969,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand policy; and __fish_seen_subcommand_from cycles" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -925,6 +983,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and not __fish_seen_subcommand_from validate apply revert status protect-check evidence help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -941,6 +1000,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from validate" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -952,6 +1012,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l auto -d 'Land the round when its checks pass and confidence suffices (never overrides the kill switch)'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from apply" -l dry-run -d 'Stop after validation and the duplicate check'
@@ -964,6 +1025,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from revert" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -973,6 +1035,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from status" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -982,6 +1045,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from protect-check" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -995,6 +1059,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand round; and __fish_seen_subcommand_from evidence" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -1026,6 +1091,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand init" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand init" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand init" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand init" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand init" -l agent -d 'Also write (or update) the arx section of AGENTS.md: the loop an agent follows, filled with arx.toml\'s objective'
 complete -c arx -n "__fish_arx_using_subcommand init" -l share-journal -d 'Share the journal through git (committed, merged with merge=union): only the files arx derives are ignored. Without it the state directory is ignored by git as a whole'
@@ -1037,6 +1103,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand ps" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand ps" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand ps" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand ps" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand ps" -l reap -d 'Journal lost runs as `lost`, end their orphaned experiments and remove their live files'
 complete -c arx -n "__fish_arx_using_subcommand ps" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -1047,6 +1114,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand watch" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand watch" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand watch" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand watch" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand watch" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand watch" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -1058,6 +1126,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand serve" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand serve" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand serve" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand serve" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand serve" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand serve" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -1067,6 +1136,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand completions" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand completions" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand completions" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand completions" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand completions" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand completions" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -1076,6 +1146,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand mcp" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l approve -d 'Approve the `execute` gate for every call, as the operator starting the server (also `[mcp] approve = true` in arx.toml)'
 complete -c arx -n "__fish_arx_using_subcommand mcp" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -1087,6 +1158,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand demo" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand demo" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand demo" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand demo" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand demo" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand demo" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -1096,6 +1168,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand man" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand man" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand man" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand man" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand man" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand man" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'

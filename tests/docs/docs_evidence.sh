@@ -3,8 +3,8 @@
 # experiment (sh train.sh) prints the validation loss of model.txt's
 # settings, with a little noise seeded by a run counter; `sh costs.sh` is
 # the same run printing what it cost too (its step time and peak memory),
-# and `~/heldout/test.sh` (the operator's, outside the repository) a
-# held-out evaluation of the same settings.
+# and `sh test.sh` a held-out evaluation of the same settings (the
+# operator's copy in ~/heldout/, outside the repository).
 set -e
 
 # seeds/: a git repository whose experiment (sh train.sh) prints the
@@ -56,8 +56,7 @@ n=$(cat .runs 2>/dev/null || echo 0)
 echo $((n + 1)) > .runs
 exec awk -v seed="$n" -v costs=1 -f eval.awk model.txt
 SH
-mkdir -p "$HOME/heldout"
-cat > "$HOME/heldout/test.sh" <<'SH'
+cat > test.sh <<'SH'
 #!/bin/sh
 # The held-out split: a large learning rate overfits the validation data.
 exec awk '$1 == "lr" { lr = $3 } $1 == "width" { width = $3 }
@@ -65,6 +64,8 @@ END { l = log(lr) / log(10); t = 1.05 + 0.08 * (l + 1.5) ^ 2 + 0.15 * 64 / width
       if (lr > 0.01) t += 0.3
       printf "__RESULT__ {\"test_loss\": %.4f}\n", t }' model.txt
 SH
+mkdir -p "$HOME/heldout"
+cp test.sh "$HOME/heldout/test.sh"
 printf '.arx/\n' >> .gitignore
 git init -q -b main
 # suite/, the page's per-instance example, is a project of its own inside
