@@ -209,18 +209,7 @@ pub fn validate(o: &Objective) -> Result<(), String> {
         return Err("notes must not contain an empty pattern".into());
     }
     if let Some(h) = &o.holdout {
-        if h.command.is_empty() || h.command.iter().all(|c| c.trim().is_empty()) {
-            return Err("holdout.command must not be empty".into());
-        }
-        if h.metric.trim().is_empty() {
-            return Err("holdout.metric must not be empty".into());
-        }
-        if h.repeat == 0 || h.baseline_repeat == 0 {
-            return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
-        }
-        if h.margin.is_some_and(|m| !(m.is_finite() && m >= 0.0)) {
-            return Err("holdout.margin must be a number of at least 0 (metric units)".into());
-        }
+        validate_holdout(h)?;
     }
     if let Some(key) = &o.instances {
         if key.trim().is_empty() {
@@ -356,6 +345,23 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// `[objective.holdout]`'s own rules.
+fn validate_holdout(h: &super::holdout::Holdout) -> Result<(), String> {
+    if h.command.is_empty() || h.command.iter().all(|c| c.trim().is_empty()) {
+        return Err("holdout.command must not be empty".into());
+    }
+    if h.metric.trim().is_empty() {
+        return Err("holdout.metric must not be empty".into());
+    }
+    if h.repeat == 0 || h.baseline_repeat == 0 {
+        return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
+    }
+    if h.margin.is_some_and(|m| !(m.is_finite() && m >= 0.0)) {
+        return Err("holdout.margin must be a number of at least 0 (metric units)".into());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
