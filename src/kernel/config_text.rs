@@ -140,6 +140,8 @@ pub fn objective(o: &InitObjective) -> String {
          # target = 0.95\n\
          \n\
          # A held-out check before every keep; its values go to the operator only.\n\
+         # Keep it out of this file, where the agent reads it: in a file of its own\n\
+         # outside the repository, named by ARX_HOLDOUT_CONFIG (docs/evidence.md).\n\
          # [objective.holdout]\n\
          # command = \"python eval_holdout.py\"\n\
          # metric = \"test_loss\"\n"

@@ -229,7 +229,7 @@ pub fn paired_noise(runs: &[HeldRuns<'_>]) -> Option<(f64, f64)> {
         }
     }
     let df = cells.len() as f64 - commits as f64 - seeds.len() as f64 + 1.0;
-    if df < 1.0 {
+    if cells.is_empty() || df < 1.0 {
         return None;
     }
     // Alternating means converge to the additive least-squares fit.
