@@ -48,6 +48,24 @@ mod tests_restore;
 #[cfg(test)]
 mod tests_scan;
 
+/// The file-system path a carried path names: its bytes (see
+/// [`crate::kernel::path_bytes`]; a path need not be UTF-8).
+pub(crate) fn fs_path(path: &str) -> PathBuf {
+    use std::os::unix::ffi::OsStringExt;
+    let bytes = crate::kernel::path_bytes::to_bytes(path).into_owned();
+    PathBuf::from(std::ffi::OsString::from_vec(bytes))
+}
+
+/// The carrier of a path git or the file system gave as bytes.
+pub(crate) fn carry(bytes: &[u8]) -> String {
+    crate::kernel::path_bytes::from_bytes(bytes).into_owned()
+}
+
+/// A carried path as git takes a pathspec or a tree entry's name: bytes.
+pub(crate) fn git_bytes(path: &str) -> Vec<u8> {
+    crate::kernel::path_bytes::to_bytes(path).into_owned()
+}
+
 /// Is `path` (relative, `/`-separated) a configuration file of arx, an
 /// `arx.toml` at any depth? Configuration is never part of a candidate:
 /// the objective a try decides by is not one of the changes it tries, so a
@@ -232,7 +250,7 @@ impl RatchetRepo {
     pub fn output_entries(&self, paths: &[String]) -> Vec<(String, Option<String>)> {
         let mut out = Vec::new();
         for path in paths {
-            let full = self.workdir.join(path);
+            let full = self.workdir.join(fs_path(path));
             match std::fs::symlink_metadata(&full) {
                 Err(_) => out.push((path.clone(), None)),
                 Ok(m) if m.is_file() => {
@@ -252,7 +270,7 @@ impl RatchetRepo {
         let Some(recorded) = self.outputs.get(path) else {
             return false;
         };
-        let full = self.workdir.join(path);
+        let full = self.workdir.join(fs_path(path));
         match (recorded, std::fs::symlink_metadata(&full)) {
             (None, Err(e)) => e.kind() == std::io::ErrorKind::NotFound,
             (Some(oid), Ok(m)) if m.is_file() => {

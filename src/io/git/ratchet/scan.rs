@@ -99,18 +99,14 @@ impl RatchetRepo {
         if let Some(paths) = &suspects {
             opts.disable_pathspec_match(true);
             for path in paths {
-                opts.pathspec(path);
+                opts.pathspec(super::git_bytes(path));
             }
         }
         let statuses = self.repo.statuses(Some(&mut opts)).map_err(git_err)?;
         let mut changed = Vec::with_capacity(statuses.len());
         for entry in statuses.iter() {
-            let path = std::str::from_utf8(entry.path_bytes()).map_err(|_| {
-                anyhow::anyhow!(
-                    "the path {} is not valid UTF-8",
-                    String::from_utf8_lossy(entry.path_bytes())
-                )
-            })?;
+            let path = super::carry(entry.path_bytes());
+            let path = path.as_str();
             if path.ends_with('/') || self.is_own(path) || self.is_output(path) {
                 continue;
             }
@@ -144,8 +140,8 @@ impl RatchetRepo {
             let mut paths = Vec::new();
             for delta in diff.deltas() {
                 for file in [delta.old_file(), delta.new_file()] {
-                    if let Some(p) = file.path().and_then(Path::to_str) {
-                        paths.push(p.to_string());
+                    if let Some(p) = file.path_bytes() {
+                        paths.push(super::carry(p));
                     }
                 }
             }
@@ -154,7 +150,7 @@ impl RatchetRepo {
         let mut suspects: HashSet<String> = staged?.into_iter().collect();
         suspects.extend(found.suspects);
         for dir in found.untracked_dirs {
-            if !self.repo.is_path_ignored(&dir).unwrap_or(false) {
+            if !self.repo.is_path_ignored(super::fs_path(&dir)).unwrap_or(false) {
                 suspects.insert(dir);
             }
         }
@@ -193,7 +189,7 @@ fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
 }
 
 fn lossy(path: &[u8]) -> String {
-    String::from_utf8_lossy(path).into_owned()
+    super::carry(path)
 }
 
 impl<'a> Tracked<'a> {

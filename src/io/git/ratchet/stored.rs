@@ -78,7 +78,7 @@ impl RatchetRepo {
     ) -> anyhow::Result<Vec<(String, u64)>> {
         let mut out = Vec::new();
         for path in &candidate.changed {
-            if let Ok(meta) = std::fs::symlink_metadata(self.workdir.join(path)) {
+            if let Ok(meta) = std::fs::symlink_metadata(self.workdir.join(super::fs_path(path))) {
                 if meta.is_file() && meta.size() > limit {
                     out.push((path.clone(), meta.size()));
                 }
@@ -128,7 +128,7 @@ impl RatchetRepo {
             return Ok(());
         };
         for item in listing.flatten() {
-            let name = item.file_name().to_string_lossy().into_owned();
+            let name = super::carry(item.file_name().as_encoded_bytes());
             let path = format!("{prefix}{name}");
             if name == ".git" || self.in_state(&path) {
                 continue;

@@ -1,0 +1,90 @@
+//! What a candidate is, in the layouts people really have: paths that are
+//! not UTF-8, a project in a subdirectory of a larger repository, ignored
+//! files under `protect`, a submodule moved without being recorded, an
+//! edit landing between two runs of one candidate.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use crate::candidate::{baseline, repo};
+use crate::support::{git, stderr, try_json, try_status, Sandbox};
+
+/// `git ARGS` in `dir`, its stdout as bytes (paths need not be UTF-8).
+fn git_bytes(dir: &Path, args: &[&OsStr]) -> Vec<u8> {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+    out.stdout
+}
+
+/// `git show REV:PATH` with a path of bytes.
+fn show(sb: &Sandbox, rev: &str, path: &[u8]) -> Vec<u8> {
+    let mut spec = format!("{rev}:").into_bytes();
+    spec.extend_from_slice(path);
+    git_bytes(sb.path(), &[OsStr::new("show"), OsStr::from_bytes(&spec)])
+}
+
+fn write_bytes(sb: &Sandbox, path: &[u8], contents: &str) {
+    std::fs::write(sb.path().join(OsStr::from_bytes(path)), contents).unwrap();
+}
+
+fn read_bytes(sb: &Sandbox, path: &[u8]) -> Option<String> {
+    std::fs::read_to_string(sb.path().join(OsStr::from_bytes(path))).ok()
+}
+
+/// A human `arx try ARGS`: exit code, stdout and stderr.
+fn try_human(sb: &Sandbox, args: &[&str]) -> (i32, String, String) {
+    let out = sb.arx().arg("try").args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code().unwrap_or(-1), text, stderr(&out))
+}
+
+const CSV: &[u8] = b"d\xe9j\xe0.csv";
+const NOTES: &[u8] = b"notes_\xe9\xff.txt";
+const NEW: &[u8] = b"n\xe9w.txt";
+
+#[test]
+fn paths_that_are_not_utf8_are_committed_stored_and_restored_like_any_other() {
+    let sb = repo("");
+    write_bytes(&sb, CSV, "a,b\n");
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "a csv with a latin-1 name"]);
+    baseline(&sb);
+    // An untracked file with such a name is a candidate, shown escaped.
+    write_bytes(&sb, NOTES, "x");
+    let (code, out, err) = try_human(&sb, &["-m", "an untracked file"]);
+    assert_eq!(code, 1, "{out} {err}");
+    assert!(out.contains("removed: notes_\\xe9\\xff.txt"), "{out} {err}");
+    assert_eq!(read_bytes(&sb, NOTES), None);
+    // A changed tracked one is committed by a keep, as it was measured.
+    write_bytes(&sb, CSV, "a,c\n");
+    sb.write("value.txt", "0.5");
+    let (code, report, err) = try_json(&sb, &["-m", "lower, and the csv"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+    assert_eq!(show(&sb, "HEAD", CSV), b"a,c\n");
+    // ... and stored and restored by a discard.
+    write_bytes(&sb, CSV, "a,d\n");
+    let (code, report, err) = try_json(&sb, &["-m", "the csv again"]);
+    assert_eq!(code, 1, "{report} {err}");
+    let stored = report["ratchet"]["discarded_ref"].as_str().unwrap();
+    assert_eq!(show(&sb, stored, CSV), b"a,d\n");
+    assert_eq!(read_bytes(&sb, CSV).as_deref(), Some("a,c\n"));
+    assert_eq!(git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]), "");
+    let out = sb.arx().args(["restore", stored]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(read_bytes(&sb, CSV).as_deref(), Some("a,d\n"));
+    git(&sb, &["checkout", "-q", "--", "."]);
+    // A commit on the branch adding such a path is tried, not an error.
+    write_bytes(&sb, NEW, "new");
+    git(&sb, &["add", "-A", "--", ".", ":!.arx"]);
+    git(&sb, &["commit", "-qm", "a new file"]);
+    let (code, out, err) = try_human(&sb, &["-m", "a committed file"]);
+    assert_eq!(code, 1, "{out} {err}");
+    assert!(out.contains("removed: n\\xe9w.txt"), "{out} {err}");
+    assert_eq!(read_bytes(&sb, NEW), None);
+}
