@@ -430,6 +430,15 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let repo = repo_root(&cwd);
     let root = repo.clone().unwrap_or_else(|| cwd.clone());
+    // The project's directory: where an arx.toml already is (here or
+    // above), else here. A project in a subdirectory of a larger
+    // repository is its own scope: its arx.toml is written there.
+    let project = match &repo {
+        Some(_) => crate::io::config::discover(&cwd)
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| cwd.clone()),
+        None => root.clone(),
+    };
     let state_dir = ctx.state_dir()?;
     let show = |p: &Path| shown(p, &root);
     let mut items = Vec::new();
@@ -442,8 +451,8 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     // arx.toml, or flags that would rewrite its objective, stop init with
     // nothing half done.
     if args.agent || !objective.is_empty() || migration.is_some() {
-        let existing = crate::io::config::load(None, &root)?;
-        if existing.path.as_deref() == Some(root.join(FILE_NAME).as_path()) {
+        let existing = crate::io::config::load(None, &project)?;
+        if existing.path.as_deref() == Some(project.join(FILE_NAME).as_path()) {
             refuse_second_objective(&existing, &objective)?;
         }
         if args.agent {
@@ -475,7 +484,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
         detail: None,
     });
 
-    let config_path = root.join(FILE_NAME);
+    let config_path = project.join(FILE_NAME);
     items.push(write_config(&config_path, &objective, show)?);
 
     let files = [

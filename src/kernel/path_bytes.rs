@@ -91,6 +91,9 @@ mod tests {
         }
         assert!(matches!(from_bytes(b"a/b"), Cow::Borrowed(_)));
         assert_eq!(from_bytes(b"d\xe9j").chars().count(), 3);
-        assert_eq!(carried(from_bytes(b"\xe9").chars().next().unwrap()), Some(0xe9));
+        assert_eq!(
+            carried(from_bytes(b"\xe9").chars().next().unwrap()),
+            Some(0xe9)
+        );
     }
 }

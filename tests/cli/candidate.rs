@@ -86,7 +86,11 @@ pub(crate) fn baseline(sb: &Sandbox) {
 
 /// Run a try of `value.txt` = `value` whose check waits; while it waits,
 /// `meanwhile` runs; then the try ends.
-pub(crate) fn try_with_check(sb: &Sandbox, value: &str, meanwhile: impl FnOnce()) -> (i32, Value, String) {
+pub(crate) fn try_with_check(
+    sb: &Sandbox,
+    value: &str,
+    meanwhile: impl FnOnce(),
+) -> (i32, Value, String) {
     sb.write("value.txt", value);
     let child = spawn_try(sb, &["-m", "lower"]);
     wait_for(&sb.path().join("data/checking"));

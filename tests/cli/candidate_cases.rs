@@ -74,7 +74,10 @@ fn paths_that_are_not_utf8_are_committed_stored_and_restored_like_any_other() {
     let stored = report["ratchet"]["discarded_ref"].as_str().unwrap();
     assert_eq!(show(&sb, stored, CSV), b"a,d\n");
     assert_eq!(read_bytes(&sb, CSV).as_deref(), Some("a,c\n"));
-    assert_eq!(git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]), "");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
     let out = sb.arx().args(["restore", stored]).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(read_bytes(&sb, CSV).as_deref(), Some("a,d\n"));
@@ -87,4 +90,86 @@ fn paths_that_are_not_utf8_are_committed_stored_and_restored_like_any_other() {
     assert_eq!(code, 1, "{out} {err}");
     assert!(out.contains("removed: n\\xe9w.txt"), "{out} {err}");
     assert_eq!(read_bytes(&sb, NEW), None);
+}
+
+/// A repository holding a colleague's `webapp/` and a loop in `proj/`
+/// whose metric is the number in `proj/value.txt` (1.0).
+fn monorepo() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.write("webapp/src/app.js", "app\n");
+    sb.write("proj/score.sh", crate::candidate::SCORE);
+    sb.write("proj/value.txt", "1.0");
+    sb.write("proj/src/model.txt", "x = 1\n");
+    sb.write(".gitignore", ".noise\n");
+    crate::support::commit_all(sb.path());
+    sb
+}
+
+/// `arx [--json] ARGS` started in `dir`.
+fn arx_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arx"))
+        .current_dir(dir)
+        .env_remove("ARX_STATE_DIR")
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code().unwrap_or(-1), text, stderr(&out))
+}
+
+#[test]
+fn a_project_in_a_subdirectory_is_its_own_scope() {
+    let sb = monorepo();
+    let proj = sb.path().join("proj");
+    let (code, out, err) = arx_in(&proj, &["init"]);
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(proj.join("arx.toml").is_file(), "{out} {err}");
+    assert!(!sb.path().join("arx.toml").exists(), "{out} {err}");
+    sb.write(
+        "proj/arx.toml",
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+         command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+    );
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "the loop"]);
+    // Started in a directory below the project: the experiment runs in it.
+    let below = proj.join("src");
+    let (code, out, err) = arx_in(&below, &["try", "-q"]);
+    assert_eq!(code, 0, "{out} {err}");
+    // A colleague's uncommitted work outside the project, and a worse change.
+    sb.write("webapp/src/app.js", "app, edited\n");
+    sb.write("webapp/src/new-feature.js", "new\n");
+    sb.write("proj/value.txt", "1.2");
+    let (code, out, err) = arx_in(&below, &["--json", "try", "-m", "worse"]);
+    assert_eq!(code, 1, "{out} {err}");
+    let report = crate::support::json(out.as_bytes());
+    assert_eq!(
+        report["ratchet"]["paths"],
+        serde_json::json!(["proj/value.txt"])
+    );
+    assert_eq!(err.matches("webapp/src/new-feature.js").count(), 1, "{err}");
+    assert!(
+        err.contains("outside the project's directory proj/"),
+        "{err}"
+    );
+    assert_eq!(sb.read("proj/value.txt"), "1.0");
+    assert_eq!(sb.read("webapp/src/app.js"), "app, edited\n");
+    assert_eq!(sb.read("webapp/src/new-feature.js"), "new\n");
+    let stored = report["ratchet"]["discarded_ref"].as_str().unwrap();
+    let held = git(&sb, &["ls-tree", "-r", "--name-only", stored]);
+    assert!(!held.contains("webapp/src/new-feature.js"), "{held}");
+    // A better change, tried from the project's top: only it is kept.
+    sb.write("proj/value.txt", "0.5");
+    let (code, out, err) = arx_in(&proj, &["try", "-m", "better"]);
+    assert_eq!(code, 0, "{out} {err}");
+    assert_eq!(
+        git(&sb, &["diff", "--name-only", "HEAD~1", "HEAD"]),
+        "proj/value.txt"
+    );
+    assert_eq!(sb.read("webapp/src/new-feature.js"), "new\n");
+    assert_eq!(
+        git(&sb, &["status", "--porcelain", "--", "webapp"]),
+        "M webapp/src/app.js\n?? webapp/src/new-feature.js"
+    );
 }

@@ -52,9 +52,13 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
         .stdout(
             contains("created  .arx/")
                 .and(contains("created  .arx/journal.jsonl"))
-                .and(contains("created  arx.toml"))
+                .and(contains("created  src/deep/arx.toml"))
                 .and(contains("created  .gitattributes")),
         );
+    // The state at the root; arx.toml where the project is: a project
+    // in a subdirectory is its own scope.
+    assert!(sb.path().join("repo/src/deep/arx.toml").is_file());
+    assert!(!sb.path().join("repo/arx.toml").exists());
     assert!(sb.path().join("repo/.arx").is_dir());
     assert_eq!(sb.read("repo/.arx/journal.jsonl"), "");
     assert_eq!(sb.read("repo/.gitattributes"), UNION_LINES);

@@ -93,6 +93,13 @@ pub struct RatchetRepo {
     /// What earlier tries' runs wrote (path, blob id or `None` when they
     /// removed it): left out of a candidate while it holds that.
     outputs: std::collections::HashMap<String, Option<Oid>>,
+    /// The project's directory relative to the working tree,
+    /// `/`-separated, when it is a subdirectory (an `arx.toml` there):
+    /// the candidate is the change under it, and nothing outside it is
+    /// committed, stored or undone.
+    scope: Option<String>,
+    /// Was the project's directory given (the runs start there)?
+    scope_given: bool,
 }
 
 /// Everything that changed since the kept commit.
@@ -227,7 +234,46 @@ impl RatchetRepo {
             filemode,
             notes: protection_globs(&default_notes)?,
             outputs: Default::default(),
+            scope: None,
+            scope_given: false,
         })
+    }
+
+    /// The project's directory, `dir` (absolute, or relative to the
+    /// working tree): when it is a subdirectory, the candidate is the
+    /// change under it; changes outside it are left alone.
+    pub fn set_scope(&mut self, dir: &Path) {
+        let dir = self.workdir.join(dir);
+        self.scope = state_prefix(&self.workdir, &dir).ok().flatten();
+        self.scope_given = true;
+    }
+
+    /// Was the project's directory set ([`RatchetRepo::set_scope`])?
+    pub fn scope_set(&self) -> bool {
+        self.scope_given
+    }
+
+    /// The project's directory (the working tree without a scope).
+    pub fn project_dir(&self) -> PathBuf {
+        match &self.scope {
+            Some(scope) => self.workdir.join(fs_path(scope)),
+            None => self.workdir.clone(),
+        }
+    }
+
+    /// The project's directory relative to the working tree, when it is a
+    /// subdirectory.
+    pub fn scope(&self) -> Option<&str> {
+        self.scope.as_deref()
+    }
+
+    /// Is `path` outside the project's directory (and not one of the
+    /// directories above it)?
+    pub(crate) fn out_of_scope(&self, path: &str) -> bool {
+        match self.scope.as_deref() {
+            Some(scope) => !inside(Some(scope), path) && !inside(Some(path), scope),
+            None => false,
+        }
     }
 
     /// The files earlier tries' runs wrote (path, blob id, `None` when
@@ -435,9 +481,10 @@ impl RatchetRepo {
     }
 
     /// Is `path` arx's or the agent's own (the state directory, the
-    /// notes), never part of a candidate?
+    /// notes), or outside the project's directory: never part of a
+    /// candidate?
     pub(crate) fn is_own(&self, path: &str) -> bool {
-        self.in_state(path) || self.notes.is_match(path)
+        self.in_state(path) || self.notes.is_match(path) || self.out_of_scope(path)
     }
 
     /// Commits from `kept` (excluded) to `head`, oldest first, without the

@@ -79,6 +79,12 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
     let mut repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
     super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
+    let project = crate::io::config::project_dir(&loaded.cwd, config.path.as_deref());
+    if let Some(dir) = &project {
+        repo.set_scope(dir);
+        loaded.cwd = repo.project_dir();
+        super::outside_scope_warning(&repo, warn)?;
+    }
     // The held-out journal's place: checked before anything runs.
     super::holdout::journal_path(
         loaded.objective.holdout.as_ref(),
@@ -486,7 +492,8 @@ fn runner<'a>(
         argv: objective.command.clone(),
         shell: objective.shell,
         env: Vec::new(),
-        cwd: None,
+        // A project in a subdirectory runs there, wherever arx was started.
+        cwd: repo.scope_set().then(|| repo.project_dir()),
         timeout: parse_timeout(objective.timeout.as_deref())?,
         grace: parse_duration(&req.grace, "--grace")?,
         stop_after_result: None,
@@ -508,7 +515,10 @@ fn runner<'a>(
             dirty: candidate.dirty,
         },
         follow,
-        cwd: cwd()?,
+        cwd: match repo.scope_set() {
+            true => repo.project_dir(),
+            false => cwd()?,
+        },
         now: req.now.clone(),
         events: req.events.clone(),
         host,

@@ -31,6 +31,31 @@ pub fn own_files(repo: &mut RatchetRepo, state: &Path, notes: &[String]) -> Resu
     Ok(())
 }
 
+/// Name, once, the changes outside the project's directory (a project in
+/// a subdirectory of a larger repository): a try leaves them alone.
+pub fn outside_scope_warning(repo: &RatchetRepo, warn: Warn) -> Result<()> {
+    let outside = repo.outside_scope()?;
+    if outside.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = outside
+        .iter()
+        .take(5)
+        .map(|p| crate::kernel::text::shown(p))
+        .collect();
+    let more = match outside.len() - shown.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    warn(&format!(
+        "outside the project's directory {}/, so left alone (not measured as the change, \
+         not kept, not undone): {}{more}",
+        crate::kernel::text::shown(repo.scope().unwrap_or_default()),
+        shown.join(", ")
+    ));
+    Ok(())
+}
+
 /// Record `paths` as outputs of a try's runs: left out of later
 /// candidates while the working tree holds what they wrote.
 pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Result<()> {

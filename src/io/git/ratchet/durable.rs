@@ -5,7 +5,6 @@
 //! was stored; and a working tree following a keep its branch moved to,
 //! path by path, whichever step it stopped at.
 
-
 use super::tree::Entry;
 use super::{fs_path, is_config, short, Candidate, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;

@@ -38,11 +38,7 @@ impl RatchetRepo {
         let attr = |name: &str| {
             let value = self
                 .repo
-                .get_attr(
-                    &super::fs_path(path),
-                    name,
-                    AttrCheckFlags::FILE_THEN_INDEX,
-                )
+                .get_attr(&super::fs_path(path), name, AttrCheckFlags::FILE_THEN_INDEX)
                 .ok()
                 .flatten();
             AttrValue::from_string(value)
@@ -66,7 +62,14 @@ impl RatchetRepo {
     pub(crate) fn clean_blob(&self, path: &str) -> anyhow::Result<Oid> {
         let os = super::fs_path(path);
         let os = os.as_os_str();
-        let out = self.git(&["hash-object".as_ref(), "-w".as_ref(), "--path".as_ref(), os, "--".as_ref(), os])?;
+        let out = self.git(&[
+            "hash-object".as_ref(),
+            "-w".as_ref(),
+            "--path".as_ref(),
+            os,
+            "--".as_ref(),
+            os,
+        ])?;
         let text = String::from_utf8_lossy(&out);
         Oid::from_str(text.trim())
             .map_err(|_| anyhow::anyhow!("git hash-object gave no object id for {path}"))
@@ -77,7 +80,13 @@ impl RatchetRepo {
     pub(crate) fn smudged(&self, path: &str, blob: Oid) -> anyhow::Result<Vec<u8>> {
         let spec = blob.to_string();
         let os = super::fs_path(path);
-        self.git(&["cat-file".as_ref(), "--filters".as_ref(), "--path".as_ref(), os.as_os_str(), spec.as_ref()])
+        self.git(&[
+            "cat-file".as_ref(),
+            "--filters".as_ref(),
+            "--path".as_ref(),
+            os.as_os_str(),
+            spec.as_ref(),
+        ])
     }
 
     /// The commit the submodule at `path` has checked out (`None`: not a
@@ -94,7 +103,12 @@ impl RatchetRepo {
         let spec = commit.to_string();
         self.git_in(
             &self.workdir.join(super::fs_path(path)),
-            &["checkout".as_ref(), "-q".as_ref(), "--detach".as_ref(), spec.as_ref()],
+            &[
+                "checkout".as_ref(),
+                "-q".as_ref(),
+                "--detach".as_ref(),
+                spec.as_ref(),
+            ],
         )
         .map(|_| ())
     }
@@ -150,7 +164,8 @@ impl RatchetRepo {
         for entry in statuses.iter() {
             let path = super::carry(entry.path_bytes());
             if let Some(dir) = path.strip_suffix('/') {
-                if self.is_own(dir) || !self.workdir.join(super::fs_path(dir)).join(".git").exists() {
+                if self.is_own(dir) || !self.workdir.join(super::fs_path(dir)).join(".git").exists()
+                {
                     continue;
                 }
                 out.push((

@@ -1,7 +1,6 @@
 //! Keeping a candidate (one commit on the branch) and setting one aside (a
 //! commit under a ref, nothing else changed).
 
-
 use git2::{IndexEntry, Status};
 
 use super::tree::Entry;

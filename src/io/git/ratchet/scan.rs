@@ -85,6 +85,31 @@ impl RatchetRepo {
         &self,
         suspects: Option<Vec<String>>,
     ) -> anyhow::Result<Vec<Changed>> {
+        self.statuses_of(suspects, true)
+    }
+
+    /// The working tree's changes outside the project's directory (see
+    /// [`RatchetRepo::set_scope`]), configuration files among them,
+    /// sorted: what a try leaves alone. Empty without a scope.
+    pub fn outside_scope(&self) -> anyhow::Result<Vec<String>> {
+        if self.scope().is_none() {
+            return Ok(Vec::new());
+        }
+        let changed = self.statuses_of(self.suspects()?, false)?;
+        Ok(changed
+            .into_iter()
+            .map(|c| c.path)
+            .filter(|p| self.out_of_scope(p))
+            .collect())
+    }
+
+    /// Changed paths, the state directory, the notes and the outputs
+    /// aside, and what lies outside the scope when `scoped`.
+    fn statuses_of(
+        &self,
+        suspects: Option<Vec<String>>,
+        scoped: bool,
+    ) -> anyhow::Result<Vec<Changed>> {
         if suspects.as_ref().is_some_and(Vec::is_empty) {
             return Ok(Vec::new());
         }
@@ -107,7 +132,9 @@ impl RatchetRepo {
         for entry in statuses.iter() {
             let path = super::carry(entry.path_bytes());
             let path = path.as_str();
-            if path.ends_with('/') || self.is_own(path) || self.is_output(path) {
+            let own = self.in_state(path) || self.notes.is_match(path);
+            let outside = scoped && self.out_of_scope(path);
+            if path.ends_with('/') || own || outside || self.is_output(path) {
                 continue;
             }
             changed.push(Changed {
@@ -150,7 +177,11 @@ impl RatchetRepo {
         let mut suspects: HashSet<String> = staged?.into_iter().collect();
         suspects.extend(found.suspects);
         for dir in found.untracked_dirs {
-            if !self.repo.is_path_ignored(super::fs_path(&dir)).unwrap_or(false) {
+            if !self
+                .repo
+                .is_path_ignored(super::fs_path(&dir))
+                .unwrap_or(false)
+            {
                 suspects.insert(dir);
             }
         }

@@ -178,7 +178,9 @@ impl RatchetRepo {
             };
             match self.update_rec(sub.as_ref(), group, &format!("{prefix}{name}/"))? {
                 Some(id) => {
-                    builder.insert(super::git_bytes(name), id, TREE_MODE).map_err(git_err)?;
+                    builder
+                        .insert(super::git_bytes(name), id, TREE_MODE)
+                        .map_err(git_err)?;
                     made_dirs.push(*name);
                 }
                 None => {
@@ -189,7 +191,10 @@ impl RatchetRepo {
             }
         }
         for (name, entry) in direct {
-            let current = builder.get(super::git_bytes(name)).map_err(git_err)?.map(|e| e.filemode());
+            let current = builder
+                .get(super::git_bytes(name))
+                .map_err(git_err)?
+                .map(|e| e.filemode());
             match entry {
                 Some(e) => {
                     if made_dirs.contains(&name) || current == Some(TREE_MODE) {
@@ -197,7 +202,9 @@ impl RatchetRepo {
                             "{prefix}{name} is both a file and a directory with files in it"
                         );
                     }
-                    builder.insert(super::git_bytes(name), e.id, e.mode).map_err(git_err)?;
+                    builder
+                        .insert(super::git_bytes(name), e.id, e.mode)
+                        .map_err(git_err)?;
                 }
                 None => {
                     if current.is_some_and(|m| m != TREE_MODE) {
