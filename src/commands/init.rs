@@ -209,7 +209,7 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 17] = [
+const DERIVED: [&str; 18] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::steer::CACHE_FILE,
@@ -219,6 +219,7 @@ const DERIVED: [&str; 17] = [
     crate::io::ratchet::ASIDE_FILE,
     crate::io::ratchet::KEEP_FILE, // a keep's intent until its branches moved
     crate::io::ratchet::OUTPUTS_FILE,
+    crate::io::ratchet::PROTECTED_FILE,
     "ratchet-*-*.json", // crate::io::ratchet::Markers: a lane's markers
     "live/",            // crate::io::live::LIVE_DIR: one file per running run
     "slots/",           // crate::io::slots: one lock file per slot

@@ -173,3 +173,35 @@ fn a_project_in_a_subdirectory_is_its_own_scope() {
         "M webapp/src/app.js\n?? webapp/src/new-feature.js"
     );
 }
+
+#[test]
+fn protect_applies_to_files_git_ignores() {
+    let sb = repo("protect = [\"eval/**\"]\n");
+    sb.write(".gitignore", ".noise\ndata/\n*.bin\n");
+    sb.write("eval/val.bin", "1");
+    git(&sb, &["commit", "-qam", "ignore *.bin"]);
+    baseline(&sb);
+    let kept = git(&sb, &["rev-parse", "HEAD"]);
+    // A better value, measured on a changed evaluation file git ignores.
+    sb.write("eval/val.bin", "0");
+    sb.write("value.txt", "0.5");
+    let (code, report, err) = try_json(&sb, &["-m", "a kinder evaluation"]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(try_status(&report), "protected", "{report}");
+    assert_eq!(
+        report["ratchet"]["protected"],
+        serde_json::json!(["eval/val.bin"])
+    );
+    assert!(
+        err.contains("eval/val.bin changed since the baseline and git ignores it"),
+        "{err}"
+    );
+    assert_eq!(git(&sb, &["rev-parse", "HEAD"]), kept);
+    assert_eq!(sb.read("value.txt"), "1.0");
+    // Put back, the same change is tried.
+    sb.write("eval/val.bin", "1");
+    sb.write("value.txt", "0.5");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+}

@@ -453,7 +453,18 @@ fn find_best(
     };
     check_kept(repo, &kept)?;
     let candidate = repo.candidate(&kept)?;
-    let protected = repo.protected_paths(&candidate, &loaded.objective.protect)?;
+    let mut protected = repo.protected_paths(&candidate, &loaded.objective.protect)?;
+    if !baseline_needed {
+        let state = &loaded.state;
+        protected.extend(super::protected_ignored(
+            repo,
+            state,
+            &loaded.objective.protect,
+            false,
+        )?);
+        protected.sort();
+        protected.dedup();
+    }
     let start = Start {
         kept,
         baseline_needed,

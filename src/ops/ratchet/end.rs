@@ -54,6 +54,22 @@ impl Done {
 /// unmeasured.
 pub(super) fn protected(env: &TryEnv<'_, '_>, at: &Against, mut t: Try) -> Result<Done> {
     t.info.protected = at.protected.clone();
+    let ignored: Vec<&String> = at
+        .protected
+        .iter()
+        .filter(|p| !at.candidate.paths.contains(p))
+        .collect();
+    if !ignored.is_empty() {
+        env.runner.host.warn(&format!(
+            "{} changed since the baseline and git ignores it: arx cannot undo it; put it back \
+             as it was, or measure a new baseline on it (arx try --new-segment)",
+            ignored
+                .iter()
+                .map(|p| crate::kernel::text::shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let rec = t.record(env.runner, TryStatus::Protected, None)?;
     let line = format!(
         "protected: the candidate changes {} \u{2192} set aside, {} restored",

@@ -5,6 +5,8 @@
 
 use std::os::unix::fs::MetadataExt;
 
+use git2::Oid;
+
 use super::{Candidate, RatchetRepo};
 use crate::io::git::git_err;
 
@@ -115,6 +117,33 @@ impl RatchetRepo {
         Ok(Some(
             digest[..16].iter().map(|b| format!("{b:02x}")).collect(),
         ))
+    }
+
+    /// The files matched by `patterns` (as `protect` takes them) that git
+    /// ignores, with their blob ids (hashed, not stored), sorted: what
+    /// `protect` guards beside the candidate's paths.
+    pub fn ignored_matching(&self, patterns: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+        if patterns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let globs = super::protection_globs(patterns)?;
+        let mut files = Vec::new();
+        self.walk_inputs(&self.workdir.clone(), "", &globs, &mut files)?;
+        let mut out = Vec::new();
+        for (path, full) in files {
+            let ignored = self
+                .repo
+                .is_path_ignored(super::fs_path(&path))
+                .unwrap_or(false);
+            if !ignored || self.is_own(&path) {
+                continue;
+            }
+            if let Ok(oid) = Oid::hash_file(git2::ObjectType::Blob, &full) {
+                out.push((path, oid.to_string()));
+            }
+        }
+        out.sort();
+        Ok(out)
     }
 
     fn walk_inputs(
