@@ -362,6 +362,7 @@ fn init_objective(args: &InitArgs) -> Result<InitObjective> {
             .or_else(|| args.pattern.as_ref().map(|_| "pattern".into())),
         pattern: args.pattern.clone(),
         timeout: nonempty(&args.timeout, "--timeout")?,
+        inputs: Vec::new(),
     })
 }
 
@@ -459,6 +460,12 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
         if args.agent {
             ctx.config()?;
         }
+    }
+
+    // Declared inputs proposed: files the command names that git ignores.
+    if let Some(command) = &objective.command {
+        let named = crate::kernel::config_text::named_paths(command);
+        objective.inputs = crate::io::git::ignored_inputs(&project, &named);
     }
 
     let existed = state_dir.is_dir();

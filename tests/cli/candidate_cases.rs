@@ -205,3 +205,43 @@ fn protect_applies_to_files_git_ignores() {
     assert_eq!(code, 0, "{report} {err}");
     assert_eq!(try_status(&report), "keep");
 }
+
+#[test]
+fn init_proposes_as_inputs_the_ignored_files_the_command_names() {
+    let sb = Sandbox::new();
+    sb.write("train.py", "print(1)\n");
+    sb.write(".gitignore", "data/\n");
+    sb.write("data/x.csv", "1\n");
+    crate::support::commit_all(sb.path());
+    let (code, out, err) = arx_in(
+        sb.path(),
+        &[
+            "init",
+            "--metric",
+            "m",
+            "--direction",
+            "min",
+            "--command",
+            "python train.py --data data/x.csv --lr 0.01",
+        ],
+    );
+    assert_eq!(code, 0, "{out} {err}");
+    let config = sb.read("arx.toml");
+    assert!(config.contains("\ninputs = [\"data/**\"]"), "{config}");
+    // A command naming only tracked files proposes nothing.
+    let other = Sandbox::new();
+    other.write("train.py", "print(1)\n");
+    crate::support::commit_all(other.path());
+    let args = [
+        "init",
+        "--metric",
+        "m",
+        "--direction",
+        "min",
+        "--command",
+        "python train.py",
+    ];
+    let (code, out, err) = arx_in(other.path(), &args);
+    assert_eq!(code, 0, "{out} {err}");
+    assert!(!other.read("arx.toml").contains("\ninputs ="), "{out}");
+}
