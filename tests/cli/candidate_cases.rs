@@ -245,3 +245,45 @@ fn init_proposes_as_inputs_the_ignored_files_the_command_names() {
     assert_eq!(code, 0, "{out} {err}");
     assert!(!other.read("arx.toml").contains("\ninputs ="), "{out}");
 }
+
+#[test]
+fn a_submodule_moved_without_being_recorded_is_kept_as_the_new_gitlink_or_put_back() {
+    let sb = crate::candidate::repo_with_submodule();
+    let top = sb.path().join("top");
+    let lib = top.join("lib");
+    let (code, report, err) = crate::candidate::try_in(&top, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    let recorded = crate::support::git_in(&lib, &["rev-parse", "HEAD"]);
+    crate::support::git_in(&lib, &["config", "user.email", "t@example.com"]);
+    crate::support::git_in(&lib, &["config", "user.name", "T"]);
+    // A worse commit inside the submodule, not recorded above.
+    std::fs::write(lib.join("value.txt"), "1.2").unwrap();
+    crate::support::git_in(&lib, &["commit", "-qam", "worse"]);
+    let (code, report, err) = crate::candidate::try_in(&top, &["-m", "a worse library"]);
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["lib"]));
+    assert_eq!(
+        crate::support::git_in(&lib, &["rev-parse", "HEAD"]),
+        recorded
+    );
+    assert_eq!(sb.read("top/lib/value.txt"), "1.0");
+    // A better one is kept as the new gitlink.
+    std::fs::write(lib.join("value.txt"), "0.5").unwrap();
+    crate::support::git_in(&lib, &["commit", "-qam", "better"]);
+    let better = crate::support::git_in(&lib, &["rev-parse", "HEAD"]);
+    let (code, report, err) = crate::candidate::try_in(&top, &["-m", "a better library"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+    assert_eq!(
+        crate::support::git_in(&top, &["rev-parse", "HEAD:lib"]),
+        better
+    );
+    assert_eq!(
+        crate::support::git_in(&top, &["diff", "--name-only", "HEAD~1", "HEAD"]),
+        "lib"
+    );
+    assert_eq!(
+        crate::support::git_in(&top, &["status", "--porcelain", "--", ".", ":!.arx"]),
+        ""
+    );
+}

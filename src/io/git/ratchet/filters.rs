@@ -134,11 +134,6 @@ impl RatchetRepo {
                     path,
                     "a submodule with uncommitted changes inside".to_string(),
                 ));
-            } else if status.intersects(S::WD_MODIFIED) {
-                out.push((
-                    path,
-                    "a submodule checked out at another commit than the one recorded".to_string(),
-                ));
             }
         }
         // Only where the scan's first pass suspects a change: the cost

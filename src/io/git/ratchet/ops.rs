@@ -85,6 +85,16 @@ impl RatchetRepo {
         let mut updates = Vec::with_capacity(changed.len());
         for c in changed {
             let path = &fs_path(&c.path);
+            if let Some(id) = self.moved_gitlink(index, &c.path) {
+                // A submodule checked out at another commit: the new gitlink.
+                let entry = Entry {
+                    id,
+                    mode: super::tree::GITLINK_MODE,
+                };
+                self.set_index_entry(index, &c.path, Some(entry), false)?;
+                updates.push((c.path.clone(), Some(entry)));
+                continue;
+            }
             let on_disk =
                 std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
             if on_disk {

@@ -142,8 +142,62 @@ impl RatchetRepo {
                 status: entry.status(),
             });
         }
+        self.add_moved_gitlinks(suspects.as_deref(), scoped, &mut changed)?;
         changed.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(changed)
+    }
+
+    /// The submodules checked out at another commit than the index
+    /// records (among `suspects` when given), which git's status leaves
+    /// out here: each a changed path, its new gitlink the candidate's.
+    fn add_moved_gitlinks(
+        &self,
+        suspects: Option<&[String]>,
+        scoped: bool,
+        changed: &mut Vec<Changed>,
+    ) -> anyhow::Result<()> {
+        let index = self.repo.index().map_err(git_err)?;
+        for path in self.moved_gitlinks(&index) {
+            let listed = suspects.is_none_or(|s| s.contains(&path));
+            let own = self.in_state(&path) || self.notes.is_match(&path);
+            let outside = scoped && self.out_of_scope(&path);
+            if listed && !own && !outside && !changed.iter().any(|c| c.path == path) {
+                changed.push(Changed {
+                    path,
+                    status: git2::Status::WT_MODIFIED,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The paths of the submodules whose checked-out commit is not the
+    /// one `index` records.
+    pub(crate) fn moved_gitlinks(&self, index: &git2::Index) -> Vec<String> {
+        let mut out = Vec::new();
+        for entry in index.iter() {
+            if entry.mode as i32 != GITLINK_MODE || (entry.flags >> 12) & 0x3 != 0 {
+                continue;
+            }
+            let path = super::carry(&entry.path);
+            if self
+                .submodule_head(&path)
+                .is_some_and(|head| head != entry.id)
+            {
+                out.push(path);
+            }
+        }
+        out
+    }
+
+    /// The commit the submodule at `path` has checked out, when the index
+    /// records another one there.
+    pub(crate) fn moved_gitlink(&self, index: &git2::Index, path: &str) -> Option<git2::Oid> {
+        let entry = index.get_path(&super::fs_path(path), 0)?;
+        if entry.mode as i32 != GITLINK_MODE {
+            return None;
+        }
+        self.submodule_head(path).filter(|head| *head != entry.id)
     }
 
     /// The paths that may have changed (sorted), or `None` when there are
@@ -175,6 +229,7 @@ impl RatchetRepo {
             anyhow::Ok(paths)
         });
         let mut suspects: HashSet<String> = staged?.into_iter().collect();
+        suspects.extend(self.moved_gitlinks(&index));
         suspects.extend(found.suspects);
         for dir in found.untracked_dirs {
             if !self

@@ -87,6 +87,13 @@ impl RatchetRepo {
                 mode: LINK_MODE,
             }));
         }
+        if meta.is_dir() {
+            // A submodule: the commit it has checked out, as `git add` records it.
+            return Ok(self.submodule_head(path).map(|id| Entry {
+                id,
+                mode: GITLINK_MODE,
+            }));
+        }
         if !meta.is_file() {
             return Ok(None);
         }
