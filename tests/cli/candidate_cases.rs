@@ -287,3 +287,44 @@ fn a_submodule_moved_without_being_recorded_is_kept_as_the_new_gitlink_or_put_ba
         ""
     );
 }
+
+#[test]
+fn an_edit_landing_between_two_runs_of_one_candidate_stops_the_try_and_says_so() {
+    // Each run reads the value, says it started, then waits for `data/go`.
+    let sb = repo("repeat = 3\n");
+    sb.write(
+        "wait.sh",
+        "sh score.sh > data/out; touch data/running; i=0\n\
+         while [ ! -f data/go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done\n\
+         cat data/out\n",
+    );
+    let config = sb.read("arx.toml").replace("sh score.sh", "sh wait.sh");
+    sb.write("arx.toml", config);
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "runs wait"]);
+    sb.write("data/go", "");
+    baseline(&sb);
+    let kept = git(&sb, &["rev-parse", "HEAD"]);
+    std::fs::remove_file(sb.path().join("data/go")).unwrap();
+    std::fs::remove_file(sb.path().join("data/running")).unwrap();
+    sb.write("value.txt", "0.5");
+    let child = crate::candidate::spawn_try(&sb, &["-m", "lower"]);
+    crate::candidate::wait_for(&sb.path().join("data/running"));
+    // The first run is running on 0.5; an edit lands before the second.
+    sb.write("value.txt", "0.1");
+    sb.write("data/go", "");
+    let (code, report, err) = crate::candidate::finish(child);
+    assert_eq!(code, 3, "{report} {err}");
+    assert_eq!(try_status(&report), "interrupted", "{report}");
+    // The one run measured the snapshot; none ran on the edit.
+    let m = report["metrics"]["m"].as_f64().unwrap();
+    assert!((m - 0.5).abs() < 0.01, "{report}");
+    let line = report["line"].as_str().unwrap_or_default();
+    assert!(
+        line.contains("value.txt changed between the candidate's runs"),
+        "{report}"
+    );
+    // Nothing kept or undone: the edit stays.
+    assert_eq!(git(&sb, &["rev-parse", "HEAD"]), kept);
+    assert_eq!(sb.read("value.txt"), "0.1");
+}
