@@ -328,3 +328,59 @@ fn an_edit_landing_between_two_runs_of_one_candidate_stops_the_try_and_says_so()
     assert_eq!(git(&sb, &["rev-parse", "HEAD"]), kept);
     assert_eq!(sb.read("value.txt"), "0.1");
 }
+
+/// The tree `git add -A` would make of the working tree now (the state
+/// directory aside), in a scratch index: the tree a keep must commit.
+fn tree_as_git_adds(sb: &Sandbox) -> String {
+    let index = sb.path().join(".git/scratch-index");
+    std::fs::copy(sb.path().join(".git/index"), &index).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(sb.path())
+            .env("GIT_INDEX_FILE", &index)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", stderr(&out));
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    run(&["add", "-A", "--", ".", ":!.arx"]);
+    let tree = run(&["write-tree"]);
+    std::fs::remove_file(&index).unwrap();
+    tree
+}
+
+#[test]
+fn the_kept_commits_tree_is_the_measured_snapshots_on_every_path() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = repo(&crate::candidate::waiting_check(0));
+    sb.write("gone.txt", "to be removed\n");
+    sb.write("src/deep/old.py", "x = 1\n");
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "more files"]);
+    baseline(&sb);
+    // Every kind of change: modified, created (nested, not UTF-8, a
+    // symlink, executable), removed, staged.
+    sb.write("src/deep/old.py", "x = 2\n");
+    sb.write("src/deep/new.py", "y = 1\n");
+    write_bytes(&sb, b"src/r\xe9sum\xe9.txt", "bytes\n");
+    std::os::unix::fs::symlink("deep/new.py", sb.path().join("src/link")).unwrap();
+    let script = sb.write("run.sh", "#!/bin/sh\n");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::remove_file(sb.path().join("gone.txt")).unwrap();
+    sb.write("staged.txt", "staged\n");
+    git(&sb, &["add", "staged.txt"]);
+    sb.write("value.txt", "0.4");
+    let expected = tree_as_git_adds(&sb);
+    // Edits while the try runs are not what was measured.
+    let child = crate::candidate::spawn_try(&sb, &["-m", "many kinds of change"]);
+    crate::candidate::wait_for(&sb.path().join("data/checking"));
+    sb.write("src/deep/old.py", "x = 3\n");
+    sb.write("later.txt", "later\n");
+    sb.write("data/go", "");
+    let (code, report, err) = crate::candidate::finish(child);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(try_status(&report), "keep");
+    assert_eq!(git(&sb, &["rev-parse", "HEAD^{tree}"]), expected);
+    assert_eq!(sb.read("src/deep/old.py"), "x = 3\n");
+}
