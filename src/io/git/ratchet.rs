@@ -35,6 +35,7 @@ mod ops;
 mod replay;
 mod restore;
 mod scan;
+mod scope;
 mod stored;
 mod tree;
 mod worktree;
@@ -48,23 +49,7 @@ mod tests_restore;
 #[cfg(test)]
 mod tests_scan;
 
-/// The file-system path a carried path names: its bytes (see
-/// [`crate::kernel::path_bytes`]; a path need not be UTF-8).
-pub(crate) fn fs_path(path: &str) -> PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    let bytes = crate::kernel::path_bytes::to_bytes(path).into_owned();
-    PathBuf::from(std::ffi::OsString::from_vec(bytes))
-}
-
-/// The carrier of a path git or the file system gave as bytes.
-pub(crate) fn carry(bytes: &[u8]) -> String {
-    crate::kernel::path_bytes::from_bytes(bytes).into_owned()
-}
-
-/// A carried path as git takes a pathspec or a tree entry's name: bytes.
-pub(crate) fn git_bytes(path: &str) -> Vec<u8> {
-    crate::kernel::path_bytes::to_bytes(path).into_owned()
-}
+pub(crate) use scope::{carry, fs_path, git_bytes};
 
 /// Is `path` (relative, `/`-separated) a configuration file of arx, an
 /// `arx.toml` at any depth? Configuration is never part of a candidate:
@@ -237,43 +222,6 @@ impl RatchetRepo {
             scope: None,
             scope_given: false,
         })
-    }
-
-    /// The project's directory, `dir` (absolute, or relative to the
-    /// working tree): when it is a subdirectory, the candidate is the
-    /// change under it; changes outside it are left alone.
-    pub fn set_scope(&mut self, dir: &Path) {
-        let dir = self.workdir.join(dir);
-        self.scope = state_prefix(&self.workdir, &dir).ok().flatten();
-        self.scope_given = true;
-    }
-
-    /// Was the project's directory set ([`RatchetRepo::set_scope`])?
-    pub fn scope_set(&self) -> bool {
-        self.scope_given
-    }
-
-    /// The project's directory (the working tree without a scope).
-    pub fn project_dir(&self) -> PathBuf {
-        match &self.scope {
-            Some(scope) => self.workdir.join(fs_path(scope)),
-            None => self.workdir.clone(),
-        }
-    }
-
-    /// The project's directory relative to the working tree, when it is a
-    /// subdirectory.
-    pub fn scope(&self) -> Option<&str> {
-        self.scope.as_deref()
-    }
-
-    /// Is `path` outside the project's directory (and not one of the
-    /// directories above it)?
-    pub(crate) fn out_of_scope(&self, path: &str) -> bool {
-        match self.scope.as_deref() {
-            Some(scope) => !inside(Some(scope), path) && !inside(Some(path), scope),
-            None => false,
-        }
     }
 
     /// The files earlier tries' runs wrote (path, blob id, `None` when
@@ -562,7 +510,7 @@ pub(crate) fn inside(dir: Option<&str>, path: &str) -> bool {
 
 /// The state directory relative to `workdir`, `/`-separated, or `None`
 /// when it lies outside. Refuses the working tree itself.
-fn state_prefix(workdir: &Path, state_dir: &Path) -> anyhow::Result<Option<String>> {
+pub(crate) fn state_prefix(workdir: &Path, state_dir: &Path) -> anyhow::Result<Option<String>> {
     let workdir = workdir
         .canonicalize()
         .unwrap_or_else(|_| workdir.to_path_buf());
