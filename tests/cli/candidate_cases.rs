@@ -384,3 +384,26 @@ fn the_kept_commits_tree_is_the_measured_snapshots_on_every_path() {
     assert_eq!(git(&sb, &["rev-parse", "HEAD^{tree}"]), expected);
     assert_eq!(sb.read("src/deep/old.py"), "x = 3\n");
 }
+
+#[test]
+fn a_subdirectory_projects_patterns_are_relative_to_its_directory() {
+    let sb = monorepo();
+    sb.write("proj/eval/check.txt", "strict\n");
+    sb.write(
+        "proj/arx.toml",
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+         command = \"sh score.sh\"\nbaseline_repeat = 3\nprotect = [\"eval/**\"]\n",
+    );
+    git(&sb, &["add", "-A"]);
+    git(&sb, &["commit", "-qm", "the loop"]);
+    let proj = sb.path().join("proj");
+    let (code, out, err) = arx_in(&proj, &["try", "-q"]);
+    assert_eq!(code, 0, "{out} {err}");
+    sb.write("proj/eval/check.txt", "kind\n");
+    sb.write("proj/value.txt", "0.5");
+    let (code, out, err) = arx_in(&proj, &["--json", "try", "-m", "a kinder check"]);
+    assert_eq!(code, 1, "{out} {err}");
+    let report = crate::support::json(out.as_bytes());
+    assert_eq!(try_status(&report), "protected", "{report}");
+    assert_eq!(sb.read("proj/eval/check.txt"), "strict\n");
+}

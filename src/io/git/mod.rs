@@ -14,67 +14,18 @@ use crate::kernel::journal::GitState;
 mod base;
 mod eol;
 mod history;
+mod inputs;
 pub mod lane;
 pub mod ratchet;
 
 pub use base::diff_text;
 pub use history::GitRound;
+pub use inputs::ignored_inputs;
 
 /// Each of `commits` (a full id or a prefix of one) as the repository
 /// holding `dir` names it in full, when it holds that commit; `None` for
 /// one it does not hold or that names more than one, and for every one
 /// outside a repository.
-/// Of `words` (paths relative to `dir`, as a command names them; see
-/// `config_text::named_paths`), the ones git ignores in the repository
-/// holding `dir`, as declared-input patterns from its root: the topmost
-/// ignored directory on the way (`data/**`), or the file itself. A word
-/// naming nothing that exists, or a tracked file, is left out.
-pub fn ignored_inputs(dir: &Path, words: &[String]) -> Vec<String> {
-    let Ok(repo) = Repository::discover(dir) else {
-        return Vec::new();
-    };
-    let Some(root) = repo.workdir().and_then(|w| w.canonicalize().ok()) else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = Vec::new();
-    for word in words {
-        let Ok(full) = dir.join(word).canonicalize() else {
-            continue;
-        };
-        let Ok(rel) = full.strip_prefix(&root) else {
-            continue;
-        };
-        let parts: Vec<String> = rel
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect();
-        let mut found = None;
-        for n in 1..=parts.len() {
-            let prefix = parts[..n].join("/");
-            let is_dir = root.join(&prefix).is_dir();
-            let probe = if is_dir {
-                format!("{prefix}/")
-            } else {
-                prefix.clone()
-            };
-            if repo.is_path_ignored(&probe).unwrap_or(false) {
-                found = Some(if is_dir {
-                    format!("{prefix}/**")
-                } else {
-                    prefix
-                });
-                break;
-            }
-        }
-        if let Some(pattern) = found {
-            if !out.contains(&pattern) {
-                out.push(pattern);
-            }
-        }
-    }
-    out
-}
-
 pub fn full_commits(dir: &Path, commits: &[Option<String>]) -> Vec<Option<String>> {
     let mut r = Commits::new(dir);
     commits.iter().map(|c| r.full(c.as_deref()?)).collect()

@@ -356,7 +356,7 @@ impl RatchetRepo {
         Ok(candidate
             .paths
             .iter()
-            .filter(|p| set.is_match(p.as_str()))
+            .filter(|p| set.is_match(self.in_project(p)))
             .cloned()
             .collect())
     }

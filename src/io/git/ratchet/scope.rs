@@ -55,6 +55,27 @@ impl RatchetRepo {
 
     /// Is `path` outside the project's directory (and not one of the
     /// directories above it)?
+    /// `path` (from the working tree's root) as the project's patterns
+    /// (`protect`, `inputs`) see it: relative to the project's directory.
+    pub(crate) fn in_project<'a>(&self, path: &'a str) -> &'a str {
+        match self.scope.as_deref() {
+            Some(scope) => path
+                .strip_prefix(scope)
+                .and_then(|rest| rest.strip_prefix('/'))
+                .unwrap_or(path),
+            None => path,
+        }
+    }
+
+    /// Where a walk of the project's files starts: its directory and the
+    /// prefix of the paths in it.
+    pub(crate) fn project_walk(&self) -> (PathBuf, String) {
+        match self.scope.as_deref() {
+            Some(scope) => (self.project_dir(), format!("{scope}/")),
+            None => (self.workdir.clone(), String::new()),
+        }
+    }
+
     pub(crate) fn out_of_scope(&self, path: &str) -> bool {
         match self.scope.as_deref() {
             Some(scope) => !inside(Some(scope), path) && !inside(Some(path), scope),

@@ -102,7 +102,8 @@ impl RatchetRepo {
         }
         let globs = super::protection_globs(patterns)?;
         let mut files = Vec::new();
-        self.walk_inputs(&self.workdir.clone(), "", &globs, &mut files)?;
+        let (top, prefix) = self.project_walk();
+        self.walk_inputs(&top, &prefix, &globs, &mut files)?;
         files.sort();
         let mut hasher = Sha256::new();
         for (path, full) in files {
@@ -128,7 +129,8 @@ impl RatchetRepo {
         }
         let globs = super::protection_globs(patterns)?;
         let mut files = Vec::new();
-        self.walk_inputs(&self.workdir.clone(), "", &globs, &mut files)?;
+        let (top, prefix) = self.project_walk();
+        self.walk_inputs(&top, &prefix, &globs, &mut files)?;
         let mut out = Vec::new();
         for (path, full) in files {
             let ignored = self
@@ -165,7 +167,7 @@ impl RatchetRepo {
             let Ok(kind) = item.file_type() else { continue };
             if kind.is_dir() {
                 self.walk_inputs(&item.path(), &format!("{path}/"), globs, out)?;
-            } else if kind.is_file() && globs.is_match(&path) {
+            } else if kind.is_file() && globs.is_match(self.in_project(&path)) {
                 out.push((path, item.path()));
             }
         }
