@@ -84,12 +84,12 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
     }
 
     // The template is valid configuration with every gate written out, on.
-    let config = sb.read("repo/arx.toml");
+    let config = sb.read("repo/src/deep/arx.toml");
     assert!(config.contains("[gates]"));
     assert!(config.contains("\nexecute = true\n") && config.contains("\nkg_write = true\n"));
     let out = sb
         .arx()
-        .current_dir(sb.path().join("repo"))
+        .current_dir(sb.path().join("repo/src/deep"))
         .args(["gate", "show", "--json"])
         .assert()
         .code(0)

@@ -79,10 +79,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
     let mut repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
     super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
-    let project = crate::io::config::project_dir(&loaded.cwd, config.path.as_deref());
-    if let Some(dir) = &project {
-        repo.set_scope(dir);
-        loaded.cwd = repo.project_dir();
+    if let Some(dir) = crate::io::config::project_dir(&loaded.cwd, config.path.as_deref()) {
+        repo.set_scope(&dir);
         super::outside_scope_warning(&repo, warn)?;
     }
     // The held-out journal's place: checked before anything runs.
