@@ -209,7 +209,7 @@ fn gitattributes(root: &Path, state_dir: &Path, files: &[PathBuf]) -> Result<Ite
 
 /// Files arx derives from the journal or uses while it works: never
 /// committed (they would conflict on merges), rebuilt when missing.
-const DERIVED: [&str; 17] = [
+const DERIVED: [&str; 18] = [
     crate::io::history::CACHE_FILE,
     crate::io::report::CACHE_FILE,
     crate::io::steer::CACHE_FILE,
@@ -219,6 +219,7 @@ const DERIVED: [&str; 17] = [
     crate::io::ratchet::ASIDE_FILE,
     crate::io::ratchet::KEEP_FILE, // a keep's intent until its branches moved
     crate::io::ratchet::OUTPUTS_FILE,
+    crate::io::ratchet::PROTECTED_FILE,
     "ratchet-*-*.json", // crate::io::ratchet::Markers: a lane's markers
     "live/",            // crate::io::live::LIVE_DIR: one file per running run
     "slots/",           // crate::io::slots: one lock file per slot
@@ -361,6 +362,7 @@ fn init_objective(args: &InitArgs) -> Result<InitObjective> {
             .or_else(|| args.pattern.as_ref().map(|_| "pattern".into())),
         pattern: args.pattern.clone(),
         timeout: nonempty(&args.timeout, "--timeout")?,
+        inputs: Vec::new(),
     })
 }
 
@@ -430,6 +432,15 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     let cwd = ctx.cwd()?;
     let repo = repo_root(&cwd);
     let root = repo.clone().unwrap_or_else(|| cwd.clone());
+    // The project's directory: where an arx.toml already is (here or
+    // above), else here. A project in a subdirectory of a larger
+    // repository is its own scope: its arx.toml is written there.
+    let project = match &repo {
+        Some(_) => crate::io::config::discover(&cwd)
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| cwd.clone()),
+        None => root.clone(),
+    };
     let state_dir = ctx.state_dir()?;
     let show = |p: &Path| shown(p, &root);
     let mut items = Vec::new();
@@ -442,13 +453,19 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
     // arx.toml, or flags that would rewrite its objective, stop init with
     // nothing half done.
     if args.agent || !objective.is_empty() || migration.is_some() {
-        let existing = crate::io::config::load(None, &root)?;
-        if existing.path.as_deref() == Some(root.join(FILE_NAME).as_path()) {
+        let existing = crate::io::config::load(None, &project)?;
+        if existing.path.as_deref() == Some(project.join(FILE_NAME).as_path()) {
             refuse_second_objective(&existing, &objective)?;
         }
         if args.agent {
             ctx.config()?;
         }
+    }
+
+    // Declared inputs proposed: files the command names that git ignores.
+    if let Some(command) = &objective.command {
+        let named = crate::kernel::config_text::named_paths(command);
+        objective.inputs = crate::io::git::ignored_inputs(&project, &named);
     }
 
     let existed = state_dir.is_dir();
@@ -475,7 +492,7 @@ pub fn run(ctx: &Ctx, args: &InitArgs) -> Result<Exit> {
         detail: None,
     });
 
-    let config_path = root.join(FILE_NAME);
+    let config_path = project.join(FILE_NAME);
     items.push(write_config(&config_path, &objective, show)?);
 
     let files = [

@@ -109,6 +109,27 @@ pub fn discover(start: &Path) -> Option<PathBuf> {
     main_tree_config(start).or_else(|| own_config(start))
 }
 
+/// The project's directory in the working tree holding `cwd`: where the
+/// `arx.toml` in use (`config`) lies, carried over to this working tree
+/// when it was found in the main one (a lane runs in its own). `None`
+/// without one, or when it lies outside the repository.
+pub fn project_dir(cwd: &Path, config: Option<&Path>) -> Option<PathBuf> {
+    let dir = config?.parent()?;
+    let root = repo_root(cwd)?;
+    let bases = [main_root(cwd), Some(root.clone())];
+    for base in bases.into_iter().flatten() {
+        let canonical = base.canonicalize().unwrap_or_else(|_| base.clone());
+        let found = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        if let Ok(rel) = found
+            .strip_prefix(&canonical)
+            .or_else(|_| dir.strip_prefix(&base))
+        {
+            return Some(root.join(rel));
+        }
+    }
+    None
+}
+
 /// `arx.toml` from `start` upward within its own working tree.
 fn own_config(start: &Path) -> Option<PathBuf> {
     for dir in start.ancestors() {

@@ -79,6 +79,9 @@ pub const KEEP_FILE: &str = "ratchet-keep.json";
 /// The outputs a try's runs wrote in the main working tree (a lane's:
 /// `ratchet-outputs-<key>.json`).
 pub const OUTPUTS_FILE: &str = "ratchet-outputs.json";
+/// The git-ignored files under `protect` as the last baseline found them
+/// in the main working tree (a lane's: `ratchet-protected-<key>.json`).
+pub const PROTECTED_FILE: &str = "ratchet-protected.json";
 
 /// A file the runs of a try wrote, outside the candidate: left out of
 /// later candidates while it holds what they wrote.
@@ -113,6 +116,7 @@ pub struct Markers {
     pending: PathBuf,
     aside: PathBuf,
     outputs: PathBuf,
+    protected: PathBuf,
     /// The ref a baseline sets the candidate aside under.
     pub aside_ref: String,
 }
@@ -125,6 +129,7 @@ impl Markers {
                 pending: state.join(PENDING_FILE),
                 aside: state.join(ASIDE_FILE),
                 outputs: state.join(OUTPUTS_FILE),
+                protected: state.join(PROTECTED_FILE),
                 aside_ref: "refs/arx/aside".into(),
             };
         }
@@ -133,6 +138,7 @@ impl Markers {
             pending: state.join(format!("ratchet-pending-{key}.json")),
             aside: state.join(format!("ratchet-aside-{key}.json")),
             outputs: state.join(format!("ratchet-outputs-{key}.json")),
+            protected: state.join(format!("ratchet-protected-{key}.json")),
             aside_ref: format!("refs/arx/aside-{key}"),
         }
     }
@@ -173,6 +179,18 @@ impl Markers {
         all.extend(outputs.iter().cloned());
         all.sort_by(|a, b| a.path.cmp(&b.path));
         write_json_atomic(&self.outputs, &all)
+    }
+
+    /// The git-ignored files under `protect` (path, blob id) as the last
+    /// baseline found them, if one recorded them.
+    pub fn read_protected(&self) -> Result<Option<Vec<Output>>> {
+        read_json(&self.protected)
+    }
+
+    /// Record the git-ignored files under `protect` as a baseline finds
+    /// them: what later candidates may not change.
+    pub fn write_protected(&self, files: &[Output]) -> Result<()> {
+        write_json_atomic(&self.protected, &files)
     }
 
     /// Is a discard or a set-aside of this working tree waiting to be

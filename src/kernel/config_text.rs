@@ -23,6 +23,45 @@ pub struct InitObjective {
     pub pattern: Option<String>,
     /// The time limit of one run (`10m`).
     pub timeout: Option<String>,
+    /// Declared inputs `arx init` proposes: files the command names that
+    /// git ignores (see [`named_paths`]).
+    pub inputs: Vec<String>,
+}
+
+/// The words of a command line that may name a file the experiment reads:
+/// an argument (or the value of `--flag=value`) with a `/` or a `.` in it
+/// that is not a number, an option, a URL, an absolute path, a path above
+/// the directory, or shell syntax. `python train.py --data data/x.csv`
+/// names `train.py` and `data/x.csv`. Cheap, not a shell parser: what it
+/// misses is not proposed.
+pub fn named_paths(command: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in command.split_whitespace() {
+        let word = word.trim_matches(|c| c == '\'' || c == '"');
+        let word = match word.split_once('=') {
+            Some((flag, value)) if flag.starts_with('-') => value,
+            Some(_) => continue,
+            None => word,
+        };
+        let word = word.trim_matches(|c| c == '\'' || c == '"');
+        let shell = |c: char| "$`*?|;&<>(){}[]~".contains(c);
+        if word.is_empty()
+            || word.starts_with('-')
+            || word.starts_with('/')
+            || word.contains("://")
+            || word.contains(shell)
+            || word.split('/').any(|part| part == "..")
+            || word.parse::<f64>().is_ok()
+            || !(word.contains('/') || word.contains('.'))
+        {
+            continue;
+        }
+        let word = word.trim_start_matches("./").to_string();
+        if !word.is_empty() && !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
 }
 
 impl InitObjective {
@@ -97,6 +136,14 @@ pub fn objective(o: &InitObjective) -> String {
         "[\"eval/**\"]",
         "paths no candidate may change (default: none)",
     );
+    if !o.inputs.is_empty() {
+        let value = format!(
+            "{}  # files the command names that git ignores: hashed per run, a candidate \
+             measured on others than the best's is not compared",
+            list(&o.inputs)
+        );
+        key(Some(value), "inputs", "", "");
+    }
     key(
         (!o.checks.is_empty()).then(|| list(&o.checks)),
         "checks",
@@ -225,6 +272,20 @@ mod tests {
             Some("test_loss")
         );
         assert_eq!(t["objective"]["guards"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn the_paths_a_command_names_are_its_file_like_arguments() {
+        assert_eq!(named_paths("python train.py"), ["train.py"]);
+        assert_eq!(
+            named_paths("python train.py --data data/x.csv --lr 0.003 --out=out/ckpt.bin"),
+            ["train.py", "data/x.csv", "out/ckpt.bin"]
+        );
+        assert!(named_paths("sh -c 'cat $F' | tee /tmp/log ../up.txt https://x.org/a").is_empty());
+        assert_eq!(
+            named_paths("./run.sh './eval/set.txt'"),
+            ["run.sh", "eval/set.txt"]
+        );
     }
 
     #[test]

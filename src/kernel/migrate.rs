@@ -197,6 +197,7 @@ fn karpathy(files: &BTreeMap<String, String>) -> Result<Migration, NotThatLoop> 
             format: Some("summary".into()),
             pattern: None,
             timeout: Some("10m".into()),
+            inputs: Vec::new(),
         },
         ignore: vec!["run.log".into(), "results.tsv".into()],
         night: has_rows(files, "results.tsv").then(|| "results.tsv".into()),
@@ -333,6 +334,7 @@ fn pi(files: &BTreeMap<String, String>) -> Result<Migration, NotThatLoop> {
             format: Some("pi".into()),
             pattern: None,
             timeout: Some("10m".into()),
+            inputs: Vec::new(),
         },
         ignore: vec!["autoresearch.jsonl".into(), ".auto/".into()],
         night: log.filter(|p| has_rows(files, p)).map(str::to_string),
@@ -398,6 +400,7 @@ fn codex(files: &BTreeMap<String, String>) -> Result<Migration, NotThatLoop> {
             format: None,
             pattern: None,
             timeout: None,
+            inputs: Vec::new(),
         },
         ignore: if dir.is_empty() {
             vec!["results.tsv".into(), "state.json".into()]

@@ -28,6 +28,7 @@ pub mod number;
 pub mod objective;
 pub mod outcome;
 pub mod paired;
+pub mod path_bytes;
 pub mod policy;
 pub mod promote;
 pub mod prune;

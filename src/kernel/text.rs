@@ -7,7 +7,8 @@
 //! escapes, bells, carriage returns, line feeds, tabs), a line or
 //! paragraph separator (U+2028, U+2029), or a bidirectional control
 //! (U+202A–202E, U+2066–2069). Each hazard is shown by a visible escape
-//! (`\n`, `\r`, `\t`, else `\u{1b}`), so the reader sees that it was
+//! (`\n`, `\r`, `\t`, a byte of a path that is not UTF-8 as `\xe9`
+//! (see `path_bytes`), else `\u{1b}`), so the reader sees that it was
 //! there and the text stays on one line. Long text is cut to [`CLIP`]
 //! characters in a human view, an ellipsis marking the cut.
 
@@ -19,6 +20,7 @@ pub const CLIP: usize = 300;
 /// Is `c` a character that must not reach a terminal as it is?
 pub fn is_hazard(c: char) -> bool {
     c.is_control()
+        || crate::kernel::path_bytes::carried(c).is_some()
         || matches!(
             c,
             '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
@@ -44,7 +46,10 @@ pub fn push_visible(out: &mut String, c: char) {
         '\n' => out.push_str("\\n"),
         '\r' => out.push_str("\\r"),
         '\t' => out.push_str("\\t"),
-        c if is_hazard(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        c if is_hazard(c) => match crate::kernel::path_bytes::carried(c) {
+            Some(b) => out.push_str(&format!("\\x{b:02x}")),
+            None => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        },
         c => out.push(c),
     }
 }

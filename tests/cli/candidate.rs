@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::support::{committed_repo, git, json, stderr, try_json, try_status, Sandbox};
 
-const SCORE: &str = r#"#!/bin/sh
+pub(crate) const SCORE: &str = r#"#!/bin/sh
 v=$(cat value.txt)
 n=$(cat .noise 2>/dev/null || echo 0)
 echo $((n + 1)) > .noise
@@ -21,7 +21,7 @@ awk -v v="$v" -v j="$j" 'BEGIN { printf "__RESULT__ {\"m\": %.6f}\n", v + j }'
 
 /// A repository whose metric is the number in `value.txt` (1.0), with
 /// `extra` added to `[objective]`; `data/` and `.noise` are ignored.
-fn repo(extra: &str) -> Sandbox {
+pub(crate) fn repo(extra: &str) -> Sandbox {
     let config = format!(
         "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
          command = \"sh score.sh\"\nbaseline_repeat = 3\n{extra}"
@@ -38,14 +38,14 @@ fn repo(extra: &str) -> Sandbox {
 
 /// A check that says it started (`data/checking`), then waits for the
 /// test to go on (`data/go`) and exits `code`.
-fn waiting_check(code: u8) -> String {
+pub(crate) fn waiting_check(code: u8) -> String {
     format!(
         "checks = [\"touch data/checking; i=0; while [ ! -f data/go ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i+1)); done; exit {code}\"]\n"
     )
 }
 
 /// `arx --json try ARGS` started in the background.
-fn spawn_try(sb: &Sandbox, args: &[&str]) -> Child {
+pub(crate) fn spawn_try(sb: &Sandbox, args: &[&str]) -> Child {
     let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_arx"));
     cmd.current_dir(sb.path())
         .env_remove("ARX_STATE_DIR")
@@ -58,7 +58,7 @@ fn spawn_try(sb: &Sandbox, args: &[&str]) -> Child {
 }
 
 /// Wait until `path` exists (the check started).
-fn wait_for(path: &Path) {
+pub(crate) fn wait_for(path: &Path) {
     let start = Instant::now();
     while !path.exists() {
         assert!(
@@ -71,7 +71,7 @@ fn wait_for(path: &Path) {
 }
 
 /// The try's exit code, JSON report and stderr.
-fn finish(child: Child) -> (i32, Value, String) {
+pub(crate) fn finish(child: Child) -> (i32, Value, String) {
     let out = child.wait_with_output().unwrap();
     let err = stderr(&out);
     assert!(!out.stdout.is_empty(), "no report: {err}");
@@ -79,14 +79,18 @@ fn finish(child: Child) -> (i32, Value, String) {
 }
 
 /// The baseline measured (the first try, with nothing changed).
-fn baseline(sb: &Sandbox) {
+pub(crate) fn baseline(sb: &Sandbox) {
     let (code, report, err) = try_json(sb, &[]);
     assert_eq!(code, 0, "{report} {err}");
 }
 
 /// Run a try of `value.txt` = `value` whose check waits; while it waits,
 /// `meanwhile` runs; then the try ends.
-fn try_with_check(sb: &Sandbox, value: &str, meanwhile: impl FnOnce()) -> (i32, Value, String) {
+pub(crate) fn try_with_check(
+    sb: &Sandbox,
+    value: &str,
+    meanwhile: impl FnOnce(),
+) -> (i32, Value, String) {
     sb.write("value.txt", value);
     let child = spawn_try(sb, &["-m", "lower"]);
     wait_for(&sb.path().join("data/checking"));
@@ -457,7 +461,7 @@ fn a_discard_writes_files_back_through_the_attributes_as_git_checkout_does() {
 
 /// A repository whose metric is the number in the submodule's
 /// `lib/value.txt` (1.0).
-fn repo_with_submodule() -> Sandbox {
+pub(crate) fn repo_with_submodule() -> Sandbox {
     let sb = Sandbox::new();
     let sub = sb.path().join("sub");
     std::fs::create_dir_all(&sub).unwrap();
@@ -495,7 +499,7 @@ fn repo_with_submodule() -> Sandbox {
 }
 
 /// `arx --json try ARGS` in `dir`.
-fn try_in(dir: &Path, args: &[&str]) -> (i32, Value, String) {
+pub(crate) fn try_in(dir: &Path, args: &[&str]) -> (i32, Value, String) {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arx"))
         .current_dir(dir)
         .env_remove("ARX_STATE_DIR")

@@ -52,9 +52,13 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
         .stdout(
             contains("created  .arx/")
                 .and(contains("created  .arx/journal.jsonl"))
-                .and(contains("created  arx.toml"))
+                .and(contains("created  src/deep/arx.toml"))
                 .and(contains("created  .gitattributes")),
         );
+    // The state at the root; arx.toml where the project is: a project
+    // in a subdirectory is its own scope.
+    assert!(sb.path().join("repo/src/deep/arx.toml").is_file());
+    assert!(!sb.path().join("repo/arx.toml").exists());
     assert!(sb.path().join("repo/.arx").is_dir());
     assert_eq!(sb.read("repo/.arx/journal.jsonl"), "");
     assert_eq!(sb.read("repo/.gitattributes"), UNION_LINES);
@@ -80,12 +84,12 @@ fn sets_up_the_repository_root_from_a_subdirectory() {
     }
 
     // The template is valid configuration with every gate written out, on.
-    let config = sb.read("repo/arx.toml");
+    let config = sb.read("repo/src/deep/arx.toml");
     assert!(config.contains("[gates]"));
     assert!(config.contains("\nexecute = true\n") && config.contains("\nkg_write = true\n"));
     let out = sb
         .arx()
-        .current_dir(sb.path().join("repo"))
+        .current_dir(sb.path().join("repo/src/deep"))
         .args(["gate", "show", "--json"])
         .assert()
         .code(0)

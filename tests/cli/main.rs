@@ -3,6 +3,7 @@
 
 mod agents;
 mod candidate;
+mod candidate_cases;
 mod ci_files;
 mod claims;
 mod classify;

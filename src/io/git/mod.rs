@@ -14,11 +14,13 @@ use crate::kernel::journal::GitState;
 mod base;
 mod eol;
 mod history;
+mod inputs;
 pub mod lane;
 pub mod ratchet;
 
 pub use base::diff_text;
 pub use history::GitRound;
+pub use inputs::ignored_inputs;
 
 /// Each of `commits` (a full id or a prefix of one) as the repository
 /// holding `dir` names it in full, when it holds that commit; `None` for

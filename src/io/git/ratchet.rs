@@ -35,6 +35,7 @@ mod ops;
 mod replay;
 mod restore;
 mod scan;
+mod scope;
 mod stored;
 mod tree;
 mod worktree;
@@ -47,6 +48,8 @@ mod tests_durable;
 mod tests_restore;
 #[cfg(test)]
 mod tests_scan;
+
+pub(crate) use scope::{carry, fs_path, git_bytes};
 
 /// Is `path` (relative, `/`-separated) a configuration file of arx, an
 /// `arx.toml` at any depth? Configuration is never part of a candidate:
@@ -75,6 +78,13 @@ pub struct RatchetRepo {
     /// What earlier tries' runs wrote (path, blob id or `None` when they
     /// removed it): left out of a candidate while it holds that.
     outputs: std::collections::HashMap<String, Option<Oid>>,
+    /// The project's directory relative to the working tree,
+    /// `/`-separated, when it is a subdirectory (an `arx.toml` there):
+    /// the candidate is the change under it, and nothing outside it is
+    /// committed, stored or undone.
+    scope: Option<String>,
+    /// Was the project's directory given (the runs start there)?
+    scope_given: bool,
 }
 
 /// Everything that changed since the kept commit.
@@ -209,6 +219,8 @@ impl RatchetRepo {
             filemode,
             notes: protection_globs(&default_notes)?,
             outputs: Default::default(),
+            scope: None,
+            scope_given: false,
         })
     }
 
@@ -232,7 +244,7 @@ impl RatchetRepo {
     pub fn output_entries(&self, paths: &[String]) -> Vec<(String, Option<String>)> {
         let mut out = Vec::new();
         for path in paths {
-            let full = self.workdir.join(path);
+            let full = self.workdir.join(fs_path(path));
             match std::fs::symlink_metadata(&full) {
                 Err(_) => out.push((path.clone(), None)),
                 Ok(m) if m.is_file() => {
@@ -252,7 +264,7 @@ impl RatchetRepo {
         let Some(recorded) = self.outputs.get(path) else {
             return false;
         };
-        let full = self.workdir.join(path);
+        let full = self.workdir.join(fs_path(path));
         match (recorded, std::fs::symlink_metadata(&full)) {
             (None, Err(e)) => e.kind() == std::io::ErrorKind::NotFound,
             (Some(oid), Ok(m)) if m.is_file() => {
@@ -344,7 +356,7 @@ impl RatchetRepo {
         Ok(candidate
             .paths
             .iter()
-            .filter(|p| set.is_match(p.as_str()))
+            .filter(|p| set.is_match(self.in_project(p)))
             .cloned()
             .collect())
     }
@@ -417,9 +429,10 @@ impl RatchetRepo {
     }
 
     /// Is `path` arx's or the agent's own (the state directory, the
-    /// notes), never part of a candidate?
+    /// notes), or outside the project's directory: never part of a
+    /// candidate?
     pub(crate) fn is_own(&self, path: &str) -> bool {
-        self.in_state(path) || self.notes.is_match(path)
+        self.in_state(path) || self.notes.is_match(path) || self.out_of_scope(path)
     }
 
     /// Commits from `kept` (excluded) to `head`, oldest first, without the
@@ -497,7 +510,7 @@ pub(crate) fn inside(dir: Option<&str>, path: &str) -> bool {
 
 /// The state directory relative to `workdir`, `/`-separated, or `None`
 /// when it lies outside. Refuses the working tree itself.
-fn state_prefix(workdir: &Path, state_dir: &Path) -> anyhow::Result<Option<String>> {
+pub(crate) fn state_prefix(workdir: &Path, state_dir: &Path) -> anyhow::Result<Option<String>> {
     let workdir = workdir
         .canonicalize()
         .unwrap_or_else(|_| workdir.to_path_buf());

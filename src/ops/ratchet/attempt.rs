@@ -79,6 +79,10 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         crate::ops::placement::resolve(&req.launch, config.objective.as_ref(), &loaded.state)?;
     let mut repo = RatchetRepo::open(&loaded.cwd, &loaded.state)?;
     super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
+    if let Some(dir) = crate::io::config::project_dir(&loaded.cwd, config.path.as_deref()) {
+        repo.set_scope(&dir);
+        super::outside_scope_warning(&repo, warn)?;
+    }
     // The held-out journal's place: checked before anything runs.
     super::holdout::journal_path(
         loaded.objective.holdout.as_ref(),
@@ -447,7 +451,18 @@ fn find_best(
     };
     check_kept(repo, &kept)?;
     let candidate = repo.candidate(&kept)?;
-    let protected = repo.protected_paths(&candidate, &loaded.objective.protect)?;
+    let mut protected = repo.protected_paths(&candidate, &loaded.objective.protect)?;
+    if !baseline_needed {
+        let state = &loaded.state;
+        protected.extend(super::protected_ignored(
+            repo,
+            state,
+            &loaded.objective.protect,
+            false,
+        )?);
+        protected.sort();
+        protected.dedup();
+    }
     let start = Start {
         kept,
         baseline_needed,
@@ -486,7 +501,8 @@ fn runner<'a>(
         argv: objective.command.clone(),
         shell: objective.shell,
         env: Vec::new(),
-        cwd: None,
+        // A project in a subdirectory runs there, wherever arx was started.
+        cwd: repo.scope_set().then(|| repo.project_dir()),
         timeout: parse_timeout(objective.timeout.as_deref())?,
         grace: parse_duration(&req.grace, "--grace")?,
         stop_after_result: None,
@@ -508,7 +524,10 @@ fn runner<'a>(
             dirty: candidate.dirty,
         },
         follow,
-        cwd: cwd()?,
+        cwd: match repo.scope_set() {
+            true => repo.project_dir(),
+            false => cwd()?,
+        },
         now: req.now.clone(),
         events: req.events.clone(),
         host,

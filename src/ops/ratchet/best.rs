@@ -189,6 +189,8 @@ pub fn baseline(
     };
     // The declared inputs the best is measured on.
     let inputs = repo.hash_inputs(&objective.inputs)?;
+    // What `protect` guards that git ignores, as the best is measured on.
+    super::protected_ignored(repo, state, &objective.protect, true)?;
     let runner = &env.runner.at(kept);
     let runs = baseline_runs(runner, state, records, candidate)?;
     if let Some(before) = before {

@@ -54,6 +54,22 @@ impl Done {
 /// unmeasured.
 pub(super) fn protected(env: &TryEnv<'_, '_>, at: &Against, mut t: Try) -> Result<Done> {
     t.info.protected = at.protected.clone();
+    let ignored: Vec<&String> = at
+        .protected
+        .iter()
+        .filter(|p| !at.candidate.paths.contains(p))
+        .collect();
+    if !ignored.is_empty() {
+        env.runner.host.warn(&format!(
+            "{} changed since the baseline and git ignores it: arx cannot undo it; put it back \
+             as it was, or measure a new baseline on it (arx try --new-segment)",
+            ignored
+                .iter()
+                .map(|p| crate::kernel::text::shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     let rec = t.record(env.runner, TryStatus::Protected, None)?;
     let line = format!(
         "protected: the candidate changes {} \u{2192} set aside, {} restored",
@@ -65,14 +81,33 @@ pub(super) fn protected(env: &TryEnv<'_, '_>, at: &Against, mut t: Try) -> Resul
 
 /// A Ctrl-C stopped the runs: journaled, nothing kept or restored.
 pub(super) fn interrupted(env: &TryEnv<'_, '_>, mut t: Try, mut runs: Runs<'_>) -> Result<Done> {
+    // Stopped by an edit, not by a signal: nothing to pass on.
+    let by_signal = runs.edited.is_empty();
+    let line = match runs.edited.as_slice() {
+        [] => "interrupted: the try was journaled; nothing was kept or restored".to_string(),
+        edited => format!(
+            "interrupted: {} changed between the candidate's runs, so the next run would not \
+             measure the snapshot the first {} measured; the try was journaled; nothing was kept \
+             or restored",
+            edited
+                .iter()
+                .map(|p| crate::kernel::text::shown(p))
+                .collect::<Vec<_>>()
+                .join(", "),
+            match runs.samples.len() {
+                1 => "one".to_string(),
+                n => format!("{n}"),
+            }
+        ),
+    };
     let rec = t.finish(env.runner, TryStatus::Interrupted, &mut runs)?;
     journal::record_run(env.state, &rec, env.runner.warn)?;
     Ok(Done {
         exit: Exit::Inconclusive,
         record: rec,
         notes: vec!["the working tree is left as the candidate left it".into()],
-        line: "interrupted: the try was journaled; nothing was kept or restored".into(),
-        interrupted: true,
+        line,
+        interrupted: by_signal,
         inconclusive: false,
     })
 }

@@ -35,6 +35,10 @@ pub(super) struct Runs<'s> {
     pub elapsed: Duration,
     /// The runs' progress curves, when they reported any.
     pub progress: Option<Progress>,
+    /// The candidate's files that changed between its runs (an edit that
+    /// landed after the snapshot): the runs stopped, since the next one
+    /// would not measure what the first ones did.
+    pub edited: Vec<String>,
 }
 
 /// What measuring a candidate came to (once per measurement: its size
@@ -51,7 +55,9 @@ pub(super) enum Measuring<'s> {
 impl Runs<'_> {
     /// A Ctrl-C stopped a run of the candidate or of the best.
     pub fn interrupted(&self, t: &Try) -> bool {
-        t.outcomes.iter().any(|o| o.interrupted) || self.slots.interrupted
+        t.outcomes.iter().any(|o| o.interrupted)
+            || self.slots.interrupted
+            || !self.edited.is_empty()
     }
 }
 
@@ -79,6 +85,7 @@ pub(super) fn measure<'s>(
         decision: None,
         elapsed: Duration::ZERO,
         progress: None,
+        edited: Vec::new(),
     };
     runs.decision = loop {
         if !run_once(env, at, t, &mut runs)? || !remeasure_when_needed(env, at, &mut runs)? {
@@ -124,6 +131,14 @@ pub(super) fn measure<'s>(
 /// (pruned, interrupted, a crash).
 fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>) -> Result<bool> {
     let n = t.outcomes.len() - t.first + 1;
+    // Every run measures the snapshot: an edit of the candidate's files
+    // since it was taken stops the runs (the try says so).
+    if let (true, Some(m)) = (n > 1, &t.measured) {
+        runs.edited = env.repo.changed_since(m)?.edited;
+        if !runs.edited.is_empty() {
+            return Ok(false);
+        }
+    }
     let label = if t.first > 0 {
         format!("candidate run {n} on the new best")
     } else {

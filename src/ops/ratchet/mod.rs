@@ -62,7 +62,10 @@ pub use idea::Tested;
 pub use replay::{replay_moved, stale, Carry, Replayed, Tried};
 pub use request::{load, load_summary, plan, screened, Loaded, Plan, Planned, Summary, TryRequest};
 pub use runner::{finding, run_checks, Host, Runner};
-pub use tree::{discard, keep, own_files, put_back, record_outputs, set_aside, Keep};
+pub use tree::{
+    discard, keep, outside_scope_warning, own_files, protected_ignored, put_back, record_outputs,
+    set_aside, Keep,
+};
 
 /// A commit id as people read it.
 pub fn short(commit: &str) -> &str {

@@ -305,6 +305,10 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     }
     let mut repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
     super::own_files(&mut repo, &summary.state, &summary.objective.notes)?;
+    if let Some(dir) = crate::io::config::project_dir(&summary.cwd, config.path.as_deref()) {
+        repo.set_scope(&dir);
+        super::outside_scope_warning(&repo, warn)?;
+    }
     let segment = summary.segment.filter(|_| !req.new_segment);
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
     let kept = match &segment {

@@ -31,6 +31,70 @@ pub fn own_files(repo: &mut RatchetRepo, state: &Path, notes: &[String]) -> Resu
     Ok(())
 }
 
+/// Name, once, the changes outside the project's directory (a project in
+/// a subdirectory of a larger repository): a try leaves them alone.
+pub fn outside_scope_warning(repo: &RatchetRepo, warn: Warn) -> Result<()> {
+    let outside = repo.outside_scope()?;
+    if outside.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<String> = outside
+        .iter()
+        .take(5)
+        .map(|p| crate::kernel::text::shown(p))
+        .collect();
+    let more = match outside.len() - shown.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    warn(&format!(
+        "outside the project's directory {}/, so left alone (not measured as the change, \
+         not kept, not undone): {}{more}",
+        crate::kernel::text::shown(repo.scope().unwrap_or_default()),
+        shown.join(", ")
+    ));
+    Ok(())
+}
+
+/// The git-ignored files under `protect` (`patterns`) that changed since
+/// the last baseline of this working tree recorded them, sorted: git
+/// does not track them, so no candidate's paths name them, yet the
+/// experiment reads them. With `record` (a baseline), or when none was
+/// recorded yet, they are recorded as they are now and none changed.
+pub fn protected_ignored(
+    repo: &RatchetRepo,
+    state: &Path,
+    patterns: &[String],
+    record: bool,
+) -> Result<Vec<String>> {
+    if patterns.is_empty() {
+        return Ok(Vec::new());
+    }
+    let now: Vec<crate::io::ratchet::Output> = repo
+        .ignored_matching(patterns)?
+        .into_iter()
+        .map(|(path, blob)| crate::io::ratchet::Output {
+            path,
+            blob: Some(blob),
+        })
+        .collect();
+    let markers = Markers::of(state, repo.workdir());
+    let before = match (record, markers.read_protected()?) {
+        (false, Some(before)) => before,
+        _ => return markers.write_protected(&now).map(|()| Vec::new()),
+    };
+    let mut changed: Vec<String> = Vec::new();
+    for o in now.iter().chain(&before) {
+        let a = now.iter().find(|n| n.path == o.path).map(|n| &n.blob);
+        let b = before.iter().find(|n| n.path == o.path).map(|n| &n.blob);
+        if a != b && !changed.contains(&o.path) {
+            changed.push(o.path.clone());
+        }
+    }
+    changed.sort();
+    Ok(changed)
+}
+
 /// Record `paths` as outputs of a try's runs: left out of later
 /// candidates while the working tree holds what they wrote.
 pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Result<()> {

@@ -5,10 +5,8 @@
 //! was stored; and a working tree following a keep its branch moved to,
 //! path by path, whichever step it stopped at.
 
-use std::path::Path;
-
 use super::tree::Entry;
-use super::{is_config, short, Candidate, Changed, RatchetRepo, Restored};
+use super::{fs_path, is_config, short, Candidate, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -137,7 +135,7 @@ impl RatchetRepo {
         self.refuse_conflicts(&index, "keep the candidate")?;
         let before: Vec<(String, Option<git2::IndexEntry>)> = paths
             .iter()
-            .map(|p| (p.clone(), index.get_path(Path::new(p), 0)))
+            .map(|p| (p.clone(), index.get_path(&fs_path(p), 0)))
             .collect();
         for p in paths {
             let entry = self.entry_at(&tree, p)?;
@@ -167,7 +165,7 @@ impl RatchetRepo {
                         let _ = index.add(entry);
                     }
                     None => {
-                        let _ = index.remove_path(Path::new(path));
+                        let _ = index.remove_path(&fs_path(path));
                     }
                 }
             }
@@ -211,7 +209,7 @@ impl RatchetRepo {
             let old = self.entry_at(&kept_tree, &path)?;
             let new = self.entry_at(&keep_tree, &path)?;
             let staged = index
-                .get_path(Path::new(&path), 0)
+                .get_path(&fs_path(&path), 0)
                 .map(|e| super::ops::entry_of(&e));
             let worktree_old = self.worktree_holds(&path, old)?;
             if worktree_old {
@@ -303,7 +301,7 @@ impl RatchetRepo {
         if let Some(staged_tree) = &staged_tree {
             for path in staged_paths {
                 let now = index
-                    .get_path(Path::new(&path), 0)
+                    .get_path(&fs_path(&path), 0)
                     .map(|e| super::ops::entry_of(&e));
                 if now == self.entry_at(staged_tree, &path)? && !left.contains(&path) {
                     index_paths.insert(path);

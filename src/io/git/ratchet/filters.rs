@@ -19,7 +19,7 @@ impl RatchetRepo {
         let value = self
             .repo
             .get_attr(
-                std::path::Path::new(path),
+                &super::fs_path(path),
                 "filter",
                 AttrCheckFlags::FILE_THEN_INDEX,
             )
@@ -38,11 +38,7 @@ impl RatchetRepo {
         let attr = |name: &str| {
             let value = self
                 .repo
-                .get_attr(
-                    std::path::Path::new(path),
-                    name,
-                    AttrCheckFlags::FILE_THEN_INDEX,
-                )
+                .get_attr(&super::fs_path(path), name, AttrCheckFlags::FILE_THEN_INDEX)
                 .ok()
                 .flatten();
             AttrValue::from_string(value)
@@ -64,7 +60,16 @@ impl RatchetRepo {
     /// The blob `git add` stores for the working tree's file at `path`,
     /// through its filter driver.
     pub(crate) fn clean_blob(&self, path: &str) -> anyhow::Result<Oid> {
-        let out = self.git(&["hash-object", "-w", "--path", path, "--", path])?;
+        let os = super::fs_path(path);
+        let os = os.as_os_str();
+        let out = self.git(&[
+            "hash-object".as_ref(),
+            "-w".as_ref(),
+            "--path".as_ref(),
+            os,
+            "--".as_ref(),
+            os,
+        ])?;
         let text = String::from_utf8_lossy(&out);
         Oid::from_str(text.trim())
             .map_err(|_| anyhow::anyhow!("git hash-object gave no object id for {path}"))
@@ -74,13 +79,20 @@ impl RatchetRepo {
     /// filters and attributes.
     pub(crate) fn smudged(&self, path: &str, blob: Oid) -> anyhow::Result<Vec<u8>> {
         let spec = blob.to_string();
-        self.git(&["cat-file", "--filters", "--path", path, &spec])
+        let os = super::fs_path(path);
+        self.git(&[
+            "cat-file".as_ref(),
+            "--filters".as_ref(),
+            "--path".as_ref(),
+            os.as_os_str(),
+            spec.as_ref(),
+        ])
     }
 
     /// The commit the submodule at `path` has checked out (`None`: not a
     /// checked-out repository).
     pub(crate) fn submodule_head(&self, path: &str) -> Option<Oid> {
-        let sub = git2::Repository::open(self.workdir.join(path)).ok()?;
+        let sub = git2::Repository::open(self.workdir.join(super::fs_path(path))).ok()?;
         let head = sub.head().ok()?.target();
         head
     }
@@ -90,8 +102,13 @@ impl RatchetRepo {
     pub(crate) fn checkout_submodule(&self, path: &str, commit: Oid) -> anyhow::Result<()> {
         let spec = commit.to_string();
         self.git_in(
-            &self.workdir.join(path),
-            &["checkout", "-q", "--detach", &spec],
+            &self.workdir.join(super::fs_path(path)),
+            &[
+                "checkout".as_ref(),
+                "-q".as_ref(),
+                "--detach".as_ref(),
+                spec.as_ref(),
+            ],
         )
         .map(|_| ())
     }
@@ -104,7 +121,7 @@ impl RatchetRepo {
         let mut out = Vec::new();
         let submodules = self.repo.submodules().map_err(crate::io::git::git_err)?;
         for sub in submodules {
-            let path = sub.path().to_string_lossy().into_owned();
+            let path = super::carry(sub.path().as_os_str().as_encoded_bytes());
             let Ok(status) = self
                 .repo
                 .submodule_status(&path, git2::SubmoduleIgnore::None)
@@ -116,11 +133,6 @@ impl RatchetRepo {
                 out.push((
                     path,
                     "a submodule with uncommitted changes inside".to_string(),
-                ));
-            } else if status.intersects(S::WD_MODIFIED) {
-                out.push((
-                    path,
-                    "a submodule checked out at another commit than the one recorded".to_string(),
                 ));
             }
         }
@@ -137,7 +149,7 @@ impl RatchetRepo {
         if let Some(paths) = &suspects {
             opts.disable_pathspec_match(true);
             for path in paths {
-                opts.pathspec(path);
+                opts.pathspec(super::git_bytes(path));
             }
         }
         let statuses = self
@@ -145,9 +157,10 @@ impl RatchetRepo {
             .statuses(Some(&mut opts))
             .map_err(crate::io::git::git_err)?;
         for entry in statuses.iter() {
-            let path = String::from_utf8_lossy(entry.path_bytes()).into_owned();
+            let path = super::carry(entry.path_bytes());
             if let Some(dir) = path.strip_suffix('/') {
-                if self.is_own(dir) || !self.workdir.join(dir).join(".git").exists() {
+                if self.is_own(dir) || !self.workdir.join(super::fs_path(dir)).join(".git").exists()
+                {
                     continue;
                 }
                 out.push((
@@ -160,12 +173,12 @@ impl RatchetRepo {
     }
 
     /// Run the git program in the working tree; its stdout.
-    fn git(&self, args: &[&str]) -> anyhow::Result<Vec<u8>> {
+    fn git(&self, args: &[&std::ffi::OsStr]) -> anyhow::Result<Vec<u8>> {
         self.git_in(&self.workdir, args)
     }
 
     /// Run the git program in `dir`; its stdout.
-    fn git_in(&self, dir: &std::path::Path, args: &[&str]) -> anyhow::Result<Vec<u8>> {
+    fn git_in(&self, dir: &std::path::Path, args: &[&std::ffi::OsStr]) -> anyhow::Result<Vec<u8>> {
         let out = Command::new("git")
             .args(args)
             .current_dir(dir)
@@ -180,7 +193,7 @@ impl RatchetRepo {
         if !out.status.success() {
             anyhow::bail!(
                 "git {} failed: {}",
-                args.join(" "),
+                args.join(std::ffi::OsStr::new(" ")).to_string_lossy(),
                 String::from_utf8_lossy(&out.stderr).trim()
             );
         }

@@ -1,12 +1,10 @@
 //! Keeping a candidate (one commit on the branch) and setting one aside (a
 //! commit under a ref, nothing else changed).
 
-use std::path::Path;
-
 use git2::{IndexEntry, Status};
 
 use super::tree::Entry;
-use super::{short, Candidate, Changed, RatchetRepo, Restored};
+use super::{fs_path, short, Candidate, Changed, RatchetRepo, Restored};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
@@ -86,7 +84,17 @@ impl RatchetRepo {
     ) -> anyhow::Result<Vec<(String, Option<Entry>)>> {
         let mut updates = Vec::with_capacity(changed.len());
         for c in changed {
-            let path = Path::new(&c.path);
+            let path = &fs_path(&c.path);
+            if let Some(id) = self.moved_gitlink(index, &c.path) {
+                // A submodule checked out at another commit: the new gitlink.
+                let entry = Entry {
+                    id,
+                    mode: super::tree::GITLINK_MODE,
+                };
+                self.set_index_entry(index, &c.path, Some(entry), false)?;
+                updates.push((c.path.clone(), Some(entry)));
+                continue;
+            }
             let on_disk =
                 std::fs::symlink_metadata(self.workdir.join(path)).is_ok_and(|m| !m.is_dir());
             if on_disk {
@@ -189,7 +197,7 @@ impl RatchetRepo {
         let mut work = Vec::with_capacity(changed.len());
         let mut staged_paths = Vec::new();
         for c in changed {
-            let in_index = index.get_path(Path::new(&c.path), 0);
+            let in_index = index.get_path(&fs_path(&c.path), 0);
             let known = match &in_index {
                 Some(e) => Some(e.mode as i32),
                 None => self.entry_at(&head_tree, &c.path)?.map(|e| e.mode),

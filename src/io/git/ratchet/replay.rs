@@ -105,7 +105,7 @@ impl RatchetRepo {
             for path in conflict_paths(&merged)? {
                 // Drops the conflict stages too.
                 merged
-                    .remove_path(std::path::Path::new(&path))
+                    .remove_path(&super::fs_path(&path))
                     .map_err(git_err)?;
                 if let Some(e) = self.entry_at(&onto_tree, &path)? {
                     self.set_index_entry(&mut merged, &path, Some(e), false)?;
@@ -271,7 +271,7 @@ fn conflict_paths(merged: &git2::Index) -> anyhow::Result<Vec<String>> {
     for c in merged.conflicts().map_err(git_err)? {
         let c = c.map_err(git_err)?;
         for e in [c.ancestor, c.our, c.their].into_iter().flatten() {
-            paths.insert(String::from_utf8_lossy(&e.path).into_owned());
+            paths.insert(super::carry(&e.path));
         }
     }
     Ok(paths.into_iter().collect())

@@ -99,7 +99,7 @@ impl RatchetRepo {
         for (path, entry) in &plan {
             if conflicted {
                 // Drops the conflict stages too.
-                let _ = index.remove_path(std::path::Path::new(path));
+                let _ = index.remove_path(&super::fs_path(path));
             }
             self.set_index_entry(&mut index, path, *entry, true)
                 .map_err(stopped)?;

@@ -85,6 +85,31 @@ impl RatchetRepo {
         &self,
         suspects: Option<Vec<String>>,
     ) -> anyhow::Result<Vec<Changed>> {
+        self.statuses_of(suspects, true)
+    }
+
+    /// The working tree's changes outside the project's directory (see
+    /// [`RatchetRepo::set_scope`]), configuration files among them,
+    /// sorted: what a try leaves alone. Empty without a scope.
+    pub fn outside_scope(&self) -> anyhow::Result<Vec<String>> {
+        if self.scope().is_none() {
+            return Ok(Vec::new());
+        }
+        let changed = self.statuses_of(self.suspects()?, false)?;
+        Ok(changed
+            .into_iter()
+            .map(|c| c.path)
+            .filter(|p| self.out_of_scope(p))
+            .collect())
+    }
+
+    /// Changed paths, the state directory, the notes and the outputs
+    /// aside, and what lies outside the scope when `scoped`.
+    fn statuses_of(
+        &self,
+        suspects: Option<Vec<String>>,
+        scoped: bool,
+    ) -> anyhow::Result<Vec<Changed>> {
         if suspects.as_ref().is_some_and(Vec::is_empty) {
             return Ok(Vec::new());
         }
@@ -99,19 +124,17 @@ impl RatchetRepo {
         if let Some(paths) = &suspects {
             opts.disable_pathspec_match(true);
             for path in paths {
-                opts.pathspec(path);
+                opts.pathspec(super::git_bytes(path));
             }
         }
         let statuses = self.repo.statuses(Some(&mut opts)).map_err(git_err)?;
         let mut changed = Vec::with_capacity(statuses.len());
         for entry in statuses.iter() {
-            let path = std::str::from_utf8(entry.path_bytes()).map_err(|_| {
-                anyhow::anyhow!(
-                    "the path {} is not valid UTF-8",
-                    String::from_utf8_lossy(entry.path_bytes())
-                )
-            })?;
-            if path.ends_with('/') || self.is_own(path) || self.is_output(path) {
+            let path = super::carry(entry.path_bytes());
+            let path = path.as_str();
+            let own = self.in_state(path) || self.notes.is_match(path);
+            let outside = scoped && self.out_of_scope(path);
+            if path.ends_with('/') || own || outside || self.is_output(path) {
                 continue;
             }
             changed.push(Changed {
@@ -119,8 +142,62 @@ impl RatchetRepo {
                 status: entry.status(),
             });
         }
+        self.add_moved_gitlinks(suspects.as_deref(), scoped, &mut changed)?;
         changed.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(changed)
+    }
+
+    /// The submodules checked out at another commit than the index
+    /// records (among `suspects` when given), which git's status leaves
+    /// out here: each a changed path, its new gitlink the candidate's.
+    fn add_moved_gitlinks(
+        &self,
+        suspects: Option<&[String]>,
+        scoped: bool,
+        changed: &mut Vec<Changed>,
+    ) -> anyhow::Result<()> {
+        let index = self.repo.index().map_err(git_err)?;
+        for path in self.moved_gitlinks(&index) {
+            let listed = suspects.is_none_or(|s| s.contains(&path));
+            let own = self.in_state(&path) || self.notes.is_match(&path);
+            let outside = scoped && self.out_of_scope(&path);
+            if listed && !own && !outside && !changed.iter().any(|c| c.path == path) {
+                changed.push(Changed {
+                    path,
+                    status: git2::Status::WT_MODIFIED,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The paths of the submodules whose checked-out commit is not the
+    /// one `index` records.
+    pub(crate) fn moved_gitlinks(&self, index: &git2::Index) -> Vec<String> {
+        let mut out = Vec::new();
+        for entry in index.iter() {
+            if entry.mode as i32 != GITLINK_MODE || (entry.flags >> 12) & 0x3 != 0 {
+                continue;
+            }
+            let path = super::carry(&entry.path);
+            if self
+                .submodule_head(&path)
+                .is_some_and(|head| head != entry.id)
+            {
+                out.push(path);
+            }
+        }
+        out
+    }
+
+    /// The commit the submodule at `path` has checked out, when the index
+    /// records another one there.
+    pub(crate) fn moved_gitlink(&self, index: &git2::Index, path: &str) -> Option<git2::Oid> {
+        let entry = index.get_path(&super::fs_path(path), 0)?;
+        if entry.mode as i32 != GITLINK_MODE {
+            return None;
+        }
+        self.submodule_head(path).filter(|head| *head != entry.id)
     }
 
     /// The paths that may have changed (sorted), or `None` when there are
@@ -144,17 +221,22 @@ impl RatchetRepo {
             let mut paths = Vec::new();
             for delta in diff.deltas() {
                 for file in [delta.old_file(), delta.new_file()] {
-                    if let Some(p) = file.path().and_then(Path::to_str) {
-                        paths.push(p.to_string());
+                    if let Some(p) = file.path_bytes() {
+                        paths.push(super::carry(p));
                     }
                 }
             }
             anyhow::Ok(paths)
         });
         let mut suspects: HashSet<String> = staged?.into_iter().collect();
+        suspects.extend(self.moved_gitlinks(&index));
         suspects.extend(found.suspects);
         for dir in found.untracked_dirs {
-            if !self.repo.is_path_ignored(&dir).unwrap_or(false) {
+            if !self
+                .repo
+                .is_path_ignored(super::fs_path(&dir))
+                .unwrap_or(false)
+            {
                 suspects.insert(dir);
             }
         }
@@ -193,7 +275,7 @@ fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
 }
 
 fn lossy(path: &[u8]) -> String {
-    String::from_utf8_lossy(path).into_owned()
+    super::carry(path)
 }
 
 impl<'a> Tracked<'a> {

@@ -5,6 +5,8 @@
 
 use std::os::unix::fs::MetadataExt;
 
+use git2::Oid;
+
 use super::{Candidate, RatchetRepo};
 use crate::io::git::git_err;
 
@@ -78,7 +80,7 @@ impl RatchetRepo {
     ) -> anyhow::Result<Vec<(String, u64)>> {
         let mut out = Vec::new();
         for path in &candidate.changed {
-            if let Ok(meta) = std::fs::symlink_metadata(self.workdir.join(path)) {
+            if let Ok(meta) = std::fs::symlink_metadata(self.workdir.join(super::fs_path(path))) {
                 if meta.is_file() && meta.size() > limit {
                     out.push((path.clone(), meta.size()));
                 }
@@ -100,7 +102,8 @@ impl RatchetRepo {
         }
         let globs = super::protection_globs(patterns)?;
         let mut files = Vec::new();
-        self.walk_inputs(&self.workdir.clone(), "", &globs, &mut files)?;
+        let (top, prefix) = self.project_walk();
+        self.walk_inputs(&top, &prefix, &globs, &mut files)?;
         files.sort();
         let mut hasher = Sha256::new();
         for (path, full) in files {
@@ -117,6 +120,34 @@ impl RatchetRepo {
         ))
     }
 
+    /// The files matched by `patterns` (as `protect` takes them) that git
+    /// ignores, with their blob ids (hashed, not stored), sorted: what
+    /// `protect` guards beside the candidate's paths.
+    pub fn ignored_matching(&self, patterns: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+        if patterns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let globs = super::protection_globs(patterns)?;
+        let mut files = Vec::new();
+        let (top, prefix) = self.project_walk();
+        self.walk_inputs(&top, &prefix, &globs, &mut files)?;
+        let mut out = Vec::new();
+        for (path, full) in files {
+            let ignored = self
+                .repo
+                .is_path_ignored(super::fs_path(&path))
+                .unwrap_or(false);
+            if !ignored || self.is_own(&path) {
+                continue;
+            }
+            if let Ok(oid) = Oid::hash_file(git2::ObjectType::Blob, &full) {
+                out.push((path, oid.to_string()));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     fn walk_inputs(
         &self,
         dir: &std::path::Path,
@@ -128,7 +159,7 @@ impl RatchetRepo {
             return Ok(());
         };
         for item in listing.flatten() {
-            let name = item.file_name().to_string_lossy().into_owned();
+            let name = super::carry(item.file_name().as_encoded_bytes());
             let path = format!("{prefix}{name}");
             if name == ".git" || self.in_state(&path) {
                 continue;
@@ -136,7 +167,7 @@ impl RatchetRepo {
             let Ok(kind) = item.file_type() else { continue };
             if kind.is_dir() {
                 self.walk_inputs(&item.path(), &format!("{path}/"), globs, out)?;
-            } else if kind.is_file() && globs.is_match(&path) {
+            } else if kind.is_file() && globs.is_match(self.in_project(&path)) {
                 out.push((path, item.path()));
             }
         }

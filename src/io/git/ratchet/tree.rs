@@ -4,7 +4,6 @@
 //! on those paths are rebuilt).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use git2::{Oid, Tree};
 
@@ -31,7 +30,7 @@ impl RatchetRepo {
     /// The file-like entry at `path` in `tree` (`None` when absent or a
     /// directory).
     pub(crate) fn entry_at(&self, tree: &Tree<'_>, path: &str) -> anyhow::Result<Option<Entry>> {
-        match tree.get_path(Path::new(path)) {
+        match tree.get_path(&super::fs_path(path)) {
             Ok(e) if e.filemode() == TREE_MODE => Ok(None),
             Ok(e) => Ok(Some(Entry {
                 id: e.id(),
@@ -102,12 +101,7 @@ impl RatchetRepo {
             if ea == eb {
                 continue;
             }
-            let name = std::str::from_utf8(&name).map_err(|_| {
-                anyhow::anyhow!(
-                    "the path {prefix}{} is not valid UTF-8",
-                    String::from_utf8_lossy(&name)
-                )
-            })?;
+            let name = super::carry(&name);
             let path = format!("{prefix}{name}");
             if self.is_own(&path) {
                 continue;
@@ -174,7 +168,7 @@ impl RatchetRepo {
         let mut made_dirs = Vec::new();
         for (name, group) in &nested {
             let existing = builder
-                .get(name)
+                .get(super::git_bytes(name))
                 .map_err(git_err)?
                 .filter(|e| e.filemode() == TREE_MODE)
                 .map(|e| e.id());
@@ -184,18 +178,23 @@ impl RatchetRepo {
             };
             match self.update_rec(sub.as_ref(), group, &format!("{prefix}{name}/"))? {
                 Some(id) => {
-                    builder.insert(name, id, TREE_MODE).map_err(git_err)?;
+                    builder
+                        .insert(super::git_bytes(name), id, TREE_MODE)
+                        .map_err(git_err)?;
                     made_dirs.push(*name);
                 }
                 None => {
                     if existing.is_some() {
-                        builder.remove(name).map_err(git_err)?;
+                        builder.remove(super::git_bytes(name)).map_err(git_err)?;
                     }
                 }
             }
         }
         for (name, entry) in direct {
-            let current = builder.get(name).map_err(git_err)?.map(|e| e.filemode());
+            let current = builder
+                .get(super::git_bytes(name))
+                .map_err(git_err)?
+                .map(|e| e.filemode());
             match entry {
                 Some(e) => {
                     if made_dirs.contains(&name) || current == Some(TREE_MODE) {
@@ -203,11 +202,13 @@ impl RatchetRepo {
                             "{prefix}{name} is both a file and a directory with files in it"
                         );
                     }
-                    builder.insert(name, e.id, e.mode).map_err(git_err)?;
+                    builder
+                        .insert(super::git_bytes(name), e.id, e.mode)
+                        .map_err(git_err)?;
                 }
                 None => {
                     if current.is_some_and(|m| m != TREE_MODE) {
-                        builder.remove(name).map_err(git_err)?;
+                        builder.remove(super::git_bytes(name)).map_err(git_err)?;
                     }
                 }
             }

@@ -9,13 +9,12 @@
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::Path;
 
 use anyhow::Context;
 use git2::{Index, IndexEntry, IndexTime};
 
 use super::tree::{Entry, EXEC_MODE, FILE_MODE, GITLINK_MODE, LINK_MODE};
-use super::RatchetRepo;
+use super::{fs_path, RatchetRepo};
 use crate::io::atomic::Durability;
 use crate::io::git::git_err;
 
@@ -70,7 +69,7 @@ impl RatchetRepo {
         path: &str,
         known_mode: Option<i32>,
     ) -> anyhow::Result<Option<Entry>> {
-        let full = self.workdir.join(path);
+        let full = self.workdir.join(fs_path(path));
         let meta = match std::fs::symlink_metadata(&full) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -86,6 +85,13 @@ impl RatchetRepo {
             return Ok(Some(Entry {
                 id,
                 mode: LINK_MODE,
+            }));
+        }
+        if meta.is_dir() {
+            // A submodule: the commit it has checked out, as `git add` records it.
+            return Ok(self.submodule_head(path).map(|id| Entry {
+                id,
+                mode: GITLINK_MODE,
             }));
         }
         if !meta.is_file() {
@@ -112,7 +118,7 @@ impl RatchetRepo {
     /// file there)? A submodule matches when it is checked out at the
     /// entry's commit (or is not checked out at all).
     pub(crate) fn worktree_holds(&self, path: &str, entry: Option<Entry>) -> anyhow::Result<bool> {
-        let full = self.workdir.join(path);
+        let full = self.workdir.join(fs_path(path));
         let meta = match std::fs::symlink_metadata(&full) {
             Ok(m) => m,
             // Absent, or under what is now a file (a directory that became
@@ -207,7 +213,7 @@ impl RatchetRepo {
     /// Remove the file (or symlink) at `path` and the directories it leaves
     /// empty. `false` when there was none.
     fn remove_file(&self, path: &str) -> anyhow::Result<bool> {
-        let full = self.workdir.join(path);
+        let full = self.workdir.join(fs_path(path));
         match std::fs::symlink_metadata(&full) {
             Ok(m) if m.is_dir() => return Ok(false),
             Ok(_) => {}
@@ -240,7 +246,7 @@ impl RatchetRepo {
             self.checkout_submodule(path, entry.id)?;
             return Ok(true);
         }
-        let full = self.workdir.join(path);
+        let full = self.workdir.join(fs_path(path));
         self.make_parents(path)?;
         if let Ok(meta) = std::fs::symlink_metadata(&full) {
             if meta.is_dir() {
@@ -326,8 +332,8 @@ impl RatchetRepo {
         worktree_same: bool,
     ) -> anyhow::Result<()> {
         let Some(entry) = entry else {
-            if index.get_path(Path::new(path), 0).is_some() {
-                index.remove_path(Path::new(path)).map_err(git_err)?;
+            if index.get_path(&fs_path(path), 0).is_some() {
+                index.remove_path(&fs_path(path)).map_err(git_err)?;
             }
             return Ok(());
         };
@@ -344,10 +350,10 @@ impl RatchetRepo {
             id: entry.id,
             flags: 0,
             flags_extended: 0,
-            path: path.as_bytes().to_vec(),
+            path: super::git_bytes(path),
         };
         if worktree_same && entry.mode != GITLINK_MODE {
-            if let Ok(meta) = std::fs::symlink_metadata(self.workdir.join(path)) {
+            if let Ok(meta) = std::fs::symlink_metadata(self.workdir.join(fs_path(path))) {
                 new.ctime = IndexTime::new(meta.ctime() as i32, meta.ctime_nsec() as u32);
                 new.mtime = IndexTime::new(meta.mtime() as i32, meta.mtime_nsec() as u32);
                 new.dev = meta.dev() as u32;
