@@ -147,7 +147,7 @@ fn per_gpu(o: &Outcome, one: &Outcome) -> f64 {
     (o.gain / o.gpu) / (one.gain / one.gpu)
 }
 
-const HEADER: &str = "| machines | rule | true improvement (σ) | vs 1 machine | per GPU-hour vs 1 machine | true keeps | false keeps per true keep | improvements lost | replays | stale | runs thrown away | serial share | batches (failed) | candidates tried |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+const HEADER: &str = "| machines | rule | true improvement (σ) | vs 1 machine | per GPU-hour vs 1 machine | true keeps | false keeps per true keep | improvements lost | replays | stale | runs thrown away | runs re-measuring the best | serial share | batches (failed) | candidates tried |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
 fn row(machines: usize, rule: Rule, o: &Outcome, one: &Outcome) -> String {
     let batches = if o.batches > 0.0 {
@@ -156,7 +156,7 @@ fn row(machines: usize, rule: Rule, o: &Outcome, one: &Outcome) -> String {
         String::new()
     };
     format!(
-        "| {machines} | {} | {:.2} | {:.2}x | {:.2} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1}% | {:.0}% | {batches} | {:.0} |",
+        "| {machines} | {} | {:.2} | {:.2}x | {:.2} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1}% | {:.1}% | {:.0}% | {batches} | {:.0} |",
         rule.label(),
         o.gain,
         o.gain / one.gain,
@@ -167,6 +167,7 @@ fn row(machines: usize, rule: Rule, o: &Outcome, one: &Outcome) -> String {
         o.replays,
         o.stale,
         100.0 * o.wasted / o.runs,
+        100.0 * o.remeasure / o.runs,
         100.0 * o.serial,
         o.tried,
     )
