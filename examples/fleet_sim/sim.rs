@@ -30,10 +30,12 @@ const WINDOW: usize = 64;
 /// Runs of one candidate at most, whatever the rule asks.
 const MAX_DRAWS: usize = 16;
 /// `Batched`: the confidence a keep must reach to wait in the queue (the
-/// default rule's is `DEFAULT_CONFIDENCE`): it is not measured again on
-/// its own. A keep at the default confidence that cannot land at once
-/// (its best moved, or a batch holds the best) and does not reach this one
-/// is replayed onto the best and measured again, as under `Fleet`.
+/// default rule's is `DEFAULT_CONFIDENCE`), since it is not measured again
+/// on its own. A candidate kept at the default confidence that cannot land
+/// at once (its best moved, or a batch holds the best) is decided again
+/// at this one: it runs on while the rule asks, and is discarded if it
+/// falls short (replayed onto the best, as under `Fleet`, only if the cap
+/// of runs leaves it undecided).
 pub const BATCH_CONFIDENCE: f64 = 0.95;
 /// Changes in one batch at most.
 pub const BATCH_MAX: usize = 16;
@@ -48,8 +50,8 @@ pub enum Rule {
     Fleet,
     /// As `Fleet` while the best stands still; but a keep that cannot land
     /// at once (its best moved, or a batch holds the best) joins a merge
-    /// queue if it also wins at [`BATCH_CONFIDENCE`] (else it is replayed
-    /// as under `Fleet`). The changes waiting, touching different places,
+    /// queue if it also wins at [`BATCH_CONFIDENCE`] (else it is
+    /// discarded). The changes waiting, touching different places,
     /// are put on the best together and confirmed as one candidate, each
     /// machine of one class giving the batch its next run between two
     /// candidates, and land as one step. A batch that fails is split in
@@ -500,7 +502,7 @@ impl<'w> Sim<'w> {
             return;
         };
         // `Batched`: a keep that cannot land at once must win at the
-        // queue's confidence, or be replayed onto the best.
+        // queue's confidence.
         let queued = self.rule == Rule::Batched
             && (self.machines[m].base != self.best || self.batch.is_some());
         let mut strong = true;
