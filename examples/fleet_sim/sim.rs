@@ -847,3 +847,94 @@ impl<'w> Sim<'w> {
         self.out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::world;
+
+    fn scenario(machines: usize) -> Scenario {
+        Scenario {
+            machines,
+            class_sd: 1.0,
+            delay: 0,
+            deaths: true,
+            interact: 0.2,
+        }
+    }
+
+    /// Play a night and hand back the simulation itself.
+    fn night(w: &World, sc: Scenario, rule: Rule) -> Sim<'_> {
+        let mut sim = Sim::new(w, sc, rule, 11);
+        for t in 0..NIGHT {
+            sim.tick(t);
+        }
+        sim
+    }
+
+    #[test]
+    fn one_machine_never_batches_nor_replays() {
+        let sc = scenario(1);
+        let w = world(&sc, 3);
+        let a = play(&w, sc, Rule::Fleet, 5);
+        let b = play(&w, sc, Rule::Batched, 5);
+        assert_eq!(a.gain, b.gain);
+        assert_eq!(a.runs, b.runs);
+        assert_eq!((b.batches, b.replays, b.stale), (0.0, 0.0, 0.0));
+    }
+
+    #[test]
+    fn a_fleet_best_is_linear_and_keeps_every_landed_change() {
+        for rule in [Rule::Fleet, Rule::Batched, Rule::Orchestrator] {
+            let sc = scenario(16);
+            let w = world(&sc, 4);
+            let sim = night(&w, sc, rule);
+            // Every best's parent is the best before it: no two keeps on
+            // one parent, nothing overwritten.
+            let bests: Vec<usize> = sim.history.iter().map(|&(_, c)| c).collect();
+            assert!(bests.len() > 10, "{rule:?} kept {}", bests.len());
+            for pair in bests.windows(2) {
+                assert_eq!(sim.commits[pair[1]].parent, pair[0], "{rule:?}");
+            }
+            assert_eq!(sim.commits.len(), bests.len(), "{rule:?}");
+            let out = sim.finish();
+            assert_eq!(out.lost, 0.0, "{rule:?}");
+        }
+    }
+
+    #[test]
+    fn the_peers_lose_keeps_and_a_change_is_never_run_twice_at_once() {
+        let sc = scenario(16);
+        let w = world(&sc, 6);
+        assert!(w.down.iter().any(|d| !d.is_empty()), "some machine dies");
+        for rule in [Rule::Hub, Rule::ReadWrite] {
+            assert!(play(&w, sc, rule, 2).lost > 0.0, "{rule:?}");
+        }
+        let mut sim = Sim::new(&w, sc, Rule::Batched, 11);
+        for t in 0..NIGHT {
+            sim.tick(t);
+            let mut busy: Vec<usize> = sim
+                .machines
+                .iter()
+                .filter(|m| matches!(m.phase, Phase::Remeasure | Phase::Candidate))
+                .map(|m| m.change)
+                .collect();
+            let n = busy.len();
+            busy.sort_unstable();
+            busy.dedup();
+            assert_eq!(busy.len(), n, "tick {t}");
+        }
+    }
+
+    #[test]
+    fn batching_beats_one_keep_at_a_time_at_sixteen_machines() {
+        let sc = scenario(16);
+        let (mut fleet, mut batched) = (0.0, 0.0);
+        for k in 0..3 {
+            let w = world(&sc, 20 + k);
+            fleet += play(&w, sc, Rule::Fleet, k).gain;
+            batched += play(&w, sc, Rule::Batched, k).gain;
+        }
+        assert!(batched > 1.3 * fleet, "{batched} vs {fleet}");
+    }
+}
