@@ -3,7 +3,7 @@
 //!
 //! ```sh
 //! cargo run --release --example fleet_sim              # full (BENCHMARKS.md)
-//! cargo run --release --example fleet_sim -- --quick   # a few seconds
+//! cargo run --release --example fleet_sim -- --quick   # a few nights per cell: a check
 //! cargo run --release --example fleet_sim -- --trials 50 --seed 7
 //! ```
 //!
