@@ -1,0 +1,369 @@
+//! A fleet of machines sharing one ratchet through a git remote, against
+//! one machine and against the rules other tools use, at equal wall time.
+//!
+//! ```sh
+//! cargo run --release --example fleet_sim              # full (BENCHMARKS.md)
+//! cargo run --release --example fleet_sim -- --quick   # a few nights per cell: a check
+//! cargo run --release --example fleet_sim -- --trials 50 --seed 7
+//! ```
+//!
+//! Model. A night is [`world::NIGHT`] run-lengths of wall time; every
+//! machine that is up does one run per run-length. Machines come in up to
+//! four hardware classes; a class adds a fixed offset to every loss it
+//! measures, drawn per night from N(0, s²) for s = 0, 1 or 3σ of one run.
+//! Machines die (0.2% a run-length, down for 20) and the change a dead
+//! machine claimed goes back to the backlog when its lease runs out. A
+//! best that moves on the remote is seen by the other machines `delay`
+//! run-lengths later (0: at their next run, as lanes on one machine). The
+//! changes are the ratchet simulation's `rich` stream (20% improvements
+//! U(0.5, 3)σ, 10% regressions, 70% null), each touching one of ten files.
+//! Every decision goes through `arx::kernel::ratchet::next_step` (the
+//! default `confirm` rule) and every comparison across classes through
+//! `arx::kernel::slot_offset`, the code `arx try` runs. See `sim.rs` for
+//! each rule.
+//!
+//! Reported: the true improvement of the best at the end (σ), against one
+//! machine at equal wall time and per GPU-hour (machine-time up), keeps
+//! and false keeps (null or harmful changes kept) per true keep, keeps of
+//! improvements lost (not in the final best), replays and stale discards,
+//! runs thrown away, and the serial share: the share of the night the
+//! best is held while a keep confirms against it.
+
+use std::time::Instant;
+
+mod sim;
+mod world;
+
+use sim::{play, Outcome, Rule};
+use world::{world, Scenario};
+
+/// Base seed (overridable with `--seed`): "arxfleet".
+const SEED: u64 = 0x6172_7866_6c65_6574;
+/// Target at 4 machines and 1σ class offsets: true improvement per
+/// GPU-hour at least this share of one machine's (≥ 0.8 × N at equal wall
+/// time).
+const SHARE_AT_4: f64 = 0.8;
+
+struct Args {
+    quick: bool,
+    trials: Option<u64>,
+    seed: u64,
+}
+
+fn usage(arg: &str) -> ! {
+    eprintln!("fleet_sim: bad argument {arg:?}");
+    eprintln!("usage: fleet_sim [--quick] [--trials N] [--seed N]");
+    std::process::exit(2)
+}
+
+fn parse_args() -> Args {
+    let mut a = Args {
+        quick: false,
+        trials: None,
+        seed: SEED,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || -> u64 {
+            let v = args.next().unwrap_or_else(|| usage(&arg));
+            v.parse().unwrap_or_else(|_| usage(&arg))
+        };
+        match arg.as_str() {
+            "--quick" => a.quick = true,
+            "--trials" => a.trials = Some(value().max(1)),
+            "--seed" => a.seed = value(),
+            _ => usage(&arg),
+        }
+    }
+    a
+}
+
+/// Nights per cell: fewer as the fleet grows (a night of 100 machines
+/// tries ~100 times the changes of one).
+fn trials(args: &Args, machines: usize) -> u64 {
+    let full = match machines {
+        1 => 400,
+        4 => 200,
+        16 => 60,
+        _ => 16,
+    };
+    let quick = match machines {
+        1 => 40,
+        4 => 16,
+        16 => 4,
+        _ => 1,
+    };
+    let base = if args.quick { quick } else { full };
+    args.trials.map_or(base, |t| (t * base / full).max(1))
+}
+
+fn trial_seed(seed: u64, salt: u64, k: u64) -> u64 {
+    seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ k.wrapping_mul(0xD1B5_4A32_D192_ED03)
+}
+
+/// Means over the nights.
+fn mean_of(outs: &[Outcome]) -> Outcome {
+    let n = outs.len() as f64;
+    let mut s = Outcome::default();
+    for o in outs {
+        s.gain += o.gain / n;
+        s.gpu += o.gpu / n;
+        s.runs += o.runs / n;
+        s.tried += o.tried / n;
+        s.true_keeps += o.true_keeps / n;
+        s.false_keeps += o.false_keeps / n;
+        s.lost += o.lost / n;
+        s.replays += o.replays / n;
+        s.stale += o.stale / n;
+        s.wasted += o.wasted / n;
+        s.remeasure += o.remeasure / n;
+        s.serial += o.serial / n;
+        s.batches += o.batches / n;
+        s.failed_batches += o.failed_batches / n;
+        s.failed_batch_runs += o.failed_batch_runs / n;
+    }
+    s
+}
+
+/// One cell: `rule` over the nights of `sc`.
+fn cell(args: &Args, sc: Scenario, rule: Rule) -> Outcome {
+    let salt = sc.machines as u64 * 1000 + (sc.class_sd * 10.0) as u64;
+    let outs: Vec<Outcome> = (0..trials(args, sc.machines))
+        .map(|k| {
+            let seed = trial_seed(args.seed, salt, k);
+            let w = world(&sc, seed);
+            play(&w, sc, rule, seed ^ 0x5eed)
+        })
+        .collect();
+    mean_of(&outs)
+}
+
+fn false_per_true(o: &Outcome) -> f64 {
+    o.false_keeps / o.true_keeps.max(f64::MIN_POSITIVE)
+}
+
+/// True improvement per GPU-hour, as a share of one machine's.
+fn per_gpu(o: &Outcome, one: &Outcome) -> f64 {
+    (o.gain / o.gpu) / (one.gain / one.gpu)
+}
+
+const HEADER: &str = "| machines | rule | true improvement (σ) | vs 1 machine | per GPU-hour vs 1 machine | true keeps | false keeps per true keep | improvements lost | replays | stale | runs thrown away | runs re-measuring the best | serial share | batches (failed) | candidates tried |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+fn row(machines: usize, rule: Rule, o: &Outcome, one: &Outcome) -> String {
+    let batches = if o.batches > 0.0 {
+        format!("{:.1} ({:.1})", o.batches, o.failed_batches)
+    } else {
+        String::new()
+    };
+    format!(
+        "| {machines} | {} | {:.2} | {:.2}x | {:.2} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1}% | {:.1}% | {:.0}% | {batches} | {:.0} |",
+        rule.label(),
+        o.gain,
+        o.gain / one.gain,
+        per_gpu(o, one),
+        o.true_keeps,
+        false_per_true(o),
+        o.lost,
+        o.replays,
+        o.stale,
+        100.0 * o.wasted / o.runs,
+        100.0 * o.remeasure / o.runs,
+        100.0 * o.serial,
+        o.tried,
+    )
+}
+
+const PEERS: [Rule; 3] = [Rule::Hub, Rule::ReadWrite, Rule::Orchestrator];
+const ARX: [Rule; 2] = [Rule::Fleet, Rule::Batched];
+
+/// The main table at one class offset: every rule at 4, 16 and 100
+/// machines, against one machine; returns whether the targets hold.
+fn scaling(args: &Args, class_sd: f64, sizes: &[usize]) -> bool {
+    let sc = |machines| Scenario {
+        machines,
+        class_sd,
+        delay: 0,
+        deaths: true,
+        interact: 0.0,
+    };
+    let one = cell(args, sc(1), Rule::Fleet);
+    println!("\n### Class offsets N(0, {class_sd}σ²), machines die, no delay\n");
+    println!("{HEADER}");
+    println!("{}", row(1, Rule::Fleet, &one, &one));
+    let mut ok = true;
+    let mut checks = Vec::new();
+    for &n in sizes {
+        let arx: Vec<Outcome> = ARX.iter().map(|&r| cell(args, sc(n), r)).collect();
+        let peers: Vec<Outcome> = PEERS.iter().map(|&r| cell(args, sc(n), r)).collect();
+        for (r, o) in ARX.iter().zip(&arx).chain(PEERS.iter().zip(&peers)) {
+            println!("{}", row(n, *r, o, &one));
+        }
+        for (r, o) in ARX.iter().zip(&arx) {
+            let (pass, text) = check(n, class_sd, o, &one, &peers);
+            if *r == Rule::Batched || n == 4 {
+                ok &= pass || (n == 4 && class_sd != 1.0);
+            }
+            checks.push(format!("{n} machines, {}: {text}", r.label()));
+        }
+    }
+    println!();
+    for c in checks {
+        println!("- {c}");
+    }
+    ok
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "PASS"
+    } else {
+        "FAIL"
+    }
+}
+
+/// The targets of one arx row.
+fn check(n: usize, class_sd: f64, o: &Outcome, one: &Outcome, peers: &[Outcome]) -> (bool, String) {
+    let share = per_gpu(o, one);
+    let fpt = (false_per_true(o), false_per_true(one));
+    let fk = fpt.0 <= fpt.1;
+    if n == 4 {
+        let pass = share >= SHARE_AT_4 && fk;
+        let target = if class_sd == 1.0 {
+            ""
+        } else {
+            " (the target is at 1σ)"
+        };
+        return (
+            pass,
+            format!(
+                "{} per GPU-hour ≥ {SHARE_AT_4} of 1 machine ({share:.2}, {:.2}x at equal wall time){target}; {} false keeps per true keep ≤ 1 machine ({:.3} vs {:.3})",
+                verdict(share >= SHARE_AT_4),
+                o.gain / one.gain,
+                verdict(fk),
+                fpt.0,
+                fpt.1
+            ),
+        );
+    }
+    let mut pass = fk;
+    let mut parts = Vec::new();
+    for (r, p) in PEERS.iter().zip(peers) {
+        let beats = o.gain / o.gpu > p.gain / p.gpu;
+        pass &= beats;
+        parts.push(format!(
+            "{} more per GPU-hour than {} ({:.2}x)",
+            verdict(beats),
+            r.label(),
+            (o.gain / o.gpu) / (p.gain / p.gpu)
+        ));
+    }
+    parts.push(format!(
+        "{} false keeps per true keep ≤ 1 machine ({:.3} vs {:.3})",
+        verdict(fk),
+        fpt.0,
+        fpt.1
+    ));
+    (pass, parts.join("; "))
+}
+
+/// Network delay and batches whose changes interact, at 16 machines.
+fn stress(args: &Args) {
+    println!("\n### Stress at 16 machines, class offsets N(0, 1σ²), machines die\n");
+    println!("| setting | rule | true improvement (σ) | vs 1 machine | per GPU-hour vs 1 machine | false keeps per true keep | replays | stale | runs thrown away | serial share | batches (failed) | runs in failed batches |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let base = Scenario {
+        machines: 16,
+        class_sd: 1.0,
+        delay: 0,
+        deaths: true,
+        interact: 0.0,
+    };
+    let one = cell(
+        args,
+        Scenario {
+            machines: 1,
+            ..base
+        },
+        Rule::Fleet,
+    );
+    let settings = [
+        (
+            "a best seen 1 run-length late",
+            Scenario { delay: 1, ..base },
+        ),
+        (
+            "a best seen 3 run-lengths late",
+            Scenario { delay: 3, ..base },
+        ),
+        (
+            "20% of batches interact",
+            Scenario {
+                interact: 0.2,
+                ..base
+            },
+        ),
+        (
+            "50% of batches interact",
+            Scenario {
+                interact: 0.5,
+                ..base
+            },
+        ),
+        (
+            "no machine dies",
+            Scenario {
+                deaths: false,
+                ..base
+            },
+        ),
+    ];
+    for (label, sc) in settings {
+        for r in ARX {
+            if r == Rule::Fleet && sc.interact > 0.0 {
+                continue;
+            }
+            let o = cell(args, sc, r);
+            let batches = if o.batches > 0.0 {
+                format!("{:.1} ({:.1})", o.batches, o.failed_batches)
+            } else {
+                String::new()
+            };
+            println!(
+                "| {label} | {} | {:.2} | {:.2}x | {:.2} | {:.3} | {:.1} | {:.1} | {:.1}% | {:.0}% | {batches} | {:.1} |",
+                r.label(),
+                o.gain,
+                o.gain / one.gain,
+                per_gpu(&o, &one),
+                false_per_true(&o),
+                o.replays,
+                o.stale,
+                100.0 * o.wasted / o.runs,
+                100.0 * o.serial,
+                o.failed_batch_runs
+            );
+        }
+    }
+}
+
+fn main() {
+    let args = parse_args();
+    let started = Instant::now();
+    println!(
+        "## Fleet simulation ({} mode, seed {}; nights per cell: 1 machine {}, 4: {}, 16: {}, 100: {})",
+        if args.quick { "quick" } else { "full" },
+        args.seed,
+        trials(&args, 1),
+        trials(&args, 4),
+        trials(&args, 16),
+        trials(&args, 100)
+    );
+    let mut ok = scaling(&args, 1.0, &[4, 16, 100]);
+    for sd in [0.0, 3.0] {
+        ok &= scaling(&args, sd, &[4, 16]);
+    }
+    stress(&args);
+    println!("\nTotal run time: {:.2} s", started.elapsed().as_secs_f64());
+    if !ok {
+        eprintln!("fleet_sim: a target was missed");
+        std::process::exit(1);
+    }
+}
