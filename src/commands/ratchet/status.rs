@@ -123,6 +123,10 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     stale_agents_md(ctx, &loaded.cwd)?;
     let Some(seg) = &loaded.segment else {
         ctx.out.emit(&StatusReport::no_segment(o))?;
+        ctx.answer(
+            &format!("go on: no baseline yet for {} ({})", o.metric, o.direction),
+            "`arx try` measures the baseline",
+        );
         return Ok(Exit::No);
     };
     let hours = seg
@@ -151,6 +155,16 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         hours,
     );
     let stop = advice.stop;
+    let (line, next) = match &advice.reason {
+        Some(reason) if stop => (format!("stop: {reason}"), STOP_NEXT),
+        _ => (
+            format!(
+                "go on: no stop rule fired ({} not kept in a row)",
+                seg.tally.since_keep
+            ),
+            GO_ON_NEXT,
+        ),
+    };
     ctx.out.emit(&StatusReport {
         segment_number: seg.number,
         segment: seg.id.clone(),
@@ -174,8 +188,14 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         best_commit: seg.kept.as_ref().map(|k| k.commit.clone()),
         advice,
     })?;
+    ctx.answer(&line, next);
     Ok(if stop { Exit::Ok } else { Exit::No })
 }
+
+/// The next step when a stop rule fired.
+const STOP_NEXT: &str = "stop: make no further change; tell the person why, the best (`arx best`) and what was tried (`arx report`)";
+/// The next step when no stop rule fired.
+const GO_ON_NEXT: &str = "`arx next` for the idea, make that one change, then `arx try --idea ID`";
 
 /// Refuse a `--metric` no segment of the journal measures (`metrics`).
 fn asked_metric(asked: Option<&str>, metrics: &[String]) -> Result<()> {
