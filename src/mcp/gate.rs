@@ -1,9 +1,10 @@
-//! Who opens the `execute` gate for a call: never the caller. The operator
-//! may have approved every call (`arx mcp --approve`, `[mcp] approve` in
-//! the committed arx.toml); otherwise the person is asked through the
-//! client (MCP elicitation), shown the command and the change, after the
-//! call's arguments were checked. A refusal, a dismissed question and a
-//! client that cannot ask are three different results, each a pause.
+//! Who opens a call's gate (`execute` before an experiment, `kg_write`
+//! before a dead end is written): never the caller. The operator may have
+//! approved every call (`arx mcp --approve`, `[mcp] approve` in the
+//! committed arx.toml); otherwise the person is asked through the client
+//! (MCP elicitation), shown the command and the change, after the call's
+//! arguments were checked. A refusal, a dismissed question and a client
+//! that cannot ask are three different results, each a pause.
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::service::ElicitationError;
@@ -11,6 +12,7 @@ use rmcp::{Peer, RoleServer};
 
 use super::tools::{Call, Entry};
 use super::{answer, exit_meta, run_child, subcommand_words, tool_error, Setup};
+use crate::kernel::gate::Gate;
 use crate::kernel::try_outcome;
 
 /// What the person is asked when a call would pause at the `execute` gate.
@@ -42,8 +44,9 @@ pub async fn approval(
     if setup.approve {
         return Approval::Approved;
     }
+    let gate = call.gate.unwrap_or(Gate::Execute);
     let check = Call {
-        args: vec!["gate".into(), "check".into(), "execute".into()],
+        args: vec!["gate".into(), "check".into(), gate.as_str().into()],
         ..Call::default()
     };
     let pending = match run_child(setup, &check, None, std::future::pending()).await {
@@ -64,8 +67,9 @@ pub async fn approval(
     let outcome = match asked {
         Ok(Some(GateAnswer { approve: true })) => {
             log(&format!(
-                "mcp: {}: the execute gate approved by the person",
-                entry.name
+                "mcp: {}: the {} gate approved by the person",
+                entry.name,
+                gate.as_str()
             ));
             return Approval::Approved;
         }
@@ -77,17 +81,23 @@ pub async fn approval(
         }
     };
     log(&format!("mcp: {}: {outcome}", entry.name));
-    Approval::Answer(Box::new(paused(outcome)))
+    Approval::Answer(Box::new(paused(outcome, gate)))
 }
 
 /// The question for `call`: the command, and for a `try` the change and
 /// what would happen, from a dry run (which checks the arguments: an
 /// error is the call's answer, and nobody is asked).
 async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResult>> {
-    let mut lines = vec![format!(
-        "arx: the `execute` gate is on. Approve running this experiment in {}?",
-        setup.dir.display()
-    )];
+    let mut lines = vec![match call.gate {
+        Some(Gate::KgWrite) => format!(
+            "arx: the `kg_write` gate is on. Approve writing this to the loop's memory (the dead ends) in {}?",
+            setup.dir.display()
+        ),
+        _ => format!(
+            "arx: the `execute` gate is on. Approve running this experiment in {}?",
+            setup.dir.display()
+        ),
+    }];
     if call.args.first().map(String::as_str) != Some("try") {
         lines.push(format!("command: arx {}", call.args.join(" ")));
         return Ok(lines.join("\n"));
@@ -159,7 +169,7 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
 }
 
 /// A call paused at the gate: nothing ran, nothing was undone.
-pub fn paused(name: &str) -> CallToolResult {
+pub fn paused(name: &str, gate: Gate) -> CallToolResult {
     let o = try_outcome::find(name).unwrap_or(&try_outcome::OUTCOMES[0]);
     let line = format!("{}: {}", o.name, o.happened);
     let head = format!("{line}; next: {}", o.next_mcp);
@@ -170,7 +180,7 @@ pub fn paused(name: &str) -> CallToolResult {
         "next": o.next_mcp,
         "proceed": false,
         "reason": o.name.trim_start_matches("paused: "),
-        "pending_gate": "execute",
+        "pending_gate": gate.as_str(),
         "ratchet": {"status": "paused"},
         "undone": false,
     });
