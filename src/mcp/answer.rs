@@ -68,6 +68,8 @@ const TOOLS: [(&str, &str); 23] = [
 pub fn in_tool_words(text: &str) -> String {
     let mut out = text.to_string();
     for (command, tool) in TOOLS {
+        // In code: "`arx next`" is "the tool `next`".
+        out = out.replace(&format!("`{command}"), &format!("the tool `{tool}"));
         out = out.replace(command, &format!("the tool {tool}"));
     }
     let mut said = String::with_capacity(out.len());
@@ -230,6 +232,14 @@ fn wrote(stderr: &str) -> String {
 pub fn headline(tool: &str, v: &Value, code: i32, stderr: &str) -> String {
     match tool {
         "report_write" => wrote(stderr),
+        "finding_rank" if code != 0 => {
+            "no finding is relevant to it; next: go on (nothing learned stands in the way)".into()
+        }
+        "finding_rank" => format!(
+            "{} findings relevant, the most relevant first (under `findings`); next: weigh them before the change",
+            v.get("findings").and_then(Value::as_array).map_or(0, Vec::len)
+        ),
+        "show" => show_head(v),
         "ps" => format!(
             "ps: {} live runs (under `runs`); next: go on",
             v.get("runs").and_then(Value::as_array).map_or(0, Vec::len)
@@ -282,20 +292,37 @@ pub fn headline(tool: &str, v: &Value, code: i32, stderr: &str) -> String {
     }
 }
 
+/// The status of a journaled run: its try's, its verdict's, or how it
+/// ended.
+fn run_status(r: &Value) -> &str {
+    if r.get("interrupted").and_then(Value::as_bool) == Some(true) {
+        return "interrupted";
+    }
+    r.pointer("/ratchet/status")
+        .and_then(Value::as_str)
+        .or_else(|| r.pointer("/verdict/verdict").and_then(Value::as_str))
+        .unwrap_or("run")
+}
+
+fn show_head(v: &Value) -> String {
+    let id = str_of(v, "run_id").unwrap_or("?");
+    let what = v
+        .pointer("/ratchet/description")
+        .and_then(Value::as_str)
+        .or_else(|| str_of(v, "hypothesis"))
+        .map(|d| format!(" \"{}\"", cut(d, 200)))
+        .unwrap_or_default();
+    format!(
+        "run {id}: {}{what}; next: the record is the structured content",
+        run_status(v)
+    )
+}
+
 fn log_head(v: &Value) -> String {
     let runs = v.get("runs").and_then(Value::as_array);
     let n = runs.map_or(0, Vec::len);
     let last = runs.and_then(|r| r.last()).map(|r| {
-        let status = r
-            .pointer("/ratchet/status")
-            .and_then(Value::as_str)
-            .or_else(|| r.pointer("/verdict/verdict").and_then(Value::as_str))
-            .unwrap_or("run");
-        let status = if r.get("interrupted").and_then(Value::as_bool) == Some(true) {
-            "interrupted"
-        } else {
-            status
-        };
+        let status = run_status(r);
         format!(
             "; the last: {status} {}",
             str_of(r, "run_id").map_or("", |id| &id[..id.len().min(13)])
@@ -393,7 +420,7 @@ mod tests {
     fn commands_and_flags_become_tools_and_fields() {
         assert_eq!(
             in_tool_words("--retry needs --because; see `arx idea list` (arx try --dry-run)"),
-            "retry needs because; see `the tool idea_list` (the tool try dry_run)"
+            "retry needs because; see the tool `idea_list` (the tool try dry_run)"
         );
         assert_eq!(in_tool_words("a -- b, x--y"), "a -- b, x--y");
     }
