@@ -136,6 +136,14 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
             )))
         }
     }
+    lines.extend(dry_run_lines(&value));
+    Ok(answer::cut(&lines.join("\n"), 4000))
+}
+
+/// What a dry run of a `try` says to the person: the command, the paths
+/// changed since the best, what the try would do.
+fn dry_run_lines(value: &serde_json::Value) -> Vec<String> {
+    let mut lines = Vec::new();
     let text = |key: &str| value.get(key).and_then(|v| v.as_str()).unwrap_or("");
     lines.push(format!("command: {}", text("command")));
     let paths: Vec<&str> = value
@@ -165,7 +173,7 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
     {
         lines.push(format!("- {w}"));
     }
-    Ok(answer::cut(&lines.join("\n"), 4000))
+    lines
 }
 
 /// A call paused at the gate: nothing ran, nothing was undone.
