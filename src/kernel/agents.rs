@@ -94,11 +94,11 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
     line("   A discarded idea is not proposed again as it was; when what made it fail has");
-    line("   changed, `arx try --idea ID --retry --because \"what changed\"` (or `arx idea add");
-    line("   --retry ID --because \"what changed\"`). A parameter tried again with another value");
-    line("   is a new idea: add it. `arx idea drop ID` retires one. Every command with an");
-    line("   outcome (`arx status`, `arx next`, `arx best`, `arx deadend check`) gives the same");
-    line("   `arx: ...; next: ...` line on stderr under `--json`.");
+    line("   changed, `arx try --idea ID --retry --because \"what changed\"`, or");
+    line("   `arx idea add --retry ID --because \"what changed\"`. A parameter tried again with");
+    line("   another value is a new idea: add it. `arx idea drop ID` retires one. Every command");
+    line("   with an outcome (`arx status`, `arx next`, `arx best`, `arx deadend check`) gives");
+    line("   the same `arx: ...; next: ...` line on stderr under `--json`.");
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
@@ -393,6 +393,7 @@ mod tests {
             "id=$(arx next)",
             "arx idea list --status open",
             "arx idea add --retry",
+            "arx try --idea ID --retry --because",
             "| `discard (inconclusive)` | 1 |",
             "| `crash` | 3 |",
             "### When to stop",
