@@ -13,6 +13,7 @@ use crate::io::input::{read_text, Source};
 use crate::io::state::{dead_ends, Appended};
 use crate::kernel::promote::{approach_hash, build_dead_end_record, DeadEndRecord};
 use crate::kernel::ratchet_record::TryStatus;
+use crate::kernel::text::shown;
 use crate::kernel::verdict::{EvidenceLevel, Verdict, VerdictRecord, DETERMINISTIC};
 use crate::ops::gate::GateFlags;
 use crate::output::{bold, dim, verdict_style, Report, Row, Rows};
@@ -270,7 +271,12 @@ fn add(
         return Ok(Exit::No);
     }
     let (added, record) = add_record(ctx, record)?;
+    let line = match added {
+        true => format!("added dead end {}", record.approach_hash),
+        false => format!("already a dead end {}", record.approach_hash),
+    };
     ctx.out.emit(&AddReport { added, record })?;
+    ctx.answer(&line, "go on: `arx next`; `arx deadend check` now knows it");
     Ok(Exit::Ok)
 }
 
@@ -306,12 +312,30 @@ fn check(ctx: &Ctx, statement: &str) -> Result<Exit> {
             }),
     };
     let known = record.is_some() || discarded.is_some();
+    let (line, next) = match (&record, &discarded) {
+        (Some(r), _) => (
+            format!("known dead end {}: {}", r.approach_hash, shown(&r.reason)),
+            "do not try it: pick another approach (`arx next`)",
+        ),
+        (None, Some(d)) => (
+            format!(
+                "known dead end: discarded as not better by run {}",
+                d.run_id
+            ),
+            "do not try it again as it was: pick another approach (`arx next`)",
+        ),
+        (None, None) => (
+            format!("not a known dead end ({hash})"),
+            "go on: it may be tried",
+        ),
+    };
     ctx.out.emit(&CheckReport {
         known,
         approach_hash: hash,
         record,
         discarded,
     })?;
+    ctx.answer(&line, next);
     Ok(if known { Exit::No } else { Exit::Ok })
 }
 

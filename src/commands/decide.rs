@@ -44,5 +44,18 @@ pub fn run(ctx: &Ctx, iteration: i64, max_iterations: i64, verdict: &str) -> Res
         max_iterations,
         verdict,
     })?;
+    let next = match (decision.done, decision.branch) {
+        (true, "finalize") => "stop: the hypothesis is supported; finalize it",
+        (true, _) => "stop: the iteration budget is spent; tell the person",
+        (false, _) => "revise the approach and run the next iteration",
+    };
+    ctx.answer(
+        &format!(
+            "{}: {} (iteration {iteration} of {max_iterations})",
+            decision.branch,
+            decision.status.as_str()
+        ),
+        next,
+    );
     Ok(if decision.done { Exit::Ok } else { Exit::No })
 }

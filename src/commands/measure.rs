@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::{verdict_exit, Ctx};
+use super::{verdict_exit, verdict_next, Ctx};
 use crate::cli::MeasureArgs;
 use crate::error::Exit;
 use crate::io::input::Source;
@@ -107,5 +107,7 @@ pub fn run(ctx: &Ctx, args: &MeasureArgs) -> Result<Exit> {
         result_rejected: found.rejected,
     };
     ctx.out.emit(&report)?;
-    Ok(verdict_exit(report.record.verdict))
+    let v = report.record.verdict;
+    ctx.answer(&format!("{v}: {}", report.record.detail), verdict_next(v));
+    Ok(verdict_exit(v))
 }

@@ -65,6 +65,15 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The answer's line of a command with an outcome, under `--json` (the
+    /// human view says the same on stdout): `arx: LINE; next: NEXT` on
+    /// stderr, what happened and what to do next, as `arx try` gives it.
+    pub fn answer(&self, line: &str, next: &str) {
+        if self.out.json && !self.out.quiet {
+            crate::errln!("arx: {line}; next: {next}");
+        }
+    }
+
     pub fn cwd(&self) -> Result<PathBuf> {
         std::env::current_dir().context("cannot determine the working directory")
     }
@@ -174,6 +183,17 @@ pub fn lookup_run(
 pub const WARN: io::Warn = |message| crate::output::warn(message);
 
 /// The exit code of a verdict.
+/// The next step after a verdict, in the answer's line.
+pub fn verdict_next(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Supported => "go on: the hypothesis holds",
+        Verdict::Refuted => "try another approach: this one is refuted",
+        Verdict::Inconclusive => {
+            "run it again with more runs (`--repeat`), or fix what the detail says"
+        }
+    }
+}
+
 pub fn verdict_exit(v: Verdict) -> Exit {
     match v {
         Verdict::Supported => Exit::Ok,
@@ -246,10 +266,14 @@ fn pass_gate(ctx: &Ctx, gate: Gate, approve: bool, no_gates: bool, question: &st
                 pending_gate,
                 approach_hash: None,
                 detail: format!(
-                    "pending gate {} (approve with --approve, or turn it off in arx.toml)",
+                    "pending gate {} (a person approves with --approve, or turns it off in the committed arx.toml)",
                     gate.as_str()
                 ),
             })?;
+            ctx.answer(
+                &format!("paused: pending gate {}; nothing ran", gate.as_str()),
+                "stop: ask the person to approve (`--approve`); never edit arx.toml",
+            );
             Ok(false)
         }
     }

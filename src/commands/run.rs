@@ -407,6 +407,7 @@ fn finish(ctx: &Ctx, args: &RunArgs, state: &Path, record: RunRecord) -> Result<
     } else {
         ctx.out.emit(&report)?;
     }
+    answer_of_run(ctx, &record);
     if record.pruned.is_some() {
         return Ok(Exit::No);
     }
@@ -415,6 +416,32 @@ fn finish(ctx: &Ctx, args: &RunArgs, state: &Path, record: RunRecord) -> Result<
         None if record.succeeded() => Exit::Ok,
         None => Exit::Inconclusive,
     })
+}
+
+/// The answer's line of a run (under `--json`): its verdict and the next
+/// step, or that it was pruned, or how it ended without a metric spec.
+fn answer_of_run(ctx: &Ctx, record: &RunRecord) {
+    let id = &record.run_id;
+    if record.pruned.is_some() {
+        return ctx.answer(
+            &format!("pruned: run {id} was hopeless and ended"),
+            "try another approach",
+        );
+    }
+    match &record.verdict {
+        Some(v) => ctx.answer(
+            &format!("{}: {} (run {id})", v.verdict, v.detail),
+            super::verdict_next(v.verdict),
+        ),
+        None if record.succeeded() => ctx.answer(
+            &format!("ran: run {id} exited 0 (no metric spec, no verdict)"),
+            "read its metrics (`arx show`)",
+        ),
+        None => ctx.answer(
+            &format!("failed: run {id} did not succeed"),
+            "fix what its output says (`arx show`)",
+        ),
+    }
 }
 
 /// `--promote`: a deterministic refutation goes to the dead-end registry.

@@ -83,9 +83,10 @@ pub fn section(o: &AgentObjective) -> String {
     line("4. `arx try --json --idea \"$id\" -m \"what the change is and why\"` (without `-m`");
     line("   the idea's statement is the description). A change that is in no idea:");
     line("   `arx try --json -m \"what and why\" --family WORD` (it joins the backlog).");
-    line("5. The answer's first line (stderr; `outcome`, `line` and `next` in the JSON) names");
-    line("   the outcome and the next step; the exit code says the same. Do what this table");
-    line("   says (the outcome is the line's first words):");
+    line("5. The answer names the outcome and the next step: `outcome`, `line` and `next` in");
+    line("   the JSON on stdout, and its line on stderr, `arx: LINE; next: STEP` (the one with");
+    line("   `; next: `: the experiment's output and arx's progress come before it); the exit");
+    line("   code says the same. Do what this table says (the outcome is the line's first words):");
     line("");
     for row in crate::kernel::try_outcome::markdown("   ", false).lines() {
         line(row);
@@ -93,9 +94,11 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("   A discard is data, not a failure: note what it tells you and pick the next idea.");
     line("   A discarded idea is not proposed again as it was; when what made it fail has");
-    line("   changed, `arx try --idea ID --because \"what changed\"` (or `arx idea add --retry");
-    line("   ID --because \"what changed\"`). A parameter tried again with another value is a");
-    line("   new idea: add it. `arx idea drop ID` retires one.");
+    line("   changed, `arx try --idea ID --retry --because \"what changed\"`, or");
+    line("   `arx idea add --retry ID --because \"what changed\"`. A parameter tried again with");
+    line("   another value is a new idea: add it. `arx idea drop ID` retires one. Every command");
+    line("   with an outcome (`arx status`, `arx next`, `arx best`, `arx deadend check`) gives");
+    line("   the same `arx: ...; next: ...` line on stderr under `--json`.");
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
@@ -114,8 +117,8 @@ pub fn section(o: &AgentObjective) -> String {
     line("");
     line("Over MCP (`arx mcp`) the same steps are the tools `status`, `idea_add`,");
     line("`idea_list`, `next`, `best`, `log`, `finding_rank`, `try` (with `idea` and");
-    line("`description`, and `lane` to try in a lane), `restore`, `show` and");
-    line("`deadend_check`; the server serves this loop as the prompt `loop`. Each result's");
+    line("`description`, and `lane` to try in a lane), `restore`, `show`, `deadend_check`");
+    line("and `deadend_add`; the server serves this loop as the prompt `loop`. Each result's");
     line("first line is the outcome and the next step in the tools' words.");
     line(END);
     s
@@ -390,6 +393,7 @@ mod tests {
             "id=$(arx next)",
             "arx idea list --status open",
             "arx idea add --retry",
+            "arx try --idea ID --retry --because",
             "| `discard (inconclusive)` | 1 |",
             "| `crash` | 3 |",
             "### When to stop",

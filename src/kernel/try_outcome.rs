@@ -82,7 +82,7 @@ pub const OUTCOMES: &[Outcome] = &[
         "discard",
         1,
         "within the noise: not shown better; set aside and undone",
-        "go on: `arx next`, or try it again with more runs (`--repeat`, `--because`)",
+        "go on: `arx next`, or try it again with more runs (`--repeat N --retry --because TEXT`)",
         "go on: call next, or call try again with a larger `repeat` and `retry`/`because`",
     ),
     row(
@@ -146,7 +146,7 @@ pub const OUTCOMES: &[Outcome] = &[
         "refused",
         1,
         "this idea was discarded at this parent already; nothing ran, nothing was undone",
-        "undo your change (still in the working tree), then `arx next`; or retry it with `--because \"what changed\"`",
+        "undo your change (still in the working tree), then `arx next`; or retry it with `--retry --because \"what changed\"`",
         "call try again with `retry` true and `because` (what changed); or undo your change (still in the working tree), then call next",
     ),
     row(

@@ -1,7 +1,7 @@
 //! What a tool result says first: one line with the outcome and the next
 //! step in the tools' words, the warnings the command gave, then the
-//! record in short (numbers rounded, at most [`MAX_TEXT`] characters in
-//! all). The full record is the result's structured content.
+//! record in short (numbers rounded to the metric's precision, at most
+//! [`MAX_TEXT`] characters in all). The full record is the result's structured content.
 
 use serde_json::Value;
 
@@ -37,7 +37,10 @@ pub fn cut(text: &str, max: usize) -> String {
 }
 
 /// The commands as MCP names them: `arx idea add` is the tool `idea_add`.
-const TOOLS: [(&str, &str); 20] = [
+const TOOLS: [(&str, &str); 23] = [
+    ("arx deadend add", "deadend_add"),
+    ("arx journal verify", "journal_verify"),
+    ("arx ps", "ps"),
     ("arx idea add", "idea_add"),
     ("arx idea list", "idea_list"),
     ("arx idea drop", "idea_drop"),
@@ -65,6 +68,8 @@ const TOOLS: [(&str, &str); 20] = [
 pub fn in_tool_words(text: &str) -> String {
     let mut out = text.to_string();
     for (command, tool) in TOOLS {
+        // In code: "`arx next`" is "the tool `next`".
+        out = out.replace(&format!("`{command}"), &format!("the tool `{tool}"));
         out = out.replace(command, &format!("the tool {tool}"));
     }
     let mut said = String::with_capacity(out.len());
@@ -87,29 +92,106 @@ pub fn in_tool_words(text: &str) -> String {
     said
 }
 
-/// `value` with every number rounded to 4 significant digits.
+/// `value` with every number rounded to the metric's precision
+/// ([`metric_decimals`]), and never to fewer than 3 significant digits
+/// (a probability, a score); nulls left out.
 pub fn rounded(value: &Value) -> Value {
+    round_with(value, metric_decimals(value))
+}
+
+/// Most decimals a number keeps.
+const MAX_DECIMALS: i32 = 12;
+
+/// The decimals the metric of a record is known to: two significant
+/// digits of its noise, as the command line shows it (`noise` anywhere in
+/// the record, the first found); without a noise above zero, the digits
+/// the experiment printed (the most decimals among its `samples` and
+/// `metrics`); neither: none (each number then keeps 3 significant
+/// digits).
+pub fn metric_decimals(value: &Value) -> i32 {
+    if let Some(noise) = find_noise(value) {
+        return (1 - noise.log10().floor() as i32).clamp(0, MAX_DECIMALS);
+    }
+    printed_decimals(value, false).min(MAX_DECIMALS)
+}
+
+/// The first positive `noise` of a record, breadth first.
+fn find_noise(value: &Value) -> Option<f64> {
+    let mut level = vec![value];
+    while !level.is_empty() {
+        let mut next = Vec::new();
+        for v in level {
+            match v {
+                Value::Object(map) => {
+                    let noise = map.get("noise").and_then(Value::as_f64);
+                    if let Some(n) = noise.filter(|n| *n > 0.0 && n.is_finite()) {
+                        return Some(n);
+                    }
+                    next.extend(map.values());
+                }
+                Value::Array(items) => next.extend(items),
+                _ => {}
+            }
+        }
+        level = next;
+    }
+    None
+}
+
+/// The most decimals among the numbers under `samples` and `metrics`
+/// keys (`inside`: `value` is under one).
+fn printed_decimals(value: &Value, inside: bool) -> i32 {
+    match value {
+        Value::Number(n) if inside && n.is_f64() => n.as_f64().map_or(0, decimals_of),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| printed_decimals(v, inside))
+            .max()
+            .unwrap_or(0),
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| printed_decimals(v, inside || k == "samples" || k == "metrics"))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The decimals of `f` as it reads shortest (`0.5012`: 4).
+fn decimals_of(f: f64) -> i32 {
+    if !f.is_finite() {
+        return 0;
+    }
+    let text = format!("{f}");
+    text.split_once('.').map_or(0, |(_, d)| d.len() as i32)
+}
+
+fn round_with(value: &Value, decimals: i32) -> Value {
     match value {
         Value::Number(n) if n.is_f64() => n
             .as_f64()
-            .and_then(|f| serde_json::Number::from_f64(round(f)))
+            .and_then(|f| serde_json::Number::from_f64(round(f, decimals)))
             .map_or(Value::Null, Value::Number),
-        Value::Array(items) => Value::Array(items.iter().map(rounded).collect()),
+        Value::Array(items) => {
+            Value::Array(items.iter().map(|v| round_with(v, decimals)).collect())
+        }
         Value::Object(map) => Value::Object(
             map.iter()
                 .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k.clone(), rounded(v)))
+                .map(|(k, v)| (k.clone(), round_with(v, decimals)))
                 .collect(),
         ),
         other => other.clone(),
     }
 }
 
-fn round(f: f64) -> f64 {
+/// `f` to `decimals`, or to 3 significant digits when that keeps more.
+fn round(f: f64, decimals: i32) -> f64 {
     if f == 0.0 || !f.is_finite() {
         return f;
     }
-    let digits = 4 - 1 - f.abs().log10().floor() as i32;
+    let significant = 3 - 1 - f.abs().log10().floor() as i32;
+    let digits = decimals.max(significant).min(MAX_DECIMALS.max(significant));
     let scale = 10f64.powi(digits.clamp(-300, 300));
     let r = (f * scale).round() / scale;
     // Through its decimal text, so that it prints as short as it reads.
@@ -122,16 +204,55 @@ fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-/// The first line of a tool's result: what happened and what to do next.
-pub fn headline(tool: &str, v: &Value, code: i32) -> String {
+/// The answer's line the command gave on stderr (`arx: LINE; next:
+/// STEP`, under `--json`), in the tools' words.
+pub fn said(stderr: &str) -> Option<String> {
+    let line = stderr
+        .lines()
+        .rev()
+        .filter_map(|l| l.strip_prefix("arx: "))
+        .find(|l| l.contains("; next: "))?;
+    Some(cut(&in_tool_words(line), 600))
+}
+
+/// The files a command said it wrote (`arx: wrote the page to FILE`).
+fn wrote(stderr: &str) -> String {
+    let files: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("arx: wrote "))
+        .collect();
+    match files.is_empty() {
+        true => "wrote nothing".into(),
+        false => format!("wrote {}; next: go on", files.join(", ")),
+    }
+}
+
+/// The first line of a tool's result: what happened and what to do next;
+/// `stderr` is the command's (its answer's line, the files it wrote).
+pub fn headline(tool: &str, v: &Value, code: i32, stderr: &str) -> String {
     match tool {
+        "report_write" => wrote(stderr),
+        "finding_rank" if code != 0 => {
+            "no finding is relevant to it; next: go on (nothing learned stands in the way)".into()
+        }
+        "finding_rank" => format!(
+            "{} findings relevant, the most relevant first (under `findings`); next: weigh them before the change",
+            v.get("findings").and_then(Value::as_array).map_or(0, Vec::len)
+        ),
+        "show" => show_head(v),
+        "ps" => format!(
+            "ps: {} live runs (under `runs`); next: go on",
+            v.get("runs").and_then(Value::as_array).map_or(0, Vec::len)
+        ),
         "try" => try_head(v),
         "status" => status_head(v, code),
-        "best" if code != 0 => "no best yet: no baseline measured; next: call try to measure it".into(),
+        "best" if code != 0 => "no best yet: no baseline measured; next: call try to measure the baseline".into(),
         "best" => format!(
             "best: {} {} at {}; next: call status, then next",
             str_of(v, "metric").unwrap_or("metric"),
-            v.get("value").map(|x| rounded(x).to_string()).unwrap_or_default(),
+            v.get("value")
+                .map(|x| round_with(x, metric_decimals(v)).to_string())
+                .unwrap_or_default(),
             str_of(v, "commit").map_or("?", |c| &c[..c.len().min(12)])
         ),
         "next" if code != 0 => "no open idea: next: call idea_add with new ideas, then next".into(),
@@ -166,24 +287,42 @@ pub fn headline(tool: &str, v: &Value, code: i32) -> String {
             let n = v.get(key).and_then(Value::as_array).map_or(0, Vec::len);
             format!("{tool}: {n} {key} (the most recent; a larger `limit` for more)")
         }
-        _ => format!("{tool}: {}", if code == 0 { "done" } else { "no" }),
+        _ => said(stderr)
+            .unwrap_or_else(|| format!("{tool}: {}", if code == 0 { "done" } else { "no" })),
     }
+}
+
+/// The status of a journaled run: its try's, its verdict's, or how it
+/// ended.
+fn run_status(r: &Value) -> &str {
+    if r.get("interrupted").and_then(Value::as_bool) == Some(true) {
+        return "interrupted";
+    }
+    r.pointer("/ratchet/status")
+        .and_then(Value::as_str)
+        .or_else(|| r.pointer("/verdict/verdict").and_then(Value::as_str))
+        .unwrap_or("run")
+}
+
+fn show_head(v: &Value) -> String {
+    let id = str_of(v, "run_id").unwrap_or("?");
+    let what = v
+        .pointer("/ratchet/description")
+        .and_then(Value::as_str)
+        .or_else(|| str_of(v, "hypothesis"))
+        .map(|d| format!(" \"{}\"", cut(d, 200)))
+        .unwrap_or_default();
+    format!(
+        "run {id}: {}{what}; next: the record is the structured content",
+        run_status(v)
+    )
 }
 
 fn log_head(v: &Value) -> String {
     let runs = v.get("runs").and_then(Value::as_array);
     let n = runs.map_or(0, Vec::len);
     let last = runs.and_then(|r| r.last()).map(|r| {
-        let status = r
-            .pointer("/ratchet/status")
-            .and_then(Value::as_str)
-            .or_else(|| r.pointer("/verdict/verdict").and_then(Value::as_str))
-            .unwrap_or("run");
-        let status = if r.get("interrupted").and_then(Value::as_bool) == Some(true) {
-            "interrupted"
-        } else {
-            status
-        };
+        let status = run_status(r);
         format!(
             "; the last: {status} {}",
             str_of(r, "run_id").map_or("", |id| &id[..id.len().min(13)])
@@ -228,18 +367,47 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn numbers_are_rounded_and_nulls_left_out() {
-        let v = json!({"a": 0.123456789, "b": 3187.4567, "c": null, "d": [1.0e-7 / 3.0], "e": 7});
+    fn numbers_keep_the_noise_s_digits_and_nulls_are_left_out() {
+        // Noise 0.0034: two significant digits of it, 4 decimals; a number
+        // that small keeps 3 significant digits.
+        let v = json!({"ratchet": {"noise": 0.0034, "best": 1.234567, "improvement": 0.000123456},
+                       "c": null, "p": 0.08481626894395067, "e": 7, "big": 3187.4567});
         assert_eq!(
             rounded(&v),
-            json!({"a": 0.1235, "b": 3187.0, "d": [3.333e-8], "e": 7})
+            json!({"ratchet": {"noise": 0.0034, "best": 1.2346, "improvement": 0.000123},
+                   "p": 0.0848, "e": 7, "big": 3187.4567})
+        );
+        // Four significant digits would lose the difference of two values
+        // the noise tells apart.
+        let v = json!({"noise": 0.00002, "best": 1.234567, "candidate": 1.234612});
+        let r = rounded(&v);
+        assert_ne!(r["best"], r["candidate"], "{r}");
+        assert_eq!(r["best"], json!(1.234567));
+    }
+
+    #[test]
+    fn without_a_noise_numbers_keep_the_digits_the_experiment_printed() {
+        // A deterministic metric (noise 0): the samples' digits.
+        let v = json!({"samples": [0.6, 0.6], "ratchet": {"noise": 0.0, "improvement": 0.09999999999999998,
+                       "best": 0.5}, "keep_rate": 0.7500000000000001, "g": -0.4433943701573704});
+        assert_eq!(
+            rounded(&v),
+            json!({"samples": [0.6, 0.6], "ratchet": {"noise": 0.0, "improvement": 0.1, "best": 0.5},
+                   "keep_rate": 0.75, "g": -0.443})
+        );
+        assert_eq!(metric_decimals(&json!({"metrics": {"loss": 2.34512}})), 5);
+        assert_eq!(metric_decimals(&json!({"scores": {"g": 0.123456}})), 0);
+        // A large value keeps its integer digits and its metric's decimals.
+        assert_eq!(
+            rounded(&json!({"noise": 733.0, "v": 3187.4567})),
+            json!({"noise": 733.0, "v": 3187.0})
         );
     }
 
     #[test]
     fn a_try_starts_with_its_line_and_the_next_step_in_the_tools_words() {
         let v = json!({"outcome": "discard (inconclusive)", "line": "discard (inconclusive): mse 3187 (-355 vs 3542, within noise 733)"});
-        let head = headline("try", &v, 1);
+        let head = headline("try", &v, 1, "");
         assert!(
             head.starts_with("discard (inconclusive): mse 3187"),
             "{head}"
@@ -252,7 +420,7 @@ mod tests {
     fn commands_and_flags_become_tools_and_fields() {
         assert_eq!(
             in_tool_words("--retry needs --because; see `arx idea list` (arx try --dry-run)"),
-            "retry needs because; see `the tool idea_list` (the tool try dry_run)"
+            "retry needs because; see the tool `idea_list` (the tool try dry_run)"
         );
         assert_eq!(in_tool_words("a -- b, x--y"), "a -- b, x--y");
     }

@@ -182,6 +182,7 @@ fn other_cases() -> Vec<Case> {
                     "seed": 7,
                     "temperature": 0.05,
                     "greedy": true,
+                    "explain": true,
                 }),
             ],
             minimal: json!({}),
@@ -292,6 +293,50 @@ fn loop_cases() -> Vec<Case> {
             ..case("finding_list", &["finding", "list"])
         },
     ]
+    .into_iter()
+    .chain(memory_cases())
+    .collect()
+}
+
+/// The tools of the loop's memory and machinery: dead ends, the journal's
+/// check, the live runs, the report's files.
+fn memory_cases() -> Vec<Case> {
+    vec![
+        Case {
+            full: vec![json!({
+                "statement": "raise the learning rate",
+                "reason": "diverges",
+                "evidence_level": "deterministic",
+                "iteration": 4,
+            })],
+            minimal: json!({"statement": "x", "reason": "y"}),
+            hostile: vec![json!({"statement": "--approve", "reason": "--no-gates"})],
+            positional: &[("statement", "statement")],
+            ..case("deadend_add", &["deadend", "add"])
+        },
+        Case {
+            full: vec![json!({"file": "other/journal.jsonl"})],
+            hostile: vec![json!({"file": "--help"})],
+            positional: &[("file", "file")],
+            ..case("journal_verify", &["journal", "verify"])
+        },
+        case("ps", &["ps"]),
+        Case {
+            full: vec![json!({
+                "html": "report.html",
+                "refresh": 30,
+                "svg": "chart.svg",
+                "junit": "runs.xml",
+                "segment": "all",
+                "last": 5,
+            })],
+            minimal: json!({}),
+            hostile: vec![json!({"html": "--approve", "svg": "--no-gates"})],
+            // Naming no file: the page at .arx/report.html.
+            fixed: &["html"],
+            ..case("report_write", &["report"])
+        },
+    ]
 }
 
 /// The server's global flags in these tests, and their argument ids.
@@ -327,7 +372,7 @@ fn fixed_flags(case: &Case, call: &Call, events: bool, approved: bool) -> BTreeS
         expected.insert("approve".into());
     }
     // A try that runs refuses a repeat unless retried.
-    if case.tool == "try" && call.gated {
+    if case.tool == "try" && call.gate.is_some() {
         expected.insert("no_repeat".into());
     }
     expected
@@ -488,7 +533,7 @@ fn every_tool_line_parses_as_its_command_with_its_values() {
             let call = (entry.parse)(input.clone())
                 .unwrap_or_else(|e| panic!("{}: {input}: {e}", case.tool));
             check(&case, input, call.clone(), false);
-            if call.gated {
+            if call.gate.is_some() {
                 check(&case, input, call, true);
             }
         }
@@ -500,12 +545,25 @@ fn only_calls_that_run_an_experiment_are_gated() {
     let gated = |tool: &str, input: Value| {
         let table = table();
         let entry = table.iter().find(|e| e.name == tool).unwrap();
-        (entry.parse)(input).unwrap().gated
+        (entry.parse)(input).unwrap().gate.is_some()
     };
     assert!(gated("try", json!({})));
     assert!(!gated("try", json!({"dry_run": true})));
     assert!(gated("run", json!({"command": ["true"]})));
-    for tool in ["best", "status", "log", "measure", "report"] {
+    // Writing a dead end passes the kg_write gate, the person's too.
+    let table = table();
+    let add = table.iter().find(|e| e.name == "deadend_add").unwrap();
+    let call = (add.parse)(json!({"statement": "x", "reason": "y"})).unwrap();
+    assert_eq!(call.gate, Some(crate::kernel::gate::Gate::KgWrite));
+    for tool in [
+        "best",
+        "status",
+        "log",
+        "measure",
+        "report",
+        "ps",
+        "journal_verify",
+    ] {
         assert!(!gated(tool, json!({})), "{tool}");
     }
 }

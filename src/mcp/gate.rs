@@ -1,9 +1,10 @@
-//! Who opens the `execute` gate for a call: never the caller. The operator
-//! may have approved every call (`arx mcp --approve`, `[mcp] approve` in
-//! the committed arx.toml); otherwise the person is asked through the
-//! client (MCP elicitation), shown the command and the change, after the
-//! call's arguments were checked. A refusal, a dismissed question and a
-//! client that cannot ask are three different results, each a pause.
+//! Who opens a call's gate (`execute` before an experiment, `kg_write`
+//! before a dead end is written): never the caller. The operator may have
+//! approved every call (`arx mcp --approve`, `[mcp] approve` in the
+//! committed arx.toml); otherwise the person is asked through the client
+//! (MCP elicitation), shown the command and the change, after the call's
+//! arguments were checked. A refusal, a dismissed question and a client
+//! that cannot ask are three different results, each a pause.
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use rmcp::service::ElicitationError;
@@ -11,6 +12,7 @@ use rmcp::{Peer, RoleServer};
 
 use super::tools::{Call, Entry};
 use super::{answer, exit_meta, run_child, subcommand_words, tool_error, Setup};
+use crate::kernel::gate::Gate;
 use crate::kernel::try_outcome;
 
 /// What the person is asked when a call would pause at the `execute` gate.
@@ -40,6 +42,7 @@ pub async fn approval(
     call: &Call,
     listed: bool,
 ) -> Approval {
+    let gate = call.gate.unwrap_or(Gate::Execute);
     // A command that is neither the objective's nor listed is the
     // person's to approve, whatever the gate and the operator say.
     let question = if !listed {
@@ -49,7 +52,7 @@ pub async fn approval(
             return Approval::Approved;
         }
         let check = Call {
-            args: vec!["gate".into(), "check".into(), "execute".into()],
+            args: vec!["gate".into(), "check".into(), gate.as_str().into()],
             ..Call::default()
         };
         let pending = match run_child(setup, &check, None, std::future::pending()).await {
@@ -71,8 +74,9 @@ pub async fn approval(
     let outcome = match asked {
         Ok(Some(GateAnswer { approve: true })) => {
             log(&format!(
-                "mcp: {}: the execute gate approved by the person",
-                entry.name
+                "mcp: {}: the {} gate approved by the person",
+                entry.name,
+                gate.as_str()
             ));
             return Approval::Approved;
         }
@@ -84,7 +88,7 @@ pub async fn approval(
         }
     };
     log(&format!("mcp: {}: {outcome}", entry.name));
-    Approval::Answer(Box::new(paused(outcome)))
+    Approval::Answer(Box::new(paused(outcome, gate)))
 }
 
 /// May `call` run without asking the person for its command? Yes for a
@@ -160,10 +164,16 @@ fn unlisted_question(setup: &Setup, call: &Call) -> String {
 /// what would happen, from a dry run (which checks the arguments: an
 /// error is the call's answer, and nobody is asked).
 async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResult>> {
-    let mut lines = vec![format!(
-        "arx: the `execute` gate is on. Approve running this experiment in {}?",
-        setup.dir.display()
-    )];
+    let mut lines = vec![match call.gate {
+        Some(Gate::KgWrite) => format!(
+            "arx: the `kg_write` gate is on. Approve writing this to the loop's memory (the dead ends) in {}?",
+            setup.dir.display()
+        ),
+        _ => format!(
+            "arx: the `execute` gate is on. Approve running this experiment in {}?",
+            setup.dir.display()
+        ),
+    }];
     if call.args.first().map(String::as_str) != Some("try") {
         lines.push(format!("command: arx {}", call.args.join(" ")));
         return Ok(lines.join("\n"));
@@ -202,6 +212,14 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
             )))
         }
     }
+    lines.extend(dry_run_lines(&value));
+    Ok(answer::cut(&lines.join("\n"), 4000))
+}
+
+/// What a dry run of a `try` says to the person: the command, the paths
+/// changed since the best, what the try would do.
+fn dry_run_lines(value: &serde_json::Value) -> Vec<String> {
+    let mut lines = Vec::new();
     let text = |key: &str| value.get(key).and_then(|v| v.as_str()).unwrap_or("");
     lines.push(format!("command: {}", text("command")));
     let paths: Vec<&str> = value
@@ -231,11 +249,11 @@ async fn preview(setup: &Setup, call: &Call) -> Result<String, Box<CallToolResul
     {
         lines.push(format!("- {w}"));
     }
-    Ok(answer::cut(&lines.join("\n"), 4000))
+    lines
 }
 
 /// A call paused at the gate: nothing ran, nothing was undone.
-pub fn paused(name: &str) -> CallToolResult {
+pub fn paused(name: &str, gate: Gate) -> CallToolResult {
     let o = try_outcome::find(name).unwrap_or(&try_outcome::OUTCOMES[0]);
     let line = format!("{}: {}", o.name, o.happened);
     let head = format!("{line}; next: {}", o.next_mcp);
@@ -246,7 +264,7 @@ pub fn paused(name: &str) -> CallToolResult {
         "next": o.next_mcp,
         "proceed": false,
         "reason": o.name.trim_start_matches("paused: "),
-        "pending_gate": "execute",
+        "pending_gate": gate.as_str(),
         "ratchet": {"status": "paused"},
         "undone": false,
     });

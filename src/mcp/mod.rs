@@ -66,8 +66,8 @@ pub struct Setup {
     pub dir: PathBuf,
     /// Where the server's own messages go.
     pub log: Warn,
-    /// The operator approved the `execute` gate for every call (`arx mcp
-    /// --approve`, or `[mcp] approve = true`).
+    /// The operator approved the gates for every call (`arx mcp
+    /// --approve`, or `[mcp] approve = true`): `execute` and `kg_write`.
     pub approve: bool,
 }
 
@@ -124,7 +124,7 @@ impl Server {
             () = context.ct.cancelled() => return Err(ErrorData::internal_error("cancelled", None)),
         };
         let mut call = call;
-        if call.gated {
+        if call.gate.is_some() {
             let listed = gate::listed(&self.setup, self.config_flag().as_deref(), &call);
             match gate::approval(&self.setup, &context.peer, entry, &call, listed).await {
                 gate::Approval::Approved => approve(&mut call),
@@ -456,7 +456,7 @@ fn command_line(global: &[String], call: &Call, events: Option<&Path>) -> Vec<St
     line
 }
 
-/// Approve a gated call's `execute` gate (the operator or the person did):
+/// Approve a gated call's gate (the operator or the person did):
 /// `--approve` right after the subcommand's words, before any `--`.
 fn approve(call: &mut Call) {
     let at = subcommand_words(&call.args);
@@ -692,6 +692,7 @@ fn result_of(
                         name,
                         value.as_ref().unwrap_or(&serde_json::Value::Null),
                         code,
+                        &String::from_utf8_lossy(&outcome.stderr),
                     );
                     (answer::text(&head, &warned, value.as_ref()), value)
                 }

@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 
 use super::loop_tools;
+use crate::kernel::gate::Gate;
 
 /// A JSON object (a tool's schema or arguments).
 pub type JsonObject = serde_json::Map<String, serde_json::Value>;
@@ -31,10 +32,11 @@ pub struct Call {
     /// The command prints text, not `--json` (`report --markdown`): the
     /// result is that text, and in structured content under this key.
     pub text_key: Option<&'static str>,
-    /// The command runs an experiment behind the `execute` gate: only the
-    /// operator (`arx mcp --approve`) or the person, asked through the
-    /// client, can approve it, never the caller.
-    pub gated: bool,
+    /// The gate the command passes (`execute` before an experiment,
+    /// `kg_write` before a dead end is written): only the operator (`arx
+    /// mcp --approve`) or the person, asked through the client, can
+    /// approve it, never the caller.
+    pub gate: Option<Gate>,
     /// The experiment a `run` call runs (its words, and whether through
     /// the shell): it runs only when it is the objective's command or one
     /// `[mcp] commands` lists, or when the person approves it.
@@ -195,6 +197,10 @@ pub fn table() -> Vec<Entry> {
         entry::<loop_tools::LaneSync>(),
         entry::<loop_tools::JournalImport>(),
         entry::<loop_tools::FindingList>(),
+        entry::<loop_tools::DeadendAdd>(),
+        entry::<loop_tools::JournalVerify>(),
+        entry::<loop_tools::Ps>(),
+        entry::<loop_tools::ReportWrite>(),
     ]
 }
 
@@ -304,7 +310,7 @@ impl Tool for Try {
             .opt("--because", self.because)
             .call();
         call.events = true;
-        call.gated = !self.dry_run;
+        call.gate = (!self.dry_run).then_some(Gate::Execute);
         call
     }
 }
@@ -494,7 +500,7 @@ impl Tool for Run {
             .rest(&self.command)
             .call();
         call.events = true;
-        call.gated = true;
+        call.gate = Some(Gate::Execute);
         call.command = Some((self.command, self.shell));
         call
     }
@@ -519,11 +525,14 @@ pub struct Next {
     /// Take the lowest expected free energy instead of sampling.
     #[serde(default)]
     pub greedy: bool,
+    /// Say what the scores mean (`legend`, beside every idea's scores).
+    #[serde(default)]
+    pub explain: bool,
 }
 
 impl Tool for Next {
     const NAME: &'static str = "next";
-    const DESCRIPTION: &'static str = "The next idea to try (`arx next`): the backlog's open ideas ranked from the ratchet's record, the chosen id in `idea`, with its statement, family and scores; ideas already discarded at the same parent or in flight in another lane are left out, with the reason. With `candidates`, picks among the candidates of a file by expected free energy instead. `_meta.exit_code` is 1 when nothing is left (add ideas with `idea_add`).";
+    const DESCRIPTION: &'static str = "The next idea to try (`arx next`): the backlog's open ideas ranked from the ratchet's record, the chosen id in `idea`, with its statement, family and scores; ideas already discarded at the same parent or in flight in another lane are left out, with the reason. With `candidates`, picks among the candidates of a file by expected free energy instead. With `explain`, `legend` says what each score means. `_meta.exit_code` is 1 when nothing is left (add ideas with `idea_add`).";
     // It marks the idea it gives as in flight.
     const READ_ONLY: bool = false;
     fn call(self) -> Call {
@@ -534,6 +543,7 @@ impl Tool for Next {
             .opt("--temperature", self.temperature)
             .opt("--model", self.model)
             .flag("--greedy", self.greedy)
+            .flag("--explain", self.explain)
             .call()
     }
 }

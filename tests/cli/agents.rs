@@ -318,3 +318,74 @@ fn a_scripted_agent_following_agents_md_never_edits_on_top_of_an_undone_candidat
         .collect();
     assert_eq!(tried, ["tried"; 5], "{listed}");
 }
+
+/// Every `arx ...` command the generated section names in code, with its
+/// placeholders filled in (`ID`, `"$id"`, `WORD`, `N`, `TEXT`), parses as
+/// arx's command line: an agent that knows only AGENTS.md never runs one
+/// arx refuses (as `arx try --idea ID --because ...` without `--retry`).
+#[test]
+fn every_command_agents_md_names_is_one_arx_accepts() {
+    use clap::Parser;
+    let objective = serde_json::json!({
+        "metric": "val_bpb", "direction": "min", "command": "uv run train.py",
+        "checks": ["pytest -q"], "protect": ["eval/**"], "slots": 4,
+        "guards": ["latency"], "holdout": {"command": "sh holdout.sh"},
+        "stop": {"max_discards_in_a_row": 20},
+    });
+    let section = arx::kernel::agents::section(&arx::kernel::agents::from_config(Some(&objective)));
+    // Code spans may cross a line break of the text.
+    let joined: String = section.lines().map(str::trim).collect::<Vec<_>>().join(" ");
+    let spans = regex::Regex::new(r"``? ?(arx [^`]+?) ?``?").unwrap();
+    let mut seen = 0;
+    for m in spans.captures_iter(&joined) {
+        let command = &m[1];
+        let filled = command
+            .replace("\"$id\"", "i-0000000001")
+            .replace(" ID", " i-0000000001")
+            .replace(" WORD", " lr")
+            .replace(" NAME", " gpu0")
+            .replace("--repeat N", "--repeat 3")
+            .replace(" TEXT", " more-runs")
+            .replace(" STATEMENT", " halve-it");
+        let mut words = vec![];
+        let mut quoted: Option<String> = None;
+        for w in filled.split(' ') {
+            match (&mut quoted, w.starts_with('"'), w.ends_with('"')) {
+                (None, true, true) if w.len() > 1 => words.push(w.trim_matches('"').to_string()),
+                (None, true, _) => quoted = Some(w.trim_start_matches('"').to_string()),
+                (Some(q), _, true) => {
+                    q.push(' ');
+                    q.push_str(w.trim_end_matches('"'));
+                    words.push(quoted.take().unwrap());
+                }
+                (Some(q), _, _) => {
+                    q.push(' ');
+                    q.push_str(w);
+                }
+                (None, _, _) => words.push(w.to_string()),
+            }
+        }
+        // A command with a shell's `...` or a placeholder of its own is
+        // an example of a shape, not a line to run.
+        if words.iter().any(|w| w.contains("...") || w.contains('$')) {
+            continue;
+        }
+        if let Err(e) = arx::cli::Cli::try_parse_from(&words) {
+            // A command or a flag named, not run: `arx idea drop`, `arx
+            // try --idea`, with no value.
+            let last = words.last().map_or("", String::as_str);
+            let named = matches!(
+                e.kind(),
+                clap::error::ErrorKind::MissingRequiredArgument
+                    | clap::error::ErrorKind::InvalidValue
+            ) && !command.contains('"')
+                && (last.starts_with("--") || !command.contains(" -"));
+            assert!(
+                named,
+                "AGENTS.md names `{command}`, which arx refuses:\n{e}"
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen >= 15, "only {seen} commands found in:\n{section}");
+}

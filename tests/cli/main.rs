@@ -2,6 +2,7 @@
 //! they share are in `support`.
 
 mod agents;
+mod answers;
 mod candidate;
 mod candidate_cases;
 mod ci_files;

@@ -119,9 +119,30 @@ fn lists_the_tools_with_their_schemas() {
         "idea_add",
         "idea_list",
         "idea_drop",
+        "deadend_add",
+        "journal_verify",
+        "ps",
+        "report_write",
     ] {
         assert!(names.contains(&name), "{name} in {names:?}");
     }
+    // Every tool declares what it returns and how it acts.
+    for tool in &tools {
+        assert_eq!(tool["outputSchema"]["type"], "object", "{tool}");
+        let a = &tool["annotations"];
+        assert!(a["readOnlyHint"].is_boolean(), "{tool}");
+    }
+    let annotated = |name: &str| {
+        let t = tools.iter().find(|t| t["name"] == name).unwrap();
+        (
+            t["annotations"]["readOnlyHint"].as_bool(),
+            t["annotations"]["destructiveHint"].as_bool(),
+        )
+    };
+    assert_eq!(annotated("ps"), (Some(true), Some(false)));
+    assert_eq!(annotated("journal_verify"), (Some(true), Some(false)));
+    assert_eq!(annotated("deadend_add"), (Some(false), Some(false)));
+    assert_eq!(annotated("report_write"), (Some(false), Some(false)));
     let try_tool = tools.iter().find(|t| t["name"] == "try").unwrap();
     assert_eq!(try_tool["inputSchema"]["type"], "object");
     for key in ["description", "command", "repeat", "dry_run"] {
@@ -295,4 +316,90 @@ fn next_ranks_the_backlog_and_a_lane_is_never_given_an_idea_in_flight() {
         (&json!(false), &json!(1)),
         "{none}"
     );
+}
+
+#[test]
+fn the_memory_tools_ask_for_the_kg_write_gate_verify_the_journal_and_write_the_report() {
+    let config = "[gates]\nexecute = false\n\n[objective]\nmetric = \"score\"\ndirection = \"max\"\ncommand = \"sh score.sh\"\nbaseline_repeat = 2\n";
+    let sb = crate::support::committed_repo(&[
+        ("score.txt", "0.5\n"),
+        (
+            "score.sh",
+            "echo \"__RESULT__ {\\\"score\\\": $(cat score.txt)}\"\n",
+        ),
+        ("arx.toml", config),
+    ]);
+    let mut s = Session::start(&sb);
+    // Before a baseline, best is a "no" that says what to call.
+    let best = s.call("best", json!({}));
+    assert_eq!(best["_meta"]["exit_code"], 1, "{best}");
+    assert_eq!(best["structuredContent"]["best"], Value::Null, "{best}");
+    let text = best["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("no best yet"), "{text}");
+
+    // The kg_write gate is on and this client cannot ask a person: a
+    // pause, and nothing written.
+    let add = json!({"statement": "square the score", "reason": "it overflows"});
+    let paused = s.call("deadend_add", add.clone());
+    assert_eq!(paused["_meta"]["exit_code"], 1, "{paused}");
+    let text = paused["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("paused: no person to ask"), "{text}");
+    assert_eq!(paused["structuredContent"]["pending_gate"], "kg_write");
+    let check = s.call("deadend_check", json!({"statement": "square the score"}));
+    assert_eq!(check["structuredContent"]["known"], false, "{check}");
+    let wrong = s.call(
+        "deadend_add",
+        json!({"statement": "x", "reason": "y", "evidence_level": "hunch"}),
+    );
+    assert_eq!(wrong["isError"], true, "{wrong}");
+    drop(s);
+
+    // A person turned the gate off in the committed arx.toml.
+    sb.write(
+        "arx.toml",
+        config.replace("execute = false\n", "execute = false\nkg_write = false\n"),
+    );
+    crate::support::git(&sb, &["commit", "-qam", "kg_write off"]);
+    let mut s = Session::start(&sb);
+    let added = s.call("deadend_add", add);
+    assert_eq!(added["_meta"]["exit_code"], 0, "{added}");
+    assert_eq!(added["structuredContent"]["added"], true, "{added}");
+    let text = added["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("added dead end"), "{text}");
+    assert!(!text.contains("--") && !text.contains("arx "), "{text}");
+    let check = s.call("deadend_check", json!({"statement": "square the score"}));
+    assert_eq!(check["structuredContent"]["known"], true, "{check}");
+
+    let verified = s.call("journal_verify", json!({}));
+    assert_eq!(verified["_meta"]["exit_code"], 0, "{verified}");
+    assert_eq!(verified["structuredContent"]["ok"], true, "{verified}");
+    let text = verified["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("sound:"), "{text}");
+
+    let ps = s.call("ps", json!({}));
+    assert_eq!(ps["structuredContent"]["runs"], json!([]), "{ps}");
+
+    let tried = s.call("try", json!({"description": "baseline"}));
+    assert_eq!(tried["_meta"]["exit_code"], 0, "{tried}");
+    let written = s.call("report_write", json!({}));
+    assert_eq!(written["_meta"]["exit_code"], 0, "{written}");
+    let text = written["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("wrote the page to .arx/report.html"),
+        "{text}"
+    );
+    assert!(sb.read(".arx/report.html").contains("<html"));
+    let chart = s.call("report_write", json!({"svg": "chart.svg"}));
+    let text = chart["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("wrote the chart to chart.svg"), "{text}");
+    let wrong = s.call("report_write", json!({"refresh": 5}));
+    assert_eq!(wrong["isError"], true, "{wrong}");
+
+    s.call(
+        "idea_add",
+        json!({"statement": "raise the score", "family": "s"}),
+    );
+    let explained = s.call("next", json!({"explain": true}));
+    let legend = explained["structuredContent"]["legend"].as_str().unwrap();
+    assert!(legend.contains("keep_rate"), "{legend}");
 }

@@ -446,6 +446,14 @@ fn low_confidence_waits_for_review_even_in_auto_mode() {
     let rec = stdout_json(&out);
     assert_eq!(rec["status"], "evaluated");
     assert_eq!(rec["detail"], "awaiting review (low_confidence)");
+    // Under --json the answer's line says it and how to land it.
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "arx: evaluated: round low: awaiting review (low_confidence); next: to land it: "
+        ),
+        "{err}"
+    );
     assert_eq!(fx.head(), base);
     assert!(fx.branches().contains(&"harness/round-low".to_string()));
 
@@ -749,6 +757,11 @@ fn validate_exit_codes() {
     let report = stdout_json(&json_out);
     assert_eq!(report["valid"], true);
     assert_eq!(report["patch_hash"].as_str().unwrap().len(), 16);
+    let err = String::from_utf8_lossy(&json_out.stderr);
+    assert!(
+        err.contains("arx: valid: 3 entries; next: apply it"),
+        "{err}"
+    );
 
     fx.arx()
         .args(["round", "validate", "no-such-patch.json"])
@@ -773,6 +786,14 @@ fn validate_exit_codes() {
         .assert()
         .code(1)
         .stdout(contains("patch must be a JSON object"));
+    fx.arx()
+        .args(["--json", "round", "validate", "-"])
+        .write_stdin("[1, 2]")
+        .assert()
+        .code(1)
+        .stderr(contains(
+            "arx: invalid: 1 error, the first: patch must be a JSON object",
+        ));
 }
 
 #[test]

@@ -213,7 +213,7 @@ fn a_scripted_agent_takes_the_right_step_at_every_outcome(python: &Path) -> Resu
     }
     let summary: serde_json::Value = serde_json::from_str(stdout.trim())
         .map_err(|e| format!("agent summary {stdout:?}: {e}"))?;
-    if summary["ok"] != true || summary["tries"].as_u64().unwrap_or(0) < 18 {
+    if summary["ok"] != true || summary["tries"].as_u64().unwrap_or(0) < 20 {
         return Err(format!("agent summary: {summary}").into());
     }
     Ok(())

@@ -14,7 +14,10 @@ The changes cover every outcome: baseline, keep, discard, discard
 (inconclusive), crash, protected, a repeat (refused, then retried with
 `because`), a pause the person declines, an interrupted try taken up by
 the next call, and an edit of `[gates]` in arx.toml that must not open the
-gate. The loop ends when `status` says stop (the default stop rule).
+gate. The loop ends when `status` says stop (its stop rule), after 20
+tries at least; then every other tool is called once with its defaults
+(the SDK validates each structured result against its output schema,
+and each text must be at most 2,000 characters and start with words).
 Prints one JSON summary line; exits non-zero on the first failed check.
 """
 
@@ -93,6 +96,8 @@ CHANGES = [
     ("a slow change", "slow", {"slow": "1\n"}, "interrupted"),
     ("raise the score to 1.5", "score", {"score.txt": "1.5\n"}, "keep"),
     ("open the gate myself", "gate", {"score.txt": "2.0\n", "arx.toml": None}, "keep"),
+    ("raise the score to 2.5", "score", {"score.txt": "2.5\n"}, "keep"),
+    ("raise the score to 3.0", "score", {"score.txt": "3.0\n"}, "keep"),
     ("lower the score to 0.3", "score", {"score.txt": "0.3\n"}, "discard"),
     ("lower the score to 0.4", "score", {"score.txt": "0.4\n"}, "discard"),
     ("lower the score to 0.5", "score", {"score.txt": "0.5\n"}, "discard"),
@@ -102,6 +107,47 @@ CHANGES = [
     ("lower the score to 0.9", "score", {"score.txt": "0.9\n"}, "discard"),
     ("lower the score to 1.0", "score", {"score.txt": "1.0\n"}, "discard"),
 ]
+
+
+# The tools the loop itself calls, and those the sweep leaves alone (they
+# run experiments, change the tree or need files of another loop).
+USED_IN_THE_LOOP = {"try", "status", "idea_add", "log"}
+NOT_SWEPT = {"run", "restore", "lane_add", "lane_sync", "journal_import", "idea_drop"}
+
+
+async def sweep(call, first_line):
+    """Every other tool once, with its defaults: through the SDK, which
+    validates each structured result against the tool's output schema;
+    `call` checks the text's length. Returns the tools called."""
+    log = await call("log", {"limit": 1})
+    run_id = log.structured_content["runs"][0]["run_id"]
+    calls = {
+        "best": {},
+        "next": {"explain": True},
+        "idea_list": {},
+        "finding_list": {},
+        "finding_rank": {"context": "raise the score"},
+        "deadend_check": {"statement": "lower the score to 0.2"},
+        # Behind the kg_write gate: the person is asked, and approves.
+        "deadend_add": {"statement": "square the score", "reason": "it overflows"},
+        "journal_verify": {},
+        "ps": {},
+        "report": {},
+        "report_write": {},
+        "lane_list": {},
+        "show": {"run_id": run_id},
+        "measure": {"metric": "score", "cmp": ">=", "target": 0.5,
+                    "input": "__RESULT__ {\"score\": 0.75}\n"},
+    }
+    for name, args in calls.items():
+        result = await call(name, args)
+        line = first_line(result)
+        check(not result.is_error, f"{name}: {line}")
+        check(line and not line.startswith("{"), f"{name} starts with words: {line!r}")
+        check(not line.endswith(": done"), f"{name} says what happened: {line!r}")
+    known = await call("deadend_check", {"statement": "square the score"})
+    check(first_line(known).startswith("known dead end"), first_line(known))
+    return set(calls)
 
 
 async def main(arx, repo):
@@ -236,7 +282,11 @@ async def main(arx, repo):
             check(stopped is not None, "the loop ended by a stop rule")
             report = await session.read_resource("arx://report")
             check("score" in report.contents[0].text, "the report resource")
+            swept = await sweep(call, first_line)
+            untouched = set(tools) - swept - USED_IN_THE_LOOP - NOT_SWEPT
+            check(not untouched, f"tools neither swept nor used: {sorted(untouched)}")
 
+    check(len(seen) >= 20, f"20 tries at least: {seen}")
     for want in ("baseline", "keep", "discard", "discard (inconclusive)", "crash", "protected",
                  "refused: a repeat", "paused: declined", "interrupted"):
         check(want in seen, f"{want} was met: {seen}")

@@ -383,6 +383,25 @@ fn verify(ctx: &Ctx, file: Option<&Path>) -> Result<Exit> {
         unreadable: scan.unreadable,
     };
     ctx.out.emit(&report)?;
+    let c = &report.check;
+    match report.ok {
+        true => ctx.answer(
+            &format!(
+                "sound: {} records, {} unique runs",
+                c.records, c.unique_runs
+            ),
+            "go on",
+        ),
+        false => ctx.answer(
+            &format!(
+                "not sound: {} conflicting run ids, {} records without a run id, {} unreadable lines",
+                c.conflicts.len(),
+                c.missing_ids,
+                report.unreadable_lines.len()
+            ),
+            "stop: tell the person (never edit the journal by hand)",
+        ),
+    }
     Ok(if report.ok { Exit::Ok } else { Exit::No })
 }
 

@@ -45,6 +45,9 @@ struct NextIdea {
     fold: Source,
     /// Every open idea (and those left out), in the order to try them.
     ideas: Vec<Row>,
+    /// With `--explain`: what the scores of `ideas` mean.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legend: Option<String>,
     #[serde(skip)]
     explain: bool,
 }
@@ -212,9 +215,16 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         imported_tries: fold.imported.tries,
         fold: source,
         ideas,
+        legend: args.explain.then(|| JSON_LEGEND.to_string()),
         explain: args.explain,
     };
     ctx.out.emit(&report)?;
+    if let (Some(id), Some(statement)) = (&report.idea, &report.statement) {
+        ctx.answer(
+            &format!("next idea: {id} \"{}\"", shown(statement)),
+            &format!("make that one change, then `arx try --idea {id}`"),
+        );
+    }
     match (&report.idea, lane) {
         (Some(id), Some(lane)) if state.is_dir() => {
             if let Err(e) = cache::claim(&state, lane, id, &now) {
@@ -226,20 +236,46 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         }
         (Some(_), _) => Ok(Exit::Ok),
         (None, _) => {
-            nothing_left(&report.ideas);
+            nothing_left(ctx, &report.ideas);
             Ok(Exit::No)
         }
     }
 }
 
-/// Tell why no idea was chosen, with the hint that fits.
-fn nothing_left(rows: &[Row]) {
-    let mut err = io::stderr().lock();
+/// What the scores of `--json --explain` mean, field by field.
+pub const JSON_LEGEND: &str = "idea: the pick; ideas: every open idea in the order to try them, \
+    the pick first unless sampled; scores (the family's, shared by its ideas): tries, keeps: the \
+    family's tries and keeps in the segment; keep_rate: its keep rate (posterior mean, shrunk \
+    toward the segment's; a and b its Beta parameters); gain, cost: its gain per keep and runs per \
+    try relative to the segment's (1 = the same); epistemic: what one more try would teach of its \
+    keep rate (nats); pragmatic: its expected value (keep_rate times the gain, the rest as an \
+    error, less its cost); precision: the loop's trust in its own predictions; g: expected free \
+    energy, -(1 - precision) * epistemic - pragmatic (lower first); probability: the chance it is picked; imported: tries of imported nights \
+    counted for it; left_out: why it is not proposed (a repeat of a discard, in flight).";
+
+/// Tell why no idea was chosen, with the hint that fits (under `--json`,
+/// in the answer's one line).
+fn nothing_left(ctx: &Ctx, rows: &[Row]) {
     let repeats = rows
         .iter()
         .filter(|r| matches!(r.left_out, Some(LeftOut::Repeat { .. })))
         .count();
     let flying = rows.len() - repeats;
+    if ctx.out.json {
+        let line = match rows.is_empty() {
+            true => "no open idea in the backlog".to_string(),
+            false => format!(
+                "no open idea left: {repeats} already discarded at this parent, {flying} in flight"
+            ),
+        };
+        let next = match repeats {
+            0 => "add ideas with `arx idea add STATEMENT`, then `arx next`",
+            _ => "add new ideas with `arx idea add STATEMENT`, or try one again with `arx idea add --retry ID --because TEXT`, then `arx next`",
+        };
+        ctx.answer(&line, next);
+        return;
+    }
+    let mut err = io::stderr().lock();
     let _ = if rows.is_empty() {
         writeln!(err, "arx: no open idea in the backlog")
     } else {

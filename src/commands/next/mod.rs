@@ -259,8 +259,13 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         report.candidates[i].probability = picked.probabilities[k];
     }
     let pick = picked.chosen;
-    report.chosen = Some(report.candidates[eligible[pick]].name.clone());
+    let chosen = report.candidates[eligible[pick]].name.clone();
+    report.chosen = Some(chosen.clone());
     ctx.out.emit(&report)?;
+    ctx.answer(
+        &format!("next candidate: {}", crate::kernel::text::shown(&chosen)),
+        "run that candidate (`arx run` or `arx try`)",
+    );
     Ok(Exit::Ok)
 }
 

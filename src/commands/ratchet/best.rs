@@ -90,12 +90,10 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     let o = &loaded.objective;
     let imported = loaded.segment.is_none() && loaded.imported.is_some();
     let Some(seg) = loaded.segment.or(loaded.imported) else {
-        crate::errln!("arx: no measurement yet in this segment; `arx try` measures the baseline");
-        return Ok(Exit::No);
+        return no_best(ctx, o, "nothing measured yet in this segment");
     };
     let Some(kept) = &seg.kept else {
-        crate::errln!("arx: the segment has no baseline yet; `arx try` measures it");
-        return Ok(Exit::No);
+        return no_best(ctx, o, "the segment has no baseline yet");
     };
     // An imported value is one number shown as the file gave it.
     let shown_as_given = || {
@@ -109,8 +107,11 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     };
     let estimate = estimate_of_fold(kept, &seg, INTERVAL_CONFIDENCE).or_else(shown_as_given);
     let Some(estimate) = estimate else {
-        crate::errln!("arx: the kept commit has no sample of {}", o.metric);
-        return Ok(Exit::No);
+        return no_best(
+            ctx,
+            o,
+            &format!("the kept commit has no sample of {}", o.metric),
+        );
     };
     // The baseline as it measures on the best's slot, when the two were
     // recorded on slots that differ.
@@ -122,6 +123,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
             e.or(b.samples.first().copied().filter(|_| imported))
         }),
     };
+    let (value, noise) = (estimate.value, estimate.noise);
     ctx.out.emit(&BestReport {
         segment: seg.id.clone(),
         metric: if imported {
@@ -141,5 +143,55 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         baseline_slot: on_slot.map(|o| o.slot),
         imported,
     })?;
+    let dp = decimals(noise, value);
+    let at = match kept.commit.as_str() {
+        "" => String::new(),
+        commit => format!(" at {}", short(commit)),
+    };
+    let metric = if imported { &seg.metric } else { &o.metric };
+    ctx.answer(
+        &format!("best: {metric} {}{at}", num(value, dp)),
+        "go on: `arx status`, then `arx next`",
+    );
     Ok(Exit::Ok)
+}
+
+/// `arx best` before there is one: exit 1 (a "no"), saying so on stdout
+/// (`best` null under `--json`) and what to run.
+#[derive(Serialize)]
+pub struct NoBest {
+    /// Always null: there is no best yet.
+    pub best: Option<f64>,
+    pub metric: String,
+    pub direction: crate::kernel::stats::Direction,
+    /// Why there is none.
+    pub reason: String,
+    /// What to run.
+    pub next: &'static str,
+}
+
+/// What to run when there is no best yet.
+const NO_BEST_NEXT: &str = "`arx try` measures the baseline (the working tree as it is)";
+
+impl Report for NoBest {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let b = bold();
+        writeln!(
+            out,
+            "{b}no best yet{b:#}: {} ({} {}); next: {}",
+            self.reason, self.metric, self.direction, self.next
+        )
+    }
+}
+
+fn no_best(ctx: &Ctx, o: &crate::kernel::objective::Objective, reason: &str) -> Result<Exit> {
+    ctx.out.emit(&NoBest {
+        best: None,
+        metric: o.metric.clone(),
+        direction: o.direction,
+        reason: reason.to_string(),
+        next: NO_BEST_NEXT,
+    })?;
+    ctx.answer(&format!("no best yet: {reason}"), NO_BEST_NEXT);
+    Ok(Exit::No)
 }

@@ -122,8 +122,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     asked_metric(flags.metric.as_deref(), &loaded.metrics)?;
     stale_agents_md(ctx, &loaded.cwd)?;
     let Some(seg) = &loaded.segment else {
-        ctx.out.emit(&StatusReport::no_segment(o))?;
-        return Ok(Exit::No);
+        return no_segment(ctx, o);
     };
     let hours = seg
         .started_at
@@ -151,6 +150,7 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         hours,
     );
     let stop = advice.stop;
+    let (line, next) = answer_of(&advice, seg.tally.since_keep);
     ctx.out.emit(&StatusReport {
         segment_number: seg.number,
         segment: seg.id.clone(),
@@ -174,8 +174,35 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         best_commit: seg.kept.as_ref().map(|k| k.commit.clone()),
         advice,
     })?;
+    ctx.answer(&line, next);
     Ok(if stop { Exit::Ok } else { Exit::No })
 }
+
+/// `arx status` before the objective's first baseline.
+fn no_segment(ctx: &Ctx, o: &crate::kernel::objective::Objective) -> Result<Exit> {
+    ctx.out.emit(&StatusReport::no_segment(o))?;
+    ctx.answer(
+        &format!("go on: no baseline yet for {} ({})", o.metric, o.direction),
+        "`arx try` measures the baseline",
+    );
+    Ok(Exit::No)
+}
+
+/// The answer's line and next step of the stop advice.
+fn answer_of(advice: &StopAdvice, in_a_row: usize) -> (String, &'static str) {
+    match &advice.reason {
+        Some(reason) if advice.stop => (format!("stop: {reason}"), STOP_NEXT),
+        _ => (
+            format!("go on: no stop rule fired ({in_a_row} not kept in a row)"),
+            GO_ON_NEXT,
+        ),
+    }
+}
+
+/// The next step when a stop rule fired.
+const STOP_NEXT: &str = "stop: make no further change; tell the person why, the best (`arx best`) and what was tried (`arx report`)";
+/// The next step when no stop rule fired.
+const GO_ON_NEXT: &str = "`arx next` for the idea, make that one change, then `arx try --idea ID`";
 
 /// Refuse a `--metric` no segment of the journal measures (`metrics`).
 fn asked_metric(asked: Option<&str>, metrics: &[String]) -> Result<()> {

@@ -61,5 +61,19 @@ pub fn run(ctx: &Ctx, patch_arg: &str) -> Result<Exit> {
         errors,
     };
     ctx.out.emit(&report)?;
+    match report.errors.first() {
+        None => ctx.answer(
+            &format!("valid: {} entries", report.entries),
+            "apply it (`arx round apply`)",
+        ),
+        Some(first) => ctx.answer(
+            &format!(
+                "invalid: {}, the first: {}",
+                crate::output::count(report.errors.len() as u64, "error", "errors"),
+                crate::kernel::text::shown(first.lines().next().unwrap_or(""))
+            ),
+            "fix the patch, then validate it again",
+        ),
+    }
     Ok(if report.valid { Exit::Ok } else { Exit::No })
 }

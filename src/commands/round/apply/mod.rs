@@ -264,11 +264,24 @@ impl<'c> Round<'c> {
             Exit::Ok
         };
         super::tell_ci(&self.record, self.patch_file.as_deref(), self.ctx.out.json);
+        let r = &self.record;
+        let line = format!(
+            "{}: round {}: {}",
+            r.status.as_str(),
+            r.round_id,
+            one_line(&r.detail)
+        );
+        let next = match (r.status == RoundStatus::Rejected, &next_step) {
+            (true, _) => "fix what it says, then apply the round again".to_string(),
+            (false, Some(step)) => format!("to land it: {step}"),
+            (false, None) => "go on".to_string(),
+        };
         self.ctx.out.emit(&ApplyReport {
             record: self.record,
             dry_run: self.dry_run,
             next_step,
         })?;
+        self.ctx.answer(&line, &next);
         Ok(exit)
     }
 
