@@ -8,6 +8,7 @@
 //!
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
+mod fleet;
 mod isolation;
 mod lfs;
 mod man;
@@ -27,6 +28,7 @@ fn main() {
     needs::summary();
     let mut trials: Vec<Trial> = Vec::new();
     trials.extend(needs::trials());
+    trials.extend(fleet::trials());
     trials.extend(isolation::trials());
     trials.extend(lfs::trials());
     trials.extend(report::trials());

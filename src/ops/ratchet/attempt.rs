@@ -123,16 +123,23 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     };
     let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
     drop(claims);
-    let recovered = recover::all(&repo, &loaded.state, warn)?;
+    let fleet = super::fleet::open(&config, &repo, &loaded.state, warn)?;
+    let mut recovered = match &fleet {
+        Some(f) => super::fleet::settle_intent(f, &repo, &loaded.state)?,
+        None => Vec::new(),
+    };
+    recovered.extend(recover::all(&repo, &loaded.state, warn)?);
     for line in &recovered {
         host.warn(line);
     }
     if !recovered.is_empty() {
         // What was finished may have journaled a record (a new best).
-        loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
-        if !req.new_segment {
-            loaded.segment =
-                crate::kernel::segment::current(&loaded.records, &loaded.objective.segment_id());
+        reload(req, &mut loaded, warn)?;
+    }
+    if let Some(f) = &fleet {
+        let trying = req.description.as_deref().or(tested.idea.as_deref());
+        if super::fleet::start(f, &repo, &loaded.state, trying, (host, warn))? {
+            reload(req, &mut loaded, warn)?;
         }
     }
     let lane = crate::ops::lanes::context(&repo)?;
@@ -180,16 +187,32 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         state: &loaded.state,
         rule,
         lane: lane.as_ref(),
+        fleet: fleet.as_ref(),
     };
     if let (true, Some(l)) = (already, env.lane) {
-        let done = super::already_in_best(&env, &start.kept, None, l)?;
+        let done = super::already_in_best(&env, &start.kept, None, Some(l))?;
         return Ok(Attempted::Done(Box::new(done)));
     }
     let at = match baseline_when_needed(&env, start, &loaded, baseline_lock)? {
         Ok(at) => at,
         Err(done) => return Ok(Attempted::Done(Box::new(done))),
     };
-    tries(&env, at).map(|done| Attempted::Done(Box::new(done)))
+    let done = tries(&env, at);
+    if let Some(f) = env.fleet {
+        super::fleet::finish(f, env.state, host);
+    }
+    done.map(|done| Attempted::Done(Box::new(done)))
+}
+
+/// The journal read again (what a recovery or a sync added), and the
+/// segment with it.
+fn reload(req: &TryRequest, loaded: &mut Loaded, warn: Warn) -> Result<()> {
+    loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
+    if !req.new_segment {
+        loaded.segment =
+            crate::kernel::segment::current(&loaded.records, &loaded.objective.segment_id());
+    }
+    Ok(())
 }
 
 /// The idea tested, when a try of it was discarded (not kept, not a
@@ -279,7 +302,7 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
             Tried::Done(done) => return Ok(*done),
             Tried::Moved { carry, best } => (carry, best),
         };
-        let lane = env.lane.expect("only a lane's best moves");
+        let lane = env.lane;
         let (segment, best, c) = match replay_moved(env, lane, &at.kept, (best, c))? {
             Replayed::Stale(done) => return Ok(done),
             Replayed::Onto {
