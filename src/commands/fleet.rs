@@ -61,7 +61,7 @@ impl Report for Status {
             "{b}fleet{b:#} {} {}: best {} (this machine: {}, {})",
             self.remote,
             self.branch,
-            self.best.as_deref().map_or("-".into(), short),
+            self.best.as_deref().map_or("-", short),
             self.machine,
             shown(&self.class)
         )?;
@@ -151,7 +151,7 @@ impl Report for SyncReport {
             self.machine,
             s.merged_in,
             s.published,
-            s.best.as_deref().map_or("-".into(), short)
+            s.best.as_deref().map_or("-", short)
         )
     }
 }
