@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::journal::{dedupe, RunRecord};
+use super::ratchet_record::TryStatus;
 
 /// `[fleet]` as written; the host fills what is left out.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -196,8 +197,22 @@ pub fn class_bests(chains: &[(Card, Vec<RunRecord>)]) -> Vec<ClassBest> {
 pub fn merged(records: Vec<RunRecord>) -> Vec<RunRecord> {
     let sorted = dedupe(records);
     let keeps: HashSet<String> = sorted.iter().filter_map(keep_commit).collect();
+    // The last baseline of each commit: a keep from that commit comes
+    // after it (a machine that measured the best as its baseline while
+    // another kept must not put the older best back).
+    let mut baselines: HashMap<String, String> = HashMap::new();
+    for r in &sorted {
+        if let Some(i) = r
+            .ratchet
+            .as_ref()
+            .filter(|i| i.status == TryStatus::Baseline)
+        {
+            baselines.insert(i.kept.clone(), r.run_id.clone());
+        }
+    }
     let mut order = Order {
         keeps,
+        baselines,
         placed: HashSet::new(),
         waiting: HashMap::new(),
         out: Vec::with_capacity(sorted.len()),
@@ -205,17 +220,16 @@ pub fn merged(records: Vec<RunRecord>) -> Vec<RunRecord> {
     for r in sorted {
         order.place(r);
     }
-    // Nothing waits for a keep that is never placed; what a cycle could
-    // leave goes last, in the order it came.
-    let mut rest: Vec<RunRecord> = order.waiting.into_values().flatten().collect();
-    rest = dedupe(rest);
-    order.out.extend(rest);
+    // Nothing waits for what is never placed; what a cycle could leave
+    // goes last, in the order it came.
+    let rest: Vec<RunRecord> = order.waiting.into_values().flatten().collect();
+    order.out.extend(dedupe(rest));
     order.out
 }
 
 fn keep_commit(r: &RunRecord) -> Option<String> {
     let i = r.ratchet.as_ref()?;
-    (i.status == super::ratchet_record::TryStatus::Keep)
+    (i.status == TryStatus::Keep)
         .then(|| i.commit.clone())
         .flatten()
         .filter(|c| *c != i.kept)
@@ -223,25 +237,49 @@ fn keep_commit(r: &RunRecord) -> Option<String> {
 
 struct Order {
     keeps: HashSet<String>,
+    baselines: HashMap<String, String>,
+    /// What is placed: `c:COMMIT` for a keep, `b:RUN` for a baseline.
     placed: HashSet<String>,
     waiting: HashMap<String, Vec<RunRecord>>,
     out: Vec<RunRecord>,
 }
 
 impl Order {
-    fn place(&mut self, r: RunRecord) {
-        let against = r.ratchet.as_ref().map(|i| i.kept.clone());
-        if let Some(k) = against.filter(|k| self.keeps.contains(k) && !self.placed.contains(k)) {
-            if keep_commit(&r).as_deref() != Some(k.as_str()) {
-                self.waiting.entry(k).or_default().push(r);
-                return;
+    /// What `r` must come after and is not placed yet.
+    fn unmet(&self, r: &RunRecord) -> Option<String> {
+        let i = r.ratchet.as_ref()?;
+        let own = keep_commit(r);
+        let keep = format!("c:{}", i.kept);
+        if self.keeps.contains(&i.kept)
+            && !self.placed.contains(&keep)
+            && own.as_ref() != Some(&i.kept)
+        {
+            return Some(keep);
+        }
+        if own.is_some() {
+            if let Some(run) = self.baselines.get(&i.kept).filter(|run| **run != r.run_id) {
+                let token = format!("b:{run}");
+                if !self.placed.contains(&token) {
+                    return Some(token);
+                }
             }
         }
-        let kept = keep_commit(&r);
+        None
+    }
+
+    fn place(&mut self, r: RunRecord) {
+        if let Some(token) = self.unmet(&r) {
+            self.waiting.entry(token).or_default().push(r);
+            return;
+        }
+        let token = match r.ratchet.as_ref() {
+            Some(i) if i.status == TryStatus::Baseline => Some(format!("b:{}", r.run_id)),
+            _ => keep_commit(&r).map(|c| format!("c:{c}")),
+        };
         self.out.push(r);
-        if let Some(c) = kept {
-            self.placed.insert(c.clone());
-            for w in self.waiting.remove(&c).unwrap_or_default() {
+        if let Some(t) = token {
+            self.placed.insert(t.clone());
+            for w in self.waiting.remove(&t).unwrap_or_default() {
                 self.place(w);
             }
         }
@@ -251,7 +289,26 @@ impl Order {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
+    use crate::kernel::ratchet_record::RatchetInfo;
+
+    #[test]
+    fn a_baseline_measured_while_another_machine_kept_does_not_put_the_old_best_back() {
+        let a = rec("a", "2026-01-01T00:00:00Z", TryStatus::Baseline, "c0", None);
+        let k = rec(
+            "k",
+            "2026-01-01T00:01:00Z",
+            TryStatus::Keep,
+            "c0",
+            Some("k1"),
+        );
+        // b's baseline of c0 started after k (it had not seen k yet).
+        let b = rec("b", "2026-01-01T00:02:00Z", TryStatus::Baseline, "c0", None);
+        let d = rec("d", "2026-01-01T00:03:00Z", TryStatus::Discard, "k1", None);
+        let one = merged(vec![d.clone(), b.clone(), k.clone(), a.clone()]);
+        let ids: Vec<&str> = one.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "k", "d"]);
+        assert_eq!(one, merged(vec![a, k, b, d]));
+    }
 
     fn rec(
         id: &str,

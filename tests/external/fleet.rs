@@ -67,7 +67,32 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| remote_down_holds_the_keep(),
         ),
+        trial("fleet_over_ssh_a_lost_race_is_replayed", sshd, |sshd| {
+            over_ssh(sshd)
+        }),
     ]
+}
+
+/// `sshd` (Debian: openssh-server), run as root (it must be to log in a
+/// user by key), with `ssh-keygen` and `ssh`.
+fn sshd() -> Result<PathBuf, String> {
+    let path = PathBuf::from("/usr/sbin/sshd");
+    if !path.exists() {
+        return Err("sshd not found (Debian: openssh-server)".into());
+    }
+    let uid = Command::new("id")
+        .arg("-u")
+        .output()
+        .map_err(|e| e.to_string())?;
+    if String::from_utf8_lossy(&uid.stdout).trim() != "0" {
+        return Err("sshd tests run as root".into());
+    }
+    for tool in ["ssh", "ssh-keygen"] {
+        if Command::new(tool).arg("-V").output().is_err() {
+            return Err(format!("{tool} not found (Debian: openssh-client)"));
+        }
+    }
+    Ok(path)
 }
 
 /// `git daemon`, as the git program ships it.
@@ -90,6 +115,8 @@ struct Daemon {
     child: Option<Child>,
     base: PathBuf,
     port: u16,
+    /// With `sshd`: its configuration file.
+    ssh: Option<PathBuf>,
 }
 
 impl Daemon {
@@ -98,12 +125,76 @@ impl Daemon {
             child: None,
             base: base.to_path_buf(),
             port,
+            ssh: None,
+        };
+        d.up();
+        d
+    }
+
+    /// `sshd` on 127.0.0.1:`port`, its keys and configuration in `dir`;
+    /// git reaches it with the client key (`GIT_SSH_COMMAND`).
+    fn ssh(base: &Path, port: u16, dir: &Path) -> Daemon {
+        let keygen = |name: &str| {
+            let out = Command::new("ssh-keygen")
+                .args(["-q", "-t", "ed25519", "-N", "", "-f"])
+                .arg(dir.join(name))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "ssh-keygen: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        };
+        keygen("host_key");
+        keygen("client_key");
+        std::fs::copy(dir.join("client_key.pub"), dir.join("authorized_keys")).unwrap();
+        let config = dir.join("sshd_config");
+        std::fs::write(
+            &config,
+            format!(
+                "Port {port}\nListenAddress 127.0.0.1\nHostKey {}\nAuthorizedKeysFile {}\n\
+                 PasswordAuthentication no\nKbdInteractiveAuthentication no\nUsePAM no\n\
+                 StrictModes no\nPermitRootLogin prohibit-password\nPidFile {}\n",
+                dir.join("host_key").display(),
+                dir.join("authorized_keys").display(),
+                dir.join("sshd.pid").display()
+            ),
+        )
+        .unwrap();
+        // sshd wants its privilege separation directory.
+        let _ = std::fs::create_dir_all("/run/sshd");
+        std::env::set_var(
+            "GIT_SSH_COMMAND",
+            format!(
+                "ssh -i {} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
+                 -o BatchMode=yes -o LogLevel=ERROR",
+                dir.join("client_key").display()
+            ),
+        );
+        let mut d = Daemon {
+            child: None,
+            base: base.to_path_buf(),
+            port,
+            ssh: Some(config),
         };
         d.up();
         d
     }
 
     fn up(&mut self) {
+        if let Some(config) = &self.ssh {
+            let child = Command::new("/usr/sbin/sshd")
+                .args(["-D", "-e", "-f"])
+                .arg(config)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("sshd");
+            self.child = Some(child);
+            self.wait_up();
+            return;
+        }
         let child = Command::new(git_daemon().expect("git daemon"))
             .args([
                 "--enable=receive-pack",
@@ -119,11 +210,15 @@ impl Daemon {
             .spawn()
             .expect("git daemon");
         self.child = Some(child);
+        self.wait_up();
+    }
+
+    fn wait_up(&self) {
         let t = Instant::now();
         while TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             assert!(
                 t.elapsed() < Duration::from_secs(10),
-                "git daemon did not start"
+                "the git server did not start"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -145,7 +240,14 @@ impl Daemon {
     }
 
     fn url(&self) -> String {
-        format!("git://127.0.0.1:{}/remote.git", self.port)
+        match &self.ssh {
+            Some(_) => format!(
+                "ssh://root@127.0.0.1:{}{}/remote.git",
+                self.port,
+                self.base.display()
+            ),
+            None => format!("git://127.0.0.1:{}/remote.git", self.port),
+        }
     }
 }
 
@@ -185,6 +287,11 @@ struct Fleet {
 
 impl Fleet {
     fn new() -> Fleet {
+        Fleet::serve(false)
+    }
+
+    /// The remote served by `git daemon`, or by `sshd`.
+    fn serve(ssh: bool) -> Fleet {
         let tmp = tempfile::tempdir().unwrap();
         let base = tmp.path().join("served");
         std::fs::create_dir_all(&base).unwrap();
@@ -207,7 +314,13 @@ impl Fleet {
         git(&seed, &["config", "user.name", "T"]);
         git(&seed, &["add", "-A"]);
         git(&seed, &["commit", "-qm", "start"]);
-        let daemon = Daemon::start(&base, free_port());
+        let daemon = if ssh {
+            let keys = tmp.path().join("ssh");
+            std::fs::create_dir_all(&keys).unwrap();
+            Daemon::ssh(&base, free_port(), &keys)
+        } else {
+            Daemon::start(&base, free_port())
+        };
         git(&seed, &["push", "-q", &daemon.url(), "main"]);
         Fleet { tmp, daemon }
     }
@@ -413,7 +526,16 @@ fn finish(child: Child) -> (i32, Value, String) {
 }
 
 fn lost_race_is_replayed() -> Result<(), Failed> {
-    let f = Fleet::new();
+    race(Fleet::new())
+}
+
+fn over_ssh(_sshd: &Path) -> Result<(), Failed> {
+    race(Fleet::serve(true))
+}
+
+/// Two machines decide at once: one push lands, the other is replayed and
+/// measured again.
+fn race(f: Fleet) -> Result<(), Failed> {
     let a = f.machine("a", "cpu-x");
     let b = f.machine("b", "cpu-x");
     assert_eq!(try_in(&a, "baseline").0, 0);

@@ -142,6 +142,10 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
             reload(req, &mut loaded, warn)?;
         }
     }
+    // However the try ends, its records go to the fleet.
+    let _end_sync = fleet
+        .as_ref()
+        .map(|f| super::fleet::EndSync::new(f, &loaded.state, host));
     let lane = crate::ops::lanes::context(&repo)?;
     let (start, baseline_lock) = find_best(req, &repo, lane.as_ref(), &mut loaded, (host, warn))?;
     if let Some(m) = screen(req, &loaded.state, host, warn)? {
@@ -197,11 +201,7 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         Ok(at) => at,
         Err(done) => return Ok(Attempted::Done(Box::new(done))),
     };
-    let done = tries(&env, at);
-    if let Some(f) = env.fleet {
-        super::fleet::finish(f, env.state, host);
-    }
-    done.map(|done| Attempted::Done(Box::new(done)))
+    tries(&env, at).map(|done| Attempted::Done(Box::new(done)))
 }
 
 /// The journal read again (what a recovery or a sync added), and the
@@ -293,11 +293,14 @@ fn baseline_when_needed(
     }))
 }
 
+/// How many times one try is replayed onto a newer best at most.
+const MAX_REPLAYS: usize = 64;
+
 /// Try the candidate; each time another lane kept first, replay it onto
 /// the new best and try it there (or set it aside as `stale`).
 fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
     let mut carry = None;
-    loop {
+    for _ in 0..MAX_REPLAYS {
         let (c, best) = match try_candidate(env, &at, carry.take())? {
             Tried::Done(done) => return Ok(*done),
             Tried::Moved { carry, best } => (carry, best),
@@ -323,6 +326,10 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
         at.kept = best;
         carry = Some(c);
     }
+    Err(Hinted::error(
+        format!("the best moved {MAX_REPLAYS} times while this try ran: nothing was kept"),
+        "the candidate is still in the working tree: run arx try again",
+    ))
 }
 
 /// Size: a candidate file over `[objective] max_file_mb` (0: no limit) is

@@ -81,6 +81,29 @@ pub fn start(
     Ok(changed)
 }
 
+/// Syncs when dropped: at a try's end, however it ends.
+pub struct EndSync<'a> {
+    fleet: &'a Fleet,
+    state: std::path::PathBuf,
+    host: &'a dyn Host,
+}
+
+impl<'a> EndSync<'a> {
+    pub fn new(fleet: &'a Fleet, state: &Path, host: &'a dyn Host) -> EndSync<'a> {
+        EndSync {
+            fleet,
+            state: state.to_path_buf(),
+            host,
+        }
+    }
+}
+
+impl Drop for EndSync<'_> {
+    fn drop(&mut self) {
+        finish(self.fleet, &self.state, self.host);
+    }
+}
+
 /// Sync after a try: its records on the remote, the card idle. A remote
 /// that does not answer is a warning.
 pub fn finish(fleet: &Fleet, state: &Path, host: &dyn Host) {
