@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
             [CompletionResult]::new('lane', 'lane', [CompletionResultType]::ParameterValue, 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)')
+            [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'A fleet: machines sharing one best through a git remote (`[fleet]` in arx.toml); a keep is a compare-and-swap push of the best')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
             [CompletionResult]::new('precision', 'precision', [CompletionResultType]::ParameterValue, 'The precision engine''s state: show, rebuild from the journal, reset')
             [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
@@ -1076,6 +1077,61 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
         'arx;lane;help;help' {
             break
         }
+        'arx;fleet' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The machines: class, last seen, what each tries, the fleet''s best and each class''s best (as last fetched; `--fetch` asks the remote)')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Fetch the fleet''s records and publish this machine''s now (every `arx try` does it at its start and end). Exit 2 when the remote does not answer')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;fleet;status' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--fetch', '--fetch', [CompletionResultType]::ParameterName, 'Fetch from the remote first (without publishing anything)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;fleet;sync' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour human output')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward')
+            [CompletionResult]::new('--state-dir', '--state-dir', [CompletionResultType]::ParameterName, 'State directory. Default: .arx/ at the repository root')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The current time (RFC 3339), for reproducible records')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print machine-readable JSON on stdout instead of the human view')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing on stdout; the exit code carries the answer')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'arx;fleet;help' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The machines: class, last seen, what each tries, the fleet''s best and each class''s best (as last fetched; `--fetch` asks the remote)')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Fetch the fleet''s records and publish this machine''s now (every `arx try` does it at its start and end). Exit 2 when the remote does not answer')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'arx;fleet;help;status' {
+            break
+        }
+        'arx;fleet;help;sync' {
+            break
+        }
+        'arx;fleet;help;help' {
+            break
+        }
         'arx;next' {
             [CompletionResult]::new('--candidates', '--candidates', [CompletionResultType]::ParameterName, 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences. Without it, the open ideas of the backlog (`arx idea add`) are ranked from the ratchet''s record')
             [CompletionResult]::new('--lane', '--lane', [CompletionResultType]::ParameterName, 'The lane asking (`arx lane add`): never given an idea in flight in another lane, and the idea it is given counts as in flight for the others until it is tried (ideas only)')
@@ -1528,6 +1584,7 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Show one journaled run in full (a unique prefix of its id is enough)')
             [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'The run journal: merge journals from many machines, verify one')
             [CompletionResult]::new('lane', 'lane', [CompletionResultType]::ParameterValue, 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)')
+            [CompletionResult]::new('fleet', 'fleet', [CompletionResultType]::ParameterValue, 'A fleet: machines sharing one best through a git remote (`[fleet]` in arx.toml); a keep is a compare-and-swap push of the best')
             [CompletionResult]::new('next', 'next', [CompletionResultType]::ParameterValue, 'Pick the next experiment from candidates, by expected free energy')
             [CompletionResult]::new('precision', 'precision', [CompletionResultType]::ParameterValue, 'The precision engine''s state: show, rebuild from the journal, reset')
             [CompletionResult]::new('policy', 'policy', [CompletionResultType]::ParameterValue, 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures')
@@ -1712,6 +1769,17 @@ Register-ArgumentCompleter -Native -CommandName 'arx' -ScriptBlock {
             break
         }
         'arx;help;lane;rm' {
+            break
+        }
+        'arx;help;fleet' {
+            [CompletionResult]::new('status', 'status', [CompletionResultType]::ParameterValue, 'The machines: class, last seen, what each tries, the fleet''s best and each class''s best (as last fetched; `--fetch` asks the remote)')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Fetch the fleet''s records and publish this machine''s now (every `arx try` does it at its start and end). Exit 2 when the remote does not answer')
+            break
+        }
+        'arx;help;fleet;status' {
+            break
+        }
+        'arx;help;fleet;sync' {
             break
         }
         'arx;help;next' {

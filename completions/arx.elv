@@ -51,6 +51,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
             cand lane 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)'
+            cand fleet 'A fleet: machines sharing one best through a git remote (`[fleet]` in arx.toml); a keep is a compare-and-swap push of the best'
             cand next 'Pick the next experiment from candidates, by expected free energy'
             cand precision 'The precision engine''s state: show, rebuild from the journal, reset'
             cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
@@ -983,6 +984,54 @@ set edit:completion:arg-completer[arx] = {|@words|
         }
         &'arx;lane;help;help'= {
         }
+        &'arx;fleet'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand status 'The machines: class, last seen, what each tries, the fleet''s best and each class''s best (as last fetched; `--fetch` asks the remote)'
+            cand sync 'Fetch the fleet''s records and publish this machine''s now (every `arx try` does it at its start and end). Exit 2 when the remote does not answer'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;fleet;status'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --fetch 'Fetch from the remote first (without publishing anything)'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;fleet;sync'= {
+            cand --color 'When to colour human output'
+            cand --config 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward'
+            cand --state-dir 'State directory. Default: .arx/ at the repository root'
+            cand --now 'The current time (RFC 3339), for reproducible records'
+            cand --json 'Print machine-readable JSON on stdout instead of the human view'
+            cand -q 'Print nothing on stdout; the exit code carries the answer'
+            cand --quiet 'Print nothing on stdout; the exit code carries the answer'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'arx;fleet;help'= {
+            cand status 'The machines: class, last seen, what each tries, the fleet''s best and each class''s best (as last fetched; `--fetch` asks the remote)'
+            cand sync 'Fetch the fleet''s records and publish this machine''s now (every `arx try` does it at its start and end). Exit 2 when the remote does not answer'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'arx;fleet;help;status'= {
+        }
+        &'arx;fleet;help;sync'= {
+        }
+        &'arx;fleet;help;help'= {
+        }
         &'arx;next'= {
             cand --candidates 'Candidates: TOML `[[candidate]]` tables or a JSON array with name, statement, optional steps and preferences. Without it, the open ideas of the backlog (`arx idea add`) are ranked from the ratchet''s record'
             cand --lane 'The lane asking (`arx lane add`): never given an idea in flight in another lane, and the idea it is given counts as in flight for the others until it is tried (ideas only)'
@@ -1393,6 +1442,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand show 'Show one journaled run in full (a unique prefix of its id is enough)'
             cand journal 'The run journal: merge journals from many machines, verify one'
             cand lane 'Lanes: many tries at once, each in its own git worktree, sharing one state and one best (a keep is a compare-and-swap of the best)'
+            cand fleet 'A fleet: machines sharing one best through a git remote (`[fleet]` in arx.toml); a keep is a compare-and-swap push of the best'
             cand next 'Pick the next experiment from candidates, by expected free energy'
             cand precision 'The precision engine''s state: show, rebuild from the journal, reset'
             cand policy 'The policy cache: Q-values per state and candidate, crystallized knowhow, and weekday cycles of failures'
@@ -1529,6 +1579,14 @@ set edit:completion:arg-completer[arx] = {|@words|
         &'arx;help;lane;sync'= {
         }
         &'arx;help;lane;rm'= {
+        }
+        &'arx;help;fleet'= {
+            cand status 'The machines: class, last seen, what each tries, the fleet''s best and each class''s best (as last fetched; `--fetch` asks the remote)'
+            cand sync 'Fetch the fleet''s records and publish this machine''s now (every `arx try` does it at its start and end). Exit 2 when the remote does not answer'
+        }
+        &'arx;help;fleet;status'= {
+        }
+        &'arx;help;fleet;sync'= {
         }
         &'arx;help;next'= {
         }

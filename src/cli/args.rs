@@ -557,3 +557,22 @@ pub enum TableFormat {
     /// Comma-separated (RFC 4180), with a header line.
     Csv,
 }
+
+#[derive(Debug, Subcommand)]
+pub enum FleetCommand {
+    /// The machines: class, last seen, what each tries, the fleet's best
+    /// and each class's best (as last fetched; `--fetch` asks the remote).
+    #[command(
+        after_help = "Examples:\n  arx fleet status\n  arx fleet status --fetch --json | jq '.machines[].machine'"
+    )]
+    Status {
+        /// Fetch from the remote first (without publishing anything).
+        #[arg(long)]
+        fetch: bool,
+    },
+    /// Fetch the fleet's records and publish this machine's now (every
+    /// `arx try` does it at its start and end). Exit 2 when the remote
+    /// does not answer.
+    #[command(after_help = "Example:\n  arx fleet sync")]
+    Sync,
+}

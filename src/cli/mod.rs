@@ -318,6 +318,11 @@ pub enum Command {
     #[command(subcommand)]
     Lane(LaneCommand),
 
+    /// A fleet: machines sharing one best through a git remote (`[fleet]`
+    /// in arx.toml); a keep is a compare-and-swap push of the best.
+    #[command(subcommand)]
+    Fleet(FleetCommand),
+
     /// Pick the next experiment from candidates, by expected free energy.
     ///
     /// Prints the chosen candidate's name alone on stdout. Exit 1 when every

@@ -9,6 +9,7 @@ mod deadend;
 mod decide;
 mod demo;
 mod finding;
+mod fleet;
 mod gate;
 mod idea;
 mod init;
@@ -384,6 +385,7 @@ pub fn dispatch(cli: Cli) -> Result<Exit> {
         Command::Show { run_id } => show::run(&ctx, &run_id),
         Command::Journal(cmd) => journal::run(&ctx, &cmd),
         Command::Lane(cmd) => lane::run(&ctx, &cmd),
+        Command::Fleet(cmd) => fleet::run(&ctx, &cmd),
         Command::Next(args) => next::run(&ctx, &args),
         Command::Precision { cmd } => precision::run(&ctx, cmd.as_ref()),
         Command::Policy(cmd) => policy::run(&ctx, &cmd),

@@ -37,6 +37,8 @@ pub struct Config {
     /// The `[objective]` table (TOML) or `objective` object (JSON), as
     /// written; `ops::objective` reads it.
     pub objective: Option<Value>,
+    /// The `[fleet]` table, as written; `ops::fleet` reads it.
+    pub fleet: Option<Value>,
 }
 
 impl Config {
@@ -47,6 +49,7 @@ impl Config {
             grd: Value::Object(Map::new()),
             warnings: Vec::new(),
             objective: None,
+            fleet: None,
         }
     }
 }
@@ -259,19 +262,23 @@ fn load_file(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
     let text = read_config_text(&path)?;
     let format = detect_format(&path, &text);
     let mut warnings = Vec::new();
-    let (grd, objective) = match format {
+    let (grd, objective, fleet) = match format {
         Format::Json => {
             let grd = parse_json(&path, &text)?;
             let objective = grd.get("objective").cloned();
-            (grd, objective)
+            let fleet = grd.get("fleet").cloned();
+            (grd, objective, fleet)
         }
         Format::Toml => {
             let mut grd = toml_to_grd(&path, &text, &mut warnings)?;
             committed_gates(&path, &mut grd, &mut warnings);
-            let objective = parse_toml(&path, &text)?
-                .get("objective")
-                .map(|t| serde_json::to_value(t).unwrap_or(Value::Null));
-            (grd, objective)
+            let table = parse_toml(&path, &text)?;
+            let value = |key: &str| {
+                table
+                    .get(key)
+                    .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
+            };
+            (grd, value("objective"), value("fleet"))
         }
     };
     Ok(Config {
@@ -280,6 +287,7 @@ fn load_file(explicit: Option<&Path>, cwd: &Path) -> Result<Config> {
         grd,
         warnings,
         objective,
+        fleet,
     })
 }
 

@@ -19,6 +19,8 @@ pub const ALL: &[&str] = &[
     // keeping branch moved, the best's branch moved, the main working tree
     // followed, the record journaled.
     KEEP_AFTER_INTENT,
+    // In a fleet: the keep pushed to the remote (the best and its record).
+    KEEP_AFTER_PUSH,
     KEEP_AFTER_BRANCH,
     KEEP_AFTER_BEST,
     KEEP_AFTER_MAIN,
@@ -30,6 +32,7 @@ pub const DISCARD_AFTER_MARKER: &str = "discard:after-marker";
 pub const DISCARD_AFTER_RECORD: &str = "discard:after-record";
 pub const DISCARD_AFTER_RESTORE: &str = "discard:after-restore";
 pub const KEEP_AFTER_INTENT: &str = "keep:after-intent";
+pub const KEEP_AFTER_PUSH: &str = "keep:after-push";
 pub const KEEP_AFTER_BRANCH: &str = "keep:after-branch";
 pub const KEEP_AFTER_BEST: &str = "keep:after-best";
 pub const KEEP_AFTER_MAIN: &str = "keep:after-main";

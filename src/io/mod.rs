@@ -15,6 +15,7 @@ pub mod disk;
 pub mod events;
 pub mod failpoint;
 pub mod findings;
+pub mod fleet;
 pub mod follow;
 pub mod git;
 pub mod github;

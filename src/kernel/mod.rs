@@ -12,6 +12,7 @@ pub mod contract;
 pub mod cost;
 pub mod effect;
 pub mod failure;
+pub mod fleet;
 pub mod gate;
 pub mod guard;
 pub mod holdout;

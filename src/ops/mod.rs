@@ -7,6 +7,7 @@
 pub mod attempts;
 pub mod deadend;
 pub mod finding;
+pub mod fleet;
 pub mod gate;
 pub mod ideas;
 pub mod import;

@@ -9,6 +9,7 @@
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
 mod heldout_user;
+mod fleet;
 mod isolation;
 mod lfs;
 mod man;
@@ -29,6 +30,7 @@ fn main() {
     let mut trials: Vec<Trial> = Vec::new();
     trials.extend(needs::trials());
     trials.extend(heldout_user::trials());
+    trials.extend(fleet::trials());
     trials.extend(isolation::trials());
     trials.extend(lfs::trials());
     trials.extend(report::trials());

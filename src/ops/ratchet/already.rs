@@ -22,7 +22,7 @@ pub fn already_in_best(
     env: &TryEnv<'_, '_>,
     best: &str,
     carry: Option<Carry>,
-    lane: &LaneCtx,
+    lane: Option<&LaneCtx>,
 ) -> Result<Done> {
     let runner = env.runner;
     let description = runner.description.as_deref().map(subject);
@@ -33,7 +33,7 @@ pub fn already_in_best(
         env.rule,
         description,
     );
-    i.lane = Some(lane.name.clone());
+    i.lane = lane.map(|l| l.name.clone());
     i.commit = Some(best.to_string());
     let (run_id, start, elapsed, outcomes) = match carry {
         Some(c) => {
@@ -53,12 +53,15 @@ pub fn already_in_best(
         exit: Exit::No,
         record: rec,
         notes: vec![format!(
-            "the lane's work as it was is under {}",
-            lane.before_sync_ref()
+            "the {}'s work as it was is under {}",
+            if lane.is_some() { "lane" } else { "machine" },
+            super::replay::work_ref(lane)
         )],
         line: format!(
-            "already in the best: another lane kept {} with this change \u{2192} nothing to run, lane at the best",
-            short(best)
+            "already in the best: {} kept {} with this change \u{2192} nothing to run, {} at the best",
+            super::replay::another(env),
+            short(best),
+            if lane.is_some() { "lane" } else { "working tree" }
         ),
         interrupted: false,
         inconclusive: false,

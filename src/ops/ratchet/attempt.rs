@@ -127,18 +127,29 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     };
     let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
     drop(claims);
-    let recovered = recover::all(&repo, &loaded.state, warn)?;
+    let fleet = super::fleet::open(&config, &repo, &loaded.state, warn)?;
+    let mut recovered = match &fleet {
+        Some(f) => super::fleet::settle_intent(f, &repo, &loaded.state)?,
+        None => Vec::new(),
+    };
+    recovered.extend(recover::all(&repo, &loaded.state, warn)?);
     for line in &recovered {
         host.warn(line);
     }
     if !recovered.is_empty() {
         // What was finished may have journaled a record (a new best).
-        loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
-        if !req.new_segment {
-            loaded.segment =
-                crate::kernel::segment::current(&loaded.records, &loaded.objective.segment_id());
+        reload(req, &mut loaded, warn)?;
+    }
+    if let Some(f) = &fleet {
+        let trying = req.description.as_deref().or(tested.idea.as_deref());
+        if super::fleet::start(f, &repo, &loaded.state, trying, (host, warn))? {
+            reload(req, &mut loaded, warn)?;
         }
     }
+    // However the try ends, its records go to the fleet.
+    let _end_sync = fleet
+        .as_ref()
+        .map(|f| super::fleet::EndSync::new(f, &loaded.state, host));
     let lane = crate::ops::lanes::context(&repo)?;
     let (start, baseline_lock) = find_best(req, &repo, lane.as_ref(), &mut loaded, (host, warn))?;
     if let Some(m) = screen(req, &loaded.state, host, warn)? {
@@ -184,9 +195,10 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         state: &loaded.state,
         rule,
         lane: lane.as_ref(),
+        fleet: fleet.as_ref(),
     };
     if let (true, Some(l)) = (already, env.lane) {
-        let done = super::already_in_best(&env, &start.kept, None, l)?;
+        let done = super::already_in_best(&env, &start.kept, None, Some(l))?;
         return Ok(Attempted::Done(Box::new(done)));
     }
     let at = match baseline_when_needed(&env, start, &loaded, baseline_lock)? {
@@ -194,6 +206,17 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         Err(done) => return Ok(Attempted::Done(Box::new(done))),
     };
     tries(&env, at).map(|done| Attempted::Done(Box::new(done)))
+}
+
+/// The journal read again (what a recovery or a sync added), and the
+/// segment with it.
+fn reload(req: &TryRequest, loaded: &mut Loaded, warn: Warn) -> Result<()> {
+    loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
+    if !req.new_segment {
+        loaded.segment =
+            crate::kernel::segment::current(&loaded.records, &loaded.objective.segment_id());
+    }
+    Ok(())
 }
 
 /// The idea tested, when a try of it was discarded (not kept, not a
@@ -274,16 +297,19 @@ fn baseline_when_needed(
     }))
 }
 
+/// How many times one try is replayed onto a newer best at most.
+const MAX_REPLAYS: usize = 64;
+
 /// Try the candidate; each time another lane kept first, replay it onto
 /// the new best and try it there (or set it aside as `stale`).
 fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
     let mut carry = None;
-    loop {
+    for _ in 0..MAX_REPLAYS {
         let (c, best) = match try_candidate(env, &at, carry.take())? {
             Tried::Done(done) => return Ok(*done),
             Tried::Moved { carry, best } => (carry, best),
         };
-        let lane = env.lane.expect("only a lane's best moves");
+        let lane = env.lane;
         let (segment, best, c) = match replay_moved(env, lane, &at.kept, (best, c))? {
             Replayed::Stale(done) => return Ok(done),
             Replayed::Onto {
@@ -304,6 +330,10 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
         at.kept = best;
         carry = Some(c);
     }
+    Err(Hinted::error(
+        format!("the best moved {MAX_REPLAYS} times while this try ran: nothing was kept"),
+        "the candidate is still in the working tree: run arx try again",
+    ))
 }
 
 /// Size: a candidate file over `[objective] max_file_mb` (0: no limit) is

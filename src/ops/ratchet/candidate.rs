@@ -41,6 +41,8 @@ pub struct TryEnv<'t, 'a> {
     pub state: &'t Path,
     pub rule: Rule,
     pub lane: Option<&'t LaneCtx>,
+    /// The fleet this working tree belongs to (`[fleet]`).
+    pub fleet: Option<&'t crate::ops::fleet::Fleet>,
 }
 
 /// What one candidate is measured against: the segment and its best

@@ -43,6 +43,7 @@ mod attempt;
 mod best;
 mod candidate;
 mod end;
+mod fleet;
 mod guard;
 pub mod holdout;
 mod idea;

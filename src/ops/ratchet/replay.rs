@@ -62,7 +62,7 @@ impl Carry {
 /// lane brought to the new best.
 pub fn stale(
     env: &TryEnv<'_, '_>,
-    lane: &LaneCtx,
+    lane: Option<&LaneCtx>,
     (kept, best): (&str, &str),
     carry: Carry,
     conflicts: Vec<String>,
@@ -76,7 +76,7 @@ pub fn stale(
         env.rule,
         description,
     );
-    i.lane = Some(lane.name.clone());
+    i.lane = lane.map(|l| l.name.clone());
     // `kept` is the best it was last measured against; the field holds
     // the ones before.
     let mut replayed_from = carry.replayed_from;
@@ -92,12 +92,14 @@ pub fn stale(
         i,
     )?;
     let line = format!(
-        "stale: another lane kept {} and the candidate conflicts with it in {} \u{2192} set aside, lane at the best",
+        "stale: {} kept {} and the candidate conflicts with it in {} \u{2192} set aside, {} at the best",
+        another(env),
         short(best),
-        conflicts.join(", ")
+        conflicts.join(", "),
+        if lane.is_some() { "lane" } else { "working tree" }
     );
     let exit = discard(env, (kept, None), rec, line, Exit::No)?;
-    env.repo.replay_onto(best, &lane.before_sync_ref())?;
+    env.repo.replay_onto(best, &work_ref(lane))?;
     Ok(exit)
 }
 
@@ -119,17 +121,18 @@ pub enum Replayed {
 /// aside as `stale` when it conflicts.
 pub fn replay_moved(
     env: &TryEnv<'_, '_>,
-    lane: &LaneCtx,
+    lane: Option<&LaneCtx>,
     kept: &str,
     (mut best, mut c): (String, Carry),
 ) -> Result<Replayed> {
     let (runner, repo, state) = (env.runner, env.repo, env.state);
-    let refname = lane.before_sync_ref();
+    let refname = work_ref(lane);
     // The commit the lane's work sits on.
     let mut on = kept.to_string();
     loop {
         runner.host.say(&format!(
-            "another lane kept {} while this try ran: replaying the candidate onto it",
+            "{} kept {} while this try ran: replaying the candidate onto it",
+            another(env),
             short(&best)
         ));
         if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
@@ -163,5 +166,23 @@ pub fn replay_moved(
         // Yet another lane kept meanwhile: replay again.
         c.replayed_from.push(best.clone());
         best = now;
+    }
+}
+
+/// Where the work is kept while it is replayed: the lane's ref, or the
+/// fleet's in a working tree that is no lane.
+pub(super) fn work_ref(lane: Option<&LaneCtx>) -> String {
+    lane.map_or_else(
+        || super::fleet::BEFORE_SYNC_REF.to_string(),
+        LaneCtx::before_sync_ref,
+    )
+}
+
+/// Who kept first: another lane, or in a fleet another machine (or lane).
+pub(super) fn another(env: &TryEnv<'_, '_>) -> &'static str {
+    match (env.fleet.is_some(), env.lane.is_some()) {
+        (true, true) => "another machine or lane",
+        (true, false) => "another machine",
+        _ => "another lane",
     }
 }

@@ -320,6 +320,19 @@ pub fn keep(
         },
     )?;
     hit(failpoint::KEEP_AFTER_INTENT);
+    // In a fleet the keep is the push: the best's branch on the remote
+    // from `kept` to the commit, with its record, or nothing.
+    let mut held_here = None;
+    if let Some(f) = env.fleet {
+        match super::fleet::push_keep(f, (kept, &commit), &rec, env.runner.host)? {
+            super::fleet::Pushed::Landed => hit(failpoint::KEEP_AFTER_PUSH),
+            super::fleet::Pushed::Lost { best } => {
+                crate::io::ratchet::clear_keep(state)?;
+                return Ok(Keep::Moved { best });
+            }
+            super::fleet::Pushed::Held { why } => held_here = Some(why),
+        }
+    }
     let landed = repo.land_keep(&built.from, &commit, &built.paths);
     if !matches!(landed, Ok(true)) {
         crate::io::ratchet::clear_keep(state)?;
@@ -352,6 +365,19 @@ pub fn keep(
     }
     // The branches are on disk before the record says so.
     repo.sync_to_disk()?;
+    if let Some(why) = held_here {
+        super::fleet::hold(
+            state,
+            &super::fleet::PendingKeep {
+                kept: kept.to_string(),
+                commit: commit.clone(),
+                run_id: rec.run_id.clone(),
+            },
+        )?;
+        notes.push(format!(
+            "pending: the fleet's remote did not answer ({why}); the keep is the best here and is pushed when it answers"
+        ));
+    }
     crate::ops::journal::record_run(state, &rec, env.runner.warn)?;
     hit(failpoint::KEEP_AFTER_RECORD);
     crate::io::ratchet::clear_keep(state)?;

@@ -256,7 +256,15 @@ impl RatchetRepo {
         &self.branch_ref
     }
 
-    /// Is `commit` HEAD or an ancestor of it?
+    /// Is `ancestor` the commit `of` or one of its ancestors?
+    pub fn is_ancestor(&self, ancestor: &str, of: &str) -> bool {
+        let (Ok(a), Ok(o)) = (self.commit_id(ancestor), self.commit_id(of)) else {
+            return false;
+        };
+        a == o || self.repo.graph_descendant_of(o, a).unwrap_or(false)
+    }
+
+    /// Does HEAD hold `commit` (is it HEAD or one of its ancestors)?
     pub fn contains(&self, commit: &str) -> bool {
         let (Ok(c), Ok(head)) = (self.commit_id(commit), self.head_oid()) else {
             return false;

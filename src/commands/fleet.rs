@@ -1,0 +1,175 @@
+//! `arx fleet status|sync`: the machines that share one best through a
+//! git remote (`[fleet]`), and a sync now. The steps are `ops::fleet`; a
+//! keep's push is `arx try`'s.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+use serde::Serialize;
+
+use super::{short, Ctx, WARN};
+use crate::cli::FleetCommand;
+use crate::error::{Exit, Hinted};
+use crate::kernel::fleet::{class_bests, Card, ClassBest};
+use crate::ops::fleet::{Fleet, Synced};
+use crate::output::{bold, dim, Report};
+
+pub fn run(ctx: &Ctx, cmd: &FleetCommand) -> Result<Exit> {
+    let fleet = open(ctx)?;
+    match cmd {
+        FleetCommand::Status { fetch } => status(ctx, &fleet, *fetch),
+        FleetCommand::Sync => sync(ctx, &fleet),
+    }
+}
+
+fn open(ctx: &Ctx) -> Result<Fleet> {
+    let config = ctx.config()?;
+    let cwd = ctx.cwd()?;
+    let root = crate::io::config::repo_root(&cwd).ok_or_else(|| {
+        Hinted::error(
+            "not inside a git repository",
+            "run arx fleet in the clone the fleet shares",
+        )
+    })?;
+    crate::ops::fleet::resolve(&config, &root, &ctx.state_dir()?, WARN)?.ok_or_else(|| {
+        Hinted::error(
+            "arx.toml has no [fleet]",
+            "add [fleet] with remote = \"origin\" (see docs/fleet.md)",
+        )
+    })
+}
+
+#[derive(Serialize)]
+struct Status {
+    remote: String,
+    branch: String,
+    machine: String,
+    class: String,
+    /// The fleet's best: the remote's branch as last fetched.
+    best: Option<String>,
+    /// Why the remote did not answer (with `--fetch`).
+    unreachable: Option<String>,
+    machines: Vec<Card>,
+    classes: Vec<ClassBest>,
+}
+
+impl Report for Status {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let (b, d) = (bold(), dim());
+        writeln!(
+            out,
+            "{b}fleet{b:#} {} {}: best {} (this machine: {}, {})",
+            self.remote,
+            self.branch,
+            self.best.as_deref().map_or("-", short),
+            self.machine,
+            shown(&self.class)
+        )?;
+        if let Some(why) = &self.unreachable {
+            writeln!(out, "{d}the remote did not answer: {}{d:#}", shown(why))?;
+        }
+        for m in &self.machines {
+            let mut what = match &m.trying {
+                Some(t) => format!("trying {}", shown(t)),
+                None => "idle".into(),
+            };
+            if let Some(p) = &m.pending {
+                what.push_str(&format!(", keep {} pending", short(p)));
+            }
+            writeln!(
+                out,
+                "  {:<16} {:<28} seen {}  {what}",
+                m.machine,
+                shown(&m.class),
+                if m.seen.is_empty() { "never" } else { &m.seen }
+            )?;
+        }
+        for c in &self.classes {
+            writeln!(
+                out,
+                "  {d}class{d:#} {}: best {} by {} ({})",
+                shown(&c.class),
+                short(&c.commit),
+                c.machine,
+                c.value
+                    .map_or("-".into(), crate::kernel::number::fmt_number)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+fn shown(text: &str) -> String {
+    crate::kernel::text::shown(text).to_string()
+}
+
+fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
+    let unreachable = if fetch {
+        fleet.door.fetch()?.err()
+    } else {
+        None
+    };
+    let chains = fleet.others()?;
+    let mut machines: Vec<Card> = chains.iter().map(|(c, _)| c.clone()).collect();
+    if !machines.iter().any(|m| m.machine == fleet.machine) {
+        machines.push(Card {
+            machine: fleet.machine.clone(),
+            class: fleet.class.clone(),
+            seen: String::new(),
+            trying: None,
+            pending: None,
+        });
+    }
+    machines.sort_by(|a, b| a.machine.cmp(&b.machine));
+    let classes = class_bests(&chains);
+    ctx.out.emit(&Status {
+        remote: fleet.door.remote.clone(),
+        branch: fleet.door.branch.clone(),
+        machine: fleet.machine.clone(),
+        class: fleet.class.clone(),
+        best: fleet.best(),
+        unreachable,
+        machines,
+        classes,
+    })?;
+    Ok(Exit::Ok)
+}
+
+#[derive(Serialize)]
+struct SyncReport {
+    machine: String,
+    #[serde(flatten)]
+    synced: Synced,
+}
+
+impl Report for SyncReport {
+    fn human(&self, out: &mut dyn Write) -> io::Result<()> {
+        let s = &self.synced;
+        writeln!(
+            out,
+            "synced {}: {} record(s) of other machines merged in, {} of this machine's on the remote, best {}",
+            self.machine,
+            s.merged_in,
+            s.published,
+            s.best.as_deref().map_or("-", short)
+        )
+    }
+}
+
+fn sync(ctx: &Ctx, fleet: &Fleet) -> Result<Exit> {
+    let synced = fleet.sync(None, None, &ctx.now()?)?;
+    if let Some(why) = &synced.unreachable {
+        return Err(Hinted::error(
+            format!(
+                "the fleet's remote {} did not answer: {why}",
+                fleet.door.remote
+            ),
+            "tries go on here meanwhile; arx try syncs again at its start and end, or run arx fleet sync later",
+        ));
+    }
+    ctx.out.emit(&SyncReport {
+        machine: fleet.machine.clone(),
+        synced,
+    })?;
+    Ok(Exit::Ok)
+}

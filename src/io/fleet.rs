@@ -1,0 +1,326 @@
+//! The fleet's door: a git remote several machines share, reached by the
+//! git program (fetch and push over whatever the remote's URL names: ssh,
+//! `git://`, https, a path), where the best is the remote's branch and a
+//! keep is a push that names the value it expects (a compare-and-swap);
+//! each machine's records as a commit chain under
+//! `refs/arx/fleet/<machine>/records` (fetched under
+//! `refs/arx/fleet-remote/`); and what this machine is (its host name, its
+//! GPU or CPU model).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use anyhow::{Context, Result};
+
+use crate::error::Hinted;
+
+/// Where the remote's branches are fetched to.
+const HEADS: &str = "refs/arx/fleet-remote/heads/";
+/// Where the machines' record chains are fetched to.
+const MACHINES: &str = "refs/arx/fleet-remote/m/";
+/// The file of a chain's commit that holds the machine's records.
+pub const RECORDS_FILE: &str = "records.jsonl";
+/// The file of a chain's commit that holds the machine's card.
+pub const CARD_FILE: &str = "machine.json";
+
+/// A machine's own chain of records, as this clone and the remote name it.
+pub fn chain_ref(machine: &str) -> String {
+    format!("refs/arx/fleet/{machine}/records")
+}
+
+/// What a push came to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Push {
+    /// Every ref moved, at once.
+    Landed,
+    /// A ref was not at the value the push expected: nothing moved.
+    Lost(String),
+    /// The remote did not answer (or refused for another reason): nothing
+    /// moved.
+    Unreachable(String),
+}
+
+/// One ref a push moves: to `commit`, only from `expected` (`None`: only
+/// where the ref does not exist yet).
+pub struct Update<'a> {
+    pub commit: &'a str,
+    pub refname: String,
+    pub expected: Option<&'a str>,
+}
+
+/// The fleet's remote as one working tree reaches it.
+pub struct Door {
+    root: PathBuf,
+    pub remote: String,
+    pub branch: String,
+}
+
+impl Door {
+    /// The remote `remote` of the repository at `root`, its best on
+    /// `branch`. An unknown remote is an error that says how to add it.
+    pub fn open(root: &Path, remote: &str, branch: &str) -> Result<Door> {
+        let door = Door {
+            root: root.to_path_buf(),
+            remote: remote.to_string(),
+            branch: branch.to_string(),
+        };
+        let out = door.git(&["remote", "get-url", remote])?;
+        if !out.status.success() {
+            return Err(Hinted::error(
+                format!("[fleet] remote = {remote:?}: this clone has no such git remote"),
+                format!("add it: git remote add {remote} URL (the repository the machines share)"),
+            ));
+        }
+        Ok(door)
+    }
+
+    /// The remote's URL, as `git remote get-url` tells it.
+    pub fn url(&self) -> String {
+        self.git(&["remote", "get-url", &self.remote])
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default()
+    }
+
+    fn git(&self, args: &[&str]) -> Result<Output> {
+        Command::new("git")
+            .args(args)
+            .current_dir(&self.root)
+            .env("GIT_TERMINAL_PROMPT", "0")
+            .env("LC_ALL", "C")
+            .output()
+            .map_err(|e| {
+                Hinted::error(
+                    format!("cannot run git: {e}"),
+                    "the fleet talks to its remote through git itself: install git",
+                )
+            })
+    }
+
+    /// Fetch the remote's branches and every machine's chain (a chain gone
+    /// from the remote is gone here too). `Err` with git's words when the
+    /// remote does not answer.
+    pub fn fetch(&self) -> Result<std::result::Result<(), String>> {
+        let out = self.git(&[
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--prune",
+            "--no-write-fetch-head",
+            &self.remote,
+            &format!("+refs/heads/*:{HEADS}*"),
+            &format!("+refs/arx/fleet/*:{MACHINES}*"),
+        ])?;
+        Ok(if out.status.success() {
+            Ok(())
+        } else {
+            Err(last_line(&out.stderr))
+        })
+    }
+
+    /// The remote's best as last fetched.
+    pub fn best(&self) -> Option<String> {
+        self.resolve(&format!("{HEADS}{}", self.branch))
+    }
+
+    /// A ref's commit here.
+    pub fn resolve(&self, refname: &str) -> Option<String> {
+        let repo = git2::Repository::open(&self.root).ok()?;
+        let id = repo.refname_to_id(refname).ok()?;
+        Some(id.to_string())
+    }
+
+    /// The machines' chains as last fetched: (machine, tip), by name.
+    pub fn chains(&self) -> Result<Vec<(String, String)>> {
+        let repo = self.repo()?;
+        let mut out = Vec::new();
+        for r in repo
+            .references_glob(&format!("{MACHINES}*/records"))
+            .context("cannot list the fleet's chains")?
+            .flatten()
+        {
+            let (Some(name), Some(id)) = (r.name(), r.target()) else {
+                continue;
+            };
+            let machine = name
+                .trim_start_matches(MACHINES)
+                .trim_end_matches("/records");
+            out.push((machine.to_string(), id.to_string()));
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// A machine's chain tip as last fetched from the remote.
+    pub fn fetched_chain(&self, machine: &str) -> Option<String> {
+        self.resolve(&format!("{MACHINES}{machine}/records"))
+    }
+
+    /// The files of a chain's commit: the records' text and the card's.
+    pub fn read_chain(&self, tip: &str) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
+        let repo = self.repo()?;
+        let commit = repo
+            .find_commit(git2::Oid::from_str(tip)?)
+            .with_context(|| format!("the fleet's chain commit {tip} is missing"))?;
+        let tree = commit.tree()?;
+        let blob = |name: &str| -> Option<Vec<u8>> {
+            let e = tree.get_name(name)?;
+            let b = repo.find_blob(e.id()).ok()?;
+            Some(b.content().to_vec())
+        };
+        Ok((blob(RECORDS_FILE).unwrap_or_default(), blob(CARD_FILE)))
+    }
+
+    /// A chain's next commit (on `parent`), holding `records` and `card`;
+    /// no ref moves.
+    pub fn build_chain(&self, parent: Option<&str>, records: &[u8], card: &[u8]) -> Result<String> {
+        let repo = self.repo()?;
+        let mut tree = repo.treebuilder(None)?;
+        tree.insert(RECORDS_FILE, repo.blob(records)?, 0o100644)?;
+        tree.insert(CARD_FILE, repo.blob(card)?, 0o100644)?;
+        let tree = repo.find_tree(tree.write()?)?;
+        let sig = git2::Signature::now("arx", "arx@localhost")?;
+        let parents: Vec<git2::Commit<'_>> = parent
+            .map(|p| repo.find_commit(git2::Oid::from_str(p)?))
+            .transpose()?
+            .into_iter()
+            .collect();
+        let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
+        let id = repo.commit(None, &sig, &sig, "arx: fleet records", &tree, &refs)?;
+        Ok(id.to_string())
+    }
+
+    /// Point `refname` here at `commit` (a fetched ref after a push that
+    /// moved it on the remote, or this machine's own chain).
+    pub fn set_ref(&self, refname: &str, commit: &str) -> Result<()> {
+        let repo = self.repo()?;
+        repo.reference(refname, git2::Oid::from_str(commit)?, true, "arx fleet")
+            .with_context(|| format!("cannot set {refname}"))?;
+        Ok(())
+    }
+
+    /// After a push that landed: the fetched refs say what the remote now
+    /// holds.
+    pub fn landed(&self, machine: &str, updates: &[Update<'_>]) -> Result<()> {
+        for u in updates {
+            let fetched = if u.refname == format!("refs/heads/{}", self.branch) {
+                format!("{HEADS}{}", self.branch)
+            } else if u.refname == chain_ref(machine) {
+                format!("{MACHINES}{machine}/records")
+            } else {
+                continue;
+            };
+            self.set_ref(&fetched, u.commit)?;
+        }
+        Ok(())
+    }
+
+    /// Push every update at once (`--atomic`), each only from the value it
+    /// expects (`--force-with-lease`): all land or none.
+    pub fn push(&self, updates: &[Update<'_>]) -> Result<Push> {
+        let mut args: Vec<String> = vec!["push".into(), "--atomic".into(), "--porcelain".into()];
+        for u in updates {
+            args.push(format!(
+                "--force-with-lease={}:{}",
+                u.refname,
+                u.expected.unwrap_or("")
+            ));
+        }
+        args.push(self.remote.clone());
+        for u in updates {
+            args.push(format!("{}:{}", u.commit, u.refname));
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = self.git(&args)?;
+        if out.status.success() {
+            return Ok(Push::Landed);
+        }
+        let said = String::from_utf8_lossy(&out.stdout);
+        let rejected = said.lines().find(|l| {
+            l.starts_with('!')
+                && (l.contains("stale info")
+                    || l.contains("fetch first")
+                    || l.contains("non-fast-forward")
+                    || l.contains("atomic"))
+        });
+        Ok(match rejected {
+            Some(line) => Push::Lost(line.trim_start_matches('!').trim().to_string()),
+            None => Push::Unreachable(last_line(&out.stderr)),
+        })
+    }
+
+    /// A setting of this clone's git configuration (`arx.machine`,
+    /// `arx.class`): what one machine's clone says of itself without
+    /// changing the shared `arx.toml`.
+    pub fn local_setting(&self, key: &str) -> Option<String> {
+        let repo = git2::Repository::open(&self.root).ok()?;
+        let value = repo.config().ok()?.get_string(key).ok()?;
+        Some(value.trim().to_string()).filter(|v| !v.is_empty())
+    }
+
+    fn repo(&self) -> Result<git2::Repository> {
+        git2::Repository::open(&self.root).context("cannot open the repository")
+    }
+}
+
+/// The branch HEAD is on, for the fleet's default.
+pub fn current_branch(root: &Path) -> Option<String> {
+    let repo = git2::Repository::open(root).ok()?;
+    let head = repo.head().ok()?;
+    head.shorthand().map(str::to_string)
+}
+
+/// This machine's host name.
+pub fn host_name() -> String {
+    nix::unistd::gethostname()
+        .ok()
+        .map(|h| h.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// What names this machine's hardware: the GPUs `nvidia-smi` lists (when
+/// it answers) and `/proc/cpuinfo`'s text.
+pub fn hardware() -> (Option<String>, Option<String>) {
+    let gpus = Command::new("nvidia-smi")
+        .args(["--query-gpu=name", "--format=csv,noheader"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo").ok().or_else(|| {
+        Command::new("sysctl")
+            .args(["-n", "machdep.cpu.brand_string"])
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| format!("model name: {}", String::from_utf8_lossy(&o.stdout)))
+    });
+    (gpus, cpu)
+}
+
+/// A lock for this working tree's fleet sync (`fleet.lock` in the state
+/// directory): one sync at a time builds and pushes the machine's chain.
+pub struct SyncLock {
+    _file: std::fs::File,
+}
+
+/// Wait for the fleet's sync lock of the state directory `state`.
+pub fn lock_sync(state: &Path) -> Result<SyncLock> {
+    super::state::ensure_dir(state)?;
+    let path = state.join("fleet.lock");
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true).write(true).create(true);
+    let file = super::state::open_no_follow(&mut options, &path)?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", path.display()))?;
+    Ok(SyncLock { _file: file })
+}
+
+fn last_line(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    text.lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap_or("git failed")
+        .trim_start_matches("fatal: ")
+        .to_string()
+}

@@ -1,0 +1,403 @@
+//! The fleet's rules, pure: its settings (`[fleet]`), a machine's name,
+//! the one order of a journal merged from every machine's records (the
+//! same on every machine, each record after the keep it was measured
+//! against), and the card each machine publishes (its class, when it was
+//! last seen, what it is trying, a keep it holds until the remote answers).
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::journal::{dedupe, RunRecord};
+use super::ratchet_record::TryStatus;
+
+/// `[fleet]` as written; the host fills what is left out.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Settings {
+    /// The git remote's name (`git remote`), as this clone knows it.
+    pub remote: String,
+    /// The best's branch on the remote (default: the current branch).
+    pub branch: Option<String>,
+    /// This machine's name (default: the host name).
+    pub machine: Option<String>,
+    /// This machine's hardware class (default: its GPU or CPU model).
+    pub class: Option<String>,
+    /// How many classes must find a keep better before it is the fleet's.
+    pub confirm_classes: Option<u32>,
+}
+
+/// Read `[fleet]` (as JSON); errors name the key.
+pub fn settings(table: &Value) -> Result<Settings, String> {
+    let Some(t) = table.as_object() else {
+        return Err("[fleet] must be a table".into());
+    };
+    for key in t.keys() {
+        if !["remote", "branch", "machine", "class", "confirm_classes"].contains(&key.as_str()) {
+            return Err(format!(
+                "[fleet] has an unknown key {key:?} (known: remote, branch, machine, class, confirm_classes)"
+            ));
+        }
+    }
+    let text = |key: &str| -> Result<Option<String>, String> {
+        match t.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.trim().to_string())),
+            Some(other) => Err(format!("fleet.{key} = {other} is not a non-empty string")),
+        }
+    };
+    let remote = text("remote")?.ok_or("[fleet] needs remote = \"NAME\" (a git remote)")?;
+    let confirm_classes = match t.get("confirm_classes") {
+        None => None,
+        Some(v) => match v.as_u64().filter(|n| (1..=64).contains(n)) {
+            Some(n) => Some(n as u32),
+            None => {
+                return Err(format!(
+                    "fleet.confirm_classes = {v} is not a whole number from 1 to 64"
+                ))
+            }
+        },
+    };
+    let machine = text("machine")?;
+    if let Some(m) = &machine {
+        check_machine(m)?;
+    }
+    Ok(Settings {
+        remote,
+        branch: text("branch")?,
+        machine,
+        class: text("class")?.map(|c| class_name(&c)),
+        confirm_classes,
+    })
+}
+
+/// A machine's name is part of a ref name: letters, digits, `.`, `_`, `-`,
+/// up to 64, starting with a letter or digit.
+pub fn check_machine(name: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && !name.ends_with('.')
+        && !name.ends_with(".lock")
+        && !name.contains("..");
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "invalid machine name {name:?}: use up to 64 letters, digits, '.', '_' or '-'"
+        ))
+    }
+}
+
+/// A host's name made a machine's name: what a ref cannot hold becomes
+/// `-`.
+pub fn machine_from_host(host: &str) -> String {
+    let mut name: String = host
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(64)
+        .collect();
+    name = name.trim_matches('-').to_string();
+    if name.is_empty() {
+        "machine".into()
+    } else {
+        name
+    }
+}
+
+/// A hardware class as people read it: one line, spaces collapsed.
+pub fn class_name(raw: &str) -> String {
+    raw.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The class `nvidia-smi --query-gpu=name` names (its first GPU), else
+/// the CPU model of `/proc/cpuinfo`'s text, else `unknown`.
+pub fn class_of(gpus: Option<&str>, cpuinfo: Option<&str>) -> String {
+    if let Some(first) = gpus.and_then(|t| t.lines().map(str::trim).find(|l| !l.is_empty())) {
+        return class_name(first);
+    }
+    let model = cpuinfo.and_then(|t| {
+        t.lines().find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            matches!(k.trim(), "model name" | "Model" | "cpu model")
+                .then(|| v.trim())
+                .filter(|v| !v.is_empty())
+        })
+    });
+    model.map_or_else(|| "unknown".into(), class_name)
+}
+
+/// What a machine publishes of itself with its records.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    pub machine: String,
+    pub class: String,
+    /// When it last synced (RFC 3339).
+    pub seen: String,
+    /// What its running try tests (a description or an idea), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trying: Option<String>,
+    /// A keep made while the remote did not answer, not yet pushed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<String>,
+}
+
+/// A class's best: the last keep a machine of that class made.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassBest {
+    pub class: String,
+    pub commit: String,
+    pub machine: String,
+    pub run_id: String,
+    /// The keep's mean over its runs, as that class measured it.
+    pub value: Option<f64>,
+}
+
+/// Each class's best, by class name, from every machine's card and
+/// records (a keep is its class's best until a later keep of the class).
+pub fn class_bests(chains: &[(Card, Vec<RunRecord>)]) -> Vec<ClassBest> {
+    let mut best: std::collections::BTreeMap<&str, (&Card, &RunRecord)> = Default::default();
+    for (card, records) in chains {
+        for r in records.iter().filter(|r| keep_commit(r).is_some()) {
+            let later = best
+                .get(card.class.as_str())
+                .is_none_or(|(_, b)| (&r.ended_at, &r.run_id) > (&b.ended_at, &b.run_id));
+            if later {
+                best.insert(&card.class, (card, r));
+            }
+        }
+    }
+    best.into_iter()
+        .map(|(class, (card, r))| ClassBest {
+            class: class.to_string(),
+            commit: keep_commit(r).unwrap_or_default(),
+            machine: card.machine.clone(),
+            run_id: r.run_id.clone(),
+            value: (!r.samples.is_empty())
+                .then(|| r.samples.iter().sum::<f64>() / r.samples.len() as f64),
+        })
+        .collect()
+}
+
+/// Every machine's records merged into one journal: one record per run
+/// id, by start time then run id (as `arx journal merge` orders them),
+/// except that a try measured against a keep comes after that keep (a
+/// keep replayed onto another machine's keep may have started before
+/// it). The same records give the same journal on every machine.
+pub fn merged(records: Vec<RunRecord>) -> Vec<RunRecord> {
+    let sorted = dedupe(records);
+    let keeps: HashSet<String> = sorted.iter().filter_map(keep_commit).collect();
+    // The last baseline of each commit: a keep from that commit comes
+    // after it (a machine that measured the best as its baseline while
+    // another kept must not put the older best back).
+    let mut baselines: HashMap<String, String> = HashMap::new();
+    for r in &sorted {
+        if let Some(i) = r
+            .ratchet
+            .as_ref()
+            .filter(|i| i.status == TryStatus::Baseline)
+        {
+            baselines.insert(i.kept.clone(), r.run_id.clone());
+        }
+    }
+    let mut order = Order {
+        keeps,
+        baselines,
+        placed: HashSet::new(),
+        waiting: HashMap::new(),
+        out: Vec::with_capacity(sorted.len()),
+    };
+    for r in sorted {
+        order.place(r);
+    }
+    // Nothing waits for what is never placed; what a cycle could leave
+    // goes last, in the order it came.
+    let rest: Vec<RunRecord> = order.waiting.into_values().flatten().collect();
+    order.out.extend(dedupe(rest));
+    order.out
+}
+
+fn keep_commit(r: &RunRecord) -> Option<String> {
+    let i = r.ratchet.as_ref()?;
+    (i.status == TryStatus::Keep)
+        .then(|| i.commit.clone())
+        .flatten()
+        .filter(|c| *c != i.kept)
+}
+
+struct Order {
+    keeps: HashSet<String>,
+    baselines: HashMap<String, String>,
+    /// What is placed: `c:COMMIT` for a keep, `b:RUN` for a baseline.
+    placed: HashSet<String>,
+    waiting: HashMap<String, Vec<RunRecord>>,
+    out: Vec<RunRecord>,
+}
+
+impl Order {
+    /// What `r` must come after and is not placed yet.
+    fn unmet(&self, r: &RunRecord) -> Option<String> {
+        let i = r.ratchet.as_ref()?;
+        let own = keep_commit(r);
+        let keep = format!("c:{}", i.kept);
+        if self.keeps.contains(&i.kept)
+            && !self.placed.contains(&keep)
+            && own.as_ref() != Some(&i.kept)
+        {
+            return Some(keep);
+        }
+        if own.is_some() {
+            if let Some(run) = self.baselines.get(&i.kept).filter(|run| **run != r.run_id) {
+                let token = format!("b:{run}");
+                if !self.placed.contains(&token) {
+                    return Some(token);
+                }
+            }
+        }
+        None
+    }
+
+    fn place(&mut self, r: RunRecord) {
+        if let Some(token) = self.unmet(&r) {
+            self.waiting.entry(token).or_default().push(r);
+            return;
+        }
+        let token = match r.ratchet.as_ref() {
+            Some(i) if i.status == TryStatus::Baseline => Some(format!("b:{}", r.run_id)),
+            _ => keep_commit(&r).map(|c| format!("c:{c}")),
+        };
+        self.out.push(r);
+        if let Some(t) = token {
+            self.placed.insert(t.clone());
+            for w in self.waiting.remove(&t).unwrap_or_default() {
+                self.place(w);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::ratchet_record::RatchetInfo;
+
+    #[test]
+    fn a_baseline_measured_while_another_machine_kept_does_not_put_the_old_best_back() {
+        let a = rec("a", "2026-01-01T00:00:00Z", TryStatus::Baseline, "c0", None);
+        let k = rec(
+            "k",
+            "2026-01-01T00:01:00Z",
+            TryStatus::Keep,
+            "c0",
+            Some("k1"),
+        );
+        // b's baseline of c0 started after k (it had not seen k yet).
+        let b = rec("b", "2026-01-01T00:02:00Z", TryStatus::Baseline, "c0", None);
+        let d = rec("d", "2026-01-01T00:03:00Z", TryStatus::Discard, "k1", None);
+        let one = merged(vec![d.clone(), b.clone(), k.clone(), a.clone()]);
+        let ids: Vec<&str> = one.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!(ids, ["a", "b", "k", "d"]);
+        assert_eq!(one, merged(vec![a, k, b, d]));
+    }
+
+    fn rec(
+        id: &str,
+        started: &str,
+        status: TryStatus,
+        kept: &str,
+        commit: Option<&str>,
+    ) -> RunRecord {
+        let mut r: RunRecord = serde_json::from_value(serde_json::json!({
+            "run_id": id, "started_at": started, "ended_at": started, "duration_ms": 0,
+            "command": ["x"], "cwd": "/", "metrics": {}, "exit_code": 0, "timed_out": false,
+            "failure_class": "none"
+        }))
+        .unwrap();
+        let mut i = RatchetInfo::new(
+            "s".into(),
+            status,
+            "m".into(),
+            crate::kernel::stats::Direction::Max,
+            "mean".into(),
+            kept.into(),
+        );
+        i.commit = commit.map(str::to_string);
+        r.ratchet = Some(i);
+        r
+    }
+
+    #[test]
+    fn a_keep_that_started_first_but_was_replayed_comes_after_the_keep_it_replaced() {
+        let a = rec("a", "2026-01-01T00:00:00Z", TryStatus::Baseline, "c0", None);
+        // b started first, lost the race, was replayed onto c's keep.
+        let b = rec(
+            "b",
+            "2026-01-01T00:01:00Z",
+            TryStatus::Keep,
+            "k1",
+            Some("k2"),
+        );
+        let c = rec(
+            "c",
+            "2026-01-01T00:02:00Z",
+            TryStatus::Keep,
+            "c0",
+            Some("k1"),
+        );
+        let d = rec("d", "2026-01-01T00:01:30Z", TryStatus::Discard, "k2", None);
+        let one = merged(vec![d.clone(), c.clone(), b.clone(), a.clone()]);
+        let two = merged(vec![a, b, c, d]);
+        let ids: Vec<&str> = one.iter().map(|r| r.run_id.as_str()).collect();
+        assert_eq!(ids, ["a", "c", "b", "d"]);
+        assert_eq!(one, two);
+    }
+
+    #[test]
+    fn settings_name_the_key_that_is_wrong() {
+        let ok =
+            settings(&serde_json::json!({"remote": "origin", "class": " A100   80GB "})).unwrap();
+        assert_eq!(ok.remote, "origin");
+        assert_eq!(ok.class.as_deref(), Some("A100 80GB"));
+        assert!(settings(&serde_json::json!({}))
+            .unwrap_err()
+            .contains("remote"));
+        assert!(settings(&serde_json::json!({"remote": "o", "machin": "x"}))
+            .unwrap_err()
+            .contains("machin"));
+        assert!(
+            settings(&serde_json::json!({"remote": "o", "machine": "a/b"}))
+                .unwrap_err()
+                .contains("a/b")
+        );
+        assert!(
+            settings(&serde_json::json!({"remote": "o", "confirm_classes": 0}))
+                .unwrap_err()
+                .contains("confirm_classes")
+        );
+    }
+
+    #[test]
+    fn the_class_is_the_first_gpu_else_the_cpu_model() {
+        assert_eq!(
+            class_of(Some("NVIDIA H100 80GB HBM3\nNVIDIA H100 80GB HBM3\n"), None),
+            "NVIDIA H100 80GB HBM3"
+        );
+        let cpu = "processor\t: 0\nmodel name\t: AMD EPYC  7763 64-Core Processor\n";
+        assert_eq!(
+            class_of(Some("  \n"), Some(cpu)),
+            "AMD EPYC 7763 64-Core Processor"
+        );
+        assert_eq!(class_of(None, None), "unknown");
+        assert_eq!(machine_from_host("box.example.org"), "box-example-org");
+    }
+}

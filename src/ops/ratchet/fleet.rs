@@ -1,0 +1,333 @@
+//! The fleet as steps of a try: a sync at its start (the other machines'
+//! records merged in, this machine's card saying what it tries) and the
+//! take-up of the fleet's best, the keep's compare-and-swap push (a lost
+//! race hands the try back to be replayed, as another lane's keep does; an
+//! unreachable remote leaves the keep here, pending, pushed by a later
+//! sync), and a sync at its end. The fleet's own steps are `ops::fleet`.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::short;
+use super::Host;
+use crate::error::Hinted;
+use crate::io::fleet::Push;
+use crate::io::git::ratchet::{RatchetRepo, Replay};
+use crate::io::Warn;
+use crate::kernel::journal::RunRecord;
+use crate::ops::fleet::Fleet;
+
+/// Where a machine's work is kept while it is replayed onto the fleet's
+/// best.
+pub const BEFORE_SYNC_REF: &str = "refs/arx/fleet/before-sync";
+
+/// The file that holds a keep made while the remote did not answer.
+const PENDING_FILE: &str = "fleet-pending.json";
+
+/// A keep the fleet does not have yet: pushed (from `kept` to `commit`)
+/// when the remote answers.
+#[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
+pub struct PendingKeep {
+    pub kept: String,
+    pub commit: String,
+    pub run_id: String,
+}
+
+/// The fleet of this working tree, when `[fleet]` names one.
+pub fn open(
+    config: &crate::io::config::Config,
+    repo: &RatchetRepo,
+    state: &Path,
+    warn: Warn,
+) -> Result<Option<Fleet>> {
+    crate::ops::fleet::resolve(config, repo.workdir(), state, warn)
+}
+
+/// Sync before a try (what it tests on this machine's card), push a keep
+/// held while the remote did not answer, and take up the fleet's best:
+/// the working tree's work replayed onto it. True when the journal
+/// changed (records of other machines came in).
+pub fn start(
+    fleet: &Fleet,
+    repo: &RatchetRepo,
+    state: &Path,
+    trying: Option<&str>,
+    (host, warn): (&dyn Host, Warn),
+) -> Result<bool> {
+    let now = crate::io::clock::now(None)?;
+    let pending = read_pending(state)?;
+    let synced = fleet.sync(
+        trying,
+        pending
+            .as_ref()
+            .map(|p| (p.commit.as_str(), p.run_id.as_str())),
+        &now,
+    )?;
+    if let Some(why) = &synced.unreachable {
+        host.warn(&format!(
+            "the fleet's remote {} did not answer ({why}): trying here; a keep is held until it answers",
+            fleet.door.remote
+        ));
+        return Ok(false);
+    }
+    let changed = synced.merged_in > 0 || pending.is_some();
+    if let Some(p) = pending {
+        push_pending(fleet, state, &p, (host, warn))?;
+    }
+    if let Some(best) = fleet.best() {
+        take_up(repo, &best, host)?;
+    }
+    Ok(changed)
+}
+
+/// Syncs when dropped: at a try's end, however it ends.
+pub struct EndSync<'a> {
+    fleet: &'a Fleet,
+    state: std::path::PathBuf,
+    host: &'a dyn Host,
+}
+
+impl<'a> EndSync<'a> {
+    pub fn new(fleet: &'a Fleet, state: &Path, host: &'a dyn Host) -> EndSync<'a> {
+        EndSync {
+            fleet,
+            state: state.to_path_buf(),
+            host,
+        }
+    }
+}
+
+impl Drop for EndSync<'_> {
+    fn drop(&mut self) {
+        finish(self.fleet, &self.state, self.host);
+    }
+}
+
+/// Sync after a try: its records on the remote, the card idle. A remote
+/// that does not answer is a warning.
+pub fn finish(fleet: &Fleet, state: &Path, host: &dyn Host) {
+    let pending = read_pending(state).ok().flatten();
+    let now = crate::io::clock::now(None).unwrap_or_default();
+    match fleet.sync(
+        None,
+        pending
+            .as_ref()
+            .map(|p| (p.commit.as_str(), p.run_id.as_str())),
+        &now,
+    ) {
+        Ok(s) if s.unreachable.is_none() => {}
+        Ok(s) => host.warn(&format!(
+            "the fleet's remote {} did not answer ({}): this try's records go with the next sync",
+            fleet.door.remote,
+            s.unreachable.unwrap_or_default()
+        )),
+        Err(e) => host.warn(&format!("the fleet's sync failed: {e:#}")),
+    }
+}
+
+/// The working tree on the fleet's best: its work (commits and changes)
+/// replayed onto it when the branch does not hold it yet.
+fn take_up(repo: &RatchetRepo, best: &str, host: &dyn Host) -> Result<()> {
+    if repo.contains(best) {
+        return Ok(());
+    }
+    match repo.replay_onto(best, BEFORE_SYNC_REF)? {
+        Replay::Already => Ok(()),
+        Replay::Replayed { .. } => {
+            host.say(&format!(
+                "took up the fleet's best {} (the work as it was is under {BEFORE_SYNC_REF})",
+                short(best)
+            ));
+            Ok(())
+        }
+        Replay::Conflicts(paths) => Err(Hinted::error(
+            format!(
+                "the work here conflicts with the fleet's best {} in {}; nothing was changed",
+                short(best),
+                paths.join(", ")
+            ),
+            "drop or commit the conflicting change elsewhere, then arx try again",
+        )),
+    }
+}
+
+/// What a keep's push came to, for the keep.
+pub enum Pushed {
+    /// On the remote: the fleet's best.
+    Landed,
+    /// Another machine kept first: the fleet's best is now `best`.
+    Lost { best: String },
+    /// The remote did not answer: kept here, pending.
+    Held { why: String },
+}
+
+/// Push a keep (the best from `kept` to `commit`, with its record) as a
+/// compare-and-swap. A lost race syncs (the winner's record comes in with
+/// its best).
+pub fn push_keep(
+    fleet: &Fleet,
+    (kept, commit): (&str, &str),
+    rec: &RunRecord,
+    host: &dyn Host,
+) -> Result<Pushed> {
+    let now = crate::io::clock::now(None)?;
+    match fleet.push_keep(kept, commit, rec, &now)? {
+        Push::Landed => Ok(Pushed::Landed),
+        Push::Lost(_) => {
+            let synced = fleet.sync(None, None, &now)?;
+            match (synced.unreachable, fleet.best()) {
+                (None, Some(best)) if best != kept => Ok(Pushed::Lost { best }),
+                (why, _) => Ok(Pushed::Held {
+                    why: why.unwrap_or_else(|| "the remote refused the push".into()),
+                }),
+            }
+        }
+        Push::Unreachable(why) => {
+            host.warn(&format!(
+                "the fleet's remote {} did not answer ({why}): the keep is held here, pushed when it answers",
+                fleet.door.remote
+            ));
+            Ok(Pushed::Held { why })
+        }
+    }
+}
+
+/// Remember a keep the remote did not take yet.
+pub fn hold(state: &Path, pending: &PendingKeep) -> Result<()> {
+    let text = serde_json::to_vec_pretty(pending)?;
+    crate::io::state::ensure_dir(state)?;
+    crate::io::atomic::replace(
+        &state.join(PENDING_FILE),
+        &text,
+        crate::io::atomic::Durability::Synced,
+    )?;
+    Ok(())
+}
+
+fn read_pending(state: &Path) -> Result<Option<PendingKeep>> {
+    let Some(text) = crate::io::state::read_text_if_any(&state.join(PENDING_FILE))? else {
+        return Ok(None);
+    };
+    Ok(serde_json::from_str(&text).ok())
+}
+
+fn clear_pending(state: &Path) -> Result<()> {
+    match std::fs::remove_file(state.join(PENDING_FILE)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// A keep held while the remote did not answer, pushed now. When the
+/// fleet's best moved meanwhile, it stays this machine's (the working
+/// tree is taken up onto the fleet's best next, its keep replayed as
+/// work) and the report says so.
+fn push_pending(
+    fleet: &Fleet,
+    state: &Path,
+    p: &PendingKeep,
+    (host, warn): (&dyn Host, Warn),
+) -> Result<()> {
+    let journal = crate::io::state::journal(state, warn).read()?;
+    let Some(rec) = journal.iter().find(|r| r.run_id == p.run_id) else {
+        return clear_pending(state);
+    };
+    let now = crate::io::clock::now(None)?;
+    match fleet.push_keep(&p.kept, &p.commit, rec, &now)? {
+        Push::Landed => {
+            host.say(&format!(
+                "pushed the keep {} held while the fleet's remote did not answer",
+                short(&p.commit)
+            ));
+            clear_pending(state)
+        }
+        Push::Lost(_) => {
+            host.warn(&format!(
+                "the keep {} made while the remote did not answer was overtaken by another machine's keep: \
+                 its change is replayed onto the fleet's best as this try's work",
+                short(&p.commit)
+            ));
+            overtaken(state, p, warn)?;
+            clear_pending(state)
+        }
+        Push::Unreachable(_) => Ok(()),
+    }
+}
+
+/// Before recovery: a keep a crash cut off after its intent was written
+/// is settled with the remote first. Landed there (the remote's best is
+/// its commit or holds it), or pushed now (the remote's best is still the
+/// one it was measured against), recovery completes it; overtaken by
+/// another machine's keep, it is rolled back (its commit held under
+/// `refs/arx/discarded/<run>`, the working tree keeps the candidate). With
+/// the remote unreachable, recovery completes it here and it is pending.
+pub fn settle_intent(fleet: &Fleet, repo: &RatchetRepo, state: &Path) -> Result<Vec<String>> {
+    let Some(intent) = crate::io::ratchet::read_keep(state)? else {
+        return Ok(Vec::new());
+    };
+    let _lock = crate::io::ratchet::lock_keep(state)?;
+    let run = super::run_short(&intent.record.run_id).to_string();
+    let pending = || {
+        hold(
+            state,
+            &PendingKeep {
+                kept: intent.kept.clone(),
+                commit: intent.commit.clone(),
+                run_id: intent.record.run_id.clone(),
+            },
+        )
+    };
+    if let Err(why) = fleet.door.fetch()? {
+        pending()?;
+        return Ok(vec![format!(
+            "the fleet's remote did not answer ({why}): the interrupted keep of run {run} is pending"
+        )]);
+    }
+    let best = fleet.best();
+    let landed = best
+        .as_deref()
+        .is_some_and(|b| b == intent.commit || repo.is_ancestor(&intent.commit, b));
+    if landed {
+        return Ok(Vec::new());
+    }
+    if best.as_deref() == Some(intent.kept.as_str()) {
+        let now = crate::io::clock::now(None)?;
+        match fleet.push_keep(&intent.kept, &intent.commit, &intent.record, &now)? {
+            Push::Landed => return Ok(Vec::new()),
+            Push::Unreachable(why) => {
+                pending()?;
+                return Ok(vec![format!(
+                    "the fleet's remote did not answer ({why}): the interrupted keep of run {run} is pending"
+                )]);
+            }
+            Push::Lost(_) => {}
+        }
+    }
+    let refname = format!("refs/arx/discarded/{}", intent.record.run_id);
+    repo.hold_under(&refname, &intent.commit)?;
+    crate::io::ratchet::clear_keep(state)?;
+    Ok(vec![format!(
+        "rolled back an interrupted keep of run {run}: another machine's keep {} came first on the fleet's remote; \
+         its commit is under {refname}, the candidate is still in the working tree",
+        fleet.best().as_deref().map_or("-", short)
+    )])
+}
+
+/// A pending keep another machine's keep overtook: its record (never
+/// published) says `stale`, so the best here is the fleet's again and its
+/// change is work to replay onto it.
+fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()> {
+    let journal = crate::io::state::journal(state, warn);
+    journal.rewrite(|loaded| {
+        let mut records = loaded.records.clone();
+        for r in records.iter_mut().filter(|r| r.run_id == p.run_id) {
+            if let Some(i) = r.ratchet.as_mut() {
+                i.status = crate::kernel::ratchet_record::TryStatus::Stale;
+                i.commit = None;
+            }
+        }
+        Some(records)
+    })?;
+    Ok(())
+}
