@@ -49,6 +49,7 @@ pub mod holdout;
 mod idea;
 mod measure;
 pub mod recover;
+mod refuse;
 mod replay;
 mod request;
 mod runner;
