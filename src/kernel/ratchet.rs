@@ -38,8 +38,10 @@ use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
 
+pub mod basis;
 mod per_instance;
 mod words;
+pub use basis::Basis;
 use words::{better, percent, recorded, runs, shown};
 pub mod sequential;
 mod sequential_rule;
@@ -233,6 +235,8 @@ pub struct Decision {
     pub detail: String,
     /// The decision compared runs of the same seed ([`paired`]).
     pub paired: Option<Paired>,
+    /// What it weighed: the line's value, "vs" and change ([`basis`]).
+    pub basis: Option<Basis>,
 }
 
 impl Decision {
@@ -303,6 +307,7 @@ pub fn next_step_tuned(
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: None,
             detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
         });
     };
@@ -387,6 +392,7 @@ impl Ctx<'_, '_> {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: self.basis(false),
             detail: format!(
                 "{}: {} (needs more than {}); blind to noise: no commit has \
                  repeated runs yet (repeat the baseline to measure the noise)",
@@ -426,6 +432,7 @@ impl Ctx<'_, '_> {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: self.basis(false),
             detail,
         })
     }
@@ -464,6 +471,7 @@ impl Ctx<'_, '_> {
                 record_from: 0,
                 paired: None,
                 per_instance: None,
+                basis: self.basis(false),
                 detail: format!(
                     "{}: {lead}; blind to noise: the segment's values have no spread yet",
                     if beats { "keep" } else { "discard" },
@@ -487,6 +495,7 @@ impl Ctx<'_, '_> {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: self.basis(false),
             detail: format!(
                 "{}: {lead}; {} MADs ({}) from the baseline {} (needs {})",
                 if keep { "keep" } else { "discard" },
@@ -576,6 +585,7 @@ impl Ctx<'_, '_> {
                 per_instance: None,
                 detail,
                 paired: view.map(|v| v.paired),
+                basis: self.basis(view.is_some() || lean.is_some()),
             })
         };
         if k >= cap {
@@ -1245,6 +1255,7 @@ mod tests {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: None,
             detail: String::new(),
         };
         // σ 0.01, 3 runs against 5: se ≈ 0.0073, band ≈ 0.0146.

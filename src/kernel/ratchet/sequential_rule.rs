@@ -244,6 +244,7 @@ impl Ctx<'_, '_> {
             per_instance: None,
             detail,
             paired: cmp.paired,
+            basis: self.basis(cmp.paired.is_some()),
         })
     }
 }
