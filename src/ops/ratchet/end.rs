@@ -187,8 +187,17 @@ pub(super) fn describe(
     decided.basis = i.basis;
     let effect = crate::kernel::effect::of_try(&decided, samples);
     let line = line(env, d, effect, segment_noise, i.slot_best.as_ref());
+    // A keep recorded by other runs than it was decided on (a screen left
+    // out): the value later tries are held to, said once after the line.
+    let recorded = effect
+        .filter(|e| d.keep() && (e.n != d.basis.map_or(e.n, |b| b.runs) || e.value != e.weighed))
+        .map(|e| {
+            let dp = decimals(d.noise.or(segment_noise), e.value);
+            format!("; recorded as {} ({} runs)", num(e.value, dp), e.n)
+        });
     Change {
         line,
+        recorded: recorded.unwrap_or_default(),
         value: effect.map_or(f64::NAN, |e| e.weighed),
         against: effect.and_then(|e| e.against),
         change: effect.and_then(|e| e.change),
@@ -251,6 +260,9 @@ fn line(
 /// The change a decided candidate makes, as [`describe`] tells it.
 pub(super) struct Change {
     pub line: String,
+    /// For a keep recorded by runs other than those it was decided on:
+    /// "; recorded as 0.9 (4 runs)".
+    pub recorded: String,
     /// The value the decision weighed (the line's).
     pub value: f64,
     /// The best over the same runs, and the change in metric units.
@@ -414,8 +426,9 @@ pub(super) fn keep(
         record: rec,
         notes,
         line: format!(
-            "keep: {} \u{2192} {}{unconfirmed}",
+            "keep: {}{} \u{2192} {}{unconfirmed}",
             change.line,
+            change.recorded,
             short(&commit)
         ),
         interrupted: false,
