@@ -1,7 +1,7 @@
 //! The keep-if-better ratchet behind `arx try`: after each run of a
 //! candidate, run it again or decide whether it beats the kept commit.
 //!
-//! Three rules are offered.
+//! Four rules are offered.
 //!
 //! - `strict` is the naive ratchet: one run, kept when that sample beats the
 //!   best sample seen so far. Noise is read as a win whenever one sample is
@@ -9,7 +9,9 @@
 //! - `mad` adds a MAD "confidence" check: the candidate must also stand at
 //!   least two median absolute deviations of the segment's values away from
 //!   the baseline.
-//! - `confirm`, the default, screens and then confirms. The first run (or
+//! - `sequential`, the default: a group-sequential test, false-keep rate
+//!   the `confidence` a user sets (`sequential_rule.rs`).
+//! - `confirm` screens and then confirms. The first run (or
 //!   the first `repeat` runs) must beat the kept commit's mean by
 //!   [`PROMISE`] σ of the pooled run-to-run noise, or the candidate is
 //!   discarded at once: most changes cost one run. A promising candidate is
@@ -47,9 +49,9 @@ pub mod sequential;
 mod sequential_rule;
 pub use sequential_rule::{next_step_sequential, SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
 
-/// Default one-sided confidence of the `confirm` rule's keep test (the
-/// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
-pub const DEFAULT_CONFIDENCE: f64 = 0.85;
+/// Default confidence of a keep: under `sequential`, a change no better
+/// than the best is kept 1 − confidence of the time (measured).
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// Default cap on the runs of one candidate (the command's `--max-runs`
 /// default): one screening run and up to four confirmation runs. Tuned by
@@ -95,8 +97,7 @@ str_enum! {
     #[derive(Default)]
     Rule, "rule" {
         /// Screen, then confirmation runs and a one-sided Student-t keep
-        /// test on pooled noise (arx's default).
-        #[default]
+        /// test on pooled noise.
         Confirm => "confirm",
         /// One run; kept when it beats the best sample so far (the naive
         /// ratchet).
@@ -106,7 +107,8 @@ str_enum! {
         Mad => "mad",
         /// A group-sequential test whose false-keep rate is `1 −
         /// confidence`, the kept commit recorded by runs it was not chosen
-        /// on (`sequential_rule.rs`).
+        /// on (`sequential_rule.rs`); arx's default.
+        #[default]
         Sequential => "sequential",
     }
 }
@@ -725,8 +727,8 @@ mod tests {
     }
 
     #[test]
-    fn rules_are_named_and_confirm_is_the_default() {
-        assert_eq!(Rule::default(), Rule::Confirm);
+    fn rules_are_named_and_sequential_is_the_default() {
+        assert_eq!(Rule::default(), Rule::Sequential);
         for rule in Rule::ALL {
             assert_eq!(rule.name().parse::<Rule>(), Ok(*rule));
             assert_eq!(rule.to_string(), rule.name());

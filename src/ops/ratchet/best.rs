@@ -190,7 +190,7 @@ pub fn baseline(
     // The declared inputs the best is measured on.
     let inputs = repo.hash_inputs(&objective.inputs)?;
     let runner = &env.runner.at(kept);
-    let runs = baseline_runs(runner, state, records, candidate)?;
+    let runs = baseline_runs(runner, env.rule, state, records, candidate)?;
     if let Some(before) = before {
         let since = repo.changed_since(&before)?;
         let mut written = since.written;
@@ -269,13 +269,14 @@ pub fn baseline(
 /// once the first run has ended.
 fn baseline_runs(
     runner: &Runner<'_>,
+    rule: crate::kernel::ratchet::Rule,
     state: &Path,
     records: &[RunRecord],
     candidate: &Candidate,
 ) -> Result<BestRuns> {
     let objective = runner.objective;
     let n = objective.baseline_repeat;
-    let cost = |run_ms| Cost::of(objective, true, Some(run_ms)).lines().join("; ");
+    let cost = |run_ms| Cost::of(objective, rule, true, Some(run_ms)).lines().join("; ");
     let known =
         crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
     if let Some(ms) = known {
