@@ -354,9 +354,9 @@ pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<Paire
 /// The candidate runs under paired seeds, the pairing is not established
 /// on the segment's earlier tries, and their differences measure its noise
 /// on fewer than [`SETTLED_DF`] degrees of freedom: the try should spend
-/// a second paired run, whose two pairs add a degree of freedom, rather
-/// than end unpaired after one (which would leave the pairing forever
-/// unmeasured).
+/// more paired runs (the `sequential` rule screens on [`MIN_PAIRS`]),
+/// whose pairs measure that noise, rather than end unpaired after one
+/// (which would leave the pairing forever unmeasured).
 pub fn must_measure(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> bool {
     let paired_run = seeds
         .candidate

@@ -1290,3 +1290,6 @@ mod lean_tests {
         assert!(!leans_better(&[1.0], &[], Direction::Min));
     }
 }
+
+#[cfg(test)]
+mod pairing_check;
