@@ -322,11 +322,22 @@ pub fn settled(seeds: &Seeds<'_>, scale: &Scale) -> bool {
 /// candidate's own differences when they are noisier (a change that keeps
 /// less of the pairing than most is tested at its own noise). `None`
 /// (unpaired) without a pair, without that noise, or when the pairing is
-/// not [`established`].
+/// not [`established`] on the pooled noise: whether pairing helps is the
+/// segment's question, answered on all its pairs; a paired test on the
+/// candidate's own differences is valid whatever the pairing, and only
+/// its standard error takes their noise (judging the pairing on a
+/// candidate's two degrees of freedom would switch a try to unpaired
+/// half-way through, and lose a gain clear at the same seed).
 pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<PairedView> {
     let diffs = signed(seeds, candidate, scale.sign);
     let d = mean(&diffs)?;
     let pooled = pooled_with(seeds.history, &diffs)?;
+    // One degree of freedom is a coin toss of a variance: a chance ρ
+    // near 1 would decide on a noise far too small.
+    if pooled.1 < MIN_VIEW_DF {
+        return None;
+    }
+    let rho = established(pooled.0, pooled.1, scale, diffs.len())?;
     let own = (diffs.len() >= MIN_PAIRS)
         .then(|| pooled_with(&[], &diffs))
         .flatten();
@@ -334,12 +345,6 @@ pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<Paire
         Some(own) if own.0 > pooled.0 => own,
         _ => pooled,
     };
-    // One degree of freedom is a coin toss of a variance: a chance ρ
-    // near 1 would decide on a noise far too small.
-    if df < MIN_VIEW_DF {
-        return None;
-    }
-    let rho = established(sd, df, scale, diffs.len())?;
     Some(PairedView {
         d,
         sd,
@@ -354,7 +359,7 @@ pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<Paire
 /// The candidate runs under paired seeds, the pairing is not established
 /// on the segment's earlier tries, and their differences measure its noise
 /// on fewer than [`SETTLED_DF`] degrees of freedom: the try should spend
-/// more paired runs (the `sequential` rule screens on [`MIN_PAIRS`]),
+/// more paired runs (the `sequential` rule screens on four),
 /// whose pairs measure that noise, rather than end unpaired after one
 /// (which would leave the pairing forever unmeasured).
 pub fn must_measure(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> bool {

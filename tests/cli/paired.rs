@@ -130,9 +130,9 @@ fn a_paired_decision_keeps_a_change_the_unpaired_rule_cannot_tell_from_noise() {
                 "{err}"
             );
             // The segment's first paired try: the default rule screens on
-            // three pairs, which measure the noise of a difference and
+            // four pairs, which measure the noise of a difference and
             // decide; the change is clear at the same seeds.
-            assert!(err.contains("paired over 3 seeds, \u{3c1} 1.00"), "{err}");
+            assert!(err.contains("paired over 4 seeds, \u{3c1} 1.00"), "{err}");
         } else {
             assert_ne!(out.status.code(), Some(0), "{err}");
             assert!(err.contains("discard"), "{err}");
