@@ -237,7 +237,16 @@ fn rate(
     later: bool,
     effect: f64,
 ) -> (u64, u64, f64) {
-    rate_of(Rule::Sequential, seed, salt, trials, settings, noise, later, effect)
+    rate_of(
+        Rule::Sequential,
+        seed,
+        salt,
+        trials,
+        settings,
+        noise,
+        later,
+        effect,
+    )
 }
 
 /// [`rate`] under another rule.
@@ -263,7 +272,14 @@ fn rate_of(
         } else {
             baseline(&mut rng, noise)
         };
-        let (d, c, _, _) = s.decide(&mut rng, settings, effect, noise, noise == Noise::Wide, rule);
+        let (d, c, _, _) = s.decide(
+            &mut rng,
+            settings,
+            effect,
+            noise,
+            noise == Noise::Wide,
+            rule,
+        );
         n += 1;
         runs += c.len();
         kept += u64::from(d.keep());

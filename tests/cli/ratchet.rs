@@ -1353,7 +1353,10 @@ fn a_try_reads_the_same_in_its_line_its_finding_best_report_and_log() {
     // The line's change and the finding's gain are the decision's.
     let decided_change = decided["change"].as_f64().unwrap();
     assert!((change - decided_change).abs() < 1e-4, "{line} / {decided}");
-    assert!((gain - decided_change.abs()).abs() < 5e-4, "{finding} / {decided}");
+    assert!(
+        (gain - decided_change.abs()).abs() < 5e-4,
+        "{finding} / {decided}"
+    );
     assert!(
         log_row.contains(&format!("(n={})", best["n"])),
         "{log_row} / {best}"

@@ -110,7 +110,10 @@ fn pearson(p: &[(f64, f64)]) -> f64 {
 
 /// A number as the line prints it (a Unicode minus or a plus sign).
 fn parse(s: &str) -> f64 {
-    s.replace('\u{2212}', "-").trim_start_matches('+').parse().unwrap_or_else(|_| panic!("{s}"))
+    s.replace('\u{2212}', "-")
+        .trim_start_matches('+')
+        .parse()
+        .unwrap_or_else(|_| panic!("{s}"))
 }
 
 /// Half a unit of the last digit `s` is printed to.
@@ -185,7 +188,10 @@ fn check(report: &Value, kept: &Kept, direction: &str) -> (bool, bool) {
         );
         assert!(line.contains(&told), "{told} not in {line}");
         if let Some(x) = rho {
-            assert!((basis["rho"].as_f64().unwrap() - x).abs() < 1e-9, "{report}");
+            assert!(
+                (basis["rho"].as_f64().unwrap() - x).abs() < 1e-9,
+                "{report}"
+            );
         }
     } else {
         assert!(!line.contains("paired"), "{line}");
@@ -203,7 +209,10 @@ fn play(sb: &Sandbox, direction: &str, values: &[f64]) -> [usize; 4] {
     for (i, v) in values.iter().enumerate() {
         sb.write("value.txt", format!("{v}"));
         let (code, report, err) = try_json(sb, &["-m", &format!("try {i}")]);
-        let status = report["ratchet"]["status"].as_str().unwrap_or("").to_string();
+        let status = report["ratchet"]["status"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
         assert!(status == "keep" || status == "discard", "{report} {err}");
         let (paired, rho) = check(&report, &kept, direction);
         seen[0] += paired as usize;
@@ -256,6 +265,10 @@ fn a_same_seed_tie_is_a_discard_exit_1_early_and_late() {
         assert_eq!(code, 1, "{report}");
         let line = report["line"].as_str().unwrap();
         assert!(line.contains("no change"), "{line}");
-        assert_eq!(report["ratchet"]["improvement"].as_f64(), Some(0.0), "{report}");
+        assert_eq!(
+            report["ratchet"]["improvement"].as_f64(),
+            Some(0.0),
+            "{report}"
+        );
     }
 }

@@ -276,7 +276,11 @@ fn baseline_runs(
 ) -> Result<BestRuns> {
     let objective = runner.objective;
     let n = objective.baseline_repeat;
-    let cost = |run_ms| Cost::of(objective, rule, true, Some(run_ms)).lines().join("; ");
+    let cost = |run_ms| {
+        Cost::of(objective, rule, true, Some(run_ms))
+            .lines()
+            .join("; ")
+    };
     let known =
         crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
     if let Some(ms) = known {
