@@ -296,6 +296,8 @@ impl ops_ratchet::Host for Shown {
 
 /// A dry run's answer, from what [`ops_ratchet::plan`] found.
 fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
+    let point = (plan.rule == crate::kernel::ratchet::Rule::Sequential)
+        .then(|| operating_point(&plan.objective, plan.noise, plan.best_runs));
     let ops_ratchet::Plan {
         objective,
         baseline_needed,
@@ -305,12 +307,8 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         first,
         on_slots,
         cost,
-        rule,
-        noise,
-        best_runs,
+        ..
     } = plan;
-    let point = (rule == crate::kernel::ratchet::Rule::Sequential)
-        .then(|| operating_point(&objective, noise, best_runs));
     let (kept, objective) = (kept.as_str(), &objective);
     let needs = KeepNeeds::of(objective);
     let mut would = first;
@@ -321,20 +319,11 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         ));
     }
     if baseline_needed {
-        would.push(format!(
-            "measure the baseline: {} of {}{}{}",
-            crate::output::count(objective.baseline_repeat, "run", "runs"),
-            short(kept),
-            if needs.holdout {
-                ", and its held-out check"
-            } else {
-                ""
-            },
-            if candidate.dirty {
-                " (the changes in the working tree set aside meanwhile)"
-            } else {
-                ""
-            }
+        would.push(baseline_words(
+            objective,
+            kept,
+            needs.holdout,
+            candidate.dirty,
         ));
     }
     if candidate.is_empty() {
@@ -380,6 +369,30 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         operating_point: point,
     })?;
     Ok(Exit::Ok)
+}
+
+/// "measure the baseline: 5 runs of abc1234, and its held-out check".
+fn baseline_words(
+    objective: &crate::kernel::objective::Objective,
+    kept: &str,
+    holdout: bool,
+    dirty: bool,
+) -> String {
+    format!(
+        "measure the baseline: {} of {}{}{}",
+        crate::output::count(objective.baseline_repeat, "run", "runs"),
+        short(kept),
+        if holdout {
+            ", and its held-out check"
+        } else {
+            ""
+        },
+        if dirty {
+            " (the changes in the working tree set aside meanwhile)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// The rule's operating point, in σ of the run noise.

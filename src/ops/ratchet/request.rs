@@ -345,14 +345,7 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let on_slots = on_slots(&objective, segment.as_ref(), slots, &kept);
     let run_ms = segment.as_ref().and_then(SegmentFold::run_ms);
     let cost = crate::kernel::cost::Cost::of(&objective, rule, baseline_needed, run_ms);
-    let noise = segment
-        .as_ref()
-        .filter(|s| s.noise_df > 0)
-        .map(|s| (s.noise_ss / s.noise_df as f64).sqrt());
-    let best_runs = segment
-        .as_ref()
-        .and_then(|s| s.kept.as_ref().or(s.baseline.as_ref()))
-        .map_or(objective.baseline_repeat as usize, |k| k.samples.len());
+    let (noise, best_runs) = noise_and_best_runs(segment.as_ref(), &objective);
     Ok(Planned::Plan(Box::new(Plan {
         rule,
         noise,
@@ -366,6 +359,21 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         on_slots,
         cost,
     })))
+}
+
+/// The segment's pooled run noise σ (when measured) and the kept
+/// commit's recorded runs (the baseline's count before it has any).
+fn noise_and_best_runs(
+    segment: Option<&SegmentFold>,
+    objective: &Objective,
+) -> (Option<f64>, usize) {
+    let noise = segment
+        .filter(|s| s.noise_df > 0)
+        .map(|s| (s.noise_ss / s.noise_df as f64).sqrt());
+    let best_runs = segment
+        .and_then(|s| s.kept.as_ref().or(s.baseline.as_ref()))
+        .map_or(objective.baseline_repeat as usize, |k| k.samples.len());
+    (noise, best_runs)
 }
 
 /// A lane behind the best: its candidate is its work since it and the
