@@ -666,7 +666,7 @@ set edit:completion:arg-completer[arx] = {|@words|
             cand --description 'What the change is: the journal''s description, the commit subject'
             cand --idea 'The idea of the backlog this try tests (its id or a unique prefix): recorded with the try; its statement is the description unless -m is given'
             cand --family 'The family of the change (one word). With -m and no --idea: the try adds its description to the backlog as an idea of this family. Without either, a try takes the family of the most similar idea'
-            cand --rule 'The decision rule: confirm (arx''s: noise-aware, confirms a promising candidate with more runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)'
+            cand --rule 'The decision rule: sequential (arx''s: a group-sequential test that keeps a change no better than the best 1 - confidence of the time), confirm (screen, then confirmation runs), strict (keep one sample better than the best, unconfirmed), mad (better, and the segment''s MAD confidence >= 2)'
             cand --lane 'Run the try in this lane (`arx lane add`), from anywhere in the repository: the same as running it in the lane''s directory'
             cand --because 'With --retry: what changed since the idea was tried, or why it runs here as well as in another lane'
             cand --grace 'Time between SIGTERM and SIGKILL when ending the experiment'

@@ -104,6 +104,7 @@ impl Scenario {
         effect: f64,
         noise: Noise,
         wide: bool,
+        rule: Rule,
     ) -> (Decision, Vec<f64>, Vec<Option<u64>>, Vec<f64>) {
         let value = self.truth + effect;
         let paired = matches!(noise, Noise::Paired(_));
@@ -141,7 +142,7 @@ impl Scenario {
                 },
                 instances: None,
             };
-            match next_step(Rule::Sequential, settings, &evidence) {
+            match next_step(rule, settings, &evidence) {
                 Step::RunAgain if c.len() < MAX_RUNS => continue,
                 Step::RunAgain => panic!("the rule ran past its cap"),
                 Step::Decide(d) => {
@@ -186,10 +187,15 @@ fn baseline(rng: &mut ChaCha8Rng, noise: Noise) -> Scenario {
 
 /// The segment after a real gain of [`EARLIER_GAIN`] was kept (gain
 /// candidates tried until one is; their runs join the segment's record).
-fn after_a_keep(rng: &mut ChaCha8Rng, settings: &Settings, noise: Noise) -> Option<Scenario> {
+fn after_a_keep(
+    rng: &mut ChaCha8Rng,
+    settings: &Settings,
+    noise: Noise,
+    rule: Rule,
+) -> Option<Scenario> {
     let mut s = baseline(rng, noise);
     for _ in 0..40 {
-        let (d, runs, seeds, diffs) = s.decide(rng, settings, EARLIER_GAIN, noise, false);
+        let (d, runs, seeds, diffs) = s.decide(rng, settings, EARLIER_GAIN, noise, false, rule);
         if diffs.len() >= 2 {
             s.history.push(diffs);
         }
@@ -231,18 +237,49 @@ fn rate(
     later: bool,
     effect: f64,
 ) -> (u64, u64, f64) {
+    rate_of(
+        Rule::Sequential,
+        seed,
+        salt,
+        trials,
+        settings,
+        noise,
+        later,
+        effect,
+    )
+}
+
+/// [`rate`] under another rule.
+#[allow(clippy::too_many_arguments)]
+fn rate_of(
+    rule: Rule,
+    seed: u64,
+    salt: u64,
+    trials: u64,
+    settings: &Settings,
+    noise: Noise,
+    later: bool,
+    effect: f64,
+) -> (u64, u64, f64) {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let (mut kept, mut n, mut runs) = (0u64, 0u64, 0usize);
     while n < trials {
         let s = if later {
-            match after_a_keep(&mut rng, settings, noise) {
+            match after_a_keep(&mut rng, settings, noise, rule) {
                 Some(s) => s,
                 None => continue,
             }
         } else {
             baseline(&mut rng, noise)
         };
-        let (d, c, _, _) = s.decide(&mut rng, settings, effect, noise, noise == Noise::Wide);
+        let (d, c, _, _) = s.decide(
+            &mut rng,
+            settings,
+            effect,
+            noise,
+            noise == Noise::Wide,
+            rule,
+        );
         n += 1;
         runs += c.len();
         kept += u64::from(d.keep());
@@ -348,6 +385,7 @@ pub fn section(seed: u64, trials: u64) -> bool {
         }
     }
     println!();
+    confirm_rows(seed, trials);
     println!(
         "Power at confidence 0.95, Gaussian noise, unpaired ({trials} decisions per cell); \
          the ceiling is a truncated SPRT that knows σ (H1: 1σ, at most the rule's cap of \
@@ -413,4 +451,42 @@ pub fn section(seed: u64, trials: u64) -> bool {
          change costs it about as many runs as the rule ({null_runs:.2}).\n"
     );
     pass
+}
+
+/// The `confirm` rule on the same null cells (Gaussian, unpaired): the
+/// measurement the default rule was chosen by.
+fn confirm_rows(seed: u64, trials: u64) {
+    println!(
+        "The `confirm` rule, the same null candidate (Gaussian noise, unpaired):\n\n\
+         | confidence | decision | null kept | Wilson 95% | × (1 − confidence) | runs |\n\
+         |---:|---|---:|---|---:|---:|"
+    );
+    for confidence in [0.95, 0.85] {
+        for later in [false, true] {
+            let mut settings = Settings::new(Direction::Min);
+            settings.confidence = confidence;
+            let salt = 500 + u64::from(later) + if confidence > 0.9 { 0 } else { 2 };
+            let (k, n, runs) = rate_of(
+                Rule::Confirm,
+                seed,
+                salt,
+                trials,
+                &settings,
+                Noise::Gauss,
+                later,
+                0.0,
+            );
+            let p = k as f64 / n as f64;
+            let (lo, hi) = wilson(k, n);
+            println!(
+                "| {confidence} | {} | {:.2}% | {:.2}–{:.2}% | {:.2} | {runs:.2} |",
+                if later { "later" } else { "first" },
+                100.0 * p,
+                100.0 * lo,
+                100.0 * hi,
+                p / (1.0 - confidence),
+            );
+        }
+    }
+    println!();
 }

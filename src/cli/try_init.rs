@@ -20,9 +20,11 @@ pub struct TryArgs {
     /// Without either, a try takes the family of the most similar idea.
     #[arg(long, value_name = "WORD")]
     pub family: Option<String>,
-    /// The decision rule: confirm (arx's: noise-aware, confirms a promising
-    /// candidate with more runs), strict (keep one sample better than the
-    /// best, unconfirmed), mad (better, and the segment's MAD confidence >= 2).
+    /// The decision rule: sequential (arx's: a group-sequential test that
+    /// keeps a change no better than the best 1 - confidence of the time),
+    /// confirm (screen, then confirmation runs), strict (keep one sample
+    /// better than the best, unconfirmed), mad (better, and the segment's
+    /// MAD confidence >= 2).
     #[arg(long, value_name = "RULE")]
     pub rule: Option<String>,
     /// Start a new segment: measure the baseline again.

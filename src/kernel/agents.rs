@@ -99,6 +99,7 @@ pub fn section(o: &AgentObjective) -> String {
     line("   another value is a new idea: add it. `arx idea drop ID` retires one. Every command");
     line("   with an outcome (`arx status`, `arx next`, `arx best`, `arx deadend check`) gives");
     line("   the same `arx: ...; next: ...` line on stderr under `--json`.");
+    what_decided(&mut line);
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
@@ -171,6 +172,16 @@ pub fn from_config(objective: Option<&serde_json::Value>) -> AgentObjective {
         holdout: o.get("holdout").is_some(),
         format: text(o.get("format")).or_else(|| o.get("pattern").map(|_| "pattern".into())),
     }
+}
+
+/// How to read a try's line: its numbers are what decided.
+fn what_decided(line: &mut dyn FnMut(&str)) {
+    line("   The line's numbers are what decided: the value over the runs the rule weighed,");
+    line("   its change against the best (\"vs\", the same seeds when paired) in the metric's");
+    line("   units with \"better\" or \"worse\" (`ratchet.change`; `ratchet.improvement` is");
+    line("   positive when better). A change no better than the best is kept at most");
+    line("   1 − `confidence` of the time (0.95 by default): a discard \"better within noise\"");
+    line("   may be a small real gain, worth a retry with more runs only if it matters.");
 }
 
 /// The objective's lines: metric, experiment, checks, protected paths,

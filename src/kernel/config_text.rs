@@ -170,8 +170,8 @@ pub fn objective(o: &InitObjective) -> String {
          # repeat = {DEFAULT_REPEAT}  # runs of each candidate, at least\n\
          # baseline_repeat = {DEFAULT_BASELINE_REPEAT}  # runs of the baseline, which measure the noise\n\
          # min_effect = 0.0  # smallest improvement worth keeping, in metric units\n\
-         # confidence = {DEFAULT_CONFIDENCE}  # confidence of a keep\n\
-         # rule = \"confirm\"  # the decision rule: confirm, strict or mad\n\
+         # confidence = {DEFAULT_CONFIDENCE}  # a change no better than the best is kept 1 - confidence of the time\n\
+         # rule = \"sequential\"  # the decision rule: sequential, confirm, strict or mad\n\
          # prune = \"median\"  # end hopeless runs from their __PROGRESS__ lines (default: never)\n\
          # slots = 4  # at most this many experiments at once, or a list of values (default: no limit)\n\
          # slot_env = \"CUDA_VISIBLE_DEVICES\"  # each experiment's slot value goes here\n\

@@ -27,6 +27,7 @@ impl Cost {
     /// The cost of a try of `objective`, with a baseline first or not.
     pub fn of(
         objective: &crate::kernel::objective::Objective,
+        rule: crate::kernel::ratchet::Rule,
         baseline: bool,
         run_ms: Option<u64>,
     ) -> Cost {
@@ -34,8 +35,7 @@ impl Cost {
         Cost {
             baseline_runs: baseline.then_some(objective.baseline_repeat),
             candidate_min_runs: repeat,
-            // The cap `measure` gives the rule.
-            candidate_max_runs: repeat.max(crate::kernel::ratchet::DEFAULT_MAX_RUNS),
+            candidate_max_runs: most_runs(rule, repeat),
             run_ms,
         }
     }
@@ -86,6 +86,18 @@ fn runs(n: u32) -> String {
     format!("{n} run{}", if n == 1 { "" } else { "s" })
 }
 
+/// The most runs of a candidate under `rule` with `repeat` screening
+/// runs: the cap `measure` gives the rule, and under `sequential` the runs
+/// that record a keep after it.
+pub fn most_runs(rule: crate::kernel::ratchet::Rule, repeat: u32) -> u32 {
+    use crate::kernel::ratchet::{Rule, DEFAULT_MAX_RUNS, SEQUENTIAL_MAX_RUNS, TOP_UP};
+    let repeat = repeat.max(1);
+    match rule {
+        Rule::Sequential => repeat.max(SEQUENTIAL_MAX_RUNS) + TOP_UP as u32,
+        _ => repeat.max(DEFAULT_MAX_RUNS),
+    }
+}
+
 /// A duration rounded as an estimate is: `40 s`, `25 min`, `1.5 h`.
 pub fn about(ms: u64) -> String {
     let s = (ms + 500) / 1000;
@@ -130,6 +142,16 @@ mod tests {
             c.candidate_line(),
             "each candidate: 1 to 5 runs, about 5 to 25 min (a discard at the screen, a keep confirmed)"
         );
+    }
+
+    #[test]
+    fn the_most_runs_are_the_rules_cap() {
+        use crate::kernel::ratchet::Rule;
+        // `sequential`: up to 8 runs, then 4 that record a keep.
+        assert_eq!(most_runs(Rule::Sequential, 1), 12);
+        assert_eq!(most_runs(Rule::Sequential, 10), 14);
+        assert_eq!(most_runs(Rule::Confirm, 1), 5);
+        assert_eq!(most_runs(Rule::Strict, 0), 5);
     }
 
     #[test]

@@ -15,6 +15,11 @@ pub struct Effect {
     pub value: f64,
     /// Those runs.
     pub n: usize,
+    /// The value the decision weighed, which its line shows: the
+    /// candidate's mean over the runs of its basis (paired: its runs at the
+    /// best's seeds), against which `against` and `change` are told.
+    /// `value` for a try journaled without a basis.
+    pub weighed: f64,
     /// The best it was compared with (on its slot, when it was moved
     /// there).
     pub against: Option<f64>,
@@ -33,6 +38,31 @@ impl Effect {
             Direction::Max => c,
             Direction::Min => -c,
         })
+    }
+
+    /// The change's way: "better", "worse", or "no change" (a tie).
+    pub fn way(&self, direction: Direction) -> &'static str {
+        match self.improvement(direction) {
+            Some(d) if d > 0.0 => "better",
+            Some(d) if d < 0.0 => "worse",
+            _ => "no change",
+        }
+    }
+
+    /// The way and where it stands, as the try's line says it: `better
+    /// beyond noise`, `worse beyond noise`, `better within noise`, `worse
+    /// within noise`, `no change, within noise`, `better but
+    /// unconfirmed, noise`, `better, blind to noise`.
+    pub fn told(&self, direction: Direction) -> String {
+        let way = self.way(direction);
+        match self.standing {
+            Standing::Better => "better beyond noise".into(),
+            Standing::Worse => "worse beyond noise".into(),
+            Standing::WithinNoise if way == "no change" => "no change, within noise".into(),
+            Standing::WithinNoise => format!("{way} within noise"),
+            Standing::BetterUnconfirmed => "better but unconfirmed, noise".into(),
+            Standing::Blind => format!("{way}, blind to noise"),
+        }
     }
 
     /// Where it stands, in words: `beyond noise`, `worse beyond noise`,
@@ -70,13 +100,12 @@ pub fn of_try(info: &RatchetInfo, samples: &[f64]) -> Option<Effect> {
         Direction::Max => c,
         Direction::Min => -c,
     };
-    let (against, change) = match (info.paired, info.improvement) {
-        // Paired by seed: the change is the mean difference at the same
-        // seeds, against the best as it measures at them.
-        (Some(_), Some(d)) => (Some(value - signed(d)), Some(signed(d))),
-        _ => {
-            let against = info.slot_best.as_ref().map(|b| b.value).or(info.best);
-            (against, against.map(|b| value - b))
+    let (weighed, against, change) = match info.basis {
+        // One basis: the decision's own runs, value, "vs" and change.
+        Some(b) => (b.value, Some(b.vs), Some(b.change)),
+        None => {
+            let (against, change) = legacy(info, value);
+            (value, against, change)
         }
     };
     let improvement = change.map(signed);
@@ -88,19 +117,39 @@ pub fn of_try(info: &RatchetInfo, samples: &[f64]) -> Option<Effect> {
         .map(|b| b.runs)
         .or(info.best_runs)
         .unwrap_or(runs.len());
+    let k = info.basis.map_or(runs.len(), |b| b.runs.max(1));
     let standing = match improvement {
-        Some(d) => standing_of(d, noise, kept, runs.len(), nb),
+        Some(d) => standing_of(d, noise, kept, k, nb),
         None if noise.is_none() => Standing::Blind,
         None => Standing::WithinNoise,
     };
     Some(Effect {
         value,
         n: runs.len(),
+        weighed,
         against,
         change,
         noise,
         standing,
     })
+}
+
+/// A try journaled before its basis was: the change against the best as
+/// the journal recorded it.
+fn legacy(info: &RatchetInfo, value: f64) -> (Option<f64>, Option<f64>) {
+    let signed = |c: f64| match info.direction {
+        Direction::Max => c,
+        Direction::Min => -c,
+    };
+    match (info.paired, info.improvement) {
+        // Paired by seed: the change is the mean difference at the same
+        // seeds, against the best as it measures at them.
+        (Some(_), Some(d)) => (Some(value - signed(d)), Some(signed(d))),
+        _ => {
+            let against = info.slot_best.as_ref().map(|b| b.value).or(info.best);
+            (against, against.map(|b| value - b))
+        }
+    }
 }
 
 #[cfg(test)]

@@ -129,6 +129,20 @@ pub fn differences(
     candidate: &[f64],
     candidate_seeds: &[Option<u64>],
 ) -> Vec<f64> {
+    matched(best, best_seeds, candidate, candidate_seeds)
+        .into_iter()
+        .map(|(c, b)| c - b)
+        .collect()
+}
+
+/// The pairs (candidate's run, best's run) of the same seed, in the
+/// candidate's order (each of the best's runs pairs once).
+pub fn matched(
+    best: &[f64],
+    best_seeds: &[Option<u64>],
+    candidate: &[f64],
+    candidate_seeds: &[Option<u64>],
+) -> Vec<(f64, f64)> {
     let mut taken = vec![false; best.len()];
     let mut out = Vec::new();
     for (c, seed) in candidate.iter().zip(candidate_seeds) {
@@ -137,10 +151,32 @@ pub fn differences(
             .find(|&i| !taken[i] && best_seeds[i] == Some(*seed));
         if let Some(i) = hit {
             taken[i] = true;
-            out.push(c - best[i]);
+            out.push((*c, best[i]));
         }
     }
     out
+}
+
+/// A try's own ρ: the correlation of its runs with the best's runs at
+/// the same seeds, from [`MIN_PAIRS`] pairs on (`None` with fewer, or
+/// when either side does not vary).
+pub fn own_rho(pairs: &[(f64, f64)]) -> Option<f64> {
+    if pairs.len() < MIN_PAIRS {
+        return None;
+    }
+    let n = pairs.len() as f64;
+    let (mc, mb) = (
+        pairs.iter().map(|p| p.0).sum::<f64>() / n,
+        pairs.iter().map(|p| p.1).sum::<f64>() / n,
+    );
+    let (mut scc, mut sbb, mut scb) = (0.0, 0.0, 0.0);
+    for (c, b) in pairs {
+        scc += (c - mc) * (c - mc);
+        sbb += (b - mb) * (b - mb);
+        scb += (c - mc) * (b - mb);
+    }
+    let r = scb / (scc * sbb).sqrt();
+    r.is_finite().then(|| r.clamp(-1.0, 1.0))
 }
 
 /// The pairing's correlation from the variance of one difference and the
@@ -216,6 +252,17 @@ pub fn note(p: &Paired) -> String {
     )
 }
 
+/// "paired over 3 seeds, ρ 0.82" with a try's own ρ, "ρ –" without one
+/// (fewer than [`MIN_PAIRS`] pairs).
+pub fn told(pairs: usize, rho: Option<f64>) -> String {
+    format!(
+        "paired over {} seed{}, \u{3c1} {}",
+        pairs,
+        if pairs == 1 { "" } else { "s" },
+        rho.map_or("\u{2013}".to_string(), |r| format!("{r:.2}"))
+    )
+}
+
 /// The differences of the decision's samples, signed so that positive is
 /// better (`sign`: +1 when higher is better).
 fn signed(seeds: &Seeds<'_>, candidate: &[f64], sign: f64) -> Vec<f64> {
@@ -275,11 +322,22 @@ pub fn settled(seeds: &Seeds<'_>, scale: &Scale) -> bool {
 /// candidate's own differences when they are noisier (a change that keeps
 /// less of the pairing than most is tested at its own noise). `None`
 /// (unpaired) without a pair, without that noise, or when the pairing is
-/// not [`established`].
+/// not [`established`] on the pooled noise: whether pairing helps is the
+/// segment's question, answered on all its pairs; a paired test on the
+/// candidate's own differences is valid whatever the pairing, and only
+/// its standard error takes their noise (judging the pairing on a
+/// candidate's two degrees of freedom would switch a try to unpaired
+/// half-way through, and lose a gain clear at the same seed).
 pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<PairedView> {
     let diffs = signed(seeds, candidate, scale.sign);
     let d = mean(&diffs)?;
     let pooled = pooled_with(seeds.history, &diffs)?;
+    // One degree of freedom is a coin toss of a variance: a chance ρ
+    // near 1 would decide on a noise far too small.
+    if pooled.1 < MIN_VIEW_DF {
+        return None;
+    }
+    let rho = established(pooled.0, pooled.1, scale, diffs.len())?;
     let own = (diffs.len() >= MIN_PAIRS)
         .then(|| pooled_with(&[], &diffs))
         .flatten();
@@ -287,12 +345,6 @@ pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<Paire
         Some(own) if own.0 > pooled.0 => own,
         _ => pooled,
     };
-    // One degree of freedom is a coin toss of a variance: a chance ρ
-    // near 1 would decide on a noise far too small.
-    if df < MIN_VIEW_DF {
-        return None;
-    }
-    let rho = established(sd, df, scale, diffs.len())?;
     Some(PairedView {
         d,
         sd,
@@ -307,9 +359,9 @@ pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<Paire
 /// The candidate runs under paired seeds, the pairing is not established
 /// on the segment's earlier tries, and their differences measure its noise
 /// on fewer than [`SETTLED_DF`] degrees of freedom: the try should spend
-/// a second paired run, whose two pairs add a degree of freedom, rather
-/// than end unpaired after one (which would leave the pairing forever
-/// unmeasured).
+/// more paired runs (the `sequential` rule screens on four),
+/// whose pairs measure that noise, rather than end unpaired after one
+/// (which would leave the pairing forever unmeasured).
 pub fn must_measure(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> bool {
     let paired_run = seeds
         .candidate

@@ -1,7 +1,7 @@
 //! The keep-if-better ratchet behind `arx try`: after each run of a
 //! candidate, run it again or decide whether it beats the kept commit.
 //!
-//! Three rules are offered.
+//! Four rules are offered.
 //!
 //! - `strict` is the naive ratchet: one run, kept when that sample beats the
 //!   best sample seen so far. Noise is read as a win whenever one sample is
@@ -9,7 +9,9 @@
 //! - `mad` adds a MAD "confidence" check: the candidate must also stand at
 //!   least two median absolute deviations of the segment's values away from
 //!   the baseline.
-//! - `confirm`, the default, screens and then confirms. The first run (or
+//! - `sequential`, the default: a group-sequential test, false-keep rate
+//!   the `confidence` a user sets (`sequential_rule.rs`).
+//! - `confirm` screens and then confirms. The first run (or
 //!   the first `repeat` runs) must beat the kept commit's mean by
 //!   [`PROMISE`] σ of the pooled run-to-run noise, or the candidate is
 //!   discarded at once: most changes cost one run. A promising candidate is
@@ -38,16 +40,18 @@ use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::{check_confidence, Direction};
 use super::verdict::Verdict;
 
+pub mod basis;
 mod per_instance;
 mod words;
+pub use basis::Basis;
 use words::{better, percent, recorded, runs, shown};
 pub mod sequential;
 mod sequential_rule;
 pub use sequential_rule::{next_step_sequential, SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};
 
-/// Default one-sided confidence of the `confirm` rule's keep test (the
-/// command's `--confidence` default). Tuned by `examples/ratchet_sim.rs`.
-pub const DEFAULT_CONFIDENCE: f64 = 0.85;
+/// Default confidence of a keep: under `sequential`, a change no better
+/// than the best is kept 1 − confidence of the time (measured).
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
 
 /// Default cap on the runs of one candidate (the command's `--max-runs`
 /// default): one screening run and up to four confirmation runs. Tuned by
@@ -93,8 +97,7 @@ str_enum! {
     #[derive(Default)]
     Rule, "rule" {
         /// Screen, then confirmation runs and a one-sided Student-t keep
-        /// test on pooled noise (arx's default).
-        #[default]
+        /// test on pooled noise.
         Confirm => "confirm",
         /// One run; kept when it beats the best sample so far (the naive
         /// ratchet).
@@ -104,7 +107,8 @@ str_enum! {
         Mad => "mad",
         /// A group-sequential test whose false-keep rate is `1 −
         /// confidence`, the kept commit recorded by runs it was not chosen
-        /// on (`sequential_rule.rs`).
+        /// on (`sequential_rule.rs`); arx's default.
+        #[default]
         Sequential => "sequential",
     }
 }
@@ -233,6 +237,8 @@ pub struct Decision {
     pub detail: String,
     /// The decision compared runs of the same seed ([`paired`]).
     pub paired: Option<Paired>,
+    /// What it weighed: the line's value, "vs" and change ([`basis`]).
+    pub basis: Option<Basis>,
 }
 
 impl Decision {
@@ -303,6 +309,7 @@ pub fn next_step_tuned(
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: None,
             detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
         });
     };
@@ -387,6 +394,7 @@ impl Ctx<'_, '_> {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: self.basis(false),
             detail: format!(
                 "{}: {} (needs more than {}); blind to noise: no commit has \
                  repeated runs yet (repeat the baseline to measure the noise)",
@@ -426,6 +434,7 @@ impl Ctx<'_, '_> {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: self.basis(false),
             detail,
         })
     }
@@ -464,6 +473,7 @@ impl Ctx<'_, '_> {
                 record_from: 0,
                 paired: None,
                 per_instance: None,
+                basis: self.basis(false),
                 detail: format!(
                     "{}: {lead}; blind to noise: the segment's values have no spread yet",
                     if beats { "keep" } else { "discard" },
@@ -487,6 +497,7 @@ impl Ctx<'_, '_> {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: self.basis(false),
             detail: format!(
                 "{}: {lead}; {} MADs ({}) from the baseline {} (needs {})",
                 if keep { "keep" } else { "discard" },
@@ -576,6 +587,7 @@ impl Ctx<'_, '_> {
                 per_instance: None,
                 detail,
                 paired: view.map(|v| v.paired),
+                basis: self.basis(view.is_some() || lean.is_some()),
             })
         };
         if k >= cap {
@@ -649,8 +661,13 @@ mod tests {
         (a - b).abs() <= 1e-9 * (1.0 + b.abs())
     }
 
+    /// Higher is better, at the confidence `confirm` was tuned at (0.85;
+    /// the default, 0.95, is the `sequential` rule's).
     fn max_settings() -> Settings {
-        Settings::new(Direction::Max)
+        Settings {
+            confidence: 0.85,
+            ..Settings::new(Direction::Max)
+        }
     }
 
     /// Decide `candidate` against the baseline (as the kept commit and the
@@ -715,8 +732,8 @@ mod tests {
     }
 
     #[test]
-    fn rules_are_named_and_confirm_is_the_default() {
-        assert_eq!(Rule::default(), Rule::Confirm);
+    fn rules_are_named_and_sequential_is_the_default() {
+        assert_eq!(Rule::default(), Rule::Sequential);
         for rule in Rule::ALL {
             assert_eq!(rule.name().parse::<Rule>(), Ok(*rule));
             assert_eq!(rule.to_string(), rule.name());
@@ -1245,6 +1262,7 @@ mod tests {
             record_from: 0,
             paired: None,
             per_instance: None,
+            basis: None,
             detail: String::new(),
         };
         // σ 0.01, 3 runs against 5: se ≈ 0.0073, band ≈ 0.0146.
@@ -1277,3 +1295,6 @@ mod lean_tests {
         assert!(!leans_better(&[1.0], &[], Direction::Min));
     }
 }
+
+#[cfg(test)]
+mod pairing_check;

@@ -98,6 +98,14 @@ pub struct RatchetInfo {
     /// Candidate minus best, positive = better.
     #[serde(default)]
     pub improvement: Option<f64>,
+    /// The same change in the metric's units (`basis.change`: negative is
+    /// better when lower is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<f64>,
+    /// What the decision weighed: its runs, the value, "vs", the change
+    /// and, paired, the try's own ρ ([`super::ratchet::Basis`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<super::ratchet::Basis>,
     /// The noise (sd of one run) the decision used.
     #[serde(default)]
     pub noise: Option<f64>,
@@ -209,6 +217,8 @@ impl RatchetInfo {
             protected: Vec::new(),
             best: None,
             improvement: None,
+            change: None,
+            basis: None,
             noise: None,
             blind: false,
             record_from: 0,

@@ -109,7 +109,8 @@ fn sig3(x: f64) -> String {
 
 /// The finding a try adds: for a keep, "`<description>` improved <metric>
 /// by <gain>"; for a discard, "`<description>` did not improve <metric>
-/// (<change>, within noise)". Other tries (baseline, crash, checks failed,
+/// (<change>, worse within noise)", or "was not shown to improve" for a
+/// change that was better. Other tries (baseline, crash, checks failed,
 /// protected, interrupted) add none.
 pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
     let info = rec.ratchet.as_ref()?;
@@ -148,11 +149,17 @@ pub fn from_try(rec: &RunRecord, now: &str) -> Option<Finding> {
         ),
         TryStatus::Discard => {
             let sign = if change >= 0.0 { "+" } else { "" };
+            // "did not improve" only for a change that is not better: a
+            // better one the rule could not confirm was not shown to.
+            let verb = match effect.way(info.direction) {
+                "better" => "was not shown to improve",
+                _ => "did not improve",
+            };
             (
                 format!(
-                    "`{subject}` did not improve {metric} ({sign}{}, {})",
+                    "`{subject}` {verb} {metric} ({sign}{}, {})",
                     sig3(change),
-                    effect.words()
+                    effect.told(info.direction)
                 ),
                 "discard",
                 DEFAULT_CONFIDENCE,
@@ -417,9 +424,18 @@ mod tests {
         let f = from_try(&rec, NOW).unwrap();
         assert_eq!(
             f.content,
-            "`lr 2x` did not improve val_bpb (+0.0012, within noise)"
+            "`lr 2x` did not improve val_bpb (+0.0012, worse within noise)"
         );
         assert!(f.tags.contains(&"refuted".to_string()));
+        // A discard that was better, but not enough to keep, did improve
+        // the value: it was not shown to.
+        rec.samples = vec![0.9988];
+        let f = from_try(&rec, NOW).unwrap();
+        assert_eq!(
+            f.content,
+            "`lr 2x` was not shown to improve val_bpb (-0.0012, better within noise)"
+        );
+        rec.samples = vec![1.0012];
         let info = rec.ratchet.as_mut().unwrap();
         info.status = TryStatus::Keep;
         info.improvement = Some(0.0047);

@@ -60,6 +60,7 @@ mod slots;
 mod support;
 mod symlinks;
 mod truths;
+mod try_line;
 
 #[test]
 fn cli_definition_is_consistent() {

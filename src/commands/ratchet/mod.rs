@@ -177,6 +177,10 @@ struct DryRun {
     would: Vec<String>,
     /// What a keep needs beside the target.
     keep_needs: KeepNeeds,
+    /// Under the `sequential` rule: what it can be expected to do at the
+    /// objective's settings, σ the segment's run noise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operating_point: Option<OperatingPoint>,
     /// How many runs the try would take, and about how long.
     cost: crate::kernel::cost::Cost,
 }
@@ -292,6 +296,8 @@ impl ops_ratchet::Host for Shown {
 
 /// A dry run's answer, from what [`ops_ratchet::plan`] found.
 fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
+    let point = (plan.rule == crate::kernel::ratchet::Rule::Sequential)
+        .then(|| operating_point(&plan.objective, plan.noise, plan.best_runs));
     let ops_ratchet::Plan {
         objective,
         baseline_needed,
@@ -301,6 +307,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         first,
         on_slots,
         cost,
+        ..
     } = plan;
     let (kept, objective) = (kept.as_str(), &objective);
     let needs = KeepNeeds::of(objective);
@@ -312,20 +319,11 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         ));
     }
     if baseline_needed {
-        would.push(format!(
-            "measure the baseline: {} of {}{}{}",
-            crate::output::count(objective.baseline_repeat, "run", "runs"),
-            short(kept),
-            if needs.holdout {
-                ", and its held-out check"
-            } else {
-                ""
-            },
-            if candidate.dirty {
-                " (the changes in the working tree set aside meanwhile)"
-            } else {
-                ""
-            }
+        would.push(baseline_words(
+            objective,
+            kept,
+            needs.holdout,
+            candidate.dirty,
         ));
     }
     if candidate.is_empty() {
@@ -344,6 +342,7 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
             crate::output::count(objective.repeat, "time", "times")
         ));
         would.extend(on_slots);
+        would.extend(point.as_ref().map(operating_line));
         would.extend(needs.lines(&objective.metric));
         would.push(format!(
             "keep: {}; otherwise store it under refs/arx/discarded/<run-id> and restore {} ({})",
@@ -367,6 +366,89 @@ fn dry_run(ctx: &Ctx, plan: ops_ratchet::Plan) -> Result<Exit> {
         would,
         keep_needs: needs,
         cost,
+        operating_point: point,
     })?;
     Ok(Exit::Ok)
+}
+
+/// "measure the baseline: 5 runs of abc1234, and its held-out check".
+fn baseline_words(
+    objective: &crate::kernel::objective::Objective,
+    kept: &str,
+    holdout: bool,
+    dirty: bool,
+) -> String {
+    format!(
+        "measure the baseline: {} of {}{}{}",
+        crate::output::count(objective.baseline_repeat, "run", "runs"),
+        short(kept),
+        if holdout {
+            ", and its held-out check"
+        } else {
+            ""
+        },
+        if dirty {
+            " (the changes in the working tree set aside meanwhile)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The rule's operating point, in σ of the run noise.
+#[derive(Serialize)]
+struct OperatingPoint {
+    rule: &'static str,
+    confidence: f64,
+    /// The segment's run noise σ (`None` before it is measured).
+    noise: Option<f64>,
+    #[serde(flatten)]
+    point: crate::kernel::ratchet::sequential::OperatingPoint,
+    /// The runs that record a kept candidate, beside those that decided.
+    record_runs: usize,
+}
+
+/// The `sequential` rule's operating point at the objective's settings,
+/// against the kept commit's recorded runs.
+fn operating_point(
+    objective: &crate::kernel::objective::Objective,
+    noise: Option<f64>,
+    best_runs: usize,
+) -> OperatingPoint {
+    use crate::kernel::ratchet::{sequential, SEQUENTIAL_MAX_RUNS, TOP_UP};
+    let screen = objective.repeat.max(1) as usize;
+    let cap = (SEQUENTIAL_MAX_RUNS as usize).max(screen);
+    let confidence = crate::kernel::stats::check_confidence(objective.confidence)
+        .unwrap_or(crate::kernel::ratchet::DEFAULT_CONFIDENCE);
+    OperatingPoint {
+        rule: "sequential",
+        confidence,
+        noise,
+        point: sequential::operating_point(screen, cap, best_runs.max(1), 1.0 - confidence),
+        record_runs: TOP_UP,
+    }
+}
+
+/// "decide at confidence 0.95: a change no better than the best is kept
+/// 5% of the time, a gain of 1σ 45%, …".
+fn operating_line(p: &OperatingPoint) -> String {
+    let pt = &p.point;
+    let sigma = p.noise.map_or(String::new(), |s| {
+        format!(", {} here", crate::kernel::number::fmt_sig(s, 3))
+    });
+    format!(
+        "decide at confidence {}: a change no better than the best is kept {:.0}% of the time, \
+         a gain of 1σ {:.0}%, of 2σ {:.0}% (unpaired; σ the run noise{sigma}; against a best of {}); \
+         about {:.1} runs for a change no better, {:.1} for 1σ, {:.1} for 2σ, and {} more to \
+         record a keep",
+        p.confidence,
+        100.0 * pt.false_keep,
+        100.0 * pt.keep_1_sigma,
+        100.0 * pt.keep_2_sigma,
+        crate::output::count(pt.best_runs as u64, "run", "runs"),
+        pt.runs_null,
+        pt.runs_1_sigma,
+        pt.runs_2_sigma,
+        p.record_runs,
+    )
 }

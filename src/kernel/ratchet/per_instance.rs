@@ -49,6 +49,7 @@ impl Ctx<'_, '_> {
             confirmed: true,
             record_from: 0,
             per_instance: Some(j.paired),
+            basis: self.basis(false),
             detail,
             paired: None,
         }))
@@ -76,6 +77,7 @@ impl Ctx<'_, '_> {
             blind: false,
             confirmed: false,
             record_from: 0,
+            basis: self.basis(false),
             per_instance: Some(crate::kernel::instances::PerInstance {
                 better: 0,
                 worse: 0,

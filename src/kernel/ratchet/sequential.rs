@@ -106,6 +106,37 @@ pub struct Operating {
     pub runs: f64,
 }
 
+/// What a user can expect of the rule at its settings, σ the segment's
+/// run noise: the chance of keeping a change no better than `min_effect`
+/// (the false-keep rate, `1 − confidence`), a gain of 1σ and of 2σ, and
+/// the runs a try takes on average for each (a keep adds the runs of its
+/// record, `TOP_UP`, beside these).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct OperatingPoint {
+    pub best_runs: usize,
+    pub false_keep: f64,
+    pub keep_1_sigma: f64,
+    pub keep_2_sigma: f64,
+    pub runs_null: f64,
+    pub runs_1_sigma: f64,
+    pub runs_2_sigma: f64,
+}
+
+/// The [`OperatingPoint`] of the default shape, σ taken as known.
+pub fn operating_point(screen: usize, cap: usize, best_runs: usize, alpha: f64) -> OperatingPoint {
+    let d = design(screen, cap, best_runs, alpha);
+    let (null, one, two) = (operating(&d, 0.0), operating(&d, 1.0), operating(&d, 2.0));
+    OperatingPoint {
+        best_runs: d.best_runs,
+        false_keep: null.keep,
+        keep_1_sigma: one.keep,
+        keep_2_sigma: two.keep,
+        runs_null: null.runs,
+        runs_1_sigma: one.runs,
+        runs_2_sigma: two.runs,
+    }
+}
+
 /// The design for a candidate screened on `screen` runs and run at most
 /// `cap` times against a kept commit of `best_runs` recorded runs, at
 /// false-keep rate `alpha`, with [`SHAPE`]. Memoised.

@@ -1,11 +1,12 @@
 //! The `sequential` rule: a group-sequential test whose false-keep rate
 //! is the confidence a user sets ([`super::sequential`]), with the
 //! candidate's own variance where the pooled noise would understate it,
-//! paired looks once the pairing is established, a second run spent while
-//! it is not, and a kept candidate recorded by [`TOP_UP`] runs it was not
-//! chosen on (the winner's curse would otherwise flatter every kept value
-//! and make later decisions too strict). Opt-in (`rule = "sequential"`);
-//! measured in `examples/ratchet_sim` (its calibration section).
+//! paired looks once the pairing is established, a screen of four
+//! paired runs while it is not, and a kept candidate recorded by
+//! [`TOP_UP`] runs it was not chosen on (the winner's curse would
+//! otherwise flatter every kept value and make later decisions too
+//! strict). arx's default rule; measured in `examples/ratchet_sim` (its
+//! calibration section).
 
 use super::paired::{self, Paired, PairedView};
 use super::sequential::{self, Shape, SHAPE};
@@ -22,6 +23,14 @@ use crate::kernel::verdict::Verdict;
 /// value later candidates must beat, measured on runs it was not chosen
 /// on. Chosen with `examples/ratchet_sim`.
 pub const TOP_UP: usize = 4;
+
+/// The screen of a try under paired seeds while the pairing is not
+/// established: four pairs measure the noise of a difference on three
+/// degrees of freedom, enough for the F bound of [`paired::established`]
+/// to establish a strong pairing even when the best's few runs
+/// understate the run noise (on two, one repository in fifty lost its
+/// first gain that way). Chosen with the kernel's pairing check.
+pub const PAIRING_SCREEN: usize = 4;
 
 /// The most runs the `sequential` rule gives a candidate before its
 /// record's (unless the settings ask for another cap).
@@ -155,10 +164,17 @@ impl Ctx<'_, '_> {
             confidence,
         };
         // Under paired seeds, a try whose pairing is not established yet
-        // spends a second run first: its two pairs measure the noise of a
-        // difference, so the pairing can be established on later tries
-        // instead of every try ending unpaired at its first run.
-        if k < 2 && cap >= 2 && paired::must_measure(&ev.seeds, cand, &scale) {
+        // is screened on [`PAIRING_SCREEN`] runs, not one: its pairs
+        // measure the noise of a difference, so the try itself can decide
+        // paired (a gain clear only at the same seed is not lost on the
+        // segment's first tries) and later tries find the pairing
+        // measured. The design is solved for that screen, so the
+        // false-keep rate holds.
+        let screen = match paired::must_measure(&ev.seeds, cand, &scale) {
+            true => screen.max(PAIRING_SCREEN.min(cap)),
+            false => screen,
+        };
+        if k < screen {
             return Step::RunAgain;
         }
         let cmp = match paired::view(&ev.seeds, cand, &scale) {
@@ -244,6 +260,7 @@ impl Ctx<'_, '_> {
             per_instance: None,
             detail,
             paired: cmp.paired,
+            basis: self.basis(cmp.paired.is_some()),
         })
     }
 }
@@ -466,7 +483,7 @@ mod tests {
     }
 
     #[test]
-    fn an_unestablished_pairing_spends_a_second_run() {
+    fn an_unestablished_pairing_is_screened_on_four_pairs() {
         let best = [-1.0, -1.0, 0.0, 1.0, 1.0];
         let seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
         let replicates: [&[f64]; 1] = [&best];
@@ -484,9 +501,34 @@ mod tests {
             instances: None,
         };
         // Worse than the best's mean, better than its run at the same
-        // seed: unpaired it would end here; it runs again instead.
+        // seed: unpaired it would end here; it runs again instead, until
+        // three pairs measure the noise of a difference.
         assert_eq!(
             next_step(Rule::Sequential, &settings(), &ev),
+            Step::RunAgain
+        );
+        let two = Evidence {
+            candidate: &[-0.5, -0.5],
+            seeds: Seeds {
+                candidate: &seeds[..2],
+                ..ev.seeds
+            },
+            ..ev
+        };
+        assert_eq!(
+            next_step(Rule::Sequential, &settings(), &two),
+            Step::RunAgain
+        );
+        let three = Evidence {
+            candidate: &[-0.5, -0.5, -0.5],
+            seeds: Seeds {
+                candidate: &seeds[..3],
+                ..ev.seeds
+            },
+            ..ev
+        };
+        assert_eq!(
+            next_step(Rule::Sequential, &settings(), &three),
             Step::RunAgain
         );
         // Without seeds it ends.

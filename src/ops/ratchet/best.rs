@@ -192,7 +192,7 @@ pub fn baseline(
     // What `protect` guards that git ignores, as the best is measured on.
     super::protected_ignored(repo, state, &objective.protect, true)?;
     let runner = &env.runner.at(kept);
-    let runs = baseline_runs(runner, state, records, candidate)?;
+    let runs = baseline_runs(runner, env.rule, state, records, candidate)?;
     if let Some(before) = before {
         let since = repo.changed_since(&before)?;
         let mut written = since.written;
@@ -271,13 +271,18 @@ pub fn baseline(
 /// once the first run has ended.
 fn baseline_runs(
     runner: &Runner<'_>,
+    rule: crate::kernel::ratchet::Rule,
     state: &Path,
     records: &[RunRecord],
     candidate: &Candidate,
 ) -> Result<BestRuns> {
     let objective = runner.objective;
     let n = objective.baseline_repeat;
-    let cost = |run_ms| Cost::of(objective, true, Some(run_ms)).lines().join("; ");
+    let cost = |run_ms| {
+        Cost::of(objective, rule, true, Some(run_ms))
+            .lines()
+            .join("; ")
+    };
     let known =
         crate::kernel::segment::current(records, &objective.segment_id()).and_then(|s| s.run_ms());
     if let Some(ms) = known {

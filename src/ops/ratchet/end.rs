@@ -216,22 +216,53 @@ pub(super) fn describe(
     } else {
         TryStatus::Discard
     };
+    i.change = d.basis.map(|b| b.change);
+    i.basis = d.basis;
+    decided.change = i.change;
+    decided.basis = i.basis;
     let effect = crate::kernel::effect::of_try(&decided, samples);
-    let mean = effect.map_or(f64::NAN, |e| e.value);
-    let dp = decimals(d.noise.or(segment_noise), mean);
-    let vs = match (&i.slot_best, effect.and_then(|e| e.against)) {
-        (Some(b), _) => format!(" vs {} on slot {}", num(b.value, dp), b.slot),
-        (None, Some(b)) => format!(" vs {}", num(b, dp)),
-        (None, None) => String::new(),
+    let line = line(env, d, effect, segment_noise, i.slot_best.as_ref());
+    // A keep recorded by other runs than it was decided on (a screen left
+    // out): the value later tries are held to, said once after the line.
+    let recorded = effect
+        .filter(|e| d.keep() && (e.n != d.basis.map_or(e.n, |b| b.runs) || e.value != e.weighed))
+        .map(|e| {
+            let dp = decimals(d.noise.or(segment_noise), e.value);
+            format!("; recorded as {} ({} runs)", num(e.value, dp), e.n)
+        });
+    Change {
+        line,
+        recorded: recorded.unwrap_or_default(),
+        value: effect.map_or(f64::NAN, |e| e.weighed),
+        against: effect.and_then(|e| e.against),
+        change: effect.and_then(|e| e.change),
+    }
+}
+
+/// The try's line: the value the decision weighed, its change against
+/// the best over the same runs (paired: the same seeds) in metric units
+/// with "better"/"worse", where it stands against the noise, and under
+/// paired seeds the pairs and this try's own ρ ("ρ –" under three pairs).
+fn line(
+    env: &TryEnv<'_, '_>,
+    d: &Decision,
+    effect: Option<crate::kernel::effect::Effect>,
+    segment_noise: Option<f64>,
+    slot_best: Option<&crate::kernel::ratchet_record::SlotBest>,
+) -> String {
+    let direction = env.runner.objective.direction;
+    let value = effect.map_or(f64::NAN, |e| e.weighed);
+    let dp = decimals(d.noise.or(segment_noise), value);
+    let vs = match (slot_best, effect.and_then(|e| e.against)) {
+        (Some(b), Some(v)) => format!(" vs {} on slot {}", num(v, dp), b.slot),
+        (None, Some(v)) => format!(" vs {}", num(v, dp)),
+        (_, None) => String::new(),
     };
     let noise = match (effect, d.noise) {
         (Some(e), Some(sd)) if e.standing != ratchet::Standing::Blind => {
-            let words = match e.standing {
-                ratchet::Standing::BetterUnconfirmed => "better but unconfirmed, noise",
-                _ => e.words(),
-            };
-            format!(", {words} {}", num(sd, dp))
+            format!(", {} {}", e.told(direction), num(sd, dp))
         }
+        (Some(e), _) => format!(", {}", e.told(direction)),
         _ => ", blind to noise".to_string(),
     };
     let diff = effect
@@ -243,29 +274,35 @@ pub(super) fn describe(
     } else {
         &noise
     };
-    let paired = d
-        .paired
-        .map_or(String::new(), |p| format!(", {}", paired::note(&p)));
+    let paired = match d.basis.filter(|b| b.pairs > 0) {
+        Some(b) => format!(", {}", paired::told(b.pairs, b.rho)),
+        None => String::new(),
+    };
     // A per-instance decision says what decided it instead of the noise.
     let why = match (d.per_instance, diff.is_empty()) {
         (Some(p), true) => format!("per instance: {}", p.words()),
         (Some(p), false) => format!("{diff}; per instance: {}", p.words()),
         (None, _) => format!("{diff}{noise}{paired}"),
     };
-    let line = format!(
+    format!(
         "{} {} ({why}){}",
         env.runner.objective.metric,
-        num(mean, dp),
+        num(value, dp),
         quoted(env)
-    );
-    Change { line, mean }
+    )
 }
 
 /// The change a decided candidate makes, as [`describe`] tells it.
 pub(super) struct Change {
     pub line: String,
-    /// The candidate's value (the mean of its recorded runs).
-    pub mean: f64,
+    /// For a keep recorded by runs other than those it was decided on:
+    /// "; recorded as 0.9 (4 runs)".
+    pub recorded: String,
+    /// The value the decision weighed (the line's).
+    pub value: f64,
+    /// The best over the same runs, and the change in metric units.
+    pub against: Option<f64>,
+    pub change: Option<f64>,
 }
 
 /// The rule refuted the candidate, or could not decide: set aside.
@@ -380,7 +417,7 @@ pub(super) fn keep(
     d: &Decision,
     change: &Change,
 ) -> Result<Tried> {
-    let message = commit_message(env, &t, d, change.mean);
+    let message = commit_message(env, &t, d, change);
     let held = t.held.take();
     let kept = &at.kept;
     // The record goes with the keep, which journals it once its commit is
@@ -424,8 +461,9 @@ pub(super) fn keep(
         record: rec,
         notes,
         line: format!(
-            "keep: {} \u{2192} {}{unconfirmed}",
+            "keep: {}{} \u{2192} {}{unconfirmed}",
             change.line,
+            change.recorded,
             short(&commit)
         ),
         interrupted: false,
@@ -435,10 +473,9 @@ pub(super) fn keep(
 
 /// The keep commit's message: the description (or the run), and the
 /// trailers that say which run kept it and by how much.
-fn commit_message(env: &TryEnv<'_, '_>, t: &Try, d: &Decision, mean: f64) -> String {
+fn commit_message(env: &TryEnv<'_, '_>, t: &Try, d: &Decision, change: &Change) -> String {
     let objective = env.runner.objective;
     let run_id = &t.run_id;
-    let best = t.info.best;
     let mut message = t
         .info
         .description
@@ -447,9 +484,9 @@ fn commit_message(env: &TryEnv<'_, '_>, t: &Try, d: &Decision, mean: f64) -> Str
     message.push_str(&format!(
         "\n\nArx-Run: {run_id}\nArx-Metric: {} {} ({} vs {})\n",
         objective.metric,
-        fmt_number(mean),
-        fmt_number(mean - best.unwrap_or(mean)),
-        best.map_or("-".to_string(), fmt_number),
+        fmt_number(change.value),
+        fmt_number(change.change.unwrap_or(0.0)),
+        change.against.map_or("-".to_string(), fmt_number),
     ));
     if !d.confirmed {
         message.push_str("Arx-Unconfirmed: true\n");

@@ -97,7 +97,7 @@ impl TryRequest {
             Some(text) => text.parse().map_err(|e: String| {
                 Hinted::error(
                     format!("invalid rule: {e}"),
-                    "use --rule confirm (the default), strict, mad or sequential",
+                    "use --rule sequential (the default), confirm, strict or mad",
                 )
             }),
         }
@@ -260,6 +260,11 @@ pub struct Plan {
     pub on_slots: Option<String>,
     /// How many runs the try would take, and about how long.
     pub cost: crate::kernel::cost::Cost,
+    /// The rule that would decide, the segment's run noise σ (when
+    /// measured) and the kept commit's recorded runs.
+    pub rule: Rule,
+    pub noise: Option<f64>,
+    pub best_runs: usize,
 }
 
 /// A dry run's answer.
@@ -284,7 +289,7 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     let config = req.config(&cwd, host)?;
     let state = crate::io::state::state_dir(req.state_dir.as_deref(), &cwd);
     let summary = load_summary(&config, &req.objective, cwd, state, warn)?;
-    req.rule(summary.file_rule.as_deref())?;
+    let rule = req.rule(summary.file_rule.as_deref())?;
     let now = crate::io::clock::millis(crate::io::clock::timestamp(req.now.as_deref())?);
     // `--no-repeat` needs the journal, to know what was tried at the best.
     let records = match req.no_repeat {
@@ -343,8 +348,12 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
     .map_or(0, |p| p.placement.slots.len());
     let on_slots = on_slots(&objective, segment.as_ref(), slots, &kept);
     let run_ms = segment.as_ref().and_then(SegmentFold::run_ms);
-    let cost = crate::kernel::cost::Cost::of(&objective, baseline_needed, run_ms);
+    let cost = crate::kernel::cost::Cost::of(&objective, rule, baseline_needed, run_ms);
+    let (noise, best_runs) = noise_and_best_runs(segment.as_ref(), &objective);
     Ok(Planned::Plan(Box::new(Plan {
+        rule,
+        noise,
+        best_runs,
         objective,
         baseline_needed,
         kept,
@@ -354,6 +363,21 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         on_slots,
         cost,
     })))
+}
+
+/// The segment's pooled run noise σ (when measured) and the kept
+/// commit's recorded runs (the baseline's count before it has any).
+fn noise_and_best_runs(
+    segment: Option<&SegmentFold>,
+    objective: &Objective,
+) -> (Option<f64>, usize) {
+    let noise = segment
+        .filter(|s| s.noise_df > 0)
+        .map(|s| (s.noise_ss / s.noise_df as f64).sqrt());
+    let best_runs = segment
+        .and_then(|s| s.kept.as_ref().or(s.baseline.as_ref()))
+        .map_or(objective.baseline_repeat as usize, |k| k.samples.len());
+    (noise, best_runs)
 }
 
 /// A lane behind the best: its candidate is its work since it and the
