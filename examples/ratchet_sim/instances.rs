@@ -209,6 +209,7 @@ fn play(w: &World, how: How, names: &[String]) -> Outcome {
                 instances: (how == How::PerInstance).then_some(InstanceEvidence {
                     best: &b,
                     candidate: &s,
+                    runs_vary: instances::runs_differ(&base),
                 }),
                 ..Evidence::default()
             };
