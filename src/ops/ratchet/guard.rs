@@ -1,8 +1,9 @@
 //! The guard step of a try: once the rule says keep, every guard of the
 //! objective is judged on the candidate's runs (this best's), against the
-//! best's recorded runs, with the guard metric's noise pooled over the
-//! segment's repeated records as the target's is. The first guard that
-//! does not hold vetoes the keep.
+//! best's recorded runs or the segment's baseline's (as the bound names
+//! them), with the guard metric's noise pooled over the segment's
+//! repeated records as the target's is. The first guard the candidate is
+//! not shown to hold vetoes the keep.
 //!
 //! With slots (`[objective] slots`, two or more), a relative guard is
 //! judged as the target is: on the slot of the candidate's first run, the
@@ -39,6 +40,9 @@ pub(super) fn guards(
     let records = crate::io::state::journal(env.state, env.runner.warn).read()?;
     let best = at.segment.kept.as_ref().expect("a kept commit");
     let best_record = records.iter().rev().find(|r| r.run_id == best.run_id);
+    let baseline = at.segment.baseline.as_ref();
+    let baseline_record =
+        baseline.and_then(|b| records.iter().rev().find(|r| r.run_id == b.run_id));
     let in_segment: Vec<&RunRecord> = records
         .iter()
         .filter(|r| {
@@ -58,7 +62,12 @@ pub(super) fn guards(
             .filter_map(|(s, m)| Some((*s, m.get(&g.metric)?)))
             .filter(|(_, x)| x.is_finite())
             .collect();
-        let best_values = best_record.map_or_else(Vec::new, |r| values(r, &g.metric));
+        let of_baseline = matches!(g.bound, Bound::Baseline { .. });
+        let (reference, reference_commit) = match of_baseline {
+            true => (baseline_record, baseline.map(|b| b.commit.as_str())),
+            false => (best_record, Some(best.commit.as_str())),
+        };
+        let best_values = reference.map_or_else(Vec::new, |r| values(r, &g.metric));
         let groups: Vec<Vec<f64>> = in_segment
             .iter()
             .map(|r| values(r, &g.metric))
@@ -67,23 +76,25 @@ pub(super) fn guards(
             .collect();
         let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
         let noise = pooled_noise(&groups);
-        let relative = matches!(g.bound, Bound::Best { .. });
+        let relative = g.bound.relative();
         let on = frame.filter(|_| relative).and_then(|slot| {
             let commits = slot_runs(&in_segment, &g.metric);
-            on_slot(slot, &commits, &best.commit, &candidate, noise.map(|n| n.0))
+            on_slot(slot, &commits, reference_commit?, &candidate, noise.map(|n| n.0))
         });
         let (best_values, candidate, slot) = match on {
             Some((b, c, slot)) => (b, c, Some(slot)),
             None => (best_values, candidate.iter().map(|c| c.1).collect(), None),
         };
+        let reference_mean = (!best_values.is_empty())
+            .then(|| best_values.iter().sum::<f64>() / best_values.len() as f64)
+            .filter(|_| relative);
         let breach = |value, bound, missing: Option<&str>| GuardBreach {
             guard: g.text.clone(),
             metric: g.metric.clone(),
             value,
             bound,
-            best: (!best_values.is_empty())
-                .then(|| best_values.iter().sum::<f64>() / best_values.len() as f64)
-                .filter(|_| relative),
+            best: reference_mean.filter(|_| !of_baseline),
+            baseline: reference_mean.filter(|_| of_baseline),
             slot: slot.clone(),
             missing: missing.map(str::to_string),
         };
@@ -93,7 +104,10 @@ pub(super) fn guards(
                 return Ok(Some(breach(Some(value), Some(bound), None)))
             }
             Judged::MissingCandidate => return Ok(Some(breach(None, None, Some("candidate")))),
-            Judged::MissingBest => return Ok(Some(breach(None, None, Some("best")))),
+            Judged::MissingBest => {
+                let whose = g.bound.reference().unwrap_or("best");
+                return Ok(Some(breach(None, None, Some(whose))));
+            }
         }
     }
     Ok(None)
@@ -185,16 +199,18 @@ fn values(r: &RunRecord, metric: &str) -> Vec<f64> {
 }
 
 /// The guard's part of a try's line: the guard, and the values it judged
-/// (the candidate's, the bound, the best's for a relative bound), or whose
-/// runs did not print its metric.
+/// (the candidate's, the bound, the best's or the baseline's for a
+/// relative bound), or whose runs did not print its metric. A candidate
+/// on the good side of the bound by less than the noise can tell is "not
+/// shown within" it, not "broken".
 pub(super) fn describe(b: &GuardBreach) -> String {
     use crate::kernel::number::fmt_table_value as fmt_number;
     match (&b.missing, b.value, b.bound) {
         (Some(side), _, _) => {
-            let whose = if side == "best" {
-                "the best's runs"
-            } else {
-                "the candidate's runs"
+            let whose = match side.as_str() {
+                "best" => "the best's runs",
+                "baseline" => "the baseline's runs",
+                _ => "the candidate's runs",
             };
             format!("guard `{}`: {whose} did not print {}", b.guard, b.metric)
         }
@@ -204,12 +220,20 @@ pub(super) fn describe(b: &GuardBreach) -> String {
                 .as_ref()
                 .map(|s| format!(" on slot {s}"))
                 .unwrap_or_default();
-            let best = b
-                .best
-                .map(|x| format!(", best {}{on}", fmt_number(x)))
-                .unwrap_or_default();
+            let reference = match (b.best, b.baseline) {
+                (Some(x), _) => format!(", best {}{on}", fmt_number(x)),
+                (None, Some(x)) => format!(", baseline {}{on}", fmt_number(x)),
+                _ => String::new(),
+            };
+            let inside = crate::kernel::guard::parse(&b.guard)
+                .is_ok_and(|g| if g.cmp.upper() { v <= bound } else { v >= bound });
+            let how = if inside {
+                "not shown within its bound (the noise cannot tell)"
+            } else {
+                "broken"
+            };
             format!(
-                "guard `{}` broken: {} {} against a bound of {}{best}",
+                "guard `{}` {how}: {} {} against a bound of {}{reference}",
                 b.guard,
                 b.metric,
                 fmt_number(v),
@@ -232,6 +256,7 @@ mod tests {
             value: Some(1.8),
             bound: Some(1.575),
             best: Some(1.5),
+            baseline: None,
             slot: Some("1".into()),
             missing: None,
         };
@@ -241,6 +266,15 @@ mod tests {
         );
         b.slot = None;
         assert!(describe(&b).ends_with("best 1.5"));
+        // Relative to the baseline, and under the bound by less than the
+        // noise can tell.
+        b.guard = "step <= 1.05 * baseline".into();
+        (b.best, b.baseline, b.value) = (None, Some(1.5), Some(1.55));
+        assert_eq!(
+            describe(&b),
+            "guard `step <= 1.05 * baseline` not shown within its bound (the noise cannot tell): \
+             step 1.55 against a bound of 1.575, baseline 1.5"
+        );
     }
 
     #[test]
