@@ -74,7 +74,9 @@ fn before(candidate: &[f64], best: &[f64], noise: Option<(f64, f64)>, confidence
         Some((sd, df)) if sd > 0.0 => {
             let spread =
                 sd * (1.0 / candidate.len() as f64 + STEP * STEP / best.len() as f64).sqrt();
-            let t = StudentsT::new(0.0, 1.0, df).unwrap().inverse_cdf(confidence);
+            let t = StudentsT::new(0.0, 1.0, df)
+                .unwrap()
+                .inverse_cdf(confidence);
             (value - bound) / spread <= t
         }
         _ => value <= bound,
@@ -101,7 +103,11 @@ fn play(rng: &mut ChaCha8Rng, arm: Arm, sigma: f64, confidence: f64) -> f64 {
         groups.push(cand.clone());
         let g: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
         let noise = pooled_noise(&g);
-        let reference = if arm == Arm::Baseline { &baseline } else { &best };
+        let reference = if arm == Arm::Baseline {
+            &baseline
+        } else {
+            &best
+        };
         let holds = match arm {
             Arm::Before => before(&cand, &best, noise, confidence),
             _ => matches!(
@@ -119,7 +125,14 @@ fn play(rng: &mut ChaCha8Rng, arm: Arm, sigma: f64, confidence: f64) -> f64 {
 
 /// How often one candidate truly at `ratio` × the baseline passes, on a
 /// segment's first decision.
-fn pass_rate(rng: &mut ChaCha8Rng, arm: Arm, ratio: f64, sigma: f64, confidence: f64, n: u64) -> f64 {
+fn pass_rate(
+    rng: &mut ChaCha8Rng,
+    arm: Arm,
+    ratio: f64,
+    sigma: f64,
+    confidence: f64,
+    n: u64,
+) -> f64 {
     let text = match arm {
         Arm::Baseline => "step <= 1.05 * baseline",
         _ => "step <= 1.05 * best",

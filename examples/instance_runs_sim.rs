@@ -216,10 +216,12 @@ fn main() {
         for sampling in [false, true] {
             for tau in TAUS {
                 let mut rng = ChaCha8Rng::seed_from_u64(
-                    seed ^ (tau * 1000.0) as u64 ^ (u64::from(sampling) << 20) ^ match change {
-                        Change::Null => 0,
-                        Change::Gain(n) => (n as u64) << 32,
-                    },
+                    seed ^ (tau * 1000.0) as u64
+                        ^ (u64::from(sampling) << 20)
+                        ^ match change {
+                            Change::Null => 0,
+                            Change::Gain(n) => (n as u64) << 32,
+                        },
                 );
                 let mut t = Tally::default();
                 for _ in 0..trials {

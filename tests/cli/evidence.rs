@@ -243,7 +243,9 @@ fn a_guard_that_does_not_parse_is_an_error_naming_its_position() {
     let (code, out, err) = l.run(&["try"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("guards[2] \"step <= 1.05 * bst\", column 16: expected `best` or `baseline` after `*`"),
+        err.contains(
+            "guards[2] \"step <= 1.05 * bst\", column 16: expected `best` or `baseline` after `*`"
+        ),
         "{err}"
     );
     assert!(err.contains("hint:"), "{err}");

@@ -317,10 +317,7 @@ mod tests {
         let best = [line(200), line(190), line(205)];
         // A null change on a lucky run: 12 better, 0 worse of 400 — the
         // sign test alone would keep it. The runs vary: a second run.
-        assert_eq!(
-            decide_runs(&best, &[line(212)], Some(true)),
-            Step::RunAgain
-        );
+        assert_eq!(decide_runs(&best, &[line(212)], Some(true)), Step::RunAgain);
         // The best's own runs show it too, without the segment's word.
         assert_eq!(decide_runs(&best, &[line(212)], None), Step::RunAgain);
         let Step::Decide(d) = decide_runs(&best, &[line(212), line(196)], Some(true)) else {
@@ -330,7 +327,8 @@ mod tests {
         let t = d.per_instance.unwrap().over_runs.expect("tested over runs");
         assert_eq!((t.best_runs, t.instances, t.df), (3, 400, 3.0));
         assert!(
-            d.detail.contains("runs vary: tested over runs, 2 runs vs 3 runs of the best"),
+            d.detail
+                .contains("runs vary: tested over runs, 2 runs vs 3 runs of the best"),
             "{}",
             d.detail
         );

@@ -79,7 +79,13 @@ pub(super) fn guards(
         let relative = g.bound.relative();
         let on = frame.filter(|_| relative).and_then(|slot| {
             let commits = slot_runs(&in_segment, &g.metric);
-            on_slot(slot, &commits, reference_commit?, &candidate, noise.map(|n| n.0))
+            on_slot(
+                slot,
+                &commits,
+                reference_commit?,
+                &candidate,
+                noise.map(|n| n.0),
+            )
         });
         let (best_values, candidate, slot) = match on {
             Some((b, c, slot)) => (b, c, Some(slot)),
@@ -225,8 +231,13 @@ pub(super) fn describe(b: &GuardBreach) -> String {
                 (None, Some(x)) => format!(", baseline {}{on}", fmt_number(x)),
                 _ => String::new(),
             };
-            let inside = crate::kernel::guard::parse(&b.guard)
-                .is_ok_and(|g| if g.cmp.upper() { v <= bound } else { v >= bound });
+            let inside = crate::kernel::guard::parse(&b.guard).is_ok_and(|g| {
+                if g.cmp.upper() {
+                    v <= bound
+                } else {
+                    v >= bound
+                }
+            });
             let how = if inside {
                 "not shown within its bound (the noise cannot tell)"
             } else {
