@@ -17,7 +17,7 @@
 use anyhow::Result;
 
 use super::candidate::{Against, Try, TryEnv};
-use crate::kernel::guard::{judge, Bound, Judged};
+use crate::kernel::guard::{judge, Bound, Guard, Judged};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::ratchet::pooled_noise;
 use crate::kernel::ratchet_record::{GuardBreach, TryStatus};
@@ -68,14 +68,7 @@ pub(super) fn guards(
             false => (best_record, Some(best.commit.as_str())),
         };
         let best_values = reference.map_or_else(Vec::new, |r| values(r, &g.metric));
-        let groups: Vec<Vec<f64>> = in_segment
-            .iter()
-            .map(|r| values(r, &g.metric))
-            .filter(|v| v.len() > 1)
-            .chain((candidate.len() > 1).then(|| candidate.iter().map(|c| c.1).collect()))
-            .collect();
-        let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-        let noise = pooled_noise(&groups);
+        let noise = noise_of(&in_segment, &g.metric, &candidate);
         let relative = g.bound.relative();
         let on = frame.filter(|_| relative).and_then(|slot| {
             let commits = slot_runs(&in_segment, &g.metric);
@@ -94,29 +87,57 @@ pub(super) fn guards(
         let reference_mean = (!best_values.is_empty())
             .then(|| best_values.iter().sum::<f64>() / best_values.len() as f64)
             .filter(|_| relative);
-        let breach = |value, bound, missing: Option<&str>| GuardBreach {
-            guard: g.text.clone(),
-            metric: g.metric.clone(),
-            value,
-            bound,
-            best: reference_mean.filter(|_| !of_baseline),
-            baseline: reference_mean.filter(|_| of_baseline),
-            slot: slot.clone(),
-            missing: missing.map(str::to_string),
-        };
-        match judge(g, &candidate, &best_values, noise, objective.confidence) {
-            Judged::Holds { .. } => {}
-            Judged::Breach { value, bound } => {
-                return Ok(Some(breach(Some(value), Some(bound), None)))
-            }
-            Judged::MissingCandidate => return Ok(Some(breach(None, None, Some("candidate")))),
-            Judged::MissingBest => {
-                let whose = g.bound.reference().unwrap_or("best");
-                return Ok(Some(breach(None, None, Some(whose))));
-            }
+        let judged = judge(g, &candidate, &best_values, noise, objective.confidence);
+        if let Some(b) = breach_of(g, judged, reference_mean, slot) {
+            return Ok(Some(b));
         }
     }
     Ok(None)
+}
+
+/// The guard metric's noise: pooled over the segment's records with
+/// repeated runs of it, and the candidate's own runs.
+fn noise_of(
+    in_segment: &[&RunRecord],
+    metric: &str,
+    candidate: &[(Option<&str>, f64)],
+) -> Option<(f64, f64)> {
+    let groups: Vec<Vec<f64>> = in_segment
+        .iter()
+        .map(|r| values(r, metric))
+        .filter(|v| v.len() > 1)
+        .chain((candidate.len() > 1).then(|| candidate.iter().map(|c| c.1).collect()))
+        .collect();
+    let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    pooled_noise(&groups)
+}
+
+/// The breach a guard's judgement comes to, `None` when it holds: the
+/// values, the mean its bound is relative to (as `best` or `baseline`),
+/// the slot, or whose runs did not print the metric.
+fn breach_of(
+    g: &Guard,
+    judged: Judged,
+    reference_mean: Option<f64>,
+    slot: Option<String>,
+) -> Option<GuardBreach> {
+    let of_baseline = matches!(g.bound, Bound::Baseline { .. });
+    let breach = |value, bound, missing: Option<&str>| GuardBreach {
+        guard: g.text.clone(),
+        metric: g.metric.clone(),
+        value,
+        bound,
+        best: reference_mean.filter(|_| !of_baseline),
+        baseline: reference_mean.filter(|_| of_baseline),
+        slot: slot.clone(),
+        missing: missing.map(str::to_string),
+    };
+    match judged {
+        Judged::Holds { .. } => None,
+        Judged::Breach { value, bound } => Some(breach(Some(value), Some(bound), None)),
+        Judged::MissingCandidate => Some(breach(None, None, Some("candidate"))),
+        Judged::MissingBest => Some(breach(None, None, g.bound.reference())),
+    }
 }
 
 /// The runs of `metric` on each slot of the segment's measured commits:
