@@ -11,7 +11,8 @@
 # decided by `arx try` with `instances = "per"` at the default confidence.
 # Then the two fixed cases at temperature 0: 20 up / 5 down of 400 (kept on
 # one run) and 3 up / 1 down of 40 (not kept).
-# Usage: bench/instances_run_effect.sh [TRIES] (default 100); ARX=path/to/arx.
+# Usage: bench/instances_run_effect.sh [TRIES] (default 100); ARX=path/to/arx;
+# TAUS (default "0 0.05 0.1") and SAMPLING (default "0 1") choose the cells.
 set -euo pipefail
 tries="${1:-100}"
 arx="${ARX:-$(cd "$(dirname "$0")/.." && pwd)/target/debug/arx}"
@@ -82,8 +83,8 @@ except Exception:
 
 results="$work/results.txt"
 : > "$results"
-for sampling in 0 1; do
-  for tau in 0 0.05 0.1; do
+for sampling in ${SAMPLING:-0 1}; do
+  for tau in ${TAUS:-0 0.05 0.1}; do
     kept=0 runs=0
     for i in $(seq 1 "$tries"); do
       repo "$work/t-$sampling-$tau-$i" exp.py
