@@ -18,7 +18,9 @@
 //! runs ([`over_runs`]): each run's mean over the instances every compared
 //! run scored, a one-sided two-sample Student-t test of the candidate's
 //! runs against the best's (two runs a side at least), whose noise is the
-//! spread of whole runs, the shared effect included.
+//! spread of whole runs, the shared effect included — joined to the sign
+//! test across instances on as many runs a side, so that a change that
+//! wins on these instances only is not kept either.
 //! `examples/instance_runs_sim.rs` measures both against a shared run
 //! effect, and `examples/ratchet_sim/instances.rs` against the aggregate
 //! rule.
@@ -531,8 +533,12 @@ impl OverRuns {
 
 /// The test over runs of the candidate's runs against the best's, at the
 /// objective's `confidence` (held to [`INSTANCE_CONFIDENCE`] at least),
-/// with the instances' counts as [`pair`] makes them, for a person;
-/// `None` when no instance pairs up.
+/// joined to the sign test across instances on as many runs a side
+/// ([`pair`]): better (or worse) only when both say so. The test over
+/// runs answers whether the suite's mean moved beyond what whole runs
+/// vary by; the sign test whether it moved across instances rather than
+/// on a few of these. Each holds its level, so both together do. `None`
+/// when no instance pairs up.
 pub fn judge_over_runs(
     best: &[&Scores],
     candidate: &[&Scores],
@@ -544,11 +550,12 @@ pub fn judge_over_runs(
     paired.runs = candidate.len();
     paired.over_runs = Some(t);
     let level = confidence.max(INSTANCE_CONFIDENCE);
-    let p_better = t.p_better();
+    let p_better = t.p_better().max(paired.p_better());
+    let p_worse = t.p_worse().max(paired.p_worse());
     Some(Judged {
         paired,
         better: p_better <= 1.0 - level,
-        worse: t.p_worse() <= 1.0 - level,
+        worse: p_worse <= 1.0 - level,
         level,
         p_better,
     })

@@ -1,9 +1,9 @@
 //! The `confirm` rule's per-instance step: with per-instance scores on
 //! both sides, the decision is a test of [`crate::kernel::instances`] —
 //! the sign test over instances on one run a side when a commit's runs
-//! score every instance alike, a test over runs (two runs a side at
-//! least) when they do not — and the aggregate improvement must still
-//! clear `min_effect`.
+//! score every instance alike, a test over runs joined to the sign test
+//! (two runs a side at least) when they do not — and the aggregate
+//! improvement must still clear `min_effect`.
 
 use super::{better, percent, runs, shown, Ctx, Decision, Step, DEFAULT_CONFIDENCE};
 use crate::kernel::instances::{self, InstanceEvidence, Judged};
@@ -74,7 +74,7 @@ impl Ctx<'_, '_> {
         let test = match p.over_runs {
             Some(t) => format!(
                 "; runs vary: tested over runs, {} vs {} of the best on {} instances, \
-                 change {} ± {} on {} df; t test p",
+                 change {} ± {} on {} df, and across instances; t and sign tests p",
                 runs(p.runs),
                 runs(t.best_runs),
                 t.instances,
@@ -364,5 +364,25 @@ mod tests {
             decide_runs(&one, &[line(230)], Some(false)),
             Step::Decide(_)
         ));
+    }
+    #[test]
+    fn a_change_that_wins_on_a_few_of_these_instances_is_not_kept_over_runs_either() {
+        // `run` with instance t199 flipping from run to run (the runs vary).
+        let noisy = |up: usize, down: usize, flip: bool| {
+            let mut s = run(up, down);
+            s.0[199].1 = f64::from(u8::from(flip));
+            s
+        };
+        let best = [noisy(0, 0, false), noisy(0, 0, true), noisy(0, 0, false)];
+        // 3 better and 1 worse on every run: the mean moved beyond the runs'
+        // spread (t 3.8 on 3 df), not across instances (sign test p 0.31).
+        let cand = [noisy(3, 1, true), noisy(3, 1, false)];
+        let Step::Decide(d) = decide_runs(&best, &cand, Some(true)) else {
+            panic!("decides on two runs")
+        };
+        let t = d.per_instance.unwrap().over_runs.unwrap();
+        assert!(t.p_better() < 0.05, "{t:?}");
+        assert!(!d.keep(), "{}", d.detail);
+        assert_eq!(d.verdict, Verdict::Inconclusive);
     }
 }
