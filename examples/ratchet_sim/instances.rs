@@ -340,7 +340,9 @@ fn table(seed: u64, trials: u64, run_noise: f64) -> bool {
         // Out of reach: check that the rule is at its floor instead — one
         // run at temperature 0, two when runs vary (the test over runs).
         let least = if run_noise > 0.0 { 2.0 } else { 1.0 };
-        let at_floor = per_runs <= least;
+        // A loop's last candidate may be cut off by its budget after one
+        // run: its run counts, with no decision.
+        let at_floor = per_runs <= least + 0.02;
         println!(
             "- out of reach: runs per decision at most {RUNS_RATIO}× the aggregate rule's needs \
              it to spend 2 or more, and it spends {agg_runs:.2} (it decides {:.1}% of the \
