@@ -176,7 +176,7 @@ pub fn objective(o: &InitObjective) -> String {
          # slots = 4  # at most this many experiments at once, or a list of values (default: no limit)\n\
          # slot_env = \"CUDA_VISIBLE_DEVICES\"  # each experiment's slot value goes here\n\
          # launcher = [\"srun\", \"--gres=gpu:1\", \"--\"]  # start every experiment through it\n\
-         # guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * best\"]  # bounds a keep must respect (default: none)\n\
+         # guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * baseline\"]  # bounds a keep must respect (default: none)\n\
          \n\
          # Stop rules: `arx status` exits 0 once one fires, and the agent stops and\n\
          # reports. Without one the loop never ends by itself: `arx init` writes one.\n\

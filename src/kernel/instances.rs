@@ -2,18 +2,28 @@
 //! suite prints, under one key of its result line, a score per instance
 //! (an object of instance → number, or a list of numbers whose instance is
 //! the index). Read here from the result object, kept compactly in the try
-//! record, and compared between a candidate and the best as paired
-//! instance differences.
+//! record, and compared between a candidate and the best.
 //!
-//! The test is an exact one-sided sign test over the instances both sides
-//! scored: an instance counts as better when the candidate's mean score
-//! over its runs beats the best's over as many of its runs, worse when it
-//! trails, and the ties (the instances a change did not move) drop out.
-//! With as many runs on each side, an instance's difference is symmetric
-//! around zero when the change does nothing, so the test is exact whatever
-//! the scores (pass/fail, partial credit) and however hard the instances
-//! are; `examples/ratchet_sim/instances.rs` holds it against the aggregate
-//! rule and a paired t test.
+//! The run, not the instance, is the unit of replication. When every run
+//! of a commit scores every instance alike (a suite at temperature 0: the
+//! baseline's repeated runs show it), the instances' differences are the
+//! change's own, and the test is an exact one-sided sign test over the
+//! instances both sides scored: an instance counts as better when the
+//! candidate's score beats the best's, worse when it trails, and the ties
+//! (the instances a change did not move) drop out. When runs of one
+//! commit score instances differently, a run may carry an effect shared by
+//! all its instances (a retrained model, sampling at temperature above 0)
+//! and the instances of one run are not independent: a sign test would
+//! read one lucky run as many better instances. Then the test is over
+//! runs ([`over_runs`]): each run's mean over the instances every compared
+//! run scored, a one-sided two-sample Student-t test of the candidate's
+//! runs against the best's (two runs a side at least), whose noise is the
+//! spread of whole runs, the shared effect included — joined to the sign
+//! test across instances on as many runs a side, so that a change that
+//! wins on these instances only is not kept either.
+//! `examples/instance_runs_sim.rs` measures both against a shared run
+//! effect, and `examples/ratchet_sim/instances.rs` against the aggregate
+//! rule.
 //!
 //! The metrics the kernel reads from a result line are unchanged: the
 //! instance object is read beside them, never as a metric.
@@ -22,6 +32,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use statrs::distribution::{ContinuousCDF, StudentsT};
 
 /// Most instances one run's scores may hold; a result with more is not
 /// read as instance scores (the run still counts by its metric).
@@ -211,7 +222,7 @@ impl InstanceRuns {
 }
 
 /// A candidate's instances against the best's, paired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PerInstance {
     /// Instances whose mean score is better under the candidate.
     pub better: usize,
@@ -222,8 +233,29 @@ pub struct PerInstance {
     /// Instances some compared run scored and another did not, left out.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub dropped: usize,
-    /// Runs compared on each side.
+    /// Runs compared on each side (the candidate's, under a test over
+    /// runs).
     pub runs: usize,
+    /// The test over runs, when the runs of a commit vary and it decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over_runs: Option<OverRuns>,
+}
+
+/// The test over runs: the candidate's runs against the best's, each run
+/// one value (its mean over the instances every compared run scored).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct OverRuns {
+    /// The candidate's mean of run means minus the best's, positive =
+    /// better (score units).
+    pub change: f64,
+    /// Its standard error, from the pooled spread of the runs' means.
+    pub se: f64,
+    /// Degrees of freedom of that spread (runs of both sides − 2).
+    pub df: f64,
+    /// The best's runs compared.
+    pub best_runs: usize,
+    /// Instances every compared run scored.
+    pub instances: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -244,8 +276,18 @@ impl PerInstance {
         } else {
             String::new()
         };
+        let runs = match self.over_runs {
+            Some(t) => format!(
+                "; over runs: {} against {} of the best, change {} ± {}",
+                self.runs,
+                t.best_runs,
+                crate::kernel::number::fmt_number(t.change),
+                crate::kernel::number::fmt_number(t.se)
+            ),
+            None => String::new(),
+        };
         format!(
-            "{} better, {} worse of {}{dropped}",
+            "{} better, {} worse of {}{dropped}{runs}",
             self.better, self.worse, self.common
         )
     }
@@ -304,6 +346,7 @@ pub fn pair(best: &[&Scores], candidate: &[&Scores], sign: f64) -> Option<(PerIn
         common: diffs.len(),
         dropped: union.len() - diffs.len(),
         runs: m,
+        over_runs: None,
     };
     Some((p, diffs))
 }
@@ -367,6 +410,10 @@ pub fn binomial_upper_tail(n: usize, k: usize) -> f64 {
 pub struct InstanceEvidence<'a> {
     pub best: &'a [&'a Scores],
     pub candidate: &'a [&'a Scores],
+    /// Whether the segment's repeated runs of one commit (the baseline's)
+    /// scored an instance differently ([`runs_differ`]); `None` when no
+    /// commit of the segment was measured twice with scores.
+    pub runs_vary: Option<bool>,
 }
 
 /// What the per-instance test says.
@@ -399,6 +446,116 @@ pub fn judge(
         paired,
         better: p_better <= alpha,
         worse: paired.p_worse() <= alpha,
+        level,
+        p_better,
+    })
+}
+
+/// Whether repeated runs of one commit scored some instance differently:
+/// `Some(false)` when two runs or more scored every instance they share
+/// alike, `None` with fewer than two runs.
+pub fn runs_differ(runs: &[&Scores]) -> Option<bool> {
+    let (first, rest) = runs.split_first()?;
+    if rest.is_empty() {
+        return None;
+    }
+    let first: HashMap<&str, f64> = first.0.iter().map(|(n, x)| (n.as_str(), *x)).collect();
+    Some(rest.iter().any(|run| {
+        run.0
+            .iter()
+            .any(|(n, x)| first.get(n.as_str()).is_some_and(|y| y != x))
+    }))
+}
+
+/// The test over runs: every run of each side as one value, its mean of
+/// `sign` × score over the instances every run of both sides scored; the
+/// candidate's mean of those against the best's, with the pooled spread of
+/// the runs' means (a two-sample Student-t on `k + m − 2` df). `None`
+/// without two runs in all, or without an instance every run scored.
+pub fn over_runs(best: &[&Scores], candidate: &[&Scores], sign: f64) -> Option<OverRuns> {
+    let (m, k) = (best.len(), candidate.len());
+    if m == 0 || k == 0 || m + k < 3 {
+        return None;
+    }
+    let maps: Vec<HashMap<&str, f64>> = best
+        .iter()
+        .chain(candidate)
+        .map(|s| s.0.iter().map(|(n, x)| (n.as_str(), *x)).collect())
+        .collect();
+    let common: Vec<&str> = best[0]
+        .0
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| maps.iter().all(|r| r.contains_key(n)))
+        .collect();
+    if common.is_empty() {
+        return None;
+    }
+    let means: Vec<f64> = maps
+        .iter()
+        .map(|r| sign * common.iter().map(|n| r[n]).sum::<f64>() / common.len() as f64)
+        .collect();
+    let (b, c) = means.split_at(m);
+    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+    let ss = |xs: &[f64]| {
+        let mu = mean(xs);
+        xs.iter().map(|x| (x - mu) * (x - mu)).sum::<f64>()
+    };
+    let df = (m + k - 2) as f64;
+    let sd = ((ss(b) + ss(c)) / df).sqrt();
+    Some(OverRuns {
+        change: mean(c) - mean(b),
+        se: sd * (1.0 / k as f64 + 1.0 / m as f64).sqrt(),
+        df,
+        best_runs: m,
+        instances: common.len(),
+    })
+}
+
+impl OverRuns {
+    /// One-sided p that the candidate is better (`change > 0`).
+    pub fn p_better(&self) -> f64 {
+        self.p_of(self.change)
+    }
+
+    /// One-sided p that it is worse.
+    pub fn p_worse(&self) -> f64 {
+        self.p_of(-self.change)
+    }
+
+    fn p_of(&self, x: f64) -> f64 {
+        if self.se <= 0.0 || !self.se.is_finite() {
+            return if x > 0.0 { 0.0 } else { 1.0 };
+        }
+        StudentsT::new(0.0, 1.0, self.df).map_or(1.0, |t| 1.0 - t.cdf(x / self.se))
+    }
+}
+
+/// The test over runs of the candidate's runs against the best's, at the
+/// objective's `confidence` (held to [`INSTANCE_CONFIDENCE`] at least),
+/// joined to the sign test across instances on as many runs a side
+/// ([`pair`]): better (or worse) only when both say so. The test over
+/// runs answers whether the suite's mean moved beyond what whole runs
+/// vary by; the sign test whether it moved across instances rather than
+/// on a few of these. Each holds its level, so both together do. `None`
+/// when no instance pairs up.
+pub fn judge_over_runs(
+    best: &[&Scores],
+    candidate: &[&Scores],
+    sign: f64,
+    confidence: f64,
+) -> Option<Judged> {
+    let t = over_runs(best, candidate, sign)?;
+    let (mut paired, _) = pair(best, candidate, sign)?;
+    paired.runs = candidate.len();
+    paired.over_runs = Some(t);
+    let level = confidence.max(INSTANCE_CONFIDENCE);
+    let p_better = t.p_better().max(paired.p_better());
+    let p_worse = t.p_worse().max(paired.p_worse());
+    Some(Judged {
+        paired,
+        better: p_better <= 1.0 - level,
+        worse: p_worse <= 1.0 - level,
         level,
         p_better,
     })
@@ -524,7 +681,8 @@ mod tests {
                 worse: 0,
                 common: 2,
                 dropped: 2,
-                runs: 1
+                runs: 1,
+                over_runs: None,
             }
         );
         assert_eq!(d, vec![1.0, 0.0]);
@@ -540,5 +698,48 @@ mod tests {
         assert!(pair(&[], &[&c1], 1.0).is_none());
         let x = scores(&[("x", 1.0)]);
         assert!(pair(&[&b1], &[&x], 1.0).is_none());
+    }
+    #[test]
+    fn runs_differ_only_on_instances_they_share_and_need_two_runs() {
+        let a = scores(&[("x", 1.0), ("y", 0.0)]);
+        let b = scores(&[("x", 1.0), ("y", 0.0), ("z", 1.0)]);
+        let c = scores(&[("x", 0.0), ("y", 0.0)]);
+        assert_eq!(runs_differ(&[&a]), None);
+        assert_eq!(runs_differ(&[]), None);
+        assert_eq!(runs_differ(&[&a, &b]), Some(false));
+        assert_eq!(runs_differ(&[&a, &b, &c]), Some(true));
+    }
+
+    #[test]
+    fn the_test_over_runs_is_a_two_sample_t_on_the_runs_means() {
+        let run = |pass: &[f64]| {
+            Scores(
+                pass.iter()
+                    .enumerate()
+                    .map(|(i, x)| (format!("q{i}"), *x))
+                    .collect(),
+            )
+        };
+        // Means 0.5, 0.25, 0.75 (best) and 0.75, 1.0 (candidate).
+        let b = [
+            run(&[1.0, 1.0, 0.0, 0.0]),
+            run(&[1.0, 0.0, 0.0, 0.0]),
+            run(&[1.0, 1.0, 1.0, 0.0]),
+        ];
+        let c = [run(&[1.0, 1.0, 1.0, 0.0]), run(&[1.0, 1.0, 1.0, 1.0])];
+        let (br, cr): (Vec<&Scores>, Vec<&Scores>) = (b.iter().collect(), c.iter().collect());
+        let t = over_runs(&br, &cr, 1.0).unwrap();
+        assert!((t.change - 0.375).abs() < 1e-12, "{t:?}");
+        // Pooled: (0.125 + 0.03125) / 3 df.
+        let sd = (0.156_25_f64 / 3.0).sqrt();
+        assert!((t.se - sd * (0.5_f64 + 1.0 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!((t.df, t.best_runs, t.instances), (3.0, 3, 4));
+        // t = 1.80 on 3 df.
+        assert!((t.p_better() - 0.0848).abs() < 1e-3, "{}", t.p_better());
+        assert!((t.p_worse() - 0.9152).abs() < 1e-3);
+        let lower = over_runs(&br, &cr, -1.0).unwrap();
+        assert!((lower.change + 0.375).abs() < 1e-12);
+        // One run in all tells nothing of the runs' spread.
+        assert!(over_runs(&br[..1], &cr[..1], 1.0).is_none());
     }
 }

@@ -516,7 +516,7 @@ impl Ctx<'_, '_> {
         let d = self.improvement(cand);
         let me = self.min_effect;
         let noise = pooled_with(self.evidence.replicates, cand);
-        if let Some(step) = self.per_instance(d, noise) {
+        if let Some(step) = self.per_instance(d, noise, cap) {
             return step;
         }
         let Some((sigma, df)) = noise else {

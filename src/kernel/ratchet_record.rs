@@ -268,12 +268,16 @@ pub struct GuardBreach {
     /// The best's mean, for a bound relative to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best: Option<f64>,
+    /// The baseline's mean, for a bound relative to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<f64>,
     /// With slots: the slot the best's mean is taken on (the candidate's
     /// first run's), its runs on other slots moved there by the guard
     /// metric's offsets.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
-    /// `candidate` or `best`: whose runs did not print the metric.
+    /// `candidate`, `best` or `baseline`: whose runs did not print the
+    /// metric.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missing: Option<String>,
 }

@@ -284,14 +284,14 @@ fn guards(value: Option<&Value>) -> Result<Vec<crate::kernel::guard::Guard>> {
         Some(v) => serde_json::from_value(v.clone()).map_err(|_| {
             Hinted::error(
                 format!("invalid [objective] guards: expected a list of strings, got {v}"),
-                "guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * best\"]",
+                "guards = [\"peak_vram_gb <= 40\", \"step_time_s <= 1.05 * baseline\"]",
             )
         })?,
     };
     crate::kernel::guard::parse_all(&texts).map_err(|e| {
         Hinted::error(
             format!("invalid [objective] guards: {e}"),
-            "a guard is METRIC OP BOUND, OP one of <=, <, >=, >, BOUND a number or one relative to the best: `peak_vram_gb <= 40`, `step_time_s <= 1.05 * best`",
+            "a guard is METRIC OP BOUND, OP one of <=, <, >=, >, BOUND a number or one relative to the baseline or the best: `peak_vram_gb <= 40`, `step_time_s <= 1.05 * baseline`",
         )
 
     })

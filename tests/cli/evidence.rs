@@ -8,8 +8,9 @@ use serde_json::Value;
 
 use crate::support::{commit_all, git_in, stderr, stdout_json, Sandbox};
 
-/// The target `m` is `value.txt` plus a jitter; `step` is `step.txt`,
-/// `mem` a constant; `vram` only when `vram.txt` exists.
+/// The target `m` is `value.txt` plus a jitter; `step` is `step.txt`
+/// (plus the jitter times `step_jitter.txt`, when it exists), `mem` a
+/// constant; `vram` only when `vram.txt` exists.
 const SCORE: &str = r#"#!/bin/sh
 v=$(cat value.txt)
 s=$(cat step.txt)
@@ -18,7 +19,8 @@ echo $((n + 1)) > .noise
 case $((n % 5)) in 0) j=0;; 1) j=0.002;; 2) j=-0.002;; 3) j=0.001;; *) j=-0.001;; esac
 extra=""
 [ -f vram.txt ] && extra=", \"vram\": $(cat vram.txt)"
-awk -v v="$v" -v j="$j" -v s="$s" -v x="$extra" 'BEGIN { printf "__RESULT__ {\"m\": %.6f, \"step\": %.4f, \"mem\": 1.5%s}\n", v + j, s, x }'
+sj=$(cat step_jitter.txt 2>/dev/null || echo 0)
+awk -v v="$v" -v j="$j" -v s="$s" -v sj="$sj" -v x="$extra" 'BEGIN { printf "__RESULT__ {\"m\": %.6f, \"step\": %.4f, \"mem\": 1.5%s}\n", v + j, s + j * sj, x }'
 "#;
 
 /// The held-out evaluation: `test_loss` from `test.txt` (1 → 731.58213,
@@ -146,6 +148,59 @@ fn a_guard_that_gets_worse_vetoes_a_better_target() {
 }
 
 #[test]
+fn a_guard_relative_to_the_baseline_bounds_the_total_of_the_keeps() {
+    let l = Loop::new("guards = [\"step <= 1.05 * baseline\"]\n");
+    assert_eq!(l.try_json(&[]).0, 0);
+    // 4% slower than the baseline: within 1.05 × 1.0, kept.
+    l.sb.write("value.txt", "0.9");
+    l.sb.write("step.txt", "1.04");
+    let (code, report) = l.try_json(&["-m", "a little slower"]);
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    // 4% slower again: within 1.05 × the best (1.092), not within
+    // 1.05 × the baseline.
+    l.sb.write("value.txt", "0.8");
+    l.sb.write("step.txt", "1.0816");
+    let (code, out, err) = l.run(&["try", "-m", "slower again"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains(
+            "guard `step <= 1.05 * baseline` broken: step 1.0816 against a bound of 1.05, baseline 1"
+        ),
+        "{out}"
+    );
+    let rec = l.sb.journal().pop().unwrap();
+    assert_eq!(rec["ratchet"]["status"], "guard");
+    assert_eq!(rec["ratchet"]["guard"]["baseline"], 1.0);
+    assert!(rec["ratchet"]["guard"]["best"].is_null());
+}
+
+#[test]
+fn a_guard_holds_only_when_the_candidate_is_shown_within_its_bound() {
+    let l = Loop::new("guards = [\"step <= 1.05 * baseline\"]\n");
+    // The step time varies by up to ±0.05 a run.
+    l.sb.write("step_jitter.txt", "25");
+    git_in(l.sb.path(), &["add", "-A"]);
+    git_in(l.sb.path(), &["commit", "-qm", "a noisy step time"]);
+    assert_eq!(l.try_json(&[]).0, 0);
+    // 3% slower: under the bound on average, by less than the noise can
+    // tell. The burden of proof is on the candidate: not kept.
+    l.sb.write("value.txt", "0.9");
+    l.sb.write("step.txt", "1.03");
+    let (code, out, err) = l.run(&["try", "-m", "a little slower"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("guard `step <= 1.05 * baseline` not shown within its bound (the noise cannot tell): step 1.0"),
+        "{out}"
+    );
+    assert_eq!(l.sb.journal().pop().unwrap()["ratchet"]["status"], "guard");
+    // 5% faster: shown within, kept.
+    l.sb.write("value.txt", "0.9");
+    l.sb.write("step.txt", "0.95");
+    let (code, report) = l.try_json(&["-m", "a little faster"]);
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+}
+
+#[test]
 fn an_absolute_guard_bounds_the_candidates_mean() {
     let l = Loop::new("guards = [\"vram <= 40\"]\n");
     l.sb.write("vram.txt", "30");
@@ -188,7 +243,9 @@ fn a_guard_that_does_not_parse_is_an_error_naming_its_position() {
     let (code, out, err) = l.run(&["try"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
-        err.contains("guards[2] \"step <= 1.05 * bst\", column 16: expected `best` after `*`"),
+        err.contains(
+            "guards[2] \"step <= 1.05 * bst\", column 16: expected `best` or `baseline` after `*`"
+        ),
         "{err}"
     );
     assert!(err.contains("hint:"), "{err}");

@@ -228,3 +228,54 @@ fn scores_with_no_instance_in_common_warn_and_end_inconclusive() {
         "the candidate was set aside"
     );
 }
+
+/// 200 pass/fail instances whose pass line every run moves by an effect
+/// shared by all of them (`effects.txt`, one line a run, in order), plus
+/// the change's `gain.txt`.
+const SHARED: &str = r#"#!/bin/sh
+n=$(cat .run 2>/dev/null || echo 0)
+echo $((n + 1)) > .run
+e=$(sed -n "$((n + 1))p" effects.txt)
+g=$(cat gain.txt)
+awk -v e="$e" -v g="$g" 'BEGIN { line = 100 + e + g; per = ""; t = 0
+  for (i = 0; i < 200; i++) { s = (i < line) ? 1 : 0; t += s; per = per (i ? "," : "") s }
+  printf "__RESULT__ {\"acc\": %.4f, \"per\": [%s]}\n", t / 200, per }'
+"#;
+
+#[test]
+fn a_run_effect_shared_by_every_instance_is_tested_over_runs_not_instances() {
+    let sb = Sandbox::new();
+    sb.write("suite.sh", SHARED);
+    // The baseline's three runs, then the candidates'.
+    sb.write("effects.txt", "0\n-4\n4\n12\n-4\n-4\n4\n");
+    sb.write("gain.txt", "0");
+    sb.write(".gitignore", ".run\n");
+    sb.write(
+        "arx.toml",
+        "[gates]\nexecute = false\n\n[objective]\nmetric = \"acc\"\ndirection = \"max\"\n\
+         command = \"sh suite.sh\"\nbaseline_repeat = 3\ninstances = \"per\"\n",
+    );
+    commit_all(sb.path());
+    let (code, report, err) = try_(&sb);
+    assert_eq!(code, 0, "{report} {err}");
+    // A change that does nothing, on a lucky run: 12 better, 0 worse of
+    // 200 against the baseline's first run. The baseline's runs differ, so
+    // the candidate runs twice and is tested over runs.
+    sb.write("note.txt", "a change that does nothing\n");
+    let (code, report, err) = try_(&sb);
+    assert_eq!(code, 1, "{report} {err}");
+    assert_eq!(report["ratchet"]["status"], "discard", "{report}");
+    let p = &report["ratchet"]["per_instance"];
+    assert_eq!(p["runs"].as_u64(), Some(2), "{report}");
+    assert_eq!(p["over_runs"]["best_runs"].as_u64(), Some(3), "{report}");
+    assert_eq!(p["over_runs"]["df"].as_f64(), Some(3.0), "{report}");
+    assert_eq!(candidate_runs(&sb), 2);
+    // A real gain of 40 instances, through the same run effects: kept
+    // over runs.
+    sb.write("gain.txt", "40");
+    let (code, report, err) = try_(&sb);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(report["ratchet"]["status"], "keep", "{report}");
+    assert!(report["ratchet"]["per_instance"]["over_runs"].is_object());
+    assert_eq!(candidate_runs(&sb), 2);
+}

@@ -1,33 +1,97 @@
 //! The `confirm` rule's per-instance step: with per-instance scores on
-//! both sides, the decision is the paired test of
-//! [`crate::kernel::instances`] (one look, no screen), and the aggregate
+//! both sides, the decision is a test of [`crate::kernel::instances`] —
+//! the sign test over instances on one run a side when a commit's runs
+//! score every instance alike, a test over runs joined to the sign test
+//! (two runs a side at least) when they do not — and the aggregate
 //! improvement must still clear `min_effect`.
 
 use super::{better, percent, runs, shown, Ctx, Decision, Step, DEFAULT_CONFIDENCE};
+use crate::kernel::instances::{self, InstanceEvidence, Judged};
 use crate::kernel::stats::check_confidence;
 use crate::kernel::verdict::Verdict;
 
+/// Runs a side the test over runs needs at least.
+pub const OVER_RUNS_MIN: usize = 2;
+
+/// Whether runs of one commit score instances differently, as far as the
+/// segment, the best's runs and the candidate's tell: `Some(true)` when
+/// any repeated runs differ, `Some(false)` when some repeated runs exist
+/// and none differ, `None` when no commit has been measured twice.
+pub fn runs_vary(ev: &InstanceEvidence<'_>) -> Option<bool> {
+    let seen = [
+        ev.runs_vary,
+        instances::runs_differ(ev.best),
+        instances::runs_differ(ev.candidate),
+    ];
+    if seen.contains(&Some(true)) {
+        Some(true)
+    } else if seen.contains(&Some(false)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 impl Ctx<'_, '_> {
     /// The per-instance test, when the candidate's runs and the best's
-    /// scored instances in common: kept when better across instances and
-    /// better by more than `min_effect` on the aggregate.
-    pub(super) fn per_instance(&self, d: f64, noise: Option<(f64, f64)>) -> Option<Step> {
+    /// scored instances in common: kept when better at the level (across
+    /// instances, or over runs when runs vary) and better by more than
+    /// `min_effect` on the aggregate. A second run of the candidate first
+    /// when nothing yet shows whether runs vary, or when they do.
+    pub(super) fn per_instance(
+        &self,
+        d: f64,
+        noise: Option<(f64, f64)>,
+        cap: usize,
+    ) -> Option<Step> {
         let ev = self.evidence.instances?;
-        if ev.candidate.len() != self.evidence.candidate.len() {
+        let k = self.evidence.candidate.len();
+        if ev.candidate.len() != k {
             return None;
         }
         let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
-        let Some(j) = crate::kernel::instances::judge(ev.best, ev.candidate, self.sign, confidence)
-        else {
+        let vary = runs_vary(&ev);
+        let need = (self.settings.repeat.max(1) as usize)
+            .max(OVER_RUNS_MIN)
+            .min(cap);
+        if vary != Some(false) && k < need {
+            return Some(Step::RunAgain);
+        }
+        let judged = match vary {
+            Some(true) => instances::judge_over_runs(ev.best, ev.candidate, self.sign, confidence),
+            _ => instances::judge(ev.best, ev.candidate, self.sign, confidence),
+        };
+        let Some(j) = judged else {
             return self.nothing_in_common(d, noise);
         };
+        Some(self.instance_decision(&j, d, noise))
+    }
+
+    /// The decision a per-instance test came to, with its line.
+    fn instance_decision(&self, j: &Judged, d: f64, noise: Option<(f64, f64)>) -> Step {
         let keep = j.better && d > self.min_effect;
         let p = &j.paired;
+        let test = match p.over_runs {
+            Some(t) => format!(
+                "; runs vary: tested over runs, {} vs {} of the best on {} instances, \
+                 change {} ± {} on {} df, and across instances; t and sign tests p",
+                runs(p.runs),
+                runs(t.best_runs),
+                t.instances,
+                shown(t.change),
+                shown(t.se),
+                shown(t.df),
+            ),
+            None => format!(" over {} a side; sign test p", runs(p.runs)),
+        };
         let detail = format!(
-            "{}: per instance: {} over {} a side; sign test p {} {} {} ({} one-sided); {} (needs more than {})",
+            "{}: per instance: {}{test} {} {} {} ({} one-sided); {} (needs more than {})",
             if keep { "keep" } else { "discard" },
-            p.words(),
-            runs(p.runs),
+            instances::PerInstance {
+                over_runs: None,
+                ..*p
+            }
+            .words(),
             shown(j.p_better),
             if j.better { "≤" } else { ">" },
             shown(1.0 - j.level),
@@ -35,7 +99,7 @@ impl Ctx<'_, '_> {
             better(d),
             shown(self.min_effect),
         );
-        Some(Step::Decide(Decision {
+        Step::Decide(Decision {
             verdict: if keep {
                 Verdict::Supported
             } else if j.worse {
@@ -52,7 +116,7 @@ impl Ctx<'_, '_> {
             basis: self.basis(false),
             detail,
             paired: None,
-        }))
+        })
     }
 }
 
@@ -84,6 +148,7 @@ impl Ctx<'_, '_> {
                 common: 0,
                 dropped: union,
                 runs: m,
+                over_runs: None,
             }),
             detail: format!(
                 "inconclusive: the per-instance scores have no instance in common (the best's: {best}; \
@@ -129,6 +194,7 @@ mod tests {
                 instances: with.then_some(InstanceEvidence {
                     best: &bs,
                     candidate: &cs,
+                    runs_vary: Some(false),
                 }),
                 ..Evidence::default()
             },
@@ -193,6 +259,7 @@ mod tests {
                 instances: Some(InstanceEvidence {
                     best: &bs,
                     candidate: &cs,
+                    runs_vary: Some(false),
                 }),
                 ..Evidence::default()
             },
@@ -212,5 +279,112 @@ mod tests {
             "{}",
             d.detail
         );
+    }
+    /// 400 pass/fail instances, the first `pass` passing: a run whose
+    /// shared effect moved the pass line.
+    fn line(pass: usize) -> Scores {
+        Scores(
+            (0..400)
+                .map(|i| (format!("q{i}"), f64::from(u8::from(i < pass))))
+                .collect(),
+        )
+    }
+
+    fn decide_runs(best: &[Scores], cand: &[Scores], vary: Option<bool>) -> Step {
+        let mean = |s: &Scores| s.0.iter().map(|x| x.1).sum::<f64>() / s.len() as f64;
+        let b: Vec<f64> = best.iter().map(mean).collect();
+        let c: Vec<f64> = cand.iter().map(mean).collect();
+        let (bs, cs): (Vec<&Scores>, Vec<&Scores>) = (best.iter().collect(), cand.iter().collect());
+        let replicates: [&[f64]; 1] = [&b];
+        next_step(
+            Rule::Confirm,
+            &Settings::new(Direction::Max),
+            &Evidence {
+                best: &b,
+                candidate: &c,
+                replicates: &replicates,
+                instances: Some(InstanceEvidence {
+                    best: &bs,
+                    candidate: &cs,
+                    runs_vary: vary,
+                }),
+                ..Evidence::default()
+            },
+        )
+    }
+
+    #[test]
+    fn a_lucky_run_of_a_shared_effect_is_not_read_as_many_better_instances() {
+        // The baseline's three runs move the pass line by a shared effect.
+        let best = [line(200), line(190), line(205)];
+        // A null change on a lucky run: 12 better, 0 worse of 400 — the
+        // sign test alone would keep it. The runs vary: a second run.
+        assert_eq!(decide_runs(&best, &[line(212)], Some(true)), Step::RunAgain);
+        // The best's own runs show it too, without the segment's word.
+        assert_eq!(decide_runs(&best, &[line(212)], None), Step::RunAgain);
+        let Step::Decide(d) = decide_runs(&best, &[line(212), line(196)], Some(true)) else {
+            panic!("decides on two runs")
+        };
+        assert!(!d.keep(), "{}", d.detail);
+        let t = d.per_instance.unwrap().over_runs.expect("tested over runs");
+        assert_eq!((t.best_runs, t.instances, t.df), (3, 400, 3.0));
+        assert!(
+            d.detail
+                .contains("runs vary: tested over runs, 2 runs vs 3 runs of the best"),
+            "{}",
+            d.detail
+        );
+        // A change far beyond the runs' spread is kept over runs.
+        let Step::Decide(d) = decide_runs(&best, &[line(260), line(262)], Some(true)) else {
+            panic!("decides on two runs")
+        };
+        assert!(d.keep(), "{}", d.detail);
+        // And one far below it is refuted.
+        let Step::Decide(d) = decide_runs(&best, &[line(140), line(142)], Some(true)) else {
+            panic!("decides on two runs")
+        };
+        assert_eq!(d.verdict, Verdict::Refuted, "{}", d.detail);
+    }
+
+    #[test]
+    fn runs_that_score_alike_decide_on_one_run_and_one_best_run_asks_for_a_second() {
+        let same = [line(200), line(200)];
+        let Step::Decide(d) = decide_runs(&same, &[line(230)], None) else {
+            panic!("the best's runs score alike: one run")
+        };
+        assert!(d.keep() && d.per_instance.unwrap().over_runs.is_none());
+        // One run of the best and nothing else measured twice: the
+        // candidate's second run tells.
+        let one = [line(200)];
+        assert_eq!(decide_runs(&one, &[line(230)], None), Step::RunAgain);
+        let Step::Decide(d) = decide_runs(&one, &[line(230), line(230)], None) else {
+            panic!("two runs alike: decided")
+        };
+        assert!(d.keep() && d.per_instance.unwrap().over_runs.is_none());
+        // The segment's baseline said the runs score alike.
+        assert!(matches!(
+            decide_runs(&one, &[line(230)], Some(false)),
+            Step::Decide(_)
+        ));
+    }
+    #[test]
+    fn a_change_that_wins_on_a_few_of_these_instances_is_not_kept_over_runs_either() {
+        // `run` with instance t199 flipping from run to run (the runs vary).
+        let noisy = |up: usize, down: usize, flip: bool| {
+            let mut s = run(up, down);
+            s.0[199].1 = f64::from(u8::from(flip));
+            s
+        };
+        let best = [noisy(0, 0, false), noisy(0, 0, true), noisy(0, 0, false)];
+        // 3 better and 1 worse on every run: the mean moved beyond the runs'
+        // spread (t 3.8 on 3 df), not across instances (sign test p 0.31).
+        let cand = [noisy(3, 1, true), noisy(3, 1, false)];
+        let Step::Decide(d) = decide_runs(&best, &cand, Some(true)) else {
+            panic!("decides on two runs")
+        };
+        let t = d.per_instance.unwrap().over_runs.unwrap();
+        assert!(t.p_better() < 0.05, "{t:?}");
+        assert!(!d.keep(), "{}", d.detail);
+        assert_eq!(d.verdict, Verdict::Inconclusive);
     }
 }

@@ -302,11 +302,10 @@ fn baseline_runs(
 fn unguarded(runner: &Runner<'_>, outcomes: &[RunOutcome]) {
     for g in &runner.objective.guards {
         if !outcomes.iter().any(|o| o.metrics.get(&g.metric).is_some()) {
-            let again = match g.bound {
-                crate::kernel::guard::Bound::Best { .. } => {
-                    " and the baseline is measured again (`arx try --new-segment`)"
-                }
-                crate::kernel::guard::Bound::Value(_) => "",
+            let again = if g.bound.relative() {
+                " and the baseline is measured again (`arx try --new-segment`)"
+            } else {
+                ""
             };
             runner.host.warn(&format!(
                 "the baseline printed no {}: the guard `{}` sets aside every candidate until the experiment prints it{again}",

@@ -1,8 +1,9 @@
 //! The guard step of a try: once the rule says keep, every guard of the
 //! objective is judged on the candidate's runs (this best's), against the
-//! best's recorded runs, with the guard metric's noise pooled over the
-//! segment's repeated records as the target's is. The first guard that
-//! does not hold vetoes the keep.
+//! best's recorded runs or the segment's baseline's (as the bound names
+//! them), with the guard metric's noise pooled over the segment's
+//! repeated records as the target's is. The first guard the candidate is
+//! not shown to hold vetoes the keep.
 //!
 //! With slots (`[objective] slots`, two or more), a relative guard is
 //! judged as the target is: on the slot of the candidate's first run, the
@@ -16,7 +17,7 @@
 use anyhow::Result;
 
 use super::candidate::{Against, Try, TryEnv};
-use crate::kernel::guard::{judge, Bound, Judged};
+use crate::kernel::guard::{judge, Bound, Guard, Judged};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::ratchet::pooled_noise;
 use crate::kernel::ratchet_record::{GuardBreach, TryStatus};
@@ -39,6 +40,9 @@ pub(super) fn guards(
     let records = crate::io::state::journal(env.state, env.runner.warn).read()?;
     let best = at.segment.kept.as_ref().expect("a kept commit");
     let best_record = records.iter().rev().find(|r| r.run_id == best.run_id);
+    let baseline = at.segment.baseline.as_ref();
+    let baseline_record =
+        baseline.and_then(|b| records.iter().rev().find(|r| r.run_id == b.run_id));
     let in_segment: Vec<&RunRecord> = records
         .iter()
         .filter(|r| {
@@ -58,45 +62,82 @@ pub(super) fn guards(
             .filter_map(|(s, m)| Some((*s, m.get(&g.metric)?)))
             .filter(|(_, x)| x.is_finite())
             .collect();
-        let best_values = best_record.map_or_else(Vec::new, |r| values(r, &g.metric));
-        let groups: Vec<Vec<f64>> = in_segment
-            .iter()
-            .map(|r| values(r, &g.metric))
-            .filter(|v| v.len() > 1)
-            .chain((candidate.len() > 1).then(|| candidate.iter().map(|c| c.1).collect()))
-            .collect();
-        let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
-        let noise = pooled_noise(&groups);
-        let relative = matches!(g.bound, Bound::Best { .. });
+        let of_baseline = matches!(g.bound, Bound::Baseline { .. });
+        let (reference, reference_commit) = match of_baseline {
+            true => (baseline_record, baseline.map(|b| b.commit.as_str())),
+            false => (best_record, Some(best.commit.as_str())),
+        };
+        let best_values = reference.map_or_else(Vec::new, |r| values(r, &g.metric));
+        let noise = noise_of(&in_segment, &g.metric, &candidate);
+        let relative = g.bound.relative();
         let on = frame.filter(|_| relative).and_then(|slot| {
             let commits = slot_runs(&in_segment, &g.metric);
-            on_slot(slot, &commits, &best.commit, &candidate, noise.map(|n| n.0))
+            on_slot(
+                slot,
+                &commits,
+                reference_commit?,
+                &candidate,
+                noise.map(|n| n.0),
+            )
         });
         let (best_values, candidate, slot) = match on {
             Some((b, c, slot)) => (b, c, Some(slot)),
             None => (best_values, candidate.iter().map(|c| c.1).collect(), None),
         };
-        let breach = |value, bound, missing: Option<&str>| GuardBreach {
-            guard: g.text.clone(),
-            metric: g.metric.clone(),
-            value,
-            bound,
-            best: (!best_values.is_empty())
-                .then(|| best_values.iter().sum::<f64>() / best_values.len() as f64)
-                .filter(|_| relative),
-            slot: slot.clone(),
-            missing: missing.map(str::to_string),
-        };
-        match judge(g, &candidate, &best_values, noise, objective.confidence) {
-            Judged::Holds { .. } => {}
-            Judged::Breach { value, bound } => {
-                return Ok(Some(breach(Some(value), Some(bound), None)))
-            }
-            Judged::MissingCandidate => return Ok(Some(breach(None, None, Some("candidate")))),
-            Judged::MissingBest => return Ok(Some(breach(None, None, Some("best")))),
+        let reference_mean = (!best_values.is_empty())
+            .then(|| best_values.iter().sum::<f64>() / best_values.len() as f64)
+            .filter(|_| relative);
+        let judged = judge(g, &candidate, &best_values, noise, objective.confidence);
+        if let Some(b) = breach_of(g, judged, reference_mean, slot) {
+            return Ok(Some(b));
         }
     }
     Ok(None)
+}
+
+/// The guard metric's noise: pooled over the segment's records with
+/// repeated runs of it, and the candidate's own runs.
+fn noise_of(
+    in_segment: &[&RunRecord],
+    metric: &str,
+    candidate: &[(Option<&str>, f64)],
+) -> Option<(f64, f64)> {
+    let groups: Vec<Vec<f64>> = in_segment
+        .iter()
+        .map(|r| values(r, metric))
+        .filter(|v| v.len() > 1)
+        .chain((candidate.len() > 1).then(|| candidate.iter().map(|c| c.1).collect()))
+        .collect();
+    let groups: Vec<&[f64]> = groups.iter().map(Vec::as_slice).collect();
+    pooled_noise(&groups)
+}
+
+/// The breach a guard's judgement comes to, `None` when it holds: the
+/// values, the mean its bound is relative to (as `best` or `baseline`),
+/// the slot, or whose runs did not print the metric.
+fn breach_of(
+    g: &Guard,
+    judged: Judged,
+    reference_mean: Option<f64>,
+    slot: Option<String>,
+) -> Option<GuardBreach> {
+    let of_baseline = matches!(g.bound, Bound::Baseline { .. });
+    let breach = |value, bound, missing: Option<&str>| GuardBreach {
+        guard: g.text.clone(),
+        metric: g.metric.clone(),
+        value,
+        bound,
+        best: reference_mean.filter(|_| !of_baseline),
+        baseline: reference_mean.filter(|_| of_baseline),
+        slot: slot.clone(),
+        missing: missing.map(str::to_string),
+    };
+    match judged {
+        Judged::Holds { .. } => None,
+        Judged::Breach { value, bound } => Some(breach(Some(value), Some(bound), None)),
+        Judged::MissingCandidate => Some(breach(None, None, Some("candidate"))),
+        Judged::MissingBest => Some(breach(None, None, g.bound.reference())),
+    }
 }
 
 /// The runs of `metric` on each slot of the segment's measured commits:
@@ -185,16 +226,18 @@ fn values(r: &RunRecord, metric: &str) -> Vec<f64> {
 }
 
 /// The guard's part of a try's line: the guard, and the values it judged
-/// (the candidate's, the bound, the best's for a relative bound), or whose
-/// runs did not print its metric.
+/// (the candidate's, the bound, the best's or the baseline's for a
+/// relative bound), or whose runs did not print its metric. A candidate
+/// on the good side of the bound by less than the noise can tell is "not
+/// shown within" it, not "broken".
 pub(super) fn describe(b: &GuardBreach) -> String {
     use crate::kernel::number::fmt_table_value as fmt_number;
     match (&b.missing, b.value, b.bound) {
         (Some(side), _, _) => {
-            let whose = if side == "best" {
-                "the best's runs"
-            } else {
-                "the candidate's runs"
+            let whose = match side.as_str() {
+                "best" => "the best's runs",
+                "baseline" => "the baseline's runs",
+                _ => "the candidate's runs",
             };
             format!("guard `{}`: {whose} did not print {}", b.guard, b.metric)
         }
@@ -204,12 +247,25 @@ pub(super) fn describe(b: &GuardBreach) -> String {
                 .as_ref()
                 .map(|s| format!(" on slot {s}"))
                 .unwrap_or_default();
-            let best = b
-                .best
-                .map(|x| format!(", best {}{on}", fmt_number(x)))
-                .unwrap_or_default();
+            let reference = match (b.best, b.baseline) {
+                (Some(x), _) => format!(", best {}{on}", fmt_number(x)),
+                (None, Some(x)) => format!(", baseline {}{on}", fmt_number(x)),
+                _ => String::new(),
+            };
+            let inside = crate::kernel::guard::parse(&b.guard).is_ok_and(|g| {
+                if g.cmp.upper() {
+                    v <= bound
+                } else {
+                    v >= bound
+                }
+            });
+            let how = if inside {
+                "not shown within its bound (the noise cannot tell)"
+            } else {
+                "broken"
+            };
             format!(
-                "guard `{}` broken: {} {} against a bound of {}{best}",
+                "guard `{}` {how}: {} {} against a bound of {}{reference}",
                 b.guard,
                 b.metric,
                 fmt_number(v),
@@ -232,6 +288,7 @@ mod tests {
             value: Some(1.8),
             bound: Some(1.575),
             best: Some(1.5),
+            baseline: None,
             slot: Some("1".into()),
             missing: None,
         };
@@ -241,6 +298,15 @@ mod tests {
         );
         b.slot = None;
         assert!(describe(&b).ends_with("best 1.5"));
+        // Relative to the baseline, and under the bound by less than the
+        // noise can tell.
+        b.guard = "step <= 1.05 * baseline".into();
+        (b.best, b.baseline, b.value) = (None, Some(1.5), Some(1.55));
+        assert_eq!(
+            describe(&b),
+            "guard `step <= 1.05 * baseline` not shown within its bound (the noise cannot tell): \
+             step 1.55 against a bound of 1.575, baseline 1.5"
+        );
     }
 
     #[test]

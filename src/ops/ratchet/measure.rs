@@ -10,7 +10,7 @@ use anyhow::Result;
 use super::candidate::{Against, Try, TryEnv};
 use super::{remeasure, short};
 use crate::io::events::Events;
-use crate::kernel::instances::{InstanceEvidence, Scores};
+use crate::kernel::instances::{self, InstanceEvidence, Scores};
 use crate::kernel::paired::{self, Seeds};
 use crate::kernel::prune::Progress;
 use crate::kernel::ratchet::{self, Decision, Evidence, Settings, Step};
@@ -220,6 +220,17 @@ fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool
     let best_scores: Vec<&Scores> = best_scores.iter().collect();
     let candidate_scores: Option<Vec<&Scores>> =
         runs.instances.iter().map(Option::as_ref).collect();
+    // The baseline's repeated runs show whether a run scores instances
+    // alike (a suite at temperature 0) or a run carries an effect of its own.
+    let baseline_scores: Vec<Scores> = match &at.segment.baseline {
+        Some(b) if objective.instances.is_some() => b
+            .instances
+            .as_ref()
+            .map(|i| i.scores().into_iter().flatten().collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let baseline_scores: Vec<&Scores> = baseline_scores.iter().collect();
     let evidence = Evidence {
         best: &reference,
         candidate: &candidate_values,
@@ -237,6 +248,7 @@ fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool
             .map(|candidate| InstanceEvidence {
                 best: &best_scores,
                 candidate,
+                runs_vary: instances::runs_differ(&baseline_scores),
             }),
     };
     let step = ratchet::next_step(env.rule, &settings, &evidence);
