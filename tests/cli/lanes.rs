@@ -1482,3 +1482,57 @@ fn a_lock_a_killed_try_left_on_the_lanes_branch_does_not_stop_its_next_try() {
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
     assert!(!lock.exists());
 }
+
+/// Lane b's try is measuring when lane a's keep is killed after it moved
+/// the best's branch: b's keep finishes a's first (it never writes its
+/// intent over a's), then takes a's keep up and measures again.
+#[test]
+fn a_keep_killed_while_another_lane_measures_is_finished_by_that_lanes_keep() {
+    for point in ["keep:after-intent", "keep:after-branch", "keep:after-best"] {
+        let r = with_lanes(&["a", "b"]);
+        let gate = r.sb.path().join("gate");
+        std::fs::create_dir(&gate).unwrap();
+        write_in(&r.lane("b"), "b.txt", "3\n");
+        let b = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+            .args(["--json", "try", "-m", "b to 3"])
+            .current_dir(r.lane("b"))
+            .env_remove("ARX_STATE_DIR")
+            .env("ARX_GATE", &gate)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !gate.join("started.0").exists() {
+            assert!(std::time::Instant::now() < until, "{point}: b never ran");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        for n in 0..4 {
+            std::fs::write(gate.join(format!("go.{n}")), "").unwrap();
+        }
+        let out = b.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        assert_eq!(status(&stdout_json(&out)), "keep", "{point}: {err}");
+        assert!(
+            err.contains("finished an interrupted keep"),
+            "{point}: {err}"
+        );
+        let keeps = keeps(&r);
+        assert_eq!(keeps.len(), 2, "{point}: {keeps:?}");
+        assert_eq!((keeps[0].2.as_str(), keeps[1].2.as_str()), ("a", "b"));
+        assert_eq!(r.git(&["rev-parse", "main"]), keeps[1].1, "{point}");
+        assert_eq!(
+            r.git(&["rev-parse", &format!("{}^", keeps[1].1)]),
+            keeps[0].1,
+            "{point}"
+        );
+        assert_eq!(r.git(&["show", "main:a.txt"]), "5", "{point}");
+        assert_eq!(r.git(&["show", "main:b.txt"]), "3", "{point}");
+        assert!(!r.root().join(".arx/ratchet-keep.json").exists(), "{point}");
+        let out = r.arx(&r.root(), &["journal", "verify"]);
+        assert_eq!(out.status.code(), Some(0), "{point}: {}", stderr(&out));
+    }
+}

@@ -50,6 +50,13 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
     }
     let _lock = markers::lock_keep(state)?;
     // Another command may have finished it while this one waited.
+    keep_held(repo, state, warn)
+}
+
+/// [`keep`], by a command that holds the keep lock already: a keep about
+/// to be made finishes (or rolls back) the one a killed try left first,
+/// so that no keep's intent is ever written over another's.
+pub fn keep_held(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
     let Some(intent) = markers::read_keep(state)? else {
         return Ok(Vec::new());
     };

@@ -191,6 +191,11 @@ pub fn keep(
         Some(lock) => lock,
         None => crate::io::ratchet::lock_keep(state)?,
     };
+    // A keep another lane's try left half done, cut off after this try
+    // began: finished first, so the best compared below is the journal's.
+    for line in super::recover::keep_held(repo, state, env.runner.warn)? {
+        env.runner.host.warn(&line);
+    }
     if env.lane.is_some() {
         let now_best =
             crate::ops::lanes::segment_best(state, Some(&at.segment.id), env.runner.warn)?;
