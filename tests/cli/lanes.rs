@@ -1536,3 +1536,41 @@ fn a_keep_killed_while_another_lane_measures_is_finished_by_that_lanes_keep() {
         assert_eq!(out.status.code(), Some(0), "{point}: {}", stderr(&out));
     }
 }
+
+/// The locks git leaves on what a try killed part-way was writing: the
+/// lane's snapshot ref of a take-up and its index (a take-up of the best
+/// has no marker), and the best's branch of a keep (its intent names it).
+/// None stops the next try.
+#[test]
+fn locks_a_killed_take_up_left_do_not_stop_the_lanes_next_try() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    assert_eq!(r.try_in(&r.lane("b"), "b to 3").0, 0);
+    let ref_lock = r.root().join(".git/refs/arx/lane/a/before-sync.lock");
+    std::fs::create_dir_all(ref_lock.parent().unwrap()).unwrap();
+    std::fs::write(&ref_lock, "").unwrap();
+    let index_lock = r.root().join(".git/worktrees/a/index.lock");
+    std::fs::write(&index_lock, "").unwrap();
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let (code, report) = r.try_in(&r.lane("a"), "a to 5");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert!(!ref_lock.exists() && !index_lock.exists());
+    assert_eq!(r.git(&["show", "main:b.txt"]), "3");
+}
+
+#[test]
+fn a_lock_a_killed_keep_left_on_the_bests_branch_is_cleared_by_the_next_keep() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    try_killed_at(&r, &r.lane("a"), "a to 5", "keep:after-intent");
+    // As a kill while the best's branch was being moved leaves it.
+    let lock = r.root().join(".git/refs/heads/main.lock");
+    std::fs::write(&lock, "").unwrap();
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    let (code, report) = r.try_in(&r.lane("b"), "b to 3");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert!(!lock.exists());
+    assert_eq!(keeps(&r).len(), 2);
+    assert_eq!(r.git(&["show", "main:a.txt"]), "5");
+    assert_eq!(r.git(&["show", "main:b.txt"]), "3");
+}

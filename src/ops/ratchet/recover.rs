@@ -60,6 +60,7 @@ pub fn keep_held(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Str
     let Some(intent) = markers::read_keep(state)? else {
         return Ok(Vec::new());
     };
+    clear_locks_of_killed_keep(repo, state, &intent);
     let run = run_short(&intent.record.run_id).to_string();
     let records = crate::io::state::journal(state, warn).read()?;
     if records.iter().any(|r| r.run_id == intent.record.run_id) {
@@ -130,6 +131,22 @@ pub fn keep_held(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Str
     Ok(vec![line])
 }
 
+/// The locks git left where the keep of `intent` was killed while it
+/// wrote: the best's branch (only keeps move it, under the keep lock this
+/// command holds) and the main working tree's index it was following.
+fn clear_locks_of_killed_keep(repo: &RatchetRepo, state: &Path, intent: &KeepIntent) {
+    if let Some(best_ref) = &intent.best_ref {
+        repo.clear_killed_keeps_ref_lock(best_ref);
+    }
+    if let Some(main) = intent
+        .main_root
+        .as_deref()
+        .and_then(|root| RatchetRepo::open(Path::new(root), state).ok())
+    {
+        main.clear_stale_index_lock();
+    }
+}
+
 /// The tag of a record journaled by the command that finished its cut-off
 /// try, not by the try itself.
 pub const RECOVERED_TAG: &str = "recovered";
@@ -182,6 +199,12 @@ fn land_own(repo: &RatchetRepo, state: &Path, intent: &KeepIntent) -> Result<Opt
         return repo
             .land_keep(&intent.branch_from, &intent.commit, &intent.paths)
             .map(Some);
+    }
+    // Another lane's branch: that lane's next try takes the best up (its
+    // work is in it), so its working tree is not locked from here, where
+    // a try starting there would find it held.
+    if intent.best_ref.is_some() {
+        return Ok(Some(false));
     }
     if !worktree.exists() {
         return Ok(Some(false));
@@ -283,7 +306,12 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     // lock (which this command holds): a lock git left on it is a killed
     // try's.
     repo.clear_stale_ref_lock(repo.branch_ref());
-    if m.any() {
+    repo.clear_stale_ref_lock(&m.aside_ref);
+    // A lane's working tree is written only by arx, under the try lock this
+    // command holds: an index lock there is a killed try's, whatever step
+    // it was at (a take-up of the best has no marker).
+    let in_lane = crate::io::config::main_root(repo.workdir()).is_some();
+    if m.any() || in_lane {
         // The step cut off may have been writing the index.
         repo.clear_stale_index_lock();
     }

@@ -70,6 +70,9 @@ impl RatchetRepo {
                 "was the lane's branch replaced? remove the lane (arx lane rm --force) and add it again",
             )
         })?;
+        // Only the try holding this working tree's lock writes its
+        // snapshot ref: a lock git left on it is a killed try's.
+        self.clear_stale_ref_lock(snapshot_ref);
         let changed = self.scan()?;
         let snapshot = self.snapshot_of(
             &changed,
@@ -202,7 +205,16 @@ impl RatchetRepo {
     /// branch, under that working tree's try lock.
     pub fn clear_stale_ref_lock(&self, refname: &str) {
         let ours = refname.starts_with("refs/arx/") || refname.starts_with("refs/heads/arx/lane/");
-        if !ours || refname.contains("..") {
+        if ours {
+            self.clear_killed_keeps_ref_lock(refname);
+        }
+    }
+
+    /// Remove the lock file a keep killed while it moved `refname` (the
+    /// best's branch) left. Only under the keep lock, with the intent of
+    /// that keep in hand: no one else moves that branch meanwhile.
+    pub fn clear_killed_keeps_ref_lock(&self, refname: &str) {
+        if !refname.starts_with("refs/") || refname.contains("..") {
             return;
         }
         // Refs live in the common git directory (a linked working tree's
