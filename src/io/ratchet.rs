@@ -4,7 +4,8 @@
 //! loses nothing), a candidate set aside while the baseline is measured
 //! (`ratchet-aside.json`), and a keep whose branches and record are not
 //! all written yet (`ratchet-keep.json`, one per repository: keeps are
-//! made one at a time). Each is written atomically before the step it
+//! made one at a time, and each finishes a cut-off one before it writes
+//! its own), and a lane's take-up of the best (`ratchet-take-up.json`). Each is written atomically before the step it
 //! protects and removed after it.
 
 use std::path::{Path, PathBuf};
@@ -71,11 +72,27 @@ pub struct Aside {
     pub kept: Option<String>,
 }
 
+/// A lane's take-up of the best in progress: its work is replayed onto
+/// `onto` and stored under `snapshot_ref` first; the branch moves last.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TakeUp {
+    /// The lane's branch's commit before the take-up.
+    pub head: String,
+    /// The best taken up.
+    pub onto: String,
+    /// Where the lane's work is stored, and what that ref held before
+    /// (the work of an earlier take-up), if anything.
+    pub snapshot_ref: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+}
+
 /// The markers' file names in the state directory (the main working
 /// tree's; a linked working tree's carry its key: `ratchet-pending-<key>.json`).
 pub const PENDING_FILE: &str = "ratchet-pending.json";
 pub const ASIDE_FILE: &str = "ratchet-aside.json";
 pub const KEEP_FILE: &str = "ratchet-keep.json";
+pub const TAKE_UP_FILE: &str = "ratchet-take-up.json";
 /// The outputs a try's runs wrote in the main working tree (a lane's:
 /// `ratchet-outputs-<key>.json`).
 pub const OUTPUTS_FILE: &str = "ratchet-outputs.json";
@@ -113,6 +130,7 @@ pub struct Markers {
     pending: PathBuf,
     aside: PathBuf,
     outputs: PathBuf,
+    take_up: PathBuf,
     /// The ref a baseline sets the candidate aside under.
     pub aside_ref: String,
 }
@@ -125,6 +143,7 @@ impl Markers {
                 pending: state.join(PENDING_FILE),
                 aside: state.join(ASIDE_FILE),
                 outputs: state.join(OUTPUTS_FILE),
+                take_up: state.join(TAKE_UP_FILE),
                 aside_ref: "refs/arx/aside".into(),
             };
         }
@@ -133,6 +152,7 @@ impl Markers {
             pending: state.join(format!("ratchet-pending-{key}.json")),
             aside: state.join(format!("ratchet-aside-{key}.json")),
             outputs: state.join(format!("ratchet-outputs-{key}.json")),
+            take_up: state.join(format!("ratchet-take-up-{key}.json")),
             aside_ref: format!("refs/arx/aside-{key}"),
         }
     }
@@ -161,6 +181,18 @@ impl Markers {
         remove(&self.aside)
     }
 
+    pub fn read_take_up(&self) -> Result<Option<TakeUp>> {
+        read_json(&self.take_up)
+    }
+
+    pub fn write_take_up(&self, take_up: &TakeUp) -> Result<()> {
+        write_json_atomic(&self.take_up, take_up)
+    }
+
+    pub fn clear_take_up(&self) -> Result<()> {
+        remove(&self.take_up)
+    }
+
     /// The outputs the runs of this working tree's tries wrote.
     pub fn read_outputs(&self) -> Result<Vec<Output>> {
         Ok(read_json(&self.outputs)?.unwrap_or_default())
@@ -178,7 +210,7 @@ impl Markers {
     /// Is a discard or a set-aside of this working tree waiting to be
     /// finished?
     pub fn any(&self) -> bool {
-        self.pending.exists() || self.aside.exists()
+        self.pending.exists() || self.aside.exists() || self.take_up.exists()
     }
 }
 

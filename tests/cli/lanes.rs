@@ -1574,3 +1574,39 @@ fn a_lock_a_killed_keep_left_on_the_bests_branch_is_cleared_by_the_next_keep() {
     assert_eq!(r.git(&["show", "main:a.txt"]), "5");
     assert_eq!(r.git(&["show", "main:b.txt"]), "3");
 }
+
+/// A lane's take-up of the best killed after it wrote part of the merge
+/// (or the index too), before its branch moved: the best then moves again.
+/// The lane's next try undoes the cut-off take-up (its work as it was,
+/// not the old best's files as changes of its own, which would conflict
+/// with the new best) and takes the newest best up.
+#[test]
+fn a_take_up_killed_part_way_is_undone_by_the_lanes_next_try() {
+    for point in ["take-up:after-files", "take-up:after-index"] {
+        let r = with_lanes(&["a", "b"]);
+        write_in(&r.lane("b"), "b.txt", "3\n");
+        assert_eq!(r.try_in(&r.lane("b"), "b to 3").0, 0, "{point}");
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        write_in(&r.lane("b"), "b.txt", "4\n");
+        assert_eq!(r.try_in(&r.lane("b"), "b to 4").0, 0, "{point}");
+        let out = r.arx(&r.lane("a"), &["--json", "try", "-m", "a to 5"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        assert_eq!(status(&stdout_json(&out)), "keep", "{point}: {err}");
+        assert!(err.contains("undid a take-up"), "{point}: {err}");
+        assert_eq!(r.git(&["show", "main:a.txt"]), "5", "{point}");
+        assert_eq!(r.git(&["show", "main:b.txt"]), "4", "{point}");
+        assert_eq!(
+            git_in(&r.lane("a"), &["status", "--porcelain"]),
+            "",
+            "{point}"
+        );
+        let left = std::fs::read_dir(r.root().join(".arx"))
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with("ratchet-take-up"))
+            .count();
+        assert_eq!(left, 0, "{point}");
+    }
+}

@@ -36,6 +36,7 @@ mod replay;
 mod restore;
 mod scan;
 mod stored;
+mod takeup;
 mod tree;
 mod worktree;
 

@@ -442,7 +442,7 @@ fn find_best(
         _ => kept,
     };
     let took_up = match lane {
-        Some(l) => take_up_best(repo, l, &kept, host)?,
+        Some(l) => take_up_best((repo, &loaded.state), l, &kept, host)?,
         None => false,
     };
     check_kept(repo, &kept)?;
@@ -579,7 +579,12 @@ pub(super) fn enter_lane(name: &str) -> Result<()> {
 /// Before a lane's try: take up the keeps other lanes made since its work
 /// started (its work replayed onto the best); true when it did and the lane
 /// had work of its own. A conflict stops the try and changes nothing.
-fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host) -> Result<bool> {
+fn take_up_best(
+    (repo, state): (&RatchetRepo, &Path),
+    lane: &LaneCtx,
+    best: &str,
+    host: &dyn Host,
+) -> Result<bool> {
     let refname = lane.before_sync_ref();
     let had_work = !repo.contains(best)
         && crate::io::git::lane::Lanes::open(repo.workdir())?
@@ -587,7 +592,7 @@ fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host)
             .map_or(Ok(true), |base| {
                 repo.candidate(&base).map(|c| !c.is_empty())
             })?;
-    match repo.replay_onto(best, &refname)? {
+    match super::takeup::replay(repo, state, (best, &refname), false)?.0 {
         Replay::Already => Ok(false),
         Replay::Replayed { .. } => {
             host.say(&format!(

@@ -51,6 +51,7 @@ pub mod recover;
 mod replay;
 mod request;
 mod runner;
+pub mod takeup;
 mod tree;
 
 pub use already::already_in_best;

@@ -315,6 +315,9 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
         // The step cut off may have been writing the index.
         repo.clear_stale_index_lock();
     }
+    if let Some(t) = m.read_take_up()? {
+        done.extend(super::takeup::undo(repo, &m, &t)?);
+    }
     if let Some(aside) = m.read_aside()? {
         done.push(put_back_aside(repo, &m, &aside)?);
     }

@@ -97,7 +97,7 @@ pub fn stale(
         conflicts.join(", ")
     );
     let exit = discard(env, (kept, None), rec, line, Exit::No)?;
-    env.repo.replay_onto(best, &lane.before_sync_ref())?;
+    super::takeup::replay(env.repo, env.state, (best, &lane.before_sync_ref()), false)?;
     Ok(exit)
 }
 
@@ -132,7 +132,9 @@ pub fn replay_moved(
             "another lane kept {} while this try ran: replaying the candidate onto it",
             short(&best)
         ));
-        if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
+        if let Replay::Conflicts(paths) =
+            super::takeup::replay(repo, state, (&best, &refname), false)?.0
+        {
             let done = stale(env, lane, (&on, &best), c, paths)?;
             return Ok(Replayed::Stale(done));
         }
