@@ -5,7 +5,8 @@
 //! (`ratchet-aside.json`), and a keep whose branches and record are not
 //! all written yet (`ratchet-keep.json`, one per repository: keeps are
 //! made one at a time, and each finishes a cut-off one before it writes
-//! its own), and a lane's take-up of the best (`ratchet-take-up.json`). Each is written atomically before the step it
+//! its own), a lane's take-up of the best (`ratchet-take-up.json`), and a
+//! measurement whose runs may write outputs (`ratchet-measuring.json`). Each is written atomically before the step it
 //! protects and removed after it.
 
 use std::path::{Path, PathBuf};
@@ -87,12 +88,28 @@ pub struct TakeUp {
     pub before: Option<String>,
 }
 
+/// A measurement in progress: the snapshot of the working tree taken
+/// before its runs, so that what the runs of a killed try wrote is known
+/// (outputs) by the next command.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Measuring {
+    /// The snapshot commit, HEAD then, and the paths it took.
+    pub commit: String,
+    pub head: String,
+    pub paths: Vec<String>,
+    /// The best measured as it is (a baseline): every path changed since
+    /// is an output, the snapshot's own included.
+    #[serde(default)]
+    pub baseline: bool,
+}
+
 /// The markers' file names in the state directory (the main working
 /// tree's; a linked working tree's carry its key: `ratchet-pending-<key>.json`).
 pub const PENDING_FILE: &str = "ratchet-pending.json";
 pub const ASIDE_FILE: &str = "ratchet-aside.json";
 pub const KEEP_FILE: &str = "ratchet-keep.json";
 pub const TAKE_UP_FILE: &str = "ratchet-take-up.json";
+pub const MEASURING_FILE: &str = "ratchet-measuring.json";
 /// The outputs a try's runs wrote in the main working tree (a lane's:
 /// `ratchet-outputs-<key>.json`).
 pub const OUTPUTS_FILE: &str = "ratchet-outputs.json";
@@ -131,6 +148,7 @@ pub struct Markers {
     aside: PathBuf,
     outputs: PathBuf,
     take_up: PathBuf,
+    measuring: PathBuf,
     /// The ref a baseline sets the candidate aside under.
     pub aside_ref: String,
 }
@@ -144,6 +162,7 @@ impl Markers {
                 aside: state.join(ASIDE_FILE),
                 outputs: state.join(OUTPUTS_FILE),
                 take_up: state.join(TAKE_UP_FILE),
+                measuring: state.join(MEASURING_FILE),
                 aside_ref: "refs/arx/aside".into(),
             };
         }
@@ -153,6 +172,7 @@ impl Markers {
             aside: state.join(format!("ratchet-aside-{key}.json")),
             outputs: state.join(format!("ratchet-outputs-{key}.json")),
             take_up: state.join(format!("ratchet-take-up-{key}.json")),
+            measuring: state.join(format!("ratchet-measuring-{key}.json")),
             aside_ref: format!("refs/arx/aside-{key}"),
         }
     }
@@ -193,6 +213,18 @@ impl Markers {
         remove(&self.take_up)
     }
 
+    pub fn read_measuring(&self) -> Result<Option<Measuring>> {
+        read_json(&self.measuring)
+    }
+
+    pub fn write_measuring(&self, measuring: &Measuring) -> Result<()> {
+        write_json_atomic(&self.measuring, measuring)
+    }
+
+    pub fn clear_measuring(&self) -> Result<()> {
+        remove(&self.measuring)
+    }
+
     /// The outputs the runs of this working tree's tries wrote.
     pub fn read_outputs(&self) -> Result<Vec<Output>> {
         Ok(read_json(&self.outputs)?.unwrap_or_default())
@@ -210,7 +242,10 @@ impl Markers {
     /// Is a discard or a set-aside of this working tree waiting to be
     /// finished?
     pub fn any(&self) -> bool {
-        self.pending.exists() || self.aside.exists() || self.take_up.exists()
+        self.pending.exists()
+            || self.aside.exists()
+            || self.take_up.exists()
+            || self.measuring.exists()
     }
 }
 

@@ -1605,7 +1605,11 @@ fn a_take_up_killed_part_way_is_undone_by_the_lanes_next_try() {
         let left = std::fs::read_dir(r.root().join(".arx"))
             .unwrap()
             .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with("ratchet-take-up"))
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("ratchet-take-up")
+            })
             .count();
         assert_eq!(left, 0, "{point}");
     }

@@ -123,11 +123,18 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     };
     let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
     drop(claims);
+    // However the try ends, short of a kill, its measurement is over.
+    let _measuring = Measuring(crate::io::ratchet::Markers::of(
+        &loaded.state,
+        repo.workdir(),
+    ));
     let recovered = recover::all(&repo, &loaded.state, warn)?;
     for line in &recovered {
         host.warn(line);
     }
     if !recovered.is_empty() {
+        // What was finished may have recorded outputs.
+        super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
         // What was finished may have journaled a record (a new best).
         loaded.records = crate::io::state::journal(&loaded.state, warn).read()?;
         if !req.new_segment {
@@ -615,5 +622,15 @@ fn take_up_best(
                 lane.name
             ),
         )),
+    }
+}
+
+/// Clears this working tree's measuring marker when the try ends (not
+/// when it is killed: then the next command finds it, see `recover.rs`).
+struct Measuring(crate::io::ratchet::Markers);
+
+impl Drop for Measuring {
+    fn drop(&mut self) {
+        let _ = self.0.clear_measuring();
     }
 }

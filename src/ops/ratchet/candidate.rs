@@ -141,7 +141,9 @@ fn snapshot(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<()> {
         }
     }
     let message = format!("arx: measured {}", t.run_id);
-    t.measured = Some(env.repo.measure_snapshot(&message)?);
+    let measured = env.repo.measure_snapshot(&message)?;
+    super::measuring(env.repo, env.state, &measured, false)?;
+    t.measured = Some(measured);
     Ok(())
 }
 

@@ -63,7 +63,9 @@ pub use idea::Tested;
 pub use replay::{replay_moved, stale, Carry, Replayed, Tried};
 pub use request::{load, load_summary, plan, screened, Loaded, Plan, Planned, Summary, TryRequest};
 pub use runner::{finding, run_checks, Host, Runner};
-pub use tree::{discard, keep, own_files, put_back, record_outputs, set_aside, Keep};
+pub use tree::{
+    discard, keep, measured, measuring, own_files, put_back, record_outputs, set_aside, Keep,
+};
 
 /// A commit id as people read it.
 pub fn short(commit: &str) -> &str {

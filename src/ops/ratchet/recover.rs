@@ -315,6 +315,9 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
         // The step cut off may have been writing the index.
         repo.clear_stale_index_lock();
     }
+    if let Some(t) = m.read_measuring()? {
+        done.extend(outputs_of_killed(repo, state, &m, &t)?);
+    }
     if let Some(t) = m.read_take_up()? {
         done.extend(super::takeup::undo(repo, &m, &t)?);
     }
@@ -364,4 +367,47 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     }
     done.push(line);
     Ok(done)
+}
+
+/// A try killed while it measured (`t`, its snapshot before the runs):
+/// the paths that changed since, outside what it measured (all of them
+/// for a baseline), were written by its runs: recorded as outputs, so
+/// they are not taken for the next candidate. Its measured files edited
+/// since stay the user's work.
+fn outputs_of_killed(
+    repo: &RatchetRepo,
+    state: &Path,
+    m: &Markers,
+    t: &crate::io::ratchet::Measuring,
+) -> Result<Option<String>> {
+    let measured = crate::io::git::ratchet::Measured {
+        commit: t.commit.clone(),
+        head: t.head.clone(),
+        paths: t.paths.clone(),
+    };
+    // The snapshot is gone, or the branch moved since: nothing to tell.
+    let since = match repo.head() == t.head {
+        true => repo.changed_since(&measured).ok(),
+        false => None,
+    };
+    let mut written = Vec::new();
+    if let Some(since) = since {
+        written = since.written;
+        if t.baseline {
+            written.extend(since.edited);
+        }
+        written.sort();
+        super::record_outputs(repo, state, &written)?;
+    }
+    m.clear_measuring()?;
+    Ok((!written.is_empty()).then(|| {
+        format!(
+            "a try was cut off while it measured: what its runs wrote ({}) is recorded as outputs, not part of a candidate",
+            written
+                .iter()
+                .map(|p| crate::kernel::text::shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }))
 }

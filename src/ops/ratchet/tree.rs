@@ -45,6 +45,29 @@ pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Res
     Markers::of(state, repo.workdir()).add_outputs(&outputs)
 }
 
+/// Say that `measured` is being measured (a marker): what the runs write
+/// is known even when arx is killed before it compares the working tree
+/// with the snapshot (see `recover.rs`). `baseline`: the best measured as
+/// it is.
+pub fn measuring(
+    repo: &RatchetRepo,
+    state: &Path,
+    measured: &Measured,
+    baseline: bool,
+) -> Result<()> {
+    Markers::of(state, repo.workdir()).write_measuring(&crate::io::ratchet::Measuring {
+        commit: measured.commit.clone(),
+        head: measured.head.clone(),
+        paths: measured.paths.clone(),
+        baseline,
+    })
+}
+
+/// The measurement [`measuring`] marked is over (its outputs recorded).
+pub fn measured(repo: &RatchetRepo, state: &Path) -> Result<()> {
+    Markers::of(state, repo.workdir()).clear_measuring()
+}
+
 /// Set the candidate aside under the aside ref (a marker first, so that
 /// the next `arx try` puts it back if arx dies) and restore `kept`, to
 /// measure the best; `what` names why in the snapshot's message.
