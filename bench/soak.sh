@@ -178,31 +178,31 @@ locks=$(find .git -name '*.lock' | wc -l)
 "$arx" journal verify > /dev/null 2>&1 || problems+=("the journal does not verify")
 
 # The journal's own counts, then every view's.
-read -r journaled keeps discards best < <(python3 - .arx/journal.jsonl <<'PY'
+read -r journaled keeps best < <(python3 - .arx/journal.jsonl <<'PY'
 import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-st = [(r.get("ratchet") or {}).get("status") for r in recs]
-best = ""
+best, keeps = "", 0
 for r in recs:
     rt = r.get("ratchet") or {}
+    if rt.get("status") == "keep":
+        keeps += 1
     if rt.get("status") in ("baseline", "keep") and rt.get("commit"):
         if rt.get("status") == "keep" or not best:
             best = rt["commit"]
-print(len(recs), st.count("keep"), st.count("discard"), best or "-")
+print(len(recs), keeps, best or "-")
 PY
 )
 logged=$("$arx" log --format tsv | awk 'NR > 1' | wc -l)
-(( logged == journaled )) || problems+=("arx log lists $logged tries, the journal holds $journaled")
+(( logged == journaled )) || problems+=("arx log lists $logged records, the journal holds $journaled")
 read -r s_tries s_keeps s_discards s_best < <("$arx" --json status | python3 -c '
 import json, sys; s = json.load(sys.stdin)
 print(s["tries"], s["keeps"], s["discards"], s.get("best_commit") or "-")')
-[[ "$s_tries $s_keeps $s_discards" == "$journaled $keeps $discards" ]] ||
-  problems+=("arx status counts $s_tries tries, $s_keeps keeps, $s_discards discards; the journal $journaled, $keeps, $discards")
 read -r r_tries r_keeps r_discards < <("$arx" --json report | python3 -c '
 import json, sys; s = json.load(sys.stdin)["segments"][-1]
 print(s["tries"], s["keeps"], s["discards"])')
-[[ "$r_tries $r_keeps $r_discards" == "$journaled $keeps $discards" ]] ||
-  problems+=("arx report counts $r_tries tries, $r_keeps keeps, $r_discards discards; the journal $journaled, $keeps, $discards")
+[[ "$s_tries $s_keeps $s_discards" == "$r_tries $r_keeps $r_discards" ]] ||
+  problems+=("arx status counts $s_tries tries, $s_keeps keeps, $s_discards discards; arx report $r_tries, $r_keeps, $r_discards")
+(( s_keeps == keeps )) || problems+=("arx status counts $s_keeps keeps, the journal holds $keeps")
 
 # git: the best's branch is the journal's best, and holds every keep.
 main=$(git rev-parse main)
@@ -213,20 +213,27 @@ while read -r commit; do
   [[ -z "$commit" ]] && continue
   git merge-base --is-ancestor "$commit" main 2> /dev/null || lost=$((lost + 1))
 done < <("$arx" log --format tsv | awk -F'\t' 'NR > 1 && $3 == "keep" { print $1 }')
-# Every discard journaled is stored under its ref, and every stored one
-# (a run's id) is journaled.
-python3 - .arx/journal.jsonl > "$dir/discarded" <<'PY'
+# Every candidate the journal says is stored is under its ref, and every
+# one stored under a run's id is journaled.
+python3 - .arx/journal.jsonl > "$dir/stored" <<'PY'
 import json, sys
 for l in open(sys.argv[1]):
-    r = json.loads(l); rt = r.get("ratchet") or {}
-    if rt.get("status") == "discard": print(r["run_id"])
+    r = json.loads(l); ref = (r.get("ratchet") or {}).get("discarded_ref")
+    if ref: print(ref)
 PY
-stored=$(git for-each-ref --format='%(refname:lstrip=3)' refs/arx/discarded/ | grep -E '^[0-9a-f]{8}-' | sort)
-unstored=$(comm -23 <(sort "$dir/discarded") <(echo "$stored") | grep -c . || true)
-unjournaled=$(comm -13 <(sort "$dir/discarded") <(echo "$stored") | grep -c . || true)
+python3 - .arx/journal.jsonl > "$dir/runs" <<'PY'
+import json, sys
+for l in open(sys.argv[1]): print(json.loads(l)["run_id"])
+PY
+unstored=0
+while read -r ref; do
+  git rev-parse -q --verify "$ref" > /dev/null || unstored=$((unstored + 1))
+done < "$dir/stored"
+unjournaled=$(git for-each-ref --format='%(refname:lstrip=3)' refs/arx/discarded/ |
+  grep -E '^[0-9a-f]{8}-[0-9a-f]{4}-' | sort | comm -23 - <(sort "$dir/runs") | grep -c . || true)
 lost=$((lost + unjournaled))
-(( unstored == 0 )) || problems+=("$unstored discards not stored under refs/arx/discarded/")
-(( lost == 0 )) || problems+=("$lost lost (kept commits not on main, or stored discards not journaled)")
+(( unstored == 0 )) || problems+=("$unstored journaled candidates not under their ref")
+(( lost == 0 )) || problems+=("$lost lost (kept commits not on main, or stored candidates not journaled)")
 # The LFS file is kept as its pointer; the main working tree follows the
 # keeps exactly, and each lane holds nothing but its runs' outputs.
 lfs=$(file_of "$lanes")
@@ -242,7 +249,7 @@ done
 (( kills >= min_kills )) || problems+=("only $kills kills (at least $min_kills wanted)")
 
 printf 'soak: %d tries in %d lanes, %d killed, %d journaled (%d keeps, %d discards), %d s\n' \
-  "$total" "$lanes" "$kills" "$journaled" "$keeps" "$discards" $((SECONDS - start))
+  "$total" "$lanes" "$kills" "$journaled" "$keeps" "$s_discards" $((SECONDS - start))
 if (( ${#problems[@]} > 0 )); then
   printf 'soak: %s\n' "${problems[@]}" >&2
   [[ -f "$dir/stuck.log" ]] && head -20 "$dir/stuck.log" >&2

@@ -380,25 +380,7 @@ fn outputs_of_killed(
     m: &Markers,
     t: &crate::io::ratchet::Measuring,
 ) -> Result<Option<String>> {
-    let measured = crate::io::git::ratchet::Measured {
-        commit: t.commit.clone(),
-        head: t.head.clone(),
-        paths: t.paths.clone(),
-    };
-    // The snapshot is gone, or the branch moved since: nothing to tell.
-    let since = match repo.head() == t.head {
-        true => repo.changed_since(&measured).ok(),
-        false => None,
-    };
-    let mut written = Vec::new();
-    if let Some(since) = since {
-        written = since.written;
-        if t.baseline {
-            written.extend(since.edited);
-        }
-        written.sort();
-        super::record_outputs(repo, state, &written)?;
-    }
+    let written = outputs_since(repo, state, t)?;
     m.clear_measuring()?;
     Ok((!written.is_empty()).then(|| {
         format!(
@@ -410,4 +392,33 @@ fn outputs_of_killed(
                 .join(", ")
         )
     }))
+}
+
+/// Record as outputs what changed since the measurement `t` began outside
+/// what it measured (everything, for a baseline); returns those paths.
+pub fn outputs_since(
+    repo: &RatchetRepo,
+    state: &Path,
+    t: &crate::io::ratchet::Measuring,
+) -> Result<Vec<String>> {
+    let measured = crate::io::git::ratchet::Measured {
+        commit: t.commit.clone(),
+        head: t.head.clone(),
+        paths: t.paths.clone(),
+    };
+    // The snapshot is gone, or the branch moved since: nothing to tell.
+    let since = match repo.head() == t.head {
+        true => repo.changed_since(&measured).ok(),
+        false => None,
+    };
+    let Some(since) = since else {
+        return Ok(Vec::new());
+    };
+    let mut written = since.written;
+    if t.baseline {
+        written.extend(since.edited);
+    }
+    written.sort();
+    super::record_outputs(repo, state, &written)?;
+    Ok(written)
 }

@@ -19,6 +19,11 @@ pub fn replay(
     best_wins: bool,
 ) -> Result<(Replay, Vec<String>)> {
     let m = Markers::of(state, repo.workdir());
+    // A candidate measured, then replayed onto a newer best: what its
+    // runs wrote is not lane work to carry over.
+    if let Some(t) = m.read_measuring()? {
+        super::recover::outputs_since(repo, state, &t)?;
+    }
     let marker = TakeUp {
         head: repo.head(),
         onto: onto.to_string(),

@@ -42,6 +42,12 @@ pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Res
     if outputs.is_empty() {
         return Ok(());
     }
+    repo.add_outputs(
+        &outputs
+            .iter()
+            .map(|o| (o.path.clone(), o.blob.clone()))
+            .collect::<Vec<_>>(),
+    );
     Markers::of(state, repo.workdir()).add_outputs(&outputs)
 }
 
