@@ -87,8 +87,18 @@ pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Re
         head: repo.head(),
         kept: Some(kept.to_string()),
     })?;
+    let candidate: Vec<String> = repo.scan()?.into_iter().map(|c| c.path).collect();
     repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
     repo.restore_to(kept)?;
+    // The best's runs are measured next: what they write outside the
+    // candidate is known even if arx is killed before it puts it back.
+    let before = repo.measure_snapshot(&format!("arx: before {what}"))?;
+    markers.write_measuring(&crate::io::ratchet::Measuring {
+        commit: before.commit,
+        head: before.head,
+        paths: candidate,
+        baseline: false,
+    })?;
     Ok(())
 }
 
@@ -102,6 +112,7 @@ pub fn put_back(repo: &RatchetRepo, state: &Path, kept: &str) -> Result<Vec<Stri
     repo.put_back(&markers.aside_ref)?;
     repo.delete_ref(&markers.aside_ref)?;
     markers.clear_aside()?;
+    markers.clear_measuring()?;
     let mut paths = outputs.restored;
     paths.extend(outputs.removed);
     paths.sort();
