@@ -101,6 +101,10 @@ pub struct Measuring {
     /// is an output, the snapshot's own included.
     #[serde(default)]
     pub baseline: bool,
+    /// The measurement this one interrupts (a candidate's, while the best
+    /// is measured with the candidate set aside): it goes on after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumes: Option<Box<Measuring>>,
 }
 
 /// The markers' file names in the state directory (the main working

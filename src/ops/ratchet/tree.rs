@@ -66,6 +66,7 @@ pub fn measuring(
         head: measured.head.clone(),
         paths: measured.paths.clone(),
         baseline,
+        resumes: None,
     })
 }
 
@@ -87,6 +88,12 @@ pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Re
         head: repo.head(),
         kept: Some(kept.to_string()),
     })?;
+    // A candidate's measurement under way: what its runs wrote so far is
+    // an output, not set aside with the candidate.
+    let resumes = markers.read_measuring()?;
+    if let Some(t) = &resumes {
+        super::recover::outputs_since(repo, state, t)?;
+    }
     let candidate: Vec<String> = repo.scan()?.into_iter().map(|c| c.path).collect();
     repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
     repo.restore_to(kept)?;
@@ -98,6 +105,7 @@ pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Re
         head: before.head,
         paths: candidate,
         baseline: false,
+        resumes: resumes.map(Box::new),
     })?;
     Ok(())
 }
@@ -112,7 +120,10 @@ pub fn put_back(repo: &RatchetRepo, state: &Path, kept: &str) -> Result<Vec<Stri
     repo.put_back(&markers.aside_ref)?;
     repo.delete_ref(&markers.aside_ref)?;
     markers.clear_aside()?;
-    markers.clear_measuring()?;
+    match markers.read_measuring()?.and_then(|t| t.resumes) {
+        Some(resumed) => markers.write_measuring(&resumed)?,
+        None => markers.clear_measuring()?,
+    }
     let mut paths = outputs.restored;
     paths.extend(outputs.removed);
     paths.sort();

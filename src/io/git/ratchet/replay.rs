@@ -10,6 +10,10 @@ use super::{short, RatchetRepo};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
+/// A lane's work merged onto the best: the merged tree and the paths
+/// where the best's side was taken, or the conflicting paths.
+pub(super) type Merged = Result<(Oid, Vec<String>), Vec<String>>;
+
 /// What [`RatchetRepo::replay_onto`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replay {
@@ -142,7 +146,7 @@ impl RatchetRepo {
         onto_tree: &git2::Tree<'_>,
         work_tree: &git2::Tree<'_>,
         best_wins: bool,
-    ) -> anyhow::Result<Result<(Oid, Vec<String>), Vec<String>>> {
+    ) -> anyhow::Result<Merged> {
         let mut merged = self
             .repo
             .merge_trees(base_tree, onto_tree, work_tree, None)
