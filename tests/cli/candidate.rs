@@ -693,3 +693,27 @@ fn what_a_killed_tries_runs_wrote_is_not_part_of_the_next_candidate() {
         "value.txt"
     );
 }
+
+/// A try killed once its keep's intent was written: the next try finishes
+/// the keep and records what the killed try's runs wrote as outputs,
+/// seen against the tree before them (before the keep moves the branch).
+#[test]
+fn what_a_keep_killed_part_way_had_its_runs_write_is_not_the_next_candidate() {
+    let sb = killing_repo();
+    sb.write("value.txt", "0.4");
+    let out = sb
+        .arx()
+        .env("ARX_FAILPOINT", "keep:after-intent")
+        .args(["try", "-m", "killed"])
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    sb.write("value.txt", "0.3");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(err.contains("finished an interrupted keep"), "{err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(!files.contains("out/ckpt.bin"), "{files}");
+}

@@ -17,7 +17,11 @@ use crate::io::Warn;
 /// Finish an interrupted keep of the repository, then what this working
 /// tree left half done. Returns a line for each thing done (warnings).
 pub fn all(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
-    let mut lines = keep(repo, state, warn)?;
+    // First what a killed measurement's runs wrote, seen against the tree
+    // before them while the branch is still where they ran (finishing a
+    // keep may move it).
+    let mut lines = measurement(repo, state)?;
+    lines.extend(keep(repo, state, warn)?);
     lines.extend(worktree(repo, state, warn)?);
     Ok(lines)
 }
@@ -315,9 +319,7 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
         // The step cut off may have been writing the index.
         repo.clear_stale_index_lock();
     }
-    if let Some(t) = m.read_measuring()? {
-        done.extend(outputs_of_killed(repo, state, &m, &t)?);
-    }
+    done.extend(measurement(repo, state)?);
     if let Some(t) = m.read_take_up()? {
         done.extend(super::takeup::undo(repo, &m, &t)?);
     }
@@ -367,6 +369,18 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     }
     done.push(line);
     Ok(done)
+}
+
+/// The outputs of a measurement a kill cut off in this working tree, if
+/// any (see [`outputs_of_killed`]).
+fn measurement(repo: &RatchetRepo, state: &Path) -> Result<Vec<String>> {
+    let m = Markers::of(state, repo.workdir());
+    match m.read_measuring()? {
+        Some(t) => Ok(outputs_of_killed(repo, state, &m, &t)?
+            .into_iter()
+            .collect()),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A try killed while it measured (`t`, its snapshot before the runs):
