@@ -22,9 +22,11 @@
 #        SOAK_LANES=3, SOAK_MIN_KILLS=500, SOAK_KEEP=1 keeps the
 #        repository, ARX=path to the binary, else target/debug/arx built
 #        here; --quick: SOAK_TRIES=150 and SOAK_MIN_KILLS=50, the form the
-#        test suite runs). Needs git-lfs.
+#        test suite runs; SOAK_CHECKPOINT=0: the runs write no untracked
+#        checkpoint, only the tracked results file). Needs git-lfs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export SOAK_CHECKPOINT=${SOAK_CHECKPOINT:-1}
 
 tries=${SOAK_TRIES:-1000}
 lanes=${SOAK_LANES:-3}
@@ -79,7 +81,7 @@ for f in n*.txt n*.bin; do s=$((s + $(cat "$f"))); done
 [ "$(wc -c < weights.bin)" -eq 4096 ] || s=0
 j=$(( ${ARX_SEED:-0} % 3 ))
 echo "seed ${ARX_SEED:-0}: $s.$j" > results/last.txt
-mkdir -p out && head -c 2048 /dev/urandom > out/ckpt.pt
+if [ "${SOAK_CHECKPOINT:-1}" = 1 ]; then mkdir -p out && head -c 2048 /dev/urandom > out/ckpt.pt; fi
 echo "__RESULT__ {\"m\": $s.$j, \"mem\": 1}"
 SH
   cat > arx.toml <<TOML
