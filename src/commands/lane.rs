@@ -367,11 +367,8 @@ fn sync(ctx: &Ctx, name: Option<&str>, theirs: bool) -> Result<Exit> {
             warn(line);
         }
         let refname = crate::ops::lanes::before_sync_ref(&lane.name);
-        let (replay, best_won) = if theirs {
-            repo.replay_onto_best_wins(best, &refname)?
-        } else {
-            (repo.replay_onto(best, &refname)?, Vec::new())
-        };
+        let (replay, best_won) =
+            crate::ops::ratchet::takeup::replay(&repo, &state, (best, &refname), theirs)?;
         match replay {
             Replay::Already => row.status = "already".into(),
             Replay::Replayed { snapshot } => {

@@ -25,6 +25,10 @@ pub const ALL: &[&str] = &[
     KEEP_AFTER_BEST,
     KEEP_AFTER_MAIN,
     KEEP_AFTER_RECORD,
+    // A lane's take-up of the best: the merge written to the working
+    // tree, then the index, before the lane's branch moves.
+    TAKE_UP_AFTER_FILES,
+    TAKE_UP_AFTER_INDEX,
 ];
 
 pub const DISCARD_AFTER_SNAPSHOT: &str = "discard:after-snapshot";
@@ -37,6 +41,8 @@ pub const KEEP_AFTER_BRANCH: &str = "keep:after-branch";
 pub const KEEP_AFTER_BEST: &str = "keep:after-best";
 pub const KEEP_AFTER_MAIN: &str = "keep:after-main";
 pub const KEEP_AFTER_RECORD: &str = "keep:after-record";
+pub const TAKE_UP_AFTER_FILES: &str = "take-up:after-files";
+pub const TAKE_UP_AFTER_INDEX: &str = "take-up:after-index";
 
 /// Die here if `ARX_FAILPOINT` names `point`.
 pub fn hit(point: &str) {

@@ -4,7 +4,9 @@
 //! loses nothing), a candidate set aside while the baseline is measured
 //! (`ratchet-aside.json`), and a keep whose branches and record are not
 //! all written yet (`ratchet-keep.json`, one per repository: keeps are
-//! made one at a time). Each is written atomically before the step it
+//! made one at a time, and each finishes a cut-off one before it writes
+//! its own), a lane's take-up of the best (`ratchet-take-up.json`), and a
+//! measurement whose runs may write outputs (`ratchet-measuring.json`). Each is written atomically before the step it
 //! protects and removed after it.
 
 use std::path::{Path, PathBuf};
@@ -71,11 +73,47 @@ pub struct Aside {
     pub kept: Option<String>,
 }
 
+/// A lane's take-up of the best in progress: its work is replayed onto
+/// `onto` and stored under `snapshot_ref` first; the branch moves last.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TakeUp {
+    /// The lane's branch's commit before the take-up.
+    pub head: String,
+    /// The best taken up.
+    pub onto: String,
+    /// Where the lane's work is stored, and what that ref held before
+    /// (the work of an earlier take-up), if anything.
+    pub snapshot_ref: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+}
+
+/// A measurement in progress: the snapshot of the working tree taken
+/// before its runs, so that what the runs of a killed try wrote is known
+/// (outputs) by the next command.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Measuring {
+    /// The snapshot commit, HEAD then, and the paths it took.
+    pub commit: String,
+    pub head: String,
+    pub paths: Vec<String>,
+    /// The best measured as it is (a baseline): every path changed since
+    /// is an output, the snapshot's own included.
+    #[serde(default)]
+    pub baseline: bool,
+    /// The measurement this one interrupts (a candidate's, while the best
+    /// is measured with the candidate set aside): it goes on after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumes: Option<Box<Measuring>>,
+}
+
 /// The markers' file names in the state directory (the main working
 /// tree's; a linked working tree's carry its key: `ratchet-pending-<key>.json`).
 pub const PENDING_FILE: &str = "ratchet-pending.json";
 pub const ASIDE_FILE: &str = "ratchet-aside.json";
 pub const KEEP_FILE: &str = "ratchet-keep.json";
+pub const TAKE_UP_FILE: &str = "ratchet-take-up.json";
+pub const MEASURING_FILE: &str = "ratchet-measuring.json";
 /// The outputs a try's runs wrote in the main working tree (a lane's:
 /// `ratchet-outputs-<key>.json`).
 pub const OUTPUTS_FILE: &str = "ratchet-outputs.json";
@@ -117,6 +155,8 @@ pub struct Markers {
     aside: PathBuf,
     outputs: PathBuf,
     protected: PathBuf,
+    take_up: PathBuf,
+    measuring: PathBuf,
     /// The ref a baseline sets the candidate aside under.
     pub aside_ref: String,
 }
@@ -130,6 +170,8 @@ impl Markers {
                 aside: state.join(ASIDE_FILE),
                 outputs: state.join(OUTPUTS_FILE),
                 protected: state.join(PROTECTED_FILE),
+                take_up: state.join(TAKE_UP_FILE),
+                measuring: state.join(MEASURING_FILE),
                 aside_ref: "refs/arx/aside".into(),
             };
         }
@@ -139,6 +181,8 @@ impl Markers {
             aside: state.join(format!("ratchet-aside-{key}.json")),
             outputs: state.join(format!("ratchet-outputs-{key}.json")),
             protected: state.join(format!("ratchet-protected-{key}.json")),
+            take_up: state.join(format!("ratchet-take-up-{key}.json")),
+            measuring: state.join(format!("ratchet-measuring-{key}.json")),
             aside_ref: format!("refs/arx/aside-{key}"),
         }
     }
@@ -165,6 +209,30 @@ impl Markers {
 
     pub fn clear_aside(&self) -> Result<()> {
         remove(&self.aside)
+    }
+
+    pub fn read_take_up(&self) -> Result<Option<TakeUp>> {
+        read_json(&self.take_up)
+    }
+
+    pub fn write_take_up(&self, take_up: &TakeUp) -> Result<()> {
+        write_json_atomic(&self.take_up, take_up)
+    }
+
+    pub fn clear_take_up(&self) -> Result<()> {
+        remove(&self.take_up)
+    }
+
+    pub fn read_measuring(&self) -> Result<Option<Measuring>> {
+        read_json(&self.measuring)
+    }
+
+    pub fn write_measuring(&self, measuring: &Measuring) -> Result<()> {
+        write_json_atomic(&self.measuring, measuring)
+    }
+
+    pub fn clear_measuring(&self) -> Result<()> {
+        remove(&self.measuring)
     }
 
     /// The outputs the runs of this working tree's tries wrote.
@@ -196,7 +264,10 @@ impl Markers {
     /// Is a discard or a set-aside of this working tree waiting to be
     /// finished?
     pub fn any(&self) -> bool {
-        self.pending.exists() || self.aside.exists()
+        self.pending.exists()
+            || self.aside.exists()
+            || self.take_up.exists()
+            || self.measuring.exists()
     }
 }
 

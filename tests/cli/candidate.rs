@@ -609,3 +609,115 @@ fn a_candidate_measured_on_other_declared_inputs_is_not_compared() {
     assert_eq!(code, 1, "{report} {err}");
     assert!(report["ratchet"]["inputs"].is_string(), "{report}");
 }
+
+/// With `data/kill`, the run kills the try that runs it (its pid is in
+/// the try's lock), as `kill -9` would, after writing its checkpoint.
+const KILLING: &str = r#"mkdir -p out; echo "$v $n" > out/ckpt.bin
+if [ -f data/kill ]; then
+  rm data/kill
+  kill -9 $(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' .arx/try-*.lock)
+  sleep 5
+fi
+"#;
+
+/// A repository whose experiment writes `out/ckpt.bin` and, told to,
+/// kills its try; its baseline measured.
+fn killing_repo() -> Sandbox {
+    let sb = committed_repo(&[
+        ("score.sh", &format!("{SCORE}{KILLING}")),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    std::fs::create_dir_all(sb.path().join("data")).unwrap();
+    let (code, report, err) = try_json(&sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    sb
+}
+
+/// A baseline measured with the candidate set aside, killed in its run:
+/// the next try records what the run wrote as outputs, puts the candidate
+/// back, and measures the candidate alone.
+#[test]
+fn a_baseline_killed_with_the_candidate_aside_puts_it_back_without_its_outputs() {
+    let sb = killing_repo();
+    sb.write("value.txt", "0.4");
+    sb.write("data/kill", "");
+    let out = sb
+        .arx()
+        .args(["try", "--new-segment", "-m", "killed"])
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(err.contains("put back the candidate set aside"), "{err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    assert_eq!(
+        git(&sb, &["show", "--name-only", "--format=", "HEAD"]),
+        "value.txt"
+    );
+}
+
+/// A try killed while its runs ran: what they wrote (a new checkpoint)
+/// is recorded as outputs by the next try, not taken for its candidate.
+#[test]
+fn what_a_killed_tries_runs_wrote_is_not_part_of_the_next_candidate() {
+    let kill = KILLING;
+    let sb = committed_repo(&[
+        ("score.sh", &format!("{SCORE}{kill}")),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    std::fs::create_dir_all(sb.path().join("data")).unwrap();
+    let (code, report, err) = try_json(&sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    sb.write("value.txt", "0.4");
+    sb.write("data/kill", "");
+    let out = sb.arx().args(["try", "-m", "killed"]).output().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    sb.write("value.txt", "0.3");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(err.contains("cut off while it measured"), "{err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    assert_eq!(
+        git(&sb, &["show", "--name-only", "--format=", "HEAD"]),
+        "value.txt"
+    );
+}
+
+/// A try killed once its keep's intent was written: the next try finishes
+/// the keep and records what the killed try's runs wrote as outputs,
+/// seen against the tree before them (before the keep moves the branch).
+#[test]
+fn what_a_keep_killed_part_way_had_its_runs_write_is_not_the_next_candidate() {
+    let sb = killing_repo();
+    sb.write("value.txt", "0.4");
+    let out = sb
+        .arx()
+        .env("ARX_FAILPOINT", "keep:after-intent")
+        .args(["try", "-m", "killed"])
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    sb.write("value.txt", "0.3");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(err.contains("finished an interrupted keep"), "{err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(!files.contains("out/ckpt.bin"), "{files}");
+}

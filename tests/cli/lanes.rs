@@ -1482,3 +1482,135 @@ fn a_lock_a_killed_try_left_on_the_lanes_branch_does_not_stop_its_next_try() {
     assert_eq!((code, status(&report)), (0, "keep"), "{report}");
     assert!(!lock.exists());
 }
+
+/// Lane b's try is measuring when lane a's keep is killed after it moved
+/// the best's branch: b's keep finishes a's first (it never writes its
+/// intent over a's), then takes a's keep up and measures again.
+#[test]
+fn a_keep_killed_while_another_lane_measures_is_finished_by_that_lanes_keep() {
+    for point in ["keep:after-intent", "keep:after-branch", "keep:after-best"] {
+        let r = with_lanes(&["a", "b"]);
+        let gate = r.sb.path().join("gate");
+        std::fs::create_dir(&gate).unwrap();
+        write_in(&r.lane("b"), "b.txt", "3\n");
+        let b = Std::new(assert_cmd::cargo::cargo_bin("arx"))
+            .args(["--json", "try", "-m", "b to 3"])
+            .current_dir(r.lane("b"))
+            .env_remove("ARX_STATE_DIR")
+            .env("ARX_GATE", &gate)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        while !gate.join("started.0").exists() {
+            assert!(std::time::Instant::now() < until, "{point}: b never ran");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        for n in 0..4 {
+            std::fs::write(gate.join(format!("go.{n}")), "").unwrap();
+        }
+        let out = b.wait_with_output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        assert_eq!(status(&stdout_json(&out)), "keep", "{point}: {err}");
+        assert!(
+            err.contains("finished an interrupted keep"),
+            "{point}: {err}"
+        );
+        let keeps = keeps(&r);
+        assert_eq!(keeps.len(), 2, "{point}: {keeps:?}");
+        assert_eq!((keeps[0].2.as_str(), keeps[1].2.as_str()), ("a", "b"));
+        assert_eq!(r.git(&["rev-parse", "main"]), keeps[1].1, "{point}");
+        assert_eq!(
+            r.git(&["rev-parse", &format!("{}^", keeps[1].1)]),
+            keeps[0].1,
+            "{point}"
+        );
+        assert_eq!(r.git(&["show", "main:a.txt"]), "5", "{point}");
+        assert_eq!(r.git(&["show", "main:b.txt"]), "3", "{point}");
+        assert!(!r.root().join(".arx/ratchet-keep.json").exists(), "{point}");
+        let out = r.arx(&r.root(), &["journal", "verify"]);
+        assert_eq!(out.status.code(), Some(0), "{point}: {}", stderr(&out));
+    }
+}
+
+/// The locks git leaves on what a try killed part-way was writing: the
+/// lane's snapshot ref of a take-up and its index (a take-up of the best
+/// has no marker), and the best's branch of a keep (its intent names it).
+/// None stops the next try.
+#[test]
+fn locks_a_killed_take_up_left_do_not_stop_the_lanes_next_try() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    assert_eq!(r.try_in(&r.lane("b"), "b to 3").0, 0);
+    let ref_lock = r.root().join(".git/refs/arx/lane/a/before-sync.lock");
+    std::fs::create_dir_all(ref_lock.parent().unwrap()).unwrap();
+    std::fs::write(&ref_lock, "").unwrap();
+    let index_lock = r.root().join(".git/worktrees/a/index.lock");
+    std::fs::write(&index_lock, "").unwrap();
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    let (code, report) = r.try_in(&r.lane("a"), "a to 5");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert!(!ref_lock.exists() && !index_lock.exists());
+    assert_eq!(r.git(&["show", "main:b.txt"]), "3");
+}
+
+#[test]
+fn a_lock_a_killed_keep_left_on_the_bests_branch_is_cleared_by_the_next_keep() {
+    let r = with_lanes(&["a", "b"]);
+    write_in(&r.lane("a"), "a.txt", "5\n");
+    try_killed_at(&r, &r.lane("a"), "a to 5", "keep:after-intent");
+    // As a kill while the best's branch was being moved leaves it.
+    let lock = r.root().join(".git/refs/heads/main.lock");
+    std::fs::write(&lock, "").unwrap();
+    write_in(&r.lane("b"), "b.txt", "3\n");
+    let (code, report) = r.try_in(&r.lane("b"), "b to 3");
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}");
+    assert!(!lock.exists());
+    assert_eq!(keeps(&r).len(), 2);
+    assert_eq!(r.git(&["show", "main:a.txt"]), "5");
+    assert_eq!(r.git(&["show", "main:b.txt"]), "3");
+}
+
+/// A lane's take-up of the best killed after it wrote part of the merge
+/// (or the index too), before its branch moved: the best then moves again.
+/// The lane's next try undoes the cut-off take-up (its work as it was,
+/// not the old best's files as changes of its own, which would conflict
+/// with the new best) and takes the newest best up.
+#[test]
+fn a_take_up_killed_part_way_is_undone_by_the_lanes_next_try() {
+    for point in ["take-up:after-files", "take-up:after-index"] {
+        let r = with_lanes(&["a", "b"]);
+        write_in(&r.lane("b"), "b.txt", "3\n");
+        assert_eq!(r.try_in(&r.lane("b"), "b to 3").0, 0, "{point}");
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        write_in(&r.lane("b"), "b.txt", "4\n");
+        assert_eq!(r.try_in(&r.lane("b"), "b to 4").0, 0, "{point}");
+        let out = r.arx(&r.lane("a"), &["--json", "try", "-m", "a to 5"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        assert_eq!(status(&stdout_json(&out)), "keep", "{point}: {err}");
+        assert!(err.contains("undid a take-up"), "{point}: {err}");
+        assert_eq!(r.git(&["show", "main:a.txt"]), "5", "{point}");
+        assert_eq!(r.git(&["show", "main:b.txt"]), "4", "{point}");
+        assert_eq!(
+            git_in(&r.lane("a"), &["status", "--porcelain"]),
+            "",
+            "{point}"
+        );
+        let left = std::fs::read_dir(r.root().join(".arx"))
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("ratchet-take-up")
+            })
+            .count();
+        assert_eq!(left, 0, "{point}");
+    }
+}

@@ -1,6 +1,7 @@
 //! Tests that need a program arx does not ship: bubblewrap, a headless
 //! browser (the report's page, the live page of `arx serve`), the official
-//! MCP Python client, the pre-commit tool, Slurm, Git LFS.
+//! MCP Python client, the pre-commit tool, Slurm, Git LFS (the short
+//! random-kill soak among them).
 //!
 //! `.ci/run` installs them. Where one is missing, its tests are reported as
 //! **ignored** (never as passed): this binary uses a harness that decides at
@@ -21,6 +22,7 @@ mod report;
 #[cfg(feature = "serve")]
 mod serve;
 mod slurm;
+mod soak;
 
 use libtest_mimic::{Arguments, Trial};
 
@@ -41,5 +43,6 @@ fn main() {
     trials.extend(mcp::trials());
     trials.extend(pre_commit::trials());
     trials.extend(slurm::trials());
+    trials.extend(soak::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -37,6 +37,7 @@ mod restore;
 mod scan;
 mod scope;
 mod stored;
+mod takeup;
 mod tree;
 mod worktree;
 
@@ -77,7 +78,7 @@ pub struct RatchetRepo {
     notes: globset::GlobSet,
     /// What earlier tries' runs wrote (path, blob id or `None` when they
     /// removed it): left out of a candidate while it holds that.
-    outputs: std::collections::HashMap<String, Option<Oid>>,
+    outputs: std::sync::Mutex<std::collections::HashMap<String, Option<Oid>>>,
     /// The project's directory relative to the working tree,
     /// `/`-separated, when it is a subdirectory (an `arx.toml` there):
     /// the candidate is the change under it, and nothing outside it is
@@ -228,13 +229,26 @@ impl RatchetRepo {
     /// they removed it): each is left out of a candidate while the
     /// working tree holds what they wrote.
     pub fn set_outputs(&mut self, outputs: &[(String, Option<String>)]) {
-        self.outputs = outputs
+        self.outputs
+            .get_mut()
+            .map(|o| o.clear())
+            .unwrap_or_default();
+        self.add_outputs(outputs);
+    }
+
+    /// [`RatchetRepo::set_outputs`] of more outputs, found while a try
+    /// runs (a path's entry replaced).
+    pub fn add_outputs(&self, outputs: &[(String, Option<String>)]) {
+        let found: Vec<(String, Option<Oid>)> = outputs
             .iter()
             .filter_map(|(p, b)| match b {
                 Some(b) => Oid::from_str(b).ok().map(|o| (p.clone(), Some(o))),
                 None => Some((p.clone(), None)),
             })
             .collect();
+        if let Ok(mut known) = self.outputs.lock() {
+            known.extend(found);
+        }
     }
 
     /// The working tree's content at each of `paths`, as
@@ -261,14 +275,19 @@ impl RatchetRepo {
     /// Does the working tree hold, at `path`, what a try's runs wrote
     /// there (an output, never part of a candidate)?
     pub(crate) fn is_output(&self, path: &str) -> bool {
-        let Some(recorded) = self.outputs.get(path) else {
+        let Some(recorded) = self
+            .outputs
+            .lock()
+            .ok()
+            .and_then(|known| known.get(path).copied())
+        else {
             return false;
         };
         let full = self.workdir.join(fs_path(path));
         match (recorded, std::fs::symlink_metadata(&full)) {
             (None, Err(e)) => e.kind() == std::io::ErrorKind::NotFound,
             (Some(oid), Ok(m)) if m.is_file() => {
-                Oid::hash_file(git2::ObjectType::Blob, &full).is_ok_and(|o| o == *oid)
+                Oid::hash_file(git2::ObjectType::Blob, &full).is_ok_and(|o| o == oid)
             }
             _ => false,
         }

@@ -127,6 +127,11 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     };
     let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
     drop(claims);
+    // However the try ends, short of a kill, its measurement is over.
+    let _measuring = Measuring(crate::io::ratchet::Markers::of(
+        &loaded.state,
+        repo.workdir(),
+    ));
     let fleet = super::fleet::open(&config, &repo, &loaded.state, warn)?;
     let mut recovered = match &fleet {
         Some(f) => super::fleet::settle_intent(f, &repo, &loaded.state)?,
@@ -137,6 +142,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         host.warn(line);
     }
     if !recovered.is_empty() {
+        // What was finished may have recorded outputs.
+        super::own_files(&mut repo, &loaded.state, &loaded.objective.notes)?;
         // What was finished may have journaled a record (a new best).
         reload(req, &mut loaded, warn)?;
     }
@@ -426,7 +433,7 @@ fn find_best(
         _ => kept,
     };
     let took_up = match lane {
-        Some(l) => take_up_best(repo, l, &kept, host)?,
+        Some(l) => take_up_best((repo, &loaded.state), l, &kept, host)?,
         None => false,
     };
     check_kept(repo, &kept)?;
@@ -578,7 +585,12 @@ pub(super) fn enter_lane(name: &str) -> Result<()> {
 /// Before a lane's try: take up the keeps other lanes made since its work
 /// started (its work replayed onto the best); true when it did and the lane
 /// had work of its own. A conflict stops the try and changes nothing.
-fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host) -> Result<bool> {
+fn take_up_best(
+    (repo, state): (&RatchetRepo, &Path),
+    lane: &LaneCtx,
+    best: &str,
+    host: &dyn Host,
+) -> Result<bool> {
     let refname = lane.before_sync_ref();
     let had_work = !repo.contains(best)
         && crate::io::git::lane::Lanes::open(repo.workdir())?
@@ -586,7 +598,7 @@ fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host)
             .map_or(Ok(true), |base| {
                 repo.candidate(&base).map(|c| !c.is_empty())
             })?;
-    match repo.replay_onto(best, &refname)? {
+    match super::takeup::replay(repo, state, (best, &refname), false)?.0 {
         Replay::Already => Ok(false),
         Replay::Replayed { .. } => {
             host.say(&format!(
@@ -609,5 +621,15 @@ fn take_up_best(repo: &RatchetRepo, lane: &LaneCtx, best: &str, host: &dyn Host)
                 lane.name
             ),
         )),
+    }
+}
+
+/// Clears this working tree's measuring marker when the try ends (not
+/// when it is killed: then the next command finds it, see `recover.rs`).
+struct Measuring(crate::io::ratchet::Markers);
+
+impl Drop for Measuring {
+    fn drop(&mut self) {
+        let _ = self.0.clear_measuring();
     }
 }

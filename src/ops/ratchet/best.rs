@@ -184,7 +184,11 @@ pub fn baseline(
     // With nothing set aside, what the runs write is seen against the
     // tree before them: outputs, never part of a candidate.
     let before = match aside {
-        false => Some(repo.measure_snapshot("arx: before the baseline")?),
+        false => {
+            let before = repo.measure_snapshot("arx: before the baseline")?;
+            super::measuring(repo, state, &before, true)?;
+            Some(before)
+        }
         true => None,
     };
     // The declared inputs the best is measured on.
@@ -206,6 +210,7 @@ pub fn baseline(
                 written.join(", ")
             ));
         }
+        super::measured(repo, state)?;
     }
     let (interrupted, samples) = (runs.interrupted(), runs.samples.clone());
     let tail = runs.output_tail();

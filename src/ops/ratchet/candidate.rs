@@ -90,6 +90,7 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
         Measuring::Moved(best) => return Ok(t.moved(&at.kept, best)),
         Measuring::Ran(runs) => runs,
     };
+    runs_ended(env, &t)?;
     if runs.interrupted(&t) {
         return end::interrupted(env, t, runs).map(Tried::done);
     }
@@ -120,6 +121,17 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
     end::keep(env, at, t, runs, &d, &change)
 }
 
+/// The candidate's runs are over: what they wrote outside it is recorded
+/// as outputs at once and the measuring marker goes, so that a kill at a
+/// later step never takes new work for what they wrote.
+fn runs_ended(env: &TryEnv<'_, '_>, t: &Try) -> Result<()> {
+    if let Some(m) = &t.measured {
+        let since = env.repo.changed_since(m)?;
+        super::record_outputs(env.repo, env.state, &since.written)?;
+    }
+    super::measured(env.repo, env.state)
+}
+
 /// Snapshot: the working tree as the candidate is measured, taken before
 /// its first run (an edit made while it runs is not part of it), and the
 /// declared inputs it is measured on, which must be the best's: a
@@ -143,7 +155,9 @@ fn snapshot(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<()> {
         }
     }
     let message = format!("arx: measured {}", t.run_id);
-    t.measured = Some(env.repo.measure_snapshot(&message)?);
+    let measured = env.repo.measure_snapshot(&message)?;
+    super::measuring(env.repo, env.state, &measured, false)?;
+    t.measured = Some(measured);
     Ok(())
 }
 

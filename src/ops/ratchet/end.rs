@@ -634,6 +634,7 @@ fn changed_while_running(env: &TryEnv<'_, '_>, since: &Since, what: &str) -> Res
     }
     if !since.written.is_empty() {
         super::record_outputs(env.repo, env.state, &since.written)?;
+        super::measured(env.repo, env.state)?;
         env.runner.host.warn(&format!(
             "the try's runs wrote {}: outputs, not part of this candidate or a later one \
              while they hold what was written (left as they are); git-ignore them",

@@ -53,6 +53,7 @@ mod refuse;
 mod replay;
 mod request;
 mod runner;
+pub mod takeup;
 mod tree;
 
 pub use already::already_in_best;
@@ -65,8 +66,8 @@ pub use replay::{replay_moved, stale, Carry, Replayed, Tried};
 pub use request::{load, load_summary, plan, screened, Loaded, Plan, Planned, Summary, TryRequest};
 pub use runner::{finding, run_checks, Host, Runner};
 pub use tree::{
-    discard, keep, outside_scope_warning, own_files, protected_ignored, put_back, record_outputs,
-    set_aside, Keep,
+    discard, keep, measured, measuring, outside_scope_warning, own_files, protected_ignored,
+    put_back, record_outputs, set_aside, Keep,
 };
 
 /// A commit id as people read it.

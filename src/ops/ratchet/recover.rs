@@ -17,7 +17,11 @@ use crate::io::Warn;
 /// Finish an interrupted keep of the repository, then what this working
 /// tree left half done. Returns a line for each thing done (warnings).
 pub fn all(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
-    let mut lines = keep(repo, state, warn)?;
+    // First what a killed measurement's runs wrote, seen against the tree
+    // before them while the branch is still where they ran (finishing a
+    // keep may move it).
+    let mut lines = measurement(repo, state)?;
+    lines.extend(keep(repo, state, warn)?);
     lines.extend(worktree(repo, state, warn)?);
     Ok(lines)
 }
@@ -50,9 +54,17 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
     }
     let _lock = markers::lock_keep(state)?;
     // Another command may have finished it while this one waited.
+    keep_held(repo, state, warn)
+}
+
+/// [`keep`], by a command that holds the keep lock already: a keep about
+/// to be made finishes (or rolls back) the one a killed try left first,
+/// so that no keep's intent is ever written over another's.
+pub fn keep_held(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
     let Some(intent) = markers::read_keep(state)? else {
         return Ok(Vec::new());
     };
+    clear_locks_of_killed_keep(repo, state, &intent);
     let run = run_short(&intent.record.run_id).to_string();
     let records = crate::io::state::journal(state, warn).read()?;
     if records.iter().any(|r| r.run_id == intent.record.run_id) {
@@ -123,6 +135,22 @@ pub fn keep(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>>
     Ok(vec![line])
 }
 
+/// The locks git left where the keep of `intent` was killed while it
+/// wrote: the best's branch (only keeps move it, under the keep lock this
+/// command holds) and the main working tree's index it was following.
+fn clear_locks_of_killed_keep(repo: &RatchetRepo, state: &Path, intent: &KeepIntent) {
+    if let Some(best_ref) = &intent.best_ref {
+        repo.clear_killed_keeps_ref_lock(best_ref);
+    }
+    if let Some(main) = intent
+        .main_root
+        .as_deref()
+        .and_then(|root| RatchetRepo::open(Path::new(root), state).ok())
+    {
+        main.clear_stale_index_lock();
+    }
+}
+
 /// The tag of a record journaled by the command that finished its cut-off
 /// try, not by the try itself.
 pub const RECOVERED_TAG: &str = "recovered";
@@ -175,6 +203,12 @@ fn land_own(repo: &RatchetRepo, state: &Path, intent: &KeepIntent) -> Result<Opt
         return repo
             .land_keep(&intent.branch_from, &intent.commit, &intent.paths)
             .map(Some);
+    }
+    // Another lane's branch: that lane's next try takes the best up (its
+    // work is in it), so its working tree is not locked from here, where
+    // a try starting there would find it held.
+    if intent.best_ref.is_some() {
+        return Ok(Some(false));
     }
     if !worktree.exists() {
         return Ok(Some(false));
@@ -276,9 +310,18 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     // lock (which this command holds): a lock git left on it is a killed
     // try's.
     repo.clear_stale_ref_lock(repo.branch_ref());
-    if m.any() {
+    repo.clear_stale_ref_lock(&m.aside_ref);
+    // A lane's working tree is written only by arx, under the try lock this
+    // command holds: an index lock there is a killed try's, whatever step
+    // it was at (a take-up of the best has no marker).
+    let in_lane = crate::io::config::main_root(repo.workdir()).is_some();
+    if m.any() || in_lane {
         // The step cut off may have been writing the index.
         repo.clear_stale_index_lock();
+    }
+    done.extend(measurement(repo, state)?);
+    if let Some(t) = m.read_take_up()? {
+        done.extend(super::takeup::undo(repo, &m, &t)?);
     }
     if let Some(aside) = m.read_aside()? {
         done.push(put_back_aside(repo, &m, &aside)?);
@@ -326,4 +369,70 @@ pub fn worktree(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<Stri
     }
     done.push(line);
     Ok(done)
+}
+
+/// The outputs of a measurement a kill cut off in this working tree, if
+/// any (see [`outputs_of_killed`]).
+fn measurement(repo: &RatchetRepo, state: &Path) -> Result<Vec<String>> {
+    let m = Markers::of(state, repo.workdir());
+    match m.read_measuring()? {
+        Some(t) => Ok(outputs_of_killed(repo, state, &m, &t)?
+            .into_iter()
+            .collect()),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// A try killed while it measured (`t`, its snapshot before the runs):
+/// the paths that changed since, outside what it measured (all of them
+/// for a baseline), were written by its runs: recorded as outputs, so
+/// they are not taken for the next candidate. Its measured files edited
+/// since stay the user's work.
+fn outputs_of_killed(
+    repo: &RatchetRepo,
+    state: &Path,
+    m: &Markers,
+    t: &crate::io::ratchet::Measuring,
+) -> Result<Option<String>> {
+    let written = outputs_since(repo, state, t)?;
+    m.clear_measuring()?;
+    Ok((!written.is_empty()).then(|| {
+        format!(
+            "a try was cut off while it measured: what its runs wrote ({}) is recorded as outputs, not part of a candidate",
+            written
+                .iter()
+                .map(|p| crate::kernel::text::shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }))
+}
+
+/// Record as outputs what changed since the measurement `t` began outside
+/// what it measured (everything, for a baseline); returns those paths.
+pub fn outputs_since(
+    repo: &RatchetRepo,
+    state: &Path,
+    t: &crate::io::ratchet::Measuring,
+) -> Result<Vec<String>> {
+    let measured = crate::io::git::ratchet::Measured {
+        commit: t.commit.clone(),
+        head: t.head.clone(),
+        paths: t.paths.clone(),
+    };
+    // The snapshot is gone, or the branch moved since: nothing to tell.
+    let since = match repo.head() == t.head {
+        true => repo.changed_since(&measured).ok(),
+        false => None,
+    };
+    let Some(since) = since else {
+        return Ok(Vec::new());
+    };
+    let mut written = since.written;
+    if t.baseline {
+        written.extend(since.edited);
+    }
+    written.sort();
+    super::record_outputs(repo, state, &written)?;
+    Ok(written)
 }

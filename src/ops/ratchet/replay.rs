@@ -99,7 +99,7 @@ pub fn stale(
         if lane.is_some() { "lane" } else { "working tree" }
     );
     let exit = discard(env, (kept, None), rec, line, Exit::No)?;
-    env.repo.replay_onto(best, &work_ref(lane))?;
+    super::takeup::replay(env.repo, env.state, (best, &work_ref(lane)), false)?;
     Ok(exit)
 }
 
@@ -135,7 +135,9 @@ pub fn replay_moved(
             another(env),
             short(&best)
         ));
-        if let Replay::Conflicts(paths) = repo.replay_onto(&best, &refname)? {
+        if let Replay::Conflicts(paths) =
+            super::takeup::replay(repo, state, (&best, &refname), false)?.0
+        {
             let done = stale(env, lane, (&on, &best), c, paths)?;
             return Ok(Replayed::Stale(done));
         }

@@ -106,7 +106,37 @@ pub fn record_outputs(repo: &RatchetRepo, state: &Path, paths: &[String]) -> Res
     if outputs.is_empty() {
         return Ok(());
     }
+    repo.add_outputs(
+        &outputs
+            .iter()
+            .map(|o| (o.path.clone(), o.blob.clone()))
+            .collect::<Vec<_>>(),
+    );
     Markers::of(state, repo.workdir()).add_outputs(&outputs)
+}
+
+/// Say that `measured` is being measured (a marker): what the runs write
+/// is known even when arx is killed before it compares the working tree
+/// with the snapshot (see `recover.rs`). `baseline`: the best measured as
+/// it is.
+pub fn measuring(
+    repo: &RatchetRepo,
+    state: &Path,
+    measured: &Measured,
+    baseline: bool,
+) -> Result<()> {
+    Markers::of(state, repo.workdir()).write_measuring(&crate::io::ratchet::Measuring {
+        commit: measured.commit.clone(),
+        head: measured.head.clone(),
+        paths: measured.paths.clone(),
+        baseline,
+        resumes: None,
+    })
+}
+
+/// The measurement [`measuring`] marked is over (its outputs recorded).
+pub fn measured(repo: &RatchetRepo, state: &Path) -> Result<()> {
+    Markers::of(state, repo.workdir()).clear_measuring()
 }
 
 /// Set the candidate aside under the aside ref (a marker first, so that
@@ -122,8 +152,25 @@ pub fn set_aside(repo: &RatchetRepo, state: &Path, kept: &str, what: &str) -> Re
         head: repo.head(),
         kept: Some(kept.to_string()),
     })?;
+    // A candidate's measurement under way: what its runs wrote so far is
+    // an output, not set aside with the candidate.
+    let resumes = markers.read_measuring()?;
+    if let Some(t) = &resumes {
+        super::recover::outputs_since(repo, state, t)?;
+    }
+    let candidate: Vec<String> = repo.scan()?.into_iter().map(|c| c.path).collect();
     repo.snapshot(&refname, &format!("arx: set aside for {what}"))?;
     repo.restore_to(kept)?;
+    // The best's runs are measured next: what they write outside the
+    // candidate is known even if arx is killed before it puts it back.
+    let before = repo.measure_snapshot(&format!("arx: before {what}"))?;
+    markers.write_measuring(&crate::io::ratchet::Measuring {
+        commit: before.commit,
+        head: before.head,
+        paths: candidate,
+        baseline: false,
+        resumes: resumes.map(Box::new),
+    })?;
     Ok(())
 }
 
@@ -137,6 +184,10 @@ pub fn put_back(repo: &RatchetRepo, state: &Path, kept: &str) -> Result<Vec<Stri
     repo.put_back(&markers.aside_ref)?;
     repo.delete_ref(&markers.aside_ref)?;
     markers.clear_aside()?;
+    match markers.read_measuring()?.and_then(|t| t.resumes) {
+        Some(resumed) => markers.write_measuring(&resumed)?,
+        None => markers.clear_measuring()?,
+    }
     let mut paths = outputs.restored;
     paths.extend(outputs.removed);
     paths.sort();
@@ -255,6 +306,11 @@ pub fn keep(
         Some(lock) => lock,
         None => crate::io::ratchet::lock_keep(state)?,
     };
+    // A keep another lane's try left half done, cut off after this try
+    // began: finished first, so the best compared below is the journal's.
+    for line in super::recover::keep_held(repo, state, env.runner.warn)? {
+        env.runner.host.warn(&line);
+    }
     if env.lane.is_some() {
         let now_best =
             crate::ops::lanes::segment_best(state, Some(&at.segment.id), env.runner.warn)?;

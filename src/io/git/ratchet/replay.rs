@@ -10,6 +10,10 @@ use super::{short, RatchetRepo};
 use crate::error::Hinted;
 use crate::io::git::git_err;
 
+/// A lane's work merged onto the best: the merged tree and the paths
+/// where the best's side was taken, or the conflicting paths.
+pub(super) type Merged = Result<(Oid, Vec<String>), Vec<String>>;
+
 /// What [`RatchetRepo::replay_onto`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Replay {
@@ -70,6 +74,9 @@ impl RatchetRepo {
                 "was the lane's branch replaced? remove the lane (arx lane rm --force) and add it again",
             )
         })?;
+        // Only the try holding this working tree's lock writes its
+        // snapshot ref: a lock git left on it is a killed try's.
+        self.clear_stale_ref_lock(snapshot_ref);
         let changed = self.scan()?;
         let snapshot = self.snapshot_of(
             &changed,
@@ -84,36 +91,11 @@ impl RatchetRepo {
         let base_tree = self.tree_of(base)?;
         let onto_tree = self.tree_of(onto)?;
         let head_tree = self.tree_of(head)?;
-        let mut merged = self
-            .repo
-            .merge_trees(&base_tree, &onto_tree, &work_tree, None)
-            .map_err(git_err)?;
-        let mut best_won = Vec::new();
-        if merged.has_conflicts() {
-            let paths = conflict_paths(&merged)?;
-            if !best_wins {
-                return Ok((Replay::Conflicts(paths), Vec::new()));
-            }
-            // The best's side (`ours` here) within the conflicting files,
-            // then the best's entry where whole files still conflict.
-            let mut favor = git2::MergeOptions::new();
-            favor.file_favor(git2::FileFavor::Ours);
-            merged = self
-                .repo
-                .merge_trees(&base_tree, &onto_tree, &work_tree, Some(&favor))
-                .map_err(git_err)?;
-            for path in conflict_paths(&merged)? {
-                // Drops the conflict stages too.
-                merged
-                    .remove_path(&super::fs_path(&path))
-                    .map_err(git_err)?;
-                if let Some(e) = self.entry_at(&onto_tree, &path)? {
-                    self.set_index_entry(&mut merged, &path, Some(e), false)?;
-                }
-            }
-            best_won = paths;
-        }
-        let merged_id = merged.write_tree_to(&self.repo).map_err(git_err)?;
+        let (merged_id, best_won) =
+            match self.merge_work(&base_tree, &onto_tree, &work_tree, best_wins)? {
+                Ok(merged) => merged,
+                Err(paths) => return Ok((Replay::Conflicts(paths), Vec::new())),
+            };
         let merged_tree = self.repo.find_tree(merged_id).map_err(git_err)?;
         // Files: from the working tree as it is to the merge.
         let mut paths: BTreeSet<String> = changed.iter().map(|c| c.path.clone()).collect();
@@ -128,6 +110,7 @@ impl RatchetRepo {
                     "the replay stopped part-way; the lane's work is under {snapshot_ref} (arx restore can put it back)"
                 ))
             })?;
+        crate::io::failpoint::hit(crate::io::failpoint::TAKE_UP_AFTER_FILES);
         // Index: onto's entries wherever HEAD's index differed from onto.
         let mut index_paths = paths;
         index_paths.extend(self.diff_trees(&head_tree, &onto_tree)?);
@@ -140,6 +123,7 @@ impl RatchetRepo {
         index
             .write()
             .map_err(|e| anyhow::anyhow!("cannot write the index: {}", e.message()))?;
+        crate::io::failpoint::hit(crate::io::failpoint::TAKE_UP_AFTER_INDEX);
         self.repo
             .reference_matching(
                 &self.branch_ref,
@@ -150,6 +134,50 @@ impl RatchetRepo {
             )
             .map_err(|e| anyhow::anyhow!("cannot move {}: {}", self.branch(), e.message()))?;
         Ok((Replay::Replayed { snapshot }, best_won))
+    }
+
+    /// The merge of a lane's work (`work_tree`) onto `onto_tree` from
+    /// their common `base_tree`: the merged tree and, with `best_wins`,
+    /// the paths where the best's side was taken; `Err` with the
+    /// conflicting paths when they conflict and the best does not win.
+    pub(super) fn merge_work(
+        &self,
+        base_tree: &git2::Tree<'_>,
+        onto_tree: &git2::Tree<'_>,
+        work_tree: &git2::Tree<'_>,
+        best_wins: bool,
+    ) -> anyhow::Result<Merged> {
+        let mut merged = self
+            .repo
+            .merge_trees(base_tree, onto_tree, work_tree, None)
+            .map_err(git_err)?;
+        let mut best_won = Vec::new();
+        if merged.has_conflicts() {
+            let paths = conflict_paths(&merged)?;
+            if !best_wins {
+                return Ok(Err(paths));
+            }
+            // The best's side (`ours` here) within the conflicting files,
+            // then the best's entry where whole files still conflict.
+            let mut favor = git2::MergeOptions::new();
+            favor.file_favor(git2::FileFavor::Ours);
+            merged = self
+                .repo
+                .merge_trees(base_tree, onto_tree, work_tree, Some(&favor))
+                .map_err(git_err)?;
+            for path in conflict_paths(&merged)? {
+                // Drops the conflict stages too.
+                merged
+                    .remove_path(&super::fs_path(&path))
+                    .map_err(git_err)?;
+                if let Some(e) = self.entry_at(onto_tree, &path)? {
+                    self.set_index_entry(&mut merged, &path, Some(e), false)?;
+                }
+            }
+            best_won = paths;
+        }
+        let id = merged.write_tree_to(&self.repo).map_err(git_err)?;
+        Ok(Ok((id, best_won)))
     }
 
     /// Move the branch `branch` (full name) from `from` to `to`, only if it
@@ -202,7 +230,16 @@ impl RatchetRepo {
     /// branch, under that working tree's try lock.
     pub fn clear_stale_ref_lock(&self, refname: &str) {
         let ours = refname.starts_with("refs/arx/") || refname.starts_with("refs/heads/arx/lane/");
-        if !ours || refname.contains("..") {
+        if ours {
+            self.clear_killed_keeps_ref_lock(refname);
+        }
+    }
+
+    /// Remove the lock file a keep killed while it moved `refname` (the
+    /// best's branch) left. Only under the keep lock, with the intent of
+    /// that keep in hand: no one else moves that branch meanwhile.
+    pub fn clear_killed_keeps_ref_lock(&self, refname: &str) {
+        if !refname.starts_with("refs/") || refname.contains("..") {
             return;
         }
         // Refs live in the common git directory (a linked working tree's

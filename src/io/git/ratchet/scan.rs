@@ -137,6 +137,9 @@ impl RatchetRepo {
             if path.ends_with('/') || own || outside || self.is_output(path) {
                 continue;
             }
+            if entry.status() == git2::Status::WT_MODIFIED && self.filtered_same(path) {
+                continue;
+            }
             changed.push(Changed {
                 path: path.to_string(),
                 status: entry.status(),
@@ -198,6 +201,21 @@ impl RatchetRepo {
             return None;
         }
         self.submodule_head(path).filter(|head| *head != entry.id)
+    /// Is `path`, a file a filter driver converts (Git LFS), what the index
+    /// holds once cleaned as `git add` cleans it? libgit2, which runs no
+    /// filter driver, takes such a file for modified whenever it hashes
+    /// it (a file written in the same second as the index).
+    fn filtered_same(&self, path: &str) -> bool {
+        if !self.has_filter_driver(path) {
+            return false;
+        }
+        let Ok(index) = self.repo.index() else {
+            return false;
+        };
+        let Some(staged) = index.get_path(&super::fs_path(path), 0) else {
+            return false;
+        };
+        self.clean_blob(path).is_ok_and(|blob| blob == staged.id)
     }
 
     /// The paths that may have changed (sorted), or `None` when there are

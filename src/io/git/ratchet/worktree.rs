@@ -156,6 +156,14 @@ impl RatchetRepo {
                 if self.filemode && (meta.mode() & 0o111 != 0) != (mode == EXEC_MODE) {
                     return Ok(false);
                 }
+                // A file a filter driver converts (Git LFS) holds a
+                // committed entry when `git add` would store its blob for
+                // it (a snapshot's entry holds the bytes as they are).
+                if self.has_filter_driver(path)
+                    && self.clean_blob(path).is_ok_and(|b| b == entry.id)
+                {
+                    return Ok(true);
+                }
                 let blob = self.repo.find_blob(entry.id).map_err(git_err)?;
                 if meta.len() != blob.size() as u64 {
                     return Ok(false);

@@ -1,0 +1,78 @@
+//! A lane's take-up of the best (its work replayed onto the best), with
+//! its marker written before the replay starts and cleared once the lane's
+//! branch moved: one cut off part-way is undone by the next command that
+//! changes the working tree ([`undo`]), then taken up again from the start.
+
+use anyhow::Result;
+
+use crate::io::git::ratchet::{RatchetRepo, Replay};
+use crate::io::ratchet::{Markers, TakeUp};
+use std::path::Path;
+
+/// Replay the lane's work onto `onto` (the best's side winning where they
+/// conflict with `best_wins`), its work stored under `snapshot_ref` first,
+/// under the take-up marker. See [`RatchetRepo::replay_onto`].
+pub fn replay(
+    repo: &RatchetRepo,
+    state: &Path,
+    (onto, snapshot_ref): (&str, &str),
+    best_wins: bool,
+) -> Result<(Replay, Vec<String>)> {
+    let m = Markers::of(state, repo.workdir());
+    // A candidate measured, then replayed onto a newer best: what its
+    // runs wrote is not lane work to carry over.
+    if let Some(t) = m.read_measuring()? {
+        super::recover::outputs_since(repo, state, &t)?;
+    }
+    let marker = TakeUp {
+        head: repo.head(),
+        onto: onto.to_string(),
+        snapshot_ref: snapshot_ref.to_string(),
+        before: repo.ref_target(snapshot_ref),
+    };
+    m.write_take_up(&marker)?;
+    let done = if best_wins {
+        repo.replay_onto_best_wins(onto, snapshot_ref)
+    } else {
+        repo.replay_onto(onto, snapshot_ref)
+            .map(|r| (r, Vec::new()))
+    };
+    if done.is_err() {
+        // Stopped part-way by an error: undone at once, as after a kill.
+        let _ = undo(repo, &m, &marker);
+    }
+    m.clear_take_up()?;
+    done
+}
+
+/// Undo the take-up `t` a kill cut off, if it had changed anything: a line
+/// saying what was done (`None` when there was nothing to undo). The
+/// marker goes.
+pub fn undo(repo: &RatchetRepo, m: &Markers, t: &TakeUp) -> Result<Option<String>> {
+    repo.clear_stale_ref_lock(&t.snapshot_ref);
+    let snapshot = repo.ref_target(&t.snapshot_ref);
+    let moved = repo.head() != t.head;
+    let stored = snapshot.is_some() && snapshot != t.before;
+    let Some(snapshot) = snapshot.filter(|_| stored && !moved) else {
+        // Done up to the branch, or cut off before anything changed.
+        m.clear_take_up()?;
+        return Ok(None);
+    };
+    let left = repo.undo_replay(&t.onto, &snapshot)?;
+    m.clear_take_up()?;
+    let mut line = format!(
+        "undid a take-up of the best {} cut off part-way: the lane's work is as it was (also under {})",
+        super::short(&t.onto),
+        t.snapshot_ref
+    );
+    if !left.is_empty() {
+        line.push_str(&format!(
+            "; changed since, left as they are: {}",
+            left.iter()
+                .map(|p| crate::kernel::text::shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(Some(line))
+}
