@@ -103,14 +103,7 @@ pub fn section(o: &AgentObjective) -> String {
     line("6. Never stop on your own while `arx status` says go on and the table says go on;");
     line("   never commit, reset or stash by hand: `arx try` does it.");
     line("");
-    line("### When to stop");
-    line("");
-    line("Stop means: make no further change and call no further try; leave the working tree");
-    line("as it is; tell the person why you stopped (the stop rule `arx status` names, or the");
-    line("pause or error you met), the best (`arx best`) and what was tried (`arx report`).");
-    line("Stop when `arx status` exits 0 (a stop rule fired), when a try is `paused` (only");
-    line("the person opens a gate: never edit `[gates]` in `arx.toml`; an uncommitted edit");
-    line("there is ignored anyway), and on an error you cannot fix.");
+    when_to_stop(&mut line);
     line("");
     if let Some(n) = o.slots.filter(|n| *n > 1) {
         lanes(n, &mut line);
@@ -123,6 +116,18 @@ pub fn section(o: &AgentObjective) -> String {
     line("first line is the outcome and the next step in the tools' words.");
     line(END);
     s
+}
+
+/// What stop means and when to stop.
+fn when_to_stop(line: &mut dyn FnMut(&str)) {
+    line("### When to stop");
+    line("");
+    line("Stop means: make no further change and call no further try; leave the working tree");
+    line("as it is; tell the person why you stopped (the stop rule `arx status` names, or the");
+    line("pause or error you met), the best (`arx best`) and what was tried (`arx report`).");
+    line("Stop when `arx status` exits 0 (a stop rule fired), when a try is `paused` (only");
+    line("the person opens a gate: never edit `[gates]` in `arx.toml`; an uncommitted edit");
+    line("there is ignored anyway), and on an error you cannot fix.");
 }
 
 /// The objective in the configuration's `[objective]` table, as written

@@ -204,6 +204,7 @@ pub struct Evidence<'a> {
 }
 
 /// Run the candidate again, or decide.
+#[allow(clippy::large_enum_variant)] // one per run, matched at once: never worth a box
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     RunAgain,

@@ -9,8 +9,8 @@
 //!
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
-mod heldout_user;
 mod fleet;
+mod heldout_user;
 mod isolation;
 mod lfs;
 mod man;

@@ -302,18 +302,7 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         description,
         ..req.clone()
     };
-    // A dry run moves nothing: what a killed try left half done is said,
-    // and finished by the try itself.
-    let tree = crate::io::config::repo_root(&summary.cwd).unwrap_or_else(|| summary.cwd.clone());
-    for line in super::recover::waiting(&summary.state, &tree) {
-        warn(&format!("{line} (before anything else)"));
-    }
-    let mut repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
-    super::own_files(&mut repo, &summary.state, &summary.objective.notes)?;
-    if let Some(dir) = crate::io::config::project_dir(&summary.cwd, config.path.as_deref()) {
-        repo.set_scope(&dir);
-        super::outside_scope_warning(&repo, warn)?;
-    }
+    let repo = dry_repo(&summary, config.path.as_deref(), warn)?;
     let segment = summary.segment.filter(|_| !req.new_segment);
     let baseline_needed = segment.as_ref().is_none_or(|s| s.kept.is_none());
     let kept = match &segment {
@@ -363,6 +352,22 @@ pub fn plan(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Planned> {
         on_slots,
         cost,
     })))
+}
+
+/// The repository a dry run reads, its own files and scope set; what a
+/// killed try left half done is said, not finished (the try finishes it).
+fn dry_repo(summary: &Summary, config: Option<&Path>, warn: Warn) -> Result<RatchetRepo> {
+    let tree = crate::io::config::repo_root(&summary.cwd).unwrap_or_else(|| summary.cwd.clone());
+    for line in super::recover::waiting(&summary.state, &tree) {
+        warn(&format!("{line} (before anything else)"));
+    }
+    let mut repo = RatchetRepo::open(&summary.cwd, &summary.state)?;
+    super::own_files(&mut repo, &summary.state, &summary.objective.notes)?;
+    if let Some(dir) = crate::io::config::project_dir(&summary.cwd, config) {
+        repo.set_scope(&dir);
+        super::outside_scope_warning(&repo, warn)?;
+    }
+    Ok(repo)
 }
 
 /// The segment's pooled run noise σ (when measured) and the kept

@@ -201,6 +201,8 @@ impl RatchetRepo {
             return None;
         }
         self.submodule_head(path).filter(|head| *head != entry.id)
+    }
+
     /// Is `path`, a file a filter driver converts (Git LFS), what the index
     /// holds once cleaned as `git add` cleans it? libgit2, which runs no
     /// filter driver, takes such a file for modified whenever it hashes

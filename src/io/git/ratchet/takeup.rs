@@ -4,7 +4,6 @@
 //! the lane's work was (its snapshot), the next take-up starts clean.
 
 use std::collections::BTreeSet;
-use std::path::Path;
 
 use super::worktree::Steps;
 use super::RatchetRepo;
