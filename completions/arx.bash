@@ -40,6 +40,9 @@ _arx() {
             arx,finding)
                 cmd="arx__subcmd__finding"
                 ;;
+            arx,fleet)
+                cmd="arx__subcmd__fleet"
+                ;;
             arx,gate)
                 cmd="arx__subcmd__gate"
                 ;;
@@ -208,6 +211,24 @@ _arx() {
             arx__subcmd__finding__subcmd__help,show)
                 cmd="arx__subcmd__finding__subcmd__help__subcmd__show"
                 ;;
+            arx__subcmd__fleet,help)
+                cmd="arx__subcmd__fleet__subcmd__help"
+                ;;
+            arx__subcmd__fleet,status)
+                cmd="arx__subcmd__fleet__subcmd__status"
+                ;;
+            arx__subcmd__fleet,sync)
+                cmd="arx__subcmd__fleet__subcmd__sync"
+                ;;
+            arx__subcmd__fleet__subcmd__help,help)
+                cmd="arx__subcmd__fleet__subcmd__help__subcmd__help"
+                ;;
+            arx__subcmd__fleet__subcmd__help,status)
+                cmd="arx__subcmd__fleet__subcmd__help__subcmd__status"
+                ;;
+            arx__subcmd__fleet__subcmd__help,sync)
+                cmd="arx__subcmd__fleet__subcmd__help__subcmd__sync"
+                ;;
             arx__subcmd__gate,check)
                 cmd="arx__subcmd__gate__subcmd__check"
                 ;;
@@ -249,6 +270,9 @@ _arx() {
                 ;;
             arx__subcmd__help,finding)
                 cmd="arx__subcmd__help__subcmd__finding"
+                ;;
+            arx__subcmd__help,fleet)
+                cmd="arx__subcmd__help__subcmd__fleet"
                 ;;
             arx__subcmd__help,gate)
                 cmd="arx__subcmd__help__subcmd__gate"
@@ -366,6 +390,12 @@ _arx() {
                 ;;
             arx__subcmd__help__subcmd__finding,show)
                 cmd="arx__subcmd__help__subcmd__finding__subcmd__show"
+                ;;
+            arx__subcmd__help__subcmd__fleet,status)
+                cmd="arx__subcmd__help__subcmd__fleet__subcmd__status"
+                ;;
+            arx__subcmd__help__subcmd__fleet,sync)
+                cmd="arx__subcmd__help__subcmd__fleet__subcmd__sync"
                 ;;
             arx__subcmd__help__subcmd__gate,check)
                 cmd="arx__subcmd__help__subcmd__gate__subcmd__check"
@@ -638,7 +668,7 @@ _arx() {
 
     case "${cmd}" in
         arx)
-            opts="-q -h -V --json --quiet --color --config --state-dir --holdout-config --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch serve completions mcp demo man help"
+            opts="-q -h -V --json --quiet --color --config --state-dir --holdout-config --now --help --version parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane fleet next precision policy round init ps watch serve completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1811,6 +1841,164 @@ _arx() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        arx__subcmd__fleet)
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help status sync help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__fleet__subcmd__help)
+            opts="status sync help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__fleet__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__fleet__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__fleet__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__fleet__subcmd__status)
+            opts="-q -h --fetch --json --quiet --color --config --state-dir --holdout-config --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__fleet__subcmd__sync)
+            opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --state-dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --holdout-config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         arx__subcmd__gate)
             opts="-q -h --json --quiet --color --config --state-dir --holdout-config --now --help check show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1970,7 +2158,7 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help)
-            opts="parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane next precision policy round init ps watch serve completions mcp demo man help"
+            opts="parse measure classify gate decide plateau deadend knowhow finding idea run compare try best status restore log report show journal lane fleet next precision policy round init ps watch serve completions mcp demo man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2264,6 +2452,48 @@ _arx() {
             return 0
             ;;
         arx__subcmd__help__subcmd__finding__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__fleet)
+            opts="status sync"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__fleet__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        arx__subcmd__help__subcmd__fleet__subcmd__sync)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

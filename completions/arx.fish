@@ -868,6 +868,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand fleet; and not __fish_seen_subcommand_from status sync help" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand fleet; and not __fish_seen_subcommand_from status sync help" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand fleet; and not __fish_seen_subcommand_from status sync help" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand fleet; and not __fish_seen_subcommand_from status sync help" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand fleet; and not __fish_seen_subcommand_from status sync help" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand fleet; and not __fish_seen_subcommand_from status sync help" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
@@ -880,6 +881,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from status" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from status" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from status" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from status" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from status" -l fetch -d 'Fetch from the remote first (without publishing anything)'
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from status" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
@@ -890,6 +892,7 @@ always\t'Always colour'
 never\t'Never colour'"
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from sync" -l config -d 'Configuration file: arx.toml (TOML) or a GRD .planning/config.json (JSON). Default: arx.toml found from the working directory upward' -r -F
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from sync" -l state-dir -d 'State directory. Default: .arx/ at the repository root' -r -F
+complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from sync" -l holdout-config -d 'A TOML file outside the repository holding [objective.holdout], the held-out check (kept where the agent does not read it)' -r -F
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from sync" -l now -d 'The current time (RFC 3339), for reproducible records' -r
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from sync" -l json -d 'Print machine-readable JSON on stdout instead of the human view'
 complete -c arx -n "__fish_arx_using_subcommand fleet; and __fish_seen_subcommand_from sync" -s q -l quiet -d 'Print nothing on stdout; the exit code carries the answer'
