@@ -343,7 +343,8 @@ impl Refold {
             *unreadable += bad;
         });
         let keep = history::TAIL_BYTES as usize;
-        self.tail.extend_from_slice(&self.pending[end.saturating_sub(keep)..end]);
+        self.tail
+            .extend_from_slice(&self.pending[end.saturating_sub(keep)..end]);
         let over = self.tail.len().saturating_sub(keep);
         self.tail.drain(..over);
         self.folded += end as u64;

@@ -447,10 +447,16 @@ fn an_import_and_its_undo_leave_the_report_cache_current() {
     // The import folded what it wrote: the next command reads the cache
     // and has nothing to fold again.
     let after = report_cache(&sb);
-    assert_eq!(after["journal_bytes"], size, "the cache covers the new journal");
+    assert_eq!(
+        after["journal_bytes"], size,
+        "the cache covers the new journal"
+    );
     assert_eq!(after, rebuilt_cache(&sb), "the same fold as a rebuild");
 
-    let id = report["import"].as_str().expect("the import's id").to_string();
+    let id = report["import"]
+        .as_str()
+        .expect("the import's id")
+        .to_string();
     sb.arx()
         .args(["journal", "import", "--undo", &id])
         .assert()
