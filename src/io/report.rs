@@ -279,12 +279,7 @@ pub fn fold(
             unreadable,
             fold: fold.clone(),
         };
-        let saved = serde_json::to_vec(&cache)
-            .map_err(anyhow::Error::from)
-            .and_then(|b| write_file(&path, &b));
-        if let Err(e) = saved {
-            warn(&format!("cannot save the report cache: {e:#}"));
-        }
+        save_cache(&path, &cache, warn);
     }
     // A last line without its line break (being written, or torn) counts
     // for this report only.
@@ -294,6 +289,99 @@ pub fn fold(
         unreadable += bad;
     }
     Ok((fold, unreadable, history))
+}
+
+fn save_cache(path: &Path, cache: &Cache, warn: Warn) {
+    let saved = serde_json::to_vec(cache)
+        .map_err(anyhow::Error::from)
+        .and_then(|b| write_file(path, &b));
+    if let Err(e) = saved {
+        warn(&format!("cannot save the report cache: {e:#}"));
+    }
+}
+
+/// How much written journal [`Refold`] holds before folding it.
+const REFOLD_PART: usize = 8 << 20;
+
+/// The report's cached fold of a journal being rewritten as a stream (an
+/// import, or its undo): fed every byte written, in order (through
+/// [`Refold::tee`]), it folds them a few MiB at a time, so that
+/// [`Refold::save`] leaves the cache current for the new journal and the
+/// next command does not fold it all again. Memory stays bounded by one
+/// part whatever the journal's size.
+#[derive(Default)]
+pub struct Refold {
+    fold: Fold,
+    unreadable: usize,
+    /// Written, not yet folded (the last line may be partial).
+    pending: Vec<u8>,
+    /// Bytes folded so far.
+    folded: u64,
+    /// The last [`history::TAIL_BYTES`] folded, for the cache's key.
+    tail: Vec<u8>,
+}
+
+impl Refold {
+    /// A writer that writes to `out` and feeds what it wrote to `self`.
+    pub fn tee<'a>(&'a mut self, out: &'a mut dyn std::io::Write) -> impl std::io::Write + 'a {
+        Tee { out, refold: self }
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        self.pending.extend_from_slice(bytes);
+        if self.pending.len() >= REFOLD_PART {
+            self.fold_pending();
+        }
+    }
+
+    /// Fold the complete lines pending.
+    fn fold_pending(&mut self) {
+        let end = complete(&self.pending);
+        let (fold, unreadable) = (&mut self.fold, &mut self.unreadable);
+        each_part(&self.pending[..end], false, |mut new, bad, _| {
+            extend(fold, &mut new);
+            *unreadable += bad;
+        });
+        let keep = history::TAIL_BYTES as usize;
+        self.tail
+            .extend_from_slice(&self.pending[end.saturating_sub(keep)..end]);
+        let over = self.tail.len().saturating_sub(keep);
+        self.tail.drain(..over);
+        self.folded += end as u64;
+        self.pending.drain(..end);
+    }
+
+    /// Save the fold of everything written as the cache in `state` (a
+    /// cache that cannot be saved is reported to `warn`). Call it once the
+    /// rewrite is in place.
+    pub fn save(mut self, state: &Path, warn: Warn) {
+        self.fold_pending();
+        let cache = Cache {
+            version: CACHE_VERSION,
+            journal_bytes: self.folded,
+            journal_tail: history::tail_key(&self.tail),
+            unreadable: self.unreadable,
+            fold: self.fold,
+        };
+        save_cache(&state.join(CACHE_FILE), &cache, warn);
+    }
+}
+
+struct Tee<'a> {
+    out: &'a mut dyn std::io::Write,
+    refold: &'a mut Refold,
+}
+
+impl std::io::Write for Tee<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.out.write(buf)?;
+        self.refold.feed(&buf[..n]);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// The last `n` run records of the journal `bytes`, read from its end, in

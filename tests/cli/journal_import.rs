@@ -416,3 +416,52 @@ fn the_report_counts_imported_tries_and_no_runs() {
         .code(0)
         .stdout(contains("95 tries, 0 runs"));
 }
+
+/// The report's cached fold in `.arx/report.json`, parsed.
+fn report_cache(sb: &Sandbox) -> Value {
+    serde_json::from_str(&sb.read(".arx/report.json")).expect("the report cache is JSON")
+}
+
+/// The cache as a command that folds the whole journal again leaves it.
+fn rebuilt_cache(sb: &Sandbox) -> Value {
+    std::fs::remove_file(sb.path().join(".arx/report.json")).expect("a report cache");
+    sb.arx().args(["report", "--json"]).assert().code(0);
+    report_cache(sb)
+}
+
+#[test]
+fn an_import_and_its_undo_leave_the_report_cache_current() {
+    let (sb, commits) = repo();
+    sb.write(
+        "arx.toml",
+        "[objective]\nmetric = \"val_bpb\"\ndirection = \"min\"\ncommand = \"true\"\n",
+    );
+    sb.write("results.tsv", karpathy_tsv(&commits));
+    sb.write(".arx/journal.jsonl", jsonl(&[run(1)]));
+    // A cache of the journal before the import.
+    sb.arx().args(["report", "--json"]).assert().code(0);
+    let report = import(&sb, "results.tsv", "karpathy");
+    let size = std::fs::metadata(sb.path().join(".arx/journal.jsonl"))
+        .expect("a journal")
+        .len();
+    // The import folded what it wrote: the next command reads the cache
+    // and has nothing to fold again.
+    let after = report_cache(&sb);
+    assert_eq!(
+        after["journal_bytes"], size,
+        "the cache covers the new journal"
+    );
+    assert_eq!(after, rebuilt_cache(&sb), "the same fold as a rebuild");
+
+    let id = report["import"]
+        .as_str()
+        .expect("the import's id")
+        .to_string();
+    sb.arx()
+        .args(["journal", "import", "--undo", &id])
+        .assert()
+        .code(0);
+    let undone = report_cache(&sb);
+    assert_eq!(undone["journal_bytes"], jsonl(&[run(1)]).len() as u64);
+    assert_eq!(undone, rebuilt_cache(&sb));
+}

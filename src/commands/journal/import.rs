@@ -22,6 +22,7 @@ use crate::cli::{ImportArgs, ImportFrom};
 use crate::commands::{shown, Ctx, WARN};
 use crate::error::{Exit, Hinted};
 use crate::io::input::{each_line, open_regular};
+use crate::io::report::Refold;
 use crate::io::state::{Registry, JOURNAL_FILE};
 use crate::kernel::import::{
     self, ImportError, Line, Mark, NightPlan, Options, Quiet, Skipped, Source, MAX_LINE,
@@ -308,7 +309,11 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
     let mut own_records = true;
     let mut commits = crate::io::git::Commits::new(&cwd);
     let mut tally = Tally::new(plan.nights.len());
+    // The report's cached fold is built from what is written, so the
+    // next command does not fold the whole journal again.
+    let mut refold = Refold::default();
     let rewritten = registry.rewrite_streamed(|journal, out| {
+        let out = &mut refold.tee(out);
         let (at, present, own) = scan_journal(journal)?;
         own_records = own;
         copy_range(journal, 0, at, out)?;
@@ -371,6 +376,7 @@ pub fn run(ctx: &Ctx, args: &ImportArgs) -> Result<Exit> {
         ));
     }
     if rewritten {
+        refold.save(&state, WARN);
         carry_history(&state, &registry.path, before, own_records, WARN);
     }
     let nights: Vec<NightReport> = plan
@@ -527,8 +533,9 @@ fn undo(ctx: &Ctx, target: &str) -> Result<Exit> {
     let registry: Registry<Box<RawValue>> = Registry::new(state.join(JOURNAL_FILE), WARN);
     let before = history_before(&state, &registry.path);
     let mut removed = Removed::default();
+    let mut refold = Refold::default();
     let rewritten = registry.rewrite_streamed(|journal, out| {
-        removed = remove(journal, out, target, &as_file)?;
+        removed = remove(journal, &mut refold.tee(out), target, &as_file)?;
         Ok(removed.records > 0)
     })?;
     if removed.records == 0 {
@@ -547,6 +554,7 @@ fn undo(ctx: &Ctx, target: &str) -> Result<Exit> {
         ));
     }
     if rewritten {
+        refold.save(&state, WARN);
         // Nothing of arx's own was removed: a history is carried over
         // only when it covered the journal before.
         carry_history(&state, &registry.path, before, true, WARN);
