@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{short, Ctx, WARN};
 use crate::cli::FleetCommand;
 use crate::error::{Exit, Hinted};
-use crate::kernel::fleet::{class_bests, Card, ClassBest};
+use crate::kernel::fleet::{class_bests, Card, ClassBest, Lease};
 use crate::ops::fleet::{Fleet, Synced};
 use crate::output::{bold, dim, Report};
 
@@ -51,6 +51,16 @@ struct Status {
     unreachable: Option<String>,
     machines: Vec<Card>,
     classes: Vec<ClassBest>,
+    /// The ideas claimed, each with its machine and lease.
+    claims: Vec<ClaimRow>,
+}
+
+#[derive(Serialize)]
+struct ClaimRow {
+    #[serde(flatten)]
+    lease: Lease,
+    /// Its lease ran out (`--now`): another machine may take it over.
+    expired: bool,
 }
 
 impl Report for Status {
@@ -95,6 +105,16 @@ impl Report for Status {
                     .map_or("-".into(), crate::kernel::number::fmt_number)
             )?;
         }
+        for c in &self.claims {
+            writeln!(
+                out,
+                "  {d}claim{d:#} idea {} by {} until {}{}",
+                shown(&c.lease.idea),
+                shown(&c.lease.machine),
+                shown(&c.lease.expires),
+                if c.expired { " (expired)" } else { "" }
+            )?;
+        }
         Ok(())
     }
 }
@@ -122,6 +142,15 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
     }
     machines.sort_by(|a, b| a.machine.cmp(&b.machine));
     let classes = class_bests(&chains);
+    let now = ctx.now()?;
+    let claims = fleet
+        .leases()?
+        .into_iter()
+        .map(|(_, lease)| ClaimRow {
+            expired: crate::kernel::fleet::expired(&lease, &now),
+            lease,
+        })
+        .collect();
     ctx.out.emit(&Status {
         remote: fleet.door.remote.clone(),
         branch: fleet.door.branch.clone(),
@@ -131,6 +160,7 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
         unreachable,
         machines,
         classes,
+        claims,
     })?;
     Ok(Exit::Ok)
 }

@@ -28,6 +28,18 @@ pub fn chain_ref(machine: &str) -> String {
     format!("refs/arx/fleet/{machine}/records")
 }
 
+/// An idea's claim, as the remote names it (`name`: the idea's id made a
+/// ref's part).
+pub fn claim_ref(name: &str) -> String {
+    format!("refs/arx/fleet/claims/{name}")
+}
+
+/// Where the claims are fetched to.
+const CLAIMS: &str = "refs/arx/fleet-remote/m/claims/";
+
+/// The file of a claim's commit that holds its lease.
+pub const LEASE_FILE: &str = "lease.json";
+
 /// What a push came to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Push {
@@ -49,6 +61,7 @@ pub struct Update<'a> {
 }
 
 /// The fleet's remote as one working tree reaches it.
+#[derive(Clone)]
 pub struct Door {
     root: PathBuf,
     pub remote: String,
@@ -155,6 +168,70 @@ impl Door {
         self.resolve(&format!("{MACHINES}{machine}/records"))
     }
 
+    /// The claims as last fetched: (the claim's ref name part, its commit),
+    /// by name.
+    pub fn claims(&self) -> Result<Vec<(String, String)>> {
+        let repo = self.repo()?;
+        let mut out = Vec::new();
+        for r in repo
+            .references_glob(&format!("{CLAIMS}*"))
+            .context("cannot list the fleet's claims")?
+            .flatten()
+        {
+            if let (Some(name), Some(id)) = (r.name(), r.target()) {
+                out.push((name.trim_start_matches(CLAIMS).to_string(), id.to_string()));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// A claim's lease text, from its commit.
+    pub fn read_lease(&self, commit: &str) -> Result<Option<Vec<u8>>> {
+        let repo = self.repo()?;
+        let tree = repo.find_commit(git2::Oid::from_str(commit)?)?.tree()?;
+        Ok(tree
+            .get_name(LEASE_FILE)
+            .and_then(|e| repo.find_blob(e.id()).ok())
+            .map(|b| b.content().to_vec()))
+    }
+
+    /// A claim's commit holding `lease` (no parent, no ref moves).
+    pub fn build_lease(&self, lease: &[u8]) -> Result<String> {
+        let repo = self.repo()?;
+        let mut tree = repo.treebuilder(None)?;
+        tree.insert(LEASE_FILE, repo.blob(lease)?, 0o100644)?;
+        let tree = repo.find_tree(tree.write()?)?;
+        let sig = git2::Signature::now("arx", "arx@localhost")?;
+        let id = repo.commit(None, &sig, &sig, "arx: fleet claim", &tree, &[])?;
+        Ok(id.to_string())
+    }
+
+    /// After a claim's push landed (`commit`) or its release (`None`): the
+    /// fetched ref says what the remote now holds.
+    pub fn claimed(&self, name: &str, commit: Option<&str>) -> Result<()> {
+        let fetched = format!("{CLAIMS}{name}");
+        match commit {
+            Some(c) => self.set_ref(&fetched, c),
+            None => {
+                let repo = self.repo()?;
+                if let Ok(mut r) = repo.find_reference(&fetched) {
+                    r.delete()
+                        .with_context(|| format!("cannot delete {fetched}"))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Delete `refname` on the remote only while it is at `expected`.
+    pub fn delete(&self, refname: &str, expected: &str) -> Result<Push> {
+        let lease = format!("--force-with-lease={refname}:{expected}");
+        let spec = format!(":{refname}");
+        let out = self.git(&["push", "--porcelain", &lease, &self.remote, &spec])?;
+        Ok(outcome(&out))
+    }
+
     /// The files of a chain's commit: the records' text and the card's.
     pub fn read_chain(&self, tip: &str) -> Result<(Vec<u8>, Option<Vec<u8>>)> {
         let repo = self.repo()?;
@@ -231,21 +308,7 @@ impl Door {
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = self.git(&args)?;
-        if out.status.success() {
-            return Ok(Push::Landed);
-        }
-        let said = String::from_utf8_lossy(&out.stdout);
-        let rejected = said.lines().find(|l| {
-            l.starts_with('!')
-                && (l.contains("stale info")
-                    || l.contains("fetch first")
-                    || l.contains("non-fast-forward")
-                    || l.contains("atomic"))
-        });
-        Ok(match rejected {
-            Some(line) => Push::Lost(line.trim_start_matches('!').trim().to_string()),
-            None => Push::Unreachable(last_line(&out.stderr)),
-        })
+        Ok(outcome(&out))
     }
 
     /// A setting of this clone's git configuration (`arx.machine`,
@@ -313,6 +376,27 @@ pub fn lock_sync(state: &Path) -> Result<SyncLock> {
     file.lock()
         .with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(SyncLock { _file: file })
+}
+
+/// What git's push said: landed, lost (a ref not where it was expected),
+/// or unreachable.
+fn outcome(out: &Output) -> Push {
+    if out.status.success() {
+        return Push::Landed;
+    }
+    let said = String::from_utf8_lossy(&out.stdout);
+    let rejected = said.lines().find(|l| {
+        l.starts_with('!')
+            && (l.contains("stale info")
+                || l.contains("fetch first")
+                || l.contains("non-fast-forward")
+                || l.contains("already exists")
+                || l.contains("atomic"))
+    });
+    match rejected {
+        Some(line) => Push::Lost(line.trim_start_matches('!').trim().to_string()),
+        None => Push::Unreachable(last_line(&out.stderr)),
+    }
 }
 
 fn last_line(bytes: &[u8]) -> String {

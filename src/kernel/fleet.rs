@@ -13,7 +13,7 @@ use super::journal::{dedupe, RunRecord};
 use super::ratchet_record::TryStatus;
 
 /// `[fleet]` as written; the host fills what is left out.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Settings {
     /// The git remote's name (`git remote`), as this clone knows it.
     pub remote: String,
@@ -25,7 +25,13 @@ pub struct Settings {
     pub class: Option<String>,
     /// How many classes must find a keep better before it is the fleet's.
     pub confirm_classes: Option<u32>,
+    /// How long a claim on an idea holds without being renewed, in
+    /// seconds (`lease = "15m"`; default [`DEFAULT_LEASE_SECS`]).
+    pub lease_secs: u64,
 }
+
+/// A claim's lease when `[fleet]` names none: 15 minutes.
+pub const DEFAULT_LEASE_SECS: u64 = 15 * 60;
 
 /// Read `[fleet]` (as JSON); errors name the key.
 pub fn settings(table: &Value) -> Result<Settings, String> {
@@ -33,9 +39,18 @@ pub fn settings(table: &Value) -> Result<Settings, String> {
         return Err("[fleet] must be a table".into());
     };
     for key in t.keys() {
-        if !["remote", "branch", "machine", "class", "confirm_classes"].contains(&key.as_str()) {
+        if ![
+            "remote",
+            "branch",
+            "machine",
+            "class",
+            "confirm_classes",
+            "lease",
+        ]
+        .contains(&key.as_str())
+        {
             return Err(format!(
-                "[fleet] has an unknown key {key:?} (known: remote, branch, machine, class, confirm_classes)"
+                "[fleet] has an unknown key {key:?} (known: remote, branch, machine, class, confirm_classes, lease)"
             ));
         }
     }
@@ -68,7 +83,97 @@ pub fn settings(table: &Value) -> Result<Settings, String> {
         machine,
         class: text("class")?.map(|c| class_name(&c)),
         confirm_classes,
+        lease_secs: match text("lease")? {
+            None => DEFAULT_LEASE_SECS,
+            Some(l) => lease_secs(&l)?,
+        },
     })
+}
+
+/// A lease's length as written (`90s`, `15m`, `1h`): from 10 seconds to a
+/// day.
+pub fn lease_secs(text: &str) -> Result<u64, String> {
+    let d: jiff::SignedDuration = text
+        .parse()
+        .map_err(|e: jiff::Error| format!("fleet.lease = {text:?} is not a duration: {e}"))?;
+    let secs = d.as_secs();
+    if !(10..=86_400).contains(&secs) {
+        return Err(format!(
+            "fleet.lease = {text:?} must be from 10s to 24h (such as \"15m\")"
+        ));
+    }
+    Ok(secs as u64)
+}
+
+/// A claim on an idea: which machine tries it, until when (RFC 3339)
+/// unless it renews the lease.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lease {
+    pub idea: String,
+    pub machine: String,
+    pub expires: String,
+}
+
+/// `now` plus `secs`, as RFC 3339 UTC (`None`: `now` is not a time).
+pub fn lease_until(now: &str, secs: u64) -> Option<String> {
+    let t: jiff::Timestamp = now.parse().ok()?;
+    let until = t
+        .checked_add(jiff::SignedDuration::from_secs(secs as i64))
+        .ok()?;
+    Some(until.round(jiff::Unit::Second).ok()?.to_string())
+}
+
+/// A lease is expired once `now` reaches its expiry; a lease whose expiry
+/// cannot be read is expired (nobody could renew it in time).
+pub fn expired(lease: &Lease, now: &str) -> bool {
+    match (
+        lease.expires.parse::<jiff::Timestamp>(),
+        now.parse::<jiff::Timestamp>(),
+    ) {
+        (Ok(until), Ok(now)) => now >= until,
+        (Err(_), _) => true,
+        (_, Err(_)) => false,
+    }
+}
+
+/// What a machine may do with an idea's claim as it stands on the remote.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Claim {
+    /// No claim: create it (a push that expects the ref absent).
+    Create,
+    /// This machine's own claim: renew its lease (a push that expects it).
+    Renew,
+    /// Another machine's lease expired: take it over (a push that expects
+    /// the expired claim, so that only one machine takes it over).
+    TakeOver { from: String },
+    /// Another machine holds it until its lease expires.
+    Held { by: String, until: String },
+}
+
+/// Which claim wins: absent or expired, the asker's; live, its holder's.
+pub fn claim(held: Option<&Lease>, machine: &str, now: &str) -> Claim {
+    match held {
+        None => Claim::Create,
+        Some(l) if l.machine == machine => Claim::Renew,
+        Some(l) if expired(l, now) => Claim::TakeOver {
+            from: l.machine.clone(),
+        },
+        Some(l) => Claim::Held {
+            by: l.machine.clone(),
+            until: l.expires.clone(),
+        },
+    }
+}
+
+/// An idea's id made a ref's last part: as it is when a ref can hold it,
+/// else `x-` and its bytes in hex.
+pub fn claim_name(idea: &str) -> String {
+    if check_machine(idea).is_ok() && !idea.starts_with("x-") && idea != "records" {
+        idea.to_string()
+    } else {
+        let hex: String = idea.bytes().map(|b| format!("{b:02x}")).collect();
+        format!("x-{hex}")
+    }
 }
 
 /// A machine's name is part of a ref name: letters, digits, `.`, `_`, `-`,
@@ -289,6 +394,64 @@ impl Order {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn lease(machine: &str, expires: &str) -> Lease {
+        Lease {
+            idea: "i1".into(),
+            machine: machine.into(),
+            expires: expires.into(),
+        }
+    }
+
+    #[test]
+    fn a_lease_expires_at_its_time() {
+        let l = lease("a", "2026-01-01T00:15:00Z");
+        assert!(!expired(&l, "2026-01-01T00:14:59Z"));
+        assert!(expired(&l, "2026-01-01T00:15:00Z"));
+        assert!(expired(&l, "2026-01-01T01:15:00+01:00"));
+        assert!(!expired(&l, "2026-01-01T01:00:00+01:00"));
+        assert!(expired(&lease("a", "not a time"), "2026-01-01T00:00:00Z"));
+        assert_eq!(
+            lease_until("2026-01-01T00:00:00Z", 900).as_deref(),
+            Some("2026-01-01T00:15:00Z")
+        );
+        assert_eq!(lease_until("yesterday", 900), None);
+    }
+
+    #[test]
+    fn a_live_claim_wins_an_expired_one_is_taken_over() {
+        let now = "2026-01-01T00:10:00Z";
+        assert_eq!(claim(None, "a", now), Claim::Create);
+        let live = lease("b", "2026-01-01T00:15:00Z");
+        assert_eq!(claim(Some(&live), "b", now), Claim::Renew);
+        assert_eq!(
+            claim(Some(&live), "a", now),
+            Claim::Held {
+                by: "b".into(),
+                until: "2026-01-01T00:15:00Z".into()
+            }
+        );
+        let dead = lease("b", "2026-01-01T00:05:00Z");
+        assert_eq!(
+            claim(Some(&dead), "a", now),
+            Claim::TakeOver { from: "b".into() }
+        );
+        // Its own expired lease a machine renews.
+        assert_eq!(claim(Some(&dead), "b", now), Claim::Renew);
+    }
+
+    #[test]
+    fn lease_settings_and_claim_names() {
+        let s = settings(&serde_json::json!({"remote": "origin"})).unwrap();
+        assert_eq!(s.lease_secs, DEFAULT_LEASE_SECS);
+        let s = settings(&serde_json::json!({"remote": "origin", "lease": "2m"})).unwrap();
+        assert_eq!(s.lease_secs, 120);
+        assert!(settings(&serde_json::json!({"remote": "o", "lease": "1s"})).is_err());
+        assert!(settings(&serde_json::json!({"remote": "o", "lease": "soon"})).is_err());
+        assert_eq!(claim_name("i-12"), "i-12");
+        assert_eq!(claim_name("a b"), "x-612062");
+        assert_eq!(claim_name("x-1"), "x-782d31");
+    }
     use crate::kernel::ratchet_record::RatchetInfo;
 
     #[test]

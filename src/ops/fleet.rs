@@ -14,9 +14,9 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::error::Hinted;
-use crate::io::fleet::{chain_ref, Door, Push, Update};
+use crate::io::fleet::{chain_ref, claim_ref, Door, Push, Update};
 use crate::io::Warn;
-use crate::kernel::fleet::{self as rules, Card};
+use crate::kernel::fleet::{self as rules, Card, Claim, Lease};
 use crate::kernel::journal::RunRecord;
 
 /// How many times a sync publishes again when its own chain moved under
@@ -29,6 +29,8 @@ pub struct Fleet {
     pub machine: String,
     pub class: String,
     pub confirm_classes: Option<u32>,
+    /// How long a claim holds unless renewed, in seconds.
+    pub lease_secs: u64,
     state: PathBuf,
     warn: Warn,
 }
@@ -106,6 +108,7 @@ pub fn resolve(
         machine,
         class,
         confirm_classes: settings.confirm_classes,
+        lease_secs: settings.lease_secs,
         state: state.to_path_buf(),
         warn,
     }))
@@ -291,6 +294,178 @@ impl Fleet {
         let card = serde_json::to_vec_pretty(card)?;
         self.door.build_chain(parent, &text, &card)
     }
+}
+
+/// What a claim on an idea came to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Claimed {
+    /// This machine holds it (created, renewed or taken over) at this
+    /// commit of its claim.
+    Held { lease: Lease, commit: String },
+    /// Another machine holds it.
+    Taken { by: String, until: String },
+    /// The remote did not answer: nothing is claimed.
+    Unreachable(String),
+}
+
+impl Fleet {
+    /// Every claim as last fetched: (its commit, its lease), by idea.
+    pub fn leases(&self) -> Result<Vec<(String, Lease)>> {
+        let mut out = Vec::new();
+        for (name, commit) in self.door.claims()? {
+            let lease = self
+                .door
+                .read_lease(&commit)?
+                .and_then(|t| serde_json::from_slice::<Lease>(&t).ok())
+                .unwrap_or(Lease {
+                    idea: name,
+                    machine: String::new(),
+                    expires: String::new(),
+                });
+            out.push((commit, lease));
+        }
+        Ok(out)
+    }
+
+    /// Claim `idea` for this machine until `now` plus the lease: fetched
+    /// first, then created (expecting no claim), renewed (expecting this
+    /// machine's) or taken over from an expired lease (expecting it), by
+    /// one compare-and-swap push; a push that loses the race reads the
+    /// winner.
+    pub fn claim(&self, idea: &str, now: &str) -> Result<Claimed> {
+        if let Err(why) = self.door.fetch()? {
+            return Ok(Claimed::Unreachable(why));
+        }
+        let name = rules::claim_name(idea);
+        let held = self
+            .leases()?
+            .into_iter()
+            .find(|(_, l)| l.idea == idea || rules::claim_name(&l.idea) == name);
+        let expected = match rules::claim(held.as_ref().map(|(_, l)| l), &self.machine, now) {
+            Claim::Held { by, until } => return Ok(Claimed::Taken { by, until }),
+            Claim::Create => None,
+            Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
+        };
+        let lease = Lease {
+            idea: idea.to_string(),
+            machine: self.machine.clone(),
+            expires: rules::lease_until(now, self.lease_secs)
+                .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
+        };
+        let commit = self.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
+        let update = Update {
+            commit: &commit,
+            refname: claim_ref(&name),
+            expected,
+        };
+        match self.door.push(&[update])? {
+            Push::Landed => {
+                self.door.claimed(&name, Some(&commit))?;
+                Ok(Claimed::Held { lease, commit })
+            }
+            Push::Unreachable(why) => Ok(Claimed::Unreachable(why)),
+            Push::Lost(_) => {
+                // Another machine claimed it first: say which.
+                let _ = self.door.fetch()?;
+                let winner = self.leases()?.into_iter().find(|(_, l)| l.idea == idea);
+                Ok(match winner {
+                    Some((_, l)) => Claimed::Taken {
+                        by: l.machine,
+                        until: l.expires,
+                    },
+                    None => Claimed::Taken {
+                        by: "another machine".into(),
+                        until: String::new(),
+                    },
+                })
+            }
+        }
+    }
+
+    /// Hold this machine's claim on `idea` (its commit `held`): renewed
+    /// every third of a lease (a try that runs longer than a lease keeps
+    /// its idea), released when the answer is dropped (the idea goes back
+    /// to the backlog, or to the journal when it was tried).
+    pub fn hold(&self, idea: &str, held: String) -> Holding<'_> {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let door = self.door.clone();
+        let (machine, owned, secs) = (self.machine.clone(), idea.to_string(), self.lease_secs);
+        let every = std::time::Duration::from_secs((secs / 3).max(1));
+        let thread = std::thread::spawn(move || {
+            let mut held = held;
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every)
+            {
+                let Ok(now) = crate::io::clock::now(None) else {
+                    break;
+                };
+                // Taken over meanwhile, or the remote away: held stays.
+                if let Ok(Some(next)) = renew(&door, (&machine, &owned, secs), &held, &now) {
+                    held = next;
+                }
+            }
+            held
+        });
+        Holding {
+            fleet: self,
+            idea: idea.to_string(),
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+/// A claim held: renewed until dropped, then released.
+pub struct Holding<'a> {
+    fleet: &'a Fleet,
+    idea: String,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<String>>,
+}
+
+impl Drop for Holding<'_> {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        let Some(held) = self.thread.take().and_then(|t| t.join().ok()) else {
+            return;
+        };
+        let name = rules::claim_name(&self.idea);
+        let door = &self.fleet.door;
+        match door.delete(&claim_ref(&name), &held) {
+            Ok(Push::Landed) => {
+                let _ = door.claimed(&name, None);
+            }
+            Ok(Push::Lost(_)) => (self.fleet.warn)(&format!(
+                "the fleet's claim on idea {} was taken over by another machine meanwhile",
+                self.idea
+            )),
+            _ => (self.fleet.warn)(&format!(
+                "cannot release the fleet's claim on idea {}: it holds until its lease expires",
+                self.idea
+            )),
+        }
+    }
+}
+
+/// Renew a claim held at commit `held`: its lease pushed again, only over
+/// `held`. The new commit when it landed.
+fn renew(
+    door: &Door,
+    (machine, idea, secs): (&str, &str, u64),
+    held: &str,
+    now: &str,
+) -> Result<Option<String>> {
+    let lease = Lease {
+        idea: idea.to_string(),
+        machine: machine.to_string(),
+        expires: rules::lease_until(now, secs).unwrap_or_default(),
+    };
+    let commit = door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
+    let update = Update {
+        commit: &commit,
+        refname: claim_ref(&rules::claim_name(idea)),
+        expected: Some(held),
+    };
+    Ok((door.push(&[update])? == Push::Landed).then_some(commit))
 }
 
 /// A chain's records file read: its readable lines.

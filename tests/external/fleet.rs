@@ -67,6 +67,19 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| remote_down_holds_the_keep(),
         ),
+        trial(
+            "fleet_two_machines_next_at_once_never_get_one_idea",
+            git_daemon,
+            |_| next_at_once(),
+        ),
+        trial("fleet_an_expired_claim_is_taken_over", git_daemon, |_| {
+            expired_claim_taken_over()
+        }),
+        trial(
+            "fleet_a_claim_is_released_after_the_try",
+            git_daemon,
+            |_| claim_released_after_try(),
+        ),
         trial("fleet_over_ssh_a_lost_race_is_replayed", sshd, |sshd| {
             over_ssh(sshd)
         }),
@@ -665,5 +678,150 @@ fn remote_down_holds_the_keep() -> Result<(), Failed> {
     assert_eq!(code, 0, "{r}");
     check_fleet(&f, &[&a, &b]);
     assert_eq!(f.history().len(), 3);
+    Ok(())
+}
+
+/// The same backlog on every machine: three ideas added on the first,
+/// its ideas file copied to the others. Their ids.
+fn backlog(machines: &[&Path]) -> Vec<String> {
+    let mut ids = Vec::new();
+    for (n, what) in ["raise a", "raise b", "raise c"].iter().enumerate() {
+        let out = arx_in(
+            machines[0],
+            &["idea", "add", "--family", &format!("f{n}"), what],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ids.push(String::from_utf8_lossy(&out.stdout).trim().to_string());
+    }
+    let file = machines[0].join(".arx/ideas.jsonl");
+    for m in &machines[1..] {
+        std::fs::create_dir_all(m.join(".arx")).unwrap();
+        std::fs::copy(&file, m.join(".arx/ideas.jsonl")).unwrap();
+    }
+    ids
+}
+
+/// `arx --json [--now NOW] next --greedy` in `dir`: the idea given.
+fn next_in(dir: &Path, now: Option<&str>) -> Option<String> {
+    let mut args = vec!["--json"];
+    if let Some(now) = now {
+        args.extend(["--now", now]);
+    }
+    args.extend(["next", "--greedy"]);
+    let out = arx_in(dir, &args);
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("next: {}", String::from_utf8_lossy(&out.stderr)));
+    report["idea"].as_str().map(str::to_string)
+}
+
+/// The claims on the remote: (idea's ref name, machine).
+fn remote_claims(f: &Fleet) -> Vec<(String, String)> {
+    let remote = f.tmp.path().join("served/remote.git");
+    let refs = git(
+        &remote,
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/arx/fleet/claims/",
+        ],
+    );
+    refs.lines()
+        .map(|r| {
+            let lease = git(&remote, &["show", &format!("{r}:lease.json")]);
+            let lease: Value = serde_json::from_str(&lease).unwrap();
+            (
+                r.trim_start_matches("refs/arx/fleet/claims/").to_string(),
+                lease["machine"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+fn next_at_once() -> Result<(), Failed> {
+    let f = Fleet::new();
+    let a = f.machine("a", "cpu-x");
+    let b = f.machine("b", "cpu-x");
+    let c = f.machine("c", "cpu-x");
+    backlog(&[&a, &b, &c]);
+    // All greedy: all want the same idea first.
+    let given: Vec<String> = std::thread::scope(|s| {
+        let runs: Vec<_> = [&a, &b, &c]
+            .into_iter()
+            .map(|m| s.spawn(move || next_in(m, None)))
+            .collect();
+        runs.into_iter()
+            .map(|t| t.join().unwrap().expect("an idea for every machine"))
+            .collect()
+    });
+    let distinct: std::collections::HashSet<&String> = given.iter().collect();
+    assert_eq!(distinct.len(), 3, "one idea given twice: {given:?}");
+    let claims = remote_claims(&f);
+    assert_eq!(claims.len(), 3, "{claims:?}");
+    let out = arx_in(&a, &["--json", "fleet", "status", "--fetch"]);
+    let status: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        status["claims"].as_array().map(Vec::len),
+        Some(3),
+        "{status}"
+    );
+    Ok(())
+}
+
+fn expired_claim_taken_over() -> Result<(), Failed> {
+    let f = Fleet::new();
+    let a = f.machine("a", "cpu-x");
+    let b = f.machine("b", "cpu-x");
+    let ids = backlog(&[&a, &b]);
+    let first = next_in(&a, Some("2030-01-01T00:00:00Z")).unwrap();
+    assert!(ids.contains(&first));
+    // Five minutes on, a's lease (15 minutes) holds: b is given another.
+    let other = next_in(&b, Some("2030-01-01T00:05:00Z")).unwrap();
+    assert_ne!(other, first);
+    let out = arx_in(
+        &b,
+        &[
+            "--json",
+            "--now",
+            "2030-01-01T00:05:00Z",
+            "try",
+            "--idea",
+            &first,
+            "-m",
+            "x",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "a held idea is refused");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("machine a"));
+    // Twenty minutes on, a is dead: its idea is b's, taken over.
+    let taken = next_in(&b, Some("2030-01-01T00:20:00Z")).unwrap();
+    assert_eq!(taken, first, "the expired claim was not taken over");
+    let claims = remote_claims(&f);
+    assert!(claims.contains(&(first.clone(), "b".into())), "{claims:?}");
+    assert!(!claims.iter().any(|(_, m)| m == "a"), "{claims:?}");
+    Ok(())
+}
+
+fn claim_released_after_try() -> Result<(), Failed> {
+    let f = Fleet::new();
+    let a = f.machine("a", "cpu-x");
+    let b = f.machine("b", "cpu-x");
+    backlog(&[&a, &b]);
+    let (code, r) = try_in(&a, "baseline");
+    assert_eq!((code, status(&r)), (0, "baseline".into()), "{r}");
+    let idea = next_in(&a, None).unwrap();
+    assert_eq!(remote_claims(&f), vec![(idea.clone(), "a".to_string())]);
+    bump(&a, "a.txt", 1);
+    let out = arx_in(&a, &["--json", "try", "--idea", &idea, "-m", "a up"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(remote_claims(&f), vec![], "the claim outlived the try");
     Ok(())
 }

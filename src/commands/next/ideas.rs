@@ -167,6 +167,9 @@ fn left_out_words(why: &LeftOut) -> String {
         }
         LeftOut::InFlight { lane: Some(lane) } => format!("in flight in lane {lane}"),
         LeftOut::InFlight { lane: None } => "in flight in the main working tree".to_string(),
+        LeftOut::Claimed { machine, until } => {
+            format!("claimed by machine {machine} (its lease holds until {until})")
+        }
     }
 }
 
@@ -196,8 +199,11 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let precision = fold.record.precision();
     let seed = args.seed.unwrap_or_else(|| default_seed(&fold, lane));
     let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
-    let pick = choose(&mut ideas, precision, args.temperature, args.greedy, u)
-        .map_err(anyhow::Error::msg)?;
+    let pick = match open_fleet(ctx)? {
+        Some(fleet) => claim_one(&fleet, &mut ideas, (precision, args, u), &now)?,
+        None => choose(&mut ideas, precision, args.temperature, args.greedy, u)
+            .map_err(anyhow::Error::msg)?,
+    };
     let chosen = pick.map(|i| ideas[i].clone());
     let report = NextIdea {
         idea: chosen.as_ref().map(|r| r.idea.clone()),
@@ -238,6 +244,62 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         (None, _) => {
             nothing_left(ctx, &report.ideas);
             Ok(Exit::No)
+        }
+    }
+}
+
+/// The fleet this working tree belongs to, when `[fleet]` names one.
+fn open_fleet(ctx: &Ctx) -> Result<Option<crate::ops::fleet::Fleet>> {
+    let config = ctx.config()?;
+    if config.fleet.is_none() {
+        return Ok(None);
+    }
+    let Some(root) = crate::io::config::repo_root(&ctx.cwd()?) else {
+        return Ok(None);
+    };
+    crate::ops::fleet::resolve(&config, &root, &ctx.state_dir()?, WARN)
+}
+
+/// In a fleet, the pick is claimed fleet-wide: ideas other machines hold
+/// are left out, and a pick another machine claimed first (a lost
+/// compare-and-swap) is left out and the next one drawn. With the remote
+/// away the pick stands unclaimed.
+fn claim_one(
+    fleet: &crate::ops::fleet::Fleet,
+    ideas: &mut [Row],
+    (precision, args, u): (f64, &NextArgs, f64),
+    now: &str,
+) -> Result<Option<usize>> {
+    use crate::ops::fleet::Claimed;
+    if fleet.door.fetch()?.is_ok() {
+        for (_, lease) in fleet.leases()? {
+            let live =
+                lease.machine != fleet.machine && !crate::kernel::fleet::expired(&lease, now);
+            if let Some(row) = ideas.iter_mut().find(|r| r.idea == lease.idea && live) {
+                row.left_out.get_or_insert(LeftOut::Claimed {
+                    machine: lease.machine,
+                    until: lease.expires,
+                });
+            }
+        }
+    }
+    loop {
+        let pick = choose(ideas, precision, args.temperature, args.greedy, u)
+            .map_err(anyhow::Error::msg)?;
+        let Some(i) = pick else { return Ok(None) };
+        match fleet.claim(&ideas[i].idea, now)? {
+            Claimed::Held { .. } => return Ok(Some(i)),
+            Claimed::Unreachable(why) => {
+                WARN(&format!(
+                    "the fleet's remote did not answer ({why}): idea {} is not claimed",
+                    ideas[i].idea
+                ));
+                return Ok(Some(i));
+            }
+            Claimed::Taken { by, until } => {
+                ideas[i].probability = 0.0;
+                ideas[i].left_out = Some(LeftOut::Claimed { machine: by, until });
+            }
         }
     }
 }

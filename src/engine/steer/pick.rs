@@ -45,6 +45,9 @@ pub enum LeftOut {
     /// Being tried now, or given to another lane (`None`: the main
     /// working tree) and not tried yet.
     InFlight { lane: Option<String> },
+    /// Claimed by another machine of the fleet, its lease live until
+    /// `until`.
+    Claimed { machine: String, until: String },
 }
 
 /// One idea's row of the table.

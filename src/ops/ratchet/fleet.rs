@@ -16,7 +16,7 @@ use crate::io::fleet::Push;
 use crate::io::git::ratchet::{RatchetRepo, Replay};
 use crate::io::Warn;
 use crate::kernel::journal::RunRecord;
-use crate::ops::fleet::Fleet;
+use crate::ops::fleet::{Claimed, Fleet};
 
 /// Where a machine's work is kept while it is replayed onto the fleet's
 /// best.
@@ -79,6 +79,34 @@ pub fn start(
         take_up(repo, &best, host)?;
     }
     Ok(changed)
+}
+
+/// Claim the idea a try tests fleet-wide (or renew this machine's claim,
+/// made by `arx next`), held while the try runs and released at its end.
+/// An idea another machine holds is refused; with the remote away the try
+/// goes on unclaimed.
+pub fn claim<'a>(
+    fleet: Option<&'a Fleet>,
+    idea: Option<&str>,
+    now: Option<&str>,
+    host: &dyn Host,
+) -> Result<Option<crate::ops::fleet::Holding<'a>>> {
+    let (Some(fleet), Some(idea)) = (fleet, idea) else {
+        return Ok(None);
+    };
+    match fleet.claim(idea, &crate::io::clock::now(now)?)? {
+        Claimed::Held { commit, .. } => Ok(Some(fleet.hold(idea, commit))),
+        Claimed::Taken { by, until } => Err(Hinted::error(
+            format!("idea {idea} is being tried by machine {by} (its lease holds until {until})"),
+            "pick another with `arx next`; a dead machine's claim is free once its lease expires",
+        )),
+        Claimed::Unreachable(why) => {
+            host.warn(&format!(
+                "the fleet's remote did not answer ({why}): idea {idea} is tried here unclaimed"
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// Syncs when dropped: at a try's end, however it ends.
