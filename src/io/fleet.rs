@@ -3,7 +3,8 @@
 //! `git://`, https, a path), where the best is the remote's branch and a
 //! keep is a push that names the value it expects (a compare-and-swap);
 //! each machine's records as a commit chain under
-//! `refs/arx/fleet/<machine>/records` (fetched under
+//! `refs/arx/fleet/<machine>/records` (its records, its card and its
+//! backlog of ideas; fetched under
 //! `refs/arx/fleet-remote/`); and what this machine is (its host name, its
 //! GPU or CPU model).
 
@@ -22,6 +23,8 @@ const MACHINES: &str = "refs/arx/fleet-remote/m/";
 pub const RECORDS_FILE: &str = "records.jsonl";
 /// The file of a chain's commit that holds the machine's card.
 pub const CARD_FILE: &str = "machine.json";
+/// The file of a chain's commit that holds the machine's backlog of ideas.
+pub const IDEAS_FILE: &str = "ideas.jsonl";
 
 /// A machine's own chain of records, as this clone and the remote name it.
 pub fn chain_ref(machine: &str) -> String {
@@ -247,13 +250,35 @@ impl Door {
         Ok((blob(RECORDS_FILE).unwrap_or_default(), blob(CARD_FILE)))
     }
 
-    /// A chain's next commit (on `parent`), holding `records` and `card`;
-    /// no ref moves.
-    pub fn build_chain(&self, parent: Option<&str>, records: &[u8], card: &[u8]) -> Result<String> {
+    /// The backlog's text of a chain's commit (empty when it has none: a
+    /// chain published by an arx before ideas travelled).
+    pub fn read_chain_ideas(&self, tip: &str) -> Result<Vec<u8>> {
+        let repo = self.repo()?;
+        let commit = repo
+            .find_commit(git2::Oid::from_str(tip)?)
+            .with_context(|| format!("the fleet's chain commit {tip} is missing"))?;
+        let tree = commit.tree()?;
+        Ok(tree
+            .get_name(IDEAS_FILE)
+            .and_then(|e| repo.find_blob(e.id()).ok())
+            .map(|b| b.content().to_vec())
+            .unwrap_or_default())
+    }
+
+    /// A chain's next commit (on `parent`), holding `records`, `card` and
+    /// `ideas`; no ref moves.
+    pub fn build_chain(
+        &self,
+        parent: Option<&str>,
+        records: &[u8],
+        card: &[u8],
+        ideas: &[u8],
+    ) -> Result<String> {
         let repo = self.repo()?;
         let mut tree = repo.treebuilder(None)?;
         tree.insert(RECORDS_FILE, repo.blob(records)?, 0o100644)?;
         tree.insert(CARD_FILE, repo.blob(card)?, 0o100644)?;
+        tree.insert(IDEAS_FILE, repo.blob(ideas)?, 0o100644)?;
         let tree = repo.find_tree(tree.write()?)?;
         let sig = git2::Signature::now("arx", "arx@localhost")?;
         let parents: Vec<git2::Commit<'_>> = parent

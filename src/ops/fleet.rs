@@ -1,7 +1,8 @@
 //! The fleet as a step of `arx try` and of `arx fleet`: its settings
 //! resolved (`[fleet]`, this clone's git configuration, the environment,
 //! the machine itself); a sync (fetch, every machine's records merged into
-//! the journal by union, this machine's records and card published); the
+//! the journal by union and every machine's lines of ideas into the
+//! backlog by union, this machine's records, card and backlog published); the
 //! take-up of the fleet's best before a try; and a keep pushed as a
 //! compare-and-swap of the best together with the record that tells it.
 //! The git work is `io::fleet`; the rules (the merged order, the card)
@@ -10,13 +11,15 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::error::Hinted;
 use crate::io::fleet::{chain_ref, claim_ref, Door, Push, Update};
+use crate::io::state::Appended;
 use crate::io::Warn;
 use crate::kernel::fleet::{self as rules, Card, Claim, Lease};
+use crate::kernel::idea::IdeaLine;
 use crate::kernel::journal::RunRecord;
 
 /// How many times a sync publishes again when its own chain moved under
@@ -44,6 +47,8 @@ pub struct Synced {
     pub merged_in: usize,
     /// This machine's records the remote now holds.
     pub published: usize,
+    /// Lines of other machines' backlogs of ideas new to this one.
+    pub ideas_merged_in: usize,
     /// The fleet's best (the remote's branch).
     pub best: Option<String>,
 }
@@ -134,6 +139,7 @@ impl Fleet {
                 return Ok(synced);
             }
             synced.merged_in += self.merge_in()?;
+            synced.ideas_merged_in += self.merge_ideas_in()?;
             let (mut own, _) = self.own_records()?;
             own.retain(|r| pending.is_none_or(|(_, run)| r.run_id != run));
             let card = self.card(trying, pending.map(|(c, _)| c), now);
@@ -258,6 +264,44 @@ impl Fleet {
         Ok(new)
     }
 
+    /// The lines of the other machines' backlogs of ideas this one lacks,
+    /// appended to it (union: a line equal to one it has is not added
+    /// again); how many were.
+    fn merge_ideas_in(&self) -> Result<usize> {
+        let mut theirs: Vec<IdeaLine> = Vec::new();
+        for (machine, tip) in self.door.chains()? {
+            if machine == self.machine {
+                continue;
+            }
+            let text = self.door.read_chain_ideas(&tip)?;
+            for line in String::from_utf8_lossy(&text).lines() {
+                match serde_json::from_str::<IdeaLine>(line) {
+                    Ok(l) if !theirs.contains(&l) => theirs.push(l),
+                    Ok(_) => {}
+                    Err(_) if line.trim().is_empty() => {}
+                    Err(e) => (self.warn)(&format!(
+                        "machine {machine}'s backlog has an unreadable idea line, skipped: {e}"
+                    )),
+                }
+            }
+        }
+        let have = crate::io::ideas::read(&self.state, self.warn)?;
+        theirs.retain(|l| !have.contains(l));
+        let registry = crate::io::ideas::registry(&self.state, self.warn);
+        let mut new = 0;
+        for line in theirs {
+            // Checked again under the append's lock: a line added here
+            // meanwhile is not doubled.
+            let added = registry
+                .append_unless(line.clone(), |lines| {
+                    lines.iter().find(|l| **l == line).cloned()
+                })
+                .context("cannot write the backlog of ideas")?;
+            new += usize::from(matches!(added, Appended::Added(_)));
+        }
+        Ok(new)
+    }
+
     /// This machine's records: the journal's records no other machine's
     /// chain holds (and the run ids of the others').
     fn own_records(&self) -> Result<(Vec<RunRecord>, HashSet<String>)> {
@@ -292,7 +336,14 @@ impl Fleet {
             text.push(b'\n');
         }
         let card = serde_json::to_vec_pretty(card)?;
-        self.door.build_chain(parent, &text, &card)
+        // The whole backlog as this machine has it (the union of the
+        // fleet's as last synced): every machine can then merge it by union.
+        let mut ideas = Vec::new();
+        for line in crate::io::ideas::read(&self.state, self.warn)? {
+            serde_json::to_writer(&mut ideas, &line)?;
+            ideas.push(b'\n');
+        }
+        self.door.build_chain(parent, &text, &card, &ideas)
     }
 }
 

@@ -72,6 +72,9 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| next_at_once(),
         ),
+        trial("fleet_ideas_travel_and_backlogs_agree", git_daemon, |_| {
+            ideas_travel()
+        }),
         trial("fleet_an_expired_claim_is_taken_over", git_daemon, |_| {
             expired_claim_taken_over()
         }),
@@ -682,7 +685,7 @@ fn remote_down_holds_the_keep() -> Result<(), Failed> {
 }
 
 /// The same backlog on every machine: three ideas added on the first,
-/// its ideas file copied to the others. Their ids.
+/// which syncs, then every other machine syncs. Their ids.
 fn backlog(machines: &[&Path]) -> Vec<String> {
     let mut ids = Vec::new();
     for (n, what) in ["raise a", "raise b", "raise c"].iter().enumerate() {
@@ -697,12 +700,70 @@ fn backlog(machines: &[&Path]) -> Vec<String> {
         );
         ids.push(String::from_utf8_lossy(&out.stdout).trim().to_string());
     }
-    let file = machines[0].join(".arx/ideas.jsonl");
-    for m in &machines[1..] {
-        std::fs::create_dir_all(m.join(".arx")).unwrap();
-        std::fs::copy(&file, m.join(".arx/ideas.jsonl")).unwrap();
+    for m in machines {
+        sync(m);
     }
     ids
+}
+
+/// `arx --json idea list --status open` in `dir`: the ids listed, sorted.
+fn idea_ids(dir: &Path) -> Vec<String> {
+    let out = arx_in(dir, &["--json", "idea", "list", "--status", "open"]);
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("idea list: {}", String::from_utf8_lossy(&out.stderr)));
+    let mut ids: Vec<String> = report
+        .as_array()
+        .unwrap_or_else(|| panic!("idea list: {report}"))
+        .iter()
+        .filter_map(|i| i["id"].as_str().map(str::to_string))
+        .collect();
+    ids.sort();
+    ids
+}
+
+fn ideas_travel() -> Result<(), Failed> {
+    let f = Fleet::new();
+    let a = f.machine("a", "cpu-x");
+    let b = f.machine("b", "cpu-x");
+    let mut ids = backlog(&[&a, &b]);
+    ids.sort();
+    assert_eq!(idea_ids(&b), ids, "b lacks a's ideas after syncing");
+    // One added on b, and a line dropped on a: both travel, none doubled,
+    // however often the machines sync.
+    let out = arx_in(&b, &["idea", "add", "--family", "g", "raise d"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let d = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let out = arx_in(&a, &["idea", "drop", &ids[0]]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for m in [&b, &a, &b, &a] {
+        sync(m);
+    }
+    let mut all = vec![ids[1].clone(), ids[2].clone(), d];
+    all.sort();
+    assert_eq!(idea_ids(&a), all);
+    assert_eq!(idea_ids(&b), all);
+    let lines = |m: &Path| {
+        let text = std::fs::read_to_string(m.join(".arx/ideas.jsonl")).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(lines(&a), lines(&b), "the machines' backlogs differ");
+    assert_eq!(
+        lines(&a).len(),
+        5,
+        "a line was doubled or lost: {:?}",
+        lines(&a)
+    );
+    Ok(())
 }
 
 /// `arx --json [--now NOW] next --greedy` in `dir`: the idea given.
