@@ -37,7 +37,7 @@ pub use super::paired::Seeds;
 use super::paired::{self, Paired};
 pub use super::ratchet_noise::{estimate, pooled_noise, standing_of, Standing, STANDING_BAND};
 use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
-use super::stats::{check_confidence, Direction};
+use super::stats::Direction;
 use super::verdict::Verdict;
 
 pub mod basis;
@@ -516,14 +516,10 @@ impl Ctx<'_, '_> {
         let k = cand.len();
         let d = self.improvement(cand);
         let me = self.min_effect;
-        let noise = pooled_with(self.evidence.replicates, cand);
-        if let Some(step) = self.per_instance(d, noise, cap) {
-            return step;
-        }
-        let Some((sigma, df)) = noise else {
-            return self.blind(d);
+        let (sigma, df, confidence) = match self.aggregate_noise(d, cap) {
+            Ok(noise) => noise,
+            Err(step) => return *step,
         };
-        let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
         let nb = self.evidence.best.len();
         let q = t_quantile(confidence, df);
         let se = sigma * (1.0 / k as f64 + 1.0 / nb as f64).sqrt();

@@ -7,6 +7,7 @@
 
 use super::{better, percent, runs, shown, Ctx, Decision, Step, DEFAULT_CONFIDENCE};
 use crate::kernel::instances::{self, InstanceEvidence, Judged};
+use crate::kernel::ratchet_noise::pooled_with;
 use crate::kernel::stats::check_confidence;
 use crate::kernel::verdict::Verdict;
 
@@ -117,6 +118,25 @@ impl Ctx<'_, '_> {
             detail,
             paired: None,
         })
+    }
+}
+
+impl Ctx<'_, '_> {
+    /// What every keep rule does before its test on the aggregate, given
+    /// the candidate's improvement `d`: per-instance scores decide when
+    /// they can, and without a noise the blind rule decides (`Err`, the
+    /// step); otherwise the pooled noise σ, its degrees of freedom and the
+    /// confidence the test is held to.
+    pub(super) fn aggregate_noise(&self, d: f64, cap: usize) -> Result<(f64, f64, f64), Box<Step>> {
+        let noise = pooled_with(self.evidence.replicates, self.evidence.candidate);
+        if let Some(step) = self.per_instance(d, noise, cap) {
+            return Err(Box::new(step));
+        }
+        let Some((sigma, df)) = noise else {
+            return Err(Box::new(self.blind(d)));
+        };
+        let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
+        Ok((sigma, df, confidence))
     }
 }
 

@@ -12,10 +12,8 @@ use super::paired::{self, Paired, PairedView};
 use super::sequential::{self, Shape, SHAPE};
 use super::{
     better, next_step, recorded, runs, shown, Ctx, Decision, Evidence, Rule, Seeds, Settings, Step,
-    DEFAULT_CONFIDENCE,
 };
 use crate::kernel::ratchet_noise::{mean, pooled_with, t_quantile};
-use crate::kernel::stats::check_confidence;
 use crate::kernel::stats::Direction;
 use crate::kernel::verdict::Verdict;
 
@@ -146,14 +144,10 @@ impl Ctx<'_, '_> {
         let k = cand.len();
         let d = self.improvement(cand);
         let me = self.min_effect;
-        let noise = pooled_with(self.evidence.replicates, cand);
-        if let Some(step) = self.per_instance(d, noise, cap) {
-            return step;
-        }
-        let Some((sigma, df)) = noise else {
-            return self.blind(d);
+        let (sigma, df, confidence) = match self.aggregate_noise(d, cap) {
+            Ok(noise) => noise,
+            Err(step) => return *step,
         };
-        let confidence = check_confidence(self.settings.confidence).unwrap_or(DEFAULT_CONFIDENCE);
         let nb = self.evidence.best.len();
         let ev = self.evidence;
         let scale = paired::Scale {
