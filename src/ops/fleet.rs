@@ -69,7 +69,8 @@ pub fn resolve(
     let settings = rules::settings(table).map_err(|e| {
         Hinted::error(
             e,
-            "write [fleet] with remote = \"origin\" (and optionally branch, machine, class, confirm_classes)",
+            "fix [fleet] in arx.toml: remote = \"origin\" is needed; branch, machine, class, \
+             lease (10s to 24h) and confirm_classes are optional",
         )
     })?;
     let branch = match settings

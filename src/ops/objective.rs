@@ -273,7 +273,14 @@ pub fn resolve(
         holdout,
         instances: file.instances,
     };
-    validate(&objective).map_err(|e| Hinted::error(format!("invalid objective: {e}"), HINT))?;
+    validate(&objective).map_err(|e| {
+        // A held-out setting has no flag and may live outside arx.toml.
+        let hint = match e.starts_with("holdout.") {
+            true => "set it under [objective.holdout], in arx.toml or the --holdout-config file",
+            false => HINT,
+        };
+        Hinted::error(format!("invalid objective: {e}"), hint)
+    })?;
     Ok((objective, file.rule))
 }
 

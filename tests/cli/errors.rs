@@ -204,3 +204,21 @@ fn hints_agree_with_the_input() {
         .code(2)
         .stderr(contains("d/.arx/journal.jsonl"));
 }
+
+/// A `[fleet]` setting out of range is named, and the hint says how to
+/// fix that table, not only that it needs a remote.
+#[test]
+fn a_fleet_setting_out_of_range_names_the_key_and_a_true_hint() {
+    let sb = Sandbox::new();
+    sb.git_init(".");
+    sb.write(
+        "arx.toml",
+        "[objective]\nmetric = \"m\"\ndirection = \"min\"\ncommand = \"true\"\n\n\
+         [fleet]\nremote = \"origin\"\nlease = \"1s\"\n",
+    );
+    sb.arx().args(["fleet", "status"]).assert().code(2).stderr(
+        contains("fleet.lease")
+            .and(contains("hint:"))
+            .and(contains("lease (10s to 24h)")),
+    );
+}

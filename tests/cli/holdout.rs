@@ -313,6 +313,12 @@ fn a_margin_is_read_and_a_negative_one_is_an_error_naming_the_key() {
     let out = l.arx().args(["try"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("holdout.margin"), "{}", stderr(&out));
+    // The hint points at the held-out table, which has no flag.
+    assert!(
+        stderr(&out).contains("hint: set it under [objective.holdout]"),
+        "{}",
+        stderr(&out)
+    );
     assert!(l.spied("experiment.env").is_empty());
 }
 
