@@ -86,6 +86,10 @@ pub struct TakeUp {
     pub snapshot_ref: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
+    /// The snapshot commit, once the work is stored (written before any
+    /// file changes; absent in markers of an older arx, and before then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot: Option<String>,
 }
 
 /// A measurement in progress: the snapshot of the working tree taken

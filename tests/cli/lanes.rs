@@ -1614,3 +1614,37 @@ fn a_take_up_killed_part_way_is_undone_by_the_lanes_next_try() {
         assert_eq!(left, 0, "{point}");
     }
 }
+
+/// A take-up killed part-way, undone, then taken up again and killed at
+/// the same step: the second take-up stores the same work on the same
+/// commit, which within the same second is the same snapshot commit as
+/// the first one's. The next try must still see that the second one
+/// changed the working tree, undo it, and take up the newest best (not
+/// keep the old best's file as the lane's own change, which conflicts
+/// with the newest best at every later try). Killed several times in a
+/// row so that two of the kills fall within one second.
+#[test]
+fn a_take_up_killed_again_after_its_undo_is_undone_again() {
+    for point in ["take-up:after-files", "take-up:after-index"] {
+        let r = with_lanes(&["a", "b"]);
+        write_in(&r.lane("b"), "b.txt", "3\n");
+        assert_eq!(r.try_in(&r.lane("b"), "b to 3").0, 0, "{point}");
+        write_in(&r.lane("a"), "a.txt", "5\n");
+        for _ in 0..5 {
+            try_killed_at(&r, &r.lane("a"), "a to 5", point);
+        }
+        write_in(&r.lane("b"), "b.txt", "4\n");
+        assert_eq!(r.try_in(&r.lane("b"), "b to 4").0, 0, "{point}");
+        let out = r.arx(&r.lane("a"), &["--json", "try", "-m", "a to 5"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(0), "{point}: {err}");
+        assert_eq!(status(&stdout_json(&out)), "keep", "{point}: {err}");
+        assert_eq!(r.git(&["show", "main:a.txt"]), "5", "{point}");
+        assert_eq!(r.git(&["show", "main:b.txt"]), "4", "{point}");
+        assert_eq!(
+            git_in(&r.lane("a"), &["status", "--porcelain"]),
+            "",
+            "{point}"
+        );
+    }
+}

@@ -24,19 +24,19 @@ pub fn replay(
     if let Some(t) = m.read_measuring()? {
         super::recover::outputs_since(repo, state, &t)?;
     }
-    let marker = TakeUp {
+    let mut marker = TakeUp {
         head: repo.head(),
         onto: onto.to_string(),
         snapshot_ref: snapshot_ref.to_string(),
         before: repo.ref_target(snapshot_ref),
+        snapshot: None,
     };
     m.write_take_up(&marker)?;
-    let done = if best_wins {
-        repo.replay_onto_best_wins(onto, snapshot_ref)
-    } else {
-        repo.replay_onto(onto, snapshot_ref)
-            .map(|r| (r, Vec::new()))
-    };
+    // The snapshot named in the marker before the replay writes a file.
+    let done = repo.replay_marked((onto, snapshot_ref), best_wins, &mut |snapshot| {
+        marker.snapshot = Some(snapshot.to_string());
+        m.write_take_up(&marker)
+    });
     if done.is_err() {
         // Stopped part-way by an error: undone at once, as after a kill.
         let _ = undo(repo, &m, &marker);
@@ -50,9 +50,18 @@ pub fn replay(
 /// marker goes.
 pub fn undo(repo: &RatchetRepo, m: &Markers, t: &TakeUp) -> Result<Option<String>> {
     repo.clear_stale_ref_lock(&t.snapshot_ref);
-    let snapshot = repo.ref_target(&t.snapshot_ref);
     let moved = repo.head() != t.head;
-    let stored = snapshot.is_some() && snapshot != t.before;
+    // The marker names the snapshot once it is stored; before that, the
+    // ref tells only when it changed (a kill between storing it and
+    // naming it in the marker: no file was written yet).
+    let (snapshot, stored) = match &t.snapshot {
+        Some(s) => (Some(s.clone()), true),
+        None => {
+            let s = repo.ref_target(&t.snapshot_ref);
+            let stored = s.is_some() && s != t.before;
+            (s, stored)
+        }
+    };
     let Some(snapshot) = snapshot.filter(|_| stored && !moved) else {
         // Done up to the branch, or cut off before anything changed.
         m.clear_take_up()?;

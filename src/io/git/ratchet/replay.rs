@@ -36,7 +36,8 @@ impl RatchetRepo {
     /// changes). The work as it was is stored under `snapshot_ref` first,
     /// so a replay loses nothing. A conflict changes nothing else.
     pub fn replay_onto(&self, onto: &str, snapshot_ref: &str) -> anyhow::Result<Replay> {
-        self.replay(onto, snapshot_ref, false).map(|(r, _)| r)
+        self.replay(onto, snapshot_ref, false, &mut |_| Ok(()))
+            .map(|(r, _)| r)
     }
 
     /// [`RatchetRepo::replay_onto`], with the best's side taken where the
@@ -49,7 +50,22 @@ impl RatchetRepo {
         onto: &str,
         snapshot_ref: &str,
     ) -> anyhow::Result<(Replay, Vec<String>)> {
-        self.replay(onto, snapshot_ref, true)
+        self.replay(onto, snapshot_ref, true, &mut |_| Ok(()))
+    }
+
+    /// [`RatchetRepo::replay_onto`] (or, with `best_wins`,
+    /// [`RatchetRepo::replay_onto_best_wins`]), calling `stored` with the
+    /// snapshot commit once the work is stored under `snapshot_ref`,
+    /// before anything else changes: what a marker of the replay needs to
+    /// undo it (the ref alone cannot tell, as storing the same work on the
+    /// same commit again within a second gives the very commit it held).
+    pub fn replay_marked(
+        &self,
+        (onto, snapshot_ref): (&str, &str),
+        best_wins: bool,
+        stored: &mut dyn FnMut(&str) -> anyhow::Result<()>,
+    ) -> anyhow::Result<(Replay, Vec<String>)> {
+        self.replay(onto, snapshot_ref, best_wins, stored)
     }
 
     fn replay(
@@ -57,6 +73,7 @@ impl RatchetRepo {
         onto: &str,
         snapshot_ref: &str,
         best_wins: bool,
+        stored: &mut dyn FnMut(&str) -> anyhow::Result<()>,
     ) -> anyhow::Result<(Replay, Vec<String>)> {
         let head = self.head_oid()?;
         let onto = self.commit_id(onto)?;
@@ -86,6 +103,7 @@ impl RatchetRepo {
                 short(onto)
             ),
         )?;
+        stored(&snapshot)?;
         let snapshot_id = self.commit_id(&snapshot)?;
         let work_tree = self.tree_of(snapshot_id)?;
         let base_tree = self.tree_of(base)?;
