@@ -441,17 +441,7 @@ pub fn survey(state: &Path, now_ms: i64, warn: Warn) -> Result<Vec<Seen>> {
         .into_iter()
         .map(|l| {
             let same_host = l.host == host;
-            // After a restart, or when its pid now names a process that
-            // started at another time, arx's process is gone.
-            let same_boot = l.boot_id.is_none() || l.boot_id == boot;
-            let same_process = match l.pid_start {
-                Some(start) => i32::try_from(l.pid)
-                    .ok()
-                    .and_then(live::proc_stat)
-                    .is_some_and(|s| s.start == start),
-                None => true,
-            };
-            let pid_alive = same_host && same_boot && same_process && live::pid_alive(l.pid);
+            let pid_alive = same_host && arx_alive(&l, boot.as_deref());
             let group_alive = same_host && l.pgid.is_some_and(live::group_alive);
             Seen {
                 state: crate::kernel::live::liveness(&l, now_ms, same_host, pid_alive),
@@ -462,6 +452,62 @@ pub fn survey(state: &Path, now_ms: i64, warn: Warn) -> Result<Vec<Seen>> {
             }
         })
         .collect())
+}
+
+/// Is the arx that runs `l` (on this host) still there? After a restart,
+/// or when its pid now names a process that started at another time, it
+/// is gone.
+fn arx_alive(l: &LiveRun, boot: Option<&str>) -> bool {
+    let same_boot = l.boot_id.is_none() || l.boot_id.as_deref() == boot;
+    let same_process = match l.pid_start {
+        Some(start) => i32::try_from(l.pid)
+            .ok()
+            .and_then(live::proc_stat)
+            .is_some_and(|s| s.start == start),
+        None => true,
+    };
+    same_boot && same_process && live::pid_alive(l.pid)
+}
+
+/// End the experiments that killed tries in `dir` (a working tree) left
+/// running: an experiment runs in a process group of its own, so a
+/// `kill -9` of arx leaves it writing into the working tree, where the
+/// next try would take what it writes for the user's work. Only a run
+/// whose arx is gone, which ran in `dir` on this host, and whose group is
+/// proven its own (as [`reap`] proves it) is signalled, and waited for;
+/// its live file stays for `arx ps --reap` to journal. A line for each
+/// one ended.
+pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
+    let Ok(runs) = live::list(state, warn) else {
+        return Vec::new();
+    };
+    let (host, boot) = (live::hostname(), live::boot_id());
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let dir = canonical(dir);
+    let mut lines = Vec::new();
+    for l in runs {
+        let Some(pgid) = l.pgid else { continue };
+        let here = l.host == host && canonical(Path::new(&l.cwd)).starts_with(&dir);
+        if !here || arx_alive(&l, boot.as_deref()) || !live::group_alive(pgid) {
+            continue;
+        }
+        let members = live::group_members(pgid, &l.run_id);
+        if crate::kernel::live::group_is_run(&l, pgid, boot.as_deref(), &members).is_err() {
+            continue;
+        }
+        live::kill_group(pgid);
+        // Gone once no member is left but zombies (whoever adopted them
+        // reaps them).
+        let until = Instant::now() + Duration::from_secs(5);
+        while !live::group_members(pgid, &l.run_id).is_empty() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        lines.push(format!(
+            "ended the experiment of run {} that a killed try left running",
+            crate::ops::ratchet::run_short(&l.run_id)
+        ));
+    }
+    lines
 }
 
 /// What reaping one lost run did.

@@ -721,3 +721,52 @@ fn what_a_keep_killed_part_way_had_its_runs_write_is_not_the_next_candidate() {
     let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
     assert!(!files.contains("out/ckpt.bin"), "{files}");
 }
+
+/// A try killed while its experiment runs (`kill -9` of arx alone: the
+/// experiment runs in a process group of its own, so it goes on) leaves
+/// that experiment running, and it writes its checkpoint again a moment
+/// later. The next try ends it before it reads the working tree, so no
+/// write of a killed try's run ever lands in a later candidate.
+#[test]
+fn a_killed_tries_experiment_left_running_is_ended_by_the_next_try() {
+    let late = r#"mkdir -p out; echo "$v $n" > out/ckpt.bin
+if [ -f data/kill ]; then
+  rm data/kill
+  kill -9 $(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' .arx/try-*.lock)
+  sleep 4
+  echo "written after its try was killed" > out/ckpt.bin
+fi
+"#;
+    let sb = committed_repo(&[
+        ("score.sh", &format!("{SCORE}{late}")),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    std::fs::create_dir_all(sb.path().join("data")).unwrap();
+    let (code, report, err) = try_json(&sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    sb.write("value.txt", "0.4");
+    sb.write("data/kill", "");
+    let started = Instant::now();
+    let out = sb.arx().args(["try", "-m", "killed"]).output().unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    sb.write("value.txt", "0.3");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(err.contains("a killed try left running"), "{err}");
+    // Past the moment the killed try's experiment would have written.
+    std::thread::sleep(Duration::from_millis(4500).saturating_sub(started.elapsed()));
+    assert_ne!(sb.read("out/ckpt.bin"), "written after its try was killed");
+    sb.write("value.txt", "0.2");
+    let (code, report, err) = try_json(&sb, &["-m", "lower still"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(!files.contains("out/ckpt.bin"), "{files}");
+}

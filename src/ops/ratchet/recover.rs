@@ -17,13 +17,16 @@ use crate::io::Warn;
 /// Finish an interrupted keep of the repository, then what this working
 /// tree left half done. Returns a line for each thing done (warnings).
 pub fn all(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
-    // First what a killed measurement's runs wrote, seen against the tree
+    // Nothing a killed try's experiment still writes may land after what
+    // follows has read the working tree.
+    let mut ended = crate::ops::reactive::end_killed_runs_in(state, repo.workdir(), warn);
+    // Then what a killed measurement's runs wrote, seen against the tree
     // before them while the branch is still where they ran (finishing a
     // keep may move it).
-    let mut lines = measurement(repo, state)?;
-    lines.extend(keep(repo, state, warn)?);
-    lines.extend(worktree(repo, state, warn)?);
-    Ok(lines)
+    ended.extend(measurement(repo, state)?);
+    ended.extend(keep(repo, state, warn)?);
+    ended.extend(worktree(repo, state, warn)?);
+    Ok(ended)
 }
 
 /// What waits to be finished, for a command that only reads: one line
