@@ -29,6 +29,9 @@ pub const ALL: &[&str] = &[
     // tree, then the index, before the lane's branch moves.
     TAKE_UP_AFTER_FILES,
     TAKE_UP_AFTER_INDEX,
+    // A run: its experiment started, before its live file names its
+    // process group.
+    RUN_AFTER_SPAWN,
 ];
 
 pub const DISCARD_AFTER_SNAPSHOT: &str = "discard:after-snapshot";
@@ -43,6 +46,7 @@ pub const KEEP_AFTER_MAIN: &str = "keep:after-main";
 pub const KEEP_AFTER_RECORD: &str = "keep:after-record";
 pub const TAKE_UP_AFTER_FILES: &str = "take-up:after-files";
 pub const TAKE_UP_AFTER_INDEX: &str = "take-up:after-index";
+pub const RUN_AFTER_SPAWN: &str = "run:after-spawn";
 
 /// Die here if `ARX_FAILPOINT` names `point`.
 pub fn hit(point: &str) {

@@ -243,6 +243,52 @@ pub fn carries_marker(pid: i32, run_id: &str) -> Option<bool> {
     Some(env.split(|&b| b == 0).any(|v| v == wanted.as_bytes()))
 }
 
+/// The run id in `pid`'s environment ([`RUN_MARKER_ENV`]), if it holds one
+/// and can be read.
+fn marker_of(pid: i32) -> Option<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(super::platform::proc_path(&format!("{pid}/environ"))?).ok()?;
+    let mut env = Vec::new();
+    file.take(MAX_ENVIRON_BYTES).read_to_end(&mut env).ok()?;
+    let key = format!("{RUN_MARKER_ENV}=");
+    env.split(|&b| b == 0)
+        .find_map(|v| v.strip_prefix(key.as_bytes()))
+        .and_then(|id| std::str::from_utf8(id).ok())
+        .map(str::to_string)
+}
+
+/// The processes (but this one) whose environment carries the marker of
+/// one of `run_ids`, from one pass over `/proc`: (pid, run id). Empty
+/// where `/proc` cannot be read.
+pub fn processes_marked(run_ids: &[&str]) -> Vec<(i32, String)> {
+    let Some(Ok(entries)) = super::platform::proc_path("").map(std::fs::read_dir) else {
+        return Vec::new();
+    };
+    let me = std::process::id() as i32;
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<i32>().ok())
+        else {
+            continue;
+        };
+        if pid == me {
+            continue;
+        }
+        if let Some(id) = marker_of(pid).filter(|id| run_ids.contains(&id.as_str())) {
+            found.push((pid, id));
+        }
+    }
+    found
+}
+
+/// End a process at once (SIGKILL); true when it was there.
+pub fn kill_process(pid: i32) -> bool {
+    pid > 1 && kill(Pid::from_raw(pid), Signal::SIGKILL).is_ok()
+}
+
 /// Every process of group `pgid` now, with its start time and whether it
 /// carries `run_id`'s marker (an empty list where `/proc` cannot be read).
 pub fn group_members(pgid: i32, run_id: &str) -> Vec<GroupMember> {

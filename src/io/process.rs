@@ -535,6 +535,7 @@ pub fn run_bound(
     };
     let pid = child.id();
     let pgid = Pid::from_raw(pid as i32);
+    super::failpoint::hit(super::failpoint::RUN_AFTER_SPAWN);
     let mut flow = on_event(&RunEvent::Started { pid });
 
     let (tx, rx) = mpsc::channel::<Msg>();

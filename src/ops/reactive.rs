@@ -485,10 +485,20 @@ pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let dir = canonical(dir);
     let mut lines = Vec::new();
+    // Runs whose live file names no group: arx was killed between
+    // starting the experiment and writing its group down (or between
+    // attempts, when nothing runs).
+    let mut unnamed = Vec::new();
     for l in runs {
-        let Some(pgid) = l.pgid else { continue };
         let here = l.host == host && canonical(Path::new(&l.cwd)).starts_with(&dir);
-        if !here || arx_alive(&l, boot.as_deref()) || !live::group_alive(pgid) {
+        if !here || arx_alive(&l, boot.as_deref()) {
+            continue;
+        }
+        let Some(pgid) = l.pgid else {
+            unnamed.push(l.run_id);
+            continue;
+        };
+        if !live::group_alive(pgid) {
             continue;
         }
         let members = live::group_members(pgid, &l.run_id);
@@ -507,7 +517,42 @@ pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
             crate::ops::ratchet::run_short(&l.run_id)
         ));
     }
+    lines.extend(end_marked(&unnamed));
     lines
+}
+
+/// End every process that carries the marker of one of `run_ids` (runs
+/// whose arx is gone), until none is left (a process forked meanwhile
+/// too), for at most 5 seconds. A line for each run ended.
+fn end_marked(run_ids: &[String]) -> Vec<String> {
+    if run_ids.is_empty() {
+        return Vec::new();
+    }
+    let ids: Vec<&str> = run_ids.iter().map(String::as_str).collect();
+    let mut ended: Vec<String> = Vec::new();
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let marked = live::processes_marked(&ids);
+        if marked.is_empty() || Instant::now() >= until {
+            break;
+        }
+        for (pid, id) in marked {
+            live::kill_process(pid);
+            if !ended.contains(&id) {
+                ended.push(id);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ended
+        .iter()
+        .map(|id| {
+            format!(
+                "ended the experiment of run {} that a killed try left running",
+                crate::ops::ratchet::run_short(id)
+            )
+        })
+        .collect()
 }
 
 /// What reaping one lost run did.

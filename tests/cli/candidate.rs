@@ -770,3 +770,59 @@ fi
     let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
     assert!(!files.contains("out/ckpt.bin"), "{files}");
 }
+
+/// A try killed just after it started its experiment, before its live
+/// file named the experiment's process group: the next try still finds
+/// the experiment (by the run's marker in its environment) and ends it
+/// before it reads the working tree.
+#[test]
+fn an_experiment_started_by_a_try_killed_before_it_was_named_is_ended_too() {
+    let late = r#"mkdir -p out; echo "$v $n" > out/ckpt.bin
+if [ -f data/slow ]; then
+  rm data/slow
+  sleep 4
+  echo "written after its try was killed" > out/ckpt.bin
+fi
+"#;
+    let sb = committed_repo(&[
+        ("score.sh", &format!("{SCORE}{late}")),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    std::fs::create_dir_all(sb.path().join("data")).unwrap();
+    let (code, report, err) = try_json(&sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    sb.write("value.txt", "0.4");
+    sb.write("data/slow", "");
+    let started = Instant::now();
+    let out = sb
+        .arx()
+        .env("ARX_FAILPOINT", "run:after-spawn")
+        .args(["try", "-m", "killed"])
+        .output()
+        .unwrap();
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
+    // The experiment got as far as its slow part.
+    let until = Instant::now() + Duration::from_secs(3);
+    while sb.path().join("data/slow").exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    sb.write("value.txt", "0.3");
+    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert!(err.contains("a killed try left running"), "{err}");
+    std::thread::sleep(Duration::from_millis(4500).saturating_sub(started.elapsed()));
+    assert_ne!(sb.read("out/ckpt.bin"), "written after its try was killed");
+    sb.write("value.txt", "0.2");
+    let (code, report, err) = try_json(&sb, &["-m", "lower still"]);
+    assert_eq!(code, 0, "{report} {err}");
+    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
+    let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
+    assert!(!files.contains("out/ckpt.bin"), "{files}");
+}
