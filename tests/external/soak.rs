@@ -1,6 +1,7 @@
 //! The short form of the random-kill soak (`bench/soak.sh --quick`): 150
 //! tries in 3 lanes, most killed with `kill -9` at a random moment, in a
-//! repository with a tracked output, a submodule and a Git LFS file; it fails on
+//! repository with outputs (a tracked results file and an untracked
+//! checkpoint), a submodule and a Git LFS file; it fails on
 //! any try left stuck, anything lost, or any view (log, status, report,
 //! journal verify, git) that disagrees. Needs bash, git-lfs and python3.
 
@@ -19,13 +20,8 @@ pub fn trials() -> Vec<Trial> {
     )]
 }
 
-/// git-lfs, and a python3 the script's checks run on; and `ARX_SOAK=1`:
-/// the soak still leaves a try stuck in about one run in six (BENCHMARKS.md),
-/// so it runs when asked, not in every `cargo test`.
+/// git-lfs, and a python3 the script's checks run on.
 fn soak_needs() -> Result<std::path::PathBuf, String> {
-    if std::env::var_os("ARX_SOAK").is_none_or(|v| v != "1") {
-        return Err("ARX_SOAK=1 runs the short random-kill soak".into());
-    }
     needs::python_with("json")?;
     needs::git_lfs()
 }
@@ -36,10 +32,6 @@ fn short_soak() -> Result<(), Failed> {
         .arg(root.join("bench/soak.sh"))
         .arg("--quick")
         .env("ARX", needs::arx())
-        // An untracked checkpoint rewritten by every run can still leak
-        // into a candidate after some kills (BENCHMARKS.md): the tracked
-        // results file is the output this form checks.
-        .env("SOAK_CHECKPOINT", "0")
         .env_remove("ARX_STATE_DIR")
         .output()
         .map_err(|e| Failed::from(format!("bash bench/soak.sh: {e}")))?;
