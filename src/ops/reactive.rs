@@ -475,8 +475,9 @@ fn arx_alive(l: &LiveRun, boot: Option<&str>) -> bool {
 /// next try would take what it writes for the user's work. Only a run
 /// whose arx is gone, which ran in `dir` on this host, and whose group is
 /// proven its own (as [`reap`] proves it) is signalled, and waited for;
-/// its live file stays for `arx ps --reap` to journal. A line for each
-/// one ended.
+/// when arx was killed before it wrote the group down, the processes that
+/// carry the run's marker are. Its live file stays for `arx ps --reap` to
+/// journal. A line for each one ended.
 pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
     let Ok(runs) = live::list(state, warn) else {
         return Vec::new();
