@@ -4,8 +4,9 @@
 
 use std::process::{Command, Stdio};
 
-/// The id of the job named `name` that is in the queue, if any.
-pub fn job_id(name: &str) -> Option<String> {
+/// The id of the job named `name` that is in the queue, if any, other
+/// than those in `skip` (earlier jobs of the same name, still completing).
+pub fn job_id(name: &str, skip: &[String]) -> Option<String> {
     let out = Command::new("squeue")
         .args(["--noheader", "--format=%i", "--name", name])
         .stdin(Stdio::null())
@@ -18,7 +19,7 @@ pub fn job_id(name: &str) -> Option<String> {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(str::trim)
-        .find(|l| !l.is_empty())
+        .find(|l| !l.is_empty() && !skip.iter().any(|s| s == l))
         .map(str::to_string)
 }
 

@@ -100,7 +100,7 @@ pub fn run_attempts_reacting(
     mut on: impl FnMut(AttemptEvent<'_>),
 ) -> Result<(Vec<RunOutcome>, Duration)> {
     let wall = Instant::now();
-    let mut outcomes = Vec::new();
+    let mut outcomes: Vec<RunOutcome> = Vec::new();
     let run = &marked(run, reactive);
     for index in 0..repeat {
         on(AttemptEvent::Begin { index });
@@ -109,7 +109,11 @@ pub fn run_attempts_reacting(
         } else {
             label.to_string()
         });
-        let Some(placed) = place(run, interrupt, reactive)? else {
+        // A repeated run's attempts share the job's name; an earlier
+        // attempt's job may linger in the queue (completing), so its id is
+        // never taken for this attempt's.
+        let earlier: Vec<String> = outcomes.iter().filter_map(|o| o.job_id.clone()).collect();
+        let Some(placed) = place(run, interrupt, reactive, earlier)? else {
             // Interrupted while waiting for a slot: nothing ran.
             let outcome = RunOutcome {
                 exit_code: 130,
@@ -211,6 +215,7 @@ fn place(
     run: &RunSpec,
     interrupt: &Arc<AtomicBool>,
     reactive: &mut Reactive,
+    earlier_jobs: Vec<String>,
 ) -> Result<Option<Placed>> {
     let Some(place) = run.place.as_deref() else {
         return Ok(Some(Placed {
@@ -252,7 +257,7 @@ fn place(
     Ok(Some(Placed {
         spec,
         slot,
-        job: name.map(JobWatch::start),
+        job: name.map(|n| JobWatch::start(n, earlier_jobs)),
     }))
 }
 
@@ -283,7 +288,8 @@ struct JobWatch {
 }
 
 impl JobWatch {
-    fn start(name: String) -> JobWatch {
+    /// Watch for the job named `name` whose id is none of `earlier`.
+    fn start(name: String, earlier: Vec<String>) -> JobWatch {
         let found = Arc::new(std::sync::Mutex::new(None));
         let stop = Arc::new(AtomicBool::new(false));
         let nudge = Arc::new(AtomicBool::new(false));
@@ -296,7 +302,7 @@ impl JobWatch {
             );
             std::thread::spawn(move || {
                 while !stop.load(std::sync::atomic::Ordering::SeqCst) {
-                    if let Some(id) = crate::io::slurm::job_id(&name) {
+                    if let Some(id) = crate::io::slurm::job_id(&name, &earlier) {
                         *found.lock().unwrap_or_else(|e| e.into_inner()) = Some(id);
                         nudge.store(true, std::sync::atomic::Ordering::SeqCst);
                         return;

@@ -626,6 +626,46 @@ fn each_attempt_of_a_repeated_measurement_records_its_own_job() {
 }
 
 #[test]
+fn an_earlier_attempts_job_still_in_the_queue_is_not_taken_for_the_next() {
+    let sb = Sandbox::new();
+    let path = fake_slurm(&sb);
+    // This `srun` leaves each ended job listed, as Slurm lists a job that
+    // is still completing: the queue names the earlier attempts' jobs
+    // first, under the same name.
+    let queue = sb.path().join("queue");
+    let ids = sb.path().join("last-job");
+    let srun = sb.write(
+        "bin/srun",
+        format!(
+            "#!/bin/sh\nname=${{1#--job-name=}}; shift\n\
+             id=$(( $(cat '{ids}' 2>/dev/null || echo 4240) + 1 )); echo $id > '{ids}'\n\
+             echo \"$name $id\" >> '{queue}'\n\
+             while [ \"$1\" != -- ]; do shift; done; shift\n\
+             exec \"$@\"\n",
+            ids = ids.display(),
+            queue = queue.display()
+        ),
+    );
+    std::fs::set_permissions(&srun, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    sb.arx()
+        .env("PATH", &path)
+        .args(["run", "--no-gates", "--repeat", "3"])
+        .args(["--launcher", "srun --"])
+        .args(["--metric", "m", "--cmp", ">=", "--target", "0"])
+        .args(["--", "sh", "-c", "sleep 0.6; echo '__RESULT__ {\"m\": 1}'"])
+        .assert()
+        .code(0);
+    let record = &sb.journal()[0];
+    let jobs: Vec<&str> = record["attempts"]
+        .as_array()
+        .expect("the attempts")
+        .iter()
+        .map(|a| a["job_id"].as_str().unwrap_or("none"))
+        .collect();
+    assert_eq!(jobs, ["4241", "4242", "4243"], "{record}");
+}
+
+#[test]
 fn a_relative_guard_is_judged_on_the_candidates_slot_with_the_guard_metrics_offset() {
     // Slot "1" reads `step` 0.5 higher (a slower card) as well as `m` 5
     // higher: a change that does not touch the step time must not break
