@@ -19,6 +19,7 @@ use crate::kernel::objective::Objective;
 use crate::kernel::paired;
 use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
 use crate::kernel::segment::Segment;
+use crate::kernel::slot_offset;
 use crate::kernel::stats::summarize;
 use crate::ops::attempts;
 use crate::ops::reactive::Reactive;
@@ -385,8 +386,13 @@ pub fn remeasure(
     let (runner, repo, state, kept) = (env.runner, env.repo, env.state, at.kept.as_str());
     let objective = runner.objective;
     let n = objective.baseline_repeat.max(1);
+    // In a fleet the frame is this machine's class (and slot).
+    let on = match &runner.class {
+        Some(_) => format!("class {}", crate::kernel::text::shown(slot)),
+        None => format!("slot {slot}"),
+    };
     runner.host.say(&format!(
-        "the best {} has no runs on slot {slot} that the candidate can be compared with: \
+        "the best {} has no runs on {on} that the candidate can be compared with: \
          measuring it there ({n} run{}) with the candidate set aside",
         short(kept),
         if n == 1 { "" } else { "s" }
@@ -397,7 +403,7 @@ pub fn remeasure(
     }
     let runner = &runner.at(kept);
     let best_seeds = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
-    let label = |i| format!("the best on slot {slot} {i}/{n}");
+    let label = |i| format!("the best on {on} {i}/{n}");
     let runs = BestRuns::run(
         runner,
         state,
@@ -410,14 +416,17 @@ pub fn remeasure(
     let slotted: Vec<(String, f64, Option<u64>)> = runs
         .outcomes
         .iter()
-        .filter_map(|o| Some((o.slot.clone()?, runner.sample(o)?, o.seed)))
+        .filter_map(|o| {
+            let frame = slot_offset::frame(runner.class.as_deref(), o.slot.as_deref());
+            Some((frame?, runner.sample(o)?, o.seed))
+        })
         .collect();
     let mut i = info(
         objective,
         TryStatus::Remeasure,
         kept,
         env.rule,
-        Some(format!("the best on slot {slot}")),
+        Some(format!("the best on {on}")),
     );
     i.commit = Some(kept.to_string());
     i.lane = env.lane.map(|l| l.name.clone());
@@ -427,14 +436,14 @@ pub fn remeasure(
     }
     match summarize(&samples) {
         Some(sm) => runner.host.say(&format!(
-            "the best {} on slot {slot}: {} {} (n={})",
+            "the best {} on {on}: {} {} (n={})",
             short(kept),
             objective.metric,
             num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
             sm.n
         )),
         None if !interrupted => runner.host.warn(&format!(
-            "the best {} reported no {} on slot {slot}: the candidate is compared with it as recorded",
+            "the best {} reported no {} on {on}: the candidate is compared with it as recorded",
             short(kept),
             objective.metric
         )),

@@ -8,10 +8,12 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+mod classes;
 mod families;
 mod segment;
 mod slots;
 
+pub use classes::ClassFold;
 pub use families::{FamilyFold, FamilySummary};
 pub use slots::SlotChanges;
 
@@ -89,6 +91,10 @@ pub struct SegmentFold {
     /// of an older arx, and loops without ideas, have no family table).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub any_family: bool,
+    /// In a fleet: tries per class of machine, each with the last best it
+    /// measured (classes in order of their first record).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassFold>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

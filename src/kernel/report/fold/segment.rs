@@ -16,6 +16,7 @@ impl SegmentFold {
         let is_try = p.status != Status::Remeasure;
         self.add_counts(p, is_try);
         self.add_lane(p, is_try);
+        self.add_class(p, is_try);
         self.add_slots(p, is_try);
         // Before the keep log takes this keep: its gain is over the best
         // before it.
@@ -143,6 +144,7 @@ impl SegmentFold {
             lanes: self.lanes.clone(),
             slots: self.slot_summaries(),
             families: self.family_summaries(),
+            classes: self.class_summaries(),
         }
     }
 
