@@ -10,7 +10,8 @@ use serde::Serialize;
 use super::{short, Ctx, WARN};
 use crate::cli::FleetCommand;
 use crate::error::{Exit, Hinted};
-use crate::kernel::fleet::{class_bests, Card, ClassBest, Lease};
+use crate::kernel::fleet::{Card, Lease};
+use crate::kernel::fleet_classes::{class_bests, ClassBest};
 use crate::ops::fleet::{Fleet, Synced};
 use crate::output::{bold, dim, Report};
 

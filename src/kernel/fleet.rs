@@ -257,8 +257,6 @@ pub struct Card {
     pub pending: Option<String>,
 }
 
-pub use super::fleet_classes::{class_bests, ClassBest};
-
 /// Every machine's records merged into one journal: one record per run
 /// id, by start time then run id (as `arx journal merge` orders them),
 /// except that a try measured against a keep comes after that keep (a

@@ -515,7 +515,8 @@ fn a_fleets_segment_is_grouped_by_class_never_comparing_them() {
     let o = report(&points, Scope::Latest);
     let s = &o.segments[0];
     let tenths = |v: f64| (v * 10.0).round() / 10.0;
-    let by: Vec<(&str, usize, usize, Option<(&str, f64)>, Option<f64>)> = s
+    type Row<'r> = (&'r str, usize, usize, Option<(&'r str, f64)>, Option<f64>);
+    let by: Vec<Row<'_>> = s
         .classes
         .iter()
         .map(|c| {
