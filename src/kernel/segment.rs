@@ -281,8 +281,18 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     if let (Some(kept), TryStatus::Keep | TryStatus::Discard, true) =
         (&seg.kept, info.status, on_seeds)
     {
-        let (best, best_seeds): (Vec<f64>, Vec<Option<u64>>) =
-            kept.pair_runs().into_iter().map(|(x, s, _)| (x, s)).unzip();
+        // In a fleet, only the best's runs on the try's own class pair
+        // with its runs: another class's differ by the classes' offset.
+        let own_class = |frame: Option<&str>| match info.class.as_deref() {
+            Some(c) => frame.is_some_and(|f| f == c || f.starts_with(&format!("{c}/"))),
+            None => true,
+        };
+        let (best, best_seeds): (Vec<f64>, Vec<Option<u64>>) = kept
+            .pair_runs()
+            .into_iter()
+            .filter(|(_, _, frame)| own_class(*frame))
+            .map(|(x, s, _)| (x, s))
+            .unzip();
         let d = super::paired::differences(&best, &best_seeds, &samples, &seeds);
         if d.len() >= 2 {
             seg.pair_groups.push(d);

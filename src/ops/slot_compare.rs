@@ -210,6 +210,8 @@ impl<'s> SlotCompare<'s> {
         for (x, seed, on) in runs {
             let moved = match on {
                 Some(s) if s == slot => Some(x),
+                // No offset between classes is known without the noise.
+                Some(_) if self.classes && sd.is_none() => None,
                 Some(s) => slot_offset::offset(&self.slot_runs, slot, s, sd).map(|o| x + o.d),
                 None => None,
             };
@@ -324,5 +326,26 @@ mod tests {
         let (values, seeds) = c.paired_best(&best);
         assert_eq!(&values[..2], &[15.02, 15.12]);
         assert_eq!(seeds, vec![Some(1), Some(2), Some(1), Some(2), Some(3)]);
+    }
+
+    #[test]
+    fn a_class_never_compares_with_another_class_raw_even_without_a_noise_estimate() {
+        // The best measured on class `slow` only, and no repeated
+        // measurement yet: slots would compare as recorded; a class
+        // measures the best on itself first, then compares with that alone.
+        let mut seg = segment(vec![]);
+        seg.slot_runs[0].by_slot = [("slow".to_string(), vec![10.0])].into();
+        let best = seg.kept.clone().unwrap();
+        let mut c = SlotCompare::new(1, true, &seg);
+        c.ran(Some("fast".into()));
+        assert!(c.needs_remeasure("k"));
+        // Before it is measured here, there is nothing to compare with.
+        assert_eq!(c.compare(&best, &[7.0]), (Vec::new(), vec![7.0]));
+        assert_eq!(c.paired_best(&best), (Vec::new(), Vec::new()));
+        c.remeasured("k", vec![("fast".into(), 7.1)], &[]);
+        assert!(!c.needs_remeasure("k"));
+        assert_eq!(c.compare(&best, &[7.0]), (vec![7.1], vec![7.0]));
+        let b = c.slot_best(&best).unwrap();
+        assert_eq!((b.slot.as_str(), b.runs, b.moved), ("fast", 1, 0));
     }
 }

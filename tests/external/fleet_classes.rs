@@ -151,14 +151,42 @@ fn slow_class_keeps() -> Result<(), Failed> {
     std::fs::write(fast.join("notes.txt"), "notes, reworded\n").unwrap();
     let (_, r) = try_in(&fast, "reword the notes");
     assert_ne!(status(&r), "keep", "a null change kept: {r}");
+    assert_eq!(of(&fast, "remeasure", "fast").len(), 1);
+    // Each class's best and the fleet's best as each class measured it:
+    // about 98 on the fast class, 100.4 on the slow one.
+    let kept = f.remote_best();
     let st = arx_in(&fast, &["--json", "fleet", "status"]);
     let st: Value = serde_json::from_slice(&st.stdout).unwrap();
-    let classes: Vec<&str> = st["classes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|c| c["class"].as_str())
-        .collect();
-    assert!(classes.contains(&"slow"), "{st}");
+    let class = |name: &str| -> Value {
+        let all = st["classes"].as_array().unwrap();
+        all.iter().find(|c| c["class"] == name).cloned().unwrap()
+    };
+    let near = |v: &Value, x: f64| v.as_f64().is_some_and(|v| (v - x).abs() < 1.0);
+    for (name, value) in [("fast", 98.0), ("slow", 100.4)] {
+        let c = class(name);
+        assert_eq!(c["commit"], kept.as_str(), "{st}");
+        assert!(near(&c["fleet_best"], value), "{name}: {st}");
+    }
+    // The report groups the segment by class the same way.
+    let out = arx_in(&fast, &["--json", "report"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let classes = report["segments"][0]["classes"].as_array().cloned();
+    let classes = classes.unwrap_or_else(|| panic!("no classes: {report}"));
+    for (name, value) in [("fast", 98.0), ("slow", 100.4)] {
+        let c = classes.iter().find(|c| c["class"] == name).unwrap();
+        assert!(near(&c["fleet_best"], value), "{name}: {report}");
+    }
+    // The best (kept on the slow class) against the baseline (measured on
+    // the fast class): on the slow class, never raw.
+    let best = &report["segments"][0]["best"];
+    assert_eq!(best["baseline_on_slot"]["slot"], "slow", "{best}");
+    assert!(near(&best["change"], -2.0), "{best}");
+    let text = arx_in(&fast, &["report"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("class             fast: 2 tries, 0 kept, best 98 at "),
+        "{text}"
+    );
+    assert!(text.contains("class             slow: "), "{text}");
     Ok(())
 }

@@ -469,7 +469,9 @@ pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
         // change against the baseline (negative is better when lower is);
         // against the best on the try's slot when it was compared there,
         // as its line says.
-        change: if p.segment_number > 0 {
+        // A fleet's best measured again on a class is no change: the best
+        // it would be set against was measured on another class.
+        change: if p.segment_number > 0 && !(p.class.is_some() && p.status == Status::Remeasure) {
             p.value.zip(p.slot_best.or(best)).map(|(v, b)| v - b)
         } else {
             None

@@ -201,31 +201,27 @@ fn class_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
     if s.classes.is_empty() {
         return;
     }
-    let classes: Vec<String> = s
-        .classes
-        .iter()
-        .map(|c| {
-            let mut t = format!(
-                "{} {}, {} kept",
-                truncate(&c.class, 40),
-                crate::output::count(c.tries as u64, "try", "tries"),
-                c.keeps
-            );
-            if let Some(b) = &c.best {
-                t.push_str(&format!(
-                    ", its best {} at {}",
-                    num(b.value),
-                    short_commit(&b.commit)
-                ));
-            }
-            match c.fleet_best {
-                Some(v) => t.push_str(&format!(" (the fleet's best here {})", num(v))),
-                None => t.push_str(" (the fleet's best not measured here yet)"),
-            }
-            t
-        })
-        .collect();
-    out.push(("classes", classes.join(" · ")));
+    // One line a class: a class's name is long (a GPU's model).
+    for c in &s.classes {
+        let mut t = format!(
+            "{}: {}, {} kept",
+            truncate(&c.class, 28),
+            crate::output::count(c.tries as u64, "try", "tries"),
+            c.keeps
+        );
+        if let Some(b) = &c.best {
+            t.push_str(&format!(
+                ", best {} at {}",
+                num(b.value),
+                short_commit(&b.commit)
+            ));
+        }
+        match c.fleet_best {
+            Some(v) => t.push_str(&format!(", the fleet's {}", num(v))),
+            None => t.push_str(", the fleet's not measured"),
+        }
+        out.push(("class", t));
+    }
 }
 
 /// Each slot's use, effect and offset.

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{entry, kept_samples, mean, SegmentFold};
-use crate::kernel::report::{ClassSummary, OnClass, Point, Status};
+use crate::kernel::report::{millis, ClassSummary, OnClass, OnSlot, Point, Status};
 
 /// One class's share of a segment.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -19,6 +19,12 @@ pub struct ClassFold {
     pub commit: String,
     /// Its values on the class.
     pub samples: Vec<f64>,
+    /// The segment's baseline commit as the class measured it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub baseline: Vec<f64>,
+    /// When it measured `commit` last (its record's end, in ms).
+    #[serde(default)]
+    pub at_ms: i64,
 }
 
 impl SegmentFold {
@@ -28,6 +34,15 @@ impl SegmentFold {
         let Some(class) = p.class.as_deref() else {
             return;
         };
+        // The baseline's commit: its own record's, or the one the segment
+        // has when the class measures it again.
+        let of_baseline = p.status == Status::Baseline
+            || (p.status == Status::Remeasure
+                && self
+                    .baseline
+                    .as_ref()
+                    .is_some_and(|b| p.commit.as_deref() == Some(b.commit.as_str())));
+        let end = millis(&p.started_at).map_or(0, |t| t + p.duration_ms as i64);
         let c = entry(
             &mut self.classes,
             class,
@@ -52,11 +67,35 @@ impl SegmentFold {
         if samples.is_empty() {
             return;
         }
-        if c.commit != commit {
-            c.commit = commit.to_string();
-            c.samples.clear();
+        if of_baseline {
+            c.baseline.extend_from_slice(&samples);
         }
-        c.samples.extend(samples);
+        // The journal orders records by their start: a best measured again
+        // during a try starts after that try, and may end before it.
+        if c.commit == commit {
+            c.samples.extend(samples);
+            c.at_ms = c.at_ms.max(end);
+        } else if end >= c.at_ms {
+            c.commit = commit.to_string();
+            c.samples = samples;
+            c.at_ms = end;
+        }
+    }
+
+    /// The baseline as the best's class measured it, when the best and the
+    /// baseline were measured on different classes: `Some(None)` when that
+    /// class has not measured it (no change is told then).
+    pub(super) fn baseline_on_best_class(&self) -> Option<Option<OnSlot>> {
+        let best = self.kept.as_ref()?.class.as_deref()?;
+        let base = self.baseline.as_ref()?.class.as_deref()?;
+        if best == base {
+            return None;
+        }
+        let c = self.classes.iter().find(|c| c.class == best)?;
+        Some((!c.baseline.is_empty()).then(|| OnSlot {
+            slot: best.to_string(),
+            value: mean(&c.baseline),
+        }))
     }
 
     /// Each class's summary: its best as it measured it, and the

@@ -38,6 +38,9 @@ pub struct KeptFold {
     /// The slot its (last) run ran in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
+    /// In a fleet: the class of the machine that measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -73,6 +73,7 @@ impl SegmentFold {
             confirmed: p.confirmed,
             samples: kept_samples(p),
             slot: p.slot.as_deref().map(str::to_string),
+            class: p.class.as_deref().map(str::to_string),
         };
         match p.status {
             Status::Baseline => {
@@ -152,7 +153,12 @@ impl SegmentFold {
     /// baseline (as the baseline measures on the best's slot when the two
     /// differ and an offset is known).
     fn best(&self, base: Option<&Value>, noise: Option<(f64, f64)>) -> Option<Best> {
-        let on_slot = self.baseline_on_best_slot();
+        // In a fleet, a best and a baseline of different classes are
+        // compared only on the best's class.
+        let (on_slot, base) = match self.baseline_on_best_class() {
+            Some(on_class) => (on_class, None),
+            None => (self.baseline_on_best_slot(), base),
+        };
         self.kept.as_ref().and_then(|k| {
             let v = value_of(k, noise)?;
             Some(Best {
