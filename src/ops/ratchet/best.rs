@@ -443,9 +443,14 @@ pub fn remeasure(
             sm.n
         )),
         None if !interrupted => runner.host.warn(&format!(
-            "the best {} reported no {} on {on}: the candidate is compared with it as recorded",
+            "the best {} reported no {} on {on}: {}",
             short(kept),
-            objective.metric
+            objective.metric,
+            match runner.class {
+                // Never with another class's values: no decision.
+                Some(_) => "the candidate has nothing to be compared with here",
+                None => "the candidate is compared with it as recorded",
+            }
         )),
         None => {}
     }
