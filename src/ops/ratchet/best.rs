@@ -434,18 +434,28 @@ pub fn remeasure(
     if aside {
         outputs_undone(runner, put_back(repo, state, kept)?);
     }
-    match summarize(&samples) {
+    tell_remeasured(runner, kept, &on, &samples, interrupted);
+    Ok(Remeasured {
+        seeds: slotted.iter().map(|(_, _, s)| *s).collect(),
+        runs: slotted.into_iter().map(|(s, x, _)| (s, x)).collect(),
+        interrupted,
+    })
+}
+
+/// Tell the best's value measured again on `on` (a slot, or a class), or
+/// that its runs reported none.
+fn tell_remeasured(runner: &Runner<'_>, kept: &str, on: &str, samples: &[f64], interrupted: bool) {
+    let metric = &runner.objective.metric;
+    match summarize(samples) {
         Some(sm) => runner.host.say(&format!(
-            "the best {} on {on}: {} {} (n={})",
+            "the best {} on {on}: {metric} {} (n={})",
             short(kept),
-            objective.metric,
             num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
             sm.n
         )),
         None if !interrupted => runner.host.warn(&format!(
-            "the best {} reported no {} on {on}: {}",
+            "the best {} reported no {metric} on {on}: {}",
             short(kept),
-            objective.metric,
             match runner.class {
                 // Never with another class's values: no decision.
                 Some(_) => "the candidate has nothing to be compared with here",
@@ -454,11 +464,6 @@ pub fn remeasure(
         )),
         None => {}
     }
-    Ok(Remeasured {
-        seeds: slotted.iter().map(|(_, _, s)| *s).collect(),
-        runs: slotted.into_iter().map(|(s, x, _)| (s, x)).collect(),
-        interrupted,
-    })
 }
 
 /// Tell what the runs of the best wrote in the working tree, undone before
