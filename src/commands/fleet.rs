@@ -10,7 +10,8 @@ use serde::Serialize;
 use super::{short, Ctx, WARN};
 use crate::cli::FleetCommand;
 use crate::error::{Exit, Hinted};
-use crate::kernel::fleet::{class_bests, Card, ClassBest, Lease};
+use crate::kernel::fleet::{Card, Lease};
+use crate::kernel::fleet_classes::{class_bests, ClassBest};
 use crate::ops::fleet::{Fleet, Synced};
 use crate::output::{bold, dim, Report};
 
@@ -94,15 +95,16 @@ impl Report for Status {
                 if m.seen.is_empty() { "never" } else { &m.seen }
             )?;
         }
+        let fmt = |v: Option<f64>| v.map_or("-".into(), crate::kernel::number::fmt_number);
         for c in &self.classes {
             writeln!(
                 out,
-                "  {d}class{d:#} {}: best {} by {} ({})",
+                "  {d}class{d:#} {}: best {} by {} ({}); the fleet's best measured here: {}",
                 shown(&c.class),
                 short(&c.commit),
                 c.machine,
-                c.value
-                    .map_or("-".into(), crate::kernel::number::fmt_number)
+                fmt(c.value),
+                fmt(c.fleet_best)
             )?;
         }
         for c in &self.claims {
@@ -141,7 +143,8 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
         });
     }
     machines.sort_by(|a, b| a.machine.cmp(&b.machine));
-    let classes = class_bests(&chains);
+    let best = fleet.best();
+    let classes = class_bests(&chains, best.as_deref());
     let now = ctx.now()?;
     let claims = fleet
         .leases()?
@@ -156,7 +159,7 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
         branch: fleet.door.branch.clone(),
         machine: fleet.machine.clone(),
         class: fleet.class.clone(),
-        best: fleet.best(),
+        best,
         unreachable,
         machines,
         classes,

@@ -184,7 +184,7 @@ fn read_all(bytes: &[u8], mut riding: Option<Riding>) -> (Vec<Point<'_>>, usize,
 /// without lanes and slots, or one that started a segment again at a late
 /// record of an earlier one, or whose slot effects were signed better-is-
 /// positive) is rebuilt.
-const CACHE_VERSION: u32 = 10;
+const CACHE_VERSION: u32 = 11;
 
 #[derive(Serialize, Deserialize)]
 struct Cache {

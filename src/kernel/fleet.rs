@@ -257,43 +257,6 @@ pub struct Card {
     pub pending: Option<String>,
 }
 
-/// A class's best: the last keep a machine of that class made.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClassBest {
-    pub class: String,
-    pub commit: String,
-    pub machine: String,
-    pub run_id: String,
-    /// The keep's mean over its runs, as that class measured it.
-    pub value: Option<f64>,
-}
-
-/// Each class's best, by class name, from every machine's card and
-/// records (a keep is its class's best until a later keep of the class).
-pub fn class_bests(chains: &[(Card, Vec<RunRecord>)]) -> Vec<ClassBest> {
-    let mut best: std::collections::BTreeMap<&str, (&Card, &RunRecord)> = Default::default();
-    for (card, records) in chains {
-        for r in records.iter().filter(|r| keep_commit(r).is_some()) {
-            let later = best
-                .get(card.class.as_str())
-                .is_none_or(|(_, b)| (&r.ended_at, &r.run_id) > (&b.ended_at, &b.run_id));
-            if later {
-                best.insert(&card.class, (card, r));
-            }
-        }
-    }
-    best.into_iter()
-        .map(|(class, (card, r))| ClassBest {
-            class: class.to_string(),
-            commit: keep_commit(r).unwrap_or_default(),
-            machine: card.machine.clone(),
-            run_id: r.run_id.clone(),
-            value: (!r.samples.is_empty())
-                .then(|| r.samples.iter().sum::<f64>() / r.samples.len() as f64),
-        })
-        .collect()
-}
-
 /// Every machine's records merged into one journal: one record per run
 /// id, by start time then run id (as `arx journal merge` orders them),
 /// except that a try measured against a keep comes after that keep (a
@@ -332,7 +295,7 @@ pub fn merged(records: Vec<RunRecord>) -> Vec<RunRecord> {
     order.out
 }
 
-fn keep_commit(r: &RunRecord) -> Option<String> {
+pub(super) fn keep_commit(r: &RunRecord) -> Option<String> {
     let i = r.ratchet.as_ref()?;
     (i.status == TryStatus::Keep)
         .then(|| i.commit.clone())

@@ -13,6 +13,7 @@ pub mod cost;
 pub mod effect;
 pub mod failure;
 pub mod fleet;
+pub mod fleet_classes;
 pub mod gate;
 pub mod guard;
 pub mod holdout;

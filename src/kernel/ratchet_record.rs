@@ -126,6 +126,11 @@ pub struct RatchetInfo {
     /// The lane the try ran in (`arx lane add`), when it ran in one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lane: Option<String>,
+    /// In a fleet: the hardware class of the machine whose runs these are
+    /// (`[fleet] class`). Runs of different classes are compared only
+    /// through the offset between the classes, as slots are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
     /// The bests this try was measured against before the last, oldest
     /// first: another lane kept while it ran, and it was replayed onto the
     /// new best and measured again.
@@ -225,6 +230,7 @@ impl RatchetInfo {
             confirmed: true,
             checks: Vec::new(),
             lane: None,
+            class: None,
             replayed_from: Vec::new(),
             slot_best: None,
             best_runs: None,

@@ -113,13 +113,31 @@ pub fn runs_of<'a>(slot_runs: &'a [CommitRuns], commit: &str) -> Option<&'a Comm
     slot_runs.iter().find(|c| c.commit == commit)
 }
 
-/// The slot of each of `samples`, the last values of `r`'s attempts (paired
-/// from the end); those whose attempt has no slot are left out.
-fn slotted(r: &RunRecord, metric: &str, samples: &[f64]) -> Vec<(String, f64)> {
-    let runs = r
-        .attempts
-        .iter()
-        .map(|a| (a.slot.as_deref(), a.metrics.get(metric)));
+/// The frame (slot, and in a fleet the machine's class:
+/// [`super::slot_offset::frame`]) of each of `samples`, the last values of
+/// `r`'s attempts (paired from the end); those whose attempt has no frame
+/// are left out.
+fn slotted(r: &RunRecord, info: &RatchetInfo, samples: &[f64]) -> Vec<(String, f64)> {
+    let class = info.class.as_deref();
+    // A record of one run keeps it on the record itself; in a fleet that
+    // run counts for its class.
+    let frames: Vec<(Option<String>, Option<f64>)> = if r.attempts.is_empty() && class.is_some() {
+        vec![(
+            super::slot_offset::frame(class, r.slot.as_deref()),
+            r.metrics.get(&info.metric),
+        )]
+    } else {
+        r.attempts
+            .iter()
+            .map(|a| {
+                (
+                    super::slot_offset::frame(class, a.slot.as_deref()),
+                    a.metrics.get(&info.metric),
+                )
+            })
+            .collect()
+    };
+    let runs = frames.iter().map(|(f, x)| (f.as_deref(), *x));
     super::slot_offset::pair_slots(runs, samples)
 }
 
@@ -151,6 +169,7 @@ fn seeded(
             })
             .collect()
     };
+    let class = info.class.as_deref();
     let mut next = samples.len();
     for (seed, slot, value) in runs.into_iter().rev() {
         if next == 0 {
@@ -158,7 +177,7 @@ fn seeded(
         }
         if value.is_some_and(|v| v.to_bits() == samples[next - 1].to_bits()) {
             next -= 1;
-            out[next] = (seed, slot.map(str::to_string));
+            out[next] = (seed, super::slot_offset::frame(class, slot));
         }
     }
     out
@@ -262,8 +281,18 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     if let (Some(kept), TryStatus::Keep | TryStatus::Discard, true) =
         (&seg.kept, info.status, on_seeds)
     {
-        let (best, best_seeds): (Vec<f64>, Vec<Option<u64>>) =
-            kept.pair_runs().into_iter().map(|(x, s, _)| (x, s)).unzip();
+        // In a fleet, only the best's runs on the try's own class pair
+        // with its runs: another class's differ by the classes' offset.
+        let own_class = |frame: Option<&str>| match info.class.as_deref() {
+            Some(c) => frame.is_some_and(|f| f == c || f.starts_with(&format!("{c}/"))),
+            None => true,
+        };
+        let (best, best_seeds): (Vec<f64>, Vec<Option<u64>>) = kept
+            .pair_runs()
+            .into_iter()
+            .filter(|(_, _, frame)| own_class(*frame))
+            .map(|(x, s, _)| (x, s))
+            .unzip();
         let d = super::paired::differences(&best, &best_seeds, &samples, &seeds);
         if d.len() >= 2 {
             seg.pair_groups.push(d);
@@ -335,7 +364,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
         _ => None,
     };
     if let Some((commit, values)) = on_slots.filter(|_| !imported) {
-        let runs = slotted(r, &info.metric, values);
+        let runs = slotted(r, info, values);
         let commit = commit.to_string();
         add_runs(&mut seg.slot_runs, &commit, runs);
     }

@@ -105,6 +105,18 @@ pub fn slots_text<'s>(record: Option<&'s str>, runs: impl IntoIterator<Item = &'
     }
 }
 
+/// The frame a run is compared in: its slot, and in a fleet the class of
+/// the machine it ran on before it (`CLASS` alone without slots,
+/// `CLASS/SLOT` with them). Runs in different frames are compared only
+/// through the offset between the frames; a run with neither has none.
+pub fn frame(class: Option<&str>, slot: Option<&str>) -> Option<String> {
+    match (class, slot) {
+        (Some(c), Some(s)) => Some(format!("{c}/{s}")),
+        (Some(c), None) => Some(c.to_string()),
+        (None, s) => s.map(str::to_string),
+    }
+}
+
 /// What slot `s` adds to the metric over slot `r`, with the variance of
 /// that estimate in units of one run's variance.
 #[derive(Debug, Clone, Copy, PartialEq)]

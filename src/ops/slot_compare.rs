@@ -13,8 +13,12 @@ use crate::kernel::segment::{runs_of, Measured, Segment};
 use crate::kernel::slot_offset::{self, CommitRuns, Reference};
 
 pub struct SlotCompare<'s> {
-    /// Two slots or more: compare on the candidate's slot.
+    /// Two slots or more, or a fleet: compare on the candidate's slot.
     on: bool,
+    /// A fleet: the frames are classes, whose runs are never compared raw
+    /// (without a noise estimate, only the best's runs on the candidate's
+    /// class count, measured there first when it has none).
+    classes: bool,
     segment: &'s Segment,
     /// The segment's runs per commit and slot, with this try's remeasure.
     slot_runs: Vec<CommitRuns>,
@@ -33,10 +37,12 @@ pub struct SlotCompare<'s> {
 }
 
 impl<'s> SlotCompare<'s> {
-    /// For a try of `segment` with `slots` slots.
-    pub fn new(slots: usize, segment: &'s Segment) -> SlotCompare<'s> {
+    /// For a try of `segment` with `slots` slots, on a machine of a fleet
+    /// (`classes`) or not.
+    pub fn new(slots: usize, classes: bool, segment: &'s Segment) -> SlotCompare<'s> {
         SlotCompare {
-            on: slots >= 2,
+            on: slots >= 2 || classes,
+            classes,
             segment,
             slot_runs: segment.slot_runs.clone(),
             extra: Vec::new(),
@@ -85,11 +91,18 @@ impl<'s> SlotCompare<'s> {
         // Without a noise estimate (no repeated measurement yet), an
         // offset cannot be told from noise: compared as recorded.
         let sd = self.sd();
-        match (&self.frame, self.on && !self.remeasured && sd.is_some()) {
-            (Some(slot), true) => {
-                slot_offset::needs_remeasure(&self.slot_runs, &self.runs_of(kept), slot, sd)
-            }
-            _ => false,
+        let Some(slot) = self
+            .frame
+            .as_deref()
+            .filter(|_| self.on && !self.remeasured)
+        else {
+            return false;
+        };
+        match sd {
+            Some(_) => slot_offset::needs_remeasure(&self.slot_runs, &self.runs_of(kept), slot, sd),
+            // A class's runs are never compared raw with another's.
+            None if self.classes => !self.runs_of(kept).by_slot.contains_key(slot),
+            None => false,
         }
     }
 
@@ -110,8 +123,20 @@ impl<'s> SlotCompare<'s> {
 
     fn reference(&self, best: &Measured) -> Option<(&str, Reference)> {
         let slot = self.frame.as_deref().filter(|_| self.on)?;
-        let sd = self.sd()?;
         let runs = runs_of(&self.slot_runs, &best.commit)?;
+        let Some(sd) = self.sd() else {
+            // Without a noise estimate no offset is known: a class's best
+            // is its runs on the class itself.
+            let own = runs.by_slot.get(slot).filter(|_| self.classes)?;
+            return Some((
+                slot,
+                Reference {
+                    samples: own.clone(),
+                    same_slot: own.len(),
+                    var: 0.0,
+                },
+            ));
+        };
         slot_offset::reference(&self.slot_runs, runs, slot, Some(sd)).map(|r| (slot, r))
     }
 
@@ -120,7 +145,14 @@ impl<'s> SlotCompare<'s> {
     /// another slot moved onto its first run's slot.
     pub fn compare(&self, best: &Measured, samples: &[f64]) -> (Vec<f64>, Vec<f64>) {
         let Some((slot, r)) = self.reference(best) else {
-            return (best.samples.clone(), samples.to_vec());
+            // A fleet's best that could not be measured on this class is
+            // no reference at all (the rule finds it inconclusive).
+            let reference = if self.classes {
+                Vec::new()
+            } else {
+                best.samples.clone()
+            };
+            return (reference, samples.to_vec());
         };
         let sd = self.sd();
         let moved = samples
@@ -155,6 +187,9 @@ impl<'s> SlotCompare<'s> {
     pub fn paired_best(&self, best: &Measured) -> (Vec<f64>, Vec<Option<u64>>) {
         let runs = best.pair_runs();
         let Some((slot, _)) = self.reference(best) else {
+            if self.classes {
+                return (Vec::new(), Vec::new());
+            }
             return runs.into_iter().map(|(x, s, _)| (x, s)).unzip();
         };
         let sd = self.sd();
@@ -175,6 +210,8 @@ impl<'s> SlotCompare<'s> {
         for (x, seed, on) in runs {
             let moved = match on {
                 Some(s) if s == slot => Some(x),
+                // No offset between classes is known without the noise.
+                Some(_) if self.classes && sd.is_none() => None,
                 Some(s) => slot_offset::offset(&self.slot_runs, slot, s, sd).map(|o| x + o.d),
                 None => None,
             };
@@ -226,7 +263,7 @@ mod tests {
     fn a_candidate_on_a_slot_without_the_best_measures_it_there_first() {
         let seg = segment(vec![vec![10.0, 10.1, 9.9]]);
         let best = seg.kept.clone().unwrap();
-        let mut c = SlotCompare::new(2, &seg);
+        let mut c = SlotCompare::new(2, false, &seg);
         c.ran(Some("1".into()));
         assert!(c.needs_remeasure("k"));
         c.remeasured("k", vec![("1".into(), 15.0), ("1".into(), 15.1)], &[]);
@@ -249,7 +286,7 @@ mod tests {
         for (slots, replicates) in [(1, vec![vec![10.0, 10.1]]), (2, vec![])] {
             let seg = segment(replicates);
             let best = seg.kept.clone().unwrap();
-            let mut c = SlotCompare::new(slots, &seg);
+            let mut c = SlotCompare::new(slots, false, &seg);
             c.ran(Some("1".into()));
             assert!(!c.needs_remeasure("k"));
             assert_eq!(
@@ -270,7 +307,7 @@ mod tests {
         best.seeds = vec![Some(1), Some(2), Some(3)];
         best.slots = vec![Some("0".into()); 3];
         let mut best = best.clone();
-        let mut c = SlotCompare::new(2, &seg);
+        let mut c = SlotCompare::new(2, false, &seg);
         c.ran(Some("1".into()));
         // Only runs on slot 0: each moved by the offset (about +5).
         let (values, seeds) = c.paired_best(&best);
@@ -289,5 +326,26 @@ mod tests {
         let (values, seeds) = c.paired_best(&best);
         assert_eq!(&values[..2], &[15.02, 15.12]);
         assert_eq!(seeds, vec![Some(1), Some(2), Some(1), Some(2), Some(3)]);
+    }
+
+    #[test]
+    fn a_class_never_compares_with_another_class_raw_even_without_a_noise_estimate() {
+        // The best measured on class `slow` only, and no repeated
+        // measurement yet: slots would compare as recorded; a class
+        // measures the best on itself first, then compares with that alone.
+        let mut seg = segment(vec![]);
+        seg.slot_runs[0].by_slot = [("slow".to_string(), vec![10.0])].into();
+        let best = seg.kept.clone().unwrap();
+        let mut c = SlotCompare::new(1, true, &seg);
+        c.ran(Some("fast".into()));
+        assert!(c.needs_remeasure("k"));
+        // Before it is measured here, there is nothing to compare with.
+        assert_eq!(c.compare(&best, &[7.0]), (Vec::new(), vec![7.0]));
+        assert_eq!(c.paired_best(&best), (Vec::new(), Vec::new()));
+        c.remeasured("k", vec![("fast".into(), 7.1)], &[]);
+        assert!(!c.needs_remeasure("k"));
+        assert_eq!(c.compare(&best, &[7.0]), (vec![7.1], vec![7.0]));
+        let b = c.slot_best(&best).unwrap();
+        assert_eq!((b.slot.as_str(), b.runs, b.moved), ("fast", 1, 0));
     }
 }

@@ -69,6 +69,8 @@ pub struct Point<'a> {
     pub lane: Option<Cow<'a, str>>,
     /// The family of the idea the try tested.
     pub family: Option<Cow<'a, str>>,
+    /// In a fleet: the class of the machine it ran on.
+    pub class: Option<Cow<'a, str>>,
     /// The best as it measured on the try's slot, which the try was
     /// compared with (`ratchet.slot_best`), when that differs from the
     /// recorded best.
@@ -211,6 +213,33 @@ pub struct SegmentSummary {
     /// Tries per family of ideas, when tries name one.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub families: Vec<FamilySummary>,
+    /// In a fleet: each class of machine's tries, its best as it measured
+    /// it and the fleet's best as it measured it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassSummary>,
+}
+
+/// One class of machine's share of a segment (a fleet).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassSummary {
+    pub class: String,
+    pub tries: usize,
+    pub keeps: usize,
+    /// The last best the class measured (its keep, or a best measured as
+    /// its baseline or again on the class), with its value there.
+    pub best: Option<OnClass>,
+    /// The segment's best (the fleet's) as the class measured it, when the
+    /// class has measured it.
+    pub fleet_best: Option<f64>,
+}
+
+/// A commit as a class measured it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OnClass {
+    pub commit: String,
+    pub value: f64,
+    /// Its runs on the class.
+    pub n: usize,
 }
 
 /// One lane's tries in a segment.
@@ -440,7 +469,9 @@ pub fn row(number: usize, p: &Point<'_>, best: Option<f64>) -> Row {
         // change against the baseline (negative is better when lower is);
         // against the best on the try's slot when it was compared there,
         // as its line says.
-        change: if p.segment_number > 0 {
+        // A fleet's best measured again on a class is no change: the best
+        // it would be set against was measured on another class.
+        change: if p.segment_number > 0 && !(p.class.is_some() && p.status == Status::Remeasure) {
             p.value.zip(p.slot_best.or(best)).map(|(v, b)| v - b)
         } else {
             None

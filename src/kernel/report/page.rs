@@ -144,6 +144,7 @@ fn lean(p: Point<'_>) -> Point<'static> {
         runs: p.runs,
         lane: None,
         family: None,
+        class: None,
         slot_best: None,
         slot: None,
         slot_runs: Vec::new(),

@@ -475,3 +475,67 @@ fn a_tries_row_is_changed_against_the_best_it_was_compared_with_on_its_slot() {
     let bad = lines[1].replace("\"value\":15.0,", "");
     assert!(parse_line(bad.as_bytes()).is_none());
 }
+
+/// A record of a fleet's machine of class `class`.
+fn class_line(
+    status: &str,
+    class: &str,
+    kept: &str,
+    commit: &str,
+    samples: [f64; 2],
+    s: u32,
+) -> String {
+    format!(
+        "{{\"run_id\":\"01a3-{class}-{s}\",\"started_at\":\"2026-01-01T00:00:{s:02}Z\",\
+         \"duration_ms\":1000,\"metrics\":{{\"loss\":{}}},\"exit_code\":0,\"samples\":[{},{}],\
+         \"ratchet\":{{\"segment\":\"s1\",\"status\":\"{status}\",\"metric\":\"loss\",\
+         \"direction\":\"min\",\"kept\":\"{kept}\",\"commit\":\"{commit}\",\"class\":\"{class}\"}}}}",
+        samples[1], samples[0], samples[1]
+    )
+}
+
+#[test]
+fn a_fleets_segment_is_grouped_by_class_never_comparing_them() {
+    // The slow class measures the baseline k0 (about 102); the fast class
+    // measures it again (about 100) and keeps k1 (about 98); the slow
+    // class has not measured k1.
+    let lines = vec![
+        class_line("baseline", "slow", "k0", "k0", [102.0, 102.2], 0),
+        class_line("remeasure", "fast", "k0", "k0", [100.0, 100.2], 1),
+        class_line("keep", "fast", "k0", "k1", [98.0, 98.2], 2),
+        class_line("discard", "slow", "k1", "c3", [103.0, 103.2], 3),
+    ];
+    for l in &lines {
+        let walked = parse_line(l.as_bytes()).unwrap();
+        let serde = parse_line_by_serde(l.as_bytes()).unwrap();
+        assert_eq!(walked.class, serde.class);
+        assert!(walked.class.is_some());
+    }
+    let points = parse(&lines);
+    let o = report(&points, Scope::Latest);
+    let s = &o.segments[0];
+    let tenths = |v: f64| (v * 10.0).round() / 10.0;
+    type Row<'r> = (&'r str, usize, usize, Option<(&'r str, f64)>, Option<f64>);
+    let by: Vec<Row<'_>> = s
+        .classes
+        .iter()
+        .map(|c| {
+            (
+                c.class.as_str(),
+                c.tries,
+                c.keeps,
+                c.best
+                    .as_ref()
+                    .map(|b| (b.commit.as_str(), tenths(b.value))),
+                c.fleet_best.map(tenths),
+            )
+        })
+        .collect();
+    assert_eq!(
+        by,
+        vec![
+            ("slow", 2, 0, Some(("k0", 102.1)), None),
+            ("fast", 1, 1, Some(("k1", 98.1)), Some(98.1)),
+        ]
+    );
+}

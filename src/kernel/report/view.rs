@@ -113,6 +113,9 @@ pub(super) struct RatchetView<'a> {
     /// The family of the idea it tested.
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(super) family: Option<Cow<'a, str>>,
+    /// In a fleet: the class of the machine it ran on.
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) class: Option<Cow<'a, str>>,
 }
 
 /// A member that is there and not null.
@@ -338,6 +341,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     };
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
     let family = v.ratchet.as_ref().and_then(|r| r.family.clone());
+    let class = v.ratchet.as_ref().and_then(|r| r.class.clone());
     let slot_best = v
         .ratchet
         .as_ref()
@@ -393,6 +397,7 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         runs,
         lane,
         family,
+        class,
         slot_best,
         slot: v.slot.filter(|_| !imported),
         slot_runs,

@@ -275,6 +275,7 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         slot_best: None,
         imported: false,
         family: None,
+        class: None,
     };
     let mut seen = Seen(0);
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
@@ -337,6 +338,10 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         b"family" => {
             seen.first(13)?;
             scalar(s, at, plain_opt_text, |x| r.family = x)
+        }
+        b"class" => {
+            seen.first(14)?;
+            scalar(s, at, plain_opt_text, |x| r.class = x)
         }
         _ => other(key, s, at),
     })?;

@@ -195,7 +195,7 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         tested.announce(&loaded.state, host, warn)?;
     }
     let (objective, file_prune) = (&loaded.objective, &loaded.file_prune);
-    let runner = runner(
+    let mut runner = runner(
         req,
         (objective, file_prune),
         &repo,
@@ -203,6 +203,7 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         (place, tested),
         (host, warn),
     )?;
+    runner.class = fleet.as_ref().map(|f| f.class.clone());
     let env = TryEnv {
         runner: &runner,
         repo: &repo,
@@ -531,6 +532,7 @@ fn runner<'a>(
         quiet: req.quiet,
         new_segment: req.new_segment,
         ignored_told: Default::default(),
+        class: None,
     })
 }
 

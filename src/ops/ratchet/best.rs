@@ -19,6 +19,7 @@ use crate::kernel::objective::Objective;
 use crate::kernel::paired;
 use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
 use crate::kernel::segment::Segment;
+use crate::kernel::slot_offset;
 use crate::kernel::stats::summarize;
 use crate::ops::attempts;
 use crate::ops::reactive::Reactive;
@@ -385,8 +386,13 @@ pub fn remeasure(
     let (runner, repo, state, kept) = (env.runner, env.repo, env.state, at.kept.as_str());
     let objective = runner.objective;
     let n = objective.baseline_repeat.max(1);
+    // In a fleet the frame is this machine's class (and slot).
+    let on = match &runner.class {
+        Some(_) => format!("class {}", crate::kernel::text::shown(slot)),
+        None => format!("slot {slot}"),
+    };
     runner.host.say(&format!(
-        "the best {} has no runs on slot {slot} that the candidate can be compared with: \
+        "the best {} has no runs on {on} that the candidate can be compared with: \
          measuring it there ({n} run{}) with the candidate set aside",
         short(kept),
         if n == 1 { "" } else { "s" }
@@ -397,7 +403,7 @@ pub fn remeasure(
     }
     let runner = &runner.at(kept);
     let best_seeds = at.segment.kept.as_ref().map_or(&[][..], |k| &k.seeds[..]);
-    let label = |i| format!("the best on slot {slot} {i}/{n}");
+    let label = |i| format!("the best on {on} {i}/{n}");
     let runs = BestRuns::run(
         runner,
         state,
@@ -410,14 +416,17 @@ pub fn remeasure(
     let slotted: Vec<(String, f64, Option<u64>)> = runs
         .outcomes
         .iter()
-        .filter_map(|o| Some((o.slot.clone()?, runner.sample(o)?, o.seed)))
+        .filter_map(|o| {
+            let frame = slot_offset::frame(runner.class.as_deref(), o.slot.as_deref());
+            Some((frame?, runner.sample(o)?, o.seed))
+        })
         .collect();
     let mut i = info(
         objective,
         TryStatus::Remeasure,
         kept,
         env.rule,
-        Some(format!("the best on slot {slot}")),
+        Some(format!("the best on {on}")),
     );
     i.commit = Some(kept.to_string());
     i.lane = env.lane.map(|l| l.name.clone());
@@ -425,26 +434,36 @@ pub fn remeasure(
     if aside {
         outputs_undone(runner, put_back(repo, state, kept)?);
     }
-    match summarize(&samples) {
-        Some(sm) => runner.host.say(&format!(
-            "the best {} on slot {slot}: {} {} (n={})",
-            short(kept),
-            objective.metric,
-            num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
-            sm.n
-        )),
-        None if !interrupted => runner.host.warn(&format!(
-            "the best {} reported no {} on slot {slot}: the candidate is compared with it as recorded",
-            short(kept),
-            objective.metric
-        )),
-        None => {}
-    }
+    tell_remeasured(runner, kept, &on, &samples, interrupted);
     Ok(Remeasured {
         seeds: slotted.iter().map(|(_, _, s)| *s).collect(),
         runs: slotted.into_iter().map(|(s, x, _)| (s, x)).collect(),
         interrupted,
     })
+}
+
+/// Tell the best's value measured again on `on` (a slot, or a class), or
+/// that its runs reported none.
+fn tell_remeasured(runner: &Runner<'_>, kept: &str, on: &str, samples: &[f64], interrupted: bool) {
+    let metric = &runner.objective.metric;
+    match summarize(samples) {
+        Some(sm) => runner.host.say(&format!(
+            "the best {} on {on}: {metric} {} (n={})",
+            short(kept),
+            num(sm.mean, decimals((sm.n > 1).then_some(sm.sd), sm.mean)),
+            sm.n
+        )),
+        None if !interrupted => runner.host.warn(&format!(
+            "the best {} reported no {metric} on {on}: {}",
+            short(kept),
+            match runner.class {
+                // Never with another class's values: no decision.
+                Some(_) => "the candidate has nothing to be compared with here",
+                None => "the candidate is compared with it as recorded",
+            }
+        )),
+        None => {}
+    }
 }
 
 /// Tell what the runs of the best wrote in the working tree, undone before

@@ -51,15 +51,17 @@ pub(super) fn guards(
                 .is_some_and(|i| i.segment == at.segment.id)
         })
         .collect();
+    // In a fleet a run's frame is its class (and slot), as the target's.
+    let class = env.runner.class.as_deref();
     let candidate_runs: Vec<_> = t.outcomes[t.first..]
         .iter()
         .filter(|o| o.effective_exit_code() == 0 && !o.interrupted)
-        .map(|o| (o.slot.as_deref(), &o.metrics))
+        .map(|o| (slot_offset::frame(class, o.slot.as_deref()), &o.metrics))
         .collect();
     for g in &objective.guards {
         let candidate: Vec<(Option<&str>, f64)> = candidate_runs
             .iter()
-            .filter_map(|(s, m)| Some((*s, m.get(&g.metric)?)))
+            .filter_map(|(s, m)| Some((s.as_deref(), m.get(&g.metric)?)))
             .filter(|(_, x)| x.is_finite())
             .collect();
         let of_baseline = matches!(g.bound, Bound::Baseline { .. });
@@ -77,7 +79,7 @@ pub(super) fn guards(
                 &commits,
                 reference_commit?,
                 &candidate,
-                noise.map(|n| n.0),
+                (noise.map(|n| n.0), class.is_some()),
             )
         });
         let (best_values, candidate, slot) = match on {
@@ -154,7 +156,7 @@ fn slot_runs(records: &[&RunRecord], metric: &str) -> Vec<CommitRuns> {
             TryStatus::Keep => info.commit.as_deref().unwrap_or(&info.kept),
             _ => continue,
         };
-        add_runs(&mut all, commit, slotted(r, metric));
+        add_runs(&mut all, commit, slotted(r, info.class.as_deref(), metric));
     }
     all
 }
@@ -163,16 +165,33 @@ fn slot_runs(records: &[&RunRecord], metric: &str) -> Vec<CommitRuns> {
 /// there, the candidate's runs moved there, and the slot; `None` (compare
 /// as recorded) without a noise estimate (an offset cannot be told from
 /// noise) or when none of the best's runs can be moved there — as the
-/// target is compared ([`crate::ops::slot_compare`]).
+/// target is compared ([`crate::ops::slot_compare`]). In a fleet
+/// (`classes`) without a noise estimate, the best's runs on the
+/// candidate's class itself: never another class's raw values.
 fn on_slot(
     slot: &str,
     commits: &[CommitRuns],
     best_commit: &str,
     candidate: &[(Option<&str>, f64)],
-    sd: Option<f64>,
+    (sd, classes): (Option<f64>, bool),
 ) -> Option<(Vec<f64>, Vec<f64>, String)> {
-    let sd = sd?;
-    let best = runs_of(commits, best_commit)?;
+    let best = runs_of(commits, best_commit);
+    let Some(sd) = sd else {
+        if !classes {
+            return None;
+        }
+        let own = best
+            .and_then(|b| b.by_slot.get(slot))
+            .cloned()
+            .unwrap_or_default();
+        let same: Vec<f64> = candidate
+            .iter()
+            .filter(|(s, _)| *s == Some(slot))
+            .map(|c| c.1)
+            .collect();
+        return Some((own, same, slot.to_string()));
+    };
+    let best = best?;
     let reference = slot_offset::reference(commits, best, slot, Some(sd))?;
     let moved = candidate
         .iter()
@@ -186,14 +205,15 @@ fn on_slot(
     Some((reference.samples, moved, slot.to_string()))
 }
 
-/// The slot and value of `metric` in a record's successful runs that ran
-/// in a slot.
-fn slotted(r: &RunRecord, metric: &str) -> Vec<(String, f64)> {
+/// The frame (slot, and in a fleet the record's class) and value of
+/// `metric` in a record's successful runs that ran in one.
+fn slotted(r: &RunRecord, class: Option<&str>, metric: &str) -> Vec<(String, f64)> {
     let ok = |x: &f64| x.is_finite();
+    let frame = |slot: &Option<String>| slot_offset::frame(class, slot.as_deref());
     if r.attempts.is_empty() {
         return r
             .succeeded()
-            .then(|| Some((r.slot.clone()?, r.metrics.get(metric).filter(ok)?)))
+            .then(|| Some((frame(&r.slot)?, r.metrics.get(metric).filter(ok)?)))
             .flatten()
             .into_iter()
             .collect();
@@ -201,7 +221,7 @@ fn slotted(r: &RunRecord, metric: &str) -> Vec<(String, f64)> {
     r.attempts
         .iter()
         .filter(|a| a.exit_code == 0 && !a.timed_out)
-        .filter_map(|a| Some((a.slot.clone()?, a.metrics.get(metric).filter(ok)?)))
+        .filter_map(|a| Some((frame(&a.slot)?, a.metrics.get(metric).filter(ok)?)))
         .collect()
 }
 
@@ -320,11 +340,12 @@ mod tests {
             .into(),
         }];
         let candidate = [(Some("1"), 1.5), (Some("0"), 1.0)];
-        let (best, cand, slot) = on_slot("1", &commits, "k", &candidate, Some(0.0)).unwrap();
+        let (best, cand, slot) =
+            on_slot("1", &commits, "k", &candidate, (Some(0.0), false)).unwrap();
         assert_eq!(slot, "1");
         assert_eq!(best, vec![1.5; 6]);
         assert_eq!(cand, vec![1.5, 1.5]);
-        assert!(on_slot("1", &commits, "k", &candidate, None).is_none());
-        assert!(on_slot("1", &commits, "other", &candidate, Some(0.0)).is_none());
+        assert!(on_slot("1", &commits, "k", &candidate, (None, false)).is_none());
+        assert!(on_slot("1", &commits, "other", &candidate, (Some(0.0), false)).is_none());
     }
 }

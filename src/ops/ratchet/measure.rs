@@ -81,7 +81,7 @@ pub(super) fn measure<'s>(
         samples: Vec::new(),
         seeds: Vec::new(),
         instances: Vec::new(),
-        slots: SlotCompare::new(slot_count, &at.segment),
+        slots: SlotCompare::new(slot_count, runner.class.is_some(), &at.segment),
         decision: None,
         elapsed: Duration::ZERO,
         progress: None,
@@ -162,7 +162,7 @@ fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>
         return Ok(false);
     }
     let sample = env.runner.sample(&o);
-    let slot = o.slot.clone();
+    let slot = crate::kernel::slot_offset::frame(env.runner.class.as_deref(), o.slot.as_deref());
     let scores = env.runner.instances(&o);
     t.outcomes.push(o);
     let Some(x) = sample.filter(|_| !interrupted) else {

@@ -160,6 +160,7 @@ pub fn record(
         info.seeds = outcomes.iter().map(|o| o.seed).collect();
     }
     runner.tested.mark(&mut info);
+    info.class.clone_from(&runner.class);
     let summary = if samples.len() > 1 {
         summarize(&samples)
     } else {

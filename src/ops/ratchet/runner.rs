@@ -135,6 +135,8 @@ pub struct Runner<'a> {
     pub new_segment: bool,
     /// Values the result format ignored were told (once a try is enough).
     pub ignored_told: Arc<AtomicBool>,
+    /// In a fleet: this machine's class, recorded with each run.
+    pub class: Option<String>,
 }
 
 impl<'a> Runner<'a> {
@@ -155,6 +157,7 @@ impl<'a> Runner<'a> {
             events: self.events.clone(),
             description: self.description.clone(),
             tested: self.tested.clone(),
+            class: self.class.clone(),
             ..*self
         }
     }

@@ -124,6 +124,7 @@ pub fn facts(s: &SegmentSummary) -> Vec<(&'static str, String)> {
         out.push(("noise (sd)", num(n)));
     }
     lane_facts(&mut out, s);
+    class_facts(&mut out, s);
     slot_facts(&mut out, s);
     out.push(("elapsed", hours(s.elapsed_hours)));
     out.push((
@@ -191,6 +192,36 @@ fn lane_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
         })
         .collect();
     out.push(("lanes", lanes.join(" · ")));
+}
+
+/// Each class of machine's tries and best as it measured it, and the
+/// fleet's best as it measured it (a fleet): never one class's value set
+/// against another's.
+fn class_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
+    if s.classes.is_empty() {
+        return;
+    }
+    // One line a class: a class's name is long (a GPU's model).
+    for c in &s.classes {
+        let mut t = format!(
+            "{}: {}, {} kept",
+            truncate(&c.class, 28),
+            crate::output::count(c.tries as u64, "try", "tries"),
+            c.keeps
+        );
+        if let Some(b) = &c.best {
+            t.push_str(&format!(
+                ", best {} at {}",
+                num(b.value),
+                short_commit(&b.commit)
+            ));
+        }
+        match c.fleet_best {
+            Some(v) => t.push_str(&format!(", the fleet's {}", num(v))),
+            None => t.push_str(", the fleet's not measured"),
+        }
+        out.push(("class", t));
+    }
 }
 
 /// Each slot's use, effect and offset.

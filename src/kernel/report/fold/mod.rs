@@ -8,10 +8,12 @@ use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
+mod classes;
 mod families;
 mod segment;
 mod slots;
 
+pub use classes::ClassFold;
 pub use families::{FamilyFold, FamilySummary};
 pub use slots::SlotChanges;
 
@@ -36,6 +38,9 @@ pub struct KeptFold {
     /// The slot its (last) run ran in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
+    /// In a fleet: the class of the machine that measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub class: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -89,6 +94,10 @@ pub struct SegmentFold {
     /// of an older arx, and loops without ideas, have no family table).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub any_family: bool,
+    /// In a fleet: tries per class of machine, each with the last best it
+    /// measured (classes in order of their first record).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ClassFold>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

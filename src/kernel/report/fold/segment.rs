@@ -16,6 +16,7 @@ impl SegmentFold {
         let is_try = p.status != Status::Remeasure;
         self.add_counts(p, is_try);
         self.add_lane(p, is_try);
+        self.add_class(p, is_try);
         self.add_slots(p, is_try);
         // Before the keep log takes this keep: its gain is over the best
         // before it.
@@ -72,6 +73,7 @@ impl SegmentFold {
             confirmed: p.confirmed,
             samples: kept_samples(p),
             slot: p.slot.as_deref().map(str::to_string),
+            class: p.class.as_deref().map(str::to_string),
         };
         match p.status {
             Status::Baseline => {
@@ -143,6 +145,7 @@ impl SegmentFold {
             lanes: self.lanes.clone(),
             slots: self.slot_summaries(),
             families: self.family_summaries(),
+            classes: self.class_summaries(),
         }
     }
 
@@ -150,7 +153,12 @@ impl SegmentFold {
     /// baseline (as the baseline measures on the best's slot when the two
     /// differ and an offset is known).
     fn best(&self, base: Option<&Value>, noise: Option<(f64, f64)>) -> Option<Best> {
-        let on_slot = self.baseline_on_best_slot();
+        // In a fleet, a best and a baseline of different classes are
+        // compared only on the best's class.
+        let (on_slot, base) = match self.baseline_on_best_class() {
+            Some(on_class) => (on_class, None),
+            None => (self.baseline_on_best_slot(), base),
+        };
         self.kept.as_ref().and_then(|k| {
             let v = value_of(k, noise)?;
             Some(Best {
