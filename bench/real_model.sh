@@ -24,6 +24,7 @@
 #   WORK=DIR             where the loops' repositories and the truth cache
 #                        go (default target/bench-real-model); kept afterwards
 #   ARX=path             the arx binary (default: target/debug/arx, built)
+#   JOBS=N               loops (and truth runs) at once (default 2)
 # Needs git, python3 (3.9+) and, without PYTHON, network access to PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,5 +56,5 @@ mkdir -p "$work"
 started=$(date +%s)
 "$PYTHON" bench/real_model/loops.py --arx "$(realpath "$ARX")" --python "$(realpath -s "$PYTHON")" \
   --work "$work/loops" --cache "$work/truth.json" \
-  --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}"
+  --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}" --jobs "${JOBS:-2}"
 echo "bench: done in $(($(date +%s) - started)) s; the loops' repositories and records.jsonl are in $work/loops" >&2

@@ -162,7 +162,7 @@ def arx_loop(arm, k, args):
             "best": best, "candidate": cand, "line": out.get("line"),
             "basis": (out.get("ratchet") or {}).get("basis"),
             "paired": (out.get("ratchet") or {}).get("paired"),
-            "runs": len(out.get("attempts") or []),
+            "runs": len(out.get("attempts") or []) or (1 if out.get("metrics") else 0),
         })
         if kept:
             best = cand
@@ -347,7 +347,8 @@ def main():
     args = p.parse_args()
     del EDITS[args.edits:]
     os.makedirs(args.work, exist_ok=True)
-    jobs = [(arm, k) for k in range(args.loops) for arm in ("paired", "unpaired")]
+    # The paired loops, the longest, first.
+    jobs = [(arm, k) for arm in ("paired", "unpaired") for k in range(args.loops)]
     loops = []
     with ThreadPoolExecutor(args.jobs) as pool:
         for loop in pool.map(lambda j: arx_loop(j[0], j[1], args), jobs):
