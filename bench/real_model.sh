@@ -25,6 +25,8 @@
 #                        go (default target/bench-real-model); kept afterwards
 #   ARX=path             the arx binary (default: target/debug/arx, built)
 #   JOBS=N               loops (and truth runs) at once (default 2)
+#   REPORT_ONLY=1        run no loop: read back the arx loops in WORK that
+#                        tried every edit, and report them
 # Needs git, python3 (3.9+) and, without PYTHON, network access to PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,17 +46,19 @@ if [[ -z "${PYTHON:-}" ]]; then
 fi
 "$PYTHON" -c 'import sklearn, numpy' || { echo "bench: $PYTHON has no scikit-learn" >&2; exit 2; }
 
-if [[ -z "${ARX:-}" ]]; then
+if [[ -z "${ARX:-}" && -z "${REPORT_ONLY:-}" ]]; then
   cargo build --quiet --bin arx
   ARX=$here/target/debug/arx
 fi
+[[ -n "${ARX:-}" ]] && ARX=$(realpath "$ARX")
 
 work=${WORK:-$here/target/bench-real-model}
 # One thread a run: a run is small, and threads only fight over 2 cores.
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 mkdir -p "$work"
 started=$(date +%s)
-"$PYTHON" bench/real_model/loops.py --arx "$(realpath "$ARX")" --python "$(realpath -s "$PYTHON")" \
+"$PYTHON" bench/real_model/loops.py --arx "${ARX:-arx}" --python "$(realpath -s "$PYTHON")" \
   --work "$work/loops" --cache "$work/truth.json" \
-  --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}" --jobs "${JOBS:-2}"
+  --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}" --jobs "${JOBS:-2}" \
+  ${REPORT_ONLY:+--from-records}
 echo "bench: done in $(($(date +%s) - started)) s; the loops' repositories and records.jsonl are in $work/loops" >&2

@@ -174,6 +174,34 @@ def arx_loop(arm, k, args):
     return {"arm": arm, "loop": k, "runs": runs, "tries": tries, "final": best}
 
 
+def loop_from_journal(arm, k, args):
+    """A loop of an arx arm read back from its repository's journal (the
+    edits it tried, in order, and their statuses), or None when it did not
+    try every edit."""
+    repo = os.path.join(args.work, f"{arm}-{k}")
+    path = os.path.join(repo, ".arx", "journal.jsonl")
+    if not os.path.exists(path):
+        return None
+    edits = {e[0]: e for e in EDITS}
+    best, tries, runs = dict(START), [], 0
+    for line in open(path):
+        rec = json.loads(line)
+        runs += len(rec.get("attempts") or []) or (1 if rec.get("metrics") else 0)
+        r = rec.get("ratchet") or {}
+        edit = edits.get(r.get("description"))
+        if edit is None:
+            continue
+        cand = applied(best, edit)
+        tries.append({"edit": edit[0], "status": r.get("status"), "best": best,
+                      "candidate": cand, "basis": r.get("basis"), "paired": r.get("paired"),
+                      "runs": len(rec.get("attempts") or []) or 1})
+        if r.get("status") == "keep":
+            best = cand
+    if [t["edit"] for t in tries] != [e[0] for e in EDITS]:
+        return None
+    return {"arm": arm, "loop": k, "runs": runs, "tries": tries, "final": best}
+
+
 def naive_loop(k):
     rng = random.Random(7_000 + k)
     seed = lambda: rng.randrange(2**31 - 1)  # noqa: E731  (fresh seeds, never the truth's)
@@ -344,8 +372,16 @@ def main():
     p.add_argument("--truth-seeds", type=int, default=30)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--edits", type=int, default=len(EDITS))
+    p.add_argument("--from-records", action="store_true",
+                   help="no new loops: read the arx loops that tried every edit back from WORK")
     args = p.parse_args()
     del EDITS[args.edits:]
+    if args.from_records:
+        loops = [l for arm in ("paired", "unpaired") for k in range(args.loops)
+                 for l in [loop_from_journal(arm, k, args)] if l is not None]
+        loops += [naive_loop(k) for k in range(args.loops)]
+        report(loops, truths(loops, args), args)
+        return
     os.makedirs(args.work, exist_ok=True)
     # The paired loops, the longest, first.
     jobs = [(arm, k) for arm in ("paired", "unpaired") for k in range(args.loops)]
