@@ -82,7 +82,7 @@ def git(repo, *args):
     ).stdout
 
 
-def new_repo(repo, arx, python, paired):
+def new_repo(repo, arx, python, paired, k):
     shutil.rmtree(repo, ignore_errors=True)
     os.makedirs(repo)
     shutil.copy(os.path.join(HERE, "train.py"), os.path.join(repo, "train.py"))
@@ -93,9 +93,13 @@ def new_repo(repo, arx, python, paired):
     git(repo, "init", "-q", "-b", "main")
     git(repo, "config", "user.email", "bench@example.com")
     git(repo, "config", "user.name", "bench")
+    # The command names its loop (the experiment ignores BENCH_LOOP): arx
+    # draws a segment's seeds from its objective, so two repositories with
+    # the same arx.toml get the same seeds, and a deterministic experiment
+    # would play one paired loop five times.
+    command = f"BENCH_LOOP={k} {python} train.py"
     subprocess.run(
-        [arx, "init", "--metric", "val_mse", "--direction", "min",
-         "--command", f"{python} train.py"],
+        [arx, "init", "--metric", "val_mse", "--direction", "min", "--command", command],
         cwd=repo, check=True, capture_output=True,
     )
     # As `arx init` writes it, but unattended (no approval gates), and with
@@ -105,8 +109,7 @@ def new_repo(repo, arx, python, paired):
     toml = toml.replace("kg_write = true", "kg_write = false")
     if paired:
         toml = toml.replace(
-            'command = "%s train.py"\n' % python,
-            'command = "%s train.py"\nseeds = "paired"\n' % python,
+            'command = "%s"\n' % command, 'command = "%s"\nseeds = "paired"\n' % command
         )
         assert 'seeds = "paired"' in toml
     with open(os.path.join(repo, "arx.toml"), "w") as f:
@@ -130,7 +133,7 @@ def apply_in_tree(repo, edit):
 
 def arx_loop(arm, k, args):
     repo = os.path.join(args.work, f"{arm}-{k}")
-    new_repo(repo, args.arx, args.python, arm == "paired")
+    new_repo(repo, args.arx, args.python, arm == "paired", k)
     log = open(os.path.join(args.work, f"{arm}-{k}.log"), "w")
     # The baseline: `arx try` on the clean start measures it.
     subprocess.run([args.arx, "try"], cwd=repo, stdout=log, stderr=log)
