@@ -360,9 +360,57 @@ def report(loops, truth, args):
             lost = [t for t in ts if t["class"] == "better" and t["status"] != "keep"]
             cells.append(f"{kept}/{len(ts)} / {len(lost)} ({sum(t['truth'] for t in lost):.4f})")
         print(f"| {edit[0]} | {g:+.4f} ({g / sigma:+.2f}σ) | " + " | ".join(cells) + " |")
+    print()
+    lost_gains(loops, sigma, args)
     with open(os.path.join(args.work, "records.jsonl"), "w") as f:
         for loop in loops:
             f.write(json.dumps(loop) + "\n")
+
+
+def seed_values(rec):
+    """A journal record's runs as {seed: value}."""
+    r = rec.get("ratchet") or {}
+    runs = [a["metrics"].get(r.get("metric")) for a in rec.get("attempts") or []]
+    if not runs and rec.get("metrics"):
+        runs = [rec["metrics"].get(r.get("metric"))]
+    return dict(zip(r.get("seeds") or [], runs))
+
+
+def lost_gains(loops, sigma, args):
+    """How arx decided each truly better try of at least 0.1σ it did not
+    keep, read from the loop's journal: the runs, whether the decision was
+    paired, and, at the candidate's first seed, its run against the best's
+    run there (what a paired screen would have compared)."""
+    print("Truly better tries (≥ 0.1σ) arx did not keep, from the journals:")
+    print()
+    print("| arm | loop | edit | true gain | candidate runs | decided | line's change | "
+          "first run − the best's run at its seed |")
+    print("|---|---:|---|---:|---:|---|---:|---:|")
+    for loop in loops:
+        if loop["arm"] == "naive":
+            continue
+        path = os.path.join(args.work, f"{loop['arm']}-{loop['loop']}", ".arx", "journal.jsonl")
+        best_runs, by_edit = {}, {}
+        for line in open(path):
+            rec = json.loads(line)
+            r = rec.get("ratchet") or {}
+            by_edit[r.get("description")] = (rec, dict(best_runs))
+            if r.get("status") in ("baseline", "keep"):
+                best_runs = seed_values(rec)
+        for t in loop["tries"]:
+            if t["class"] != "better" or t["status"] == "keep" or t["truth"] < 0.1 * sigma:
+                continue
+            rec, best = by_edit[t["edit"]]
+            r = rec["ratchet"]
+            runs = seed_values(rec)
+            first = (r.get("seeds") or [None])[0]
+            same = (f"{runs[first] - best[first]:+.4f}" if first in runs and first in best
+                    else "–")
+            paired = r.get("paired") or {}
+            decided = f"paired ({paired['pairs']} pairs)" if paired else "unpaired"
+            print(f"| {loop['arm']} | {loop['loop']} | {t['edit']} | {t['truth']:.4f} "
+                  f"({t['truth'] / sigma:.2f}σ) | {len(runs)} | {decided} | "
+                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} |")
 
 
 def main():
