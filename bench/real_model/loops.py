@@ -403,13 +403,14 @@ def lost_gains(loops, sigma, args):
             rec, best = by_edit[t["edit"]]
             r = rec["ratchet"]
             runs = seed_values(rec)
+            n_runs = len(rec.get("attempts") or []) or 1
             first = (r.get("seeds") or [None])[0]
             same = (f"{runs[first] - best[first]:+.4f}" if first in runs and first in best
                     else "–")
             paired = r.get("paired") or {}
             decided = f"paired ({paired['pairs']} pairs)" if paired else "unpaired"
             print(f"| {loop['arm']} | {loop['loop']} | {t['edit']} | {t['truth']:.4f} "
-                  f"({t['truth'] / sigma:.2f}σ) | {len(runs)} | {decided} | "
+                  f"({t['truth'] / sigma:.2f}σ) | {n_runs} | {decided} | "
                   f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} |")
 
 
