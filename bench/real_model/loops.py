@@ -30,6 +30,7 @@ from multiprocessing import Pool
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import train  # noqa: E402  (the experiment itself, for the naive loop and the truth)
 
 START = {
