@@ -15,7 +15,7 @@
 # PASS/FAIL against issue 37's target (arx's true gain per 100 runs at
 # least the naive loop's, and no arx loop ending worse than its start).
 #
-# Usage: bench/real_model.sh      (about 30 minutes on 2 shared cores)
+# Usage: bench/real_model.sh      (30 minutes with JOBS=5 on 2 busy shared cores)
 #   PYTHON=path          a Python with numpy and scikit-learn; otherwise a
 #                        venv is made (or reused) in .venv at the repository root
 #   LOOPS=N              loops per arm (default 5)
