@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# A real model through the CLI, against the truth: scikit-learn's MLP
+# regressor on the diabetes data (bench/real_model/train.py, its split,
+# initialisation and batch order following ARX_SEED), 14 edits tried in a
+# fixed order (learning rate, weight decay, width, batch size, activation,
+# iterations; two no-op edits; some harmful), in three arms in one run:
+#   paired    `arx try` with `[objective] seeds = "paired"`
+#   unpaired  `arx try` with the arx.toml `arx init` writes (fresh seeds)
+#   naive     one run a candidate, kept if lower than the best's one run
+# Each loop is a fresh git repository from the same start. The truth of
+# every setting reached is its mean over 30 seeds arx never hands out,
+# cached in the work directory (TRUTH_SEEDS and the cache survive reruns).
+# Prints, per arm: runs, false keeps, true gains discarded, true step gains
+# kept and discarded, true gain per 100 runs, each loop's true gain; and
+# PASS/FAIL against issue 37's target (arx's true gain per 100 runs at
+# least the naive loop's, and no arx loop ending worse than its start).
+#
+# Usage: bench/real_model.sh      (30 minutes with JOBS=5 on 2 busy shared cores)
+#   PYTHON=path          a Python with numpy and scikit-learn; otherwise a
+#                        venv is made (or reused) in .venv at the repository root
+#   LOOPS=N              loops per arm (default 5)
+#   TRUTH_SEEDS=N        seeds of the truth (default 30)
+#   EDITS=N              the first N edits only (default all 14)
+#   WORK=DIR             where the loops' repositories and the truth cache
+#                        go (default target/bench-real-model); kept afterwards
+#   ARX=path             the arx binary (default: target/debug/arx, built)
+#   JOBS=N               loops (and truth runs) at once (default 2)
+#   REPORT_ONLY=1        run no loop: read back the arx loops in WORK that
+#                        tried every edit, and report them
+# Needs git, python3 (3.9+) and, without PYTHON, network access to PyPI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+here=$(pwd)
+
+command -v git > /dev/null || { echo "bench: git is needed" >&2; exit 2; }
+
+if [[ -z "${PYTHON:-}" ]]; then
+  venv=$here/.venv
+  if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c 'import sklearn, numpy' 2> /dev/null; then
+    command -v python3 > /dev/null || { echo "bench: python3 is needed" >&2; exit 2; }
+    echo "bench: installing numpy and scikit-learn into $venv" >&2
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet numpy scikit-learn
+  fi
+  PYTHON=$venv/bin/python
+fi
+"$PYTHON" -c 'import sklearn, numpy' || { echo "bench: $PYTHON has no scikit-learn" >&2; exit 2; }
+
+if [[ -z "${ARX:-}" && -z "${REPORT_ONLY:-}" ]]; then
+  cargo build --quiet --bin arx
+  ARX=$here/target/debug/arx
+fi
+[[ -n "${ARX:-}" ]] && ARX=$(realpath "$ARX")
+
+work=${WORK:-$here/target/bench-real-model}
+# One thread a run: a run is small, and threads only fight over 2 cores.
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
+mkdir -p "$work"
+started=$(date +%s)
+"$PYTHON" bench/real_model/loops.py --arx "${ARX:-arx}" --python "$(realpath -s "$PYTHON")" \
+  --work "$work/loops" --cache "$work/truth.json" \
+  --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}" --jobs "${JOBS:-2}" \
+  ${REPORT_ONLY:+--from-records}
+echo "bench: done in $(($(date +%s) - started)) s; the loops' repositories and records.jsonl are in $work/loops" >&2

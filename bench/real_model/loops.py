@@ -1,0 +1,455 @@
+"""The loops of bench/real_model.sh and their reading against the truth.
+
+Three arms on the experiment of train.py (scikit-learn's MLP regressor on
+the diabetes data), each LOOPS loops, every loop from the same start and
+trying the same edits in the same order:
+
+- paired:   `arx try` in a fresh repository, `[objective] seeds = "paired"`;
+- unpaired: `arx try` in a fresh repository, the arx.toml as `arx init`
+            writes it (every run a fresh seed);
+- naive:    one run of each candidate, kept if its value is lower than the
+            best's one run (a fresh seed per run).
+
+The truth of a setting is its validation error at TRUTH_SEEDS seeds arx never
+hands out (seeds 1,000,000 and up), computed once and cached; the truth of
+a step (an edit tried against the best of the moment) is the mean paired
+difference over those seeds. Prints the report in Markdown; the records of
+every try go to WORK/records.jsonl.
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from multiprocessing import Pool
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import train  # noqa: E402  (the experiment itself, for the naive loop and the truth)
+
+START = {
+    "width": 16,
+    "lr": 0.001,
+    "alpha": 0.0001,
+    "batch_size": 200,
+    "activation": "relu",
+    "max_iter": 100,
+}
+
+# The edits, in the order every loop tries them: (description, key, value).
+# A key outside train.MODEL_KEYS, or `None` (a comment in train.py), leaves
+# the model as it is: a no-op edit.
+EDITS = [
+    ("learning rate 0.003", "lr", 0.003),
+    ("weight decay 0.01", "alpha", 0.01),
+    ("width 64", "width", 64),
+    ("log every 10 epochs", "log_every", 10),
+    ("batch size 32", "batch_size", 32),
+    ("activation tanh", "activation", "tanh"),
+    ("iterations 300", "max_iter", 300),
+    ("learning rate 0.03", "lr", 0.03),
+    ("comment on the split", None, None),
+    ("width 4", "width", 4),
+    ("weight decay 1.0", "alpha", 1.0),
+    ("activation logistic", "activation", "logistic"),
+    ("batch size 100", "batch_size", 100),
+    ("iterations 40", "max_iter", 40),
+]
+
+TRUTH_SEED0 = 1_000_000
+
+
+def model_key(params):
+    return json.dumps({k: params[k] for k in train.MODEL_KEYS}, sort_keys=True)
+
+
+def applied(params, edit):
+    _, key, value = edit
+    out = dict(params)
+    if key is not None:
+        out[key] = value
+    return out
+
+
+def git(repo, *args):
+    return subprocess.run(
+        ["git", *args], cwd=repo, check=True, capture_output=True, text=True
+    ).stdout
+
+
+def new_repo(repo, arx, python, paired, k):
+    shutil.rmtree(repo, ignore_errors=True)
+    os.makedirs(repo)
+    shutil.copy(os.path.join(HERE, "train.py"), os.path.join(repo, "train.py"))
+    with open(os.path.join(repo, "params.json"), "w") as f:
+        json.dump(START, f, indent=1)
+    with open(os.path.join(repo, ".gitignore"), "w") as f:
+        f.write("__pycache__/\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "bench@example.com")
+    git(repo, "config", "user.name", "bench")
+    # The command names its loop (the experiment ignores BENCH_LOOP): arx
+    # draws a segment's seeds from its objective, so two repositories with
+    # the same arx.toml get the same seeds, and a deterministic experiment
+    # would play one paired loop five times.
+    command = f"BENCH_LOOP={k} {python} train.py"
+    subprocess.run(
+        [arx, "init", "--metric", "val_mse", "--direction", "min", "--command", command],
+        cwd=repo, check=True, capture_output=True,
+    )
+    # As `arx init` writes it, but unattended (no approval gates), and with
+    # the arm's seeds.
+    toml = open(os.path.join(repo, "arx.toml")).read()
+    toml = toml.replace("execute = true", "execute = false")
+    toml = toml.replace("kg_write = true", "kg_write = false")
+    if paired:
+        toml = toml.replace(
+            'command = "%s"\n' % command, 'command = "%s"\nseeds = "paired"\n' % command
+        )
+        assert 'seeds = "paired"' in toml
+    with open(os.path.join(repo, "arx.toml"), "w") as f:
+        f.write(toml)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+
+
+def apply_in_tree(repo, edit):
+    desc, key, value = edit
+    if key is None:
+        with open(os.path.join(repo, "train.py"), "a") as f:
+            f.write("\n# The split is stratified by class, so every digit is in both parts.\n")
+        return
+    path = os.path.join(repo, "params.json")
+    params = json.load(open(path))
+    params[key] = value
+    with open(path, "w") as f:
+        json.dump(params, f, indent=1)
+
+
+def arx_loop(arm, k, args):
+    repo = os.path.join(args.work, f"{arm}-{k}")
+    new_repo(repo, args.arx, args.python, arm == "paired", k)
+    log = open(os.path.join(args.work, f"{arm}-{k}.log"), "w")
+    # The baseline: `arx try` on the clean start measures it.
+    subprocess.run([args.arx, "try"], cwd=repo, stdout=log, stderr=log)
+    best = dict(START)
+    tries = []
+    for edit in EDITS:
+        cand = applied(best, edit)
+        apply_in_tree(repo, edit)
+        proc = subprocess.run(
+            [args.arx, "--json", "try", "-m", edit[0]],
+            cwd=repo, capture_output=True, text=True,
+        )
+        log.write(proc.stderr)
+        try:
+            out = json.loads(proc.stdout)
+        except ValueError:
+            out = {}
+        status = (out.get("ratchet") or {}).get("status") or out.get("outcome") or "error"
+        if proc.returncode == 2 or status not in ("keep", "discard", "guard", "holdout", "checks_failed"):
+            log.write(f"bench: `arx try` exit {proc.returncode}, status {status}\n")
+        if git(repo, "status", "--porcelain").strip():
+            raise SystemExit(f"bench: {repo}: the tree is not clean after `{edit[0]}`")
+        now = json.loads(git(repo, "show", "HEAD:params.json"))
+        kept = status == "keep"
+        if kept != (model_key(now) == model_key(cand)) and edit[1] in train.MODEL_KEYS:
+            raise SystemExit(f"bench: {repo}: status {status} but HEAD holds {now}")
+        tries.append({
+            "edit": edit[0], "status": status, "exit": proc.returncode,
+            "best": best, "candidate": cand, "line": out.get("line"),
+            "basis": (out.get("ratchet") or {}).get("basis"),
+            "paired": (out.get("ratchet") or {}).get("paired"),
+            "runs": len(out.get("attempts") or []) or (1 if out.get("metrics") else 0),
+        })
+        if kept:
+            best = cand
+    runs = 0
+    for line in open(os.path.join(repo, ".arx", "journal.jsonl")):
+        rec = json.loads(line)
+        runs += len(rec.get("attempts") or []) or (1 if rec.get("metrics") else 0)
+    log.close()
+    return {"arm": arm, "loop": k, "runs": runs, "tries": tries, "final": best}
+
+
+def loop_from_journal(arm, k, args):
+    """A loop of an arx arm read back from its repository's journal (the
+    edits it tried, in order, and their statuses), or None when it did not
+    try every edit."""
+    repo = os.path.join(args.work, f"{arm}-{k}")
+    path = os.path.join(repo, ".arx", "journal.jsonl")
+    if not os.path.exists(path):
+        return None
+    edits = {e[0]: e for e in EDITS}
+    best, tries, runs = dict(START), [], 0
+    for line in open(path):
+        rec = json.loads(line)
+        runs += len(rec.get("attempts") or []) or (1 if rec.get("metrics") else 0)
+        r = rec.get("ratchet") or {}
+        edit = edits.get(r.get("description"))
+        if edit is None:
+            continue
+        cand = applied(best, edit)
+        tries.append({"edit": edit[0], "status": r.get("status"), "best": best,
+                      "candidate": cand, "basis": r.get("basis"), "paired": r.get("paired"),
+                      "runs": len(rec.get("attempts") or []) or 1})
+        if r.get("status") == "keep":
+            best = cand
+    if [t["edit"] for t in tries] != [e[0] for e in EDITS]:
+        return None
+    return {"arm": arm, "loop": k, "runs": runs, "tries": tries, "final": best}
+
+
+def naive_loop(k):
+    rng = random.Random(7_000 + k)
+    seed = lambda: rng.randrange(2**31 - 1)  # noqa: E731  (fresh seeds, never the truth's)
+    best = dict(START)
+    best_value = train.val_mse(best, seed())
+    tries = []
+    for edit in EDITS:
+        cand = applied(best, edit)
+        value = train.val_mse(cand, seed())
+        status = "keep" if value < best_value else "discard"
+        tries.append({"edit": edit[0], "status": status, "best": best, "candidate": cand,
+                      "value": value, "vs": best_value, "runs": 1})
+        if status == "keep":
+            best, best_value = cand, value
+    return {"arm": "naive", "loop": k, "runs": 1 + len(EDITS), "tries": tries, "final": best}
+
+
+def truth_run(job):
+    key, seed = job
+    return key, seed, train.val_mse(json.loads(key), seed)
+
+
+def truths(loops, args):
+    cache = {}
+    if os.path.exists(args.cache):
+        cache = json.load(open(args.cache))
+    keys = {model_key(START)}
+    for loop in loops:
+        for t in loop["tries"]:
+            keys.add(model_key(t["best"]))
+            keys.add(model_key(t["candidate"]))
+    jobs = [(key, TRUTH_SEED0 + s) for key in sorted(keys)
+            for s in range(args.truth_seeds) if len(cache.get(key, [])) <= s]
+    if jobs:
+        print(f"bench: the truth of {len({j[0] for j in jobs})} settings, {len(jobs)} runs",
+              file=sys.stderr)
+        with Pool(args.jobs) as pool:
+            for key, seed, value in pool.imap_unordered(truth_run, jobs, chunksize=4):
+                values = cache.setdefault(key, [])
+                values.extend([None] * (seed - TRUTH_SEED0 + 1 - len(values)))
+                values[seed - TRUTH_SEED0] = value
+        tmp = args.cache + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(cache, f)
+        os.replace(tmp, args.cache)
+    return {key: cache[key][: args.truth_seeds] for key in keys}
+
+
+def mean(xs):
+    return sum(xs) / len(xs)
+
+
+def sd(xs):
+    m = mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def step_truth(truth, best, cand):
+    """The true gain of `cand` over `best` (positive = lower loss) and its
+    standard error over the paired truth seeds."""
+    d = [b - c for b, c in zip(truth[model_key(best)], truth[model_key(cand)])]
+    return mean(d), (sd(d) / math.sqrt(len(d)) if len(d) > 1 else 0.0)
+
+
+def classify(gain, se):
+    # 30 seeds: 2.05 standard errors is a two-sided 5% t test.
+    if gain > 2.05 * se and gain > 0:
+        return "better"
+    if gain < -2.05 * se and gain < 0:
+        return "worse"
+    return "null"
+
+
+def report(loops, truth, args):
+    sigma = sd(truth[model_key(START)])
+    start = mean(truth[model_key(START)])
+    print(f"Start: val_mse {start:.4f} over {args.truth_seeds} seeds, run noise σ {sigma:.4f}.")
+    print()
+    arms = ["paired", "unpaired", "naive"]
+    names = {"paired": '`seeds = "paired"`', "unpaired": "arx default (unpaired)",
+             "naive": "naive loop (1 run, keep if lower)"}
+    rows = {}
+    for arm in arms:
+        ls = [l for l in loops if l["arm"] == arm]
+        r = dict(runs=0, tries=0, keeps=0, false_keeps=0, harm_kept=0.0, better=0,
+                 better_discarded=0, better_discarded_big=0, gain_kept=0.0, gain_discarded=0.0, net=0.0,
+                 ends=[], worse_ends=0)
+        for loop in ls:
+            r["runs"] += loop["runs"]
+            for t in loop["tries"]:
+                gain, se = step_truth(truth, t["best"], t["candidate"])
+                t["truth"], t["truth_se"], t["class"] = gain, se, classify(gain, se)
+                r["tries"] += 1
+                kept = t["status"] == "keep"
+                r["keeps"] += kept
+                if t["class"] == "better":
+                    r["better"] += 1
+                    if kept:
+                        r["gain_kept"] += gain
+                    else:
+                        r["better_discarded"] += 1
+                        r["better_discarded_big"] += gain >= 0.1 * sigma
+                        r["gain_discarded"] += gain
+                elif kept:
+                    r["false_keeps"] += 1
+                    r["harm_kept"] += gain
+            end, _ = step_truth(truth, START, loop["final"])
+            r["net"] += end
+            r["ends"].append(end)
+            r["worse_ends"] += end < 0
+        rows[arm] = r
+    head = "| | " + " | ".join(names[a] for a in arms) + " |"
+    print(head)
+    print("|---|" + "---:|" * len(arms))
+
+    def row(label, f):
+        print(f"| {label} | " + " | ".join(f(rows[a]) for a in arms) + " |")
+
+    row("loops", lambda r: str(len(r["ends"])))
+    row("runs (baselines included)", lambda r: str(r["runs"]))
+    row("tries / keeps", lambda r: f"{r['tries']} / {r['keeps']}")
+    row("false keeps (kept, not truly better)",
+        lambda r: f"{r['false_keeps']} (true change {r['harm_kept']:+.4f})")
+    row("true gains discarded (of truly better tries)",
+        lambda r: f"{r['better_discarded']} of {r['better']} ({r['better_discarded_big']} of them ≥ 0.1σ)")
+    row("true step gains kept / discarded",
+        lambda r: f"{r['gain_kept']:.4f} / {r['gain_discarded']:.4f}")
+    row("true gain, all loops (start − end)", lambda r: f"{r['net']:.4f} ({r['net'] / sigma:.2f}σ)")
+    row("true gain per 100 runs", lambda r: f"{100 * r['net'] / r['runs']:.4f}")
+    row("each loop's true gain", lambda r: ", ".join(f"{e:+.4f}" for e in r["ends"]))
+    row("loops ending worse than the start", lambda r: str(r["worse_ends"]))
+    print()
+    a = {arm: 100 * rows[arm]["net"] / rows[arm]["runs"] for arm in arms}
+    for arm in ("paired", "unpaired"):
+        ok = a[arm] >= a["naive"] and rows[arm]["worse_ends"] == 0
+        print(f"- {names[arm]}: true gain per 100 runs {a[arm]:.4f} against the naive "
+              f"loop's {a['naive']:.4f} ({a[arm] / a['naive'] if a['naive'] else float('nan'):.2f}×), "
+              f"{rows[arm]['worse_ends']} loop(s) ending worse than the start: "
+              f"{'PASS' if ok else 'FAIL'}")
+    print()
+    print("Each edit: its true gain against the start (σ units), then per arm how often it "
+          "was kept, and the true gains it lost (discards of a truly better try):")
+    print()
+    print("| edit | true gain at the start | " + " | ".join(f"{a}: kept / lost" for a in arms) + " |")
+    print("|---|---:|" + "---:|" * len(arms))
+    for edit in EDITS:
+        g, se = step_truth(truth, START, applied(START, edit)) if model_key(
+            applied(START, edit)) in truth else (float("nan"), 0)
+        cells = []
+        for arm in arms:
+            ts = [t for l in loops if l["arm"] == arm for t in l["tries"] if t["edit"] == edit[0]]
+            kept = sum(t["status"] == "keep" for t in ts)
+            lost = [t for t in ts if t["class"] == "better" and t["status"] != "keep"]
+            cells.append(f"{kept}/{len(ts)} / {len(lost)} ({sum(t['truth'] for t in lost):.4f})")
+        print(f"| {edit[0]} | {g:+.4f} ({g / sigma:+.2f}σ) | " + " | ".join(cells) + " |")
+    print()
+    lost_gains(loops, sigma, args)
+    with open(os.path.join(args.work, "records.jsonl"), "w") as f:
+        for loop in loops:
+            f.write(json.dumps(loop) + "\n")
+
+
+def seed_values(rec):
+    """A journal record's runs as {seed: value}."""
+    r = rec.get("ratchet") or {}
+    runs = [a["metrics"].get(r.get("metric")) for a in rec.get("attempts") or []]
+    if not runs and rec.get("metrics"):
+        runs = [rec["metrics"].get(r.get("metric"))]
+    return dict(zip(r.get("seeds") or [], runs))
+
+
+def lost_gains(loops, sigma, args):
+    """How arx decided each truly better try of at least 0.1σ it did not
+    keep, read from the loop's journal: the runs, whether the decision was
+    paired, and, at the candidate's first seed, its run against the best's
+    run there (what a paired screen would have compared)."""
+    print("Truly better tries (≥ 0.1σ) arx did not keep, from the journals:")
+    print()
+    print("| arm | loop | edit | true gain | candidate runs | decided | line's change | "
+          "first run − the best's run at its seed |")
+    print("|---|---:|---|---:|---:|---|---:|---:|")
+    for loop in loops:
+        if loop["arm"] == "naive":
+            continue
+        path = os.path.join(args.work, f"{loop['arm']}-{loop['loop']}", ".arx", "journal.jsonl")
+        best_runs, by_edit = {}, {}
+        for line in open(path):
+            rec = json.loads(line)
+            r = rec.get("ratchet") or {}
+            by_edit[r.get("description")] = (rec, dict(best_runs))
+            if r.get("status") in ("baseline", "keep"):
+                best_runs = seed_values(rec)
+        for t in loop["tries"]:
+            if t["class"] != "better" or t["status"] == "keep" or t["truth"] < 0.1 * sigma:
+                continue
+            rec, best = by_edit[t["edit"]]
+            r = rec["ratchet"]
+            runs = seed_values(rec)
+            n_runs = len(rec.get("attempts") or []) or 1
+            first = (r.get("seeds") or [None])[0]
+            same = (f"{runs[first] - best[first]:+.4f}" if first in runs and first in best
+                    else "–")
+            paired = r.get("paired") or {}
+            decided = f"paired ({paired['pairs']} pairs)" if paired else "unpaired"
+            print(f"| {loop['arm']} | {loop['loop']} | {t['edit']} | {t['truth']:.4f} "
+                  f"({t['truth'] / sigma:.2f}σ) | {n_runs} | {decided} | "
+                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} |")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--arx", required=True)
+    p.add_argument("--python", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--cache", required=True)
+    p.add_argument("--loops", type=int, default=5)
+    p.add_argument("--truth-seeds", type=int, default=30)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--edits", type=int, default=len(EDITS))
+    p.add_argument("--from-records", action="store_true",
+                   help="no new loops: read the arx loops that tried every edit back from WORK")
+    args = p.parse_args()
+    del EDITS[args.edits:]
+    if args.from_records:
+        loops = [l for arm in ("paired", "unpaired") for k in range(args.loops)
+                 for l in [loop_from_journal(arm, k, args)] if l is not None]
+        loops += [naive_loop(k) for k in range(args.loops)]
+        report(loops, truths(loops, args), args)
+        return
+    os.makedirs(args.work, exist_ok=True)
+    # The paired loops, the longest, first.
+    jobs = [(arm, k) for arm in ("paired", "unpaired") for k in range(args.loops)]
+    loops = []
+    with ThreadPoolExecutor(args.jobs) as pool:
+        for loop in pool.map(lambda j: arx_loop(j[0], j[1], args), jobs):
+            print(f"bench: {loop['arm']} loop {loop['loop']}: {loop['runs']} runs, keeps: "
+                  + ", ".join(t["edit"] for t in loop["tries"] if t["status"] == "keep"),
+                  file=sys.stderr)
+            loops.append(loop)
+    for k in range(args.loops):
+        loops.append(naive_loop(k))
+    truth = truths(loops, args)
+    report(loops, truth, args)
+
+
+if __name__ == "__main__":
+    main()
