@@ -56,6 +56,11 @@ pub const MIN_VIEW_DF: f64 = 2.0;
 /// confirmation runs. Tuned by `examples/ratchet_sim`.
 pub const SETTLED_DF: f64 = 6.0;
 
+/// Degrees of freedom of the segment's differences past which a pairing
+/// that its estimate favours but its bound has not shown is no longer
+/// measured by a try's screen ([`worth_measuring`]).
+pub const PLAUSIBLE_DF: f64 = 30.0;
+
 /// Seeds stay below 2³¹: every framework's seed (a C `int`, numpy's
 /// `RandomState`, scikit-learn's `random_state`) takes them.
 const SEED_MASK: u64 = 0x7fff_ffff;
@@ -217,12 +222,17 @@ pub fn established(sd: f64, df: f64, scale: &Scale, pairs: usize) -> Option<f64>
         return None;
     }
     let upper = (1.0 - rho) / f;
-    let break_even = if scale.best_runs == 0 {
+    (1.0 - upper > break_even(scale, pairs)).then_some(rho)
+}
+
+/// The ρ above which `pairs` paired differences measure a change more
+/// closely than `pairs` runs against the mean of the best's runs.
+fn break_even(scale: &Scale, pairs: usize) -> f64 {
+    if scale.best_runs == 0 {
         0.0
     } else {
         (0.5 * (1.0 - pairs as f64 / scale.best_runs as f64)).max(0.0)
-    };
-    (1.0 - upper > break_even).then_some(rho)
+    }
 }
 
 /// A paired step's numbers: the mean paired difference (positive =
@@ -363,19 +373,46 @@ pub fn view(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> Option<Paire
 /// whose pairs measure that noise, rather than end unpaired after one
 /// (which would leave the pairing forever unmeasured).
 pub fn must_measure(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> bool {
-    let paired_run = seeds
-        .candidate
-        .get(candidate.len().saturating_sub(1))
-        .copied()
-        .flatten()
-        .is_some_and(|s| seeds.best_seeds.contains(&Some(s)));
-    if !paired_run || seeds.best_seeds.len() < 2 {
+    if !paired_run(seeds, candidate) {
         return false;
     }
     match pooled_with(seeds.history, &[]) {
         None => true,
         Some((sd, df)) => df < SETTLED_DF && established(sd, df, scale, 1).is_none(),
     }
+}
+
+/// The segment's differences, on fewer than [`PLAUSIBLE_DF`] degrees of
+/// freedom, put the pairing's ρ (its estimate, not yet its bound) above
+/// the break-even of `pairs` pairs, but cannot show it worth one pair: a
+/// try should spend those `pairs` paired runs rather than end unpaired
+/// after one. Ending there adds no difference with a spread, so the
+/// pairing would stay unshown for the rest of the segment and every gain
+/// clear only at the same seed would be lost at the screen. Each such try
+/// measures the pairing on more degrees of freedom until its bound shows
+/// it, or until [`PLAUSIBLE_DF`] of them leave it unshown (then it is not
+/// worth the runs).
+pub fn worth_measuring(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale, pairs: usize) -> bool {
+    if !paired_run(seeds, candidate) {
+        return false;
+    }
+    pooled_with(seeds.history, &[]).is_some_and(|(sd, df)| {
+        df < PLAUSIBLE_DF
+            && established(sd, df, scale, 1).is_none()
+            && rho(sd, scale.sigma).is_some_and(|r| r > break_even(scale, pairs))
+    })
+}
+
+/// The candidate's last run pairs with a run of the best, which has two
+/// or more seeded runs.
+fn paired_run(seeds: &Seeds<'_>, candidate: &[f64]) -> bool {
+    let paired = seeds
+        .candidate
+        .get(candidate.len().saturating_sub(1))
+        .copied()
+        .flatten()
+        .is_some_and(|s| seeds.best_seeds.contains(&Some(s)));
+    paired && seeds.best_seeds.len() >= 2
 }
 
 /// The keep test's paired view and its one-sided bounds at `confidence`:

@@ -164,7 +164,9 @@ impl Ctx<'_, '_> {
         // segment's first tries) and later tries find the pairing
         // measured. The design is solved for that screen, so the
         // false-keep rate holds.
-        let screen = match paired::must_measure(&ev.seeds, cand, &scale) {
+        let screen = match paired::must_measure(&ev.seeds, cand, &scale)
+            || paired::worth_measuring(&ev.seeds, cand, &scale, PAIRING_SCREEN)
+        {
             true => screen.max(PAIRING_SCREEN.min(cap)),
             false => screen,
         };
@@ -534,5 +536,46 @@ mod tests {
             next_step(Rule::Sequential, &settings(), &bare),
             Step::Decide(_)
         ));
+    }
+
+    #[test]
+    fn a_pairing_the_segment_has_not_yet_shown_is_measured_not_starved() {
+        // A real model's segment under paired seeds (validation MSE of a
+        // small network; the seed picks the split): the baseline's five
+        // runs, a change decided on six runs, a no-op on five. The pooled
+        // differences put the pairing's ρ near 0.7, which four pairs would
+        // use, but on the best's four degrees of freedom its bound cannot
+        // show it worth one pair. Screened unpaired on one run against the
+        // best's mean (0.573, where its run at this seed is 0.631), every
+        // later try ended there and added no pairs: the pairing was never
+        // shown, and gains clear at the same seed were lost. It spends the
+        // screen's paired runs instead.
+        let best = [0.631259, 0.584675, 0.496434, 0.573714, 0.579106];
+        let t1 = [0.593230, 0.523073, 0.547409, 0.564009, 0.567784, 0.615913];
+        let t2 = [0.631175, 0.584664, 0.496434, 0.573688, 0.579100];
+        let d1: Vec<f64> = t1.iter().zip(&best).map(|(c, b)| c - b).collect();
+        let d2: Vec<f64> = t2.iter().zip(&best).map(|(c, b)| c - b).collect();
+        let history: [&[f64]; 2] = [&d1, &d2];
+        let replicates: [&[f64]; 3] = [&best, &t1, &t2];
+        let all: Vec<f64> = best.iter().chain(&t1).chain(&t2).copied().collect();
+        let seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
+        let s = Settings {
+            confidence: 0.95,
+            ..Settings::new(Direction::Min)
+        };
+        let ev = Evidence {
+            best: &best,
+            candidate: &[0.5816],
+            replicates: &replicates,
+            segment_values: &all,
+            seeds: Seeds {
+                best: &best,
+                best_seeds: &seeds,
+                candidate: &seeds[..1],
+                history: &history,
+            },
+            instances: None,
+        };
+        assert_eq!(next_step(Rule::Sequential, &s, &ev), Step::RunAgain);
     }
 }
