@@ -75,10 +75,56 @@ pub fn start(
     if let Some(p) = pending {
         push_pending(fleet, state, &p, (host, warn))?;
     }
-    if let Some(best) = fleet.best() {
-        take_up(repo, &best, host)?;
+    let Some(best) = fleet.best() else {
+        return Ok(changed);
+    };
+    match crate::ops::lanes::context(repo)? {
+        // A lane takes up the journal's best itself: the machine's best
+        // branch follows the fleet's first.
+        Some(lane) => {
+            let _lock = crate::io::ratchet::lock_keep(state)?;
+            for line in catch_up(repo, &lane, state, &best)? {
+                host.say(&line);
+            }
+        }
+        None => take_up(repo, &best, host)?,
     }
     Ok(changed)
+}
+
+/// In a lane of a fleet's machine: the machine's best branch (the one its
+/// lanes keep on) and its main working tree brought to `best`, the fleet's
+/// best whose records the journal holds, when the branch is behind it (a
+/// fast-forward: the branch is one of its ancestors). What to tell. Under
+/// the keep lock, which the caller holds.
+pub(super) fn catch_up(
+    repo: &RatchetRepo,
+    lane: &crate::ops::lanes::LaneCtx,
+    state: &Path,
+    best: &str,
+) -> Result<Vec<String>> {
+    let Some(tip) = repo.branch_tip(&lane.best_ref).map(|o| o.to_string()) else {
+        return Ok(Vec::new());
+    };
+    if tip == best || !repo.is_ancestor(&tip, best) {
+        return Ok(Vec::new());
+    }
+    let main = lane.main_tree(state, &tip);
+    if !repo.advance_branch(&lane.best_ref, &tip, best)? {
+        return Ok(Vec::new());
+    }
+    let (mut notes, warning) = super::tree::follow_in_main(lane, state, main.as_ref(), &tip, best);
+    notes.retain(|n| !n.starts_with("the main working tree is not at the best"));
+    notes.insert(
+        0,
+        format!(
+            "{} follows the fleet's best {}",
+            lane.best_ref.trim_start_matches("refs/heads/"),
+            short(best)
+        ),
+    );
+    notes.extend(warning);
+    Ok(notes)
 }
 
 /// Claim the idea a try tests fleet-wide (or renew this machine's claim,
@@ -94,8 +140,9 @@ pub fn claim<'a>(
     let (Some(fleet), Some(idea)) = (fleet, idea) else {
         return Ok(None);
     };
-    match fleet.claim(idea, &crate::io::clock::now(now)?)? {
-        Claimed::Held { commit, .. } => Ok(Some(fleet.hold(idea, commit))),
+    let clock = crate::io::clock::Ticking::start(now)?;
+    match fleet.claim(idea, &clock.now()?)? {
+        Claimed::Held { commit, .. } => Ok(Some(fleet.hold(idea, commit, clock))),
         Claimed::Taken { by, until } => Err(Hinted::error(
             format!("idea {idea} is being tried by machine {by} (its lease holds until {until})"),
             "pick another with `arx next`; a dead machine's claim is free once its lease expires",
