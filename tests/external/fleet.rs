@@ -14,6 +14,8 @@ use serde_json::Value;
 
 use crate::needs::{arx, trial};
 
+mod wide;
+
 const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
 # run, so that their tries are decided at the same time.
@@ -87,6 +89,9 @@ pub fn trials() -> Vec<Trial> {
             over_ssh(sshd)
         }),
     ]
+    .into_iter()
+    .chain(wide::trials())
+    .collect()
 }
 
 /// `sshd` (Debian: openssh-server), run as root (it must be to log in a

@@ -280,14 +280,14 @@ pub fn hold(state: &Path, pending: &PendingKeep) -> Result<()> {
     Ok(())
 }
 
-fn read_pending(state: &Path) -> Result<Option<PendingKeep>> {
+pub(super) fn read_pending(state: &Path) -> Result<Option<PendingKeep>> {
     let Some(text) = crate::io::state::read_text_if_any(&state.join(PENDING_FILE))? else {
         return Ok(None);
     };
     Ok(serde_json::from_str(&text).ok())
 }
 
-fn clear_pending(state: &Path) -> Result<()> {
+pub(super) fn clear_pending(state: &Path) -> Result<()> {
     match std::fs::remove_file(state.join(PENDING_FILE)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
@@ -392,7 +392,7 @@ pub fn settle_intent(fleet: &Fleet, repo: &RatchetRepo, state: &Path) -> Result<
 /// A pending keep another machine's keep overtook: its record (never
 /// published) says `stale`, so the best here is the fleet's again and its
 /// change is work to replay onto it.
-fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()> {
+pub(super) fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()> {
     let journal = crate::io::state::journal(state, warn);
     journal.rewrite(|loaded| {
         let mut records = loaded.records.clone();
