@@ -493,6 +493,19 @@ impl Fleet {
         }
     }
 
+    /// Fetch, and merge the other machines' records and ideas in, without
+    /// publishing this machine's (for `arx next`, which ranks by them):
+    /// `Err` with git's words when the remote does not answer.
+    pub fn take_in(&self) -> Result<std::result::Result<(), String>> {
+        let _lock = crate::io::fleet::lock_sync(&self.state)?;
+        if let Err(why) = self.door.fetch()? {
+            return Ok(Err(why));
+        }
+        self.merge_in()?;
+        self.merge_ideas_in()?;
+        Ok(Ok(()))
+    }
+
     /// Fetch the remote now (one fetch at a time in a machine): `Err` with
     /// git's words when it does not answer.
     pub fn fetch(&self) -> Result<std::result::Result<(), String>> {

@@ -191,6 +191,16 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         Some(_) if state.is_dir() => Some(cache::lock_claims(&state)?),
         _ => None,
     };
+    // In a fleet, ranked by the whole fleet's records: an idea another
+    // machine tried is not given again as if untried.
+    let fleet = open_fleet(ctx, lane)?;
+    if let Some(f) = &fleet {
+        if let Err(why) = f.take_in()? {
+            WARN(&format!(
+                "the fleet's remote did not answer ({why}): ranked by this machine's records"
+            ));
+        }
+    }
     let Ranked {
         fold,
         source,
@@ -199,8 +209,8 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let precision = fold.record.precision();
     let seed = args.seed.unwrap_or_else(|| default_seed(&fold, lane));
     let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
-    let pick = match open_fleet(ctx, lane)? {
-        Some(fleet) => claim_one(&fleet, &mut ideas, (precision, args, u), &now)?,
+    let pick = match &fleet {
+        Some(fleet) => claim_one(fleet, &mut ideas, (precision, args, u), &now)?,
         None => choose(&mut ideas, precision, args.temperature, args.greedy, u)
             .map_err(anyhow::Error::msg)?,
     };

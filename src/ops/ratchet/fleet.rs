@@ -156,11 +156,14 @@ pub fn claim<'a>(
     }
 }
 
-/// Syncs when dropped: at a try's end, however it ends.
+/// Syncs when dropped: at a try's end, however it ends; then releases the
+/// try's claim on its idea, if it holds one, so that the idea's record is
+/// on the remote before its claim goes.
 pub struct EndSync<'a> {
     fleet: &'a Fleet,
     state: std::path::PathBuf,
     host: &'a dyn Host,
+    claim: Option<crate::ops::fleet::Holding<'a>>,
 }
 
 impl<'a> EndSync<'a> {
@@ -169,13 +172,20 @@ impl<'a> EndSync<'a> {
             fleet,
             state: state.to_path_buf(),
             host,
+            claim: None,
         }
+    }
+
+    /// Hold the try's claim until after the end's sync.
+    pub fn hold(&mut self, claim: Option<crate::ops::fleet::Holding<'a>>) {
+        self.claim = claim;
     }
 }
 
 impl Drop for EndSync<'_> {
     fn drop(&mut self) {
         finish(self.fleet, &self.state, self.host);
+        drop(self.claim.take());
     }
 }
 
