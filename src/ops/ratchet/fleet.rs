@@ -73,7 +73,7 @@ pub fn start(
     }
     let changed = synced.merged_in > 0 || pending.is_some();
     if let Some(p) = pending {
-        push_pending(fleet, state, &p, (host, warn))?;
+        push_pending((fleet, repo), state, &p, (host, warn))?;
     }
     let Some(best) = fleet.best() else {
         return Ok(changed);
@@ -309,7 +309,7 @@ pub(super) fn clear_pending(state: &Path) -> Result<()> {
 /// tree is taken up onto the fleet's best next, its keep replayed as
 /// work) and the report says so.
 fn push_pending(
-    fleet: &Fleet,
+    (fleet, repo): (&Fleet, &RatchetRepo),
     state: &Path,
     p: &PendingKeep,
     (host, warn): (&dyn Host, Warn),
@@ -333,7 +333,7 @@ fn push_pending(
                  its change is replayed onto the fleet's best as this try's work",
                 short(&p.commit)
             ));
-            overtaken(state, p, warn)?;
+            overtaken((repo, fleet), state, p, warn)?;
             clear_pending(state)
         }
         Push::Unreachable(_) => Ok(()),
@@ -402,7 +402,13 @@ pub fn settle_intent(fleet: &Fleet, repo: &RatchetRepo, state: &Path) -> Result<
 /// A pending keep another machine's keep overtook: its record (never
 /// published) says `stale`, so the best here is the fleet's again and its
 /// change is work to replay onto it.
-pub(super) fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()> {
+pub(super) fn overtaken(
+    (repo, fleet): (&RatchetRepo, &Fleet),
+    state: &Path,
+    p: &PendingKeep,
+    warn: Warn,
+) -> Result<()> {
+    roll_back_lanes_best(repo, fleet, state, p)?;
     let journal = crate::io::state::journal(state, warn);
     journal.rewrite(|loaded| {
         let mut records = loaded.records.clone();
@@ -414,5 +420,31 @@ pub(super) fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()>
         }
         Some(records)
     })?;
+    Ok(())
+}
+
+/// A pending keep made in a lane, overtaken: the branch the lanes keep on
+/// goes back from it to the best it was measured against (its commit held
+/// under `refs/arx/discarded/<run>`; the lane that made it carries its
+/// change as work), and the main working tree with it, so that the branch
+/// follows the fleet's best again. A working tree on that branch itself
+/// is taken up whole instead (its keep replayed as its work).
+fn roll_back_lanes_best(
+    repo: &RatchetRepo,
+    fleet: &Fleet,
+    state: &Path,
+    p: &PendingKeep,
+) -> Result<()> {
+    let best_ref = format!("refs/heads/{}", fleet.door.branch);
+    let at_keep = repo.branch_tip(&best_ref).map(|o| o.to_string()) == Some(p.commit.clone());
+    let lanes = crate::io::git::lane::Lanes::open(repo.workdir())?;
+    if !at_keep || (repo.branch_ref() == best_ref && lanes.list()?.is_empty()) {
+        return Ok(());
+    }
+    repo.hold_under(&format!("refs/arx/discarded/{}", p.run_id), &p.commit)?;
+    if lanes.main_branch().as_deref() == Some(fleet.door.branch.as_str()) {
+        RatchetRepo::open(&lanes.root, state)?.follow_keep(&p.commit, &p.kept)?;
+    }
+    repo.advance_branch(&best_ref, &p.commit, &p.kept)?;
     Ok(())
 }

@@ -62,6 +62,7 @@ pub fn sync_now(
         return Ok((synced, Some(answer)));
     }
     let _lock = crate::io::ratchet::lock_keep(state)?;
+    let repo = RatchetRepo::open(root, state)?;
     let journal = crate::io::state::journal(state, warn).read()?;
     let Some(rec) = journal.iter().find(|r| r.run_id == p.run_id) else {
         clear_pending(state)?;
@@ -75,10 +76,10 @@ pub fn sync_now(
             Ok((Synced { best, ..synced }, Some(answer)))
         }
         Push::Lost(_) => {
-            overtaken(state, &p, warn)?;
+            overtaken((&repo, fleet), state, &p, warn)?;
             clear_pending(state)?;
             answer.outcome = "replayed";
-            answer.conflicts = replay(fleet, root, state)?;
+            answer.conflicts = replay(fleet, &repo)?;
             // Its record, `stale` now, goes with this machine's chain.
             let synced = fleet.sync(None, None, now)?;
             Ok((synced, Some(answer)))
@@ -90,11 +91,10 @@ pub fn sync_now(
 /// The working tree's work (the overtaken keep among it) replayed onto the
 /// fleet's best; the files that conflict, when it could not be (nothing
 /// changed then).
-fn replay(fleet: &Fleet, root: &Path, state: &Path) -> Result<Vec<String>> {
+fn replay(fleet: &Fleet, repo: &RatchetRepo) -> Result<Vec<String>> {
     let Some(best) = fleet.best() else {
         return Ok(Vec::new());
     };
-    let repo = RatchetRepo::open(root, state)?;
     if repo.contains(&best) {
         return Ok(Vec::new());
     }
@@ -102,4 +102,16 @@ fn replay(fleet: &Fleet, root: &Path, state: &Path) -> Result<Vec<String>> {
         Replay::Conflicts(paths) => Ok(paths),
         _ => Ok(Vec::new()),
     }
+}
+
+/// What `arx status` and `arx report` say of a keep held here while the
+/// fleet's remote did not answer, if there is one.
+pub fn pending_line(state: &Path) -> Option<String> {
+    let p = read_pending(state).ok().flatten()?;
+    Some(format!(
+        "the keep {} (run {}) is pending: the fleet's remote did not answer when it was made; \
+         the next arx try or arx fleet sync pushes it (or replays it, if another machine kept first)",
+        super::short(&p.commit),
+        super::run_short(&p.run_id)
+    ))
 }

@@ -62,7 +62,7 @@ pub use attempt::{attempt, Attempted};
 pub use best::{baseline, remeasure, Baselined, Remeasured};
 pub use candidate::{try_candidate, Against, TryEnv};
 pub use end::Done;
-pub use fleet_sync::{sync_now, PendingSynced};
+pub use fleet_sync::{pending_line, sync_now, PendingSynced};
 pub use idea::Tested;
 pub use replay::{replay_moved, stale, Carry, Replayed, Tried};
 pub use request::{load, load_summary, plan, screened, Loaded, Plan, Planned, Summary, TryRequest};

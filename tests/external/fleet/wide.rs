@@ -35,6 +35,11 @@ pub fn trials() -> Vec<Trial> {
             |_| sync_pushes_pending(),
         ),
         trial(
+            "fleet_a_lanes_pending_keep_overtaken_is_tried_again_on_the_best",
+            super::git_daemon,
+            |_| lanes_pending_overtaken(),
+        ),
+        trial(
             "fleet_a_lease_renewed_under_now_keeps_to_that_time",
             super::git_daemon,
             |_| renewal_under_now(),
@@ -326,6 +331,12 @@ fn sync_pushes_pending() -> Result<(), Failed> {
     bump(&a, "a.txt", 1);
     let (code, r) = try_in(&a, "a up");
     assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    // The report and the status say it is pending.
+    for cmd in ["report", "status"] {
+        let out = arx_in(&a, &[cmd]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is pending"), "arx {cmd}: {err}");
+    }
     f.daemon.up();
     let out = arx_in(&a, &["--json", "fleet", "sync"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -333,6 +344,8 @@ fn sync_pushes_pending() -> Result<(), Failed> {
     assert_eq!(f.remote_best(), commit_of(&r), "the sync did not push the pending keep");
     assert_eq!(report["pending"]["outcome"], "pushed", "{report}");
     assert!(!a.join(".arx/fleet-pending.json").exists());
+    let out = arx_in(&a, &["report"]);
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("is pending"));
     // Held again; another machine keeps meanwhile: the sync replays it.
     f.daemon.down();
     bump(&a, "c.txt", 1);
@@ -356,6 +369,41 @@ fn sync_pushes_pending() -> Result<(), Failed> {
     assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
     assert_eq!(r["ratchet"]["kept"], commit_of(&rb).as_str());
     check_fleet(&f, &[&a, &b]);
+    Ok(())
+}
+
+fn lanes_pending_overtaken() -> Result<(), Failed> {
+    let mut f = Fleet::new();
+    let x = f.machine("x", "cpu-x");
+    let y = f.machine("y", "cpu-x");
+    assert_eq!(try_in(&x, "baseline").0, 0);
+    sync(&y);
+    add_lanes(&x, &["l1"]);
+    let l1 = lane(&x, "l1");
+    f.daemon.down();
+    bump(&l1, "a.txt", 1);
+    let (code, r) = try_in(&l1, "a up");
+    assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    assert!(r.to_string().contains("pending"), "{r}");
+    f.daemon.up();
+    bump(&y, "b.txt", 1);
+    let (code, ry) = try_in(&y, "b up");
+    assert_eq!((code, status(&ry)), (0, "keep".into()), "{ry}");
+    // The sync, from the machine's main working tree, finds it overtaken:
+    // the branch the lanes keep on follows the fleet's best again.
+    let out = arx_in(&x, &["--json", "fleet", "sync"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["pending"]["outcome"], "replayed", "{report}");
+    assert_eq!(git(&x, &["rev-parse", "main"]), commit_of(&ry));
+    assert_eq!(std::fs::read_to_string(x.join("a.txt")).unwrap(), "1\n");
+    assert_eq!(std::fs::read_to_string(x.join("b.txt")).unwrap(), "2\n");
+    // The lane tries its change again, on the fleet's best.
+    let (code, r) = try_in(&l1, "a up again");
+    assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    assert_eq!(r["ratchet"]["kept"], commit_of(&ry).as_str());
+    assert_eq!(f.remote_best(), commit_of(&r));
+    check_fleet(&f, &[&x, &y]);
     Ok(())
 }
 
