@@ -70,7 +70,11 @@ fn leases(f: &Fleet) -> Vec<(String, Value)> {
     let remote = f.tmp.path().join("served/remote.git");
     let refs = git(
         &remote,
-        &["for-each-ref", "--format=%(refname)", "refs/arx/fleet/claims/"],
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/arx/fleet/claims/",
+        ],
     );
     refs.lines()
         .filter_map(|r| {
@@ -81,7 +85,10 @@ fn leases(f: &Fleet) -> Vec<(String, Value)> {
                 .output()
                 .ok()?;
             let lease = serde_json::from_slice(&out.stdout).ok()?;
-            Some((r.trim_start_matches("refs/arx/fleet/claims/").to_string(), lease))
+            Some((
+                r.trim_start_matches("refs/arx/fleet/claims/").to_string(),
+                lease,
+            ))
         })
         .collect()
 }
@@ -102,7 +109,11 @@ fn lanes_inside_a_machine() -> Result<(), Failed> {
     let (code, r) = try_in(&l1, "a up");
     assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
     assert!(!r.to_string().contains("pending"), "{r}");
-    assert_eq!(f.remote_best(), commit_of(&r), "the lane's keep is not the fleet's best");
+    assert_eq!(
+        f.remote_best(),
+        commit_of(&r),
+        "the lane's keep is not the fleet's best"
+    );
     // Another machine keeps on it; the next lane keeps on that, and the
     // machine's best branch and main working tree follow.
     bump(&y, "b.txt", 1);
@@ -171,7 +182,16 @@ fn lanes_inside_a_machine() -> Result<(), Failed> {
     bump(&l1, "c.txt", 1);
     let out = arx_in(
         &x,
-        &["--json", "try", "--lane", "l1", "--idea", &given[0], "-m", "c up again"],
+        &[
+            "--json",
+            "try",
+            "--lane",
+            "l1",
+            "--idea",
+            &given[0],
+            "-m",
+            "c up again",
+        ],
     );
     assert_eq!(
         out.status.code(),
@@ -210,12 +230,13 @@ fn lane_loop(machine: &Path, name: &str, file: &str, tries: usize) -> Vec<(Strin
         let message = format!("{name} {file} up {n}");
         let t = arx_in(
             machine,
-            &["--json", "try", "--lane", name, "--idea", &idea, "-m", &message],
+            &[
+                "--json", "try", "--lane", name, "--idea", &idea, "-m", &message,
+            ],
         );
         let code = t.status.code().unwrap_or(-1);
-        let r: Value = serde_json::from_slice(&t.stdout).unwrap_or_else(|_| {
-            panic!("try ({code}): {}", String::from_utf8_lossy(&t.stderr))
-        });
+        let r: Value = serde_json::from_slice(&t.stdout)
+            .unwrap_or_else(|_| panic!("try ({code}): {}", String::from_utf8_lossy(&t.stderr)));
         let st = status(&r);
         assert!(
             matches!(
@@ -254,9 +275,19 @@ fn sixty_tries_at_once() -> Result<(), Failed> {
     for n in 0..66 {
         let out = arx_in(
             &machines[0],
-            &["idea", "add", "--family", &format!("f{}", n % 6), &format!("idea {n}")],
+            &[
+                "idea",
+                "add",
+                "--family",
+                &format!("f{}", n % 6),
+                &format!("idea {n}"),
+            ],
         );
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     for m in &machines {
         sync(m);
@@ -313,7 +344,11 @@ fn sixty_tries_at_once() -> Result<(), Failed> {
         all.iter().map(|(i, _, _)| i).collect::<HashSet<_>>().len(),
         t0.elapsed().as_secs_f64()
     );
-    assert_eq!(f.history().len(), keeps + 2, "a keep is not on the remote's best");
+    assert_eq!(
+        f.history().len(),
+        keeps + 2,
+        "a keep is not on the remote's best"
+    );
     // Each change is its own: every try keeps, once replayed onto the
     // keeps that came first.
     assert_eq!(keeps, 60);
@@ -339,9 +374,17 @@ fn sync_pushes_pending() -> Result<(), Failed> {
     }
     f.daemon.up();
     let out = arx_in(&a, &["--json", "fleet", "sync"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(f.remote_best(), commit_of(&r), "the sync did not push the pending keep");
+    assert_eq!(
+        f.remote_best(),
+        commit_of(&r),
+        "the sync did not push the pending keep"
+    );
     assert_eq!(report["pending"]["outcome"], "pushed", "{report}");
     assert!(!a.join(".arx/fleet-pending.json").exists());
     let out = arx_in(&a, &["report"]);
@@ -356,7 +399,11 @@ fn sync_pushes_pending() -> Result<(), Failed> {
     let (code, rb) = try_in(&b, "b up");
     assert_eq!((code, status(&rb)), (0, "keep".into()), "{rb}");
     let out = arx_in(&a, &["--json", "fleet", "sync"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["pending"]["outcome"], "replayed", "{report}");
     assert_eq!(f.remote_best(), commit_of(&rb));
@@ -392,7 +439,11 @@ fn lanes_pending_overtaken() -> Result<(), Failed> {
     // The sync, from the machine's main working tree, finds it overtaken:
     // the branch the lanes keep on follows the fleet's best again.
     let out = arx_in(&x, &["--json", "fleet", "sync"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["pending"]["outcome"], "replayed", "{report}");
     assert_eq!(git(&x, &["rev-parse", "main"]), commit_of(&ry));
@@ -422,7 +473,14 @@ fn renewal_under_now() -> Result<(), Failed> {
     let barrier = f.tmp.path().join("barrier");
     std::fs::create_dir_all(&barrier).unwrap();
     let mut child = std::process::Command::new(crate::needs::arx())
-        .args(["--json", "--now", "2030-01-01T00:00:00Z", "try", "--idea", &ids[0]])
+        .args([
+            "--json",
+            "--now",
+            "2030-01-01T00:00:00Z",
+            "try",
+            "--idea",
+            &ids[0],
+        ])
         .args(["-m", "a up"])
         .current_dir(&a)
         .env_remove("ARX_STATE_DIR")
@@ -446,7 +504,11 @@ fn renewal_under_now() -> Result<(), Failed> {
     }
     let (code, r, err) = finish(child);
     assert_eq!(code, 0, "{r}\n{err}");
-    assert_eq!(seen.first().map(String::as_str), Some("2030-01-01T00:00:10Z"), "{seen:?}");
+    assert_eq!(
+        seen.first().map(String::as_str),
+        Some("2030-01-01T00:00:10Z"),
+        "{seen:?}"
+    );
     assert!(seen.len() >= 2, "the lease was never renewed: {seen:?}");
     for e in &seen {
         assert!(
