@@ -191,16 +191,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         Some(_) if state.is_dir() => Some(cache::lock_claims(&state)?),
         _ => None,
     };
-    // In a fleet, ranked by the whole fleet's records: an idea another
-    // machine tried is not given again as if untried.
-    let fleet = open_fleet(ctx, lane)?;
-    if let Some(f) = &fleet {
-        if let Err(why) = f.take_in()? {
-            WARN(&format!(
-                "the fleet's remote did not answer ({why}): ranked by this machine's records"
-            ));
-        }
-    }
+    let fleet = fleet_taken_in(ctx, lane)?;
     let Ranked {
         fold,
         source,
@@ -256,6 +247,21 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
             Ok(Exit::No)
         }
     }
+}
+
+/// In a fleet, the other machines' records and ideas merged in first, so
+/// that the ranking is by the whole fleet's: an idea another machine tried
+/// is not given again as if untried.
+fn fleet_taken_in(ctx: &Ctx, lane: Option<&str>) -> Result<Option<crate::ops::fleet::Fleet>> {
+    let fleet = open_fleet(ctx, lane)?;
+    if let Some(f) = &fleet {
+        if let Err(why) = f.take_in()? {
+            WARN(&format!(
+                "the fleet's remote did not answer ({why}): ranked by this machine's records"
+            ));
+        }
+    }
+    Ok(fleet)
 }
 
 /// The fleet this working tree belongs to, when `[fleet]` names one; its
