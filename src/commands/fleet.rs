@@ -111,7 +111,7 @@ impl Report for Status {
                 out,
                 "  {d}claim{d:#} idea {} by {} until {}{}",
                 shown(&c.lease.idea),
-                shown(&c.lease.machine),
+                shown(&crate::kernel::fleet::holder(&c.lease)),
                 shown(&c.lease.expires),
                 if c.expired { " (expired)" } else { "" }
             )?;
