@@ -13,6 +13,7 @@ use crate::error::{Exit, Hinted};
 use crate::kernel::fleet::{Card, Lease};
 use crate::kernel::fleet_classes::{class_bests, ClassBest};
 use crate::ops::fleet::{Fleet, Synced};
+use crate::ops::ratchet::PendingSynced;
 use crate::output::{bold, dim, Report};
 
 pub fn run(ctx: &Ctx, cmd: &FleetCommand) -> Result<Exit> {
@@ -112,7 +113,7 @@ impl Report for Status {
                 out,
                 "  {d}claim{d:#} idea {} by {} until {}{}",
                 shown(&c.lease.idea),
-                shown(&c.lease.machine),
+                shown(&crate::kernel::fleet::holder(&c.lease)),
                 shown(&c.lease.expires),
                 if c.expired { " (expired)" } else { "" }
             )?;
@@ -173,6 +174,10 @@ struct SyncReport {
     machine: String,
     #[serde(flatten)]
     synced: Synced,
+    /// A keep held here while the remote did not answer: what the sync
+    /// did with it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pending: Option<PendingSynced>,
 }
 
 impl Report for SyncReport {
@@ -185,12 +190,42 @@ impl Report for SyncReport {
             s.merged_in,
             s.published,
             s.best.as_deref().map_or("-", short)
-        )
+        )?;
+        if let Some(p) = &self.pending {
+            match p.outcome {
+                "pushed" => writeln!(
+                    out,
+                    "pushed the keep {} held while the remote did not answer: the fleet's best",
+                    short(&p.commit)
+                ),
+                "replayed" if p.conflicts.is_empty() => writeln!(
+                    out,
+                    "the keep {} held here was overtaken by another machine's keep: its change is \
+                     replayed onto the fleet's best as work; arx try measures it there",
+                    short(&p.commit)
+                ),
+                "replayed" => writeln!(
+                    out,
+                    "the keep {} held here was overtaken by another machine's keep; its change \
+                     conflicts with the fleet's best in {}: the working tree is as it was",
+                    short(&p.commit),
+                    shown(&p.conflicts.join(", "))
+                ),
+                _ => writeln!(
+                    out,
+                    "the keep {} is still pending: a try running here pushes it, or the next sync",
+                    short(&p.commit)
+                ),
+            }?;
+        }
+        Ok(())
     }
 }
 
 fn sync(ctx: &Ctx, fleet: &Fleet) -> Result<Exit> {
-    let synced = fleet.sync(None, None, &ctx.now()?)?;
+    let root = crate::io::config::repo_root(&ctx.cwd()?).unwrap_or(ctx.cwd()?);
+    let (synced, pending) =
+        crate::ops::ratchet::sync_now(fleet, &root, &ctx.state_dir()?, &ctx.now()?, WARN)?;
     if let Some(why) = &synced.unreachable {
         return Err(Hinted::error(
             format!(
@@ -203,6 +238,7 @@ fn sync(ctx: &Ctx, fleet: &Fleet) -> Result<Exit> {
     ctx.out.emit(&SyncReport {
         machine: fleet.machine.clone(),
         synced,
+        pending,
     })?;
     Ok(Exit::Ok)
 }

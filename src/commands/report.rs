@@ -88,6 +88,9 @@ pub fn run(ctx: &Ctx, args: &ReportArgs) -> Result<Exit> {
             "{unreadable} journal line(s) are not run records; skipped (`arx journal verify` checks the journal)"
         ));
     }
+    if let Some(line) = crate::ops::ratchet::pending_line(&state) {
+        WARN(&line);
+    }
     let scope = scope_of(args.segment, fold.segments.len())?;
     let context = Context {
         now_ms: millis(&now),

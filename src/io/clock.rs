@@ -31,6 +31,38 @@ pub fn now(given: Option<&str>) -> Result<String> {
     Ok(ts.to_string())
 }
 
+/// A clock that goes on from `--now`: the given time plus the time
+/// elapsed since (a monotonic clock), or the system clock without one. For
+/// what repeats while a command runs (a lease renewed), so that `--now`
+/// sets every time it tells, not only the first.
+#[derive(Debug, Clone, Copy)]
+pub struct Ticking {
+    given: Option<Timestamp>,
+    since: std::time::Instant,
+}
+
+impl Ticking {
+    /// Started now, from `--now` when given (validated).
+    pub fn start(given: Option<&str>) -> Result<Ticking> {
+        Ok(Ticking {
+            given: given.map(|g| timestamp(Some(g))).transpose()?,
+            since: std::time::Instant::now(),
+        })
+    }
+
+    /// The time now, as RFC 3339 UTC rounded to whole seconds.
+    pub fn now(&self) -> Result<String> {
+        let Some(given) = self.given else {
+            return now(None);
+        };
+        let elapsed = jiff::SignedDuration::try_from(self.since.elapsed())?;
+        Ok(given
+            .checked_add(elapsed)?
+            .round(jiff::Unit::Second)?
+            .to_string())
+    }
+}
+
 /// RFC 3339 UTC with exactly three fractional digits, so that journal
 /// times sort correctly as text.
 pub fn millis(ts: Timestamp) -> String {

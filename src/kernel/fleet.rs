@@ -112,6 +112,18 @@ pub struct Lease {
     pub idea: String,
     pub machine: String,
     pub expires: String,
+    /// The lane of that machine that holds it (none: its main working
+    /// tree): a machine's lanes hold their claims apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lane: Option<String>,
+}
+
+/// Who holds a lease, as messages name it: the machine, or `machine/lane`.
+pub fn holder(lease: &Lease) -> String {
+    match &lease.lane {
+        Some(lane) => format!("{}/{lane}", lease.machine),
+        None => lease.machine.clone(),
+    }
 }
 
 /// `now` plus `secs`, as RFC 3339 UTC (`None`: `now` is not a time).
@@ -152,14 +164,22 @@ pub enum Claim {
 
 /// Which claim wins: absent or expired, the asker's; live, its holder's.
 pub fn claim(held: Option<&Lease>, machine: &str, now: &str) -> Claim {
+    claim_in_lane(held, (machine, None), now)
+}
+
+/// [`claim`] by the lane `lane` of `machine` (`None`: its main working
+/// tree): a claim is its own only when both are the same.
+pub fn claim_in_lane(
+    held: Option<&Lease>,
+    (machine, lane): (&str, Option<&str>),
+    now: &str,
+) -> Claim {
     match held {
         None => Claim::Create,
-        Some(l) if l.machine == machine => Claim::Renew,
-        Some(l) if expired(l, now) => Claim::TakeOver {
-            from: l.machine.clone(),
-        },
+        Some(l) if l.machine == machine && l.lane.as_deref() == lane => Claim::Renew,
+        Some(l) if expired(l, now) => Claim::TakeOver { from: holder(l) },
         Some(l) => Claim::Held {
-            by: l.machine.clone(),
+            by: holder(l),
             until: l.expires.clone(),
         },
     }
@@ -363,6 +383,7 @@ mod tests {
             idea: "i1".into(),
             machine: machine.into(),
             expires: expires.into(),
+            lane: None,
         }
     }
 
@@ -401,6 +422,40 @@ mod tests {
         );
         // Its own expired lease a machine renews.
         assert_eq!(claim(Some(&dead), "b", now), Claim::Renew);
+    }
+
+    #[test]
+    fn a_lanes_claim_is_its_own_not_its_machines() {
+        let now = "2026-01-01T00:10:00Z";
+        let live = Lease {
+            lane: Some("l1".into()),
+            ..lease("b", "2026-01-01T00:15:00Z")
+        };
+        assert_eq!(
+            claim_in_lane(Some(&live), ("b", Some("l1")), now),
+            Claim::Renew
+        );
+        let held = Claim::Held {
+            by: "b/l1".into(),
+            until: "2026-01-01T00:15:00Z".into(),
+        };
+        assert_eq!(claim_in_lane(Some(&live), ("b", Some("l2")), now), held);
+        assert_eq!(claim(Some(&live), "b", now), held);
+        let mine = lease("b", "2026-01-01T00:15:00Z");
+        assert!(matches!(
+            claim_in_lane(Some(&mine), ("b", Some("l1")), now),
+            Claim::Held { .. }
+        ));
+        let dead = Lease {
+            expires: "2026-01-01T00:05:00Z".into(),
+            ..live
+        };
+        assert_eq!(
+            claim_in_lane(Some(&dead), ("b", Some("l2")), now),
+            Claim::TakeOver {
+                from: "b/l1".into()
+            }
+        );
     }
 
     #[test]

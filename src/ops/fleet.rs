@@ -34,6 +34,9 @@ pub struct Fleet {
     pub confirm_classes: Option<u32>,
     /// How long a claim holds unless renewed, in seconds.
     pub lease_secs: u64,
+    /// The lane of this machine the working tree is (none: its main
+    /// working tree): its claims are its own.
+    pub lane: Option<String>,
     state: PathBuf,
     warn: Warn,
 }
@@ -73,9 +76,14 @@ pub fn resolve(
              lease (10s to 24h) and confirm_classes are optional",
         )
     })?;
+    let lane = crate::io::fleet::current_branch(root).and_then(|b| {
+        b.strip_prefix(crate::io::git::lane::BRANCH_PREFIX)
+            .map(str::to_string)
+    });
     let branch = match settings
         .branch
         .clone()
+        .or_else(|| lane.as_deref().and_then(|l| lane_best_branch(root, l)))
         .or_else(|| crate::io::fleet::current_branch(root))
     {
         Some(b) => b,
@@ -115,9 +123,17 @@ pub fn resolve(
         class,
         confirm_classes: settings.confirm_classes,
         lease_secs: settings.lease_secs,
+        lane,
         state: state.to_path_buf(),
         warn,
     }))
+}
+
+/// The branch the keeps of lane `lane` advance: in a fleet, the branch
+/// the machine shares with the others (its main working tree's).
+fn lane_best_branch(root: &Path, lane: &str) -> Option<String> {
+    let lanes = crate::io::git::lane::Lanes::open(root).ok()?;
+    lanes.best_branch(lane).or_else(|| lanes.main_branch())
 }
 
 impl Fleet {
@@ -373,6 +389,7 @@ impl Fleet {
                     idea: name,
                     machine: String::new(),
                     expires: String::new(),
+                    lane: None,
                 });
             out.push((commit, lease));
         }
@@ -385,6 +402,9 @@ impl Fleet {
     /// one compare-and-swap push; a push that loses the race reads the
     /// winner.
     pub fn claim(&self, idea: &str, now: &str) -> Result<Claimed> {
+        // One fetch at a time in a machine (its lanes share the fetched
+        // refs).
+        let _lock = crate::io::fleet::lock_sync(&self.state)?;
         if let Err(why) = self.door.fetch()? {
             return Ok(Claimed::Unreachable(why));
         }
@@ -393,7 +413,8 @@ impl Fleet {
             .leases()?
             .into_iter()
             .find(|(_, l)| l.idea == idea || rules::claim_name(&l.idea) == name);
-        let expected = match rules::claim(held.as_ref().map(|(_, l)| l), &self.machine, now) {
+        let asker = (self.machine.as_str(), self.lane.as_deref());
+        let expected = match rules::claim_in_lane(held.as_ref().map(|(_, l)| l), asker, now) {
             Claim::Held { by, until } => return Ok(Claimed::Taken { by, until }),
             Claim::Create => None,
             Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
@@ -403,6 +424,7 @@ impl Fleet {
             machine: self.machine.clone(),
             expires: rules::lease_until(now, self.lease_secs)
                 .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
+            lane: self.lane.clone(),
         };
         let commit = self.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
         let update = Update {
@@ -422,7 +444,7 @@ impl Fleet {
                 let winner = self.leases()?.into_iter().find(|(_, l)| l.idea == idea);
                 Ok(match winner {
                     Some((_, l)) => Claimed::Taken {
-                        by: l.machine,
+                        by: rules::holder(&l),
                         until: l.expires,
                     },
                     None => Claimed::Taken {
@@ -437,21 +459,27 @@ impl Fleet {
     /// Hold this machine's claim on `idea` (its commit `held`): renewed
     /// every third of a lease (a try that runs longer than a lease keeps
     /// its idea), released when the answer is dropped (the idea goes back
-    /// to the backlog, or to the journal when it was tried).
-    pub fn hold(&self, idea: &str, held: String) -> Holding<'_> {
+    /// to the backlog, or to the journal when it was tried). Each renewal
+    /// is dated by `clock`: with `--now`, that time plus the time elapsed.
+    pub fn hold(&self, idea: &str, held: String, clock: crate::io::clock::Ticking) -> Holding<'_> {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let door = self.door.clone();
-        let (machine, owned, secs) = (self.machine.clone(), idea.to_string(), self.lease_secs);
-        let every = std::time::Duration::from_secs((secs / 3).max(1));
+        let holder = Holder {
+            machine: self.machine.clone(),
+            lane: self.lane.clone(),
+            idea: idea.to_string(),
+            secs: self.lease_secs,
+        };
+        let every = std::time::Duration::from_secs((holder.secs / 3).max(1));
         let thread = std::thread::spawn(move || {
             let mut held = held;
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every)
             {
-                let Ok(now) = crate::io::clock::now(None) else {
+                let Ok(now) = clock.now() else {
                     break;
                 };
                 // Taken over meanwhile, or the remote away: held stays.
-                if let Ok(Some(next)) = renew(&door, (&machine, &owned, secs), &held, &now) {
+                if let Ok(Some(next)) = renew(&door, &holder, &held, &now) {
                     held = next;
                 }
             }
@@ -464,6 +492,34 @@ impl Fleet {
             thread: Some(thread),
         }
     }
+
+    /// Fetch, and merge the other machines' records and ideas in, without
+    /// publishing this machine's (for `arx next`, which ranks by them):
+    /// `Err` with git's words when the remote does not answer.
+    pub fn take_in(&self) -> Result<std::result::Result<(), String>> {
+        let _lock = crate::io::fleet::lock_sync(&self.state)?;
+        if let Err(why) = self.door.fetch()? {
+            return Ok(Err(why));
+        }
+        self.merge_in()?;
+        self.merge_ideas_in()?;
+        Ok(Ok(()))
+    }
+
+    /// Fetch the remote now (one fetch at a time in a machine): `Err` with
+    /// git's words when it does not answer.
+    pub fn fetch(&self) -> Result<std::result::Result<(), String>> {
+        let _lock = crate::io::fleet::lock_sync(&self.state)?;
+        self.door.fetch()
+    }
+}
+
+/// Who renews a claim, on what idea, for how long.
+struct Holder {
+    machine: String,
+    lane: Option<String>,
+    idea: String,
+    secs: u64,
 }
 
 /// A claim held: renewed until dropped, then released.
@@ -500,21 +556,17 @@ impl Drop for Holding<'_> {
 
 /// Renew a claim held at commit `held`: its lease pushed again, only over
 /// `held`. The new commit when it landed.
-fn renew(
-    door: &Door,
-    (machine, idea, secs): (&str, &str, u64),
-    held: &str,
-    now: &str,
-) -> Result<Option<String>> {
+fn renew(door: &Door, h: &Holder, held: &str, now: &str) -> Result<Option<String>> {
     let lease = Lease {
-        idea: idea.to_string(),
-        machine: machine.to_string(),
-        expires: rules::lease_until(now, secs).unwrap_or_default(),
+        idea: h.idea.clone(),
+        machine: h.machine.clone(),
+        expires: rules::lease_until(now, h.secs).unwrap_or_default(),
+        lane: h.lane.clone(),
     };
     let commit = door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
     let update = Update {
         commit: &commit,
-        refname: claim_ref(&rules::claim_name(idea)),
+        refname: claim_ref(&rules::claim_name(&h.idea)),
         expected: Some(held),
     };
     Ok((door.push(&[update])? == Push::Landed).then_some(commit))

@@ -16,6 +16,7 @@ use crate::needs::{arx, trial};
 
 #[path = "fleet_classes.rs"]
 mod classes;
+mod wide;
 
 const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
@@ -92,6 +93,7 @@ pub fn trials() -> Vec<Trial> {
     ]
     .into_iter()
     .chain(classes::trials())
+    .chain(wide::trials())
     .collect()
 }
 

@@ -191,6 +191,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
         Some(_) if state.is_dir() => Some(cache::lock_claims(&state)?),
         _ => None,
     };
+    let fleet = fleet_taken_in(ctx, lane)?;
     let Ranked {
         fold,
         source,
@@ -199,8 +200,8 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let precision = fold.record.precision();
     let seed = args.seed.unwrap_or_else(|| default_seed(&fold, lane));
     let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
-    let pick = match open_fleet(ctx)? {
-        Some(fleet) => claim_one(&fleet, &mut ideas, (precision, args, u), &now)?,
+    let pick = match &fleet {
+        Some(fleet) => claim_one(fleet, &mut ideas, (precision, args, u), &now)?,
         None => choose(&mut ideas, precision, args.temperature, args.greedy, u)
             .map_err(anyhow::Error::msg)?,
     };
@@ -248,8 +249,25 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     }
 }
 
-/// The fleet this working tree belongs to, when `[fleet]` names one.
-fn open_fleet(ctx: &Ctx) -> Result<Option<crate::ops::fleet::Fleet>> {
+/// In a fleet, the other machines' records and ideas merged in first, so
+/// that the ranking is by the whole fleet's: an idea another machine tried
+/// is not given again as if untried.
+fn fleet_taken_in(ctx: &Ctx, lane: Option<&str>) -> Result<Option<crate::ops::fleet::Fleet>> {
+    let fleet = open_fleet(ctx, lane)?;
+    if let Some(f) = &fleet {
+        if let Err(why) = f.take_in()? {
+            WARN(&format!(
+                "the fleet's remote did not answer ({why}): ranked by this machine's records"
+            ));
+        }
+    }
+    Ok(fleet)
+}
+
+/// The fleet this working tree belongs to, when `[fleet]` names one; its
+/// claims made for lane `lane` when given (else for the lane the working
+/// tree is, if any).
+fn open_fleet(ctx: &Ctx, lane: Option<&str>) -> Result<Option<crate::ops::fleet::Fleet>> {
     let config = ctx.config()?;
     if config.fleet.is_none() {
         return Ok(None);
@@ -257,7 +275,13 @@ fn open_fleet(ctx: &Ctx) -> Result<Option<crate::ops::fleet::Fleet>> {
     let Some(root) = crate::io::config::repo_root(&ctx.cwd()?) else {
         return Ok(None);
     };
-    crate::ops::fleet::resolve(&config, &root, &ctx.state_dir()?, WARN)
+    let fleet = crate::ops::fleet::resolve(&config, &root, &ctx.state_dir()?, WARN)?;
+    Ok(fleet.map(|mut f| {
+        if let Some(lane) = lane {
+            f.lane = Some(lane.to_string());
+        }
+        f
+    }))
 }
 
 /// In a fleet, the pick is claimed fleet-wide: ideas other machines hold
@@ -271,13 +295,13 @@ fn claim_one(
     now: &str,
 ) -> Result<Option<usize>> {
     use crate::ops::fleet::Claimed;
-    if fleet.door.fetch()?.is_ok() {
+    if fleet.fetch()?.is_ok() {
         for (_, lease) in fleet.leases()? {
-            let live =
-                lease.machine != fleet.machine && !crate::kernel::fleet::expired(&lease, now);
+            let theirs = lease.machine != fleet.machine || lease.lane != fleet.lane;
+            let live = theirs && !crate::kernel::fleet::expired(&lease, now);
             if let Some(row) = ideas.iter_mut().find(|r| r.idea == lease.idea && live) {
                 row.left_out.get_or_insert(LeftOut::Claimed {
-                    machine: lease.machine,
+                    machine: crate::kernel::fleet::holder(&lease),
                     until: lease.expires,
                 });
             }

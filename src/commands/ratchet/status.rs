@@ -117,6 +117,9 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
     for line in crate::ops::ratchet::recover::waiting(&loaded.state, &tree) {
         warn(line);
     }
+    if let Some(line) = crate::ops::ratchet::pending_line(&loaded.state) {
+        warn(line);
+    }
     let o = &loaded.objective;
     let now = crate::io::clock::timestamp(ctx.global.now.as_deref())?;
     asked_metric(flags.metric.as_deref(), &loaded.metrics)?;

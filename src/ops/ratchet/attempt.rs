@@ -153,17 +153,20 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
             reload(req, &mut loaded, warn)?;
         }
     }
-    // However the try ends, its records go to the fleet.
-    let _end_sync = fleet
+    // However the try ends, its records go to the fleet; its claim on its
+    // idea is released after them.
+    let mut end_sync = fleet
         .as_ref()
         .map(|f| super::fleet::EndSync::new(f, &loaded.state, host));
-    // Released before that sync: the idea is in the journal then.
-    let _claim = super::fleet::claim(
+    let claim = super::fleet::claim(
         fleet.as_ref(),
         tested.idea.as_deref(),
         req.now.as_deref(),
         host,
     )?;
+    if let Some(e) = end_sync.as_mut() {
+        e.hold(claim);
+    }
     let lane = crate::ops::lanes::context(&repo)?;
     let (start, baseline_lock) = find_best(req, &repo, lane.as_ref(), &mut loaded, (host, warn))?;
     if let Some(m) = screen(req, &loaded.state, host, warn)? {

@@ -73,12 +73,58 @@ pub fn start(
     }
     let changed = synced.merged_in > 0 || pending.is_some();
     if let Some(p) = pending {
-        push_pending(fleet, state, &p, (host, warn))?;
+        push_pending((fleet, repo), state, &p, (host, warn))?;
     }
-    if let Some(best) = fleet.best() {
-        take_up(repo, &best, host)?;
+    let Some(best) = fleet.best() else {
+        return Ok(changed);
+    };
+    match crate::ops::lanes::context(repo)? {
+        // A lane takes up the journal's best itself: the machine's best
+        // branch follows the fleet's first.
+        Some(lane) => {
+            let _lock = crate::io::ratchet::lock_keep(state)?;
+            for line in catch_up(repo, &lane, state, &best)? {
+                host.say(&line);
+            }
+        }
+        None => take_up(repo, &best, host)?,
     }
     Ok(changed)
+}
+
+/// In a lane of a fleet's machine: the machine's best branch (the one its
+/// lanes keep on) and its main working tree brought to `best`, the fleet's
+/// best whose records the journal holds, when the branch is behind it (a
+/// fast-forward: the branch is one of its ancestors). What to tell. Under
+/// the keep lock, which the caller holds.
+pub(super) fn catch_up(
+    repo: &RatchetRepo,
+    lane: &crate::ops::lanes::LaneCtx,
+    state: &Path,
+    best: &str,
+) -> Result<Vec<String>> {
+    let Some(tip) = repo.branch_tip(&lane.best_ref).map(|o| o.to_string()) else {
+        return Ok(Vec::new());
+    };
+    if tip == best || !repo.is_ancestor(&tip, best) {
+        return Ok(Vec::new());
+    }
+    let main = lane.main_tree(state, &tip);
+    if !repo.advance_branch(&lane.best_ref, &tip, best)? {
+        return Ok(Vec::new());
+    }
+    let (mut notes, warning) = super::tree::follow_in_main(lane, state, main.as_ref(), &tip, best);
+    notes.retain(|n| !n.starts_with("the main working tree is not at the best"));
+    notes.insert(
+        0,
+        format!(
+            "{} follows the fleet's best {}",
+            lane.best_ref.trim_start_matches("refs/heads/"),
+            short(best)
+        ),
+    );
+    notes.extend(warning);
+    Ok(notes)
 }
 
 /// Claim the idea a try tests fleet-wide (or renew this machine's claim,
@@ -94,8 +140,9 @@ pub fn claim<'a>(
     let (Some(fleet), Some(idea)) = (fleet, idea) else {
         return Ok(None);
     };
-    match fleet.claim(idea, &crate::io::clock::now(now)?)? {
-        Claimed::Held { commit, .. } => Ok(Some(fleet.hold(idea, commit))),
+    let clock = crate::io::clock::Ticking::start(now)?;
+    match fleet.claim(idea, &clock.now()?)? {
+        Claimed::Held { commit, .. } => Ok(Some(fleet.hold(idea, commit, clock))),
         Claimed::Taken { by, until } => Err(Hinted::error(
             format!("idea {idea} is being tried by machine {by} (its lease holds until {until})"),
             "pick another with `arx next`; a dead machine's claim is free once its lease expires",
@@ -109,11 +156,14 @@ pub fn claim<'a>(
     }
 }
 
-/// Syncs when dropped: at a try's end, however it ends.
+/// Syncs when dropped: at a try's end, however it ends; then releases the
+/// try's claim on its idea, if it holds one, so that the idea's record is
+/// on the remote before its claim goes.
 pub struct EndSync<'a> {
     fleet: &'a Fleet,
     state: std::path::PathBuf,
     host: &'a dyn Host,
+    claim: Option<crate::ops::fleet::Holding<'a>>,
 }
 
 impl<'a> EndSync<'a> {
@@ -122,13 +172,20 @@ impl<'a> EndSync<'a> {
             fleet,
             state: state.to_path_buf(),
             host,
+            claim: None,
         }
+    }
+
+    /// Hold the try's claim until after the end's sync.
+    pub fn hold(&mut self, claim: Option<crate::ops::fleet::Holding<'a>>) {
+        self.claim = claim;
     }
 }
 
 impl Drop for EndSync<'_> {
     fn drop(&mut self) {
         finish(self.fleet, &self.state, self.host);
+        drop(self.claim.take());
     }
 }
 
@@ -233,14 +290,14 @@ pub fn hold(state: &Path, pending: &PendingKeep) -> Result<()> {
     Ok(())
 }
 
-fn read_pending(state: &Path) -> Result<Option<PendingKeep>> {
+pub(super) fn read_pending(state: &Path) -> Result<Option<PendingKeep>> {
     let Some(text) = crate::io::state::read_text_if_any(&state.join(PENDING_FILE))? else {
         return Ok(None);
     };
     Ok(serde_json::from_str(&text).ok())
 }
 
-fn clear_pending(state: &Path) -> Result<()> {
+pub(super) fn clear_pending(state: &Path) -> Result<()> {
     match std::fs::remove_file(state.join(PENDING_FILE)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
@@ -252,7 +309,7 @@ fn clear_pending(state: &Path) -> Result<()> {
 /// tree is taken up onto the fleet's best next, its keep replayed as
 /// work) and the report says so.
 fn push_pending(
-    fleet: &Fleet,
+    (fleet, repo): (&Fleet, &RatchetRepo),
     state: &Path,
     p: &PendingKeep,
     (host, warn): (&dyn Host, Warn),
@@ -276,7 +333,7 @@ fn push_pending(
                  its change is replayed onto the fleet's best as this try's work",
                 short(&p.commit)
             ));
-            overtaken(state, p, warn)?;
+            overtaken((repo, fleet), state, p, warn)?;
             clear_pending(state)
         }
         Push::Unreachable(_) => Ok(()),
@@ -345,7 +402,13 @@ pub fn settle_intent(fleet: &Fleet, repo: &RatchetRepo, state: &Path) -> Result<
 /// A pending keep another machine's keep overtook: its record (never
 /// published) says `stale`, so the best here is the fleet's again and its
 /// change is work to replay onto it.
-fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()> {
+pub(super) fn overtaken(
+    (repo, fleet): (&RatchetRepo, &Fleet),
+    state: &Path,
+    p: &PendingKeep,
+    warn: Warn,
+) -> Result<()> {
+    roll_back_lanes_best(repo, fleet, state, p)?;
     let journal = crate::io::state::journal(state, warn);
     journal.rewrite(|loaded| {
         let mut records = loaded.records.clone();
@@ -357,5 +420,31 @@ fn overtaken(state: &Path, p: &PendingKeep, warn: Warn) -> Result<()> {
         }
         Some(records)
     })?;
+    Ok(())
+}
+
+/// A pending keep made in a lane, overtaken: the branch the lanes keep on
+/// goes back from it to the best it was measured against (its commit held
+/// under `refs/arx/discarded/<run>`; the lane that made it carries its
+/// change as work), and the main working tree with it, so that the branch
+/// follows the fleet's best again. A working tree on that branch itself
+/// is taken up whole instead (its keep replayed as its work).
+fn roll_back_lanes_best(
+    repo: &RatchetRepo,
+    fleet: &Fleet,
+    state: &Path,
+    p: &PendingKeep,
+) -> Result<()> {
+    let best_ref = format!("refs/heads/{}", fleet.door.branch);
+    let at_keep = repo.branch_tip(&best_ref).map(|o| o.to_string()) == Some(p.commit.clone());
+    let lanes = crate::io::git::lane::Lanes::open(repo.workdir())?;
+    if !at_keep || (repo.branch_ref() == best_ref && lanes.list()?.is_empty()) {
+        return Ok(());
+    }
+    repo.hold_under(&format!("refs/arx/discarded/{}", p.run_id), &p.commit)?;
+    if lanes.main_branch().as_deref() == Some(fleet.door.branch.as_str()) {
+        RatchetRepo::open(&lanes.root, state)?.follow_keep(&p.commit, &p.kept)?;
+    }
+    repo.advance_branch(&best_ref, &p.commit, &p.kept)?;
     Ok(())
 }

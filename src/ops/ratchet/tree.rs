@@ -325,6 +325,13 @@ pub fn keep(
             return Ok(Keep::Moved { best });
         }
     }
+    if let (Some(_), Some(l)) = (env.fleet, env.lane) {
+        // The fleet's best, come in with its records: the machine's best
+        // branch follows it before this lane keeps on it.
+        for line in super::fleet::catch_up(repo, l, state, kept)? {
+            env.runner.host.say(&line);
+        }
+    }
     let main = env.lane.and_then(|l| l.main_tree(state, kept));
     // In a lane the keep's parent is the best; elsewhere the branch's own
     // commits since the best are kept as they are.
@@ -449,7 +456,7 @@ pub fn keep(
 /// The main working tree on the best's branch follows a lane's keep
 /// (around changes of its own): what to note, and a warning when it
 /// could not.
-fn follow_in_main(
+pub(super) fn follow_in_main(
     l: &LaneCtx,
     state: &Path,
     main: Option<&MainTree>,
