@@ -9,6 +9,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
+use super::batch::Batched;
 use super::candidate::{Against, TryEnv};
 use super::idea::Tested;
 use super::replay::{Replayed, Tried};
@@ -308,6 +309,7 @@ fn baseline_when_needed(
         candidate: start.candidate,
         protected: start.protected,
         peers,
+        batch: None,
     }))
 }
 
@@ -319,9 +321,20 @@ const MAX_REPLAYS: usize = 64;
 fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
     let mut carry = None;
     for _ in 0..MAX_REPLAYS {
-        let (c, best) = match try_candidate(env, &at, carry.take())? {
+        let tried = try_candidate(env, &at, carry.take())?;
+        let (c, best) = match super::batch::settle(env, &mut at, tried)? {
             Tried::Done(done) => return Ok(*done),
             Tried::Moved { carry, best } => (carry, best),
+        };
+        // In a fleet that batches keeps, a keep that lost the race waits
+        // in the queue, or leads a batch.
+        let (c, best) = match super::batch::after_lost(env, &mut at, c, best)? {
+            Batched::Alone(c, best) => (c, best),
+            Batched::Landed(done) => return Ok(*done),
+            Batched::Lead(c) => {
+                carry = Some(c);
+                continue;
+            }
         };
         let lane = env.lane;
         let (segment, best, c) = match replay_moved(env, lane, &at.kept, (best, c))? {

@@ -197,10 +197,11 @@ pub fn push_keep(
     fleet: &Fleet,
     (kept, commit): (&str, &str),
     rec: &RunRecord,
+    also: &[crate::io::fleet::Update<'_>],
     host: &dyn Host,
 ) -> Result<Pushed> {
     let now = crate::io::clock::now(None)?;
-    match fleet.push_keep(kept, commit, rec, &now)? {
+    match fleet.push_keep_with(kept, commit, rec, &now, also)? {
         Push::Landed => Ok(Pushed::Landed),
         Push::Lost(_) => {
             let synced = fleet.sync(None, None, &now)?;

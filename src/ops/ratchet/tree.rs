@@ -339,6 +339,8 @@ pub fn keep(
             i.commit = Some(commit.to_string());
         }
     };
+    let message = &super::batch::message(at, message);
+    super::batch::record(at, &mut rec);
     let built = match measured {
         Some(m) => repo.keep_measured(m, parent, message)?,
         None => repo.keep_commit(candidate, parent, message)?,
@@ -380,9 +382,11 @@ pub fn keep(
     // from `kept` to the commit, with its record, or nothing.
     let mut held_here = None;
     if let Some(f) = env.fleet {
-        match super::fleet::push_keep(f, (kept, &commit), &rec, env.runner.host)? {
+        let also = super::batch::landing(at);
+        match super::fleet::push_keep(f, (kept, &commit), &rec, &also, env.runner.host)? {
             super::fleet::Pushed::Landed => hit(failpoint::KEEP_AFTER_PUSH),
             super::fleet::Pushed::Lost { best } => {
+                super::batch::enqueue(env, (kept, &commit), &rec)?;
                 crate::io::ratchet::clear_keep(state)?;
                 return Ok(Keep::Moved { best });
             }
