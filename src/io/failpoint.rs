@@ -29,6 +29,9 @@ pub const ALL: &[&str] = &[
     // tree, then the index, before the lane's branch moves.
     TAKE_UP_AFTER_FILES,
     TAKE_UP_AFTER_INDEX,
+    // In a fleet that batches keeps: a keep that lost the race put in the
+    // remote's merge queue.
+    BATCH_AFTER_ENQUEUE,
 ];
 
 pub const DISCARD_AFTER_SNAPSHOT: &str = "discard:after-snapshot";
@@ -43,6 +46,7 @@ pub const KEEP_AFTER_MAIN: &str = "keep:after-main";
 pub const KEEP_AFTER_RECORD: &str = "keep:after-record";
 pub const TAKE_UP_AFTER_FILES: &str = "take-up:after-files";
 pub const TAKE_UP_AFTER_INDEX: &str = "take-up:after-index";
+pub const BATCH_AFTER_ENQUEUE: &str = "batch:after-enqueue";
 
 /// Die here if `ARX_FAILPOINT` names `point`.
 pub fn hit(point: &str) {

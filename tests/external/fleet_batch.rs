@@ -28,6 +28,11 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| failed_batch(),
         ),
+        trial(
+            "fleet_batch_a_keep_killed_in_the_queue_is_taken_out_and_tried_again",
+            git_daemon,
+            |_| killed_in_queue(),
+        ),
     ]
 }
 
@@ -46,6 +51,12 @@ if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 
   m=$((m - 10))
 fi
 echo "__RESULT__ {\"m\": $m}"
+"#;
+
+/// The score of `fleet.rs`, a run taking `ARX_SLOW` seconds more.
+const SLOW: &str = r#"#!/bin/sh
+sleep "${ARX_SLOW:-0}"
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
 "#;
 
 fn batched_config() -> String {
@@ -199,5 +210,71 @@ pub fn failed_batch() -> Result<(), Failed> {
         &["for-each-ref", "refs/arx/fleet/queue/"],
     );
     assert_eq!(refs, "", "the queue is left with {refs}");
+    Ok(())
+}
+
+pub fn killed_in_queue() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), SLOW);
+    let dirs = three(&f);
+    let (a, b) = (&dirs[0], &dirs[1]);
+    bump(a, "a.txt", 1);
+    bump(b, "b.txt", 1);
+    // b measures slowly: a keeps first, b loses the race, joins the
+    // queue and is killed there.
+    let run = |dir: &Path, envs: &[(&str, &str)]| {
+        let mut cmd = std::process::Command::new(arx());
+        cmd.args(["--json", "try", "-m", "up"])
+            .current_dir(dir)
+            .env_remove("ARX_STATE_DIR")
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        cmd.spawn().unwrap()
+    };
+    let tb = run(
+        b,
+        &[("ARX_SLOW", "3"), ("ARX_FAILPOINT", "batch:after-enqueue")],
+    );
+    let ta = run(a, &[]);
+    let (code, r, err) = finish(ta);
+    assert_eq!((code, status(&r)), (0, "keep".to_string()), "{r}\n{err}");
+    let out = tb.wait_with_output().unwrap();
+    assert!(out.status.code().is_none(), "b was not killed in the queue");
+    let queue = git(
+        &f.tmp.path().join("served/remote.git"),
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/arx/fleet/queue/",
+        ],
+    );
+    assert!(queue.contains("refs/arx/fleet/queue/runs/"), "{queue}");
+    // b's next try takes its keep out of the queue and tries it again.
+    let out = std::process::Command::new(arx())
+        .args(["--json", "try", "-m", "b up again"])
+        .current_dir(b)
+        .env_remove("ARX_STATE_DIR")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(
+        (out.status.code(), status(&r)),
+        (Some(0), "keep".to_string()),
+        "{r}\n{err}"
+    );
+    assert!(err.contains("taken out of it"), "{err}");
+    assert_eq!(remote_file(&f, "b.txt"), "2");
+    assert_eq!(remote_file(&f, "a.txt"), "2");
+    let refs = git(
+        &f.tmp.path().join("served/remote.git"),
+        &["for-each-ref", "refs/arx/fleet/queue/"],
+    );
+    assert_eq!(refs, "", "the queue is left with {refs}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
     Ok(())
 }

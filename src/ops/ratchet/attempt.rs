@@ -139,6 +139,9 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         None => Vec::new(),
     };
     recovered.extend(recover::all(&repo, &loaded.state, warn)?);
+    if let Some(f) = &fleet {
+        recovered.extend(super::batch::settle_queued(f, &repo, &loaded.state, warn)?);
+    }
     for line in &recovered {
         host.warn(line);
     }

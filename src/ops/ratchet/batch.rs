@@ -46,6 +46,11 @@ pub struct Queued {
     pub commit: String,
     pub kept: String,
     pub record: RunRecord,
+    /// While its try leads a batch: the lead's commit, and the other keeps
+    /// under the candidate in the working tree (tip, base, their files),
+    /// taken off again if the try is cut off.
+    #[serde(default)]
+    pub leading: Option<(String, String, String, Vec<String>)>,
 }
 
 /// The batch this try leads: the best it is confirmed on, the lead's
@@ -97,8 +102,10 @@ pub fn enqueue(env: &TryEnv<'_, '_>, (kept, commit): (&str, &str), rec: &RunReco
                 commit: commit.to_string(),
                 kept: kept.to_string(),
                 record: rec.clone(),
+                leading: None,
             },
         )?;
+        crate::io::failpoint::hit(crate::io::failpoint::BATCH_AFTER_ENQUEUE);
     }
     Ok(())
 }
@@ -241,6 +248,9 @@ fn lead(
     else {
         return Ok(None);
     };
+    let mut marked = q.clone();
+    marked.leading = Some((lease.clone(), tip.clone(), base.clone(), theirs.clone()));
+    write_queued(env.state, &marked)?;
     let replayed =
         super::takeup::replay(env.repo, env.state, (&tip, &work_ref(env.lane)), false)?.0;
     if let crate::io::git::ratchet::Replay::Conflicts(_) = replayed {
@@ -395,6 +405,10 @@ pub fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tr
     if let Tried::Moved { .. } = tried {
         env.repo.unstack(&lead.tip, &lead.base, &lead.files)?;
     }
+    if let Some(mut q) = read_queued(env.state)? {
+        q.leading = None;
+        write_queued(env.state, &q)?;
+    }
     Ok(tried)
 }
 
@@ -407,22 +421,7 @@ fn landed(
     q: &Queued,
     (commit, best): (&str, &str),
 ) -> Result<Done> {
-    let parent = queue::parent_of(&f.door, commit)?.unwrap_or_else(|| q.kept.clone());
-    let text = queue::message(&f.door, commit)?;
-    let base = text
-        .lines()
-        .find_map(|l| l.strip_prefix(queue::BATCH_TRAILER))
-        .and_then(|rest| rest.split_whitespace().next())
-        .map(str::to_string);
-    let mut rec = q.record.clone();
-    if let Some(i) = rec.ratchet.as_mut() {
-        i.replayed_from.push(i.kept.clone());
-        if let Some(b) = base.as_ref().filter(|b| **b != parent) {
-            i.replayed_from.push(b.clone());
-        }
-        i.kept = parent;
-        i.commit = Some(commit.to_string());
-    }
+    let (rec, base) = landed_record(f, q, commit)?;
     crate::ops::journal::record_run(env.state, &rec, env.runner.warn)?;
     clear_queued(env.state)?;
     let _ = super::takeup::replay(env.repo, env.state, (best, &work_ref(env.lane)), false)?;
@@ -439,6 +438,82 @@ fn landed(
         interrupted: false,
         inconclusive: false,
     })
+}
+
+/// The record of a keep that landed with a batch as `commit`: its `kept`
+/// the commit's parent on the best, the best the batch was confirmed on
+/// (returned too) among the bests it was measured against.
+fn landed_record(f: &Fleet, q: &Queued, commit: &str) -> Result<(RunRecord, Option<String>)> {
+    let parent = queue::parent_of(&f.door, commit)?.unwrap_or_else(|| q.kept.clone());
+    let text = queue::message(&f.door, commit)?;
+    let base = text
+        .lines()
+        .find_map(|l| l.strip_prefix(queue::BATCH_TRAILER))
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(str::to_string);
+    let mut rec = q.record.clone();
+    if let Some(i) = rec.ratchet.as_mut() {
+        i.replayed_from.push(i.kept.clone());
+        if let Some(b) = base.as_ref().filter(|b| **b != parent) {
+            i.replayed_from.push(b.clone());
+        }
+        i.kept = parent;
+        i.commit = Some(commit.to_string());
+    }
+    Ok((rec, base))
+}
+
+/// Before a try: a keep of this working tree that waited in the queue
+/// when its try was cut off is settled with the remote. Landed with a
+/// batch, it is journaled; still waiting, it is taken out of the queue
+/// (its candidate is still in the working tree, to be tried again); a
+/// batch it led is taken off the working tree and its lead released.
+/// With the remote away it waits on. What to tell.
+pub fn settle_queued(
+    f: &Fleet,
+    repo: &crate::io::git::ratchet::RatchetRepo,
+    state: &std::path::Path,
+    warn: crate::io::Warn,
+) -> Result<Vec<String>> {
+    let Some(q) = read_queued(state)? else {
+        return Ok(Vec::new());
+    };
+    let run = super::run_short(&q.run_id).to_string();
+    // Journaled already (a keep it led, finished from its intent).
+    let journal = crate::io::state::journal(state, warn).read()?;
+    if journal.iter().any(|r| r.run_id == q.run_id) {
+        clear_queued(state)?;
+        return Ok(Vec::new());
+    }
+    if let Err(why) = f.door.fetch()? {
+        return Ok(vec![format!(
+            "the fleet's remote did not answer ({why}): the keep of run {run} waits in its merge queue"
+        )]);
+    }
+    if let Some((lease, tip, base, files)) = &q.leading {
+        repo.unstack(tip, base, files)?;
+        let _ = queue::swap(&f.door, queue::LEAD, "", Some(lease));
+    }
+    let best = f.best().unwrap_or_else(|| q.kept.clone());
+    if let Some(c) = queue::landed(&f.door, &best, &q.kept, &q.run_id)? {
+        let (rec, _) = landed_record(f, &q, &c)?;
+        crate::ops::journal::record_run(state, &rec, warn)?;
+        clear_queued(state)?;
+        return Ok(vec![format!(
+            "the keep of run {run}, cut off while it waited in the fleet's merge queue, landed with a batch as {}",
+            short(&c)
+        )]);
+    }
+    let waiting = queue::entries(&f.door)?.iter().any(|e| e.run == q.run_id);
+    if waiting && !withdraw(f, &q)? {
+        // A batch took it meanwhile: settled by the next try.
+        return Ok(Vec::new());
+    }
+    clear_queued(state)?;
+    Ok(vec![format!(
+        "the keep of run {run}, cut off while it waited in the fleet's merge queue, was taken out of it: \
+         its candidate is still in the working tree, to be tried again"
+    )])
 }
 
 fn write_queued(state: &std::path::Path, q: &Queued) -> Result<()> {
