@@ -9,10 +9,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::batch::Batched;
 use super::candidate::{Against, TryEnv};
 use super::idea::Tested;
-use super::replay::{Replayed, Tried};
+use super::replay::Replayed;
 use super::request::{check_kept, cwd, load, screen, Loaded, TryRequest};
 use super::{baseline, recover, refuse, replay_moved, short, try_candidate, Done, Host, Runner};
 use crate::error::Hinted;
@@ -139,9 +138,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         None => Vec::new(),
     };
     recovered.extend(recover::all(&repo, &loaded.state, warn)?);
-    if let Some(f) = &fleet {
-        recovered.extend(super::batch::settle_queued(f, &repo, &loaded.state, warn)?);
-    }
+    let queued = super::batch::settle_queued(fleet.as_ref(), (&repo, &loaded.state), warn)?;
+    recovered.extend(queued);
     for line in &recovered {
         host.warn(line);
     }
@@ -325,16 +323,10 @@ fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
     let mut carry = None;
     for _ in 0..MAX_REPLAYS {
         let tried = try_candidate(env, &at, carry.take())?;
-        let (c, best) = match super::batch::settle(env, &mut at, tried)? {
-            Tried::Done(done) => return Ok(*done),
-            Tried::Moved { carry, best } => (carry, best),
-        };
-        // In a fleet that batches keeps, a keep that lost the race waits
-        // in the queue, or leads a batch.
-        let (c, best) = match super::batch::after_lost(env, &mut at, c, best)? {
-            Batched::Alone(c, best) => (c, best),
-            Batched::Landed(done) => return Ok(*done),
-            Batched::Lead(c) => {
+        let (c, best) = match super::batch::next(env, &mut at, tried)? {
+            super::batch::Batched::Alone(c, best) => (c, best),
+            super::batch::Batched::Landed(done) => return Ok(*done),
+            super::batch::Batched::Lead(c) => {
                 carry = Some(c);
                 continue;
             }

@@ -66,12 +66,23 @@ pub struct Lead {
     pub own: Entry,
 }
 
+/// After a measurement (`tried`): a batch this try led settled, then — in
+/// a fleet that batches keeps — a keep that lost the race waiting in the
+/// queue, leading a batch, or replayed alone; or the try done.
+pub fn next(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Batched> {
+    match settle(env, at, tried)? {
+        Tried::Done(done) => Ok(Batched::Landed(done)),
+        Tried::Moved { carry, best } => after_lost(env, at, carry, best),
+    }
+}
+
 /// What a keep that lost the race came to.
 pub enum Batched {
     /// Replay it alone onto `best` and measure it again (no batching, or
     /// its batch failed).
     Alone(Carry, String),
-    /// Another machine's batch landed it: journaled here.
+    /// The try is done (another machine's batch landed its keep, which is
+    /// journaled here, or it ended as without batching).
     Landed(Box<Done>),
     /// This try leads a batch: its candidate is the batch (the `Against`
     /// says so), to be measured.
@@ -113,7 +124,7 @@ pub fn enqueue(env: &TryEnv<'_, '_>, (kept, commit): (&str, &str), rec: &RunReco
 /// A keep that lost the race (handed back with `best`, the fleet's new
 /// best): waiting in the queue until a batch lands it, or leading one,
 /// or — not queued, or its batch failed — replayed alone.
-pub fn after_lost(
+fn after_lost(
     env: &TryEnv<'_, '_>,
     at: &mut Against,
     carry: Carry,
@@ -375,7 +386,7 @@ pub fn record(at: &Against, rec: &mut RunRecord) {
 /// it alone) and this try's candidate is replayed alone; lost to another
 /// machine's keep, the batch is given up and the entries wait for the
 /// next one.
-pub fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried> {
+fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried> {
     let (Some(f), Some(lead)) = (fleet(env), at.batch.take()) else {
         return Ok(tried);
     };
@@ -470,12 +481,11 @@ fn landed_record(f: &Fleet, q: &Queued, commit: &str) -> Result<(RunRecord, Opti
 /// batch it led is taken off the working tree and its lead released.
 /// With the remote away it waits on. What to tell.
 pub fn settle_queued(
-    f: &Fleet,
-    repo: &crate::io::git::ratchet::RatchetRepo,
-    state: &std::path::Path,
+    fleet: Option<&Fleet>,
+    (repo, state): (&crate::io::git::ratchet::RatchetRepo, &std::path::Path),
     warn: crate::io::Warn,
 ) -> Result<Vec<String>> {
-    let Some(q) = read_queued(state)? else {
+    let (Some(f), Some(q)) = (fleet, read_queued(state)?) else {
         return Ok(Vec::new());
     };
     let run = super::run_short(&q.run_id).to_string();
