@@ -94,12 +94,29 @@ fn fleet<'t>(env: &TryEnv<'t, '_>) -> Option<&'t Fleet> {
         .filter(|f| f.batch.is_some() && env.lane.is_none())
 }
 
-/// A keep that lost the race (its commit on `kept`) joins the queue; the
-/// remote refusing or not answering leaves it to be replayed alone.
-pub fn enqueue(env: &TryEnv<'_, '_>, (kept, commit): (&str, &str), rec: &RunRecord) -> Result<()> {
-    let Some(f) = fleet(env) else {
+/// The confidence a keep must win at to wait in the queue: it is not
+/// measured alone again, so a weak keep is not carried by a strong batch
+/// (as the simulation's queue asks; else it is replayed alone).
+pub const QUEUE_CONFIDENCE: f64 = 0.95;
+
+/// A keep that lost the race (`commit`, on the best it was measured
+/// against) joins the queue when its runs `runs` win at
+/// [`QUEUE_CONFIDENCE`] too; the remote refusing or not answering leaves
+/// it to be replayed alone.
+pub(super) fn enqueue(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    (commit, runs): (Option<String>, &super::measure::Runs<'_>),
+    rec: &RunRecord,
+) -> Result<()> {
+    let (Some(f), Some(commit)) = (fleet(env), commit) else {
         return Ok(());
     };
+    let (kept, commit) = (at.kept.as_str(), commit.as_str());
+    let confidence = QUEUE_CONFIDENCE.max(env.runner.objective.confidence);
+    if at.batch.is_some() || !super::measure::keeps_at(env, at, runs, confidence) {
+        return Ok(());
+    }
     // Its commit must be its change alone on the best it was measured
     // against (no commits of the branch's own under it).
     if queue::parent_of(&f.door, commit)?.as_deref() != Some(kept) {

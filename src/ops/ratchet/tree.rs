@@ -276,8 +276,12 @@ pub enum Keep {
         notes: Vec<String>,
         warning: Option<String>,
     },
-    /// Another lane kept first: the best is now `best`.
-    Moved { best: String },
+    /// Another lane kept first: the best is now `best` (`commit`: the keep
+    /// commit a fleet's push lost with).
+    Moved {
+        best: String,
+        commit: Option<String>,
+    },
 }
 
 /// Keep the candidate as one commit on `kept` and journal its record
@@ -322,7 +326,7 @@ pub fn keep(
                     "run arx try again: the candidate is measured by the objective now in arx.toml",
                 ));
             };
-            return Ok(Keep::Moved { best });
+            return Ok(Keep::Moved { best, commit: None });
         }
     }
     let main = env.lane.and_then(|l| l.main_tree(state, kept));
@@ -386,9 +390,11 @@ pub fn keep(
         match super::fleet::push_keep(f, (kept, &commit), &rec, &also, env.runner.host)? {
             super::fleet::Pushed::Landed => hit(failpoint::KEEP_AFTER_PUSH),
             super::fleet::Pushed::Lost { best } => {
-                super::batch::enqueue(env, (kept, &commit), &rec)?;
                 crate::io::ratchet::clear_keep(state)?;
-                return Ok(Keep::Moved { best });
+                return Ok(Keep::Moved {
+                    best,
+                    commit: Some(commit),
+                });
             }
             super::fleet::Pushed::Held { why } => held_here = Some(why),
         }
