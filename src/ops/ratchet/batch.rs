@@ -160,8 +160,8 @@ fn after_lost(
     let deadline = Instant::now() + Duration::from_secs(f.lease_secs);
     loop {
         let now = crate::io::clock::now(None)?;
-        let synced = f.sync(None, None, &now)?;
-        if synced.unreachable.is_none() {
+        let reached = f.door.fetch()?.is_ok();
+        if reached {
             let now_best = f.best().unwrap_or_else(|| best.clone());
             if let Some(c) = queue::landed(&f.door, &now_best, &q.kept, &q.run_id)? {
                 return landed(env, f, &q, (&c, &now_best)).map(|d| Batched::Landed(Box::new(d)));
@@ -187,7 +187,7 @@ fn after_lost(
                 }
             }
         }
-        if Instant::now() > deadline && synced.unreachable.is_none() && withdraw(f, &q)? {
+        if Instant::now() > deadline && reached && withdraw(f, &q)? {
             clear_queued(env.state)?;
             let now_best = f.best().unwrap_or_else(|| best.clone());
             return Ok(Batched::Alone(carry, now_best));

@@ -207,6 +207,9 @@ pub fn push_keep(
             let synced = fleet.sync(None, None, &now)?;
             match (synced.unreachable, fleet.best()) {
                 (None, Some(best)) if best != kept => Ok(Pushed::Lost { best }),
+                // A batch whose queue moved (a keep taken out, the lead
+                // taken over): nothing landed, and it is not held either.
+                (None, Some(best)) if !also.is_empty() => Ok(Pushed::Lost { best }),
                 (why, _) => Ok(Pushed::Held {
                     why: why.unwrap_or_else(|| "the remote refused the push".into()),
                 }),
