@@ -168,11 +168,10 @@ fn after_lost(
             }
             let waiting = queue::entries(&f.door)?;
             let Some(own) = waiting.iter().find(|e| e.run == q.run_id).cloned() else {
-                clear_queued(env.state)?;
                 env.runner.host.say(
                     "the keep's batch did not land: it is replayed alone onto the best and measured again",
                 );
-                return Ok(Batched::Alone(carry, now_best));
+                return alone(env, f, carry, now_best);
             };
             if let Some(lease) = take_lead(f, &q.run_id, &now)? {
                 match lead(env, f, (&q, own), lease.clone(), at)? {
@@ -180,20 +179,34 @@ fn after_lost(
                     None => {
                         let _ = queue::swap(&f.door, queue::LEAD, "", Some(&lease));
                         if withdraw(f, &q)? {
-                            clear_queued(env.state)?;
-                            return Ok(Batched::Alone(carry, now_best));
+                            return alone(env, f, carry, now_best);
                         }
                     }
                 }
             }
         }
-        if Instant::now() > deadline && reached && withdraw(f, &q)? {
-            clear_queued(env.state)?;
+        // Waited a lease: alone. Its entry, if the remote did not answer,
+        // may still land with a batch later; its own keep then finds its
+        // change on the best (or the batch finds it stale): never twice.
+        if Instant::now() > deadline && (!reached || withdraw(f, &q)?) {
             let now_best = f.best().unwrap_or_else(|| best.clone());
-            return Ok(Batched::Alone(carry, now_best));
+            return alone(env, f, carry, now_best);
         }
         std::thread::sleep(POLL);
     }
+}
+
+/// The keep out of the queue, to be replayed alone onto the fleet's best
+/// (synced first: the journal's best is the fleet's).
+fn alone(env: &TryEnv<'_, '_>, f: &Fleet, carry: Carry, best: String) -> Result<Batched> {
+    clear_queued(env.state)?;
+    let now = crate::io::clock::now(None)?;
+    let synced = f.sync(None, None, &now)?;
+    let best = synced
+        .best
+        .filter(|_| synced.unreachable.is_none())
+        .unwrap_or(best);
+    Ok(Batched::Alone(carry, best))
 }
 
 /// Take this keep's entry out of the queue (only as it put it there):
