@@ -32,6 +32,9 @@ pub const ALL: &[&str] = &[
     // A run: its experiment started, before its live file names its
     // process group.
     RUN_AFTER_SPAWN,
+    // In a fleet that batches keeps: a keep that lost the race put in the
+    // remote's merge queue.
+    BATCH_AFTER_ENQUEUE,
 ];
 
 pub const DISCARD_AFTER_SNAPSHOT: &str = "discard:after-snapshot";
@@ -47,6 +50,7 @@ pub const KEEP_AFTER_RECORD: &str = "keep:after-record";
 pub const TAKE_UP_AFTER_FILES: &str = "take-up:after-files";
 pub const TAKE_UP_AFTER_INDEX: &str = "take-up:after-index";
 pub const RUN_AFTER_SPAWN: &str = "run:after-spawn";
+pub const BATCH_AFTER_ENQUEUE: &str = "batch:after-enqueue";
 
 /// Die here if `ARX_FAILPOINT` names `point`.
 pub fn hit(point: &str) {

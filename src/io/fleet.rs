@@ -345,7 +345,7 @@ impl Door {
         Some(value.trim().to_string()).filter(|v| !v.is_empty())
     }
 
-    fn repo(&self) -> Result<git2::Repository> {
+    pub(crate) fn repo(&self) -> Result<git2::Repository> {
         git2::Repository::open(&self.root).context("cannot open the repository")
     }
 }

@@ -16,6 +16,7 @@ pub mod events;
 pub mod failpoint;
 pub mod findings;
 pub mod fleet;
+pub mod fleet_queue;
 pub mod follow;
 pub mod git;
 pub mod github;

@@ -28,7 +28,13 @@ pub struct Settings {
     /// How long a claim on an idea holds without being renewed, in
     /// seconds (`lease = "15m"`; default [`DEFAULT_LEASE_SECS`]).
     pub lease_secs: u64,
+    /// Keeps that lost the race confirmed together, at most this many in
+    /// one batch (`batch = N`, 2 to [`BATCH_MAX`]; `None`: off).
+    pub batch: Option<u32>,
 }
+
+/// The most keeps one batch holds.
+pub const BATCH_MAX: u64 = 16;
 
 /// A claim's lease when `[fleet]` names none: 15 minutes.
 pub const DEFAULT_LEASE_SECS: u64 = 15 * 60;
@@ -46,11 +52,12 @@ pub fn settings(table: &Value) -> Result<Settings, String> {
             "class",
             "confirm_classes",
             "lease",
+            "batch",
         ]
         .contains(&key.as_str())
         {
             return Err(format!(
-                "[fleet] has an unknown key {key:?} (known: remote, branch, machine, class, confirm_classes, lease)"
+                "[fleet] has an unknown key {key:?} (known: remote, branch, machine, class, confirm_classes, lease, batch)"
             ));
         }
     }
@@ -73,6 +80,17 @@ pub fn settings(table: &Value) -> Result<Settings, String> {
             }
         },
     };
+    let batch = match t.get("batch") {
+        None | Some(Value::Bool(false)) => None,
+        Some(v) => match v.as_u64().filter(|n| (2..=BATCH_MAX).contains(n)) {
+            Some(n) => Some(n as u32),
+            None => {
+                return Err(format!(
+                    "fleet.batch = {v} is not a whole number from 2 to {BATCH_MAX} (or false)"
+                ))
+            }
+        },
+    };
     let machine = text("machine")?;
     if let Some(m) = &machine {
         check_machine(m)?;
@@ -87,6 +105,7 @@ pub fn settings(table: &Value) -> Result<Settings, String> {
             None => DEFAULT_LEASE_SECS,
             Some(l) => lease_secs(&l)?,
         },
+        batch,
     })
 }
 
@@ -565,6 +584,18 @@ mod tests {
                 .unwrap_err()
                 .contains("confirm_classes")
         );
+        assert_eq!(ok.batch, None);
+        let batched = settings(&serde_json::json!({"remote": "o", "batch": 4})).unwrap();
+        assert_eq!(batched.batch, Some(4));
+        for bad in [
+            serde_json::json!(1),
+            serde_json::json!(17),
+            serde_json::json!("4"),
+        ] {
+            assert!(settings(&serde_json::json!({"remote": "o", "batch": bad}))
+                .unwrap_err()
+                .contains("fleet.batch"));
+        }
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub struct Fleet {
     /// The lane of this machine the working tree is (none: its main
     /// working tree): its claims are its own.
     pub lane: Option<String>,
+    /// Keeps that lost the race confirmed together, this many at most
+    /// (`[fleet] batch`; `None`: one at a time).
+    pub batch: Option<u32>,
     state: PathBuf,
     warn: Warn,
 }
@@ -73,7 +76,7 @@ pub fn resolve(
         Hinted::error(
             e,
             "fix [fleet] in arx.toml: remote = \"origin\" is needed; branch, machine, class, \
-             lease (10s to 24h) and confirm_classes are optional",
+             lease (10s to 24h), confirm_classes and batch (2 to 16) are optional",
         )
     })?;
     let lane = crate::io::fleet::current_branch(root).and_then(|b| {
@@ -124,6 +127,7 @@ pub fn resolve(
         confirm_classes: settings.confirm_classes,
         lease_secs: settings.lease_secs,
         lane,
+        batch: settings.batch,
         state: state.to_path_buf(),
         warn,
     }))
@@ -193,6 +197,19 @@ impl Fleet {
     /// machine's chain with `rec` (the keep's record) added, at once, each
     /// only from the value it was last fetched at.
     pub fn push_keep(&self, kept: &str, commit: &str, rec: &RunRecord, now: &str) -> Result<Push> {
+        self.push_keep_with(kept, commit, rec, now, &[])
+    }
+
+    /// [`Fleet::push_keep`] with `also` in the same atomic push (a batch's
+    /// queue entries deleted as it lands).
+    pub fn push_keep_with(
+        &self,
+        kept: &str,
+        commit: &str,
+        rec: &RunRecord,
+        now: &str,
+        also: &[Update<'_>],
+    ) -> Result<Push> {
         let _lock = crate::io::fleet::lock_sync(&self.state)?;
         let (mut own, _) = self.own_records()?;
         if !own.iter().any(|r| r.run_id == rec.run_id) {
@@ -201,7 +218,7 @@ impl Fleet {
         let card = self.card(None, None, now);
         let expected = self.door.fetched_chain(&self.machine);
         let tip = self.chain_commit(expected.as_deref(), &own, &card)?;
-        let updates = [
+        let mut updates = vec![
             Update {
                 commit,
                 refname: format!("refs/heads/{}", self.door.branch),
@@ -213,6 +230,11 @@ impl Fleet {
                 expected: expected.as_deref(),
             },
         ];
+        updates.extend(also.iter().map(|u| Update {
+            commit: u.commit,
+            refname: u.refname.clone(),
+            expected: u.expected,
+        }));
         let pushed = self.door.push(&updates)?;
         if pushed == Push::Landed {
             self.door.set_ref(&chain_ref(&self.machine), &tip)?;

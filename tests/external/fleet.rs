@@ -18,7 +18,7 @@ use crate::needs::{arx, trial};
 mod classes;
 mod wide;
 
-const SCORE: &str = r#"#!/bin/sh
+pub(super) const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
 # run, so that their tries are decided at the same time.
 if [ -n "$ARX_SYNC" ]; then
@@ -31,7 +31,7 @@ fi
 echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
 "#;
 
-const CONFIG: &str = r#"[gates]
+pub(super) const CONFIG: &str = r#"[gates]
 execute = false
 
 [objective]
@@ -120,7 +120,7 @@ fn sshd() -> Result<PathBuf, String> {
 }
 
 /// `git daemon`, as the git program ships it.
-fn git_daemon() -> Result<PathBuf, String> {
+pub(super) fn git_daemon() -> Result<PathBuf, String> {
     let out = Command::new("git")
         .arg("--exec-path")
         .output()
@@ -289,7 +289,7 @@ fn free_port() -> u16 {
         .port()
 }
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(super) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(args)
         .current_dir(dir)
@@ -304,8 +304,8 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// The remote, served, and machines cloned from it.
-struct Fleet {
-    tmp: tempfile::TempDir,
+pub(super) struct Fleet {
+    pub(super) tmp: tempfile::TempDir,
     daemon: Daemon,
 }
 
@@ -316,6 +316,12 @@ impl Fleet {
 
     /// The remote served by `git daemon`, or by `sshd`.
     fn serve(ssh: bool) -> Fleet {
+        Fleet::seeded(ssh, CONFIG, SCORE)
+    }
+
+    /// The remote, its first commit holding `config` as `arx.toml` and
+    /// `score` as the experiment.
+    pub(super) fn seeded(ssh: bool, config: &str, score: &str) -> Fleet {
         let tmp = tempfile::tempdir().unwrap();
         let base = tmp.path().join("served");
         std::fs::create_dir_all(&base).unwrap();
@@ -323,12 +329,12 @@ impl Fleet {
         let seed = tmp.path().join("seed");
         std::fs::create_dir_all(&seed).unwrap();
         for (name, text) in [
-            ("score.sh", SCORE),
+            ("score.sh", score),
             ("a.txt", "1\n"),
             ("b.txt", "1\n"),
             ("c.txt", "1\n"),
             ("d.txt", "1\n"),
-            ("arx.toml", CONFIG),
+            ("arx.toml", config),
             (".gitignore", ".arx/\n"),
         ] {
             std::fs::write(seed.join(name), text).unwrap();
@@ -350,7 +356,7 @@ impl Fleet {
     }
 
     /// A machine: a clone named `name`, of class `class`.
-    fn machine(&self, name: &str, class: &str) -> PathBuf {
+    pub(super) fn machine(&self, name: &str, class: &str) -> PathBuf {
         let dir = self.tmp.path().join(name);
         git(
             self.tmp.path(),
@@ -369,7 +375,7 @@ impl Fleet {
     }
 
     /// The remote's best branch, first parent first: (commit, parent).
-    fn history(&self) -> Vec<(String, String)> {
+    pub(super) fn history(&self) -> Vec<(String, String)> {
         let remote = self.tmp.path().join("served/remote.git");
         let log = git(&remote, &["log", "--format=%H %P", "main"]);
         log.lines()
@@ -383,7 +389,7 @@ impl Fleet {
             .collect()
     }
 
-    fn remote_best(&self) -> String {
+    pub(super) fn remote_best(&self) -> String {
         git(
             &self.tmp.path().join("served/remote.git"),
             &["rev-parse", "main"],
@@ -391,7 +397,7 @@ impl Fleet {
     }
 }
 
-fn arx_in(dir: &Path, args: &[&str]) -> std::process::Output {
+pub(super) fn arx_in(dir: &Path, args: &[&str]) -> std::process::Output {
     Command::new(arx())
         .args(args)
         .current_dir(dir)
@@ -414,14 +420,14 @@ fn try_in(dir: &Path, message: &str) -> (i32, Value) {
     (code, report)
 }
 
-fn status(report: &Value) -> String {
+pub(super) fn status(report: &Value) -> String {
     report["ratchet"]["status"]
         .as_str()
         .unwrap_or("")
         .to_string()
 }
 
-fn bump(dir: &Path, file: &str, by: i64) {
+pub(super) fn bump(dir: &Path, file: &str, by: i64) {
     let path = dir.join(file);
     let n: i64 = std::fs::read_to_string(&path)
         .unwrap()
@@ -431,18 +437,18 @@ fn bump(dir: &Path, file: &str, by: i64) {
     std::fs::write(path, format!("{}\n", n + by)).unwrap();
 }
 
-fn journal(dir: &Path) -> String {
+pub(super) fn journal(dir: &Path) -> String {
     std::fs::read_to_string(dir.join(".arx/journal.jsonl")).unwrap_or_default()
 }
 
-fn records(dir: &Path) -> Vec<Value> {
+pub(super) fn records(dir: &Path) -> Vec<Value> {
     journal(dir)
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect()
 }
 
-fn sync(dir: &Path) {
+pub(super) fn sync(dir: &Path) {
     let out = arx_in(dir, &["fleet", "sync"]);
     assert!(
         out.status.success(),
@@ -454,7 +460,7 @@ fn sync(dir: &Path) {
 /// The remote's best is linear, every keep's parent the best it was
 /// measured against, no two keeps on one parent, and every keep of the
 /// journal on it.
-fn check_fleet(f: &Fleet, machines: &[&Path]) {
+pub(super) fn check_fleet(f: &Fleet, machines: &[&Path]) {
     for m in machines {
         sync(m);
     }
@@ -528,7 +534,7 @@ fn keeps_travel_and_journals_agree() -> Result<(), Failed> {
 
 /// Start `arx --json try -m MESSAGE` in `dir`, its run held at the barrier
 /// in `barrier` until `want` machines have started theirs.
-fn spawn_try(dir: &Path, message: &str, barrier: &Path, want: usize) -> Child {
+pub(super) fn spawn_try(dir: &Path, message: &str, barrier: &Path, want: usize) -> Child {
     Command::new(arx())
         .args(["--json", "try", "-m", message])
         .current_dir(dir)
@@ -542,7 +548,7 @@ fn spawn_try(dir: &Path, message: &str, barrier: &Path, want: usize) -> Child {
         .unwrap()
 }
 
-fn finish(child: Child) -> (i32, Value, String) {
+pub(super) fn finish(child: Child) -> (i32, Value, String) {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("no report: {err}"));

@@ -10,6 +10,7 @@
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
 mod fleet;
+mod fleet_batch;
 mod heldout_user;
 mod isolation;
 mod lfs;
@@ -33,6 +34,7 @@ fn main() {
     trials.extend(needs::trials());
     trials.extend(heldout_user::trials());
     trials.extend(fleet::trials());
+    trials.extend(fleet_batch::trials());
     trials.extend(isolation::trials());
     trials.extend(lfs::trials());
     trials.extend(report::trials());

@@ -28,6 +28,7 @@ pub use stored::{StoredRef, DISCARDED_PREFIX};
 use super::git_err;
 use crate::error::Hinted;
 
+mod batch;
 mod durable;
 mod filters;
 mod measured;

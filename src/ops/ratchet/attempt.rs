@@ -11,7 +11,7 @@ use anyhow::{Context, Result};
 
 use super::candidate::{Against, TryEnv};
 use super::idea::Tested;
-use super::replay::{Replayed, Tried};
+use super::replay::Replayed;
 use super::request::{check_kept, cwd, load, screen, Loaded, TryRequest};
 use super::{baseline, recover, refuse, replay_moved, short, try_candidate, Done, Host, Runner};
 use crate::error::Hinted;
@@ -138,6 +138,8 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
         None => Vec::new(),
     };
     recovered.extend(recover::all(&repo, &loaded.state, warn)?);
+    let queued = super::batch::settle_queued(fleet.as_ref(), (&repo, &loaded.state), warn)?;
+    recovered.extend(queued);
     for line in &recovered {
         host.warn(line);
     }
@@ -312,6 +314,7 @@ fn baseline_when_needed(
         candidate: start.candidate,
         protected: start.protected,
         peers,
+        batch: None,
     }))
 }
 
@@ -323,9 +326,14 @@ const MAX_REPLAYS: usize = 64;
 fn tries(env: &TryEnv<'_, '_>, mut at: Against) -> Result<Done> {
     let mut carry = None;
     for _ in 0..MAX_REPLAYS {
-        let (c, best) = match try_candidate(env, &at, carry.take())? {
-            Tried::Done(done) => return Ok(*done),
-            Tried::Moved { carry, best } => (carry, best),
+        let tried = try_candidate(env, &at, carry.take())?;
+        let (c, best) = match super::batch::next(env, &mut at, tried)? {
+            super::batch::Batched::Alone(c, best) => (c, best),
+            super::batch::Batched::Landed(done) => return Ok(*done),
+            super::batch::Batched::Lead(c) => {
+                carry = Some(c);
+                continue;
+            }
         };
         let lane = env.lane;
         let (segment, best, c) = match replay_moved(env, lane, &at.kept, (best, c))? {

@@ -57,6 +57,8 @@ pub struct Against {
     /// The hash of the declared inputs the best was measured on, when it
     /// was recorded.
     pub best_inputs: Option<String>,
+    /// The fleet's batch this try leads: its candidate is the batch.
+    pub batch: Option<super::batch::Lead>,
 }
 
 /// One try as it goes, passed from step to step: its id and clocks, its
@@ -101,6 +103,11 @@ pub fn try_candidate(env: &TryEnv<'_, '_>, at: &Against, carry: Option<Carry>) -
         return end::crash(env, at, t, runs).map(Tried::done);
     };
     let change = end::describe(env, at, &mut t, &runs, &d);
+    if d.verdict != Verdict::Supported && at.batch.is_some() {
+        // A batch that fails is no verdict on this candidate alone: it
+        // is measured again alone (`batch::settle`).
+        return Ok(t.moved(&at.kept, at.kept.clone()));
+    }
     if d.verdict != Verdict::Supported {
         return end::discarded(env, at, t, runs, &d, &change).map(Tried::done);
     }

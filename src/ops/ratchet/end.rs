@@ -428,8 +428,10 @@ pub(super) fn keep(
     }
     let measured = t.measured.clone();
     let measured = measured.as_ref();
+    let queued = rec.clone();
     let (commit, rec, notes) = match super::keep(env, at, &message, (held, measured), rec)? {
-        Keep::Moved { best } => {
+        Keep::Moved { best, commit } => {
+            super::batch::enqueue(env, at, (commit, &runs), &queued)?;
             drop(runs);
             return Ok(t.moved(kept, best));
         }

@@ -254,15 +254,19 @@ pub fn push_keep(
     fleet: &Fleet,
     (kept, commit): (&str, &str),
     rec: &RunRecord,
+    also: &[crate::io::fleet::Update<'_>],
     host: &dyn Host,
 ) -> Result<Pushed> {
     let now = crate::io::clock::now(None)?;
-    match fleet.push_keep(kept, commit, rec, &now)? {
+    match fleet.push_keep_with(kept, commit, rec, &now, also)? {
         Push::Landed => Ok(Pushed::Landed),
         Push::Lost(_) => {
             let synced = fleet.sync(None, None, &now)?;
             match (synced.unreachable, fleet.best()) {
                 (None, Some(best)) if best != kept => Ok(Pushed::Lost { best }),
+                // A batch whose queue moved (a keep taken out, the lead
+                // taken over): nothing landed, and it is not held either.
+                (None, Some(best)) if !also.is_empty() => Ok(Pushed::Lost { best }),
                 (why, _) => Ok(Pushed::Held {
                     why: why.unwrap_or_else(|| "the remote refused the push".into()),
                 }),

@@ -195,11 +195,31 @@ fn remeasure_when_needed(env: &TryEnv<'_, '_>, at: &Against, runs: &mut Runs<'_>
 /// What the rule says on the runs so far, and whether the candidate leans
 /// better than the best.
 fn next_step(env: &TryEnv<'_, '_>, at: &Against, runs: &Runs<'_>) -> (Step, bool) {
+    next_step_at(env, at, runs, env.runner.objective.confidence)
+}
+
+/// Whether the runs so far keep the candidate at `confidence` (a keep
+/// that waits in the fleet's merge queue must win at a higher one).
+pub(super) fn keeps_at(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    runs: &Runs<'_>,
+    confidence: f64,
+) -> bool {
+    matches!(next_step_at(env, at, runs, confidence).0, Step::Decide(d) if d.keep())
+}
+
+fn next_step_at(
+    env: &TryEnv<'_, '_>,
+    at: &Against,
+    runs: &Runs<'_>,
+    confidence: f64,
+) -> (Step, bool) {
     let objective = env.runner.objective;
     let settings = Settings {
         direction: objective.direction,
         min_effect: objective.min_effect,
-        confidence: objective.confidence,
+        confidence,
         repeat: objective.repeat,
         max_runs: objective.repeat.max(ratchet::DEFAULT_MAX_RUNS),
     };

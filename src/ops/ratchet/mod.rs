@@ -40,6 +40,7 @@ use crate::ops::attempts;
 
 mod already;
 mod attempt;
+mod batch;
 mod best;
 mod candidate;
 mod end;

@@ -276,8 +276,12 @@ pub enum Keep {
         notes: Vec<String>,
         warning: Option<String>,
     },
-    /// Another lane kept first: the best is now `best`.
-    Moved { best: String },
+    /// Another lane kept first: the best is now `best` (`commit`: the keep
+    /// commit a fleet's push lost with).
+    Moved {
+        best: String,
+        commit: Option<String>,
+    },
 }
 
 /// Keep the candidate as one commit on `kept` and journal its record
@@ -322,7 +326,7 @@ pub fn keep(
                     "run arx try again: the candidate is measured by the objective now in arx.toml",
                 ));
             };
-            return Ok(Keep::Moved { best });
+            return Ok(Keep::Moved { best, commit: None });
         }
     }
     if let (Some(_), Some(l)) = (env.fleet, env.lane) {
@@ -346,6 +350,8 @@ pub fn keep(
             i.commit = Some(commit.to_string());
         }
     };
+    let message = &super::batch::message(at, message);
+    super::batch::record(at, &mut rec);
     let built = match measured {
         Some(m) => repo.keep_measured(m, parent, message)?,
         None => repo.keep_commit(candidate, parent, message)?,
@@ -387,11 +393,15 @@ pub fn keep(
     // from `kept` to the commit, with its record, or nothing.
     let mut held_here = None;
     if let Some(f) = env.fleet {
-        match super::fleet::push_keep(f, (kept, &commit), &rec, env.runner.host)? {
+        let also = super::batch::landing(at);
+        match super::fleet::push_keep(f, (kept, &commit), &rec, &also, env.runner.host)? {
             super::fleet::Pushed::Landed => hit(failpoint::KEEP_AFTER_PUSH),
             super::fleet::Pushed::Lost { best } => {
                 crate::io::ratchet::clear_keep(state)?;
-                return Ok(Keep::Moved { best });
+                return Ok(Keep::Moved {
+                    best,
+                    commit: Some(commit),
+                });
             }
             super::fleet::Pushed::Held { why } => held_here = Some(why),
         }

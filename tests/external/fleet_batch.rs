@@ -1,0 +1,280 @@
+//! Keeps batched in a fleet (`[fleet] batch`), on a real `git daemon` on
+//! loopback: keeps that lost the compare-and-swap race to another
+//! machine's keep wait in the remote's merge queue and land together; a
+//! batch whose combined tree fails puts each keep back to be measured
+//! alone.
+
+use std::path::{Path, PathBuf};
+use std::process::Child;
+
+use libtest_mimic::{Failed, Trial};
+use serde_json::Value;
+
+use super::fleet::{
+    bump, check_fleet, finish, git, git_daemon, records, spawn_try, status, sync, Fleet, CONFIG,
+    SCORE,
+};
+use crate::needs::{arx, trial};
+
+pub fn trials() -> Vec<Trial> {
+    vec![
+        trial(
+            "fleet_batch_keeps_that_lost_the_race_land_as_one_batch",
+            git_daemon,
+            |_| land_together(),
+        ),
+        trial(
+            "fleet_batch_a_failed_batch_loses_no_keep_and_keeps_nothing_unconfirmed",
+            git_daemon,
+            |_| failed_batch(),
+        ),
+        trial(
+            "fleet_batch_a_keep_killed_in_the_queue_is_taken_out_and_tried_again",
+            git_daemon,
+            |_| killed_in_queue(),
+        ),
+    ]
+}
+
+/// The score of `fleet.rs`, but `a.txt`, `b.txt` and `c.txt` raised all
+/// three undo each other: any two are better, all three much worse.
+const CLASHING: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+m=$(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))
+if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ]; then
+  m=$((m - 10))
+fi
+echo "__RESULT__ {\"m\": $m}"
+"#;
+
+/// The score of `fleet.rs`, a run taking `ARX_SLOW` seconds more.
+const SLOW: &str = r#"#!/bin/sh
+sleep "${ARX_SLOW:-0}"
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+"#;
+
+fn batched_config() -> String {
+    format!("{CONFIG}batch = 4\n")
+}
+
+/// Three machines, the baseline measured and known to all.
+fn three(f: &Fleet) -> Vec<PathBuf> {
+    let dirs: Vec<PathBuf> = ["a", "b", "c"]
+        .iter()
+        .map(|n| f.machine(n, "cpu-x"))
+        .collect();
+    let out = std::process::Command::new(arx())
+        .args(["--json", "try", "-m", "baseline"])
+        .current_dir(&dirs[0])
+        .env_remove("ARX_STATE_DIR")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "baseline");
+    for d in &dirs[1..] {
+        sync(d);
+    }
+    dirs
+}
+
+/// Each machine raises its own file; all decide at once.
+fn race(f: &Fleet, dirs: &[PathBuf]) -> Vec<(i32, Value, String)> {
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let children: Vec<Child> = dirs
+        .iter()
+        .zip(["a.txt", "b.txt", "c.txt"])
+        .map(|(d, file)| {
+            bump(d, file, 1);
+            spawn_try(d, &format!("{file} up"), &barrier, dirs.len())
+        })
+        .collect();
+    children.into_iter().map(finish).collect()
+}
+
+fn message(f: &Fleet, commit: &str) -> String {
+    git(
+        &f.tmp.path().join("served/remote.git"),
+        &["log", "-1", "--format=%B", commit],
+    )
+}
+
+fn remote_file(f: &Fleet, name: &str) -> String {
+    git(
+        &f.tmp.path().join("served/remote.git"),
+        &["show", &format!("main:{name}")],
+    )
+}
+
+fn batch_commits(f: &Fleet) -> usize {
+    f.history()
+        .iter()
+        .filter(|(c, _)| message(f, c).contains("Arx-Batch:"))
+        .count()
+}
+
+pub fn land_together() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), SCORE);
+    let dirs = three(&f);
+    let before = f.remote_best();
+    let done = race(&f, &dirs);
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    for (code, r, _) in &done {
+        assert_eq!((*code, status(r)), (0, "keep".to_string()), "{all}");
+    }
+    // One keep landed alone; the two that lost landed as one batch: two
+    // commits that say so, on top of it (newest first).
+    let history = f.history();
+    assert_eq!(history.len(), 4, "{all}");
+    assert_eq!(batch_commits(&f), 2, "{all}");
+    assert!(message(&f, &history[0].0).contains("Arx-Batch:"), "{all}");
+    assert!(message(&f, &history[1].0).contains("Arx-Batch:"), "{all}");
+    assert_eq!(
+        history[1].1, history[2].0,
+        "the batch sits on the first keep"
+    );
+    assert_eq!(history[2].1, before);
+    // Neither was measured again alone: the batch was measured once, by
+    // its lead; the other keep's try is journaled as it landed.
+    let lines: Vec<&str> = done.iter().map(|(_, _, e)| e.as_str()).collect();
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|e| e.contains("leading a batch of 2 keeps"))
+            .count(),
+        1,
+        "{all}"
+    );
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|e| e.contains("landed with a batch"))
+            .count(),
+        1,
+        "{all}"
+    );
+    for file in ["a.txt", "b.txt", "c.txt"] {
+        assert_eq!(remote_file(&f, file), "2", "{file}: {all}");
+    }
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    // Each keep journaled once, as its own try, on every machine.
+    let keeps: Vec<Value> = records(&dirs[2])
+        .into_iter()
+        .filter(|r| r["ratchet"]["status"] == "keep")
+        .collect();
+    assert_eq!(keeps.len(), 3, "{keeps:?}");
+    // The queue is empty and its lead released.
+    let refs = git(
+        &f.tmp.path().join("served/remote.git"),
+        &["for-each-ref", "refs/arx/fleet/queue/"],
+    );
+    assert_eq!(refs, "", "the queue is left with {refs}");
+    Ok(())
+}
+
+pub fn failed_batch() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), CLASHING);
+    let dirs = three(&f);
+    let done = race(&f, &dirs);
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    // The batch of the two that lost failed: neither was kept on its
+    // strength. Each was measured again alone: the first to land is kept,
+    // the other, on top of it, is measured worse and discarded.
+    assert!(all.contains("failed on"), "{all}");
+    assert_eq!(batch_commits(&f), 0, "a failed batch landed: {all}");
+    let mut statuses: Vec<String> = done.iter().map(|(_, r, _)| status(r)).collect();
+    statuses.sort();
+    assert_eq!(statuses, ["discard", "keep", "keep"], "{all}");
+    assert_eq!(f.history().len(), 3, "{all}");
+    let raised = ["a.txt", "b.txt", "c.txt"]
+        .iter()
+        .filter(|n| remote_file(&f, n) == "2")
+        .count();
+    assert_eq!(raised, 2, "two of the three on the best: {all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    let refs = git(
+        &f.tmp.path().join("served/remote.git"),
+        &["for-each-ref", "refs/arx/fleet/queue/"],
+    );
+    assert_eq!(refs, "", "the queue is left with {refs}");
+    Ok(())
+}
+
+pub fn killed_in_queue() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), SLOW);
+    let dirs = three(&f);
+    let (a, b) = (&dirs[0], &dirs[1]);
+    bump(a, "a.txt", 1);
+    bump(b, "b.txt", 1);
+    // b measures slowly: a keeps first, b loses the race, joins the
+    // queue and is killed there.
+    let run = |dir: &Path, envs: &[(&str, &str)]| {
+        let mut cmd = std::process::Command::new(arx());
+        cmd.args(["--json", "try", "-m", "up"])
+            .current_dir(dir)
+            .env_remove("ARX_STATE_DIR")
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        cmd.spawn().unwrap()
+    };
+    let tb = run(
+        b,
+        &[("ARX_SLOW", "3"), ("ARX_FAILPOINT", "batch:after-enqueue")],
+    );
+    let ta = run(a, &[]);
+    let (code, r, err) = finish(ta);
+    assert_eq!((code, status(&r)), (0, "keep".to_string()), "{r}\n{err}");
+    let out = tb.wait_with_output().unwrap();
+    assert!(out.status.code().is_none(), "b was not killed in the queue");
+    let queue = git(
+        &f.tmp.path().join("served/remote.git"),
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/arx/fleet/queue/",
+        ],
+    );
+    assert!(queue.contains("refs/arx/fleet/queue/runs/"), "{queue}");
+    // b's next try takes its keep out of the queue and tries it again.
+    let out = std::process::Command::new(arx())
+        .args(["--json", "try", "-m", "b up again"])
+        .current_dir(b)
+        .env_remove("ARX_STATE_DIR")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(
+        (out.status.code(), status(&r)),
+        (Some(0), "keep".to_string()),
+        "{r}\n{err}"
+    );
+    assert!(err.contains("taken out of it"), "{err}");
+    assert_eq!(remote_file(&f, "b.txt"), "2");
+    assert_eq!(remote_file(&f, "a.txt"), "2");
+    let refs = git(
+        &f.tmp.path().join("served/remote.git"),
+        &["for-each-ref", "refs/arx/fleet/queue/"],
+    );
+    assert_eq!(refs, "", "the queue is left with {refs}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    Ok(())
+}
