@@ -230,6 +230,7 @@ fn take_lead(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
                 idea: String::new(),
                 machine: String::new(),
                 expires: String::new(),
+                lane: None,
             });
         (c, lease)
     });
@@ -243,6 +244,7 @@ fn take_lead(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
         machine: f.machine.clone(),
         expires: rules::lease_until(now, f.lease_secs)
             .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
+        lane: None,
     };
     let commit = f.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
     Ok((queue::swap(&f.door, queue::LEAD, &commit, expected)? == Push::Landed).then_some(commit))
