@@ -27,6 +27,15 @@ use super::stats::Direction;
 /// is compared with (`examples/holdout_sim`: 5 and 3 bound the harm of
 /// 8 keeps each 0.5σ worse held out under paired seeds of ρ 0.9).
 pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
+/// Default most held-out runs of a candidate (and of the baseline, which
+/// grows to match): the sequential check's cap (`[objective.holdout]
+/// max_repeat`). 20 a side bound the harm without pairing at a null veto
+/// rate within (1 − confidence) + 5 points (`examples/holdout_sim`).
+pub const DEFAULT_MAX_REPEAT: u32 = 20;
+/// How many held-out run sds (σ) worse than the baseline a kept commit
+/// may be shown to be at most: issue 37's target for the harm a loop's
+/// keeps may pile up on the held-out set.
+pub const HARM_BOUND_SD: f64 = 1.0;
 /// Default held-out runs of a candidate about to be kept: more than one,
 /// so that the candidate's own runs show their spread (and, under paired
 /// seeds, give paired differences).
@@ -43,6 +52,9 @@ pub struct Holdout {
     pub direction: Direction,
     pub baseline_repeat: u32,
     pub repeat: u32,
+    /// The most held-out runs of a candidate (and of the baseline) the
+    /// sequential check takes before it decides.
+    pub max_repeat: u32,
     /// How much worse than the best (in metric units) a candidate may be
     /// on the held-out metric, beyond the noise; `None`: compared with the
     /// baseline only.
@@ -161,13 +173,63 @@ pub fn runs_of<'e>(
         .map(HeldRuns::of)
 }
 
-/// The segment's held-out reference: the baseline's runs, or when the
-/// check failed on the baseline, the first candidate's that passed.
-pub fn baseline_of<'e>(entries: &'e [Entry], state: &str, segment: &str) -> Option<HeldRuns<'e>> {
-    entries
-        .iter()
-        .find(|e| passed_in(e, state, segment))
-        .map(HeldRuns::of)
+/// Held-out runs gathered from more than one journal entry: the
+/// baseline's first runs and those the sequential check added to them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Gathered {
+    pub run_id: String,
+    pub values: Vec<f64>,
+    pub seeds: Vec<Option<u64>>,
+}
+
+impl Gathered {
+    pub fn runs(&self) -> HeldRuns<'_> {
+        HeldRuns {
+            values: &self.values,
+            seeds: &self.seeds,
+        }
+    }
+
+    fn of(e: &Entry) -> Gathered {
+        Gathered {
+            run_id: e.run_id.clone(),
+            values: e.values.clone(),
+            seeds: e.seeds.clone(),
+        }
+    }
+
+    /// Add the runs of `e`, a later entry of the same baseline.
+    fn extend(&mut self, e: &Entry) {
+        // Without seeds, the seeds list stays empty (as an entry's is).
+        if !e.seeds.is_empty() || !self.seeds.is_empty() {
+            self.seeds.resize(self.values.len(), None);
+            self.seeds.extend(e.seeds.iter().copied());
+            self.seeds.resize(self.values.len() + e.values.len(), None);
+        }
+        self.values.extend(e.values.iter().copied());
+    }
+}
+
+/// Is `e` more runs of the baseline `first` (an entry of kind `baseline`
+/// of its run that passed, after the first)?
+fn grows(first: &Entry, e: &Entry) -> bool {
+    first.kind == "baseline"
+        && e.kind == "baseline"
+        && e.run_id == first.run_id
+        && passed_in(e, &first.state, &first.segment)
+}
+
+/// The segment's held-out reference: the baseline's runs (with any the
+/// sequential check added), or when the check failed on the baseline,
+/// the first candidate's that passed.
+pub fn baseline_of(entries: &[Entry], state: &str, segment: &str) -> Option<Gathered> {
+    let at = entries.iter().position(|e| passed_in(e, state, segment))?;
+    let first = &entries[at];
+    let mut g = Gathered::of(first);
+    for e in entries[at + 1..].iter().filter(|e| grows(first, e)) {
+        g.extend(e);
+    }
+    Some(g)
 }
 
 /// The held-out values of the run `run_id` (see [`runs_of`]).
@@ -180,22 +242,35 @@ pub fn values_of<'e>(
     runs_of(entries, state, segment, run_id).map(|r| r.values)
 }
 
-/// Every set of held-out runs measured in the segment (passed or not).
-pub fn segment_runs<'e>(entries: &'e [Entry], state: &str, segment: &str) -> Vec<HeldRuns<'e>> {
-    entries
+/// Every set of held-out runs measured in the segment (passed or not),
+/// a baseline's runs gathered into one set.
+pub fn segment_runs(entries: &[Entry], state: &str, segment: &str) -> Vec<Gathered> {
+    let mut out: Vec<Gathered> = Vec::new();
+    let mut baselines: Vec<(usize, &Entry)> = Vec::new();
+    for e in entries
         .iter()
         .filter(|e| e.state == state && e.segment == segment && !e.values.is_empty())
-        .map(HeldRuns::of)
-        .collect()
+    {
+        if let Some(&(i, _)) = baselines.iter().find(|(_, first)| grows(first, e)) {
+            out[i].extend(e);
+            continue;
+        }
+        if e.kind == "baseline" && e.verdict.passed() {
+            baselines.push((out.len(), e));
+        }
+        out.push(Gathered::of(e));
+    }
+    out
 }
 
 /// The held-out noise of a segment: the pooled sd (and its degrees of
 /// freedom) of its repeated held-out measurements, `extra` included.
 pub fn noise(entries: &[Entry], state: &str, segment: &str, extra: &[f64]) -> Option<(f64, f64)> {
-    let groups: Vec<&[f64]> = entries
+    let runs = segment_runs(entries, state, segment);
+    let groups: Vec<&[f64]> = runs
         .iter()
-        .filter(|e| e.state == state && e.segment == segment && e.values.len() > 1)
-        .map(|e| e.values.as_slice())
+        .filter(|g| g.values.len() > 1)
+        .map(|g| g.values.as_slice())
         .collect();
     pooled_with(&groups, extra)
 }
@@ -279,6 +354,10 @@ pub struct Rule {
     /// `None`: the best is not compared with, only the baseline.
     pub margin: Option<f64>,
     pub confidence: f64,
+    /// The harm bound ([`harm_bound`], metric units): a candidate passes
+    /// only when shown, at `confidence`, less than this much worse than
+    /// the baseline; `None`: not asked (it passes unless shown worse).
+    pub bound: Option<f64>,
 }
 
 /// What a comparison came to: how much worse the candidate is (positive:
@@ -353,6 +432,38 @@ pub fn beyond(g: &Gap, margin: f64, confidence: f64) -> bool {
     }
 }
 
+/// How far short of the bound the candidate was shown to be: `true` when
+/// the upper confidence bound of how much worse than the reference it is
+/// lies below `bound` (with no noise known, when it is not more than
+/// `bound` worse).
+pub fn within(g: &Gap, bound: f64, confidence: f64) -> bool {
+    if g.se > 0.0 && g.df > 0.0 {
+        g.worse + t_quantile(confidence, g.df) * g.se < bound
+    } else {
+        g.worse <= bound
+    }
+}
+
+/// The harm bound of the held-out check, in metric units: [`HARM_BOUND_SD`]
+/// times the segment's held-out run noise (the pooled sd of its repeated
+/// held-out runs, `pooled`); 0 without one (nothing known of the noise:
+/// not worse, as a deterministic evaluation is judged).
+pub fn harm_bound(pooled: Option<(f64, f64)>) -> f64 {
+    match pooled {
+        Some((sd, df)) if df > 0.0 && sd.is_finite() => HARM_BOUND_SD * sd.max(0.0),
+        _ => 0.0,
+    }
+}
+
+/// The candidate's run count at the check's next look, after `n` runs,
+/// with at most `max` (`None`: `n` was the last look). The looks come at
+/// about half again as many runs each time (3, 5, 8, 12, 18, 20): few
+/// looks, so that the test of "worse than the baseline" at each of them
+/// adds little to the vetoes of a candidate that changes nothing.
+pub fn next_look(n: u32, max: u32) -> Option<u32> {
+    (n < max).then(|| (n + n.div_ceil(2)).max(n + 1).min(max))
+}
+
 /// The verdict of [`judge_keep`]: what the candidate was worse than when
 /// it failed, and the noise (sd) of the comparison that decided.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -365,21 +476,58 @@ pub struct Judged {
 /// The verdict on a candidate's held-out runs: failed when worse than the
 /// segment's baseline beyond the noise, or (with a margin) worse than the
 /// best by more than the margin beyond the noise, at the rule's
-/// confidence; passed otherwise (also with nothing to compare with).
-/// Missing without values.
+/// confidence; with a harm bound ([`Rule::bound`]), failed too when not
+/// shown within it of the baseline; passed otherwise (also with nothing
+/// to compare with). Missing without values. The last look of
+/// [`judge_look`].
 pub fn judge_keep(
     candidate: HeldRuns<'_>,
     best: Option<HeldRuns<'_>>,
     baseline: Option<HeldRuns<'_>>,
     rule: &Rule,
 ) -> Judged {
+    judge_look(candidate, best, baseline, rule, true).unwrap_or(Judged {
+        verdict: HoldoutVerdict::Failed,
+        worse_than: Some("bound"),
+        noise: None,
+    })
+}
+
+/// One look of the sequential held-out check: the verdict, or `None`
+/// when the runs so far show the candidate neither worse than the
+/// baseline (or the best beyond the margin) nor within the harm bound of
+/// the baseline, and this is not the `last` look (more runs decide).
+/// The burden of proof is on the candidate: at the last look, one not
+/// shown within the bound fails (`worse_than`: `bound`).
+pub fn judge_look(
+    candidate: HeldRuns<'_>,
+    best: Option<HeldRuns<'_>>,
+    baseline: Option<HeldRuns<'_>>,
+    rule: &Rule,
+    last: bool,
+) -> Option<Judged> {
     if candidate.values.is_empty() {
-        return Judged {
+        return Some(Judged {
             verdict: HoldoutVerdict::Missing,
             worse_than: None,
             noise: None,
-        };
+        });
     }
+    // An interim look spends half the error of each side (see
+    // [`interim`]); the last, all of it.
+    let confidence = if last {
+        rule.confidence
+    } else {
+        interim(rule.confidence)
+    };
+    // Not yet shown within the harm bound of the baseline: the sd of that
+    // comparison.
+    let unproven = match (rule.bound, baseline) {
+        (Some(bound), Some(b)) => gap(candidate, b, rule)
+            .filter(|g| !within(g, bound, confidence))
+            .map(|g| g.sd),
+        _ => None,
+    };
     let mut noise = None;
     // Without a baseline to compare with (the check failed on it), the
     // best is the reference, with a margin of 0 unless one is set.
@@ -400,19 +548,38 @@ pub fn judge_keep(
             continue;
         };
         noise = noise.or(g.sd);
-        if beyond(&g, margin, rule.confidence) {
-            return Judged {
+        if beyond(&g, margin, confidence) {
+            return Some(Judged {
                 verdict: HoldoutVerdict::Failed,
                 worse_than: Some(against),
                 noise: g.sd,
-            };
+            });
         }
     }
-    Judged {
-        verdict: HoldoutVerdict::Passed,
-        worse_than: None,
-        noise,
+    match unproven {
+        Some(_) if !last => None,
+        Some(sd) => Some(Judged {
+            verdict: HoldoutVerdict::Failed,
+            worse_than: Some("bound"),
+            noise: sd,
+        }),
+        None => Some(Judged {
+            verdict: HoldoutVerdict::Passed,
+            worse_than: None,
+            noise,
+        }),
     }
+}
+
+/// The confidence of an interim look of the sequential check, both to
+/// pass (within the harm bound) and to stop for "worse than the baseline":
+/// `(1 + confidence) / 2`, half the error of each side, so that the looks
+/// before the last, together, add about as much error as the last look
+/// alone (`examples/holdout_sim`: at the same confidence every look, the
+/// vetoes of a candidate that changes nothing rose to 10.5% unpaired, and
+/// 1.5σ-worse candidates passed at the first look in 5% of loops).
+pub fn interim(confidence: f64) -> f64 {
+    (1.0 + confidence) / 2.0
 }
 
 #[cfg(test)]
@@ -472,6 +639,7 @@ mod tests {
             paired: None,
             margin: Some(margin),
             confidence: 0.95,
+            bound: None,
         }
     }
 
