@@ -774,4 +774,80 @@ mod tests {
         let b = baseline_of(&entries, "/r", "s").unwrap();
         assert_eq!(b.values, &[0.9, 0.8][..]);
     }
+
+    #[test]
+    fn a_candidate_must_be_shown_within_the_harm_bound_of_the_baseline() {
+        let baseline = runs(&[1.0, 1.02, 0.98, 1.01, 0.99], &[]);
+        let bounded = |pooled| Rule {
+            bound: Some(harm_bound(pooled)),
+            margin: None,
+            ..rule(pooled, 0.0)
+        };
+        let look = |c: &[f64], pooled, last| {
+            judge_look(runs(c, &[]), None, Some(baseline), &bounded(pooled), last)
+        };
+        // Half a σ worse on 3 runs: neither shown worse nor shown within
+        // σ; more runs, and at the last look it fails.
+        let few = [1.01, 1.03, 0.99];
+        let n = Some((0.02, 6.0));
+        assert_eq!(look(&few, n, false), None);
+        let j = look(&few, n, true).unwrap();
+        assert_eq!(
+            (j.verdict, j.worse_than),
+            (HoldoutVerdict::Failed, Some("bound"))
+        );
+        // The one-look rule before passed it.
+        let before = judge_keep(runs(&few, &[]), None, Some(baseline), &rule(n, 0.0));
+        assert!(before.verdict.passed());
+        // As good as the baseline, on many runs a side: shown within σ.
+        let many = [1.0, 1.02, 0.98, 1.01, 0.99, 1.0, 1.0, 1.01, 0.99, 1.0];
+        let n = Some((0.012, 18.0));
+        let j = judge_look(runs(&many, &[]), None, Some(runs(&many, &[])), &bounded(n), false);
+        assert_eq!(j.unwrap().verdict, HoldoutVerdict::Passed);
+        // Against the 5 runs of the baseline, not yet: its runs grow.
+        assert_eq!(look(&many, n, false), None);
+        // Far worse: shown worse at once.
+        let j = look(&[1.2, 1.22, 1.18], Some((0.02, 6.0)), false).unwrap();
+        assert_eq!(j.worse_than, Some("baseline"));
+        // No noise known: decided on the values, as before.
+        assert_eq!(look(&[1.0], None, false).unwrap().verdict, HoldoutVerdict::Passed);
+        assert_eq!(harm_bound(None), 0.0);
+        assert_eq!(harm_bound(Some((0.5, 3.0))), 0.5 * HARM_BOUND_SD);
+    }
+
+    #[test]
+    fn the_looks_come_at_half_again_as_many_runs_up_to_the_cap() {
+        let mut looks = vec![3];
+        while let Some(n) = next_look(*looks.last().unwrap(), 20) {
+            looks.push(n);
+        }
+        assert_eq!(looks, [3, 5, 8, 12, 18, 20]);
+        assert_eq!(next_look(1, 20), Some(2));
+        assert_eq!(next_look(3, 3), None);
+        assert!(interim(0.95) > 0.95);
+    }
+
+    #[test]
+    fn more_runs_of_the_baseline_join_its_reference_and_the_noise() {
+        let mut base = entry("b", &[1.0, 1.2], HoldoutVerdict::Passed);
+        base.kind = "baseline".into();
+        let mut more = entry("b", &[1.1, 1.3], HoldoutVerdict::Passed);
+        more.kind = "baseline".into();
+        let mut crashed = entry("b", &[5.0], HoldoutVerdict::Crashed);
+        crashed.kind = "baseline".into();
+        let entries = vec![
+            base,
+            entry("c", &[0.9, 1.0], HoldoutVerdict::Passed),
+            crashed,
+            more,
+        ];
+        let b = baseline_of(&entries, "/r", "s").unwrap();
+        assert_eq!((b.run_id.as_str(), &b.values[..]), ("b", &[1.0, 1.2, 1.1, 1.3][..]));
+        let all = segment_runs(&entries, "/r", "s");
+        assert_eq!(all.len(), 3, "{all:?}");
+        assert_eq!(all[0].values.len(), 4);
+        // The noise pools the baseline's four runs as one group.
+        let (_, df) = noise(&entries, "/r", "s", &[]).unwrap();
+        assert_eq!(df, 3.0 + 1.0);
+    }
 }
