@@ -24,7 +24,9 @@
 //! The row `best only, 1 run` is the rule before: a candidate's single
 //! held-out run against the best's, with the baseline's noise.
 //!
-//! Run: `cargo run --example holdout_sim [LOOPS]` (default 2000 per row).
+//! Run: `cargo run --example holdout_sim [LOOPS] [ROWS]` (default 2000
+//! loops per row; ROWS: the rows whose name contains it, or `NAME:MAX` one
+//! cap of them).
 
 use std::collections::HashMap;
 
@@ -259,7 +261,16 @@ fn main() {
         seq("paired ρ 0.99, seq., defaults", Some(0.99), 20),
         seq("paired ρ 0, seq., defaults", Some(0.0), 20),
         seq("paired ρ 0, sequential", Some(0.0), 30),
+        seq("unpaired, sequential", None, 25),
+        seq("paired ρ 0, sequential", Some(0.0), 25),
     ];
+    // A second argument: the rows whose name contains it, at its cap
+    // (`unpaired:25`), or all.
+    let only: Option<String> = std::env::args().nth(2);
+    let shown = |s: &Setup| match only.as_deref().and_then(|o| o.split_once(':')) {
+        Some((name, max)) => s.name.contains(name) && max.parse() == Ok(s.max_repeat),
+        None => only.as_deref().is_none_or(|o| s.name.contains(o)),
+    };
     println!(
         "held-out check over {loops} loops of {TRIES} tries per row, confidence {CONFIDENCE}, \
          through arx::kernel::holdout::judge_look"
@@ -278,7 +289,7 @@ fn main() {
         "runs/t",
         "base"
     );
-    for s in &setups {
+    for s in setups.iter().filter(|s| shown(s)) {
         let mut within = 0u64;
         let mut gaps = Vec::with_capacity(loops as usize);
         let (mut null_vetoed, mut harm_runs, mut null_runs) = (0u64, 0usize, 0usize);

@@ -802,7 +802,13 @@ mod tests {
         // As good as the baseline, on many runs a side: shown within σ.
         let many = [1.0, 1.02, 0.98, 1.01, 0.99, 1.0, 1.0, 1.01, 0.99, 1.0];
         let n = Some((0.012, 18.0));
-        let j = judge_look(runs(&many, &[]), None, Some(runs(&many, &[])), &bounded(n), false);
+        let j = judge_look(
+            runs(&many, &[]),
+            None,
+            Some(runs(&many, &[])),
+            &bounded(n),
+            false,
+        );
         assert_eq!(j.unwrap().verdict, HoldoutVerdict::Passed);
         // Against the 5 runs of the baseline, not yet: its runs grow.
         assert_eq!(look(&many, n, false), None);
@@ -810,7 +816,10 @@ mod tests {
         let j = look(&[1.2, 1.22, 1.18], Some((0.02, 6.0)), false).unwrap();
         assert_eq!(j.worse_than, Some("baseline"));
         // No noise known: decided on the values, as before.
-        assert_eq!(look(&[1.0], None, false).unwrap().verdict, HoldoutVerdict::Passed);
+        assert_eq!(
+            look(&[1.0], None, false).unwrap().verdict,
+            HoldoutVerdict::Passed
+        );
         assert_eq!(harm_bound(None), 0.0);
         assert_eq!(harm_bound(Some((0.5, 3.0))), 0.5 * HARM_BOUND_SD);
     }
@@ -842,7 +851,10 @@ mod tests {
             more,
         ];
         let b = baseline_of(&entries, "/r", "s").unwrap();
-        assert_eq!((b.run_id.as_str(), &b.values[..]), ("b", &[1.0, 1.2, 1.1, 1.3][..]));
+        assert_eq!(
+            (b.run_id.as_str(), &b.values[..]),
+            ("b", &[1.0, 1.2, 1.1, 1.3][..])
+        );
         let all = segment_runs(&entries, "/r", "s");
         assert_eq!(all.len(), 3, "{all:?}");
         assert_eq!(all[0].values.len(), 4);
