@@ -64,9 +64,11 @@ pub struct Holdout {
 str_enum! {
     /// What a held-out check came to: all the try tells of it.
     HoldoutVerdict, "held-out verdict" {
-        /// Not worse than the best's beyond its noise.
+        /// Shown within the harm bound of the baseline, and not worse than
+        /// the best beyond the margin.
         Passed => "passed",
-        /// Worse than the best's beyond its noise.
+        /// Worse than the baseline (or the best beyond the margin) beyond
+        /// the noise, or not shown within the harm bound.
         Failed => "failed",
         /// The command failed (non-zero exit, timeout, could not start).
         Crashed => "crashed",
@@ -121,7 +123,9 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
     pub verdict: HoldoutVerdict,
-    /// What a failed candidate was worse than: `baseline` or `best`.
+    /// What a failed candidate was worse than: `baseline` or `best`; or
+    /// `bound`: not shown within the harm bound of the baseline by
+    /// `max_repeat` runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worse_than: Option<String>,
     /// The best had no held-out value to compare with: passed as the
