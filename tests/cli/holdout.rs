@@ -24,7 +24,8 @@ awk -v v="$v" -v j="$j" 'BEGIN { printf "__RESULT__ {\"m\": %.6f}\n", v + j }'
 
 /// The held-out evaluation: `test_loss` is `test.txt` plus a jitter from
 /// its own counter (0, +0.002, −0.002, +0.001, −0.001, ...), or with
-/// `$SPY/seeded` the seed's last digit / 100. It tells the spy its
+/// `$SPY/seeded` the seed's last digit / 100 (with `$SPY/seeded-jitter`,
+/// the jitter and the seed's last digit / 10000: a weak seed effect). It tells the spy its
 /// variables, its seed and its working directory, and writes a file of
 /// its own where it runs.
 const HOLDOUT: &str = r#"#!/bin/sh
@@ -45,6 +46,10 @@ fi
 n=$(cat "$SPY/holdout.n" 2>/dev/null || echo 0)
 echo $((n + 1)) > "$SPY/holdout.n"
 case $((n % 5)) in 0) j=0;; 1) j=0.002;; 2) j=-0.002;; 3) j=0.001;; *) j=-0.001;; esac
+# With $SPY/seeded-jitter: the seed's effect and the jitter.
+if [ -e "$SPY/seeded-jitter" ]; then
+  j=$(awk -v j="$j" -v s="$ARX_SEED" 'BEGIN { printf "%.6f", j + (s % 10) / 10000 }')
+fi
 awk -v t="$t" -v j="$j" 'BEGIN { printf "__RESULT__ {\"test_loss\": %.6f}\n", t + j }'
 "#;
 
@@ -371,6 +376,41 @@ fn a_candidate_not_shown_within_the_harm_bound_gets_more_runs_and_the_baseline_t
         cand + added
     );
     assert!(baseline_runs + added <= 8);
+}
+
+#[test]
+fn under_paired_seeds_more_runs_of_the_baseline_take_new_seeds_and_the_candidate_pairs() {
+    let l = Loop::new(&format!(
+        "{CONFIG}seeds = \"paired\"\n{HELD_OUT}max_repeat = 8\n"
+    ));
+    std::fs::write(l.spy().join("seeded-jitter"), "").unwrap();
+    assert_eq!(l.try_json(&[]).0, 0);
+    l.sb.write("value.txt", "0.9");
+    l.sb.write("test.txt", "1.0015");
+    let (code, report, err) = l.try_json(&["-m", "worse held out, by about its noise"]);
+    assert_eq!(code, 1, "{report}{err}");
+    let journal = l.journal();
+    let seeds = |e: &Value| -> Vec<u64> {
+        e["seeds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap())
+            .collect()
+    };
+    let baseline: Vec<u64> = journal
+        .iter()
+        .filter(|e| e["kind"] == "baseline")
+        .flat_map(seeds)
+        .collect();
+    let mut distinct = baseline.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), baseline.len(), "{baseline:?}");
+    let cand = seeds(journal.last().unwrap());
+    assert!(cand.len() > 2, "{journal:?}");
+    // The candidate's runs took the baseline's seeds, in order.
+    assert_eq!(cand[..], baseline[..cand.len()]);
 }
 
 #[test]
