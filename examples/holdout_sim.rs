@@ -1,17 +1,18 @@
 //! The held-out check at keep, through arx's own rule
-//! (`arx::kernel::holdout::judge_keep`, the seeds of
-//! `arx::kernel::paired::next_seed`), over loops of keeps.
+//! (`arx::kernel::holdout::judge_look` and its looks `next_look`, the
+//! seeds of `arx::kernel::paired::next_seed`), over loops of keeps.
 //!
 //! A loop measures its baseline's held-out value `baseline_repeat` times,
 //! then tries 8 candidates, each one the target rule would keep. A
 //! candidate's true held-out value is the best's plus `delta` (in units of
 //! the held-out run noise σ = 1); the held-out check runs it `repeat`
-//! times and the rule passes or vetoes it; a passed candidate becomes the
-//! best. A run's held-out value is its commit's true value plus a seed
+//! times and, while the rule is undecided, more (up to `max_repeat`, the
+//! baseline's runs growing to match, kept for the loop's later tries); a
+//! passed candidate becomes the best. A run's held-out value is its commit's true value plus a seed
 //! effect (variance ρ, the same for every commit run at that seed: the
 //! data order, the initialisation) plus fresh noise (variance 1 − ρ).
 //! Unpaired, every run draws its own seed; paired, the held-out runs take
-//! the seeds arx hands them (the best's held-out seeds).
+//! the seeds arx hands them (the baseline's held-out seeds, in order).
 //!
 //! Two scenarios, as issue 37 sets their targets:
 //! - **harm**: every candidate 0.5σ worse than the best on the held-out
@@ -21,8 +22,12 @@
 //!   target, unchanged on the held-out set). Target: ≤ (1 − confidence) +
 //!   5 points of them vetoed.
 //!
-//! The row `best only, 1 run` is the rule before: a candidate's single
-//! held-out run against the best's, with the baseline's noise.
+//! The row `best only, 1 run` is the first rule: a candidate's single
+//! held-out run against the best's, with the baseline's noise; the rows
+//! `one look`, the rule before the sequential check (not worse than the
+//! baseline beyond the noise, on `repeat` runs); the rows `sequential`,
+//! the check now (shown within the harm bound of the baseline) at caps
+//! of 12 to 30.
 //!
 //! Run: `cargo run --example holdout_sim [LOOPS] [ROWS]` (default 2000
 //! loops per row; ROWS: the rows whose name contains it, or `NAME:MAX` one
