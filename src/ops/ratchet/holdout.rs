@@ -1,6 +1,8 @@
 //! The held-out step of a try (`[objective.holdout]`): its command run on
-//! the candidate about to be kept (`repeat` times), and on the baseline
-//! (`baseline_repeat` times, its noise), each time in a throwaway
+//! the candidate about to be kept (`repeat` times, and while the rule is
+//! undecided more, up to `max_repeat`), and on the baseline
+//! (`baseline_repeat` times, and more as a candidate needs them, once per
+//! segment), each time in a throwaway
 //! checkout of the measured tree outside the working tree (removed after,
 //! so nothing it writes is kept or set aside), under paired seeds at the
 //! seeds of the runs it is compared with. Its output is never shown and
