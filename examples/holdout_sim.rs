@@ -1,17 +1,18 @@
 //! The held-out check at keep, through arx's own rule
-//! (`arx::kernel::holdout::judge_keep`, the seeds of
-//! `arx::kernel::paired::next_seed`), over loops of keeps.
+//! (`arx::kernel::holdout::judge_look` and its looks `next_look`, the
+//! seeds of `arx::kernel::paired::next_seed`), over loops of keeps.
 //!
 //! A loop measures its baseline's held-out value `baseline_repeat` times,
 //! then tries 8 candidates, each one the target rule would keep. A
 //! candidate's true held-out value is the best's plus `delta` (in units of
 //! the held-out run noise σ = 1); the held-out check runs it `repeat`
-//! times and the rule passes or vetoes it; a passed candidate becomes the
-//! best. A run's held-out value is its commit's true value plus a seed
+//! times and, while the rule is undecided, more (up to `max_repeat`, the
+//! baseline's runs growing to match, kept for the loop's later tries); a
+//! passed candidate becomes the best. A run's held-out value is its commit's true value plus a seed
 //! effect (variance ρ, the same for every commit run at that seed: the
 //! data order, the initialisation) plus fresh noise (variance 1 − ρ).
 //! Unpaired, every run draws its own seed; paired, the held-out runs take
-//! the seeds arx hands them (the best's held-out seeds).
+//! the seeds arx hands them (the baseline's held-out seeds, in order).
 //!
 //! Two scenarios, as issue 37 sets their targets:
 //! - **harm**: every candidate 0.5σ worse than the best on the held-out
@@ -21,14 +22,20 @@
 //!   target, unchanged on the held-out set). Target: ≤ (1 − confidence) +
 //!   5 points of them vetoed.
 //!
-//! The row `best only, 1 run` is the rule before: a candidate's single
-//! held-out run against the best's, with the baseline's noise.
+//! The row `best only, 1 run` is the first rule: a candidate's single
+//! held-out run against the best's, with the baseline's noise; the rows
+//! `one look`, the rule before the sequential check (not worse than the
+//! baseline beyond the noise, on `repeat` runs); the rows `sequential`,
+//! the check now (shown within the harm bound of the baseline) at caps
+//! of 12 to 30.
 //!
-//! Run: `cargo run --example holdout_sim [LOOPS]` (default 2000 per row).
+//! Run: `cargo run --example holdout_sim [LOOPS] [ROWS]` (default 2000
+//! loops per row; ROWS: the rows whose name contains it, or `NAME:MAX` one
+//! cap of them).
 
 use std::collections::HashMap;
 
-use arx::kernel::holdout::{judge_keep, paired_noise, HeldRuns, Rule};
+use arx::kernel::holdout::{harm_bound, judge_look, next_look, paired_noise, HeldRuns, Rule};
 use arx::kernel::paired::next_seed;
 use arx::kernel::ratchet::pooled_noise;
 use arx::kernel::stats::Direction;
@@ -53,9 +60,15 @@ struct Setup {
     rho: Option<f64>,
     baseline_repeat: usize,
     repeat: usize,
+    /// The sequential check's cap (the runs of the one-look rule before:
+    /// `repeat`).
+    max_repeat: usize,
     margin: Option<f64>,
     /// Compare with the baseline too (the rule now), or the best only.
     against_baseline: bool,
+    /// Ask that the candidate be shown within the harm bound of the
+    /// baseline (the sequential check), or only not worse (before).
+    bounded: bool,
 }
 
 /// Held-out runs as the journal holds them.
@@ -82,11 +95,11 @@ struct World {
 }
 
 impl World {
-    /// `n` held-out runs of a commit whose true value is `mu`, at the
-    /// seeds that pair with `pair_with` (paired), or fresh (unpaired).
-    fn measure(&mut self, mu: f64, n: usize, pair_with: &[Option<u64>]) -> Held {
-        let mut held = Held::default();
-        let mut used = Vec::new();
+    /// `n` more held-out runs into `held` of a commit whose true value is
+    /// `mu`, at the seeds that pair with `pair_with` (paired), or fresh
+    /// (unpaired).
+    fn measure(&mut self, held: &mut Held, mu: f64, n: usize, pair_with: &[Option<u64>]) {
+        let mut used: Vec<u64> = held.seeds.iter().flatten().copied().collect();
         for _ in 0..n {
             match self.rho {
                 None => {
@@ -107,41 +120,56 @@ impl World {
                 }
             }
         }
-        held
     }
 }
 
-/// One loop: the final best's true gap to the baseline (positive:
-/// worse), and how many candidates were vetoed.
-fn one_loop(setup: &Setup, delta: f64, seed: u64) -> (f64, usize) {
+/// What one loop came to.
+struct Outcome {
+    /// The final best's true gap to the baseline (positive: worse).
+    gap: f64,
+    vetoed: usize,
+    /// Held-out runs of the candidates, and of the baseline.
+    candidate_runs: usize,
+    baseline_runs: usize,
+}
+
+/// One loop of [`TRIES`] candidates, each `delta` worse than the best.
+fn one_loop(setup: &Setup, delta: f64, seed: u64) -> Outcome {
     let mut world = World {
         rng: ChaCha8Rng::seed_from_u64(seed),
         effects: HashMap::new(),
         rho: setup.rho,
     };
-    let baseline = world.measure(0.0, setup.baseline_repeat, &[]);
-    let mut journal: Vec<Held> = vec![baseline.clone()];
-    let (mut best, mut best_mu) = (baseline.clone(), 0.0);
-    let mut vetoed = 0;
+    // The journal: the baseline's runs (they grow) first, then each
+    // candidate's.
+    let mut journal: Vec<Held> = vec![Held::default()];
+    world.measure(&mut journal[0], 0.0, setup.baseline_repeat, &[]);
+    let (mut best, mut best_mu) = (journal[0].clone(), 0.0);
+    let (mut vetoed, mut candidate_runs) = (0, 0);
     for _ in 0..TRIES {
         let mu = best_mu + delta;
-        let cand = world.measure(mu, setup.repeat, &best.seeds);
-        let groups: Vec<&[f64]> = journal
-            .iter()
-            .map(|h| h.values.as_slice())
-            .chain(std::iter::once(cand.values.as_slice()))
-            .collect();
-        let mut all: Vec<HeldRuns<'_>> = journal.iter().map(Held::runs).collect();
-        all.push(cand.runs());
-        let rule = Rule {
-            direction: Direction::Min,
-            pooled: pooled_noise(&groups),
-            paired: paired_noise(&all),
-            margin: setup.margin,
-            confidence: CONFIDENCE,
+        let mut cand = Held::default();
+        let mut n = setup.repeat;
+        let judged = loop {
+            let pair_with = journal[0].seeds.clone();
+            let more = n - cand.values.len();
+            world.measure(&mut cand, mu, more, &pair_with);
+            let next = next_look(n as u32, setup.max_repeat as u32);
+            let rule = rule(setup, &journal, &cand);
+            let baseline = &journal[0];
+            let against = setup.against_baseline.then(|| baseline.runs());
+            let last = next.is_none() || !setup.bounded;
+            if let Some(j) = judge_look(cand.runs(), Some(best.runs()), against, &rule, last) {
+                break j;
+            }
+            n = next.expect("not the last look") as usize;
+            // The baseline grows to match, once for the segment.
+            let more = n.saturating_sub(journal[0].values.len());
+            let mut baseline = std::mem::take(&mut journal[0]);
+            world.measure(&mut baseline, 0.0, more, &[]);
+            journal[0] = baseline;
         };
-        let against = setup.against_baseline.then(|| baseline.runs());
-        let judged = judge_keep(cand.runs(), Some(best.runs()), against, &rule);
+        candidate_runs += cand.values.len();
         journal.push(cand.clone());
         if judged.verdict.passed() {
             best = cand;
@@ -150,7 +178,46 @@ fn one_loop(setup: &Setup, delta: f64, seed: u64) -> (f64, usize) {
             vetoed += 1;
         }
     }
-    (best_mu, vetoed)
+    Outcome {
+        gap: best_mu,
+        vetoed,
+        candidate_runs,
+        baseline_runs: journal[0].values.len(),
+    }
+}
+
+/// The rule at one look, as `arx try` sets it: the pooled noise of the
+/// segment's repeated held-out runs, the fitted paired noise, and the
+/// harm bound they set.
+fn rule(setup: &Setup, journal: &[Held], cand: &Held) -> Rule {
+    let groups: Vec<&[f64]> = journal
+        .iter()
+        .map(|h| h.values.as_slice())
+        .chain(std::iter::once(cand.values.as_slice()))
+        .collect();
+    let mut all: Vec<HeldRuns<'_>> = journal.iter().map(Held::runs).collect();
+    all.push(cand.runs());
+    let pooled = pooled_noise(&groups);
+    Rule {
+        direction: Direction::Min,
+        pooled,
+        paired: paired_noise(&all),
+        margin: setup.margin,
+        confidence: CONFIDENCE,
+        bound: setup.bounded.then(|| harm_bound(pooled)),
+    }
+}
+
+/// Wilson score interval (95%) of `k` in `n`, in percent.
+fn wilson(k: u64, n: u64) -> (f64, f64) {
+    let (k, n, z) = (k as f64, n as f64, 1.96);
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (
+        100.0 * (centre - half).max(0.0),
+        100.0 * (centre + half).min(1.0),
+    )
 }
 
 fn main() {
@@ -158,74 +225,120 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(2000);
-    let row = |name, rho, baseline_repeat, repeat, margin, against_baseline| Setup {
+    let before = |name, rho, baseline_repeat, repeat, margin, against_baseline| Setup {
         name,
         rho,
         baseline_repeat,
         repeat,
+        max_repeat: repeat,
         margin,
         against_baseline,
+        bounded: false,
+    };
+    let seq = |name, rho, max_repeat| Setup {
+        name,
+        rho,
+        baseline_repeat: 5,
+        repeat: 3,
+        max_repeat,
+        margin: None,
+        against_baseline: true,
+        bounded: true,
     };
     let setups = [
-        row("best only, 1 run (before)", None, 3, 1, Some(0.0), false),
-        row("unpaired", None, 3, 2, None, true),
-        row("unpaired, defaults", None, 5, 3, None, true),
-        row("unpaired", None, 10, 5, None, true),
-        row("unpaired", None, 15, 15, None, true),
-        row("unpaired, margin 0.5σ", None, 10, 5, Some(0.5), true),
-        row("paired ρ 0.5", Some(0.5), 3, 2, None, true),
-        row("paired ρ 0.5, defaults", Some(0.5), 5, 3, None, true),
-        row("paired ρ 0.9", Some(0.9), 3, 2, None, true),
-        row("paired ρ 0.9, defaults", Some(0.9), 5, 3, None, true),
-        row("paired ρ 0.9", Some(0.9), 10, 5, None, true),
-        row("paired ρ 0.9, margin 0", Some(0.9), 5, 3, Some(0.0), true),
-        row(
-            "paired ρ 0.9, margin 0.5σ",
-            Some(0.9),
-            5,
+        before(
+            "best only, 1 run (first rule)",
+            None,
             3,
-            Some(0.5),
-            true,
+            1,
+            Some(0.0),
+            false,
         ),
-        row("paired ρ 0.99, defaults", Some(0.99), 5, 3, None, true),
+        before("unpaired, one look", None, 5, 3, None, true),
+        before("paired ρ 0.5, one look", Some(0.5), 5, 3, None, true),
+        before("paired ρ 0.9, one look", Some(0.9), 5, 3, None, true),
+        seq("unpaired, sequential", None, 12),
+        seq("unpaired, sequential, defaults", None, 20),
+        seq("unpaired, sequential", None, 30),
+        seq("paired ρ 0.5, sequential", Some(0.5), 12),
+        seq("paired ρ 0.5, seq., defaults", Some(0.5), 20),
+        seq("paired ρ 0.9, seq., defaults", Some(0.9), 20),
+        seq("paired ρ 0.99, seq., defaults", Some(0.99), 20),
+        seq("paired ρ 0, seq., defaults", Some(0.0), 20),
+        seq("paired ρ 0, sequential", Some(0.0), 30),
+        seq("unpaired, sequential", None, 25),
+        seq("paired ρ 0, sequential", Some(0.0), 25),
     ];
+    // A second argument: the rows whose name contains it, at its cap
+    // (`unpaired:25`), or all.
+    let only: Option<String> = std::env::args().nth(2);
+    let shown = |s: &Setup| match only.as_deref().and_then(|o| o.split_once(':')) {
+        Some((name, max)) => s.name.contains(name) && max.parse() == Ok(s.max_repeat),
+        None => only.as_deref().is_none_or(|o| s.name.contains(o)),
+    };
     println!(
         "held-out check over {loops} loops of {TRIES} tries per row, confidence {CONFIDENCE}, \
-         through arx::kernel::holdout::judge_keep"
+         through arx::kernel::holdout::judge_look"
     );
     println!(
-        "{:<28} {:>4} {:>4} {:>7} | {:>14} {:>11} | {:>12}",
-        "check", "base", "cand", "margin", "harm ≤1σ loops", "median gap", "null vetoed"
+        "{:<30} {:>4} {:>4} {:>4} | {:>22} {:>6} {:>6} {:>5} | {:>20} {:>6} {:>5}",
+        "check",
+        "base",
+        "cand",
+        "max",
+        "harm ≤1σ loops [95%]",
+        "median",
+        "runs/t",
+        "base",
+        "null vetoed [95%]",
+        "runs/t",
+        "base"
     );
-    for s in &setups {
+    for s in setups.iter().filter(|s| shown(s)) {
         let mut within = 0u64;
         let mut gaps = Vec::with_capacity(loops as usize);
-        let mut null_vetoed = 0usize;
+        let (mut null_vetoed, mut harm_runs, mut null_runs) = (0u64, 0usize, 0usize);
+        let (mut harm_base, mut null_base) = (0usize, 0usize);
         for l in 0..loops {
-            let (gap, _) = one_loop(s, 0.5, 1 + l);
-            if gap <= 1.0 + 1e-9 {
+            let harm = one_loop(s, 0.5, 1 + l);
+            if harm.gap <= 1.0 + 1e-9 {
                 within += 1;
             }
-            gaps.push(gap);
-            null_vetoed += one_loop(s, 0.0, 1_000_000 + l).1;
+            gaps.push(harm.gap);
+            harm_runs += harm.candidate_runs;
+            harm_base += harm.baseline_runs;
+            let null = one_loop(s, 0.0, 1_000_000 + l);
+            null_vetoed += null.vetoed as u64;
+            null_runs += null.candidate_runs;
+            null_base += null.baseline_runs;
         }
         gaps.sort_by(f64::total_cmp);
         let median = gaps[gaps.len() / 2];
-        let tries = loops as f64 * TRIES as f64;
+        let tries = loops * TRIES as u64;
+        let (hl, hh) = wilson(within, loops);
+        let (nl, nh) = wilson(null_vetoed, tries);
         println!(
-            "{:<28} {:>4} {:>4} {:>7} | {:>13.1}% {:>10.1}σ | {:>11.1}%",
+            "{:<30} {:>4} {:>4} {:>4} | {:>6.1}% [{:>5.1}–{:>5.1}] {:>5.1}σ {:>6.1} {:>5.1} | {:>5.1}% [{:>4.1}–{:>4.1}] {:>6.1} {:>5.1}",
             s.name,
             s.baseline_repeat,
             s.repeat,
-            s.margin
-                .map_or_else(|| "-".to_string(), |m| format!("{m:.1}σ")),
+            s.max_repeat,
             100.0 * within as f64 / loops as f64,
+            hl,
+            hh,
             median,
-            100.0 * null_vetoed as f64 / tries
+            harm_runs as f64 / tries as f64,
+            harm_base as f64 / loops as f64,
+            100.0 * null_vetoed as f64 / tries as f64,
+            nl,
+            nh,
+            null_runs as f64 / tries as f64,
+            null_base as f64 / loops as f64,
         );
     }
     println!(
-        "targets: harm ≤1σ in ≥ 95% of loops; null vetoed ≤ {:.0}% ((1 − confidence) + 5 points)",
+        "targets: harm ≤1σ in ≥ 95% of loops; null vetoed ≤ {:.0}% ((1 − confidence) + 5 points); \
+         runs/t: the candidates' held-out runs per try; base: the baseline's held-out runs at the loop's end",
         100.0 * (1.0 - CONFIDENCE) + 5.0
     );
 }

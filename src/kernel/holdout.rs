@@ -27,6 +27,15 @@ use super::stats::Direction;
 /// is compared with (`examples/holdout_sim`: 5 and 3 bound the harm of
 /// 8 keeps each 0.5σ worse held out under paired seeds of ρ 0.9).
 pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
+/// Default most held-out runs of a candidate (and of the baseline, which
+/// grows to match): the sequential check's cap (`[objective.holdout]
+/// max_repeat`). 20 a side bound the harm without pairing at a null veto
+/// rate within (1 − confidence) + 5 points (`examples/holdout_sim`).
+pub const DEFAULT_MAX_REPEAT: u32 = 20;
+/// How many held-out run sds (σ) worse than the baseline a kept commit
+/// may be shown to be at most: issue 37's target for the harm a loop's
+/// keeps may pile up on the held-out set.
+pub const HARM_BOUND_SD: f64 = 1.0;
 /// Default held-out runs of a candidate about to be kept: more than one,
 /// so that the candidate's own runs show their spread (and, under paired
 /// seeds, give paired differences).
@@ -43,6 +52,9 @@ pub struct Holdout {
     pub direction: Direction,
     pub baseline_repeat: u32,
     pub repeat: u32,
+    /// The most held-out runs of a candidate (and of the baseline) the
+    /// sequential check takes before it decides.
+    pub max_repeat: u32,
     /// How much worse than the best (in metric units) a candidate may be
     /// on the held-out metric, beyond the noise; `None`: compared with the
     /// baseline only.
@@ -52,9 +64,11 @@ pub struct Holdout {
 str_enum! {
     /// What a held-out check came to: all the try tells of it.
     HoldoutVerdict, "held-out verdict" {
-        /// Not worse than the best's beyond its noise.
+        /// Shown within the harm bound of the baseline, and not worse than
+        /// the best beyond the margin.
         Passed => "passed",
-        /// Worse than the best's beyond its noise.
+        /// Worse than the baseline (or the best beyond the margin) beyond
+        /// the noise, or not shown within the harm bound.
         Failed => "failed",
         /// The command failed (non-zero exit, timeout, could not start).
         Crashed => "crashed",
@@ -109,7 +123,9 @@ pub struct Entry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
     pub verdict: HoldoutVerdict,
-    /// What a failed candidate was worse than: `baseline` or `best`.
+    /// What a failed candidate was worse than: `baseline` or `best`; or
+    /// `bound`: not shown within the harm bound of the baseline by
+    /// `max_repeat` runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub worse_than: Option<String>,
     /// The best had no held-out value to compare with: passed as the
@@ -161,13 +177,63 @@ pub fn runs_of<'e>(
         .map(HeldRuns::of)
 }
 
-/// The segment's held-out reference: the baseline's runs, or when the
-/// check failed on the baseline, the first candidate's that passed.
-pub fn baseline_of<'e>(entries: &'e [Entry], state: &str, segment: &str) -> Option<HeldRuns<'e>> {
-    entries
-        .iter()
-        .find(|e| passed_in(e, state, segment))
-        .map(HeldRuns::of)
+/// Held-out runs gathered from more than one journal entry: the
+/// baseline's first runs and those the sequential check added to them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Gathered {
+    pub run_id: String,
+    pub values: Vec<f64>,
+    pub seeds: Vec<Option<u64>>,
+}
+
+impl Gathered {
+    pub fn runs(&self) -> HeldRuns<'_> {
+        HeldRuns {
+            values: &self.values,
+            seeds: &self.seeds,
+        }
+    }
+
+    fn of(e: &Entry) -> Gathered {
+        Gathered {
+            run_id: e.run_id.clone(),
+            values: e.values.clone(),
+            seeds: e.seeds.clone(),
+        }
+    }
+
+    /// Add the runs of `e`, a later entry of the same baseline.
+    fn extend(&mut self, e: &Entry) {
+        // Without seeds, the seeds list stays empty (as an entry's is).
+        if !e.seeds.is_empty() || !self.seeds.is_empty() {
+            self.seeds.resize(self.values.len(), None);
+            self.seeds.extend(e.seeds.iter().copied());
+            self.seeds.resize(self.values.len() + e.values.len(), None);
+        }
+        self.values.extend(e.values.iter().copied());
+    }
+}
+
+/// Is `e` more runs of the baseline `first` (an entry of kind `baseline`
+/// of its run that passed, after the first)?
+fn grows(first: &Entry, e: &Entry) -> bool {
+    first.kind == "baseline"
+        && e.kind == "baseline"
+        && e.run_id == first.run_id
+        && passed_in(e, &first.state, &first.segment)
+}
+
+/// The segment's held-out reference: the baseline's runs (with any the
+/// sequential check added), or when the check failed on the baseline,
+/// the first candidate's that passed.
+pub fn baseline_of(entries: &[Entry], state: &str, segment: &str) -> Option<Gathered> {
+    let at = entries.iter().position(|e| passed_in(e, state, segment))?;
+    let first = &entries[at];
+    let mut g = Gathered::of(first);
+    for e in entries[at + 1..].iter().filter(|e| grows(first, e)) {
+        g.extend(e);
+    }
+    Some(g)
 }
 
 /// The held-out values of the run `run_id` (see [`runs_of`]).
@@ -180,22 +246,35 @@ pub fn values_of<'e>(
     runs_of(entries, state, segment, run_id).map(|r| r.values)
 }
 
-/// Every set of held-out runs measured in the segment (passed or not).
-pub fn segment_runs<'e>(entries: &'e [Entry], state: &str, segment: &str) -> Vec<HeldRuns<'e>> {
-    entries
+/// Every set of held-out runs measured in the segment (passed or not),
+/// a baseline's runs gathered into one set.
+pub fn segment_runs(entries: &[Entry], state: &str, segment: &str) -> Vec<Gathered> {
+    let mut out: Vec<Gathered> = Vec::new();
+    let mut baselines: Vec<(usize, &Entry)> = Vec::new();
+    for e in entries
         .iter()
         .filter(|e| e.state == state && e.segment == segment && !e.values.is_empty())
-        .map(HeldRuns::of)
-        .collect()
+    {
+        if let Some(&(i, _)) = baselines.iter().find(|(_, first)| grows(first, e)) {
+            out[i].extend(e);
+            continue;
+        }
+        if e.kind == "baseline" && e.verdict.passed() {
+            baselines.push((out.len(), e));
+        }
+        out.push(Gathered::of(e));
+    }
+    out
 }
 
 /// The held-out noise of a segment: the pooled sd (and its degrees of
 /// freedom) of its repeated held-out measurements, `extra` included.
 pub fn noise(entries: &[Entry], state: &str, segment: &str, extra: &[f64]) -> Option<(f64, f64)> {
-    let groups: Vec<&[f64]> = entries
+    let runs = segment_runs(entries, state, segment);
+    let groups: Vec<&[f64]> = runs
         .iter()
-        .filter(|e| e.state == state && e.segment == segment && e.values.len() > 1)
-        .map(|e| e.values.as_slice())
+        .filter(|g| g.values.len() > 1)
+        .map(|g| g.values.as_slice())
         .collect();
     pooled_with(&groups, extra)
 }
@@ -279,6 +358,10 @@ pub struct Rule {
     /// `None`: the best is not compared with, only the baseline.
     pub margin: Option<f64>,
     pub confidence: f64,
+    /// The harm bound ([`harm_bound`], metric units): a candidate passes
+    /// only when shown, at `confidence`, less than this much worse than
+    /// the baseline; `None`: not asked (it passes unless shown worse).
+    pub bound: Option<f64>,
 }
 
 /// What a comparison came to: how much worse the candidate is (positive:
@@ -353,6 +436,38 @@ pub fn beyond(g: &Gap, margin: f64, confidence: f64) -> bool {
     }
 }
 
+/// How far short of the bound the candidate was shown to be: `true` when
+/// the upper confidence bound of how much worse than the reference it is
+/// lies below `bound` (with no noise known, when it is not more than
+/// `bound` worse).
+pub fn within(g: &Gap, bound: f64, confidence: f64) -> bool {
+    if g.se > 0.0 && g.df > 0.0 {
+        g.worse + t_quantile(confidence, g.df) * g.se < bound
+    } else {
+        g.worse <= bound
+    }
+}
+
+/// The harm bound of the held-out check, in metric units: [`HARM_BOUND_SD`]
+/// times the segment's held-out run noise (the pooled sd of its repeated
+/// held-out runs, `pooled`); 0 without one (nothing known of the noise:
+/// not worse, as a deterministic evaluation is judged).
+pub fn harm_bound(pooled: Option<(f64, f64)>) -> f64 {
+    match pooled {
+        Some((sd, df)) if df > 0.0 && sd.is_finite() => HARM_BOUND_SD * sd.max(0.0),
+        _ => 0.0,
+    }
+}
+
+/// The candidate's run count at the check's next look, after `n` runs,
+/// with at most `max` (`None`: `n` was the last look). The looks come at
+/// about half again as many runs each time (3, 5, 8, 12, 18, 20): few
+/// looks, so that the test of "worse than the baseline" at each of them
+/// adds little to the vetoes of a candidate that changes nothing.
+pub fn next_look(n: u32, max: u32) -> Option<u32> {
+    (n < max).then(|| (n + n.div_ceil(2)).max(n + 1).min(max))
+}
+
 /// The verdict of [`judge_keep`]: what the candidate was worse than when
 /// it failed, and the noise (sd) of the comparison that decided.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -365,21 +480,58 @@ pub struct Judged {
 /// The verdict on a candidate's held-out runs: failed when worse than the
 /// segment's baseline beyond the noise, or (with a margin) worse than the
 /// best by more than the margin beyond the noise, at the rule's
-/// confidence; passed otherwise (also with nothing to compare with).
-/// Missing without values.
+/// confidence; with a harm bound ([`Rule::bound`]), failed too when not
+/// shown within it of the baseline; passed otherwise (also with nothing
+/// to compare with). Missing without values. The last look of
+/// [`judge_look`].
 pub fn judge_keep(
     candidate: HeldRuns<'_>,
     best: Option<HeldRuns<'_>>,
     baseline: Option<HeldRuns<'_>>,
     rule: &Rule,
 ) -> Judged {
+    judge_look(candidate, best, baseline, rule, true).unwrap_or(Judged {
+        verdict: HoldoutVerdict::Failed,
+        worse_than: Some("bound"),
+        noise: None,
+    })
+}
+
+/// One look of the sequential held-out check: the verdict, or `None`
+/// when the runs so far show the candidate neither worse than the
+/// baseline (or the best beyond the margin) nor within the harm bound of
+/// the baseline, and this is not the `last` look (more runs decide).
+/// The burden of proof is on the candidate: at the last look, one not
+/// shown within the bound fails (`worse_than`: `bound`).
+pub fn judge_look(
+    candidate: HeldRuns<'_>,
+    best: Option<HeldRuns<'_>>,
+    baseline: Option<HeldRuns<'_>>,
+    rule: &Rule,
+    last: bool,
+) -> Option<Judged> {
     if candidate.values.is_empty() {
-        return Judged {
+        return Some(Judged {
             verdict: HoldoutVerdict::Missing,
             worse_than: None,
             noise: None,
-        };
+        });
     }
+    // An interim look spends half the error of each side (see
+    // [`interim`]); the last, all of it.
+    let confidence = if last {
+        rule.confidence
+    } else {
+        interim(rule.confidence)
+    };
+    // Not yet shown within the harm bound of the baseline: the sd of that
+    // comparison.
+    let unproven = match (rule.bound, baseline) {
+        (Some(bound), Some(b)) => gap(candidate, b, rule)
+            .filter(|g| !within(g, bound, confidence))
+            .map(|g| g.sd),
+        _ => None,
+    };
     let mut noise = None;
     // Without a baseline to compare with (the check failed on it), the
     // best is the reference, with a margin of 0 unless one is set.
@@ -400,19 +552,38 @@ pub fn judge_keep(
             continue;
         };
         noise = noise.or(g.sd);
-        if beyond(&g, margin, rule.confidence) {
-            return Judged {
+        if beyond(&g, margin, confidence) {
+            return Some(Judged {
                 verdict: HoldoutVerdict::Failed,
                 worse_than: Some(against),
                 noise: g.sd,
-            };
+            });
         }
     }
-    Judged {
-        verdict: HoldoutVerdict::Passed,
-        worse_than: None,
-        noise,
+    match unproven {
+        Some(_) if !last => None,
+        Some(sd) => Some(Judged {
+            verdict: HoldoutVerdict::Failed,
+            worse_than: Some("bound"),
+            noise: sd,
+        }),
+        None => Some(Judged {
+            verdict: HoldoutVerdict::Passed,
+            worse_than: None,
+            noise,
+        }),
     }
+}
+
+/// The confidence of an interim look of the sequential check, both to
+/// pass (within the harm bound) and to stop for "worse than the baseline":
+/// `(1 + confidence) / 2`, half the error of each side, so that the looks
+/// before the last, together, add about as much error as the last look
+/// alone (`examples/holdout_sim`: at the same confidence every look, the
+/// vetoes of a candidate that changes nothing rose to 10.5% unpaired, and
+/// 1.5σ-worse candidates passed at the first look in 5% of loops).
+pub fn interim(confidence: f64) -> f64 {
+    (1.0 + confidence) / 2.0
 }
 
 #[cfg(test)]
@@ -472,6 +643,7 @@ mod tests {
             paired: None,
             margin: Some(margin),
             confidence: 0.95,
+            bound: None,
         }
     }
 
@@ -605,5 +777,93 @@ mod tests {
         ];
         let b = baseline_of(&entries, "/r", "s").unwrap();
         assert_eq!(b.values, &[0.9, 0.8][..]);
+    }
+
+    #[test]
+    fn a_candidate_must_be_shown_within_the_harm_bound_of_the_baseline() {
+        let baseline = runs(&[1.0, 1.02, 0.98, 1.01, 0.99], &[]);
+        let bounded = |pooled| Rule {
+            bound: Some(harm_bound(pooled)),
+            margin: None,
+            ..rule(pooled, 0.0)
+        };
+        let look = |c: &[f64], pooled, last| {
+            judge_look(runs(c, &[]), None, Some(baseline), &bounded(pooled), last)
+        };
+        // Half a σ worse on 3 runs: neither shown worse nor shown within
+        // σ; more runs, and at the last look it fails.
+        let few = [1.01, 1.03, 0.99];
+        let n = Some((0.02, 6.0));
+        assert_eq!(look(&few, n, false), None);
+        let j = look(&few, n, true).unwrap();
+        assert_eq!(
+            (j.verdict, j.worse_than),
+            (HoldoutVerdict::Failed, Some("bound"))
+        );
+        // The one-look rule before passed it.
+        let before = judge_keep(runs(&few, &[]), None, Some(baseline), &rule(n, 0.0));
+        assert!(before.verdict.passed());
+        // As good as the baseline, on many runs a side: shown within σ.
+        let many = [1.0, 1.02, 0.98, 1.01, 0.99, 1.0, 1.0, 1.01, 0.99, 1.0];
+        let n = Some((0.012, 18.0));
+        let j = judge_look(
+            runs(&many, &[]),
+            None,
+            Some(runs(&many, &[])),
+            &bounded(n),
+            false,
+        );
+        assert_eq!(j.unwrap().verdict, HoldoutVerdict::Passed);
+        // Against the 5 runs of the baseline, not yet: its runs grow.
+        assert_eq!(look(&many, n, false), None);
+        // Far worse: shown worse at once.
+        let j = look(&[1.2, 1.22, 1.18], Some((0.02, 6.0)), false).unwrap();
+        assert_eq!(j.worse_than, Some("baseline"));
+        // No noise known: decided on the values, as before.
+        assert_eq!(
+            look(&[1.0], None, false).unwrap().verdict,
+            HoldoutVerdict::Passed
+        );
+        assert_eq!(harm_bound(None), 0.0);
+        assert_eq!(harm_bound(Some((0.5, 3.0))), 0.5 * HARM_BOUND_SD);
+    }
+
+    #[test]
+    fn the_looks_come_at_half_again_as_many_runs_up_to_the_cap() {
+        let mut looks = vec![3];
+        while let Some(n) = next_look(*looks.last().unwrap(), 20) {
+            looks.push(n);
+        }
+        assert_eq!(looks, [3, 5, 8, 12, 18, 20]);
+        assert_eq!(next_look(1, 20), Some(2));
+        assert_eq!(next_look(3, 3), None);
+        assert!(interim(0.95) > 0.95);
+    }
+
+    #[test]
+    fn more_runs_of_the_baseline_join_its_reference_and_the_noise() {
+        let mut base = entry("b", &[1.0, 1.2], HoldoutVerdict::Passed);
+        base.kind = "baseline".into();
+        let mut more = entry("b", &[1.1, 1.3], HoldoutVerdict::Passed);
+        more.kind = "baseline".into();
+        let mut crashed = entry("b", &[5.0], HoldoutVerdict::Crashed);
+        crashed.kind = "baseline".into();
+        let entries = vec![
+            base,
+            entry("c", &[0.9, 1.0], HoldoutVerdict::Passed),
+            crashed,
+            more,
+        ];
+        let b = baseline_of(&entries, "/r", "s").unwrap();
+        assert_eq!(
+            (b.run_id.as_str(), &b.values[..]),
+            ("b", &[1.0, 1.2, 1.1, 1.3][..])
+        );
+        let all = segment_runs(&entries, "/r", "s");
+        assert_eq!(all.len(), 3, "{all:?}");
+        assert_eq!(all[0].values.len(), 4);
+        // The noise pools the baseline's four runs as one group.
+        let (_, df) = noise(&entries, "/r", "s", &[]).unwrap();
+        assert_eq!(df, 3.0 + 1.0);
     }
 }

@@ -358,6 +358,9 @@ fn validate_holdout(h: &super::holdout::Holdout) -> Result<(), String> {
     if h.repeat == 0 || h.baseline_repeat == 0 {
         return Err("holdout.repeat and holdout.baseline_repeat must be at least 1".into());
     }
+    if h.max_repeat < h.repeat {
+        return Err("holdout.max_repeat must be at least holdout.repeat".into());
+    }
     if h.margin.is_some_and(|m| !(m.is_finite() && m >= 0.0)) {
         return Err("holdout.margin must be a number of at least 0 (metric units)".into());
     }
@@ -452,6 +455,7 @@ mod tests {
                     direction: Direction::Min,
                     repeat: 1,
                     baseline_repeat: 3,
+                    max_repeat: 20,
                     margin: None,
                 })
             },

@@ -137,6 +137,8 @@ struct HoldoutFile {
     direction: Option<String>,
     repeat: Option<u32>,
     baseline_repeat: Option<u32>,
+    /// The most held-out runs the sequential check takes a side.
+    max_repeat: Option<u32>,
     /// How much worse than the best a candidate may be, in metric units.
     margin: Option<f64>,
     /// More paths no candidate may change (the command's files are found
@@ -176,7 +178,7 @@ pub fn resolve(
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             Hinted::error(
                 format!("invalid [objective]: {e}"),
-                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, inputs, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, margin, protect",
+                "keys are metric, direction, command, timeout, repeat, baseline_repeat, min_effect, confidence, checks, protect, notes, max_file_mb, inputs, guards, instances (a string: the result line's key of per-instance scores), format, pattern, rule, prune, progress_step, slots, slot_env, launcher, seeds, [objective.stop] max_runs, max_discards_in_a_row, max_hours, target and [objective.holdout] command, metric, direction, repeat, baseline_repeat, max_repeat, margin, protect",
             )
         })?,
     };
@@ -347,6 +349,7 @@ fn holdout(h: HoldoutFile, objective: Direction, protect: &mut Vec<String>) -> R
         baseline_repeat: h
             .baseline_repeat
             .unwrap_or(holdout::DEFAULT_BASELINE_REPEAT),
+        max_repeat: h.max_repeat.unwrap_or(holdout::DEFAULT_MAX_REPEAT),
         margin: h.margin,
     })
 }

@@ -24,7 +24,8 @@ awk -v v="$v" -v j="$j" 'BEGIN { printf "__RESULT__ {\"m\": %.6f}\n", v + j }'
 
 /// The held-out evaluation: `test_loss` is `test.txt` plus a jitter from
 /// its own counter (0, +0.002, −0.002, +0.001, −0.001, ...), or with
-/// `$SPY/seeded` the seed's last digit / 100. It tells the spy its
+/// `$SPY/seeded` the seed's last digit / 100 (with `$SPY/seeded-jitter`,
+/// the jitter and the seed's last digit / 10000: a weak seed effect). It tells the spy its
 /// variables, its seed and its working directory, and writes a file of
 /// its own where it runs.
 const HOLDOUT: &str = r#"#!/bin/sh
@@ -45,6 +46,10 @@ fi
 n=$(cat "$SPY/holdout.n" 2>/dev/null || echo 0)
 echo $((n + 1)) > "$SPY/holdout.n"
 case $((n % 5)) in 0) j=0;; 1) j=0.002;; 2) j=-0.002;; 3) j=0.001;; *) j=-0.001;; esac
+# With $SPY/seeded-jitter: the seed's effect and the jitter.
+if [ -e "$SPY/seeded-jitter" ]; then
+  j=$(awk -v j="$j" -v s="$ARX_SEED" 'BEGIN { printf "%.6f", j + (s % 10) / 10000 }')
+fi
 awk -v t="$t" -v j="$j" 'BEGIN { printf "__RESULT__ {\"test_loss\": %.6f}\n", t + j }'
 "#;
 
@@ -215,7 +220,12 @@ fn the_held_out_command_runs_in_a_throwaway_checkout_outside_the_working_tree() 
     // and that place is gone.
     let repo = l.sb.path().canonicalize().unwrap();
     let places: Vec<String> = l.spied("holdout.pwd").lines().map(String::from).collect();
-    assert_eq!(places.len(), 3 + 2 + 2, "{places:?}");
+    let journaled: usize = l
+        .journal()
+        .iter()
+        .map(|e| e["values"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(places.len(), journaled, "{places:?}");
     for p in &places {
         let p = Path::new(p);
         assert!(!p.starts_with(&repo), "{}", p.display());
@@ -282,7 +292,7 @@ fn small_held_out_losses_cannot_pile_up_past_the_baseline() {
     let l = Loop::new(&format!("{CONFIG}{HELD_OUT}margin = 0.01\n"));
     assert_eq!(l.try_json(&[]).0, 0);
     l.sb.write("value.txt", "0.9");
-    l.sb.write("test.txt", "1.002");
+    l.sb.write("test.txt", "1.0003");
     let (code, report, err) = l.try_json(&["-m", "a little worse held out"]);
     assert_eq!((code, status(&report)), (0, "keep"), "{report}{err}");
     l.sb.write("value.txt", "0.8");
@@ -300,8 +310,120 @@ fn small_held_out_losses_cannot_pile_up_past_the_baseline() {
         .iter()
         .map(|v| v.as_f64().unwrap())
         .sum::<f64>()
-        / 2.0;
+        / last["values"].as_array().unwrap().len() as f64;
     assert!(mean - best < 0.01, "{last}");
+}
+
+#[test]
+fn a_candidate_not_shown_within_the_harm_bound_gets_more_runs_and_the_baseline_too() {
+    // The held-out noise is about 0.0016 (the jitter), so the harm bound
+    // is about that much: a candidate 0.0015 worse is neither shown
+    // worse nor shown within it by 2 runs against 3 (the one-look rule
+    // passed it). The check runs more, the baseline's runs grow to
+    // match (journaled once, under the baseline's run), and at most
+    // `max_repeat` runs a side decide.
+    let l = Loop::new(&format!("{CONFIG}{HELD_OUT}max_repeat = 8\n"));
+    assert_eq!(l.try_json(&[]).0, 0);
+    l.sb.write("value.txt", "0.9");
+    l.sb.write("test.txt", "1.0015");
+    let (code, report, err) = l.try_json(&["-m", "worse held out, by about its noise"]);
+    assert_eq!((code, status(&report)), (1, "holdout"), "{report}{err}");
+    assert!(
+        err.contains("held-out check of the candidate (2 to 8 runs)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("test_loss") && !err.contains("1.0015"),
+        "{err}"
+    );
+    let journal = l.journal();
+    let kinds: Vec<&str> = journal
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap())
+        .collect();
+    let baseline_runs: usize = journal
+        .iter()
+        .filter(|e| e["kind"] == "baseline")
+        .map(|e| e["values"].as_array().unwrap().len())
+        .sum();
+    let last = journal.last().unwrap();
+    let runs = last["values"].as_array().unwrap().len();
+    assert!(runs > 2 && runs <= 8, "{last}");
+    assert!(
+        kinds.iter().filter(|k| **k == "baseline").count() >= 2,
+        "{kinds:?}"
+    );
+    assert!(baseline_runs >= runs, "{baseline_runs} {runs}");
+    assert_eq!(journal[1]["run_id"], journal[0]["run_id"]);
+    assert_eq!(last["verdict"], "failed", "{last}");
+    // The next try reuses the baseline's runs: none again until it needs
+    // more than it has.
+    let before = l.spied("holdout.pwd").lines().count();
+    l.sb.write("test.txt", "1");
+    l.sb.write("value.txt", "0.85");
+    let (code, report, err) = l.try_json(&["-m", "as good held out"]);
+    assert_eq!((code, status(&report)), (0, "keep"), "{report}{err}");
+    let journal = l.journal();
+    let added: usize = journal
+        .iter()
+        .filter(|e| e["kind"] == "baseline")
+        .map(|e| e["values"].as_array().unwrap().len())
+        .sum::<usize>()
+        - baseline_runs;
+    let cand = journal.last().unwrap()["values"].as_array().unwrap().len();
+    assert_eq!(
+        l.spied("holdout.pwd").lines().count() - before,
+        cand + added
+    );
+    assert!(baseline_runs + added <= 8);
+}
+
+#[test]
+fn under_paired_seeds_more_runs_of_the_baseline_take_new_seeds_and_the_candidate_pairs() {
+    let l = Loop::new(&format!(
+        "{CONFIG}seeds = \"paired\"\n{HELD_OUT}max_repeat = 8\n"
+    ));
+    std::fs::write(l.spy().join("seeded-jitter"), "").unwrap();
+    assert_eq!(l.try_json(&[]).0, 0);
+    l.sb.write("value.txt", "0.9");
+    l.sb.write("test.txt", "1.0015");
+    let (code, report, err) = l.try_json(&["-m", "worse held out, by about its noise"]);
+    assert_eq!(code, 1, "{report}{err}");
+    let journal = l.journal();
+    let seeds = |e: &Value| -> Vec<u64> {
+        e["seeds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_u64().unwrap())
+            .collect()
+    };
+    let baseline: Vec<u64> = journal
+        .iter()
+        .filter(|e| e["kind"] == "baseline")
+        .flat_map(seeds)
+        .collect();
+    let mut distinct = baseline.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), baseline.len(), "{baseline:?}");
+    let cand = seeds(journal.last().unwrap());
+    assert!(cand.len() > 2, "{journal:?}");
+    // The candidate's runs took the baseline's seeds, in order.
+    assert_eq!(cand[..], baseline[..cand.len()]);
+}
+
+#[test]
+fn a_max_repeat_below_repeat_is_an_error_naming_the_key() {
+    let l = Loop::new(&format!("{CONFIG}{HELD_OUT}max_repeat = 1\n"));
+    let out = l.arx().args(["try"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("holdout.max_repeat"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(l.spied("experiment.env").is_empty());
 }
 
 #[test]
@@ -348,7 +470,8 @@ fn the_held_out_check_can_live_in_a_file_outside_the_repository() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stdout_json(&out)["ratchet"]["holdout"], "passed");
-    assert_eq!(l.journal().len(), 2);
+    let candidates = |j: Vec<Value>| j.iter().filter(|e| e["kind"] == "candidate").count();
+    assert_eq!(candidates(l.journal()), 1);
     // The repository shows nothing of it.
     let dry = l
         .arx()

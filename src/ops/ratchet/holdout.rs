@@ -1,6 +1,8 @@
 //! The held-out step of a try (`[objective.holdout]`): its command run on
-//! the candidate about to be kept (`repeat` times), and on the baseline
-//! (`baseline_repeat` times, its noise), each time in a throwaway
+//! the candidate about to be kept (`repeat` times, and while the rule is
+//! undecided more, up to `max_repeat`), and on the baseline
+//! (`baseline_repeat` times, and more as a candidate needs them, once per
+//! segment), each time in a throwaway
 //! checkout of the measured tree outside the working tree (removed after,
 //! so nothing it writes is kept or set aside), under paired seeds at the
 //! seeds of the runs it is compared with. Its output is never shown and
@@ -70,12 +72,15 @@ struct Runs {
 }
 
 /// Where a held-out check runs: the tree it measures (a commit) and, under
-/// paired seeds, the seeds of the runs it pairs with (the best's held-out
-/// runs; none for the baseline, which runs the segment's sequence).
+/// paired seeds, the seeds of the runs it pairs with (the baseline's
+/// held-out runs; none for the baseline, which runs the segment's
+/// sequence) and those its earlier runs took (more runs of the baseline
+/// take the next).
 struct Measure<'s> {
     repo: &'s RatchetRepo,
     commit: &'s str,
     pair_with: &'s [Option<u64>],
+    used: &'s [Option<u64>],
     segment: &'s str,
 }
 
@@ -105,27 +110,31 @@ fn spec_in(runner: &Runner<'_>, h: &Holdout, workdir: &Path, checkout: &Path) ->
     }
 }
 
-/// Run the held-out command `n` times (stopping at the first failure) in
-/// a throwaway checkout of the measured tree, outside the working tree
-/// and removed after, its output kept from the terminal; under paired
-/// seeds each run is handed its seed (`ARX_SEED`, `{seed}`).
-fn run(runner: &Runner<'_>, h: &Holdout, n: u32, of: &str, at: &Measure<'_>) -> Result<Runs> {
-    if !runner.quiet {
-        runner.host.say(&format!(
-            "held-out check of {of} ({n} run{})",
-            if n == 1 { "" } else { "s" }
-        ));
-    }
-    let checkout = at.repo.scratch_checkout(at.commit)?;
-    let spec = spec_in(runner, h, at.repo.workdir(), checkout.path());
-    let mut runs = Runs {
+/// Runs of the held-out command not yet taken.
+fn no_runs() -> Runs {
+    Runs {
         values: Vec::new(),
         seeds: Vec::new(),
         failed: None,
         last: RunOutcome::default(),
         interrupted: false,
-    };
-    let mut used: Vec<u64> = Vec::new();
+    }
+}
+
+/// Run the held-out command `n` more times into `runs` (stopping at the
+/// first failure) in a throwaway checkout of the measured tree, outside
+/// the working tree and removed after, its output kept from the terminal;
+/// under paired seeds each run is handed its seed (`ARX_SEED`, `{seed}`).
+fn run(runner: &Runner<'_>, h: &Holdout, n: u32, at: &Measure<'_>, runs: &mut Runs) -> Result<()> {
+    let checkout = at.repo.scratch_checkout(at.commit)?;
+    let spec = spec_in(runner, h, at.repo.workdir(), checkout.path());
+    let mut used: Vec<u64> = at
+        .used
+        .iter()
+        .chain(&runs.seeds)
+        .flatten()
+        .copied()
+        .collect();
     for _ in 0..n {
         let seed = runner
             .objective
@@ -162,7 +171,7 @@ fn run(runner: &Runner<'_>, h: &Holdout, n: u32, of: &str, at: &Measure<'_>) -> 
     if !runner.objective.paired_seeds {
         runs.seeds.clear();
     }
-    Ok(runs)
+    Ok(())
 }
 
 /// Warn when runs at different seeds all printed the same value: the
@@ -189,9 +198,162 @@ pub(super) enum Checked {
     Interrupted,
 }
 
+/// Say what a held-out check runs (its run count, never a value).
+fn say(runner: &Runner<'_>, of: &str, n: u32, max: u32) {
+    if runner.quiet {
+        return;
+    }
+    let runs = match (n, max) {
+        (1, m) if m <= 1 => "1 run".to_string(),
+        (n, m) if m <= n => format!("{n} runs"),
+        (n, m) => format!("{n} to {m} runs"),
+    };
+    runner.host.say(&format!("held-out check of {of} ({runs})"));
+}
+
+/// What the sequential check works with: the operator's journal as read
+/// at its start (with the baseline's runs it adds), the loop's key and
+/// segment, and the commits it measures.
+struct Seq<'s> {
+    runner: &'s Runner<'s>,
+    h: &'s Holdout,
+    path: &'s Path,
+    entries: Vec<Entry>,
+    key: String,
+    segment: &'s str,
+    repo: &'s RatchetRepo,
+    /// The candidate's tree.
+    measured: &'s str,
+    /// The best's held-out runs (values, seeds).
+    best: Option<(Vec<f64>, Vec<Option<u64>>)>,
+    /// The baseline's commit while its held-out runs can grow.
+    grow: Option<String>,
+}
+
+impl Seq<'_> {
+    fn baseline(&self) -> Option<holdout::Gathered> {
+        holdout::baseline_of(&self.entries, &self.key, self.segment)
+    }
+
+    /// The rule at this look: the segment's noise with the candidate's
+    /// runs, and the harm bound it sets.
+    fn rule(&self, cand: HeldRuns<'_>) -> holdout::Rule {
+        let pooled = holdout::noise(&self.entries, &self.key, self.segment, cand.values);
+        let all = holdout::segment_runs(&self.entries, &self.key, self.segment);
+        let mut runs: Vec<HeldRuns<'_>> = all.iter().map(holdout::Gathered::runs).collect();
+        runs.push(cand);
+        holdout::Rule {
+            direction: self.h.direction,
+            pooled,
+            paired: holdout::paired_noise(&runs),
+            margin: self.h.margin,
+            confidence: self.runner.objective.confidence,
+            bound: Some(holdout::harm_bound(pooled)),
+        }
+    }
+
+    /// More held-out runs of the baseline, up to `to` in all, journaled
+    /// under its run and reused by later tries; `false` when a Ctrl-C
+    /// stopped them. A failure stops the growing (with a warning).
+    fn grow_baseline(&mut self, to: u32) -> Result<bool> {
+        let (Some(commit), Some(b)) = (self.grow.clone(), self.baseline()) else {
+            return Ok(true);
+        };
+        let Some(k) = to.checked_sub(b.values.len() as u32).filter(|k| *k > 0) else {
+            return Ok(true);
+        };
+        let mut more = no_runs();
+        let at = Measure {
+            repo: self.repo,
+            commit: &commit,
+            pair_with: &[],
+            used: &b.seeds,
+            segment: self.segment,
+        };
+        run(self.runner, self.h, k, &at, &mut more)?;
+        if more.interrupted {
+            return Ok(false);
+        }
+        let verdict = more.failed.unwrap_or(HoldoutVerdict::Passed);
+        let who = (self.key.as_str(), self.segment, b.run_id.as_str());
+        let mut e = entry(self.runner, self.h, who, &more, verdict)?;
+        e.kind = "baseline".into();
+        journal::append(self.path, &e)?;
+        self.entries.push(e);
+        if !verdict.passed() {
+            self.grow = None;
+            self.runner.host.warn(
+                "the held-out check failed on more runs of the baseline: it decides on the baseline's runs so far",
+            );
+        }
+        Ok(true)
+    }
+
+    /// The candidate's held-out runs, look after look, until the rule
+    /// decides; `None` when a Ctrl-C stopped them.
+    fn looks(&mut self) -> Result<Option<(Runs, holdout::Judged)>> {
+        let mut runs = no_runs();
+        let mut n = self.h.repeat;
+        loop {
+            let pair_with = match self.baseline() {
+                Some(b) => b.seeds,
+                None => self.best.clone().map(|b| b.1).unwrap_or_default(),
+            };
+            let at = Measure {
+                repo: self.repo,
+                commit: self.measured,
+                pair_with: &pair_with,
+                used: &[],
+                segment: self.segment,
+            };
+            let k = n.saturating_sub(runs.values.len() as u32).max(1);
+            run(self.runner, self.h, k, &at, &mut runs)?;
+            if runs.interrupted {
+                return Ok(None);
+            }
+            if let Some(failed) = runs.failed {
+                let judged = holdout::Judged {
+                    verdict: failed,
+                    worse_than: None,
+                    noise: None,
+                };
+                return Ok(Some((runs, judged)));
+            }
+            let cand = HeldRuns {
+                values: &runs.values,
+                seeds: &runs.seeds,
+            };
+            let next = holdout::next_look(runs.values.len() as u32, self.h.max_repeat);
+            let best = self
+                .best
+                .as_ref()
+                .map(|(values, seeds)| HeldRuns { values, seeds });
+            let baseline = self.baseline();
+            let rule = self.rule(cand);
+            let looked = holdout::judge_look(
+                cand,
+                best,
+                baseline.as_ref().map(holdout::Gathered::runs),
+                &rule,
+                next.is_none(),
+            );
+            if let Some(judged) = looked {
+                return Ok(Some((runs, judged)));
+            }
+            n = next.expect("not the last look");
+            if !self.grow_baseline(n)? {
+                return Ok(None);
+            }
+        }
+    }
+}
+
 /// The held-out check of the candidate about to be kept; `None` without
-/// one. The verdict goes into the try's record, the values and the output
-/// into the operator's journal.
+/// one. It runs `repeat` runs, and while they show the candidate neither
+/// worse than the baseline nor within the harm bound of it, more (up to
+/// `max_repeat`), the baseline's growing to match. The verdict goes into
+/// the try's record, the values and the output into the operator's
+/// journal.
 pub(super) fn check(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<Option<Checked>> {
     let runner = env.runner;
     let Some(h) = &runner.objective.holdout else {
@@ -202,54 +364,43 @@ pub(super) fn check(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try) -> Result<O
     let key = state_key(env.state);
     let segment = at.segment.id.as_str();
     let best = at.segment.kept.as_ref().expect("a kept commit");
-    let best_runs = holdout::runs_of(&entries, &key, segment, &best.run_id);
-    let measured = t.measured.as_ref().map_or(at.kept.as_str(), |m| &m.commit);
-    let measure = Measure {
-        repo: env.repo,
-        commit: measured,
-        pair_with: best_runs.map_or(&[][..], |b| b.seeds),
+    let best_runs = holdout::runs_of(&entries, &key, segment, &best.run_id)
+        .map(|b| (b.values.to_vec(), b.seeds.to_vec()));
+    let reference = holdout::baseline_of(&entries, &key, segment);
+    let grow = at
+        .segment
+        .baseline
+        .as_ref()
+        .filter(|b| reference.as_ref().is_some_and(|g| g.run_id == b.run_id))
+        .map(|b| b.commit.clone());
+    let mut seq = Seq {
+        runner,
+        h,
+        path: &path,
+        entries,
+        key,
         segment,
+        repo: env.repo,
+        measured: t.measured.as_ref().map_or(at.kept.as_str(), |m| &m.commit),
+        best: best_runs,
+        grow,
     };
-    let runs = run(runner, h, h.repeat, "the candidate", &measure)?;
-    if runs.interrupted {
+    say(runner, "the candidate", h.repeat, h.max_repeat);
+    let Some((runs, judged)) = seq.looks()? else {
         return Ok(Some(Checked::Interrupted));
-    }
+    };
     warn_if_flat(runner, &runs, "the candidate");
-    let cand = HeldRuns {
-        values: &runs.values,
-        seeds: &runs.seeds,
-    };
-    let baseline = holdout::baseline_of(&entries, &key, segment);
-    let rule = holdout::Rule {
-        direction: h.direction,
-        pooled: holdout::noise(&entries, &key, segment, &runs.values),
-        paired: {
-            let mut all = holdout::segment_runs(&entries, &key, segment);
-            all.push(cand);
-            holdout::paired_noise(&all)
-        },
-        margin: h.margin,
-        confidence: runner.objective.confidence,
-    };
-    let judged = match runs.failed {
-        Some(failed) => holdout::Judged {
-            verdict: failed,
-            worse_than: None,
-            noise: None,
-        },
-        None => holdout::judge_keep(cand, best_runs, baseline, &rule),
-    };
-    let no_reference = best_runs.is_none() && baseline.is_none() && runs.failed.is_none();
+    let no_reference = seq.best.is_none() && reference.is_none() && runs.failed.is_none();
     if no_reference {
         runner.host.warn(
             "the best has no held-out value in the held-out journal: the check passes, and this candidate's becomes the reference",
         );
     }
     let verdict = judged.verdict;
-    let mut entry = entry(runner, h, (&key, segment, &t.run_id), &runs, verdict)?;
+    let mut entry = entry(runner, h, (&seq.key, segment, &t.run_id), &runs, verdict)?;
     entry.kind = "candidate".into();
     entry.best_run = Some(best.run_id.clone());
-    entry.best = best_runs.map(|b| b.values.to_vec()).unwrap_or_default();
+    entry.best = seq.best.map(|b| b.0).unwrap_or_default();
     entry.noise = judged.noise;
     entry.worse_than = judged.worse_than.map(str::to_string);
     entry.no_reference = no_reference;
@@ -281,9 +432,12 @@ pub fn at_baseline(
         repo,
         commit: kept,
         pair_with: &[],
+        used: &[],
         segment: &segment,
     };
-    let runs = run(runner, h, h.baseline_repeat, "the baseline", &measure)?;
+    say(runner, "the baseline", h.baseline_repeat, h.baseline_repeat);
+    let mut runs = no_runs();
+    run(runner, h, h.baseline_repeat, &measure, &mut runs)?;
     if runs.interrupted {
         return Ok(());
     }
