@@ -17,7 +17,7 @@ use super::{baseline, recover, refuse, replay_moved, short, try_candidate, Done,
 use crate::error::Hinted;
 use crate::io::clock::{parse_duration, parse_timeout, timestamp};
 use crate::io::config::Config;
-use crate::io::git::ratchet::{Candidate, RatchetRepo, Replay};
+use crate::io::git::ratchet::{Candidate, RatchetRepo};
 use crate::io::process::RunSpec;
 use crate::io::ratchet::{lock_try, KeepLock, TryHolder, TryLock};
 use crate::io::Warn;
@@ -452,7 +452,7 @@ fn find_best(
         _ => kept,
     };
     let took_up = match lane {
-        Some(l) => take_up_best((repo, &loaded.state), l, &kept, host)?,
+        Some(l) => super::takeup::take_up_best((repo, &loaded.state), l, &kept, host)?,
         None => false,
     };
     check_kept(repo, &kept)?;
@@ -598,48 +598,6 @@ pub(super) fn enter_lane(name: &str) -> Result<()> {
         _ => Err(Hinted::error(
             format!("lane {name}'s directory is gone"),
             format!("remove it with arx lane rm {name}, and add it again"),
-        )),
-    }
-}
-
-/// Before a lane's try: take up the keeps other lanes made since its work
-/// started (its work replayed onto the best); true when it did and the lane
-/// had work of its own. A conflict stops the try and changes nothing.
-fn take_up_best(
-    (repo, state): (&RatchetRepo, &Path),
-    lane: &LaneCtx,
-    best: &str,
-    host: &dyn Host,
-) -> Result<bool> {
-    let refname = lane.before_sync_ref();
-    let had_work = !repo.contains(best)
-        && crate::io::git::lane::Lanes::open(repo.workdir())?
-            .merge_base(&repo.head(), best)
-            .map_or(Ok(true), |base| {
-                repo.candidate(&base).map(|c| !c.is_empty())
-            })?;
-    match super::takeup::replay(repo, state, (best, &refname), false)?.0 {
-        Replay::Already => Ok(false),
-        Replay::Replayed { .. } => {
-            host.say(&format!(
-                "lane {}: took up the best {} (the work as it was is under {refname})",
-                lane.name,
-                short(best)
-            ));
-            Ok(had_work)
-        }
-        Replay::Conflicts(paths) => Err(Hinted::error(
-            format!(
-                "lane {}'s work conflicts with the best {} in {}; nothing was changed",
-                lane.name,
-                short(best),
-                paths.join(", ")
-            ),
-            format!(
-                "arx lane sync --theirs {} takes up the best with its side winning in those files \
-                 (the work as it was is stored under refs/arx/discarded/ first); or drop the conflicting change; then arx try again",
-                lane.name
-            ),
         )),
     }
 }

@@ -5,6 +5,10 @@
 
 use anyhow::Result;
 
+use super::{short, Host};
+use crate::error::Hinted;
+use crate::ops::lanes::LaneCtx;
+
 use crate::io::git::ratchet::{RatchetRepo, Replay};
 use crate::io::ratchet::{Markers, TakeUp};
 use std::path::Path;
@@ -84,4 +88,46 @@ pub fn undo(repo: &RatchetRepo, m: &Markers, t: &TakeUp) -> Result<Option<String
         ));
     }
     Ok(Some(line))
+}
+
+/// Before a lane's try: take up the keeps other lanes made since its work
+/// started (its work replayed onto the best); true when it did and the lane
+/// had work of its own. A conflict stops the try and changes nothing.
+pub(super) fn take_up_best(
+    (repo, state): (&RatchetRepo, &Path),
+    lane: &LaneCtx,
+    best: &str,
+    host: &dyn Host,
+) -> Result<bool> {
+    let refname = lane.before_sync_ref();
+    let had_work = !repo.contains(best)
+        && crate::io::git::lane::Lanes::open(repo.workdir())?
+            .merge_base(&repo.head(), best)
+            .map_or(Ok(true), |base| {
+                repo.candidate(&base).map(|c| !c.is_empty())
+            })?;
+    match replay(repo, state, (best, &refname), false)?.0 {
+        Replay::Already => Ok(false),
+        Replay::Replayed { .. } => {
+            host.say(&format!(
+                "lane {}: took up the best {} (the work as it was is under {refname})",
+                lane.name,
+                short(best)
+            ));
+            Ok(had_work)
+        }
+        Replay::Conflicts(paths) => Err(Hinted::error(
+            format!(
+                "lane {}'s work conflicts with the best {} in {}; nothing was changed",
+                lane.name,
+                short(best),
+                paths.join(", ")
+            ),
+            format!(
+                "arx lane sync --theirs {} takes up the best with its side winning in those files \
+                 (the work as it was is stored under refs/arx/discarded/ first); or drop the conflicting change; then arx try again",
+                lane.name
+            ),
+        )),
+    }
 }
