@@ -16,6 +16,8 @@ use crate::needs::{arx, trial};
 
 #[path = "fleet_classes.rs"]
 mod classes;
+#[path = "fleet_confirm.rs"]
+mod confirm;
 
 const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
@@ -92,6 +94,7 @@ pub fn trials() -> Vec<Trial> {
     ]
     .into_iter()
     .chain(classes::trials())
+    .chain(confirm::trials())
     .collect()
 }
 

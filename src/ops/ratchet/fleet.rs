@@ -78,6 +78,7 @@ pub fn start(
     if let Some(best) = fleet.best() {
         take_up(repo, &best, host)?;
     }
+    super::confirm::take_up_pending(fleet, repo, state, (host, warn))?;
     Ok(changed)
 }
 
@@ -135,6 +136,11 @@ impl Drop for EndSync<'_> {
 /// Sync after a try: its records on the remote, the card idle. A remote
 /// that does not answer is a warning.
 pub fn finish(fleet: &Fleet, state: &Path, host: &dyn Host) {
+    if let Err(e) = super::confirm::tag_verdict(fleet, state, |_| {}) {
+        host.warn(&format!(
+            "cannot mark the try as a verdict on a pending keep: {e:#}"
+        ));
+    }
     let pending = read_pending(state).ok().flatten();
     let now = crate::io::clock::now(None).unwrap_or_default();
     match fleet.sync(

@@ -42,6 +42,7 @@ mod already;
 mod attempt;
 mod best;
 mod candidate;
+mod confirm;
 mod end;
 mod fleet;
 mod guard;
