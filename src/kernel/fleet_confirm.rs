@@ -13,6 +13,9 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use super::journal::RunRecord;
+use super::ratchet_record::TryStatus;
+
 /// A keep that waits for other classes: `commit`, kept over `parent`
 /// (the fleet's best it was measured against) on a machine of `class`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -104,20 +107,68 @@ pub fn to_confirm<'a>(
         .min_by(|a, b| (&a.at, &a.commit).cmp(&(&b.at, &b.commit)))
 }
 
-/// A class's pending keep, shown as the best of its class until it lands:
-/// the latest of its keeps still waiting.
-pub fn pending_of_class<'a>(
-    pending: &'a [Pending],
-    verdicts: &[Verdict],
+/// The pending keeps (by run id, kept over `parent`) and the verdicts on
+/// them, from records: a keep marked `fleet_pending` that is no verdict
+/// is a pending keep; a record naming one (`confirms`) is a verdict,
+/// better when it kept. Runs of the best and interrupted, stale or
+/// unrun tries are no verdict.
+pub fn from_records<'a>(
+    records: impl IntoIterator<Item = &'a RunRecord>,
+) -> (Vec<Pending>, Vec<Verdict>) {
+    let (mut pending, mut verdicts) = (Vec::new(), Vec::new());
+    for r in records {
+        let Some(i) = r.ratchet.as_ref() else {
+            continue;
+        };
+        let class = i.class.clone().unwrap_or_default();
+        if i.status == TryStatus::Keep && i.fleet_pending && i.confirms.is_none() {
+            pending.push(Pending {
+                commit: r.run_id.clone(),
+                parent: i.kept.clone(),
+                class: class.clone(),
+                machine: String::new(),
+                at: r.started_at.clone(),
+            });
+        }
+        let no_verdict = matches!(
+            i.status,
+            TryStatus::Baseline
+                | TryStatus::Remeasure
+                | TryStatus::Interrupted
+                | TryStatus::Stale
+                | TryStatus::AlreadyInBest
+                | TryStatus::Protected
+        );
+        if let (Some(run), false) = (&i.confirms, no_verdict) {
+            verdicts.push(Verdict {
+                commit: run.clone(),
+                class,
+                machine: String::new(),
+                better: i.status == TryStatus::Keep,
+            });
+        }
+    }
+    (pending, verdicts)
+}
+
+/// The keeps still waiting for classes, each with where it stands,
+/// oldest first.
+pub fn waiting<'a>(
+    records: impl IntoIterator<Item = &'a RunRecord>,
     best: Option<&str>,
-    (class, n): (&str, u32),
-) -> Option<(&'a Pending, Standing)> {
-    pending
-        .iter()
-        .filter(|p| p.class == class)
-        .map(|p| (p, standing(p, verdicts, best, n)))
-        .filter(|(_, s)| matches!(s, Standing::Waiting { .. } | Standing::Confirmed { .. }))
-        .max_by(|(a, _), (b, _)| (&a.at, &a.commit).cmp(&(&b.at, &b.commit)))
+    n: u32,
+) -> Vec<(Pending, Standing)> {
+    let (pending, verdicts) = from_records(records);
+    let mut out: Vec<(Pending, Standing)> = pending
+        .into_iter()
+        .map(|p| {
+            let s = standing(&p, &verdicts, best, n);
+            (p, s)
+        })
+        .filter(|(_, s)| matches!(s, Standing::Waiting { .. }))
+        .collect();
+    out.sort_by(|(a, _), (b, _)| (&a.at, &a.commit).cmp(&(&b.at, &b.commit)));
+    out
 }
 
 #[cfg(test)]
@@ -227,10 +278,5 @@ mod tests {
         let refuted = [verdict("p1", "big", "b", false)];
         assert_eq!(pick(&refuted, "slow"), Some("p2"));
         assert_eq!(pick(&[], "fast"), Some("own"));
-        // The best of a class, pending: its latest keep still waiting.
-        let (p, s) = pending_of_class(&all, &[], Some("k"), ("fast", 2)).unwrap();
-        assert_eq!(p.commit, "p2");
-        assert!(matches!(s, Standing::Waiting { needed: 1, .. }));
-        assert!(pending_of_class(&all, &[], Some("k"), ("big", 2)).is_none());
     }
 }

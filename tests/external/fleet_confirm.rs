@@ -91,6 +91,13 @@ fn read(dir: &Path, name: &str) -> String {
         .to_string()
 }
 
+/// `arx fleet status --fetch`'s keeps waiting for classes.
+fn pending_rows(dir: &Path) -> Vec<Value> {
+    let out = super::arx_in(dir, &["--json", "fleet", "status", "--fetch"]);
+    let st: Value = serde_json::from_slice(&out.stdout).unwrap();
+    st["pending"].as_array().cloned().unwrap_or_default()
+}
+
 /// The fast class's baseline, then its keep of `v` (and `bump`), held as
 /// pending: the fleet's best unmoved, the candidate on the remote under
 /// `refs/arx/fleet/pending/<run>`, the working tree back on the best.
@@ -123,8 +130,18 @@ fn confirmed() -> Result<(), Failed> {
     let (fast, slow) = (f.machine("fast", "fast"), f.machine("slow", "slow"));
     let run = pending_keep(&f, &fast, (98, 0));
     let before = f.remote_best();
+    // The fleet's status shows it as the fast class's best, pending.
+    let waiting = pending_rows(&slow);
+    assert_eq!(waiting.len(), 1, "{waiting:?}");
+    assert_eq!(waiting[0]["run"], run.as_str());
+    assert_eq!(waiting[0]["class"], "fast");
+    assert_eq!(waiting[0]["needed"], 1);
     let (code, r) = try_in(&slow, "confirm");
     assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    assert!(
+        pending_rows(&slow).is_empty(),
+        "still pending after it landed"
+    );
     assert_eq!(r["ratchet"]["confirms"], run.as_str(), "{r}");
     assert_ne!(
         f.remote_best(),

@@ -21,7 +21,7 @@ use crate::error::Exit;
 use crate::io::fleet::{pending_ref, Push, Update};
 use crate::io::git::ratchet::RatchetRepo;
 use crate::io::Warn;
-use crate::kernel::fleet_confirm::{standing, to_confirm, Pending, Standing, Verdict};
+use crate::kernel::fleet_confirm::{from_records as read, standing, to_confirm, Standing, Verdict};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::segment::TryStatus;
 use crate::ops::fleet::Fleet;
@@ -40,44 +40,6 @@ struct Confirming {
 
 fn classes(fleet: &Fleet) -> u32 {
     fleet.confirm_classes.unwrap_or(1)
-}
-
-/// The pending keeps and the verdicts on them, from the (merged) journal.
-fn read(records: &[RunRecord]) -> (Vec<Pending>, Vec<Verdict>) {
-    let (mut pending, mut verdicts) = (Vec::new(), Vec::new());
-    for r in records {
-        let Some(i) = r.ratchet.as_ref() else {
-            continue;
-        };
-        let class = i.class.clone().unwrap_or_default();
-        if i.status == TryStatus::Keep && i.fleet_pending && i.confirms.is_none() {
-            pending.push(Pending {
-                commit: r.run_id.clone(),
-                parent: i.kept.clone(),
-                class: class.clone(),
-                machine: String::new(),
-                at: r.started_at.clone(),
-            });
-        }
-        let no_verdict = matches!(
-            i.status,
-            TryStatus::Baseline
-                | TryStatus::Remeasure
-                | TryStatus::Interrupted
-                | TryStatus::Stale
-                | TryStatus::AlreadyInBest
-                | TryStatus::Protected
-        );
-        if let (Some(run), false) = (&i.confirms, no_verdict) {
-            verdicts.push(Verdict {
-                commit: run.clone(),
-                class,
-                machine: String::new(),
-                better: i.status == TryStatus::Keep,
-            });
-        }
-    }
-    (pending, verdicts)
 }
 
 fn read_marker(state: &Path) -> Result<Option<Confirming>> {
