@@ -279,4 +279,78 @@ mod tests {
         assert_eq!(pick(&refuted, "slow"), Some("p2"));
         assert_eq!(pick(&[], "fast"), Some("own"));
     }
+
+    fn record(id: &str, status: &str, class: &str, extra: serde_json::Value) -> RunRecord {
+        let mut ratchet = serde_json::json!({
+            "segment": "s", "status": status, "metric": "m", "direction": "min",
+            "kept": "k", "class": class,
+        });
+        for (key, value) in extra.as_object().unwrap() {
+            ratchet[key] = value.clone();
+        }
+        serde_json::from_value(serde_json::json!({
+            "run_id": id, "started_at": id, "ended_at": id, "duration_ms": 1,
+            "command": ["x"], "cwd": "/", "metrics": {}, "exit_code": 0,
+            "timed_out": false, "failure_class": "none", "ratchet": ratchet,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn records_tell_the_pending_keeps_and_the_verdicts_on_them() {
+        let none = serde_json::json!({});
+        let records = [
+            record(
+                "1",
+                "keep",
+                "fast",
+                serde_json::json!({"fleet_pending": true}),
+            ),
+            record("2", "keep", "fast", none.clone()),
+            record(
+                "3",
+                "remeasure",
+                "slow",
+                serde_json::json!({"confirms": "1"}),
+            ),
+            record(
+                "4",
+                "interrupted",
+                "slow",
+                serde_json::json!({"confirms": "1"}),
+            ),
+            record(
+                "5",
+                "keep",
+                "fast",
+                serde_json::json!({"fleet_pending": true}),
+            ),
+            record("6", "discard", "slow", serde_json::json!({"confirms": "5"})),
+        ];
+        let (pending, verdicts) = from_records(&records);
+        let runs: Vec<&str> = pending.iter().map(|p| p.commit.as_str()).collect();
+        assert_eq!(runs, ["1", "5"]);
+        assert_eq!(pending[0].parent, "k");
+        assert_eq!(verdicts, [verdict("5", "slow", "", false)]);
+        // The one refuted is no longer waiting.
+        let waiting = waiting(&records, Some("k"), 2);
+        let runs: Vec<&str> = waiting.iter().map(|(p, _)| p.commit.as_str()).collect();
+        assert_eq!(runs, ["1"]);
+        // A verdict that kept, with a third class needed.
+        let mut more = records.to_vec();
+        more.push(record(
+            "7",
+            "keep",
+            "slow",
+            serde_json::json!({"confirms": "1", "fleet_pending": true}),
+        ));
+        let (pending, _) = from_records(&more);
+        assert_eq!(
+            pending.len(),
+            2,
+            "a verdict is not a pending keep of its own"
+        );
+        let waiting = super::waiting(&more, Some("k"), 3);
+        assert!(matches!(&waiting[0].1, Standing::Waiting { needed: 1, .. }));
+    }
 }
