@@ -12,6 +12,7 @@ use crate::cli::FleetCommand;
 use crate::error::{Exit, Hinted};
 use crate::kernel::fleet::{Card, Lease};
 use crate::kernel::fleet_classes::{class_bests, ClassBest};
+use crate::kernel::fleet_confirm::Standing;
 use crate::ops::fleet::{Fleet, Synced};
 use crate::ops::ratchet::PendingSynced;
 use crate::output::{bold, dim, Report};
@@ -55,6 +56,22 @@ struct Status {
     classes: Vec<ClassBest>,
     /// The ideas claimed, each with its machine and lease.
     claims: Vec<ClaimRow>,
+    /// With `confirm_classes`: the keeps waiting for other classes, each
+    /// the best of its class, pending.
+    pending: Vec<PendingRow>,
+}
+
+#[derive(Serialize)]
+struct PendingRow {
+    /// The keep's run id.
+    run: String,
+    class: String,
+    /// The best it was kept over.
+    kept: String,
+    /// The classes that found it better so far.
+    classes: Vec<String>,
+    /// How many more classes must.
+    needed: usize,
 }
 
 #[derive(Serialize)]
@@ -108,6 +125,17 @@ impl Report for Status {
                 fmt(c.fleet_best)
             )?;
         }
+        for p in &self.pending {
+            writeln!(
+                out,
+                "  {d}pending{d:#} keep of run {} (class {}, over {}): better on {}; waits for {} more class(es)",
+                shown(&p.run),
+                shown(&p.class),
+                short(&p.kept),
+                shown(&p.classes.join(", ")),
+                p.needed
+            )?;
+        }
         for c in &self.claims {
             writeln!(
                 out,
@@ -120,6 +148,31 @@ impl Report for Status {
         }
         Ok(())
     }
+}
+
+/// The keeps waiting for classes, from every machine's records.
+fn pending_rows(
+    chains: &[(Card, Vec<crate::kernel::journal::RunRecord>)],
+    best: Option<&str>,
+    n: u32,
+) -> Vec<PendingRow> {
+    let records = chains.iter().flat_map(|(_, r)| r);
+    crate::kernel::fleet_confirm::waiting(records, best, n)
+        .into_iter()
+        .map(|(p, s)| {
+            let (classes, needed) = match s {
+                Standing::Waiting { classes, needed } => (classes, needed),
+                _ => (Vec::new(), 0),
+            };
+            PendingRow {
+                run: p.commit,
+                class: p.class,
+                kept: p.parent,
+                classes,
+                needed,
+            }
+        })
+        .collect()
 }
 
 fn shown(text: &str) -> String {
@@ -146,6 +199,10 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
     machines.sort_by(|a, b| a.machine.cmp(&b.machine));
     let best = fleet.best();
     let classes = class_bests(&chains, best.as_deref());
+    let pending = match fleet.confirm_classes.filter(|n| *n > 1) {
+        Some(n) => pending_rows(&chains, best.as_deref(), n),
+        None => Vec::new(),
+    };
     let now = ctx.now()?;
     let claims = fleet
         .leases()?
@@ -165,6 +222,7 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
         machines,
         classes,
         claims,
+        pending,
     })?;
     Ok(Exit::Ok)
 }

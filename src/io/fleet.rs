@@ -40,6 +40,12 @@ pub fn claim_ref(name: &str) -> String {
 /// Where the claims are fetched to.
 const CLAIMS: &str = "refs/arx/fleet-remote/m/claims/";
 
+/// A keep waiting for other classes (`confirm_classes`), by its run id,
+/// as the remote names it.
+pub fn pending_ref(run: &str) -> String {
+    format!("refs/arx/fleet/pending/{run}")
+}
+
 /// The file of a claim's commit that holds its lease.
 pub const LEASE_FILE: &str = "lease.json";
 
@@ -169,6 +175,25 @@ impl Door {
     /// A machine's chain tip as last fetched from the remote.
     pub fn fetched_chain(&self, machine: &str) -> Option<String> {
         self.resolve(&format!("{MACHINES}{machine}/records"))
+    }
+
+    /// A keep waiting for other classes, by its run id: its commit as
+    /// last fetched.
+    pub fn fetched_pending(&self, run: &str) -> Option<String> {
+        self.resolve(&format!("{MACHINES}pending/{run}"))
+    }
+
+    /// The working tree's files as `commit` has them (files it lacks
+    /// removed); the branch and the index are left alone.
+    pub fn restore_tree(&self, commit: &str) -> Result<()> {
+        let source = format!("--source={commit}");
+        let out = self.git(&["restore", &source, "--worktree", "--", ":/"])?;
+        anyhow::ensure!(
+            out.status.success(),
+            "cannot put the pending keep {commit} in the working tree: {}",
+            last_line(&out.stderr)
+        );
+        Ok(())
     }
 
     /// The claims as last fetched: (the claim's ref name part, its commit),

@@ -14,6 +14,7 @@ pub mod effect;
 pub mod failure;
 pub mod fleet;
 pub mod fleet_classes;
+pub mod fleet_confirm;
 pub mod gate;
 pub mod guard;
 pub mod holdout;

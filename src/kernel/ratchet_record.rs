@@ -190,6 +190,15 @@ pub struct RatchetInfo {
     /// arx have only `kept`, see [`RatchetInfo::parent_commit`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
+    /// In a fleet with `confirm_classes`: a keep that waits for machines
+    /// of other classes to find it better. Not the best (its candidate is
+    /// set aside under `discarded_ref` and `refs/arx/fleet/pending/<run>`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fleet_pending: bool,
+    /// In a fleet with `confirm_classes`: the run id of the pending keep
+    /// (of another class) this try measured on its own class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirms: Option<String>,
 }
 
 /// The family of an idea or a try that names none and resembles no idea
@@ -246,6 +255,8 @@ impl RatchetInfo {
             family: None,
             family_guessed: false,
             parent: None,
+            fleet_pending: false,
+            confirms: None,
         }
     }
 

@@ -324,6 +324,8 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
             seg.baseline = Some(m.clone());
             seg.kept = Some(m);
         }
+        // A keep waiting for other classes is not the best.
+        TryStatus::Keep if info.fleet_pending => {}
         TryStatus::Keep => {
             let mut m = measured(info.commit.as_deref().unwrap_or(&info.kept));
             if info.record_from > 0 && info.record_from < m.samples.len() {
@@ -357,7 +359,7 @@ fn fold(seg: &mut Segment, r: &RunRecord, info: &RatchetInfo) {
     }
     let on_slots = match info.status {
         TryStatus::Baseline | TryStatus::Remeasure => Some((info.kept.as_str(), &samples[..])),
-        TryStatus::Keep => seg
+        TryStatus::Keep if !info.fleet_pending => seg
             .kept
             .as_ref()
             .map(|k| (info.commit.as_deref().unwrap_or(&info.kept), &k.samples[..])),

@@ -97,9 +97,6 @@ pub fn resolve(
             ))
         }
     };
-    if settings.confirm_classes.is_some() {
-        warn("[fleet] confirm_classes is not built yet: every keep is the fleet's best at once");
-    }
     let door = Door::open(root, &settings.remote, &branch)?;
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
     let machine = env("ARX_FLEET_MACHINE")

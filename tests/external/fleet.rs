@@ -17,6 +17,8 @@ use crate::needs::{arx, trial};
 #[path = "fleet_classes.rs"]
 mod classes;
 mod wide;
+#[path = "fleet_confirm.rs"]
+mod confirm;
 
 pub(super) const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
@@ -94,6 +96,7 @@ pub fn trials() -> Vec<Trial> {
     .into_iter()
     .chain(classes::trials())
     .chain(wide::trials())
+    .chain(confirm::trials())
     .collect()
 }
 

@@ -422,9 +422,12 @@ pub(super) fn keep(
     let kept = &at.kept;
     // The record goes with the keep, which journals it once its commit is
     // on the best's branch.
-    let rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
+    let mut rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
     if let Some(commits) = moved_under(env, &t)? {
         return stale(env, at, t, Some(runs), &commits, "kept").map(Tried::done);
+    }
+    if super::confirm::waits(env, at, &mut rec)? {
+        return super::confirm::hold(env, at, t, rec).map(Tried::done);
     }
     let measured = t.measured.clone();
     let measured = measured.as_ref();

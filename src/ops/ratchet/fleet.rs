@@ -89,6 +89,7 @@ pub fn start(
         }
         None => take_up(repo, &best, host)?,
     }
+    super::confirm::take_up_pending(fleet, repo, state, (host, warn))?;
     Ok(changed)
 }
 
@@ -192,6 +193,11 @@ impl Drop for EndSync<'_> {
 /// Sync after a try: its records on the remote, the card idle. A remote
 /// that does not answer is a warning.
 pub fn finish(fleet: &Fleet, state: &Path, host: &dyn Host) {
+    if let Err(e) = super::confirm::tag_verdict(fleet, state, |_| {}) {
+        host.warn(&format!(
+            "cannot mark the try as a verdict on a pending keep: {e:#}"
+        ));
+    }
     let pending = read_pending(state).ok().flatten();
     let now = crate::io::clock::now(None).unwrap_or_default();
     match fleet.sync(

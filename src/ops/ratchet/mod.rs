@@ -43,6 +43,7 @@ mod attempt;
 mod batch;
 mod best;
 mod candidate;
+mod confirm;
 mod end;
 mod fleet;
 mod fleet_sync;
