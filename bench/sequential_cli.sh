@@ -6,6 +6,12 @@
 #          the share kept is the false-keep rate.
 #   gain:  N tries each 1σ better than the kept commit's truth (value.txt
 #          lowered by 1): the share kept is the power at 1σ.
+#   later: N segments, each a fresh baseline, then a change 1.5σ better
+#          tried until one is kept (at most 10 tries), then one try 1σ
+#          better than that kept commit: the power at 1σ later in a
+#          segment, against a best recorded by its runs after the keep.
+#          Only with LATER=1 (about three times the runs of an arm);
+#          LATER=only runs this arm alone.
 # Every try starts a new segment (its baseline measured again, 5 runs), so
 # that the tries do not all share one draw of the best's noise; the runs
 # counted are the candidates' only.
@@ -48,6 +54,7 @@ count() { # status file
   grep -c "\"status\":\"$1\"" "$2" || true
 }
 
+if [ "${LATER:-0}" != only ]; then
 setup null
 kept=0 runs=0
 for i in $(seq 1 "$tries"); do
@@ -74,3 +81,32 @@ except Exception: print(0)')
   runs=$((runs + n))
 done
 echo "gain 1σ: kept $kept of $tries tries ($runs runs)"
+fi
+
+case "${LATER:-0}" in 1 | only) ;; *) exit 0 ;; esac
+lower() { # by
+  v=$(cat value.txt)
+  python3 -c "print($v - $1)" > value.txt
+}
+setup later
+kept=0 runs=0 n_tries=0
+for i in $(seq 1 "$tries"); do
+  flag=--new-segment
+  earlier=no
+  for j in $(seq 1 10); do
+    lower 1.5
+    out="$("$arx" --json try $flag -m "earlier gain $i.$j" 2>/dev/null || true)"
+    flag=
+    case "$out" in *'"status":"keep"'*) earlier=yes; break ;; esac
+  done
+  [ "$earlier" = yes ] || continue
+  lower 1.0
+  out="$("$arx" --json try -m "gain $i" 2>/dev/null || true)"
+  n_tries=$((n_tries + 1))
+  case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
+  n=$(printf '%s' "$out" | python3 -c 'import json,sys
+try: r=json.load(sys.stdin); print(len(r.get("samples") or [1]))
+except Exception: print(0)')
+  runs=$((runs + n))
+done
+echo "gain 1σ later: kept $kept of $n_tries tries ($runs runs)"

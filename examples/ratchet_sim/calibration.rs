@@ -14,7 +14,11 @@
 //!
 //! Every decision of arx's rule goes through `next_step`.
 
-use arx::kernel::ratchet::{next_step, Decision, Evidence, Rule, Seeds, Settings, Step};
+use std::sync::OnceLock;
+
+use arx::kernel::ratchet::{
+    next_step, next_step_sequential, Decision, Evidence, Rule, Seeds, SeqTuning, Settings, Step,
+};
 use arx::kernel::stats::Direction;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -23,7 +27,7 @@ use super::normal;
 
 const BASELINE_RUNS: usize = 5;
 /// The most runs a candidate is given here (above the rule's cap).
-const MAX_RUNS: usize = 12;
+const MAX_RUNS: usize = 20;
 /// The gain of the commit kept before a "later" decision, in σ.
 const EARLIER_GAIN: f64 = 1.5;
 /// Lower and upper calibration targets, as multiples of 1 − confidence.
@@ -32,6 +36,29 @@ const CAL_HIGH: f64 = 1.2;
 /// Power targets at confidence 0.95.
 const POWER_1: f64 = 0.40;
 const POWER_2: f64 = 0.85;
+
+/// Other constants for the `sequential` rule (`--shape`) and their cap;
+/// unset, the rule as `arx try` runs it.
+static TUNING: OnceLock<(SeqTuning, u32)> = OnceLock::new();
+
+/// Play the `sequential` rule with other constants in this section.
+pub fn set_tuning(tuning: SeqTuning, max_runs: u32) {
+    let _ = TUNING.set((tuning, max_runs));
+}
+
+/// One look of `rule`: `next_step`, or the `--shape` constants.
+fn step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
+    match (rule, TUNING.get()) {
+        (Rule::Sequential, Some((tuning, max_runs))) => {
+            let settings = Settings {
+                max_runs: *max_runs,
+                ..*settings
+            };
+            next_step_sequential(&settings, tuning, evidence)
+        }
+        _ => next_step(rule, settings, evidence),
+    }
+}
 
 /// The noise of one condition.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -142,7 +169,7 @@ impl Scenario {
                 },
                 instances: None,
             };
-            match next_step(rule, settings, &evidence) {
+            match step(rule, settings, &evidence) {
                 Step::RunAgain if c.len() < MAX_RUNS => continue,
                 Step::RunAgain => panic!("the rule ran past its cap"),
                 Step::Decide(d) => {
@@ -401,7 +428,9 @@ pub fn section(seed: u64, trials: u64) -> bool {
         confidence: 0.95,
         ..Settings::new(Direction::Min)
     };
-    let cap = arx::kernel::ratchet::SEQUENTIAL_MAX_RUNS as usize;
+    let cap = TUNING
+        .get()
+        .map_or(arx::kernel::ratchet::SEQUENTIAL_MAX_RUNS, |t| t.1) as usize;
     // The ceiling's lower bound: the one whose null runs come closest to
     // the rule's.
     let (_, _, null_runs) = rate(seed, 900, trials, &settings, Noise::Gauss, false, 0.0);

@@ -28,9 +28,9 @@ fn a_dry_run_says_the_runs_and_after_a_baseline_how_long() {
     );
     assert_eq!(plan["cost"]["baseline_runs"], 3, "{plan}");
     assert_eq!(plan["cost"]["candidate_min_runs"], 1, "{plan}");
-    // The default rule, `sequential`: up to 8 runs, and 4 that record a
+    // The default rule, `sequential`: up to 8 runs, and 5 that record a
     // keep.
-    assert_eq!(plan["cost"]["candidate_max_runs"], 12, "{plan}");
+    assert_eq!(plan["cost"]["candidate_max_runs"], 13, "{plan}");
     assert!(plan["cost"].get("run_ms").is_none(), "{plan}");
     let out = sb.arx().args(["try", "--dry-run"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
@@ -55,7 +55,7 @@ fn a_dry_run_says_the_runs_and_after_a_baseline_how_long() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("cost: one run takes about "), "{text}");
     assert!(
-        text.contains("each candidate: 1 to 12 runs, about "),
+        text.contains("each candidate: 1 to 13 runs, about "),
         "{text}"
     );
 }
@@ -74,7 +74,7 @@ fn the_first_try_of_a_segment_says_the_baseline_s_cost_after_its_first_run() {
     assert_eq!(said.len(), 1, "{err}");
     assert!(
         said[0].starts_with("arx: baseline: 3 runs, about ")
-            && said[0].contains("; each candidate: 1 to 12 runs, about "),
+            && said[0].contains("; each candidate: 1 to 13 runs, about "),
         "{err}"
     );
     // --quiet: not said.
@@ -128,7 +128,7 @@ fn a_dry_run_states_the_rules_operating_point_at_the_segments_noise() {
     assert_eq!(p["rule"], "sequential", "{plan}");
     assert_eq!(p["confidence"], 0.95, "{plan}");
     assert_eq!(p["best_runs"], 3, "{plan}");
-    assert_eq!(p["record_runs"], 4, "{plan}");
+    assert_eq!(p["record_runs"], 5, "{plan}");
     let f = |k: &str| p[k].as_f64().unwrap_or_else(|| panic!("{k} in {plan}"));
     // The false-keep rate is the confidence's; a 1σ gain is kept about
     // 40% of the time, 2σ 85% or more, against a best of three runs.

@@ -16,9 +16,9 @@ use crate::needs::{arx, trial};
 
 #[path = "fleet_classes.rs"]
 mod classes;
-mod wide;
 #[path = "fleet_confirm.rs"]
 mod confirm;
+mod wide;
 
 pub(super) const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
