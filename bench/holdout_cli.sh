@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The held-out check through the CLI, over loops of keeps (issue 37's
+# The held-out check through the CLI, over loops of keeps (the
 # "cumulative harm" target): `arx try` in real repositories, a held-out
 # command whose metric the bench controls, the operator's held-out journal
 # read for what the check spent.

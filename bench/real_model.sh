@@ -12,7 +12,7 @@
 # cached in the work directory (TRUTH_SEEDS and the cache survive reruns).
 # Prints, per arm: runs, false keeps, true gains discarded, true step gains
 # kept and discarded, true gain per 100 runs, each loop's true gain; and
-# PASS/FAIL against issue 37's target (arx's true gain per 100 runs at
+# PASS/FAIL against the target (arx's true gain per 100 runs at
 # least the naive loop's, and no arx loop ending worse than its start).
 #
 # Usage: bench/real_model.sh      (30 minutes with JOBS=5 on 2 busy shared cores)

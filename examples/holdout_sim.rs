@@ -14,7 +14,7 @@
 //! Unpaired, every run draws its own seed; paired, the held-out runs take
 //! the seeds arx hands them (the baseline's held-out seeds, in order).
 //!
-//! Two scenarios, as issue 37 sets their targets:
+//! Two scenarios, with their targets:
 //! - **harm**: every candidate 0.5σ worse than the best on the held-out
 //!   set. Target: the kept commit not more than 1σ worse than the
 //!   baseline in ≥ 95% of loops.

@@ -264,7 +264,7 @@ impl Variant {
 }
 
 /// `confirm` at confidence 0.85: arx's default rule when the stream
-/// target (issue 37) was set, "the current rule" it is measured against.
+/// target was set, "the current rule" it is measured against.
 fn confirm_when_filed() -> Variant {
     let mut v = Variant::of(Rule::Confirm);
     v.settings.confidence = 0.85;

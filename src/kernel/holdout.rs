@@ -33,7 +33,7 @@ pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
 /// rate within (1 − confidence) + 5 points (`examples/holdout_sim`).
 pub const DEFAULT_MAX_REPEAT: u32 = 20;
 /// How many held-out run sds (σ) worse than the baseline a kept commit
-/// may be shown to be at most: issue 37's target for the harm a loop's
+/// may be shown to be at most: the target for the harm a loop's
 /// keeps may pile up on the held-out set.
 pub const HARM_BOUND_SD: f64 = 1.0;
 /// Default held-out runs of a candidate about to be kept: more than one,
