@@ -325,21 +325,29 @@ impl Fleet {
     /// The remote, its first commit holding `config` as `arx.toml` and
     /// `score` as the experiment.
     pub(super) fn seeded(ssh: bool, config: &str, score: &str) -> Fleet {
+        Fleet::seeded_with(
+            ssh,
+            &[
+                ("score.sh", score),
+                ("a.txt", "1\n"),
+                ("b.txt", "1\n"),
+                ("c.txt", "1\n"),
+                ("d.txt", "1\n"),
+                ("arx.toml", config),
+                (".gitignore", ".arx/\n"),
+            ],
+        )
+    }
+
+    /// The remote, its first commit holding `files` (name, text).
+    pub(super) fn seeded_with(ssh: bool, files: &[(&str, &str)]) -> Fleet {
         let tmp = tempfile::tempdir().unwrap();
         let base = tmp.path().join("served");
         std::fs::create_dir_all(&base).unwrap();
         git(&base, &["init", "-q", "--bare", "-b", "main", "remote.git"]);
         let seed = tmp.path().join("seed");
         std::fs::create_dir_all(&seed).unwrap();
-        for (name, text) in [
-            ("score.sh", score),
-            ("a.txt", "1\n"),
-            ("b.txt", "1\n"),
-            ("c.txt", "1\n"),
-            ("d.txt", "1\n"),
-            ("arx.toml", config),
-            (".gitignore", ".arx/\n"),
-        ] {
+        for (name, text) in files {
             std::fs::write(seed.join(name), text).unwrap();
         }
         git(&seed, &["init", "-q", "-b", "main"]);

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
-use super::{arx_in, git, git_daemon, records, status, sync, try_in, Daemon, Fleet};
+use super::{arx_in, git_daemon, records, status, sync, try_in, Fleet};
 use crate::needs::trial;
 
 /// The class `slow` adds 2.4 (3σ of the noise) to every run.
@@ -58,33 +58,20 @@ pub fn trials() -> Vec<Trial> {
 /// The remote (`v.txt` at 100) served, with `confirm` as `[fleet]
 /// confirm_classes` when given.
 fn serve(confirm: Option<u32>) -> Fleet {
-    let tmp = tempfile::tempdir().unwrap();
-    let base = tmp.path().join("served");
-    std::fs::create_dir_all(&base).unwrap();
-    git(&base, &["init", "-q", "--bare", "-b", "main", "remote.git"]);
-    let seed = tmp.path().join("seed");
-    std::fs::create_dir_all(&seed).unwrap();
     let config = match confirm {
         Some(n) => format!("{CONFIG}confirm_classes = {n}\n"),
         None => CONFIG.to_string(),
     };
-    for (name, text) in [
-        ("score.sh", SCORE),
-        ("v.txt", "100\n"),
-        ("notes.txt", "notes\n"),
-        ("arx.toml", config.as_str()),
-        (".gitignore", ".arx/\n.noise\n"),
-    ] {
-        std::fs::write(seed.join(name), text).unwrap();
-    }
-    git(&seed, &["init", "-q", "-b", "main"]);
-    git(&seed, &["config", "user.email", "t@example.com"]);
-    git(&seed, &["config", "user.name", "T"]);
-    git(&seed, &["add", "-A"]);
-    git(&seed, &["commit", "-qm", "start"]);
-    let daemon = Daemon::start(&base, super::free_port());
-    git(&seed, &["push", "-q", &daemon.url(), "main"]);
-    Fleet { tmp, daemon }
+    Fleet::seeded_with(
+        false,
+        &[
+            ("score.sh", SCORE),
+            ("v.txt", "100\n"),
+            ("notes.txt", "notes\n"),
+            ("arx.toml", config.as_str()),
+            (".gitignore", ".arx/\n.noise\n"),
+        ],
+    )
 }
 
 fn set_value(dir: &Path, v: i64) {

@@ -10,7 +10,7 @@ use std::path::Path;
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
-use super::{git, git_daemon, records, status, try_in, Daemon, Fleet};
+use super::{git, git_daemon, records, status, try_in, Fleet};
 use crate::needs::trial;
 
 const SCORE: &str = r#"#!/bin/sh
@@ -55,29 +55,16 @@ pub fn trials() -> Vec<Trial> {
 }
 
 fn serve() -> Fleet {
-    let tmp = tempfile::tempdir().unwrap();
-    let base = tmp.path().join("served");
-    std::fs::create_dir_all(&base).unwrap();
-    git(&base, &["init", "-q", "--bare", "-b", "main", "remote.git"]);
-    let seed = tmp.path().join("seed");
-    std::fs::create_dir_all(&seed).unwrap();
-    for (name, text) in [
-        ("score.sh", SCORE),
-        ("v.txt", "100\n"),
-        ("bump.txt", "0\n"),
-        ("arx.toml", CONFIG),
-        (".gitignore", ".arx/\n.noise\n"),
-    ] {
-        std::fs::write(seed.join(name), text).unwrap();
-    }
-    git(&seed, &["init", "-q", "-b", "main"]);
-    git(&seed, &["config", "user.email", "t@example.com"]);
-    git(&seed, &["config", "user.name", "T"]);
-    git(&seed, &["add", "-A"]);
-    git(&seed, &["commit", "-qm", "start"]);
-    let daemon = Daemon::start(&base, super::free_port());
-    git(&seed, &["push", "-q", &daemon.url(), "main"]);
-    Fleet { tmp, daemon }
+    Fleet::seeded_with(
+        false,
+        &[
+            ("score.sh", SCORE),
+            ("v.txt", "100\n"),
+            ("bump.txt", "0\n"),
+            ("arx.toml", CONFIG),
+            (".gitignore", ".arx/\n.noise\n"),
+        ],
+    )
 }
 
 fn remote(f: &Fleet, args: &[&str]) -> String {
