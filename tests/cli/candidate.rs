@@ -722,6 +722,26 @@ fn what_a_keep_killed_part_way_had_its_runs_write_is_not_the_next_candidate() {
     assert!(!files.contains("out/ckpt.bin"), "{files}");
 }
 
+/// A repository whose experiment also runs `late` (a shell snippet that
+/// writes under `out/`, told what to do by files in the ignored `data/`),
+/// its baseline measured.
+fn baseline_with_late_writes(late: &str) -> Sandbox {
+    let sb = committed_repo(&[
+        ("score.sh", &format!("{SCORE}{late}")),
+        ("value.txt", "1.0"),
+        (".gitignore", ".noise\ndata/\n"),
+        (
+            "arx.toml",
+            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
+             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
+        ),
+    ]);
+    std::fs::create_dir_all(sb.path().join("data")).unwrap();
+    let (code, report, err) = try_json(&sb, &[]);
+    assert_eq!(code, 0, "{report} {err}");
+    sb
+}
+
 /// A try killed while its experiment runs (`kill -9` of arx alone: the
 /// experiment runs in a process group of its own, so it goes on) leaves
 /// that experiment running, and it writes its checkpoint again a moment
@@ -737,19 +757,7 @@ if [ -f data/kill ]; then
   echo "written after its try was killed" > out/ckpt.bin
 fi
 "#;
-    let sb = committed_repo(&[
-        ("score.sh", &format!("{SCORE}{late}")),
-        ("value.txt", "1.0"),
-        (".gitignore", ".noise\ndata/\n"),
-        (
-            "arx.toml",
-            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
-             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
-        ),
-    ]);
-    std::fs::create_dir_all(sb.path().join("data")).unwrap();
-    let (code, report, err) = try_json(&sb, &[]);
-    assert_eq!(code, 0, "{report} {err}");
+    let sb = baseline_with_late_writes(late);
     sb.write("value.txt", "0.4");
     sb.write("data/kill", "");
     let started = Instant::now();
@@ -784,19 +792,7 @@ if [ -f data/slow ]; then
   echo "written after its try was killed" > out/ckpt.bin
 fi
 "#;
-    let sb = committed_repo(&[
-        ("score.sh", &format!("{SCORE}{late}")),
-        ("value.txt", "1.0"),
-        (".gitignore", ".noise\ndata/\n"),
-        (
-            "arx.toml",
-            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\ndirection = \"min\"\n\
-             command = \"sh score.sh\"\nbaseline_repeat = 3\n",
-        ),
-    ]);
-    std::fs::create_dir_all(sb.path().join("data")).unwrap();
-    let (code, report, err) = try_json(&sb, &[]);
-    assert_eq!(code, 0, "{report} {err}");
+    let sb = baseline_with_late_writes(late);
     sb.write("value.txt", "0.4");
     sb.write("data/slow", "");
     let started = Instant::now();
