@@ -15,9 +15,20 @@
 # Every try starts a new segment (its baseline measured again, 5 runs), so
 # that the tries do not all share one draw of the best's noise; the runs
 # counted are the candidates' only.
+# PAIRED_RHO=R: under `seeds = "paired"`, the noise a seed effect N(0, R)
+# (drawn afresh for every try: a committed round.txt joins the seed) plus
+# fresh N(0, 1 − R), so runs at one seed correlate by R.
+# ARMS="null gain": the arms to run (default both).
 # Usage: bench/sequential_cli.sh [TRIES] (default 300); ARX=path/to/arx.
 set -euo pipefail
 tries="${1:-300}"
+arms="${ARMS:-null gain}"
+export BENCH_RHO="${PAIRED_RHO:-0}"
+# A new draw of the seed effects for the next try: round.txt committed.
+next_round() {
+  printf '%s\n' "$1" > round.txt
+  git add round.txt && git commit -qm "round $1"
+}
 arx="${ARX:-$(cd "$(dirname "$0")/.." && pwd)/target/debug/arx}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -28,10 +39,17 @@ setup() {
   git init -q -b main && git config user.email b@e && git config user.name b
   printf '0\n' > value.txt
   printf '0\n' > note.txt
+  printf '0\n' > round.txt
   cat > score.py <<'PY'
-import random
+import os, random
 v = float(open("value.txt").read())
-print('__RESULT__ {"m": %.6f}' % (v + random.gauss(0.0, 1.0)))
+rho = float(os.environ.get("BENCH_RHO", "0"))
+seed = os.environ.get("ARX_SEED")
+shared = 0.0
+if rho > 0 and seed is not None:
+    shared = random.Random(seed + "-" + open("round.txt").read().strip()).gauss(0.0, 1.0)
+noise = rho ** 0.5 * shared + (1.0 - rho) ** 0.5 * random.gauss(0.0, 1.0)
+print('__RESULT__ {"m": %.6f}' % (v + noise))
 PY
   cat > arx.toml <<'TOML'
 [gates]
@@ -42,6 +60,10 @@ metric = "m"
 direction = "min"
 command = "python3 score.py"
 baseline_repeat = 5
+TOML
+  [ -z "${PAIRED_RHO:-}" ] || printf 'seeds = "paired"\n' >> arx.toml
+  cat >> arx.toml <<'TOML'
+
 rule = "sequential"
 confidence = 0.95
 TOML
@@ -55,9 +77,11 @@ count() { # status file
 }
 
 if [ "${LATER:-0}" != only ]; then
+case " $arms " in *" null "*)
 setup null
 kept=0 runs=0
 for i in $(seq 1 "$tries"); do
+  next_round "$i"
   printf '%s\n' "$i" > note.txt
   out="$("$arx" --json try --new-segment -m "null $i" 2>/dev/null || true)"
   case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
@@ -67,10 +91,13 @@ except Exception: print(0)')
   runs=$((runs + n))
 done
 echo "null: kept $kept of $tries tries ($runs runs)"
+;; esac
 
+case " $arms " in *" gain "*)
 setup gain
 kept=0 runs=0
 for i in $(seq 1 "$tries"); do
+  next_round "$i"
   v=$(cat value.txt)
   python3 -c "print($v - 1.0)" > value.txt
   out="$("$arx" --json try --new-segment -m "gain $i" 2>/dev/null || true)"
@@ -81,6 +108,7 @@ except Exception: print(0)')
   runs=$((runs + n))
 done
 echo "gain 1σ: kept $kept of $tries tries ($runs runs)"
+;; esac
 fi
 
 case "${LATER:-0}" in 1 | only) ;; *) exit 0 ;; esac
@@ -91,6 +119,7 @@ lower() { # by
 setup later
 kept=0 runs=0 n_tries=0
 for i in $(seq 1 "$tries"); do
+  next_round "$i"
   flag=--new-segment
   earlier=no
   for j in $(seq 1 10); do
