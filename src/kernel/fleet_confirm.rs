@@ -280,6 +280,64 @@ mod tests {
         assert_eq!(pick(&[], "fast"), Some("own"));
     }
 
+    #[test]
+    fn with_three_classes_a_keep_lands_only_after_the_third_and_one_no_refutes_it() {
+        let p = pending("p", "k", "fast", "1");
+        let all = [p.clone()];
+        let slow = verdict("p", "slow", "s1", true);
+        let big = verdict("p", "big", "b1", true);
+        // Its own class: waiting for two more.
+        assert!(matches!(
+            standing(&p, &[], Some("k"), 3),
+            Standing::Waiting { needed: 2, .. }
+        ));
+        // The second class: still waiting, for one more; two machines of
+        // that class count once.
+        let two = [slow.clone(), verdict("p", "slow", "s2", true)];
+        assert!(matches!(
+            standing(&p, &two, Some("k"), 3),
+            Standing::Waiting { needed: 1, .. }
+        ));
+        // The second class does not measure it again; the third does.
+        let pick = |verdicts: &[Verdict], class| {
+            to_confirm(&all, verdicts, Some("k"), (class, 3)).map(|p| p.commit.as_str())
+        };
+        assert_eq!(pick(&two, "slow"), None);
+        assert_eq!(pick(&two, "big"), Some("p"));
+        // The third class finds it better: confirmed, by all three.
+        let three = [slow.clone(), big.clone()];
+        assert_eq!(
+            standing(&p, &three, Some("k"), 3),
+            Standing::Confirmed {
+                classes: vec!["big".into(), "fast".into(), "slow".into()]
+            }
+        );
+        assert_eq!(
+            pick(&three, "other"),
+            None,
+            "confirmed is not measured again"
+        );
+        // Two classes better and the third not: refuted, whatever the
+        // order the verdicts came in.
+        let no = verdict("p", "big", "b1", false);
+        for verdicts in [[slow.clone(), no.clone()], [no.clone(), slow.clone()]] {
+            assert_eq!(
+                standing(&p, &verdicts, Some("k"), 3),
+                Standing::Refuted {
+                    class: "big".into(),
+                    machine: "b1".into()
+                }
+            );
+            assert_eq!(pick(&verdicts, "other"), None);
+        }
+        // One class's no refutes it even after a third class said yes.
+        let late = [slow, big, verdict("p", "tiny", "t1", false)];
+        assert!(matches!(
+            standing(&p, &late, Some("k"), 3),
+            Standing::Refuted { .. }
+        ));
+    }
+
     fn record(id: &str, status: &str, class: &str, extra: serde_json::Value) -> RunRecord {
         let mut ratchet = serde_json::json!({
             "segment": "s", "status": status, "metric": "m", "direction": "min",
