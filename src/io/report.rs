@@ -183,8 +183,9 @@ fn read_all(bytes: &[u8], mut riding: Option<Riding>) -> (Vec<Point<'_>>, usize,
 /// The shape of the cached fold; a cache of another shape (an older arx's,
 /// without lanes and slots, or one that started a segment again at a late
 /// record of an earlier one, or whose slot effects were signed better-is-
-/// positive) is rebuilt.
-const CACHE_VERSION: u32 = 11;
+/// positive, or that took a keep waiting for other classes for the best)
+/// is rebuilt.
+const CACHE_VERSION: u32 = 12;
 
 #[derive(Serialize, Deserialize)]
 struct Cache {

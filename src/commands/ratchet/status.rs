@@ -15,6 +15,16 @@ use crate::kernel::objective::INTERVAL_CONFIDENCE;
 use crate::kernel::segment::{stop_advice, Segment, StopAdvice, TryStatus};
 use crate::output::{bold, dim, warn, Report};
 
+/// A class's keep waiting for other classes.
+#[derive(Serialize)]
+pub struct ClassPending {
+    pub class: String,
+    /// The pending keep's run id.
+    pub run: String,
+    /// Its value on the class.
+    pub value: f64,
+}
+
 #[derive(Serialize)]
 pub struct StatusReport {
     /// 1-based number of the segment in the journal (0: none yet).
@@ -50,6 +60,10 @@ pub struct StatusReport {
     pub best_commit: Option<String>,
     /// The segment's noise (pooled sd of one run).
     pub noise: Option<f64>,
+    /// In a fleet with `confirm_classes`: each class's keep waiting for
+    /// other classes (its best, pending: not the fleet's best above).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<ClassPending>,
     #[serde(flatten)]
     pub advice: StopAdvice,
 }
@@ -103,6 +117,16 @@ impl Report for StatusReport {
                 write!(out, " {d}(baseline {}){d:#}", num(base, dp))?;
             }
             writeln!(out)?;
+        }
+        for p in &self.pending {
+            let dp = decimals(self.noise, p.value);
+            writeln!(
+                out,
+                "  class {}: best {} pending {d}(run {}: the fleet's best once other classes find it better){d:#}",
+                crate::kernel::text::shown(&p.class),
+                num(p.value, dp),
+                crate::kernel::text::shown(&p.run)
+            )?;
         }
         Ok(())
     }
@@ -175,10 +199,26 @@ pub fn run(ctx: &Ctx, flags: &ObjectiveFlags) -> Result<Exit> {
         noise: best.as_ref().and_then(|e| e.noise),
         best: best.map(|e| e.value),
         best_commit: seg.kept.as_ref().map(|k| k.commit.clone()),
+        pending: class_pending(seg),
         advice,
     })?;
     ctx.answer(&line, next);
     Ok(if stop { Exit::Ok } else { Exit::No })
+}
+
+/// Each class's keep waiting for other classes, from the segment's fold.
+fn class_pending(seg: &crate::kernel::report::SegmentFold) -> Vec<ClassPending> {
+    seg.class_summaries()
+        .into_iter()
+        .filter_map(|c| {
+            let p = c.pending?;
+            Some(ClassPending {
+                class: c.class,
+                run: p.run,
+                value: p.value,
+            })
+        })
+        .collect()
 }
 
 /// `arx status` before the objective's first baseline.
@@ -269,6 +309,7 @@ impl StatusReport {
             baseline: None,
             best: None,
             best_commit: None,
+            pending: Vec::new(),
             noise: None,
             advice: StopAdvice {
                 stop: false,

@@ -71,6 +71,10 @@ pub struct Point<'a> {
     pub family: Option<Cow<'a, str>>,
     /// In a fleet: the class of the machine it ran on.
     pub class: Option<Cow<'a, str>>,
+    /// In a fleet with `confirm_classes`: a keep waiting for other
+    /// classes (not the best), and the pending keep a try measured.
+    pub fleet_pending: bool,
+    pub confirms: Option<Cow<'a, str>>,
     /// The best as it measured on the try's slot, which the try was
     /// compared with (`ratchet.slot_best`), when that differs from the
     /// recorded best.
@@ -231,6 +235,20 @@ pub struct ClassSummary {
     /// The segment's best (the fleet's) as the class measured it, when the
     /// class has measured it.
     pub fleet_best: Option<f64>,
+    /// With `confirm_classes`: the class's keep waiting for other classes
+    /// (its best, pending; not the fleet's), with its value on the class.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingOnClass>,
+}
+
+/// A keep waiting for other classes, as its class measured it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PendingOnClass {
+    /// The pending keep's run id (for a class that found another class's
+    /// keep better: that keep's).
+    pub run: String,
+    pub value: f64,
+    pub n: usize,
 }
 
 /// A commit as a class measured it.

@@ -145,6 +145,8 @@ fn lean(p: Point<'_>) -> Point<'static> {
         lane: None,
         family: None,
         class: None,
+        fleet_pending: false,
+        confirms: None,
         slot_best: None,
         slot: None,
         slot_runs: Vec::new(),

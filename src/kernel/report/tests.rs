@@ -539,3 +539,94 @@ fn a_fleets_segment_is_grouped_by_class_never_comparing_them() {
         ]
     );
 }
+
+/// A record of a fleet with `confirm_classes`: `extra` is the rest of its
+/// `ratchet` (`fleet_pending`, `confirms`).
+fn pending_line(run: &str, status: &str, class: &str, samples: [f64; 2], extra: &str) -> String {
+    format!(
+        "{{\"run_id\":\"{run}\",\"started_at\":\"2026-01-01T00:00:{run}Z\",\
+         \"duration_ms\":1000,\"metrics\":{{\"loss\":{}}},\"exit_code\":0,\"samples\":[{},{}],\
+         \"ratchet\":{{\"segment\":\"s1\",\"status\":\"{status}\",\"metric\":\"loss\",\
+         \"direction\":\"min\",\"kept\":\"k0\",\"class\":\"{class}\"{extra}}}}}",
+        samples[1], samples[0], samples[1]
+    )
+}
+
+/// The segment's best commit and the fast class's summary.
+fn best_and_fast(lines: &[String]) -> (Option<String>, ClassSummary) {
+    let points = parse(lines);
+    let o = report(&points, Scope::Latest);
+    let s = o.segments[0].clone();
+    let best = s.best.as_ref().map(|b| b.commit.clone());
+    let fast = s.classes.iter().find(|c| c.class == "fast").cloned();
+    (best, fast.unwrap())
+}
+
+#[test]
+fn a_keep_waiting_for_other_classes_is_its_class_best_pending_not_the_fleets() {
+    // The slow class measures the baseline k0 (about 102), the fast class
+    // measures it again (about 100) and keeps a change (about 98) that
+    // waits for the slow class.
+    let mut lines = vec![
+        class_line("baseline", "slow", "k0", "k0", [102.0, 102.2], 0),
+        class_line("remeasure", "fast", "k0", "k0", [100.0, 100.2], 1),
+        pending_line(
+            "02",
+            "keep",
+            "fast",
+            [98.0, 98.2],
+            ",\"fleet_pending\":true",
+        ),
+    ];
+    for l in &lines {
+        let walked = parse_line(l.as_bytes()).unwrap();
+        let serde = parse_line_by_serde(l.as_bytes()).unwrap();
+        assert_eq!(
+            (walked.fleet_pending, &walked.confirms),
+            (serde.fleet_pending, &serde.confirms)
+        );
+    }
+    let tenths = |v: f64| (v * 10.0).round() / 10.0;
+    let (best, fast) = best_and_fast(&lines);
+    // The fleet's best is still k0, as the fast class measured it; the
+    // keep is the fast class's best, pending.
+    assert_eq!(best.as_deref(), Some("k0"));
+    let b = fast.best.as_ref().unwrap();
+    assert_eq!((b.commit.as_str(), tenths(b.value), b.n), ("k0", 100.1, 2));
+    let p = fast.pending.as_ref().expect("the pending keep");
+    assert_eq!((p.run.as_str(), tenths(p.value), p.n), ("02", 98.1, 2));
+    // The slow class finds it better too, pending: still pending.
+    lines.push(pending_line(
+        "03",
+        "keep",
+        "slow",
+        [100.0, 100.2],
+        ",\"fleet_pending\":true,\"confirms\":\"02\"",
+    ));
+    assert!(best_and_fast(&lines).1.pending.is_some());
+    // A third class does not: refuted, no longer pending.
+    let mut refuted = lines.clone();
+    refuted.push(pending_line(
+        "04",
+        "discard",
+        "big",
+        [99.0, 99.2],
+        ",\"confirms\":\"02\"",
+    ));
+    assert_eq!(best_and_fast(&refuted).1.pending, None);
+    // An interrupted verdict is none.
+    let mut cut = lines.clone();
+    cut.push(pending_line(
+        "04",
+        "interrupted",
+        "big",
+        [99.0, 99.2],
+        ",\"confirms\":\"02\"",
+    ));
+    assert!(best_and_fast(&cut).1.pending.is_some());
+    // A keep that moves the best settles it.
+    lines.push(class_line("keep", "big", "k0", "k2", [97.0, 97.2], 5));
+    let (best, fast) = best_and_fast(&lines);
+    assert_eq!(best.as_deref(), Some("k2"));
+    assert_eq!(fast.pending, None);
+}

@@ -116,6 +116,12 @@ pub(super) struct RatchetView<'a> {
     /// In a fleet: the class of the machine it ran on.
     #[serde(borrow, default, deserialize_with = "borrowed")]
     pub(super) class: Option<Cow<'a, str>>,
+    /// In a fleet with `confirm_classes`: a keep waiting for other classes.
+    #[serde(default)]
+    pub(super) fleet_pending: bool,
+    /// In a fleet with `confirm_classes`: the pending keep it measured.
+    #[serde(borrow, default, deserialize_with = "borrowed")]
+    pub(super) confirms: Option<Cow<'a, str>>,
 }
 
 /// A member that is there and not null.
@@ -342,6 +348,8 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
     let lane = v.ratchet.as_ref().and_then(|r| r.lane.clone());
     let family = v.ratchet.as_ref().and_then(|r| r.family.clone());
     let class = v.ratchet.as_ref().and_then(|r| r.class.clone());
+    let fleet_pending = v.ratchet.as_ref().is_some_and(|r| r.fleet_pending);
+    let confirms = v.ratchet.as_ref().and_then(|r| r.confirms.clone());
     let slot_best = v
         .ratchet
         .as_ref()
@@ -353,6 +361,9 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
                 // Another loop's row: the commit it names, if this
                 // repository holds it.
                 _ if r.imported => r.commit,
+                // A keep waiting for other classes is no commit of the
+                // best's (not the best it was kept over either).
+                Status::Keep if r.fleet_pending => None,
                 Status::Keep => r.commit.or(Some(r.kept.clone())),
                 Status::Baseline => Some(r.kept.clone()),
                 _ => head.or(Some(r.kept.clone())),
@@ -398,6 +409,8 @@ pub(super) fn point(v: LineView<'_>) -> Point<'_> {
         lane,
         family,
         class,
+        fleet_pending,
+        confirms,
         slot_best,
         slot: v.slot.filter(|_| !imported),
         slot_runs,

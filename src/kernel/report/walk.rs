@@ -276,6 +276,8 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         imported: false,
         family: None,
         class: None,
+        fleet_pending: false,
+        confirms: None,
     };
     let mut seen = Seen(0);
     let end = walk_members(s.as_bytes(), i, |key, at| match key {
@@ -342,6 +344,14 @@ fn ratchet(s: &str, i: usize) -> Option<(RatchetView<'_>, usize)> {
         b"class" => {
             seen.first(14)?;
             scalar(s, at, plain_opt_text, |x| r.class = x)
+        }
+        b"fleet_pending" => {
+            seen.first(15)?;
+            scalar(s, at, boolean, |x| r.fleet_pending = x)
+        }
+        b"confirms" => {
+            seen.first(16)?;
+            scalar(s, at, plain_opt_text, |x| r.confirms = x)
         }
         _ => other(key, s, at),
     })?;

@@ -216,6 +216,13 @@ fn class_facts(out: &mut Vec<(&'static str, String)>, s: &SegmentSummary) {
                 short_commit(&b.commit)
             ));
         }
+        if let Some(p) = &c.pending {
+            t.push_str(&format!(
+                ", best {} pending (run {}: waits for other classes)",
+                num(p.value),
+                truncate(&p.run, 12)
+            ));
+        }
         match c.fleet_best {
             Some(v) => t.push_str(&format!(", the fleet's {}", num(v))),
             None => t.push_str(", the fleet's not measured"),

@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{entry, kept_samples, mean, SegmentFold};
-use crate::kernel::report::{millis, ClassSummary, OnClass, OnSlot, Point, Status};
+use crate::kernel::report::{millis, ClassSummary, OnClass, OnSlot, PendingOnClass, Point, Status};
 
 /// One class's share of a segment.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -25,12 +25,26 @@ pub struct ClassFold {
     /// When it measured `commit` last (its record's end, in ms).
     #[serde(default)]
     pub at_ms: i64,
+    /// With `confirm_classes`: its keep waiting for other classes (or its
+    /// verdict that found another class's keep better), while the best it
+    /// was kept over is the segment's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<PendingFold>,
+}
+
+/// A keep waiting for other classes, on one class.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PendingFold {
+    /// The pending keep's run id.
+    pub run: String,
+    pub samples: Vec<f64>,
 }
 
 impl SegmentFold {
     /// A record of a machine of a fleet: its class's counts and measured
     /// best.
     pub(super) fn add_class(&mut self, p: &Point<'_>, is_try: bool) {
+        self.settle_pending(p);
         let Some(class) = p.class.as_deref() else {
             return;
         };
@@ -54,6 +68,14 @@ impl SegmentFold {
         );
         c.tries += usize::from(is_try);
         c.keeps += usize::from(p.status == Status::Keep);
+        if p.fleet_pending && p.status == Status::Keep {
+            let run = p.confirms.as_deref().unwrap_or(&p.run_id);
+            c.pending = Some(PendingFold {
+                run: run.to_string(),
+                samples: kept_samples(p),
+            });
+            return;
+        }
         if !matches!(
             p.status,
             Status::Keep | Status::Baseline | Status::Remeasure
@@ -82,6 +104,37 @@ impl SegmentFold {
         }
     }
 
+    /// A keep waiting for other classes is settled by a keep that moves the
+    /// best (it, or another: it is overtaken), and refuted by a verdict on
+    /// it that does not keep.
+    fn settle_pending(&mut self, p: &Point<'_>) {
+        let refuted = match (&p.confirms, p.status) {
+            (_, Status::Keep) if !p.fleet_pending => None,
+            // Any decided outcome of a verdict that is not a keep (as
+            // `kernel::fleet_confirm` judges it).
+            (Some(of), s)
+                if !matches!(
+                    s,
+                    Status::Keep
+                        | Status::Baseline
+                        | Status::Remeasure
+                        | Status::Interrupted
+                        | Status::Stale
+                        | Status::AlreadyInBest
+                        | Status::Protected
+                ) =>
+            {
+                Some(of.as_ref())
+            }
+            _ => return,
+        };
+        for c in &mut self.classes {
+            if refuted.is_none_or(|of| c.pending.as_ref().is_some_and(|x| x.run == of)) {
+                c.pending = None;
+            }
+        }
+    }
+
     /// The baseline as the best's class measured it, when the best and the
     /// baseline were measured on different classes: `Some(None)` when that
     /// class has not measured it (no change is told then).
@@ -100,7 +153,7 @@ impl SegmentFold {
 
     /// Each class's summary: its best as it measured it, and the
     /// segment's best (the fleet's) when that is the best it measured last.
-    pub(super) fn class_summaries(&self) -> Vec<ClassSummary> {
+    pub fn class_summaries(&self) -> Vec<ClassSummary> {
         let fleet = self.kept.as_ref().map(|k| k.commit.as_str());
         self.classes
             .iter()
@@ -110,10 +163,16 @@ impl SegmentFold {
                     value: mean(&c.samples),
                     n: c.samples.len(),
                 });
+                let pending = c.pending.as_ref().filter(|x| !x.samples.is_empty());
                 ClassSummary {
                     class: c.class.clone(),
                     tries: c.tries,
                     keeps: c.keeps,
+                    pending: pending.map(|x| PendingOnClass {
+                        run: x.run.clone(),
+                        value: mean(&x.samples),
+                        n: x.samples.len(),
+                    }),
                     fleet_best: best
                         .as_ref()
                         .filter(|b| Some(b.commit.as_str()) == fleet)

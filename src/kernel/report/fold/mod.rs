@@ -264,7 +264,7 @@ impl Fold {
             // held-out check, a guard, a check); a plain run's, the best
             // value.
             if p.segment_number > 0 {
-                if matches!(p.status, Status::Keep | Status::Baseline) {
+                if matches!(p.status, Status::Keep | Status::Baseline) && !p.fleet_pending {
                     g.best = Some(v);
                     g.best_run = Some(p.run_id.to_string());
                 }

@@ -75,6 +75,10 @@ impl SegmentFold {
             slot: p.slot.as_deref().map(str::to_string),
             class: p.class.as_deref().map(str::to_string),
         };
+        // A keep waiting for other classes is not the best.
+        if p.fleet_pending {
+            return;
+        }
         match p.status {
             Status::Baseline => {
                 self.baseline = Some(kept());
