@@ -14,7 +14,7 @@ use crate::kernel::fleet::{Card, Lease};
 use crate::kernel::fleet_classes::{class_bests, ClassBest};
 use crate::kernel::fleet_confirm::Standing;
 use crate::ops::fleet::{Fleet, Synced};
-use crate::ops::ratchet::PendingSynced;
+use crate::ops::ratchet::{PendingSynced, Tended};
 use crate::output::{bold, dim, Report};
 
 pub fn run(ctx: &Ctx, cmd: &FleetCommand) -> Result<Exit> {
@@ -98,7 +98,9 @@ impl Report for Status {
             writeln!(out, "{d}the remote did not answer: {}{d:#}", shown(why))?;
         }
         for m in &self.machines {
+            let lanes = m.tries.iter().any(|t| t.lane.is_some());
             let mut what = match &m.trying {
+                _ if lanes => format!("{} tries", m.tries.len()),
                 Some(t) => format!("trying {}", shown(t)),
                 None => "idle".into(),
             };
@@ -112,6 +114,18 @@ impl Report for Status {
                 shown(&m.class),
                 if m.seen.is_empty() { "never" } else { &m.seen }
             )?;
+            for t in m.tries.iter().filter(|_| lanes) {
+                let tree = match &t.lane {
+                    Some(lane) => format!("{}/{}", m.machine, shown(lane)),
+                    None => m.machine.clone(),
+                };
+                writeln!(
+                    out,
+                    "    {tree:<28} trying {} (since {})",
+                    shown(&t.trying),
+                    shown(&t.since)
+                )?;
+            }
         }
         let fmt = |v: Option<f64>| v.map_or("-".into(), crate::kernel::number::fmt_number);
         for c in &self.classes {
@@ -194,6 +208,7 @@ fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
             seen: String::new(),
             trying: None,
             pending: None,
+            tries: Vec::new(),
         });
     }
     machines.sort_by(|a, b| a.machine.cmp(&b.machine));
@@ -232,6 +247,10 @@ struct SyncReport {
     machine: String,
     #[serde(flatten)]
     synced: Synced,
+    /// With `confirm_classes`: what the sync did with the keeps waiting
+    /// for other classes (pushed again, made the fleet's best, pruned).
+    #[serde(skip_serializing_if = "Tended::is_empty")]
+    confirm: Tended,
     /// A keep held here while the remote did not answer: what the sync
     /// did with it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -249,6 +268,9 @@ impl Report for SyncReport {
             s.published,
             s.best.as_deref().map_or("-", short)
         )?;
+        for line in crate::ops::ratchet::confirm_lines(&self.confirm) {
+            writeln!(out, "{line}")?;
+        }
         if let Some(p) = &self.pending {
             match p.outcome {
                 "pushed" => writeln!(
@@ -282,7 +304,7 @@ impl Report for SyncReport {
 
 fn sync(ctx: &Ctx, fleet: &Fleet) -> Result<Exit> {
     let root = crate::io::config::repo_root(&ctx.cwd()?).unwrap_or(ctx.cwd()?);
-    let (synced, pending) =
+    let (synced, confirm, pending) =
         crate::ops::ratchet::sync_now(fleet, &root, &ctx.state_dir()?, &ctx.now()?, WARN)?;
     if let Some(why) = &synced.unreachable {
         return Err(Hinted::error(
@@ -296,6 +318,7 @@ fn sync(ctx: &Ctx, fleet: &Fleet) -> Result<Exit> {
     ctx.out.emit(&SyncReport {
         machine: fleet.machine.clone(),
         synced,
+        confirm,
         pending,
     })?;
     Ok(Exit::Ok)

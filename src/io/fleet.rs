@@ -183,6 +183,48 @@ impl Door {
         self.resolve(&format!("{MACHINES}pending/{run}"))
     }
 
+    /// The keeps waiting for other classes as last fetched: (run id, its
+    /// commit), by run.
+    pub fn fetched_pendings(&self) -> Result<Vec<(String, String)>> {
+        let repo = self.repo()?;
+        let prefix = format!("{MACHINES}pending/");
+        let mut out = Vec::new();
+        for r in repo
+            .references_glob(&format!("{prefix}*"))
+            .context("cannot list the fleet's pending keeps")?
+            .flatten()
+        {
+            if let (Some(name), Some(id)) = (r.name(), r.target()) {
+                out.push((name.trim_start_matches(&prefix).to_string(), id.to_string()));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// After a pending keep's ref was pushed (`Some(commit)`) or deleted
+    /// on the remote: the fetched ref says what the remote now holds.
+    pub fn pending_moved(&self, run: &str, commit: Option<&str>) -> Result<()> {
+        let fetched = format!("{MACHINES}pending/{run}");
+        match commit {
+            Some(c) => self.set_ref(&fetched, c),
+            None => {
+                if let Ok(mut r) = self.repo()?.find_reference(&fetched) {
+                    r.delete()
+                        .with_context(|| format!("cannot delete {fetched}"))?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A commit's first parent, when it is here and has one.
+    pub fn parent_of(&self, commit: &str) -> Option<String> {
+        let repo = self.repo().ok()?;
+        let c = repo.find_commit(git2::Oid::from_str(commit).ok()?).ok()?;
+        c.parent_id(0).ok().map(|p| p.to_string())
+    }
+
     /// The working tree's files as `commit` has them (files it lacks
     /// removed); the branch and the index are left alone.
     pub fn restore_tree(&self, commit: &str) -> Result<()> {

@@ -294,6 +294,47 @@ pub struct Card {
     /// A keep made while the remote did not answer, not yet pushed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<String>,
+    /// What each of its working trees tries (its main working tree and
+    /// each lane), by lane: one machine runs several tries at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tries: Vec<Trying>,
+}
+
+/// A try running in one working tree of a machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trying {
+    /// Its lane (`None`: the machine's main working tree).
+    pub lane: Option<String>,
+    /// What it tests (a description or an idea).
+    pub trying: String,
+    /// Since when (its sync, RFC 3339).
+    pub since: String,
+}
+
+/// A machine's tries after a sync of the working tree `lane` (`None`: the
+/// main one), which tries `trying` (`None`: nothing now): its entry
+/// replaced, the other working trees' entries (from the card the remote
+/// holds) kept, by lane.
+pub fn tries_now(
+    before: &[Trying],
+    lane: Option<&str>,
+    trying: Option<&str>,
+    now: &str,
+) -> Vec<Trying> {
+    let mut out: Vec<Trying> = before
+        .iter()
+        .filter(|t| t.lane.as_deref() != lane)
+        .cloned()
+        .collect();
+    if let Some(what) = trying {
+        out.push(Trying {
+            lane: lane.map(str::to_string),
+            trying: what.to_string(),
+            since: now.to_string(),
+        });
+    }
+    out.sort_by(|a, b| a.lane.cmp(&b.lane));
+    out
 }
 
 /// Every machine's records merged into one journal: one record per run
@@ -396,6 +437,28 @@ impl Order {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_working_tree_of_a_machine_has_its_own_try_on_the_card() {
+        let t = |lane: Option<&str>, what: &str| Trying {
+            lane: lane.map(str::to_string),
+            trying: what.into(),
+            since: "t".into(),
+        };
+        let one = tries_now(&[], Some("b"), Some("wider"), "t");
+        assert_eq!(one, [t(Some("b"), "wider")]);
+        // Another lane's sync keeps lane b's try; the main tree's too.
+        let two = tries_now(&one, Some("a"), Some("deeper"), "t");
+        assert_eq!(two, [t(Some("a"), "deeper"), t(Some("b"), "wider")]);
+        let three = tries_now(&two, None, Some("lr"), "t");
+        assert_eq!(three.len(), 3);
+        assert_eq!(three[0], t(None, "lr"));
+        // A lane's next try replaces its entry; its end removes it.
+        let next = tries_now(&three, Some("b"), Some("narrower"), "t");
+        assert_eq!(next[2], t(Some("b"), "narrower"));
+        let done = tries_now(&next, Some("b"), None, "t");
+        assert_eq!(done, [t(None, "lr"), t(Some("a"), "deeper")]);
+    }
 
     fn lease(machine: &str, expires: &str) -> Lease {
         Lease {

@@ -116,6 +116,7 @@ mod tests {
             seen: String::new(),
             trying: None,
             pending: None,
+            tries: Vec::new(),
         }
     }
 

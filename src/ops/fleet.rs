@@ -209,8 +209,11 @@ impl Fleet {
     ) -> Result<Push> {
         let _lock = crate::io::fleet::lock_sync(&self.state)?;
         let (mut own, _) = self.own_records()?;
-        if !own.iter().any(|r| r.run_id == rec.run_id) {
-            own.push(rec.clone());
+        // The record as this keep tells it (a pending keep made the best
+        // is journaled here already, marked pending).
+        match own.iter_mut().find(|r| r.run_id == rec.run_id) {
+            Some(r) => *r = rec.clone(),
+            None => own.push(rec.clone()),
         }
         let card = self.card(None, None, now);
         let expected = self.door.fetched_chain(&self.machine);
@@ -259,6 +262,7 @@ impl Fleet {
                     seen: String::new(),
                     trying: None,
                     pending: None,
+                    tries: Vec::new(),
                 });
             let records = parse_records(&records);
             out.push((card, records));
@@ -355,13 +359,26 @@ impl Fleet {
         Ok((own, others))
     }
 
+    /// This machine's card: what this working tree tries now, beside
+    /// what the machine's other working trees (its lanes) try, as the
+    /// remote's card has it.
     fn card(&self, trying: Option<&str>, pending: Option<&str>, now: &str) -> Card {
+        let before = (self.door.fetched_chain(&self.machine))
+            .and_then(|tip| self.door.read_chain(&tip).ok())
+            .and_then(|(_, card)| serde_json::from_slice::<Card>(&card?).ok())
+            .map(|c| c.tries)
+            .unwrap_or_default();
+        let tries = rules::tries_now(&before, self.lane.as_deref(), trying, now);
         Card {
             machine: self.machine.clone(),
             class: self.class.clone(),
             seen: now.to_string(),
-            trying: trying.map(str::to_string),
+            // This working tree's try, else another's: busy or idle.
+            trying: trying
+                .map(str::to_string)
+                .or_else(|| tries.first().map(|t| t.trying.clone())),
             pending: pending.map(str::to_string),
+            tries,
         }
     }
 

@@ -51,17 +51,47 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| refuted(),
         ),
+        trial(
+            "fleet_confirm_a_pending_keep_the_remote_missed_is_pushed_by_the_next_sync",
+            git_daemon,
+            |_| pushed_again(),
+        ),
+        trial(
+            "fleet_confirm_a_sync_lands_a_keep_three_classes_found_better_at_once",
+            git_daemon,
+            |_| landed_by_sync(),
+        ),
     ]
 }
 
+/// Held until `$ARX_SYNC_WANT` machines have started a run (at most 4 s),
+/// so that their tries are decided at once.
+const BARRIER: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+"#;
+
 fn serve() -> Fleet {
+    serve_n(2)
+}
+
+/// The remote with `confirm_classes = n`, its experiment held at a
+/// barrier when a test asks.
+fn serve_n(n: u32) -> Fleet {
+    let config = CONFIG.replace("confirm_classes = 2", &format!("confirm_classes = {n}"));
+    let score = format!("{BARRIER}{}", SCORE.trim_start_matches("#!/bin/sh\n"));
     Fleet::seeded_with(
         false,
         &[
-            ("score.sh", SCORE),
+            ("score.sh", &score),
             ("v.txt", "100\n"),
             ("bump.txt", "0\n"),
-            ("arx.toml", CONFIG),
+            ("arx.toml", &config),
             (".gitignore", ".arx/\n.noise\n"),
         ],
     )
@@ -76,6 +106,30 @@ fn read(dir: &Path, name: &str) -> String {
         .unwrap()
         .trim()
         .to_string()
+}
+
+/// The refs of keeps waiting for classes on the remote.
+fn pending_refs(f: &Fleet) -> Vec<String> {
+    let refs = remote(
+        f,
+        &[
+            "for-each-ref",
+            "--format=%(refname)",
+            "refs/arx/fleet/pending/",
+        ],
+    );
+    refs.lines().map(str::to_string).collect()
+}
+
+/// `arx --json fleet sync` in `dir`: its report.
+fn sync_json(dir: &Path) -> Value {
+    let out = super::arx_in(dir, &["--json", "fleet", "sync"]);
+    assert!(
+        out.status.success(),
+        "fleet sync: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// `arx fleet status --fetch`'s keeps waiting for classes.
@@ -137,6 +191,8 @@ fn confirmed() -> Result<(), Failed> {
     );
     assert_eq!(remote(&f, &["show", "main:v.txt"]), "98");
     assert_eq!(remote(&f, &["rev-parse", "main^"]), before);
+    // Settled: its ref is gone from the remote.
+    assert_eq!(pending_refs(&f), Vec::<String>::new());
     Ok(())
 }
 
@@ -159,10 +215,100 @@ fn refuted() -> Result<(), Failed> {
         .filter(|r| r["ratchet"]["confirms"] == run.as_str())
         .collect();
     assert_eq!(verdict.len(), 1, "{:?}", records(&slow));
+    // Refuted: its ref is gone from the remote.
+    assert_eq!(pending_refs(&f), Vec::<String>::new());
     // A refuted keep is not measured again.
     let again = super::arx_in(&slow, &["--json", "try", "-m", "again"]);
     let text = String::from_utf8_lossy(&again.stderr);
     assert!(!text.contains("measuring the keep of run"), "{text}");
     assert_eq!(f.remote_best(), before);
+    Ok(())
+}
+
+/// The fast class keeps while the remote is down: its pending keep's ref
+/// does not reach the remote. The next sync pushes it (`confirm.pushed`),
+/// and the slow class then measures it and makes it the fleet's best.
+fn pushed_again() -> Result<(), Failed> {
+    let mut f = serve();
+    let (fast, slow) = (f.machine("fast", "fast"), f.machine("slow", "slow"));
+    let (code, r) = try_in(&fast, "baseline");
+    assert_eq!((code, status(&r)), (0, "baseline".into()), "{r}");
+    let before = f.remote_best();
+    f.daemon.down();
+    std::fs::write(fast.join("v.txt"), "98\n").unwrap();
+    let (code, r) = try_in(&fast, "lower the value");
+    assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    assert_eq!(r["ratchet"]["fleet_pending"], true, "{r}");
+    let run = r["run_id"].as_str().unwrap().to_string();
+    f.daemon.up();
+    assert_eq!(pending_refs(&f), Vec::<String>::new());
+    let synced = sync_json(&fast);
+    assert_eq!(synced["confirm"]["pushed"][0], run.as_str(), "{synced}");
+    assert_eq!(
+        pending_refs(&f),
+        [format!("refs/arx/fleet/pending/{run}")],
+        "the sync did not push the pending keep"
+    );
+    // Pushed once: a second sync has nothing to push.
+    assert!(sync_json(&fast).get("confirm").is_none());
+    let (code, r) = try_in(&slow, "confirm");
+    assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    assert_eq!(r["ratchet"]["confirms"], run.as_str(), "{r}");
+    assert_eq!(remote(&f, &["show", "main:v.txt"]), "98");
+    assert_eq!(remote(&f, &["rev-parse", "main^"]), before);
+    assert_eq!(pending_refs(&f), Vec::<String>::new());
+    Ok(())
+}
+
+/// `confirm_classes = 3`. The slow and the big class measure the fast
+/// class's keep at once: each finds it better, each sees one class short
+/// of three, so neither moves the best. The records then show three
+/// classes; `arx fleet sync` on the fast machine makes its keep the
+/// fleet's best (`confirm.promoted`) and removes its ref.
+fn landed_by_sync() -> Result<(), Failed> {
+    let f = serve_n(3);
+    let fast = f.machine("fast", "fast");
+    let (slow, big) = (f.machine("slow", "slow"), f.machine("big", "big"));
+    let run = pending_keep(&f, &fast, (98, 0));
+    let before = f.remote_best();
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let ts = super::spawn_try(&slow, "confirm on slow", &barrier, 2);
+    let tb = super::spawn_try(&big, "confirm on big", &barrier, 2);
+    for (code, r, err) in [super::finish(ts), super::finish(tb)] {
+        assert_eq!((code, status(&r)), (0, "keep".into()), "{r}\n{err}");
+        assert_eq!(r["ratchet"]["confirms"], run.as_str(), "{r}");
+        assert_eq!(r["ratchet"]["fleet_pending"], true, "{r}");
+    }
+    assert_eq!(f.remote_best(), before, "a try moved the best");
+    let synced = sync_json(&fast);
+    let promoted = &synced["confirm"]["promoted"];
+    assert_eq!(promoted["run"], run.as_str(), "{synced}");
+    assert_eq!(
+        promoted["classes"],
+        serde_json::json!(["big", "fast", "slow"])
+    );
+    assert_eq!(synced["best"], f.remote_best().as_str(), "{synced}");
+    assert_eq!(remote(&f, &["show", "main:v.txt"]), "98");
+    assert_eq!(remote(&f, &["rev-parse", "main^"]), before);
+    assert_eq!(pending_refs(&f), Vec::<String>::new());
+    // The keep's record, no longer pending, tells the fleet's best, on
+    // every machine after a sync.
+    super::sync(&slow);
+    for dir in [&fast, &slow] {
+        let kept: Vec<Value> = records(dir)
+            .into_iter()
+            .filter(|r| r["run_id"] == run.as_str())
+            .collect();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0]["ratchet"]["commit"], f.remote_best().as_str());
+        assert!(
+            kept[0]["ratchet"].get("fleet_pending").is_none(),
+            "{}",
+            kept[0]
+        );
+    }
+    // A second sync does nothing more.
+    assert!(sync_json(&fast).get("confirm").is_none());
     Ok(())
 }

@@ -71,9 +71,14 @@ pub fn start(
         ));
         return Ok(false);
     }
-    let changed = synced.merged_in > 0 || pending.is_some();
+    let mut changed = synced.merged_in > 0 || pending.is_some();
     if let Some(p) = pending {
         push_pending((fleet, repo), state, &p, (host, warn))?;
+    }
+    let tended = super::confirm_sync::tend(fleet, state, &now, true, warn)?;
+    changed |= tended.promoted.is_some();
+    for line in super::confirm_sync::lines(&tended) {
+        host.say(&line);
     }
     let Some(best) = fleet.best() else {
         return Ok(changed);
@@ -207,7 +212,16 @@ pub fn finish(fleet: &Fleet, state: &Path, host: &dyn Host) {
             .map(|p| (p.commit.as_str(), p.run_id.as_str())),
         &now,
     ) {
-        Ok(s) if s.unreachable.is_none() => {}
+        Ok(s) if s.unreachable.is_none() => {
+            match super::confirm_sync::tend(fleet, state, &now, false, |_| {}) {
+                Ok(t) => super::confirm_sync::lines(&t)
+                    .iter()
+                    .for_each(|l| host.say(l)),
+                Err(e) => host.warn(&format!(
+                    "cannot settle the keeps waiting for other classes: {e:#}"
+                )),
+            }
+        }
         Ok(s) => host.warn(&format!(
             "the fleet's remote {} did not answer ({}): this try's records go with the next sync",
             fleet.door.remote,

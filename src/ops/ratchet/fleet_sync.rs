@@ -9,6 +9,7 @@ use std::path::Path;
 use anyhow::Result;
 use serde::Serialize;
 
+use super::confirm_sync::Tended;
 use super::fleet::{clear_pending, overtaken, read_pending, BEFORE_SYNC_REF};
 use crate::io::fleet::Push;
 use crate::io::git::ratchet::{RatchetRepo, Replay};
@@ -32,21 +33,42 @@ pub struct PendingSynced {
     pub conflicts: Vec<String>,
 }
 
-/// Sync now (fetch, merge, publish), then push the keep held here if
-/// there is one, or replay it onto the fleet's best when another machine
-/// kept first. `root`: the working tree to replay in.
+/// Sync now (fetch, merge, publish); act on the keeps waiting for other
+/// classes (`confirm_sync`); then push the keep held here if there is
+/// one, or replay it onto the fleet's best when another machine kept
+/// first. `root`: the working tree to replay in.
 pub fn sync_now(
     fleet: &Fleet,
     root: &Path,
     state: &Path,
     now: &str,
     warn: Warn,
-) -> Result<(Synced, Option<PendingSynced>)> {
+) -> Result<(Synced, Tended, Option<PendingSynced>)> {
     let pending = read_pending(state)?;
     let ids = pending
         .as_ref()
         .map(|p| (p.commit.as_str(), p.run_id.as_str()));
-    let synced = fleet.sync(None, ids, now)?;
+    let mut synced = fleet.sync(None, ids, now)?;
+    let mut tended = Tended::default();
+    if synced.unreachable.is_none() {
+        tended = super::confirm_sync::tend(fleet, state, now, true, warn)?;
+        if tended.promoted.is_some() {
+            synced.best = fleet.best();
+        }
+    }
+    let (synced, pending) = sync_pending(fleet, (root, state), now, warn, (synced, pending))?;
+    Ok((synced, tended, pending))
+}
+
+/// The keep held here while the remote did not answer, after a sync:
+/// pushed, replayed, or still held.
+fn sync_pending(
+    fleet: &Fleet,
+    (root, state): (&Path, &Path),
+    now: &str,
+    warn: Warn,
+    (synced, pending): (Synced, Option<super::fleet::PendingKeep>),
+) -> Result<(Synced, Option<PendingSynced>)> {
     let Some(p) = pending else {
         return Ok((synced, None));
     };

@@ -44,6 +44,11 @@ pub fn trials() -> Vec<Trial> {
             super::git_daemon,
             |_| renewal_under_now(),
         ),
+        trial(
+            "fleet_status_shows_each_lanes_try_of_a_machine",
+            super::git_daemon,
+            |_| status_shows_each_lane(),
+        ),
     ]
 }
 
@@ -516,5 +521,88 @@ fn renewal_under_now() -> Result<(), Failed> {
             "a renewal did not keep to --now: {seen:?}"
         );
     }
+    Ok(())
+}
+
+/// The experiment, held (at most 60 s) until the test writes `go` in
+/// `$ARX_SYNC`, once it has said it started.
+const HELD: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ ! -e "$ARX_SYNC/go" ] && [ $i -lt 3000 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+"#;
+
+/// Machine x's working trees' tries in `arx --json fleet status --fetch`
+/// on `dir`: (lane, what it tries), by lane.
+fn tries_of_x(dir: &Path) -> Vec<(String, String)> {
+    let out = arx_in(dir, &["--json", "fleet", "status", "--fetch"]);
+    let st: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let x = st["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["machine"] == "x")
+        .cloned()
+        .unwrap_or_default();
+    let tries = x["tries"].as_array().cloned().unwrap_or_default();
+    tries
+        .iter()
+        .map(|t| {
+            let s = |v: &Value| v.as_str().unwrap_or("").to_string();
+            (s(&t["lane"]), s(&t["trying"]))
+        })
+        .collect()
+}
+
+/// Two lanes of machine x try at once: `arx fleet status` on machine y
+/// shows both tries, each with its lane (it showed one before, the lane
+/// that synced last), and none once they ended.
+fn status_shows_each_lane() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, super::CONFIG, HELD);
+    let x = f.machine("x", "cpu-x");
+    let y = f.machine("y", "cpu-x");
+    assert_eq!(try_in(&x, "baseline").0, 0);
+    add_lanes(&x, &["l1", "l2"]);
+    let (l1, l2) = (lane(&x, "l1"), lane(&x, "l2"));
+    bump(&l1, "a.txt", 1);
+    bump(&l2, "b.txt", 1);
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let t1 = spawn_try(&l1, "a up", &barrier, 2);
+    let t2 = spawn_try(&l2, "b up", &barrier, 2);
+    let started = Instant::now();
+    while !(barrier.join("l1").exists() && barrier.join("l2").exists()) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the lanes never ran"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let tries = tries_of_x(&y);
+    let human = String::from_utf8_lossy(&arx_in(&y, &["fleet", "status"]).stdout).to_string();
+    std::fs::write(barrier.join("go"), "").unwrap();
+    let (c1, r1, e1) = finish(t1);
+    let (c2, r2, e2) = finish(t2);
+    assert_eq!((c1, c2), (0, 0), "{r1}\n{e1}\n{r2}\n{e2}");
+    assert_eq!(
+        tries,
+        [("l1".into(), "a up".into()), ("l2".into(), "b up".into())],
+        "{human}"
+    );
+    assert!(
+        human.contains("x/l1") && human.contains("trying a up"),
+        "{human}"
+    );
+    assert!(
+        human.contains("x/l2") && human.contains("trying b up"),
+        "{human}"
+    );
+    // Both ended: machine x tries nothing.
+    assert_eq!(tries_of_x(&y), Vec::<(String, String)>::new());
     Ok(())
 }
