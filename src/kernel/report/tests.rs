@@ -557,7 +557,10 @@ fn best_and_fast(lines: &[String]) -> (Option<String>, ClassSummary) {
     let points = parse(lines);
     let o = report(&points, Scope::Latest);
     let s = o.segments[0].clone();
-    let best = s.best.as_ref().map(|b| b.commit.clone());
+    let best = s
+        .best
+        .as_ref()
+        .map(|b| format!("{} by {}", b.commit, b.run_id));
     let fast = s.classes.iter().find(|c| c.class == "fast").cloned();
     (best, fast.unwrap())
 }
@@ -590,7 +593,7 @@ fn a_keep_waiting_for_other_classes_is_its_class_best_pending_not_the_fleets() {
     let (best, fast) = best_and_fast(&lines);
     // The fleet's best is still k0, as the fast class measured it; the
     // keep is the fast class's best, pending.
-    assert_eq!(best.as_deref(), Some("k0"));
+    assert_eq!(best.as_deref(), Some("k0 by 01a3-slow-0"));
     let b = fast.best.as_ref().unwrap();
     assert_eq!((b.commit.as_str(), tenths(b.value), b.n), ("k0", 100.1, 2));
     let p = fast.pending.as_ref().expect("the pending keep");
@@ -627,6 +630,6 @@ fn a_keep_waiting_for_other_classes_is_its_class_best_pending_not_the_fleets() {
     // A keep that moves the best settles it.
     lines.push(class_line("keep", "big", "k0", "k2", [97.0, 97.2], 5));
     let (best, fast) = best_and_fast(&lines);
-    assert_eq!(best.as_deref(), Some("k2"));
+    assert_eq!(best.as_deref(), Some("k2 by 01a3-big-5"));
     assert_eq!(fast.pending, None);
 }
