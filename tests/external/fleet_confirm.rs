@@ -161,6 +161,23 @@ fn pending_keep(f: &Fleet, fast: &Path, (v, bump): (i64, i64)) -> String {
     let pending = remote(f, &["rev-parse", &format!("refs/arx/fleet/pending/{run}")]);
     assert_eq!(remote(f, &["rev-parse", &format!("{pending}^")]), best);
     assert_eq!(read(fast, "v.txt"), "100");
+    // `arx status` and `arx report` show it as the fast class's best,
+    // pending, apart from the fleet's best.
+    let out = super::arx_in(fast, &["--json", "status"]);
+    let st: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(st["pending"][0]["class"], "fast", "{st}");
+    assert_eq!(st["pending"][0]["run"], run.as_str(), "{st}");
+    assert_eq!(st["best_commit"], best.as_str(), "{st}");
+    let out = super::arx_in(fast, &["--json", "report"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = report.to_string();
+    assert!(
+        text.contains(&format!("\"pending\":{{\"run\":\"{run}\"")),
+        "{text}"
+    );
+    let out = super::arx_in(fast, &["report"]);
+    let human = String::from_utf8_lossy(&out.stdout);
+    assert!(human.contains("pending (run"), "{human}");
     run
 }
 
