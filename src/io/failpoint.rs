@@ -35,6 +35,9 @@ pub const ALL: &[&str] = &[
     // In a fleet that batches keeps: a keep that lost the race put in the
     // remote's merge queue.
     BATCH_AFTER_ENQUEUE,
+    // In a fleet with `confirm_classes`: a sync's push of a keep N classes
+    // found better landed, before its record here says so.
+    CONFIRM_AFTER_PUSH,
 ];
 
 pub const DISCARD_AFTER_SNAPSHOT: &str = "discard:after-snapshot";
@@ -51,6 +54,7 @@ pub const TAKE_UP_AFTER_FILES: &str = "take-up:after-files";
 pub const TAKE_UP_AFTER_INDEX: &str = "take-up:after-index";
 pub const RUN_AFTER_SPAWN: &str = "run:after-spawn";
 pub const BATCH_AFTER_ENQUEUE: &str = "batch:after-enqueue";
+pub const CONFIRM_AFTER_PUSH: &str = "confirm:after-push";
 
 /// Die here if `ARX_FAILPOINT` names `point`.
 pub fn hit(point: &str) {

@@ -5,7 +5,7 @@
 //! finds it better; a change the slow class finds worse never becomes
 //! the fleet's best.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
@@ -60,6 +60,11 @@ pub fn trials() -> Vec<Trial> {
             "fleet_confirm_a_sync_lands_a_keep_three_classes_found_better_at_once",
             git_daemon,
             |_| landed_by_sync(),
+        ),
+        trial(
+            "fleet_confirm_a_sync_killed_after_landing_a_keep_is_completed_by_the_next",
+            git_daemon,
+            |_| landing_killed(),
         ),
     ]
 }
@@ -277,12 +282,11 @@ fn pushed_again() -> Result<(), Failed> {
     Ok(())
 }
 
-/// `confirm_classes = 3`. The slow and the big class measure the fast
-/// class's keep at once: each finds it better, each sees one class short
-/// of three, so neither moves the best. The records then show three
-/// classes; `arx fleet sync` on the fast machine makes its keep the
-/// fleet's best (`confirm.promoted`) and removes its ref.
-fn landed_by_sync() -> Result<(), Failed> {
+/// `confirm_classes = 3`: the fast class keeps, and the slow and the big
+/// class measure its keep at once, each finding it better and each one
+/// class short of three: the best unmoved. The fleet, the fast and the
+/// slow machines, the keep's run and the best.
+fn three_classes_at_once() -> (Fleet, PathBuf, PathBuf, String, String) {
     let f = serve_n(3);
     let fast = f.machine("fast", "fast");
     let (slow, big) = (f.machine("slow", "slow"), f.machine("big", "big"));
@@ -298,6 +302,57 @@ fn landed_by_sync() -> Result<(), Failed> {
         assert_eq!(r["ratchet"]["fleet_pending"], true, "{r}");
     }
     assert_eq!(f.remote_best(), before, "a try moved the best");
+    (f, fast, slow, run, before)
+}
+
+/// The run's record on `dir`: (its commit, marked pending).
+fn keep_record(dir: &Path, run: &str) -> (String, bool) {
+    let r: Vec<Value> = records(dir)
+        .into_iter()
+        .filter(|r| r["run_id"] == run)
+        .collect();
+    assert_eq!(r.len(), 1, "{r:?}");
+    let i = &r[0]["ratchet"];
+    (
+        i["commit"].as_str().unwrap_or("").to_string(),
+        i["fleet_pending"] == true,
+    )
+}
+
+/// As [`landed_by_sync`], the sync killed once its push landed, before
+/// its record said so: the next sync completes the record here and
+/// publishes it.
+fn landing_killed() -> Result<(), Failed> {
+    let (f, fast, slow, run, before) = three_classes_at_once();
+    let out = std::process::Command::new(super::arx())
+        .args(["fleet", "sync"])
+        .current_dir(&fast)
+        .env_remove("ARX_STATE_DIR")
+        .env("ARX_FAILPOINT", "confirm:after-push")
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the failpoint was not reached");
+    let best = f.remote_best();
+    assert_ne!(best, before, "the push did not land");
+    assert_eq!(keep_record(&fast, &run), (String::new(), true));
+    let synced = sync_json(&fast);
+    assert_eq!(synced["confirm"]["completed"], run.as_str(), "{synced}");
+    assert_eq!(keep_record(&fast, &run), (best.clone(), false));
+    // Published: the slow machine's journal has it too.
+    super::sync(&slow);
+    assert_eq!(keep_record(&slow, &run), (best.clone(), false));
+    assert_eq!(f.remote_best(), best);
+    assert_eq!(pending_refs(&f), Vec::<String>::new());
+    Ok(())
+}
+
+/// `confirm_classes = 3`. The slow and the big class measure the fast
+/// class's keep at once: each finds it better, each sees one class short
+/// of three, so neither moves the best. The records then show three
+/// classes; `arx fleet sync` on the fast machine makes its keep the
+/// fleet's best (`confirm.promoted`) and removes its ref.
+fn landed_by_sync() -> Result<(), Failed> {
+    let (f, fast, slow, run, before) = three_classes_at_once();
     let synced = sync_json(&fast);
     let promoted = &synced["confirm"]["promoted"];
     assert_eq!(promoted["run"], run.as_str(), "{synced}");

@@ -40,11 +40,18 @@ pub struct Tended {
     /// Run ids of settled keeps whose ref was deleted from the remote.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pruned: Vec<String>,
+    /// The run of a keep a sync killed after its push made the fleet's
+    /// best, its record here now saying so (published by the next sync).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed: Option<String>,
 }
 
 impl Tended {
     pub fn is_empty(&self) -> bool {
-        self.pushed.is_empty() && self.promoted.is_none() && self.pruned.is_empty()
+        self.pushed.is_empty()
+            && self.promoted.is_none()
+            && self.pruned.is_empty()
+            && self.completed.is_none()
     }
 }
 
@@ -78,7 +85,10 @@ pub fn tend(fleet: &Fleet, state: &Path, now: &str, promote: bool, warn: Warn) -
         let _lock = crate::io::ratchet::lock_keep(state)?;
         // Read again under the lock: a keep of a lane may have landed.
         let records = crate::io::state::journal(state, warn).read()?;
-        done.promoted = promote_confirmed(fleet, state, &records, now, warn)?;
+        done.completed = complete_cut_off(fleet, state, &records, warn)?;
+        if done.completed.is_none() {
+            done.promoted = promote_confirmed(fleet, state, &records, now, warn)?;
+        }
     }
     let records = crate::io::state::journal(state, warn).read()?;
     done.pruned = prune_settled(fleet, &records, n)?;
@@ -164,12 +174,8 @@ fn promote_confirmed(
         if fleet.push_keep(&best, &commit, &rec, now)? != Push::Landed {
             return Ok(None);
         }
-        crate::io::state::journal(state, warn).rewrite(|loaded| {
-            let mut all = loaded.records.clone();
-            let r = all.iter_mut().find(|r| r.run_id == rec.run_id)?;
-            *r = rec.clone();
-            Some(all)
-        })?;
+        crate::io::failpoint::hit(crate::io::failpoint::CONFIRM_AFTER_PUSH);
+        landed_here(state, &rec.run_id, &commit, warn)?;
         return Ok(Some(Promoted {
             run: p.commit.clone(),
             record: rec.run_id.clone(),
@@ -179,6 +185,41 @@ fn promote_confirmed(
         }));
     }
     Ok(None)
+}
+
+/// A promotion cut off after its push: the fleet's best is the commit of
+/// a record here still marked pending. Its record says so now; its run.
+fn complete_cut_off(
+    fleet: &Fleet,
+    state: &Path,
+    records: &[RunRecord],
+    warn: Warn,
+) -> Result<Option<String>> {
+    let Some(best) = fleet.best() else {
+        return Ok(None);
+    };
+    let Some(r) = records.iter().find(|r| {
+        r.ratchet.as_ref().is_some_and(|i| i.fleet_pending)
+            && set_aside(fleet, &r.run_id).as_deref() == Some(best.as_str())
+    }) else {
+        return Ok(None);
+    };
+    landed_here(state, &r.run_id, &best, warn)?;
+    Ok(Some(r.run_id.clone()))
+}
+
+/// The record `run` here, a keep marked pending whose commit the fleet's
+/// best now is: no longer pending, its commit named.
+fn landed_here(state: &Path, run: &str, commit: &str, warn: Warn) -> Result<()> {
+    crate::io::state::journal(state, warn).rewrite(|loaded| {
+        let mut all = loaded.records.clone();
+        let i = all.iter_mut().find(|r| r.run_id == run)?.ratchet.as_mut()?;
+        i.fleet_pending = false;
+        i.commit = Some(commit.to_string());
+        i.discarded_ref = None;
+        Some(all)
+    })?;
+    Ok(())
 }
 
 /// The record of keep `run` this machine can land: the keep itself, or a
@@ -253,6 +294,12 @@ pub fn lines(t: &Tended) -> Vec<String> {
             p.classes.len(),
             crate::kernel::text::shown(&p.classes.join(", ")),
             super::short(&p.commit)
+        ));
+    }
+    if let Some(run) = &t.completed {
+        out.push(format!(
+            "completed the keep of run {} a killed sync made the fleet's best: its record says so now",
+            super::run_short(run)
         ));
     }
     if !t.pruned.is_empty() {

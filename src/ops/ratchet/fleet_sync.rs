@@ -55,6 +55,11 @@ pub fn sync_now(
         if tended.promoted.is_some() {
             synced.best = fleet.best();
         }
+        // The record it completed goes to the remote now.
+        if tended.completed.is_some() {
+            let again = fleet.sync(None, ids, now)?;
+            synced.published = again.published;
+        }
     }
     let (synced, pending) = sync_pending(fleet, (root, state), now, warn, (synced, pending))?;
     Ok((synced, tended, pending))
