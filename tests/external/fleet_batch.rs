@@ -33,6 +33,16 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| killed_in_queue(),
         ),
+        trial(
+            "fleet_batch_a_failed_batch_of_three_is_halved_and_its_good_half_lands",
+            git_daemon,
+            |_| halved(),
+        ),
+        trial(
+            "fleet_batch_the_leads_lease_is_renewed_through_a_long_confirmation",
+            git_daemon,
+            |_| long_confirmation(),
+        ),
     ]
 }
 
@@ -53,6 +63,40 @@ fi
 echo "__RESULT__ {\"m\": $m}"
 "#;
 
+/// The score of `fleet.rs`, but all four files raised undo each other:
+/// any three are better, all four much worse.
+const ALL_FOUR_CLASH: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+m=$(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))
+if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ] && [ "$(cat d.txt)" -gt 1 ]; then
+  m=$((m - 10))
+fi
+echo "__RESULT__ {\"m\": $m}"
+"#;
+
+/// The score of `fleet.rs`, but a run of `a.txt`, `b.txt` and `c.txt`
+/// raised all three (a batch on the first keep) takes 14 s: longer than
+/// a lease of 10 s.
+const SLOW_BATCH: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ]; then
+  sleep 14
+fi
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+"#;
+
 /// The score of `fleet.rs`, a run taking `ARX_SLOW` seconds more.
 const SLOW: &str = r#"#!/bin/sh
 sleep "${ARX_SLOW:-0}"
@@ -65,10 +109,12 @@ fn batched_config() -> String {
 
 /// Three machines, the baseline measured and known to all.
 fn three(f: &Fleet) -> Vec<PathBuf> {
-    let dirs: Vec<PathBuf> = ["a", "b", "c"]
-        .iter()
-        .map(|n| f.machine(n, "cpu-x"))
-        .collect();
+    machines(f, &["a", "b", "c"])
+}
+
+/// Machines named `names`, the baseline measured and known to all.
+fn machines(f: &Fleet, names: &[&str]) -> Vec<PathBuf> {
+    let dirs: Vec<PathBuf> = names.iter().map(|n| f.machine(n, "cpu-x")).collect();
     let out = std::process::Command::new(arx())
         .args(["--json", "try", "-m", "baseline"])
         .current_dir(&dirs[0])
@@ -88,7 +134,7 @@ fn race(f: &Fleet, dirs: &[PathBuf]) -> Vec<(i32, Value, String)> {
     std::fs::create_dir_all(&barrier).unwrap();
     let children: Vec<Child> = dirs
         .iter()
-        .zip(["a.txt", "b.txt", "c.txt"])
+        .zip(["a.txt", "b.txt", "c.txt", "d.txt"])
         .map(|(d, file)| {
             bump(d, file, 1);
             spawn_try(d, &format!("{file} up"), &barrier, dirs.len())
@@ -276,5 +322,78 @@ pub fn killed_in_queue() -> Result<(), Failed> {
     assert_eq!(refs, "", "the queue is left with {refs}");
     let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     check_fleet(&f, &paths);
+    Ok(())
+}
+
+fn queue_left(f: &Fleet) -> String {
+    git(
+        &f.tmp.path().join("served/remote.git"),
+        &["for-each-ref", "refs/arx/fleet/queue/"],
+    )
+}
+
+/// Runs measured in all, as the journal of `dir` records them.
+fn runs(dir: &Path) -> usize {
+    records(dir)
+        .iter()
+        .filter(|r| r["ratchet"].is_object())
+        .map(|r| r["attempts"].as_array().map_or(1, |a| a.len().max(1)))
+        .sum()
+}
+
+pub fn halved() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), ALL_FOUR_CLASH);
+    let dirs = machines(&f, &["a", "b", "c", "d"]);
+    let done = race(&f, &dirs);
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    // One keep landed alone; the three that lost formed one batch, which
+    // failed (all four files raised); it was halved: the lead's keep and
+    // one other landed together on the first keep, the third was
+    // measured alone on top of them and discarded.
+    assert!(all.contains("leading a batch of 3 keeps"), "{all}");
+    assert!(all.contains("halved"), "{all}");
+    assert_eq!(batch_commits(&f), 2, "the good half did not land: {all}");
+    let history = f.history();
+    assert_eq!(history.len(), 4, "{all}");
+    assert!(message(&f, &history[0].0).contains("(2 keeps)"), "{all}");
+    let mut statuses: Vec<String> = done.iter().map(|(_, r, _)| status(r)).collect();
+    statuses.sort();
+    assert_eq!(statuses, ["discard", "keep", "keep", "keep"], "{all}");
+    let raised = ["a.txt", "b.txt", "c.txt", "d.txt"]
+        .iter()
+        .filter(|n| remote_file(&f, n) == "2")
+        .count();
+    assert_eq!(raised, 3, "three of the four on the best: {all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    eprintln!("a failed batch of 3 halved: {} runs in all", runs(&dirs[0]));
+    assert_eq!(queue_left(&f), "", "the queue is left with entries");
+    Ok(())
+}
+
+pub fn long_confirmation() -> Result<(), Failed> {
+    let config = format!("{CONFIG}batch = 4\nlease = \"10s\"\n");
+    let f = Fleet::seeded(false, &config, SLOW_BATCH);
+    let dirs = three(&f);
+    let done = race(&f, &dirs);
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    // The batch's run takes longer than a lease: its lead renews the
+    // lease, the other keep waits on, and the batch lands whole.
+    assert!(all.contains("leading a batch of 2 keeps"), "{all}");
+    for (code, r, _) in &done {
+        assert_eq!((*code, status(r)), (0, "keep".to_string()), "{all}");
+    }
+    assert_eq!(batch_commits(&f), 2, "the batch did not land: {all}");
+    assert!(!all.contains("failed on"), "{all}");
+    assert_eq!(f.history().len(), 4, "{all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    assert_eq!(queue_left(&f), "", "the queue is left with entries");
     Ok(())
 }

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
+use super::batch_lease::{self as lead_lease, LeadLease};
 use super::candidate::{Against, TryEnv};
 use super::end::Done;
 use super::replay::{work_ref, Carry, Tried};
@@ -26,7 +27,6 @@ use super::short;
 use crate::error::Exit;
 use crate::io::fleet::{Push, Update};
 use crate::io::fleet_queue::{self as queue, Entry};
-use crate::kernel::fleet::{self as rules, Claim, Lease};
 use crate::kernel::journal::RunRecord;
 use crate::ops::fleet::Fleet;
 
@@ -59,7 +59,7 @@ pub struct Queued {
 #[derive(Debug, Clone)]
 pub struct Lead {
     pub base: String,
-    pub lease: String,
+    pub lease: LeadLease,
     pub members: Vec<Entry>,
     pub files: Vec<String>,
     pub tip: String,
@@ -71,9 +71,19 @@ pub struct Lead {
 /// queue, leading a batch, or replayed alone; or the try done.
 pub fn next(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Batched> {
     match settle(env, at, tried)? {
-        Tried::Done(done) => Ok(Batched::Landed(done)),
-        Tried::Moved { carry, best } => after_lost(env, at, carry, best),
+        Settled::Tried(Tried::Done(done)) => Ok(Batched::Landed(done)),
+        Settled::Tried(Tried::Moved { carry, best }) => after_lost(env, at, carry, best),
+        Settled::Halved(carry) => Ok(Batched::Lead(carry)),
     }
+}
+
+/// A batch this try led, settled.
+enum Settled {
+    /// Over (landed, failed, or given up): what the try came to.
+    Tried(Tried),
+    /// Failed, and halved: this try leads the half with its own keep
+    /// (the `Against` says so), to be measured.
+    Halved(Carry),
 }
 
 /// What a keep that lost the race came to.
@@ -157,9 +167,10 @@ fn after_lost(
         "another machine kept {} first: the keep waits in the fleet's merge queue",
         short(&best)
     ));
-    let deadline = Instant::now() + Duration::from_secs(f.lease_secs);
+    let clock = crate::io::clock::Ticking::start(env.runner.now.as_deref())?;
+    let mut deadline = Instant::now() + Duration::from_secs(f.lease_secs);
     loop {
-        let now = crate::io::clock::now(None)?;
+        let now = clock.now()?;
         let reached = f.door.fetch()?.is_ok();
         if reached {
             let now_best = f.best().unwrap_or_else(|| best.clone());
@@ -173,16 +184,22 @@ fn after_lost(
                 );
                 return alone(env, f, carry, now_best);
             };
-            if let Some(lease) = take_lead(f, &q.run_id, &now)? {
-                match lead(env, f, (&q, own), lease.clone(), at)? {
-                    Some(()) => return Ok(Batched::Lead(carry)),
-                    None => {
-                        let _ = queue::swap(&f.door, queue::LEAD, "", Some(&lease));
-                        if withdraw(f, &q)? {
-                            return alone(env, f, carry, now_best);
+            match lead_lease::take(f, &q.run_id, &now)? {
+                Some(commit) => {
+                    let lease = LeadLease::hold(f, &q.run_id, commit, clock);
+                    match lead(env, f, (&q, own), lease.clone(), at)? {
+                        Some(()) => return Ok(Batched::Lead(carry)),
+                        None => {
+                            let _ = queue::swap(&f.door, queue::LEAD, "", Some(lease.settled()));
+                            if withdraw(f, &q)? {
+                                return alone(env, f, carry, now_best);
+                            }
                         }
                     }
                 }
+                // Another machine leads, its lease renewed while it
+                // confirms: this keep waits a lease from now.
+                None => deadline = Instant::now() + Duration::from_secs(f.lease_secs),
             }
         }
         // Waited a lease: alone. Its entry, if the remote did not answer,
@@ -215,41 +232,6 @@ fn withdraw(f: &Fleet, q: &Queued) -> Result<bool> {
     Ok(queue::swap(&f.door, &queue::entry_ref(&q.run_id), "", Some(&q.commit))? == Push::Landed)
 }
 
-/// The queue's lead for this machine (created, renewed, or taken over
-/// from an expired lease): the lead's commit, or `None` while another
-/// machine holds it.
-fn take_lead(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
-    let held = queue::lead(&f.door).map(|c| {
-        let lease = f
-            .door
-            .read_lease(&c)
-            .ok()
-            .flatten()
-            .and_then(|t| serde_json::from_slice::<Lease>(&t).ok())
-            .unwrap_or(Lease {
-                idea: String::new(),
-                machine: String::new(),
-                expires: String::new(),
-                lane: None,
-            });
-        (c, lease)
-    });
-    let expected = match rules::claim(held.as_ref().map(|(_, l)| l), &f.machine, now) {
-        Claim::Held { .. } => return Ok(None),
-        Claim::Create => None,
-        Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
-    };
-    let lease = Lease {
-        idea: run.to_string(),
-        machine: f.machine.clone(),
-        expires: rules::lease_until(now, f.lease_secs)
-            .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-        lane: None,
-    };
-    let commit = f.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
-    Ok((queue::swap(&f.door, queue::LEAD, &commit, expected)? == Push::Landed).then_some(commit))
-}
-
 /// Form the batch this try leads: the other keeps waiting put on the
 /// fleet's best, this try's candidate replayed on top, `at` the batch
 /// against the best. `None` when there is nothing to batch it with (or
@@ -258,7 +240,7 @@ fn lead(
     env: &TryEnv<'_, '_>,
     f: &Fleet,
     (q, own): (&Queued, Entry),
-    lease: String,
+    lease: LeadLease,
     at: &mut Against,
 ) -> Result<Option<()>> {
     // The other keeps of the same race join meanwhile.
@@ -278,6 +260,22 @@ fn lead(
     if members.is_empty() {
         return Ok(None);
     }
+    form(env, f, (q, own), lease, (base, members, theirs), at)
+}
+
+/// The batch this try leads formed on `base`, the fleet's best: the
+/// `members` (which change `theirs`) stacked on it one commit each, this
+/// try's candidate replayed on top, `at` the batch against the best.
+/// `None` when it cannot be (its journal's best is not `base`, or a
+/// conflict).
+pub(super) fn form(
+    env: &TryEnv<'_, '_>,
+    f: &Fleet,
+    (q, own): (&Queued, Entry),
+    lease: LeadLease,
+    (base, members, theirs): (String, Vec<Entry>, Vec<String>),
+    at: &mut Against,
+) -> Result<Option<()>> {
     let trailer = format!("{} {base} (run {})", queue::BATCH_TRAILER, q.run_id);
     let commits: Vec<String> = members.iter().map(|e| e.commit.clone()).collect();
     let Ok(tip) = queue::stack(&f.door, &base, &commits, &trailer)? else {
@@ -292,7 +290,12 @@ fn lead(
         return Ok(None);
     };
     let mut marked = q.clone();
-    marked.leading = Some((lease.clone(), tip.clone(), base.clone(), theirs.clone()));
+    marked.leading = Some((
+        lease.taken().to_string(),
+        tip.clone(),
+        base.clone(),
+        theirs.clone(),
+    ));
     write_queued(env.state, &marked)?;
     let replayed =
         super::takeup::replay(env.repo, env.state, (&tip, &work_ref(env.lane)), false)?.0;
@@ -383,7 +386,7 @@ pub fn landing(at: &Against) -> Vec<Update<'_>> {
     out.push(Update {
         commit: "",
         refname: queue::LEAD.to_string(),
-        expected: Some(lead.lease.as_str()),
+        expected: Some(lead.lease.settled()),
     });
     out
 }
@@ -414,23 +417,30 @@ pub fn record(at: &Against, rec: &mut RunRecord) {
 }
 
 /// The try that led a batch ended (`tried`): landed, the batch is over;
+/// failed with three keeps or more, it is halved (`batch_bisect`);
 /// failed or cut off, every entry goes back to its machine (each replays
 /// it alone) and this try's candidate is replayed alone; lost to another
 /// machine's keep, the batch is given up and the entries wait for the
 /// next one.
-fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried> {
+fn settle(env: &TryEnv<'_, '_>, at: &mut Against, mut tried: Tried) -> Result<Settled> {
     let (Some(f), Some(lead)) = (fleet(env), at.batch.take()) else {
-        return Ok(tried);
+        return Ok(Settled::Tried(tried));
     };
     let kept = matches!(&tried, Tried::Done(d) if d.record.ratchet.as_ref().is_some_and(|i| i.status == crate::kernel::ratchet_record::TryStatus::Keep));
     if kept {
         clear_queued(env.state)?;
-        return Ok(tried);
+        return Ok(Settled::Tried(tried));
     }
     let failed = match &tried {
         Tried::Moved { best, .. } => *best == lead.base,
         Tried::Done(_) => true,
     };
+    if let Tried::Moved { carry, best } = tried {
+        if failed && super::batch_bisect::halve(env, f, at, &lead)? {
+            return Ok(Settled::Halved(carry));
+        }
+        tried = Tried::Moved { carry, best };
+    }
     if failed {
         for e in lead.members.iter().chain(std::iter::once(&lead.own)) {
             let _ = queue::swap(&f.door, &queue::entry_ref(&e.run), "", Some(&e.commit));
@@ -444,7 +454,7 @@ fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried>
             ));
         }
     }
-    let _ = queue::swap(&f.door, queue::LEAD, "", Some(&lead.lease));
+    let _ = queue::swap(&f.door, queue::LEAD, "", Some(lead.lease.settled()));
     if let Tried::Moved { .. } = tried {
         env.repo.unstack(&lead.tip, &lead.base, &lead.files)?;
     }
@@ -452,7 +462,7 @@ fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried>
         q.leading = None;
         write_queued(env.state, &q)?;
     }
-    Ok(tried)
+    Ok(Settled::Tried(tried))
 }
 
 /// This keep landed with another machine's batch as `commit`: journaled
@@ -532,9 +542,9 @@ pub fn settle_queued(
             "the fleet's remote did not answer ({why}): the keep of run {run} waits in its merge queue"
         )]);
     }
-    if let Some((lease, tip, base, files)) = &q.leading {
+    if let Some((_, tip, base, files)) = &q.leading {
         repo.unstack(tip, base, files)?;
-        let _ = queue::swap(&f.door, queue::LEAD, "", Some(lease));
+        let _ = lead_lease::release_own(f, &q.run_id);
     }
     let best = f.best().unwrap_or_else(|| q.kept.clone());
     if let Some(c) = queue::landed(&f.door, &best, &q.kept, &q.run_id)? {
@@ -568,7 +578,7 @@ fn write_queued(state: &std::path::Path, q: &Queued) -> Result<()> {
     Ok(())
 }
 
-fn read_queued(state: &std::path::Path) -> Result<Option<Queued>> {
+pub(super) fn read_queued(state: &std::path::Path) -> Result<Option<Queued>> {
     let Some(text) = crate::io::state::read_text_if_any(&state.join(QUEUED_FILE))? else {
         return Ok(None);
     };
