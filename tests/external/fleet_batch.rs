@@ -10,6 +10,7 @@ use std::process::Child;
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
+use super::fleet::wide::{add_lanes, lane};
 use super::fleet::{
     bump, check_fleet, finish, git, git_daemon, records, spawn_try, status, sync, Fleet, CONFIG,
     SCORE,
@@ -42,6 +43,11 @@ pub fn trials() -> Vec<Trial> {
             "fleet_batch_the_leads_lease_is_renewed_through_a_long_confirmation",
             git_daemon,
             |_| long_confirmation(),
+        ),
+        trial(
+            "fleet_batch_a_lanes_keep_that_lost_the_race_joins_the_queue",
+            git_daemon,
+            |_| lane_batches(),
         ),
     ]
 }
@@ -93,6 +99,20 @@ if [ -n "$ARX_SYNC" ]; then
 fi
 if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ]; then
   sleep 14
+fi
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+"#;
+
+/// The score of `fleet.rs`, but lane `l1` decides half a second after
+/// the others.
+const LANE_LATER: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+  if [ "$(basename "$PWD")" = l1 ]; then sleep 0.5; fi
 fi
 echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
 "#;
@@ -391,6 +411,56 @@ pub fn long_confirmation() -> Result<(), Failed> {
     assert_eq!(batch_commits(&f), 2, "the batch did not land: {all}");
     assert!(!all.contains("failed on"), "{all}");
     assert_eq!(f.history().len(), 4, "{all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    assert_eq!(queue_left(&f), "", "the queue is left with entries");
+    Ok(())
+}
+
+pub fn lane_batches() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), LANE_LATER);
+    let dirs = three(&f);
+    add_lanes(&dirs[0], &["l1"]);
+    let l1 = lane(&dirs[0], "l1");
+    // Machines b and c and lane l1 of machine a each raise a file and
+    // decide at once, the lane last: one of b and c keeps first, and the
+    // lane's keep, which lost the race, waits in the queue as the other
+    // machine's does: the two land as one batch.
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let racers = [(&dirs[1], "b.txt"), (&dirs[2], "c.txt"), (&l1, "d.txt")];
+    let children: Vec<Child> = racers
+        .iter()
+        .map(|(d, file)| {
+            bump(d, file, 1);
+            spawn_try(d, &format!("{file} up"), &barrier, racers.len())
+        })
+        .collect();
+    let done: Vec<(i32, Value, String)> = children.into_iter().map(finish).collect();
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    for (code, r, _) in &done {
+        assert_eq!((*code, status(r)), (0, "keep".to_string()), "{all}");
+    }
+    let lane_said = &done[2].2;
+    assert!(
+        lane_said.contains("merge queue"),
+        "the lane's keep did not join the queue: {all}"
+    );
+    assert_eq!(batch_commits(&f), 2, "no batch landed: {all}");
+    assert_eq!(f.history().len(), 4, "{all}");
+    for file in ["b.txt", "c.txt", "d.txt"] {
+        assert_eq!(remote_file(&f, file), "2", "{file}: {all}");
+    }
+    // The lane's record is journaled once, as its own try, with its lane.
+    sync(&dirs[1]);
+    let lane_keeps = records(&dirs[1])
+        .into_iter()
+        .filter(|r| r["ratchet"]["status"] == "keep" && r["ratchet"]["lane"] == "l1")
+        .count();
+    assert_eq!(lane_keeps, 1, "{all}");
     let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     check_fleet(&f, &paths);
     assert_eq!(queue_left(&f), "", "the queue is left with entries");

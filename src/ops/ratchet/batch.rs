@@ -100,8 +100,7 @@ pub enum Batched {
 }
 
 fn fleet<'t>(env: &TryEnv<'t, '_>) -> Option<&'t Fleet> {
-    env.fleet
-        .filter(|f| f.batch.is_some() && env.lane.is_none())
+    env.fleet.filter(|f| f.batch.is_some())
 }
 
 /// The confidence a keep must win at to wait in the queue: it is not
@@ -134,7 +133,7 @@ pub(super) fn enqueue(
     }
     if queue::swap(&f.door, &queue::entry_ref(&rec.run_id), commit, None)? == Push::Landed {
         write_queued(
-            env.state,
+            &here(env),
             &Queued {
                 run_id: rec.run_id.clone(),
                 commit: commit.to_string(),
@@ -157,7 +156,7 @@ fn after_lost(
     carry: Carry,
     best: String,
 ) -> Result<Batched> {
-    let (Some(f), Some(q)) = (fleet(env), read_queued(env.state)?) else {
+    let (Some(f), Some(q)) = (fleet(env), read_queued(&here(env))?) else {
         return Ok(Batched::Alone(carry, best));
     };
     if q.run_id != carry.run_id {
@@ -216,7 +215,7 @@ fn after_lost(
 /// The keep out of the queue, to be replayed alone onto the fleet's best
 /// (synced first: the journal's best is the fleet's).
 fn alone(env: &TryEnv<'_, '_>, f: &Fleet, carry: Carry, best: String) -> Result<Batched> {
-    clear_queued(env.state)?;
+    clear_queued(&here(env))?;
     let now = crate::io::clock::now(None)?;
     let synced = f.sync(None, None, &now)?;
     let best = synced
@@ -296,7 +295,7 @@ pub(super) fn form(
         base.clone(),
         theirs.clone(),
     ));
-    write_queued(env.state, &marked)?;
+    write_queued(&here(env), &marked)?;
     let replayed =
         super::takeup::replay(env.repo, env.state, (&tip, &work_ref(env.lane)), false)?.0;
     if let crate::io::git::ratchet::Replay::Conflicts(_) = replayed {
@@ -428,7 +427,7 @@ fn settle(env: &TryEnv<'_, '_>, at: &mut Against, mut tried: Tried) -> Result<Se
     };
     let kept = matches!(&tried, Tried::Done(d) if d.record.ratchet.as_ref().is_some_and(|i| i.status == crate::kernel::ratchet_record::TryStatus::Keep));
     if kept {
-        clear_queued(env.state)?;
+        clear_queued(&here(env))?;
         return Ok(Settled::Tried(tried));
     }
     let failed = match &tried {
@@ -445,7 +444,7 @@ fn settle(env: &TryEnv<'_, '_>, at: &mut Against, mut tried: Tried) -> Result<Se
         for e in lead.members.iter().chain(std::iter::once(&lead.own)) {
             let _ = queue::swap(&f.door, &queue::entry_ref(&e.run), "", Some(&e.commit));
         }
-        clear_queued(env.state)?;
+        clear_queued(&here(env))?;
         if matches!(tried, Tried::Moved { .. }) {
             env.runner.host.warn(&format!(
                 "the batch of {} keeps failed on {}: each is replayed alone onto the best and measured again",
@@ -458,9 +457,9 @@ fn settle(env: &TryEnv<'_, '_>, at: &mut Against, mut tried: Tried) -> Result<Se
     if let Tried::Moved { .. } = tried {
         env.repo.unstack(&lead.tip, &lead.base, &lead.files)?;
     }
-    if let Some(mut q) = read_queued(env.state)? {
+    if let Some(mut q) = read_queued(&here(env))? {
         q.leading = None;
-        write_queued(env.state, &q)?;
+        write_queued(&here(env), &q)?;
     }
     Ok(Settled::Tried(tried))
 }
@@ -476,7 +475,7 @@ fn landed(
 ) -> Result<Done> {
     let (rec, base) = landed_record(f, q, commit)?;
     crate::ops::journal::record_run(env.state, &rec, env.runner.warn)?;
-    clear_queued(env.state)?;
+    clear_queued(&here(env))?;
     let _ = super::takeup::replay(env.repo, env.state, (best, &work_ref(env.lane)), false)?;
     Ok(Done {
         exit: Exit::Ok,
@@ -527,14 +526,15 @@ pub fn settle_queued(
     (repo, state): (&crate::io::git::ratchet::RatchetRepo, &std::path::Path),
     warn: crate::io::Warn,
 ) -> Result<Vec<String>> {
-    let (Some(f), Some(q)) = (fleet, read_queued(state)?) else {
+    let file = queued_file(state, repo.workdir());
+    let (Some(f), Some(q)) = (fleet, read_queued(&file)?) else {
         return Ok(Vec::new());
     };
     let run = super::run_short(&q.run_id).to_string();
     // Journaled already (a keep it led, finished from its intent).
     let journal = crate::io::state::journal(state, warn).read()?;
     if journal.iter().any(|r| r.run_id == q.run_id) {
-        clear_queued(state)?;
+        clear_queued(&file)?;
         return Ok(Vec::new());
     }
     if let Err(why) = f.door.fetch()? {
@@ -550,7 +550,7 @@ pub fn settle_queued(
     if let Some(c) = queue::landed(&f.door, &best, &q.kept, &q.run_id)? {
         let (rec, _) = landed_record(f, &q, &c)?;
         crate::ops::journal::record_run(state, &rec, warn)?;
-        clear_queued(state)?;
+        clear_queued(&file)?;
         return Ok(vec![format!(
             "the keep of run {run}, cut off while it waited in the fleet's merge queue, landed with a batch as {}",
             short(&c)
@@ -561,32 +561,50 @@ pub fn settle_queued(
         // A batch took it meanwhile: settled by the next try.
         return Ok(Vec::new());
     }
-    clear_queued(state)?;
+    clear_queued(&file)?;
     Ok(vec![format!(
         "the keep of run {run}, cut off while it waited in the fleet's merge queue, was taken out of it: \
          its candidate is still in the working tree, to be tried again"
     )])
 }
 
-fn write_queued(state: &std::path::Path, q: &Queued) -> Result<()> {
-    crate::io::state::ensure_dir(state)?;
+/// The file that holds the keep of the working tree at `workdir`
+/// waiting in the queue: each lane of a machine has its own (they share
+/// one state directory).
+fn queued_file(state: &std::path::Path, workdir: &std::path::Path) -> std::path::PathBuf {
+    if crate::io::config::main_root(workdir).is_none() {
+        return state.join(QUEUED_FILE);
+    }
+    let key = crate::io::ratchet::tree_key(workdir);
+    state.join(format!("fleet-queued-{key}.json"))
+}
+
+/// This try's working tree's [`queued_file`].
+pub(super) fn here(env: &TryEnv<'_, '_>) -> std::path::PathBuf {
+    queued_file(env.state, env.repo.workdir())
+}
+
+fn write_queued(file: &std::path::Path, q: &Queued) -> Result<()> {
+    if let Some(dir) = file.parent() {
+        crate::io::state::ensure_dir(dir)?;
+    }
     crate::io::atomic::replace(
-        &state.join(QUEUED_FILE),
+        file,
         &serde_json::to_vec_pretty(q)?,
         crate::io::atomic::Durability::Synced,
     )?;
     Ok(())
 }
 
-pub(super) fn read_queued(state: &std::path::Path) -> Result<Option<Queued>> {
-    let Some(text) = crate::io::state::read_text_if_any(&state.join(QUEUED_FILE))? else {
+pub(super) fn read_queued(file: &std::path::Path) -> Result<Option<Queued>> {
+    let Some(text) = crate::io::state::read_text_if_any(file)? else {
         return Ok(None);
     };
     Ok(serde_json::from_str(&text).ok())
 }
 
-fn clear_queued(state: &std::path::Path) -> Result<()> {
-    match std::fs::remove_file(state.join(QUEUED_FILE)) {
+fn clear_queued(file: &std::path::Path) -> Result<()> {
+    match std::fs::remove_file(file) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }

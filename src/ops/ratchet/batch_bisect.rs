@@ -9,7 +9,7 @@
 
 use anyhow::Result;
 
-use super::batch::{form, read_queued, Lead};
+use super::batch::{form, here, read_queued, Lead};
 use super::candidate::{Against, TryEnv};
 use super::short;
 use crate::io::fleet_queue as queue;
@@ -28,7 +28,7 @@ pub(super) fn halve(
     if lead.members.len() < 2 {
         return Ok(false);
     }
-    let Some(q) = read_queued(env.state)? else {
+    let Some(q) = read_queued(&here(env))? else {
         return Ok(false);
     };
     let (back, half) = halves(&lead.members);

@@ -47,6 +47,7 @@ impl std::fmt::Debug for LeadLease {
 struct Holder {
     door: Door,
     machine: String,
+    lane: Option<String>,
     run: String,
     secs: u64,
 }
@@ -57,6 +58,7 @@ impl LeadLease {
         let holder = Holder {
             door: f.door.clone(),
             machine: f.machine.clone(),
+            lane: f.lane.clone(),
             run: run.to_string(),
             secs: f.lease_secs,
         };
@@ -124,21 +126,32 @@ impl Drop for Renewing {
     }
 }
 
-/// The lead's lease for `run` from `now`, built as a commit.
-fn build(door: &Door, (machine, run): (&str, &str), now: &str, secs: u64) -> Result<String> {
+/// The lead's lease for `run` of a machine's working tree (its lane, if
+/// one) from `now`, built as a commit.
+fn build(
+    door: &Door,
+    (machine, lane, run): (&str, Option<&str>, &str),
+    now: &str,
+    secs: u64,
+) -> Result<String> {
     let lease = Lease {
         idea: run.to_string(),
         machine: machine.to_string(),
         expires: rules::lease_until(now, secs)
             .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-        lane: None,
+        lane: lane.map(str::to_string),
     };
     door.build_lease(&serde_json::to_vec_pretty(&lease)?)
 }
 
 /// Renew the lead held at `held`: the new commit when it landed.
 fn renew(h: &Holder, held: &str, now: &str) -> Result<Option<String>> {
-    let commit = build(&h.door, (&h.machine, &h.run), now, h.secs)?;
+    let commit = build(
+        &h.door,
+        (&h.machine, h.lane.as_deref(), &h.run),
+        now,
+        h.secs,
+    )?;
     let update = Update {
         commit: &commit,
         refname: queue::LEAD.to_string(),
@@ -147,9 +160,9 @@ fn renew(h: &Holder, held: &str, now: &str) -> Result<Option<String>> {
     Ok((h.door.push(&[update])? == Push::Landed).then_some(commit))
 }
 
-/// The queue's lead for this machine (created, renewed, or taken over
-/// from an expired lease): the lead's commit, or `None` while another
-/// machine holds it.
+/// The queue's lead for this working tree (a machine's, or one of its
+/// lanes': created, renewed, or taken over from an expired lease): the
+/// lead's commit, or `None` while another machine or lane holds it.
 pub fn take(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
     let held = queue::lead(&f.door).map(|c| {
         let lease = f
@@ -166,12 +179,18 @@ pub fn take(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
             });
         (c, lease)
     });
-    let expected = match rules::claim(held.as_ref().map(|(_, l)| l), &f.machine, now) {
+    let asker = (f.machine.as_str(), f.lane.as_deref());
+    let expected = match rules::claim_in_lane(held.as_ref().map(|(_, l)| l), asker, now) {
         Claim::Held { .. } => return Ok(None),
         Claim::Create => None,
         Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
     };
-    let commit = build(&f.door, (&f.machine, run), now, f.lease_secs)?;
+    let commit = build(
+        &f.door,
+        (&f.machine, f.lane.as_deref(), run),
+        now,
+        f.lease_secs,
+    )?;
     Ok((queue::swap(&f.door, queue::LEAD, &commit, expected)? == Push::Landed).then_some(commit))
 }
 
