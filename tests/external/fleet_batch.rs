@@ -163,6 +163,53 @@ fn race(f: &Fleet, dirs: &[PathBuf]) -> Vec<(i32, Value, String)> {
     children.into_iter().map(finish).collect()
 }
 
+/// [`race`] at `--now` `now`, the queue's lead's expiry on the remote
+/// followed meanwhile: each one it held.
+fn race_at(f: &Fleet, dirs: &[PathBuf], now: &str) -> (Vec<(i32, Value, String)>, Vec<String>) {
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let mut children: Vec<Child> = dirs
+        .iter()
+        .zip(["a.txt", "b.txt", "c.txt", "d.txt"])
+        .map(|(d, file)| {
+            bump(d, file, 1);
+            std::process::Command::new(arx())
+                .args(["--json", "--now", now, "try", "-m", &format!("{file} up")])
+                .current_dir(d)
+                .env_remove("ARX_STATE_DIR")
+                .env("NO_COLOR", "1")
+                .env("ARX_SYNC", &barrier)
+                .env("ARX_SYNC_WANT", dirs.len().to_string())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut expiries: Vec<String> = Vec::new();
+    let t = std::time::Instant::now();
+    while children.iter_mut().any(|c| c.try_wait().unwrap().is_none())
+        && t.elapsed() < std::time::Duration::from_secs(180)
+    {
+        if let Some(e) = lead_expires(f).filter(|e| !expiries.contains(e)) {
+            expiries.push(e);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (children.into_iter().map(finish).collect(), expiries)
+}
+
+/// When the queue's lead on the remote expires, if one holds it.
+fn lead_expires(f: &Fleet) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["show", "refs/arx/fleet/queue/lead:lease.json"])
+        .current_dir(f.tmp.path().join("served/remote.git"))
+        .output()
+        .ok()?;
+    let lease: Value = serde_json::from_slice(&out.stdout).ok()?;
+    lease["expires"].as_str().map(str::to_string)
+}
+
 fn message(f: &Fleet, commit: &str) -> String {
     git(
         &f.tmp.path().join("served/remote.git"),
@@ -397,14 +444,23 @@ pub fn long_confirmation() -> Result<(), Failed> {
     let config = format!("{CONFIG}batch = 4\nlease = \"10s\"\n");
     let f = Fleet::seeded(false, &config, SLOW_BATCH);
     let dirs = three(&f);
-    let done = race(&f, &dirs);
+    let (done, expiries) = race_at(&f, &dirs, "2030-01-01T00:00:00Z");
     let all: String = done
         .iter()
         .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
         .collect();
     // The batch's run takes longer than a lease: its lead renews the
-    // lease, the other keep waits on, and the batch lands whole.
+    // lease (dated by `--now`), the other keep waits on, and the batch
+    // lands whole.
     assert!(all.contains("leading a batch of 2 keeps"), "{all}");
+    assert!(
+        expiries.len() >= 2,
+        "the lead was not renewed: {expiries:?}"
+    );
+    assert!(
+        expiries.iter().all(|e| e.starts_with("2030-01-01T00:0")),
+        "the lead's lease is not dated by --now: {expiries:?}"
+    );
     for (code, r, _) in &done {
         assert_eq!((*code, status(r)), (0, "keep".to_string()), "{all}");
     }
