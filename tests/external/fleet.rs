@@ -18,7 +18,7 @@ use crate::needs::{arx, trial};
 mod classes;
 #[path = "fleet_confirm.rs"]
 mod confirm;
-mod wide;
+pub(super) mod wide;
 
 pub(super) const SCORE: &str = r#"#!/bin/sh
 # Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their

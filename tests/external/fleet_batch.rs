@@ -10,6 +10,7 @@ use std::process::Child;
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
+use super::fleet::wide::{add_lanes, lane};
 use super::fleet::{
     bump, check_fleet, finish, git, git_daemon, records, spawn_try, status, sync, Fleet, CONFIG,
     SCORE,
@@ -33,6 +34,21 @@ pub fn trials() -> Vec<Trial> {
             git_daemon,
             |_| killed_in_queue(),
         ),
+        trial(
+            "fleet_batch_a_failed_batch_of_three_is_halved_and_its_good_half_lands",
+            git_daemon,
+            |_| halved(),
+        ),
+        trial(
+            "fleet_batch_the_leads_lease_is_renewed_through_a_long_confirmation",
+            git_daemon,
+            |_| long_confirmation(),
+        ),
+        trial(
+            "fleet_batch_a_lanes_keep_that_lost_the_race_joins_the_queue",
+            git_daemon,
+            |_| lane_batches(),
+        ),
     ]
 }
 
@@ -53,6 +69,54 @@ fi
 echo "__RESULT__ {\"m\": $m}"
 "#;
 
+/// The score of `fleet.rs`, but all four files raised undo each other:
+/// any three are better, all four much worse.
+const ALL_FOUR_CLASH: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+m=$(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))
+if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ] && [ "$(cat d.txt)" -gt 1 ]; then
+  m=$((m - 10))
+fi
+echo "__RESULT__ {\"m\": $m}"
+"#;
+
+/// The score of `fleet.rs`, but a run of `a.txt`, `b.txt` and `c.txt`
+/// raised all three (a batch on the first keep) takes 14 s: longer than
+/// a lease of 10 s.
+const SLOW_BATCH: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+fi
+if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ]; then
+  sleep 14
+fi
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+"#;
+
+/// The score of `fleet.rs`, but lane `l1` decides half a second after
+/// the others.
+const LANE_LATER: &str = r#"#!/bin/sh
+if [ -n "$ARX_SYNC" ]; then
+  : > "$ARX_SYNC/$(basename "$PWD")"
+  i=0
+  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
+    sleep 0.02; i=$((i + 1))
+  done
+  if [ "$(basename "$PWD")" = l1 ]; then sleep 0.5; fi
+fi
+echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+"#;
+
 /// The score of `fleet.rs`, a run taking `ARX_SLOW` seconds more.
 const SLOW: &str = r#"#!/bin/sh
 sleep "${ARX_SLOW:-0}"
@@ -65,10 +129,12 @@ fn batched_config() -> String {
 
 /// Three machines, the baseline measured and known to all.
 fn three(f: &Fleet) -> Vec<PathBuf> {
-    let dirs: Vec<PathBuf> = ["a", "b", "c"]
-        .iter()
-        .map(|n| f.machine(n, "cpu-x"))
-        .collect();
+    machines(f, &["a", "b", "c"])
+}
+
+/// Machines named `names`, the baseline measured and known to all.
+fn machines(f: &Fleet, names: &[&str]) -> Vec<PathBuf> {
+    let dirs: Vec<PathBuf> = names.iter().map(|n| f.machine(n, "cpu-x")).collect();
     let out = std::process::Command::new(arx())
         .args(["--json", "try", "-m", "baseline"])
         .current_dir(&dirs[0])
@@ -88,13 +154,60 @@ fn race(f: &Fleet, dirs: &[PathBuf]) -> Vec<(i32, Value, String)> {
     std::fs::create_dir_all(&barrier).unwrap();
     let children: Vec<Child> = dirs
         .iter()
-        .zip(["a.txt", "b.txt", "c.txt"])
+        .zip(["a.txt", "b.txt", "c.txt", "d.txt"])
         .map(|(d, file)| {
             bump(d, file, 1);
             spawn_try(d, &format!("{file} up"), &barrier, dirs.len())
         })
         .collect();
     children.into_iter().map(finish).collect()
+}
+
+/// [`race`] at `--now` `now`, the queue's lead's expiry on the remote
+/// followed meanwhile: each one it held.
+fn race_at(f: &Fleet, dirs: &[PathBuf], now: &str) -> (Vec<(i32, Value, String)>, Vec<String>) {
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let mut children: Vec<Child> = dirs
+        .iter()
+        .zip(["a.txt", "b.txt", "c.txt", "d.txt"])
+        .map(|(d, file)| {
+            bump(d, file, 1);
+            std::process::Command::new(arx())
+                .args(["--json", "--now", now, "try", "-m", &format!("{file} up")])
+                .current_dir(d)
+                .env_remove("ARX_STATE_DIR")
+                .env("NO_COLOR", "1")
+                .env("ARX_SYNC", &barrier)
+                .env("ARX_SYNC_WANT", dirs.len().to_string())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    let mut expiries: Vec<String> = Vec::new();
+    let t = std::time::Instant::now();
+    while children.iter_mut().any(|c| c.try_wait().unwrap().is_none())
+        && t.elapsed() < std::time::Duration::from_secs(180)
+    {
+        if let Some(e) = lead_expires(f).filter(|e| !expiries.contains(e)) {
+            expiries.push(e);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (children.into_iter().map(finish).collect(), expiries)
+}
+
+/// When the queue's lead on the remote expires, if one holds it.
+fn lead_expires(f: &Fleet) -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["show", "refs/arx/fleet/queue/lead:lease.json"])
+        .current_dir(f.tmp.path().join("served/remote.git"))
+        .output()
+        .ok()?;
+    let lease: Value = serde_json::from_slice(&out.stdout).ok()?;
+    lease["expires"].as_str().map(str::to_string)
 }
 
 fn message(f: &Fleet, commit: &str) -> String {
@@ -276,5 +389,136 @@ pub fn killed_in_queue() -> Result<(), Failed> {
     assert_eq!(refs, "", "the queue is left with {refs}");
     let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
     check_fleet(&f, &paths);
+    Ok(())
+}
+
+fn queue_left(f: &Fleet) -> String {
+    git(
+        &f.tmp.path().join("served/remote.git"),
+        &["for-each-ref", "refs/arx/fleet/queue/"],
+    )
+}
+
+/// Runs the tries `done` measured in all (each try's record holds its
+/// runs, its replays' included).
+fn runs(done: &[(i32, Value, String)]) -> usize {
+    done.iter()
+        .map(|(_, r, _)| r["attempts"].as_array().map_or(1, |a| a.len().max(1)))
+        .sum()
+}
+
+pub fn halved() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), ALL_FOUR_CLASH);
+    let dirs = machines(&f, &["a", "b", "c", "d"]);
+    let done = race(&f, &dirs);
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    eprintln!("four tries, a batch of 3 failing: {} runs", runs(&done));
+    // One keep landed alone; the three that lost formed one batch, which
+    // failed (all four files raised); it was halved: the lead's keep and
+    // one other landed together on the first keep, the third was
+    // measured alone on top of them and discarded.
+    assert!(all.contains("leading a batch of 3 keeps"), "{all}");
+    assert_eq!(batch_commits(&f), 2, "the good half did not land: {all}");
+    assert!(all.contains("halved"), "{all}");
+    let history = f.history();
+    assert_eq!(history.len(), 4, "{all}");
+    assert!(message(&f, &history[0].0).contains("(2 keeps)"), "{all}");
+    let mut statuses: Vec<String> = done.iter().map(|(_, r, _)| status(r)).collect();
+    statuses.sort();
+    assert_eq!(statuses, ["discard", "keep", "keep", "keep"], "{all}");
+    let raised = ["a.txt", "b.txt", "c.txt", "d.txt"]
+        .iter()
+        .filter(|n| remote_file(&f, n) == "2")
+        .count();
+    assert_eq!(raised, 3, "three of the four on the best: {all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    assert_eq!(queue_left(&f), "", "the queue is left with entries");
+    Ok(())
+}
+
+pub fn long_confirmation() -> Result<(), Failed> {
+    let config = format!("{CONFIG}batch = 4\nlease = \"10s\"\n");
+    let f = Fleet::seeded(false, &config, SLOW_BATCH);
+    let dirs = three(&f);
+    let (done, expiries) = race_at(&f, &dirs, "2030-01-01T00:00:00Z");
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    // The batch's run takes longer than a lease: its lead renews the
+    // lease (dated by `--now`), the other keep waits on, and the batch
+    // lands whole.
+    assert!(all.contains("leading a batch of 2 keeps"), "{all}");
+    assert!(
+        expiries.len() >= 2,
+        "the lead was not renewed: {expiries:?}"
+    );
+    assert!(
+        expiries.iter().all(|e| e.starts_with("2030-01-01T00:0")),
+        "the lead's lease is not dated by --now: {expiries:?}"
+    );
+    for (code, r, _) in &done {
+        assert_eq!((*code, status(r)), (0, "keep".to_string()), "{all}");
+    }
+    assert_eq!(batch_commits(&f), 2, "the batch did not land: {all}");
+    assert!(!all.contains("failed on"), "{all}");
+    assert_eq!(f.history().len(), 4, "{all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    assert_eq!(queue_left(&f), "", "the queue is left with entries");
+    Ok(())
+}
+
+pub fn lane_batches() -> Result<(), Failed> {
+    let f = Fleet::seeded(false, &batched_config(), LANE_LATER);
+    let dirs = three(&f);
+    add_lanes(&dirs[0], &["l1"]);
+    let l1 = lane(&dirs[0], "l1");
+    // Machines b and c and lane l1 of machine a each raise a file and
+    // decide at once, the lane last: one of b and c keeps first, and the
+    // lane's keep, which lost the race, waits in the queue as the other
+    // machine's does: the two land as one batch.
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let racers = [(&dirs[1], "b.txt"), (&dirs[2], "c.txt"), (&l1, "d.txt")];
+    let children: Vec<Child> = racers
+        .iter()
+        .map(|(d, file)| {
+            bump(d, file, 1);
+            spawn_try(d, &format!("{file} up"), &barrier, racers.len())
+        })
+        .collect();
+    let done: Vec<(i32, Value, String)> = children.into_iter().map(finish).collect();
+    let all: String = done
+        .iter()
+        .map(|(c, r, e)| format!("{c} {r}\n{e}\n"))
+        .collect();
+    for (code, r, _) in &done {
+        assert_eq!((*code, status(r)), (0, "keep".to_string()), "{all}");
+    }
+    let lane_said = &done[2].2;
+    assert!(
+        lane_said.contains("merge queue"),
+        "the lane's keep did not join the queue: {all}"
+    );
+    assert_eq!(batch_commits(&f), 2, "no batch landed: {all}");
+    assert_eq!(f.history().len(), 4, "{all}");
+    for file in ["b.txt", "c.txt", "d.txt"] {
+        assert_eq!(remote_file(&f, file), "2", "{file}: {all}");
+    }
+    // The lane's record is journaled once, as its own try, with its lane.
+    sync(&dirs[1]);
+    let lane_keeps = records(&dirs[1])
+        .into_iter()
+        .filter(|r| r["ratchet"]["status"] == "keep" && r["ratchet"]["lane"] == "l1")
+        .count();
+    assert_eq!(lane_keeps, 1, "{all}");
+    let paths: Vec<&Path> = dirs.iter().map(PathBuf::as_path).collect();
+    check_fleet(&f, &paths);
+    assert_eq!(queue_left(&f), "", "the queue is left with entries");
     Ok(())
 }

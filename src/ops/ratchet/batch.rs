@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 
+use super::batch_lease::{self as lead_lease, LeadLease};
 use super::candidate::{Against, TryEnv};
 use super::end::Done;
 use super::replay::{work_ref, Carry, Tried};
@@ -26,7 +27,6 @@ use super::short;
 use crate::error::Exit;
 use crate::io::fleet::{Push, Update};
 use crate::io::fleet_queue::{self as queue, Entry};
-use crate::kernel::fleet::{self as rules, Claim, Lease};
 use crate::kernel::journal::RunRecord;
 use crate::ops::fleet::Fleet;
 
@@ -59,7 +59,7 @@ pub struct Queued {
 #[derive(Debug, Clone)]
 pub struct Lead {
     pub base: String,
-    pub lease: String,
+    pub lease: LeadLease,
     pub members: Vec<Entry>,
     pub files: Vec<String>,
     pub tip: String,
@@ -71,9 +71,19 @@ pub struct Lead {
 /// queue, leading a batch, or replayed alone; or the try done.
 pub fn next(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Batched> {
     match settle(env, at, tried)? {
-        Tried::Done(done) => Ok(Batched::Landed(done)),
-        Tried::Moved { carry, best } => after_lost(env, at, carry, best),
+        Settled::Tried(Tried::Done(done)) => Ok(Batched::Landed(done)),
+        Settled::Tried(Tried::Moved { carry, best }) => after_lost(env, at, carry, best),
+        Settled::Halved(carry) => Ok(Batched::Lead(carry)),
     }
+}
+
+/// A batch this try led, settled.
+enum Settled {
+    /// Over (landed, failed, or given up): what the try came to.
+    Tried(Tried),
+    /// Failed, and halved: this try leads the half with its own keep
+    /// (the `Against` says so), to be measured.
+    Halved(Carry),
 }
 
 /// What a keep that lost the race came to.
@@ -90,8 +100,7 @@ pub enum Batched {
 }
 
 fn fleet<'t>(env: &TryEnv<'t, '_>) -> Option<&'t Fleet> {
-    env.fleet
-        .filter(|f| f.batch.is_some() && env.lane.is_none())
+    env.fleet.filter(|f| f.batch.is_some())
 }
 
 /// The confidence a keep must win at to wait in the queue: it is not
@@ -124,7 +133,7 @@ pub(super) fn enqueue(
     }
     if queue::swap(&f.door, &queue::entry_ref(&rec.run_id), commit, None)? == Push::Landed {
         write_queued(
-            env.state,
+            &here(env),
             &Queued {
                 run_id: rec.run_id.clone(),
                 commit: commit.to_string(),
@@ -147,7 +156,7 @@ fn after_lost(
     carry: Carry,
     best: String,
 ) -> Result<Batched> {
-    let (Some(f), Some(q)) = (fleet(env), read_queued(env.state)?) else {
+    let (Some(f), Some(q)) = (fleet(env), read_queued(&here(env))?) else {
         return Ok(Batched::Alone(carry, best));
     };
     if q.run_id != carry.run_id {
@@ -157,9 +166,10 @@ fn after_lost(
         "another machine kept {} first: the keep waits in the fleet's merge queue",
         short(&best)
     ));
-    let deadline = Instant::now() + Duration::from_secs(f.lease_secs);
+    let clock = crate::io::clock::Ticking::start(env.runner.now.as_deref())?;
+    let mut deadline = Instant::now() + Duration::from_secs(f.lease_secs);
     loop {
-        let now = crate::io::clock::now(None)?;
+        let now = clock.now()?;
         let reached = f.door.fetch()?.is_ok();
         if reached {
             let now_best = f.best().unwrap_or_else(|| best.clone());
@@ -173,16 +183,22 @@ fn after_lost(
                 );
                 return alone(env, f, carry, now_best);
             };
-            if let Some(lease) = take_lead(f, &q.run_id, &now)? {
-                match lead(env, f, (&q, own), lease.clone(), at)? {
-                    Some(()) => return Ok(Batched::Lead(carry)),
-                    None => {
-                        let _ = queue::swap(&f.door, queue::LEAD, "", Some(&lease));
-                        if withdraw(f, &q)? {
-                            return alone(env, f, carry, now_best);
+            match lead_lease::take(f, &q.run_id, &now)? {
+                Some(commit) => {
+                    let lease = LeadLease::hold(f, &q.run_id, commit, clock);
+                    match lead(env, f, (&q, own), lease.clone(), at)? {
+                        Some(()) => return Ok(Batched::Lead(carry)),
+                        None => {
+                            let _ = queue::swap(&f.door, queue::LEAD, "", Some(lease.settled()));
+                            if withdraw(f, &q)? {
+                                return alone(env, f, carry, now_best);
+                            }
                         }
                     }
                 }
+                // Another machine leads, its lease renewed while it
+                // confirms: this keep waits a lease from now.
+                None => deadline = Instant::now() + Duration::from_secs(f.lease_secs),
             }
         }
         // Waited a lease: alone. Its entry, if the remote did not answer,
@@ -199,7 +215,7 @@ fn after_lost(
 /// The keep out of the queue, to be replayed alone onto the fleet's best
 /// (synced first: the journal's best is the fleet's).
 fn alone(env: &TryEnv<'_, '_>, f: &Fleet, carry: Carry, best: String) -> Result<Batched> {
-    clear_queued(env.state)?;
+    clear_queued(&here(env))?;
     let now = crate::io::clock::now(None)?;
     let synced = f.sync(None, None, &now)?;
     let best = synced
@@ -215,41 +231,6 @@ fn withdraw(f: &Fleet, q: &Queued) -> Result<bool> {
     Ok(queue::swap(&f.door, &queue::entry_ref(&q.run_id), "", Some(&q.commit))? == Push::Landed)
 }
 
-/// The queue's lead for this machine (created, renewed, or taken over
-/// from an expired lease): the lead's commit, or `None` while another
-/// machine holds it.
-fn take_lead(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
-    let held = queue::lead(&f.door).map(|c| {
-        let lease = f
-            .door
-            .read_lease(&c)
-            .ok()
-            .flatten()
-            .and_then(|t| serde_json::from_slice::<Lease>(&t).ok())
-            .unwrap_or(Lease {
-                idea: String::new(),
-                machine: String::new(),
-                expires: String::new(),
-                lane: None,
-            });
-        (c, lease)
-    });
-    let expected = match rules::claim(held.as_ref().map(|(_, l)| l), &f.machine, now) {
-        Claim::Held { .. } => return Ok(None),
-        Claim::Create => None,
-        Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
-    };
-    let lease = Lease {
-        idea: run.to_string(),
-        machine: f.machine.clone(),
-        expires: rules::lease_until(now, f.lease_secs)
-            .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-        lane: None,
-    };
-    let commit = f.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
-    Ok((queue::swap(&f.door, queue::LEAD, &commit, expected)? == Push::Landed).then_some(commit))
-}
-
 /// Form the batch this try leads: the other keeps waiting put on the
 /// fleet's best, this try's candidate replayed on top, `at` the batch
 /// against the best. `None` when there is nothing to batch it with (or
@@ -258,7 +239,7 @@ fn lead(
     env: &TryEnv<'_, '_>,
     f: &Fleet,
     (q, own): (&Queued, Entry),
-    lease: String,
+    lease: LeadLease,
     at: &mut Against,
 ) -> Result<Option<()>> {
     // The other keeps of the same race join meanwhile.
@@ -278,6 +259,22 @@ fn lead(
     if members.is_empty() {
         return Ok(None);
     }
+    form(env, f, (q, own), lease, (base, members, theirs), at)
+}
+
+/// The batch this try leads formed on `base`, the fleet's best: the
+/// `members` (which change `theirs`) stacked on it one commit each, this
+/// try's candidate replayed on top, `at` the batch against the best.
+/// `None` when it cannot be (its journal's best is not `base`, or a
+/// conflict).
+pub(super) fn form(
+    env: &TryEnv<'_, '_>,
+    f: &Fleet,
+    (q, own): (&Queued, Entry),
+    lease: LeadLease,
+    (base, members, theirs): (String, Vec<Entry>, Vec<String>),
+    at: &mut Against,
+) -> Result<Option<()>> {
     let trailer = format!("{} {base} (run {})", queue::BATCH_TRAILER, q.run_id);
     let commits: Vec<String> = members.iter().map(|e| e.commit.clone()).collect();
     let Ok(tip) = queue::stack(&f.door, &base, &commits, &trailer)? else {
@@ -292,8 +289,13 @@ fn lead(
         return Ok(None);
     };
     let mut marked = q.clone();
-    marked.leading = Some((lease.clone(), tip.clone(), base.clone(), theirs.clone()));
-    write_queued(env.state, &marked)?;
+    marked.leading = Some((
+        lease.taken().to_string(),
+        tip.clone(),
+        base.clone(),
+        theirs.clone(),
+    ));
+    write_queued(&here(env), &marked)?;
     let replayed =
         super::takeup::replay(env.repo, env.state, (&tip, &work_ref(env.lane)), false)?.0;
     if let crate::io::git::ratchet::Replay::Conflicts(_) = replayed {
@@ -383,7 +385,7 @@ pub fn landing(at: &Against) -> Vec<Update<'_>> {
     out.push(Update {
         commit: "",
         refname: queue::LEAD.to_string(),
-        expected: Some(lead.lease.as_str()),
+        expected: Some(lead.lease.settled()),
     });
     out
 }
@@ -414,28 +416,35 @@ pub fn record(at: &Against, rec: &mut RunRecord) {
 }
 
 /// The try that led a batch ended (`tried`): landed, the batch is over;
+/// failed with three keeps or more, it is halved (`batch_bisect`);
 /// failed or cut off, every entry goes back to its machine (each replays
 /// it alone) and this try's candidate is replayed alone; lost to another
 /// machine's keep, the batch is given up and the entries wait for the
 /// next one.
-fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried> {
+fn settle(env: &TryEnv<'_, '_>, at: &mut Against, mut tried: Tried) -> Result<Settled> {
     let (Some(f), Some(lead)) = (fleet(env), at.batch.take()) else {
-        return Ok(tried);
+        return Ok(Settled::Tried(tried));
     };
     let kept = matches!(&tried, Tried::Done(d) if d.record.ratchet.as_ref().is_some_and(|i| i.status == crate::kernel::ratchet_record::TryStatus::Keep));
     if kept {
-        clear_queued(env.state)?;
-        return Ok(tried);
+        clear_queued(&here(env))?;
+        return Ok(Settled::Tried(tried));
     }
     let failed = match &tried {
         Tried::Moved { best, .. } => *best == lead.base,
         Tried::Done(_) => true,
     };
+    if let Tried::Moved { carry, best } = tried {
+        if failed && super::batch_bisect::halve(env, f, at, &lead)? {
+            return Ok(Settled::Halved(carry));
+        }
+        tried = Tried::Moved { carry, best };
+    }
     if failed {
         for e in lead.members.iter().chain(std::iter::once(&lead.own)) {
             let _ = queue::swap(&f.door, &queue::entry_ref(&e.run), "", Some(&e.commit));
         }
-        clear_queued(env.state)?;
+        clear_queued(&here(env))?;
         if matches!(tried, Tried::Moved { .. }) {
             env.runner.host.warn(&format!(
                 "the batch of {} keeps failed on {}: each is replayed alone onto the best and measured again",
@@ -444,15 +453,15 @@ fn settle(env: &TryEnv<'_, '_>, at: &mut Against, tried: Tried) -> Result<Tried>
             ));
         }
     }
-    let _ = queue::swap(&f.door, queue::LEAD, "", Some(&lead.lease));
+    let _ = queue::swap(&f.door, queue::LEAD, "", Some(lead.lease.settled()));
     if let Tried::Moved { .. } = tried {
         env.repo.unstack(&lead.tip, &lead.base, &lead.files)?;
     }
-    if let Some(mut q) = read_queued(env.state)? {
+    if let Some(mut q) = read_queued(&here(env))? {
         q.leading = None;
-        write_queued(env.state, &q)?;
+        write_queued(&here(env), &q)?;
     }
-    Ok(tried)
+    Ok(Settled::Tried(tried))
 }
 
 /// This keep landed with another machine's batch as `commit`: journaled
@@ -466,7 +475,7 @@ fn landed(
 ) -> Result<Done> {
     let (rec, base) = landed_record(f, q, commit)?;
     crate::ops::journal::record_run(env.state, &rec, env.runner.warn)?;
-    clear_queued(env.state)?;
+    clear_queued(&here(env))?;
     let _ = super::takeup::replay(env.repo, env.state, (best, &work_ref(env.lane)), false)?;
     Ok(Done {
         exit: Exit::Ok,
@@ -517,14 +526,15 @@ pub fn settle_queued(
     (repo, state): (&crate::io::git::ratchet::RatchetRepo, &std::path::Path),
     warn: crate::io::Warn,
 ) -> Result<Vec<String>> {
-    let (Some(f), Some(q)) = (fleet, read_queued(state)?) else {
+    let file = queued_file(state, repo.workdir());
+    let (Some(f), Some(q)) = (fleet, read_queued(&file)?) else {
         return Ok(Vec::new());
     };
     let run = super::run_short(&q.run_id).to_string();
     // Journaled already (a keep it led, finished from its intent).
     let journal = crate::io::state::journal(state, warn).read()?;
     if journal.iter().any(|r| r.run_id == q.run_id) {
-        clear_queued(state)?;
+        clear_queued(&file)?;
         return Ok(Vec::new());
     }
     if let Err(why) = f.door.fetch()? {
@@ -532,15 +542,15 @@ pub fn settle_queued(
             "the fleet's remote did not answer ({why}): the keep of run {run} waits in its merge queue"
         )]);
     }
-    if let Some((lease, tip, base, files)) = &q.leading {
+    if let Some((_, tip, base, files)) = &q.leading {
         repo.unstack(tip, base, files)?;
-        let _ = queue::swap(&f.door, queue::LEAD, "", Some(lease));
+        let _ = lead_lease::release_own(f, &q.run_id);
     }
     let best = f.best().unwrap_or_else(|| q.kept.clone());
     if let Some(c) = queue::landed(&f.door, &best, &q.kept, &q.run_id)? {
         let (rec, _) = landed_record(f, &q, &c)?;
         crate::ops::journal::record_run(state, &rec, warn)?;
-        clear_queued(state)?;
+        clear_queued(&file)?;
         return Ok(vec![format!(
             "the keep of run {run}, cut off while it waited in the fleet's merge queue, landed with a batch as {}",
             short(&c)
@@ -551,32 +561,50 @@ pub fn settle_queued(
         // A batch took it meanwhile: settled by the next try.
         return Ok(Vec::new());
     }
-    clear_queued(state)?;
+    clear_queued(&file)?;
     Ok(vec![format!(
         "the keep of run {run}, cut off while it waited in the fleet's merge queue, was taken out of it: \
          its candidate is still in the working tree, to be tried again"
     )])
 }
 
-fn write_queued(state: &std::path::Path, q: &Queued) -> Result<()> {
-    crate::io::state::ensure_dir(state)?;
+/// The file that holds the keep of the working tree at `workdir`
+/// waiting in the queue: each lane of a machine has its own (they share
+/// one state directory).
+fn queued_file(state: &std::path::Path, workdir: &std::path::Path) -> std::path::PathBuf {
+    if crate::io::config::main_root(workdir).is_none() {
+        return state.join(QUEUED_FILE);
+    }
+    let key = crate::io::ratchet::tree_key(workdir);
+    state.join(format!("fleet-queued-{key}.json"))
+}
+
+/// This try's working tree's [`queued_file`].
+pub(super) fn here(env: &TryEnv<'_, '_>) -> std::path::PathBuf {
+    queued_file(env.state, env.repo.workdir())
+}
+
+fn write_queued(file: &std::path::Path, q: &Queued) -> Result<()> {
+    if let Some(dir) = file.parent() {
+        crate::io::state::ensure_dir(dir)?;
+    }
     crate::io::atomic::replace(
-        &state.join(QUEUED_FILE),
+        file,
         &serde_json::to_vec_pretty(q)?,
         crate::io::atomic::Durability::Synced,
     )?;
     Ok(())
 }
 
-fn read_queued(state: &std::path::Path) -> Result<Option<Queued>> {
-    let Some(text) = crate::io::state::read_text_if_any(&state.join(QUEUED_FILE))? else {
+pub(super) fn read_queued(file: &std::path::Path) -> Result<Option<Queued>> {
+    let Some(text) = crate::io::state::read_text_if_any(file)? else {
         return Ok(None);
     };
     Ok(serde_json::from_str(&text).ok())
 }
 
-fn clear_queued(state: &std::path::Path) -> Result<()> {
-    match std::fs::remove_file(state.join(QUEUED_FILE)) {
+fn clear_queued(file: &std::path::Path) -> Result<()> {
+    match std::fs::remove_file(file) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
         _ => Ok(()),
     }

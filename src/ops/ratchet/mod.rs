@@ -41,6 +41,8 @@ use crate::ops::attempts;
 mod already;
 mod attempt;
 mod batch;
+mod batch_bisect;
+mod batch_lease;
 mod best;
 mod candidate;
 mod confirm;

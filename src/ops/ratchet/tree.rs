@@ -337,13 +337,14 @@ pub fn keep(
         }
     }
     let main = env.lane.and_then(|l| l.main_tree(state, kept));
-    // In a lane the keep's parent is the best; elsewhere the branch's own
-    // commits since the best are kept as they are.
+    // In a lane the keep's parent is the best (a batch's: the other keeps
+    // stacked on it); elsewhere the branch's own commits since the best
+    // are kept as they are.
     let head = repo.head();
-    let parent = if env.lane.is_some() {
-        kept
-    } else {
-        head.as_str()
+    let parent = match (&at.batch, env.lane) {
+        (Some(b), Some(_)) => b.tip.as_str(),
+        (None, Some(_)) => kept,
+        _ => head.as_str(),
     };
     let set_commit = |rec: &mut RunRecord, commit: &str| {
         if let Some(i) = rec.ratchet.as_mut() {

@@ -54,12 +54,12 @@ pub fn trials() -> Vec<Trial> {
 
 /// Lane `name` of the machine at `machine` (`arx lane add` puts it beside
 /// the clone).
-fn lane(machine: &Path, name: &str) -> PathBuf {
+pub(crate) fn lane(machine: &Path, name: &str) -> PathBuf {
     let base = machine.file_name().unwrap().to_string_lossy().into_owned();
     machine.with_file_name(format!("{base}.lanes")).join(name)
 }
 
-fn add_lanes(machine: &Path, names: &[&str]) {
+pub(crate) fn add_lanes(machine: &Path, names: &[&str]) {
     let mut args = vec!["lane", "add"];
     args.extend(names);
     let out = arx_in(machine, &args);
