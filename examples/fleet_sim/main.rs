@@ -5,6 +5,9 @@
 //! cargo run --release --example fleet_sim              # full (BENCHMARKS.md)
 //! cargo run --release --example fleet_sim -- --quick   # a few nights per cell: a check
 //! cargo run --release --example fleet_sim -- --trials 50 --seed 7
+//! cargo run --release --example fleet_sim -- --machines 4   # one size, at 1σ
+//! cargo run --release --example fleet_sim -- --machines 4 --rule sequential
+//! cargo run --release --example fleet_sim -- --machines 4 --full-remeasure
 //! ```
 //!
 //! Model. A night is [`world::NIGHT`] run-lengths of wall time; every
@@ -22,6 +25,13 @@
 //! `arx::kernel::slot_offset`, the code `arx try` runs. See `sim.rs` for
 //! each rule.
 //!
+//! Decisions use the `confirm` rule unless `--rule sequential` (arx's
+//! default) is given. Each table is followed by where the machine-time of
+//! each arx row went (`sim::Use`: the baseline, re-measuring the best on a
+//! class, candidates discarded and kept, keeps replayed after a lost race,
+//! candidates replayed as the best moved, stale replays, dead machines,
+//! confirmations, idle).
+//!
 //! Reported: the true improvement of the best at the end (σ), against one
 //! machine at equal wall time and per GPU-hour (machine-time up), keeps
 //! and false keeps (null or harmful changes kept) per true keep, keeps of
@@ -29,12 +39,13 @@
 //! runs thrown away, and the serial share: the share of the night the
 //! best is held while a keep confirms against it.
 
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 mod sim;
 mod world;
 
-use sim::{play, Outcome, Rule};
+use sim::{play, Outcome, Rule, Use};
 use world::{world, Scenario};
 
 /// Base seed (overridable with `--seed`): "arxfleet".
@@ -48,11 +59,15 @@ struct Args {
     quick: bool,
     trials: Option<u64>,
     seed: u64,
+    /// `--machines N`: only fleets of N machines, at 1σ (a diagnosis).
+    only: Option<usize>,
 }
 
 fn usage(arg: &str) -> ! {
     eprintln!("fleet_sim: bad argument {arg:?}");
-    eprintln!("usage: fleet_sim [--quick] [--trials N] [--seed N]");
+    eprintln!(
+        "usage: fleet_sim [--quick] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure]"
+    );
     std::process::exit(2)
 }
 
@@ -61,6 +76,7 @@ fn parse_args() -> Args {
         quick: false,
         trials: None,
         seed: SEED,
+        only: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -72,6 +88,13 @@ fn parse_args() -> Args {
             "--quick" => a.quick = true,
             "--trials" => a.trials = Some(value().max(1)),
             "--seed" => a.seed = value(),
+            "--full-remeasure" => sim::FULL_REMEASURE.store(true, Ordering::Relaxed),
+            "--rule" => match args.next().as_deref() {
+                Some("sequential") => sim::SEQUENTIAL.store(true, Ordering::Relaxed),
+                Some("confirm") => {}
+                _ => usage(&arg),
+            },
+            "--machines" => a.only = Some(value().max(2) as usize),
             _ => usage(&arg),
         }
     }
@@ -121,6 +144,9 @@ fn mean_of(outs: &[Outcome]) -> Outcome {
         s.batches += o.batches / n;
         s.failed_batches += o.failed_batches / n;
         s.failed_batch_runs += o.failed_batch_runs / n;
+        for (a, b) in s.by_use.iter_mut().zip(&o.by_use) {
+            *a += b / n;
+        }
     }
     s
 }
@@ -192,8 +218,10 @@ fn scaling(args: &Args, class_sd: f64, sizes: &[usize]) -> bool {
     println!("{}", row(1, Rule::Fleet, &one, &one));
     let mut ok = true;
     let mut checks = Vec::new();
+    let mut rows = Vec::new();
     for &n in sizes {
         let arx: Vec<Outcome> = ARX.iter().map(|&r| cell(args, sc(n), r)).collect();
+        rows.extend(ARX.iter().zip(&arx).map(|(&r, &o)| (n, r, o)));
         let peers: Vec<Outcome> = PEERS.iter().map(|&r| cell(args, sc(n), r)).collect();
         for (r, o) in ARX.iter().zip(&arx).chain(PEERS.iter().zip(&peers)) {
             println!("{}", row(n, *r, o, &one));
@@ -210,7 +238,28 @@ fn scaling(args: &Args, class_sd: f64, sizes: &[usize]) -> bool {
     for c in checks {
         println!("- {c}");
     }
+    uses(&one, &rows);
     ok
+}
+
+/// Where the machine-time of each arx row went, as shares of it.
+fn uses(one: &Outcome, rows: &[(usize, Rule, Outcome)]) {
+    println!("\nWhere the machine-time goes (share of the GPU-hours of each row):\n");
+    let mut head = String::from("| machines | rule |");
+    let mut rule = String::from("|---:|---|");
+    for u in Use::ALL {
+        head.push_str(&format!(" {} |", u.label()));
+        rule.push_str("---:|");
+    }
+    println!("{head}\n{rule}");
+    let all = std::iter::once((1, Rule::Fleet, *one)).chain(rows.iter().copied());
+    for (n, r, o) in all {
+        let mut line = format!("| {n} | {} |", r.label());
+        for u in Use::ALL {
+            line.push_str(&format!(" {:.1}% |", 100.0 * o.by_use[u as usize] / o.gpu));
+        }
+        println!("{line}");
+    }
 }
 
 fn verdict(ok: bool) -> &'static str {
@@ -348,14 +397,29 @@ fn main() {
     let args = parse_args();
     let started = Instant::now();
     println!(
-        "## Fleet simulation ({} mode, seed {}; nights per cell: 1 machine {}, 4: {}, 16: {}, 100: {})",
+        "## Fleet simulation ({} mode, the `{}` rule{}, seed {}; nights per cell: 1 machine {}, 4: {}, 16: {}, 100: {})",
         if args.quick { "quick" } else { "full" },
+        if sim::SEQUENTIAL.load(Ordering::Relaxed) {
+            "sequential"
+        } else {
+            "confirm"
+        },
+        if sim::FULL_REMEASURE.load(Ordering::Relaxed) {
+            ", full remeasures"
+        } else {
+            ""
+        },
         args.seed,
         trials(&args, 1),
         trials(&args, 4),
         trials(&args, 16),
         trials(&args, 100)
     );
+    if let Some(n) = args.only {
+        let ok = scaling(&args, 1.0, &[n]);
+        println!("\nTotal run time: {:.2} s", started.elapsed().as_secs_f64());
+        std::process::exit(i32::from(!ok));
+    }
     let mut ok = scaling(&args, 1.0, &[4, 16, 100]);
     for sd in [0.0, 3.0] {
         ok &= scaling(&args, sd, &[4, 16]);

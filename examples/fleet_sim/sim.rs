@@ -9,6 +9,15 @@
 //! too; see [`Rule`].
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// `--full-remeasure`: a best is measured on a class [`REMEASURE`] times
+/// whatever the offsets already tell (as arx did before
+/// `slot_offset::remeasure_runs`).
+pub static FULL_REMEASURE: AtomicBool = AtomicBool::new(false);
+/// `--rule sequential`: decide with the `sequential` rule (arx's default)
+/// rather than `confirm`.
+pub static SEQUENTIAL: AtomicBool = AtomicBool::new(false);
 
 use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule as Ratchet, Seeds, Settings};
 use arx::kernel::ratchet::{Decision, Step};
@@ -112,6 +121,72 @@ pub struct Outcome {
     pub batches: f64,
     pub failed_batches: f64,
     pub failed_batch_runs: f64,
+    /// Machine-ticks up, by what they went to ([`Use`]).
+    pub by_use: [f64; USES],
+}
+
+/// What a machine-tick up went to (`--uses`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Use {
+    /// The baseline's runs, on machine 0.
+    Baseline,
+    /// The best measured on a class before a candidate there.
+    Remeasure,
+    /// A candidate's runs that ended in a discard.
+    Discarded,
+    /// A candidate's runs that ended in a keep that landed (alone, or
+    /// waiting in the queue).
+    Kept,
+    /// A keep's runs thrown away: its best moved before it could land.
+    LostRace,
+    /// A candidate's runs thrown away when the best moved under it while it
+    /// leaned better.
+    Moved,
+    /// A replay dropped as stale (its place touched since), with its runs.
+    Stale,
+    /// A dead machine's runs in flight, or a candidate preempted.
+    Dead,
+    /// A batch's or the orchestrator's confirmation.
+    Confirm,
+    /// Up with nothing to run.
+    Idle,
+    /// A candidate's or a remeasure's runs still undecided at the end of
+    /// the night.
+    Unfinished,
+}
+
+pub const USES: usize = 11;
+
+impl Use {
+    pub const ALL: [Use; USES] = [
+        Use::Baseline,
+        Use::Remeasure,
+        Use::Discarded,
+        Use::Kept,
+        Use::LostRace,
+        Use::Moved,
+        Use::Stale,
+        Use::Dead,
+        Use::Confirm,
+        Use::Idle,
+        Use::Unfinished,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Use::Baseline => "baseline",
+            Use::Remeasure => "re-measuring the best on a class",
+            Use::Discarded => "candidates discarded",
+            Use::Kept => "candidates kept",
+            Use::LostRace => "keeps replayed after a lost race",
+            Use::Moved => "candidates replayed as the best moved",
+            Use::Stale => "replays dropped as stale",
+            Use::Dead => "dead or preempted",
+            Use::Confirm => "confirming a batch or a keep",
+            Use::Idle => "idle",
+            Use::Unfinished => "undecided at the end",
+        }
+    }
 }
 
 struct Commit {
@@ -178,8 +253,12 @@ pub struct Sim<'w> {
     /// The commits' runs per class, as `slot_offset` takes them.
     runs: Vec<CommitRuns>,
     refs: HashMap<(usize, usize), ClassRef>,
-    /// (commit, class) being measured on the class before candidates there.
+    /// (commit, class) being measured on the class before candidates
+    /// there, and the runs that remeasure takes
+    /// (`slot_offset::remeasure_runs`).
     remeasuring: HashSet<(usize, usize)>,
+    /// The runs each (commit, class) remeasure takes, once it started.
+    remeasure_runs: HashMap<(usize, usize), usize>,
     groups: VecDeque<Vec<f64>>,
     best: usize,
     history: Vec<(usize, usize)>,
@@ -243,6 +322,7 @@ impl<'w> Sim<'w> {
             }],
             refs: HashMap::new(),
             remeasuring: HashSet::new(),
+            remeasure_runs: HashMap::new(),
             groups: VecDeque::from([baseline]),
             best: 0,
             history: vec![(0, 0)],
@@ -281,6 +361,7 @@ impl<'w> Sim<'w> {
         }
         self.out.gpu += 1.0;
         if m == 0 && t < BASELINE_RUNS {
+            self.spent(Use::Baseline, 1);
             return;
         }
         if m == 0 && self.orchestrated() && !self.queue.is_empty() {
@@ -295,6 +376,7 @@ impl<'w> Sim<'w> {
             return;
         }
         if self.machines[m].phase == Phase::Idle && !self.claim(m, t) {
+            self.spent(Use::Idle, 1);
             return;
         }
         if self.rule == Rule::Fleet {
@@ -401,13 +483,23 @@ impl<'w> Sim<'w> {
         let partial = self.remeasuring.contains(&(base, class));
         let need = matches!(self.rule, Rule::Fleet | Rule::Batched)
             && (self.adaptive(base, class).1 || partial);
+        if need && !partial {
+            let sd = self.noise();
+            let runs = &self.runs;
+            let n = if FULL_REMEASURE.load(Ordering::Relaxed) {
+                REMEASURE
+            } else {
+                slot_offset::remeasure_runs(runs, &runs[base], &class.to_string(), sd, REMEASURE)
+            };
+            self.remeasuring.insert((base, class));
+            self.remeasure_runs.insert((base, class), n);
+        }
         let mac = &mut self.machines[m];
         mac.base = base;
         mac.value = value;
         mac.samples.clear();
         mac.since = t;
         mac.phase = if need {
-            self.remeasuring.insert((base, class));
             Phase::Remeasure
         } else {
             Phase::Candidate
@@ -417,6 +509,8 @@ impl<'w> Sim<'w> {
     /// A machine that is down: its change waits out the lease, then goes
     /// back to the backlog; a batch it confirmed goes back to the queue.
     fn release(&mut self, m: usize, t: usize) {
+        let n = self.machines[m].samples.len();
+        self.spent(Use::Dead, n);
         let mac = &mut self.machines[m];
         self.out.wasted += mac.samples.len() as f64;
         mac.samples.clear();
@@ -434,6 +528,8 @@ impl<'w> Sim<'w> {
     /// Take machine `m` off its candidate at once (its change back to the
     /// front of the backlog).
     fn preempt(&mut self, m: usize, t: usize) {
+        let n = self.machines[m].samples.len();
+        self.spent(Use::Dead, n);
         let mac = &mut self.machines[m];
         if matches!(mac.phase, Phase::Remeasure | Phase::Candidate) {
             self.out.wasted += mac.samples.len() as f64;
@@ -447,16 +543,22 @@ impl<'w> Sim<'w> {
         let (base, class) = (self.machines[m].base, self.machines[m].class);
         let slot = class.to_string();
         let have = self.runs[base].by_slot.get(&slot).map_or(0, Vec::len);
-        if have >= REMEASURE {
+        let want = self
+            .remeasure_runs
+            .get(&(base, class))
+            .copied()
+            .unwrap_or(REMEASURE);
+        if have >= want {
             self.remeasuring.remove(&(base, class));
             self.machines[m].phase = Phase::Candidate;
             return;
         }
         let x = self.measure(self.commits[base].value, class);
         self.out.remeasure += 1.0;
+        self.spent(Use::Remeasure, 1);
         let runs = self.runs[base].by_slot.entry(slot).or_default();
         runs.push(x);
-        if runs.len() >= REMEASURE {
+        if runs.len() >= want {
             let g = runs.clone();
             self.push_group(g);
             self.remeasuring.remove(&(base, class));
@@ -487,7 +589,12 @@ impl<'w> Sim<'w> {
             seeds: Seeds::NONE,
             instances: None,
         };
-        match next_step(Ratchet::Confirm, settings, &evidence) {
+        let rule = if SEQUENTIAL.load(Ordering::Relaxed) {
+            Ratchet::Sequential
+        } else {
+            Ratchet::Confirm
+        };
+        match next_step(rule, settings, &evidence) {
             Step::RunAgain => None,
             Step::Decide(d) => Some(Some(d)),
         }
@@ -520,12 +627,15 @@ impl<'w> Sim<'w> {
         let samples = std::mem::take(&mut self.machines[m].samples);
         self.push_group(samples.clone());
         self.machines[m].phase = Phase::Idle;
+        if decision.as_ref().is_none_or(|d| !d.keep()) {
+            self.spent(Use::Discarded, samples.len());
+        }
         if let Some(d) = decision.filter(Decision::keep) {
             self.machines[m].samples = samples;
             if strong {
                 self.kept(m, t, d.record_from);
             } else {
-                self.replay(m, t);
+                self.replay(m, t, Use::LostRace);
             }
             if self.machines[m].phase == Phase::Idle {
                 self.machines[m].samples.clear();
@@ -549,10 +659,12 @@ impl<'w> Sim<'w> {
     }
 
     /// Replay machine `m`'s candidate onto the best, or drop it as stale.
-    fn replay(&mut self, m: usize, t: usize) {
+    fn replay(&mut self, m: usize, t: usize, fate: Use) {
         let mac = &self.machines[m];
         self.out.wasted += mac.samples.len() as f64;
-        if self.conflicts(mac.base, mac.change) {
+        let (n, stale) = (mac.samples.len(), self.conflicts(mac.base, mac.change));
+        self.spent(if stale { Use::Stale } else { fate }, n);
+        if stale {
             self.out.stale += 1.0;
             self.machines[m].phase = Phase::Idle;
             self.machines[m].samples.clear();
@@ -574,12 +686,15 @@ impl<'w> Sim<'w> {
             s < mean(&self.reference(m, t))
         };
         if leans {
-            self.replay(m, t);
+            self.replay(m, t, Use::Moved);
         }
     }
 
     /// Machine `m`'s candidate was kept against its base.
     fn kept(&mut self, m: usize, t: usize, from: usize) {
+        if self.rule != Rule::Fleet || self.machines[m].base == self.best {
+            self.spent(Use::Kept, self.machines[m].samples.len());
+        }
         let mac = &self.machines[m];
         let (change, base, since) = (mac.change, mac.base, mac.since);
         let record = mac.samples[from..].to_vec();
@@ -590,7 +705,7 @@ impl<'w> Sim<'w> {
             }
             Rule::Fleet => {
                 self.machines[m].phase = Phase::Candidate;
-                self.replay(m, t);
+                self.replay(m, t, Use::LostRace);
             }
             Rule::Batched if base == self.best && self.batch.is_none() => {
                 self.land(vec![change], value, record, class, (since, t));
@@ -762,6 +877,7 @@ impl<'w> Sim<'w> {
             return false;
         };
         let x = self.measure(value, lead);
+        self.spent(Use::Confirm, 1);
         let batch = self.batch.as_mut().expect("a batch confirms");
         batch.samples.push(x);
         let samples = batch.samples.clone();
@@ -798,6 +914,7 @@ impl<'w> Sim<'w> {
         let change = self.queue.front().expect("a keep waits").change;
         let value = self.commits[self.best].value + self.w.changes[change].effect;
         let x = self.measure(value, 0);
+        self.spent(Use::Confirm, 1);
         self.machines[0].samples.push(x);
         let reference = self.commits[self.best].recorded.clone();
         let Some(decision) = self.decide(&reference, &self.machines[0].samples) else {
@@ -814,8 +931,15 @@ impl<'w> Sim<'w> {
         }
     }
 
+    /// `n` machine-ticks went to `u`.
+    fn spent(&mut self, u: Use, n: usize) {
+        self.out.by_use[u as usize] += n as f64;
+    }
+
     fn finish(mut self) -> Outcome {
         self.out.gain = self.commits[self.best].value;
+        let accounted: f64 = self.out.by_use.iter().sum();
+        self.out.by_use[Use::Unfinished as usize] += self.out.gpu - accounted;
         // Improvements kept that the final best does not hold.
         let mut line = vec![false; self.commits.len()];
         let mut c = self.best;

@@ -306,6 +306,45 @@ pub fn needs_remeasure(
             .any(|r| offset(commits, slot, r, sd).is_some_and(Offset::known))
 }
 
+/// How many runs of the best to measure on `slot` before a candidate there
+/// is compared with it, at most `n` (a full remeasure): none when
+/// [`needs_remeasure`] says none. An offset not yet known still carries
+/// what the slots' shared commits told of it: the best's runs moved by it
+/// are worth `1 / (1/k + var)` runs on the slot (`k` runs, an offset of
+/// variance `var` σ²). The remeasure adds runs on the slot itself until
+/// the two are worth what the best's runs moved by an offset just known
+/// well enough ([`OFFSET_VAR`]) are: `n` with no path to the slot, fewer
+/// as the offset firms up, one at the least. Without a noise estimate no
+/// offset counts: `n`.
+pub fn remeasure_runs(
+    commits: &[CommitRuns],
+    best: &CommitRuns,
+    slot: &str,
+    sd: Option<f64>,
+    n: usize,
+) -> usize {
+    if !needs_remeasure(commits, best, slot, sd) {
+        return 0;
+    }
+    let n = n.max(1);
+    if sd.is_none() {
+        return n;
+    }
+    let worth = |k: usize, var: f64| 1.0 / (1.0 / k as f64 + var);
+    let (mut have, mut want) = (0.0_f64, 0.0_f64);
+    for (s, runs) in best.by_slot.iter().filter(|(_, r)| !r.is_empty()) {
+        want = want.max(worth(runs.len(), OFFSET_VAR));
+        if let Some(o) = offset(commits, slot, s, sd) {
+            have = have.max(worth(runs.len(), o.var));
+        }
+    }
+    let more = (want - have).ceil();
+    if more.is_nan() || more >= n as f64 {
+        return n;
+    }
+    (more as usize).clamp(1, n)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -570,5 +609,38 @@ mod tests {
         );
         let o = offset(&[base], "2", "1", Some(1.0)).unwrap();
         assert!(o.known() && o.var > 0.0 && o.d == 0.0, "{o:?}");
+    }
+
+    #[test]
+    fn an_offset_known_in_part_takes_fewer_runs_of_the_best_to_confirm() {
+        // Slot 1 reads 1.0 higher; `shared` commits were each measured 5
+        // times on both slots. The best ran 5 times on slot 0 only.
+        let noise = [0.3, -0.5, 0.1, 0.6, -0.5];
+        let both = |name: String| {
+            let b: Vec<f64> = noise.iter().map(|x| x + 1.0).collect();
+            commit(&name, &[("0", &noise), ("1", &b)])
+        };
+        let best = commit("best", &[("0", &[5.0, 5.2, 4.9, 5.1, 4.8])]);
+        let asked = |shared: usize| {
+            let mut commits: Vec<CommitRuns> = (0..shared).map(|i| both(i.to_string())).collect();
+            commits.push(best.clone());
+            remeasure_runs(&commits, &best, "1", Some(1.0), 5)
+        };
+        let runs: Vec<usize> = (0..7).map(asked).collect();
+        // No commit on both slots: a full remeasure. One: the offset's
+        // variance 0.4σ² (shrunk) is worth something. More: fewer runs,
+        // never none while the offset is not known, none once it is.
+        assert_eq!(runs[0], 5, "{runs:?}");
+        assert!(runs[1] < 5 && runs[1] >= 2, "{runs:?}");
+        assert!(runs.windows(2).all(|w| w[1] <= w[0]), "{runs:?}");
+        assert!(runs[1..].iter().all(|&n| n >= 1), "{runs:?}");
+        let mut known: Vec<CommitRuns> = (0..20).map(|i| both(i.to_string())).collect();
+        known.push(best.clone());
+        assert!(!needs_remeasure(&known, &best, "1", Some(1.0)));
+        assert_eq!(remeasure_runs(&known, &best, "1", Some(1.0), 5), 0);
+        // On its own slot, none; without a noise estimate, a full one.
+        assert_eq!(remeasure_runs(&known, &best, "0", Some(1.0), 5), 0);
+        let one = [both("a".into()), best.clone()];
+        assert_eq!(remeasure_runs(&one, &best, "1", None, 5), 5);
     }
 }

@@ -106,6 +106,27 @@ impl<'s> SlotCompare<'s> {
         }
     }
 
+    /// How many runs of the best (`kept`) to measure on the candidate's
+    /// slot before the candidate is compared with it, at most `n`: none
+    /// when [`Self::needs_remeasure`] says none, fewer than `n` when the
+    /// slots' shared commits already tell the offset in part
+    /// ([`slot_offset::remeasure_runs`]).
+    pub fn remeasure_runs(&self, kept: &str, n: u32) -> u32 {
+        if !self.needs_remeasure(kept) {
+            return 0;
+        }
+        let n = n.max(1);
+        match (self.frame.as_deref(), self.sd()) {
+            (Some(slot), Some(sd)) => {
+                let best = self.runs_of(kept);
+                let runs =
+                    slot_offset::remeasure_runs(&self.slot_runs, &best, slot, Some(sd), n as usize);
+                u32::try_from(runs).map_or(n, |r| r.min(n))
+            }
+            _ => n,
+        }
+    }
+
     /// The best (`kept`) was measured again: `runs`, each with its slot
     /// (and `seeds`, each run's seed, under paired seeds).
     pub fn remeasured(&mut self, kept: &str, runs: Vec<(String, f64)>, seeds: &[Option<u64>]) {

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
-use super::{arx_in, git_daemon, records, status, sync, try_in, Fleet};
+use super::{
+    arx_in, check_fleet, finish, git_daemon, records, spawn_try, status, sync, try_in, Fleet,
+};
 use crate::needs::trial;
 
 /// The class `slow` adds 2.4 (3σ of the noise) to every run.
@@ -51,6 +53,16 @@ pub fn trials() -> Vec<Trial> {
             "fleet_classes_the_slow_class_keeps_against_its_own_measure_of_the_best",
             git_daemon,
             |_| slow_class_keeps(),
+        ),
+        trial(
+            "fleet_classes_a_best_is_measured_again_with_fewer_runs_once_an_offset_is_shared",
+            git_daemon,
+            |_| shorter_remeasure(),
+        ),
+        trial(
+            "fleet_a_leading_candidate_is_replayed_as_soon_as_another_machine_keeps",
+            git_daemon,
+            |_| replayed_mid_try(),
         ),
     ]
 }
@@ -171,9 +183,116 @@ fn slow_class_keeps() -> Result<(), Failed> {
     let text = arx_in(&fast, &["report"]);
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(
-        text.contains("class             fast: 2 tries, 0 kept, best 98 at "),
+        // The fast class measured the best again 3 times (not 5): the
+        // baseline on both classes told the offset in part.
+        text.contains("class             fast: 2 tries, 0 kept, best 98.333 at "),
         "{text}"
     );
     assert!(text.contains("class             slow: "), "{text}");
+    Ok(())
+}
+
+/// The samples of a record.
+fn samples(r: &Value) -> Vec<f64> {
+    let all = r["samples"].as_array().cloned().unwrap_or_default();
+    all.iter().filter_map(Value::as_f64).collect()
+}
+
+/// The baseline, measured on the fast class, is measured again on the slow
+/// class (5 runs: nothing links the classes yet) before the slow class's
+/// keep. That shared commit tells the offset between the classes in part;
+/// when the fast class takes the slow class's best up, it measures it
+/// again with fewer runs than `baseline_repeat`, the offset counting for
+/// the rest, and still compares like with like.
+fn shorter_remeasure() -> Result<(), Failed> {
+    let f = serve(None);
+    let (fast, slow) = machines(&f);
+    let (code, r) = try_in(&fast, "baseline");
+    assert_eq!((code, status(&r)), (0, "baseline".into()), "{r}");
+    set_value(&slow, 98);
+    let (code, r) = try_in(&slow, "lower the value by 2");
+    assert_eq!((code, status(&r)), (0, "keep".into()), "{r}");
+    let first = of(&slow, "remeasure", "slow");
+    assert_eq!(first.len(), 1, "{first:?}");
+    assert_eq!(samples(&first[0]).len(), 5, "{first:?}");
+    sync(&fast);
+    std::fs::write(fast.join("notes.txt"), "notes, reworded\n").unwrap();
+    let (_, r) = try_in(&fast, "reword the notes");
+    assert_ne!(status(&r), "keep", "a null change kept: {r}");
+    let again = of(&fast, "remeasure", "fast");
+    assert_eq!(again.len(), 1, "{again:?}");
+    let n = samples(&again[0]).len();
+    assert!((1..5).contains(&n), "{n} runs: {again:?}");
+    // The best as the fast class measures it: about 98 (its runs here, and
+    // its runs on the slow class moved by the offset of about 2.4).
+    assert_eq!(r["ratchet"]["slot_best"]["slot"], "fast", "{r}");
+    let on_fast = r["ratchet"]["slot_best"]["value"].as_f64().unwrap();
+    assert!((on_fast - 98.0).abs() < 1.0, "{r}");
+    Ok(())
+}
+
+/// The metric (lowered): `v.txt` plus `w.txt` and the noise of
+/// [`SCORE`]. A run that finds `hold` in the clone removes it and waits
+/// (at most 30 s) until `go` is there.
+const HELD_SCORE: &str = r#"#!/bin/sh
+n=$(cat .noise 2>/dev/null || echo 0)
+echo $((n + 1)) > .noise
+if [ -f hold ]; then
+  rm hold
+  i=0
+  while [ ! -f go ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+fi
+awk -v v="$(cat v.txt)" -v w="$(cat w.txt)" -v n="$n" 'BEGIN {
+  split("-1 1 -0.5 0.5 0", noise, " ")
+  printf "__RESULT__ {\"m\": %.4f}\n", v + w + noise[(n % 5) + 1]
+}'
+"#;
+
+/// Machine `a` measures a candidate that leads after its first run; while
+/// that run is held, machine `b` keeps. `a` does not go on measuring
+/// against a best that is gone (to keep, lose the push's race, and be
+/// measured again): it fetches the fleet's best between two runs and
+/// replays its candidate onto it at once.
+fn replayed_mid_try() -> Result<(), Failed> {
+    let f = Fleet::seeded_with(
+        false,
+        &[
+            ("score.sh", HELD_SCORE),
+            ("v.txt", "100\n"),
+            ("w.txt", "100\n"),
+            ("arx.toml", CONFIG),
+            (".gitignore", ".arx/\n.noise\nhold\ngo\n"),
+        ],
+    );
+    let (a, b) = (f.machine("a", "c"), f.machine("b", "c"));
+    let (code, r) = try_in(&a, "baseline");
+    assert_eq!((code, status(&r)), (0, "baseline".into()), "{r}");
+    let baseline = f.remote_best();
+    sync(&b);
+    std::fs::write(a.join("v.txt"), "97\n").unwrap();
+    std::fs::write(b.join("w.txt"), "98\n").unwrap();
+    std::fs::write(a.join("hold"), "").unwrap();
+    let barrier = f.tmp.path().join("barrier");
+    std::fs::create_dir_all(&barrier).unwrap();
+    let held = spawn_try(&a, "lower v by 3", &barrier, 1);
+    let t = std::time::Instant::now();
+    while a.join("hold").exists() {
+        assert!(t.elapsed().as_secs() < 60, "a's first run never started");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let (code, rb) = try_in(&b, "lower w by 2");
+    std::fs::write(a.join("go"), "").unwrap();
+    let (ca, ra, ea) = finish(held);
+    assert_eq!((code, status(&rb)), (0, "keep".into()), "{rb}");
+    let b_kept = rb["ratchet"]["commit"].as_str().unwrap().to_string();
+    assert_eq!((ca, status(&ra)), (0, "keep".into()), "{ra}\n{ea}");
+    assert!(
+        ea.contains("the candidate leads after 1 run and the best moved"),
+        "{ea}"
+    );
+    assert_eq!(ra["ratchet"]["kept"], b_kept.as_str(), "{ra}");
+    let from = ra["ratchet"]["replayed_from"].as_array().cloned();
+    assert_eq!(from, Some(vec![Value::from(baseline)]), "{ra}");
+    check_fleet(&f, &[&a, &b]);
     Ok(())
 }

@@ -376,16 +376,18 @@ pub struct Remeasured {
 
 /// Measure the best (`kept`) again on the slot `slot` (index `index`) —
 /// the slot a candidate runs on, where the best has no runs and its offset
-/// from the slots it has runs on is not known well enough — with the
-/// candidate set aside, and journal it as `remeasure` (not a try).
+/// from the slots it has runs on is not known well enough — `n` times
+/// (`SlotCompare::remeasure_runs`), with the candidate set aside, and
+/// journal it as `remeasure` (not a try).
 pub fn remeasure(
     env: &TryEnv<'_, '_>,
     at: &Against,
     (index, slot): (usize, &str),
+    n: u32,
 ) -> Result<Remeasured> {
     let (runner, repo, state, kept) = (env.runner, env.repo, env.state, at.kept.as_str());
     let objective = runner.objective;
-    let n = objective.baseline_repeat.max(1);
+    let n = n.max(1);
     // In a fleet the frame is this machine's class (and slot).
     let on = match &runner.class {
         Some(_) => format!("class {}", crate::kernel::text::shown(slot)),

@@ -1,7 +1,8 @@
 //! A candidate's runs until the rule decides: one run at a time, the best
 //! measured again on the candidate's slot when its offset there is not
-//! known well enough (remeasure), and — in a lane, while the candidate
-//! leads — a stop as soon as another lane moves the best.
+//! known well enough (remeasure), and — in a lane or on a fleet's
+//! machine, while the candidate leads — a stop as soon as another lane or
+//! machine moves the best.
 
 use std::time::Duration;
 
@@ -178,12 +179,14 @@ fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>
 /// Remeasure: the best measured again on the candidate's slot, when the
 /// comparison needs it; false when a Ctrl-C stopped it.
 fn remeasure_when_needed(env: &TryEnv<'_, '_>, at: &Against, runs: &mut Runs<'_>) -> Result<bool> {
-    if !runs.slots.needs_remeasure(&at.kept) {
+    let n = env.runner.objective.baseline_repeat.max(1);
+    let n = runs.slots.remeasure_runs(&at.kept, n);
+    if n == 0 {
         return Ok(true);
     }
     let index = runs.reactive.slot_index.unwrap_or_default();
     let frame = runs.slots.frame.clone().unwrap_or_default();
-    let again = remeasure(env, at, (index, &frame))?;
+    let again = remeasure(env, at, (index, &frame), n)?;
     runs.slots.remeasured(&at.kept, again.runs, &again.seeds);
     if again.interrupted {
         runs.slots.interrupted = true;
@@ -277,14 +280,27 @@ fn next_step_at(
     (step, leads)
 }
 
-/// Another lane kept while this candidate, leaning better than its best,
-/// is still being measured: the new best, to replay it onto now rather
-/// than finish measuring it against a best that is gone (a winner would
-/// have to win twice). Not while it holds the best reserved.
+/// Another lane, or another machine of the fleet, kept while this
+/// candidate, leaning better than its best, is still being measured: the
+/// new best, to replay it onto now rather than finish measuring it against
+/// a best that is gone (a winner would have to win twice, and its keep's
+/// push would lose the race). Not while it holds the best reserved.
 fn best_moved(env: &TryEnv<'_, '_>, at: &Against, t: &Try, leads: bool) -> Result<Option<String>> {
-    if env.lane.is_none() || t.held.is_some() || !leads {
+    if t.held.is_some() || !leads {
+        return Ok(None);
+    }
+    if env.lane.is_none() && !env.fleet.is_some_and(fleet_took_in) {
         return Ok(None);
     }
     let now = crate::ops::lanes::segment_best(env.state, Some(&at.segment.id), env.runner.warn)?;
     Ok(now.filter(|b| *b != at.kept))
+}
+
+/// A machine of a fleet (its main working tree, not a lane): the other
+/// machines' records fetched and merged in now (a keep comes in with its
+/// record: the journal's best is the fleet's). Not when keeps are batched
+/// (a keep that cannot land waits in the merge queue instead), nor with
+/// the remote unreachable (the try goes on against the best it has).
+fn fleet_took_in(f: &crate::ops::fleet::Fleet) -> bool {
+    f.batch.is_none() && f.take_in().is_ok_and(|r| r.is_ok())
 }
