@@ -639,6 +639,10 @@ fn parse_args() -> Args {
             "--instances-only" => a.instances_only = true,
             "--paired-only" => a.paired_only = true,
             "--calibration-only" => a.calibration_only = true,
+            "--power-only" => {
+                a.calibration_only = true;
+                calibration::set_power_only();
+            }
             "--streams-only" => a.streams_only = true,
             "--calibration-trials" => a.calibration_trials = value(&mut args).max(2),
             "--shape" => {
@@ -666,7 +670,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--calibration-trials N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
     );
     std::process::exit(2)
 }
