@@ -46,6 +46,14 @@ pub fn set_tuning(tuning: SeqTuning, max_runs: u32) {
     let _ = TUNING.set((tuning, max_runs));
 }
 
+/// Only the power rows (`--power-only`): the calibration cells skipped.
+static POWER_ONLY: OnceLock<bool> = OnceLock::new();
+
+/// Play only the power rows of this section.
+pub fn set_power_only() {
+    let _ = POWER_ONLY.set(true);
+}
+
 /// One look of `rule`: `next_step`, or the `--shape` constants.
 fn step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
     match (rule, TUNING.get()) {
@@ -361,9 +369,8 @@ fn sprt_tuned(seed: u64, alpha: f64, lower: f64, cap: usize) -> f64 {
     hi
 }
 
-/// The section; `true` when every target is met.
-pub fn section(seed: u64, trials: u64) -> bool {
-    println!("## Calibration and power of one decision\n");
+/// The calibration table's introduction and header.
+fn calibration_header(trials: u64) {
     println!(
         "{trials} decisions per cell. *First*: a candidate against the baseline's \
          {BASELINE_RUNS} runs. *Later*: against a commit kept for a real gain of \
@@ -376,6 +383,16 @@ pub fn section(seed: u64, trials: u64) -> bool {
         "| noise | confidence | decision | null kept | Wilson 95% | × (1 − confidence) | runs | |\n\
          |---|---:|---|---:|---|---:|---:|---|"
     );
+}
+
+/// The section; `true` when every target is met.
+pub fn section(seed: u64, trials: u64) -> bool {
+    println!("## Calibration and power of one decision\n");
+    let power_only = POWER_ONLY.get() == Some(&true);
+    if !power_only {
+        calibration_header(trials);
+    }
+
     let mut pass = true;
     let conditions = [
         Noise::Gauss,
@@ -385,8 +402,13 @@ pub fn section(seed: u64, trials: u64) -> bool {
         Noise::Paired(0.5),
         Noise::Paired(0.95),
     ];
+    let conditions = if power_only {
+        &conditions[..0]
+    } else {
+        &conditions[..]
+    };
     let mut salt = 0u64;
-    for noise in conditions {
+    for &noise in conditions {
         for confidence in [0.95, 0.85] {
             for later in [false, true] {
                 salt += 1;
@@ -412,7 +434,9 @@ pub fn section(seed: u64, trials: u64) -> bool {
         }
     }
     println!();
-    confirm_rows(seed, trials);
+    if !conditions.is_empty() {
+        confirm_rows(seed, trials);
+    }
     println!(
         "Power at confidence 0.95, Gaussian noise, unpaired ({trials} decisions per cell); \
          the ceiling is a truncated SPRT that knows σ (H1: 1σ, at most the rule's cap of \

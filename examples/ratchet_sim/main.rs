@@ -33,6 +33,7 @@ mod calibration;
 mod instances;
 mod lanes;
 mod paired;
+mod spent;
 
 use arx::kernel::ratchet::sequential::Shape;
 use arx::kernel::ratchet::{
@@ -326,6 +327,8 @@ struct Outcome {
     keep_bias_sum: f64,
     /// 1 when the 95% interval around the recorded best holds the true value.
     covered: f64,
+    /// Where the loop's runs went.
+    spent: spent::Spent,
 }
 
 /// The recorded value of a kept commit, in "better" units (the metric is a
@@ -378,6 +381,7 @@ fn play(world: &World, v: &Variant) -> Outcome {
                 Step::Decide(d) => break d,
             }
         };
+        out.spent.add(change, samples.len(), &decision);
         values.extend_from_slice(&samples);
         groups.push(samples);
         if decision.keep() {
@@ -451,6 +455,7 @@ struct Summary {
     bias: (f64, f64),
     keep_bias: f64,
     coverage: f64,
+    spent: spent::Spent,
 }
 
 fn mean_se(values: &[f64]) -> (f64, f64) {
@@ -480,6 +485,7 @@ fn summarize(worlds: &[World], v: &Variant) -> Summary {
         bias: mean_se(&col(|o| o.bias)),
         keep_bias: outs.iter().map(|o| o.keep_bias_sum).sum::<f64>() / keeps.max(1.0),
         coverage: mean(|o| o.covered),
+        spent: spent::Spent::mean(&outs.iter().map(|o| o.spent).collect::<Vec<_>>()),
     }
 }
 
@@ -633,6 +639,10 @@ fn parse_args() -> Args {
             "--instances-only" => a.instances_only = true,
             "--paired-only" => a.paired_only = true,
             "--calibration-only" => a.calibration_only = true,
+            "--power-only" => {
+                a.calibration_only = true;
+                calibration::set_power_only();
+            }
             "--streams-only" => a.streams_only = true,
             "--calibration-trials" => a.calibration_trials = value(&mut args).max(2),
             "--shape" => {
@@ -660,7 +670,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--calibration-trials N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
     );
     std::process::exit(2)
 }
@@ -763,6 +773,11 @@ fn main() {
         println!();
         stream_target(rows);
         if args.streams_only {
+            let spending: Vec<(&str, spent::Spent)> =
+                rows.iter().map(|r| (r.label.as_str(), r.spent)).collect();
+            println!("\nWhere the runs go (means over the loops):\n");
+            print!("{}", spent::table(&spending));
+            println!();
             continue;
         }
         let (arx, strict) = (&rows[0], &rows[1]);
