@@ -75,10 +75,18 @@ pub fn start(
     if let Some(p) = pending {
         push_pending((fleet, repo), state, &p, (host, warn))?;
     }
-    let tended = super::confirm_sync::tend(fleet, state, &now, true, warn)?;
-    changed |= tended.promoted.is_some();
-    for line in super::confirm_sync::lines(&tended) {
-        host.say(&line);
+    // The keeps waiting for other classes: a failure here is no reason
+    // not to try.
+    match super::confirm_sync::tend(fleet, state, &now, true, warn) {
+        Ok(tended) => {
+            changed |= tended.promoted.is_some() || tended.completed.is_some();
+            for line in super::confirm_sync::lines(&tended) {
+                host.say(&line);
+            }
+        }
+        Err(e) => host.warn(&format!(
+            "cannot settle the keeps waiting for other classes: {e:#}"
+        )),
     }
     let Some(best) = fleet.best() else {
         return Ok(changed);
