@@ -1057,6 +1057,24 @@ mod tests {
     }
 
     #[test]
+    fn every_machine_tick_up_is_accounted_for_once() {
+        let sc = scenario(16);
+        let w = world(&sc, 8);
+        for rule in [Rule::Fleet, Rule::Batched, Rule::Orchestrator, Rule::Hub] {
+            let o = play(&w, sc, rule, 3);
+            let total: f64 = o.by_use.iter().sum();
+            assert_eq!(total, o.gpu, "{rule:?}: {:?}", o.by_use);
+            assert!(
+                o.by_use.iter().all(|&u| u >= 0.0),
+                "{rule:?}: {:?}",
+                o.by_use
+            );
+            let kept = o.by_use[Use::Kept as usize] + o.by_use[Use::Discarded as usize];
+            assert!(kept > 0.5 * o.gpu, "{rule:?}: {:?}", o.by_use);
+        }
+    }
+
+    #[test]
     fn batching_beats_one_keep_at_a_time_at_sixteen_machines() {
         let sc = scenario(16);
         let (mut fleet, mut batched) = (0.0, 0.0);
