@@ -66,7 +66,7 @@ struct Args {
 fn usage(arg: &str) -> ! {
     eprintln!("fleet_sim: bad argument {arg:?}");
     eprintln!(
-        "usage: fleet_sim [--quick] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure]"
+        "usage: fleet_sim [--quick] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--queue-confidence X]"
     );
     std::process::exit(2)
 }
@@ -94,6 +94,14 @@ fn parse_args() -> Args {
                 Some("confirm") => {}
                 _ => usage(&arg),
             },
+            "--queue-confidence" => {
+                let c: f64 = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .filter(|c| (0.5..1.0).contains(c))
+                    .unwrap_or_else(|| usage(&arg));
+                sim::QUEUE_PERMILLE.store((c * 1000.0).round() as u32, Ordering::Relaxed);
+            }
             "--machines" => a.only = Some(value().max(2) as usize),
             _ => usage(&arg),
         }

@@ -9,7 +9,7 @@
 //! too; see [`Rule`].
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// `--full-remeasure`: a best is measured on a class [`REMEASURE`] times
 /// whatever the offsets already tell (as arx did before
@@ -18,6 +18,9 @@ pub static FULL_REMEASURE: AtomicBool = AtomicBool::new(false);
 /// `--rule sequential`: decide with the `sequential` rule (arx's default)
 /// rather than `confirm`.
 pub static SEQUENTIAL: AtomicBool = AtomicBool::new(false);
+/// `--queue-confidence X`: the queue's confidence, in thousandths
+/// (default [`BATCH_CONFIDENCE`]).
+pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
 
 use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule as Ratchet, Seeds, Settings};
 use arx::kernel::ratchet::{Decision, Step};
@@ -615,7 +618,10 @@ impl<'w> Sim<'w> {
         let mut strong = true;
         if queued && decision.as_ref().is_some_and(Decision::keep) {
             let mut strict = self.settings;
-            strict.confidence = BATCH_CONFIDENCE;
+            strict.confidence = match QUEUE_PERMILLE.load(Ordering::Relaxed) {
+                0 => BATCH_CONFIDENCE,
+                p => f64::from(p) / 1000.0,
+            };
             match self.decide_at(&strict, &reference, &self.machines[m].samples) {
                 None => return,
                 Some(d) => {
@@ -1047,6 +1053,24 @@ mod tests {
             busy.sort_unstable();
             busy.dedup();
             assert_eq!(busy.len(), n, "tick {t}");
+        }
+    }
+
+    #[test]
+    fn every_machine_tick_up_is_accounted_for_once() {
+        let sc = scenario(16);
+        let w = world(&sc, 8);
+        for rule in [Rule::Fleet, Rule::Batched, Rule::Orchestrator, Rule::Hub] {
+            let o = play(&w, sc, rule, 3);
+            let total: f64 = o.by_use.iter().sum();
+            assert_eq!(total, o.gpu, "{rule:?}: {:?}", o.by_use);
+            assert!(
+                o.by_use.iter().all(|&u| u >= 0.0),
+                "{rule:?}: {:?}",
+                o.by_use
+            );
+            let kept = o.by_use[Use::Kept as usize] + o.by_use[Use::Discarded as usize];
+            assert!(kept > 0.5 * o.gpu, "{rule:?}: {:?}", o.by_use);
         }
     }
 

@@ -289,7 +289,7 @@ fn best_moved(env: &TryEnv<'_, '_>, at: &Against, t: &Try, leads: bool) -> Resul
     if t.held.is_some() || !leads {
         return Ok(None);
     }
-    if env.lane.is_none() && !env.fleet.is_some_and(fleet_took_in) {
+    if env.lane.is_none() && !env.fleet.is_some_and(|f| fleet_took_in(f, env.runner.warn)) {
         return Ok(None);
     }
     let now = crate::ops::lanes::segment_best(env.state, Some(&at.segment.id), env.runner.warn)?;
@@ -300,7 +300,19 @@ fn best_moved(env: &TryEnv<'_, '_>, at: &Against, t: &Try, leads: bool) -> Resul
 /// machines' records fetched and merged in now (a keep comes in with its
 /// record: the journal's best is the fleet's). Not when keeps are batched
 /// (a keep that cannot land waits in the merge queue instead), nor with
-/// the remote unreachable (the try goes on against the best it has).
-fn fleet_took_in(f: &crate::ops::fleet::Fleet) -> bool {
-    f.batch.is_none() && f.take_in().is_ok_and(|r| r.is_ok())
+/// the remote unreachable (the try goes on against the best it has; an
+/// error merging is warned of, and the try goes on too).
+fn fleet_took_in(f: &crate::ops::fleet::Fleet, warn: crate::io::Warn) -> bool {
+    if f.batch.is_some() {
+        return false;
+    }
+    match f.take_in() {
+        Ok(fetched) => fetched.is_ok(),
+        Err(e) => {
+            warn(&format!(
+                "cannot take the fleet's records in between runs: {e:#}"
+            ));
+            false
+        }
+    }
 }
