@@ -48,7 +48,7 @@ const MAX_DRAWS: usize = 16;
 /// at this one: it runs on while the rule asks, and is discarded if it
 /// falls short (replayed onto the best, as under `Fleet`, only if the cap
 /// of runs leaves it undecided).
-pub const BATCH_CONFIDENCE: f64 = 0.95;
+pub const BATCH_CONFIDENCE: f64 = arx::kernel::fleet::QUEUE_CONFIDENCE;
 /// Changes in one batch at most.
 pub const BATCH_MAX: usize = 16;
 

@@ -103,14 +103,9 @@ fn fleet<'t>(env: &TryEnv<'t, '_>) -> Option<&'t Fleet> {
     env.fleet.filter(|f| f.batch.is_some())
 }
 
-/// The confidence a keep must win at to wait in the queue: it is not
-/// measured alone again, so a weak keep is not carried by a strong batch
-/// (as the simulation's queue asks; else it is replayed alone).
-pub const QUEUE_CONFIDENCE: f64 = 0.95;
-
 /// A keep that lost the race (`commit`, on the best it was measured
 /// against) joins the queue when its runs `runs` win at
-/// [`QUEUE_CONFIDENCE`] too; the remote refusing or not answering leaves
+/// [`crate::kernel::fleet::QUEUE_CONFIDENCE`] too (or the objective's, if stricter); the remote refusing or not answering leaves
 /// it to be replayed alone.
 pub(super) fn enqueue(
     env: &TryEnv<'_, '_>,
@@ -122,7 +117,7 @@ pub(super) fn enqueue(
         return Ok(());
     };
     let (kept, commit) = (at.kept.as_str(), commit.as_str());
-    let confidence = QUEUE_CONFIDENCE.max(env.runner.objective.confidence);
+    let confidence = crate::kernel::fleet::queue_confidence(env.runner.objective.confidence);
     if at.batch.is_some() || !super::measure::keeps_at(env, at, runs, confidence) {
         return Ok(());
     }
