@@ -13,7 +13,10 @@
 # Prints, per arm: runs, false keeps, true gains discarded, true step gains
 # kept and discarded, true gain per 100 runs, each loop's true gain; and
 # PASS/FAIL against the target (arx's true gain per 100 runs at
-# least the naive loop's, and no arx loop ending worse than its start).
+# least the naive loop's, and no arx loop ending worse than its start);
+# then the ratio's noise (a bootstrap over loops of each arx arm's gain
+# per 100 runs minus the naive loop's, and each loop's own) and where
+# each arx arm spends its runs, edit by edit.
 #
 # Usage: bench/real_model.sh      (30 minutes with JOBS=5 on 2 busy shared cores)
 #   PYTHON=path          a Python with numpy and scikit-learn; otherwise a
@@ -25,6 +28,11 @@
 #                        go (default target/bench-real-model); kept afterwards
 #   ARX=path             the arx binary (default: target/debug/arx, built)
 #   JOBS=N               loops (and truth runs) at once (default 2)
+#   ARMS=LIST            the arx arms, comma-separated (default
+#                        paired,unpaired; the naive loop always runs). Two
+#                        runs of one arm each in two WORK directories,
+#                        their loops moved into one, read back with
+#                        REPORT_ONLY=1 as one run
 #   REPORT_ONLY=1        run no loop: read back the arx loops in WORK that
 #                        tried every edit, and report them
 # Needs git, python3 (3.9+) and, without PYTHON, network access to PyPI.
@@ -60,5 +68,6 @@ started=$(date +%s)
 "$PYTHON" bench/real_model/loops.py --arx "${ARX:-arx}" --python "$(realpath -s "$PYTHON")" \
   --work "$work/loops" --cache "$work/truth.json" \
   --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}" --jobs "${JOBS:-2}" \
+  --arms "${ARMS:-paired,unpaired}" \
   ${REPORT_ONLY:+--from-records}
 echo "bench: done in $(($(date +%s) - started)) s; the loops' repositories and records.jsonl are in $work/loops" >&2

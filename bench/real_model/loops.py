@@ -284,7 +284,7 @@ def report(loops, truth, args):
     start = mean(truth[model_key(START)])
     print(f"Start: val_mse {start:.4f} over {args.truth_seeds} seeds, run noise σ {sigma:.4f}.")
     print()
-    arms = ["paired", "unpaired", "naive"]
+    arms = [a for a in ("paired", "unpaired", "naive") if any(l["arm"] == a for l in loops)]
     names = {"paired": '`seeds = "paired"`', "unpaired": "arx default (unpaired)",
              "naive": "naive loop (1 run, keep if lower)"}
     rows = {}
@@ -316,6 +316,7 @@ def report(loops, truth, args):
             r["net"] += end
             r["ends"].append(end)
             r["worse_ends"] += end < 0
+        r["per_loop"] = [(end, loop["runs"]) for end, loop in zip(r["ends"], ls)]
         rows[arm] = r
     head = "| | " + " | ".join(names[a] for a in arms) + " |"
     print(head)
@@ -339,12 +340,14 @@ def report(loops, truth, args):
     row("loops ending worse than the start", lambda r: str(r["worse_ends"]))
     print()
     a = {arm: 100 * rows[arm]["net"] / rows[arm]["runs"] for arm in arms}
-    for arm in ("paired", "unpaired"):
+    for arm in arms[:-1]:
         ok = a[arm] >= a["naive"] and rows[arm]["worse_ends"] == 0
         print(f"- {names[arm]}: true gain per 100 runs {a[arm]:.4f} against the naive "
               f"loop's {a['naive']:.4f} ({a[arm] / a['naive'] if a['naive'] else float('nan'):.2f}×), "
               f"{rows[arm]['worse_ends']} loop(s) ending worse than the start: "
               f"{'PASS' if ok else 'FAIL'}")
+    print()
+    spread(rows, arms, sigma)
     print()
     print("Each edit: its true gain against the start (σ units), then per arm how often it "
           "was kept, and the true gains it lost (discards of a truly better try):")
@@ -363,9 +366,87 @@ def report(loops, truth, args):
         print(f"| {edit[0]} | {g:+.4f} ({g / sigma:+.2f}σ) | " + " | ".join(cells) + " |")
     print()
     lost_gains(loops, sigma, args)
+    print()
+    runs_by_edit(loops, sigma)
     with open(os.path.join(args.work, "records.jsonl"), "w") as f:
         for loop in loops:
             f.write(json.dumps(loop) + "\n")
+
+
+def per_100(loops):
+    """Summed true gain per 100 summed runs of (gain, runs) pairs."""
+    runs = sum(n for _, n in loops)
+    return 100 * sum(g for g, _ in loops) / runs if runs else float("nan")
+
+
+def spread(rows, arms, sigma, draws=4000):
+    """Each arx arm's true gain per 100 runs against the naive loop's: the
+    ratio, the difference (σ units) with a 95% bootstrap interval over
+    loops (each arm's loops resampled on their own, the difference of the
+    resampled sums' gains per 100 runs), the share of draws in which the
+    arm gains at least the naive loop's per run, and each loop's gain per
+    100 runs: how much of a ratio five or ten loops can tell. (A ratio's
+    own interval is undefined whenever a draw of the naive loops gains
+    nothing.)"""
+    rng = random.Random(20_261_129)
+    naive = rows["naive"]["per_loop"]
+    print("The ratio's noise: each arm's true gain per 100 runs against the naive loop's; "
+          f"the difference with a 95% bootstrap interval over loops ({draws} draws, each arm's "
+          "loops resampled on their own), the share of draws where the arm is at least the "
+          "naive loop, and each loop's own true gain per 100 runs (σ units):")
+    print()
+    print("| arm | gain per 100 runs | of the naive loop's | minus the naive loop's (σ) | "
+          "95% bootstrap (σ) | draws ≥ naive | each loop's gain per 100 runs (σ) |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for arm in arms:
+        own = rows[arm]["per_loop"]
+        point = per_100(own)
+        loops = ", ".join(f"{100 * g / n / sigma:+.2f}" for g, n in own)
+        if arm == "naive":
+            print(f"| {arm} | {point:.4f} | 1.00× | – | – | – | {loops} |")
+            continue
+        boot = []
+        for _ in range(draws):
+            a = per_100([rng.choice(own) for _ in own])
+            b = per_100([rng.choice(naive) for _ in naive])
+            boot.append((a - b) / sigma)
+        boot.sort()
+        lo, hi = boot[int(0.025 * draws)], boot[int(0.975 * draws) - 1]
+        ahead = sum(x >= 0 for x in boot) / draws
+        base = per_100(naive)
+        ratio = f"{point / base:.2f}×" if base > 0 else "–"
+        print(f"| {arm} | {point:.4f} | {ratio} | {(point - base) / sigma:+.3f} | "
+              f"{lo:+.3f} to {hi:+.3f} | {ahead:.0%} | {loops} |")
+
+
+def runs_by_edit(loops, sigma):
+    """Where each arx arm spends its runs, per edit: the edit's true gain
+    where it was tried (σ units, the mean over loops), how many loops kept
+    it, the candidate runs its tries took (a try is decided at its last
+    run's look), how many ended on one run, on two or three, on four or
+    more, and the true gain its discards lost."""
+    print("Runs per edit, arx arms (true gain where tried, in σ; a try is decided at "
+          "the look of its last run):")
+    print()
+    print("| arm | edit | true gain (σ) | kept | candidate runs | ended at run 1 / 2–3 / 4+ | "
+          "true gain lost (σ) |")
+    print("|---|---|---:|---:|---:|---:|---:|")
+    for arm in ("paired", "unpaired"):
+        ts_all = [t for l in loops if l["arm"] == arm for t in l["tries"]]
+        for edit in EDITS:
+            ts = [t for t in ts_all if t["edit"] == edit[0]]
+            if not ts:
+                continue
+            runs = [t["runs"] for t in ts]
+            lost = sum(t["truth"] for t in ts if t["class"] == "better" and t["status"] != "keep")
+            print(f"| {arm} | {edit[0]} | {mean([t['truth'] for t in ts]) / sigma:+.2f} | "
+                  f"{sum(t['status'] == 'keep' for t in ts)}/{len(ts)} | {sum(runs)} | "
+                  f"{sum(r <= 1 for r in runs)} / {sum(2 <= r <= 3 for r in runs)} / "
+                  f"{sum(r >= 4 for r in runs)} | {lost / sigma:.2f} |")
+        total = [t["runs"] for t in ts_all]
+        print(f"| {arm} | all | | {sum(t['status'] == 'keep' for t in ts_all)}/{len(ts_all)} | "
+              f"{sum(total)} | {sum(r <= 1 for r in total)} / "
+              f"{sum(2 <= r <= 3 for r in total)} / {sum(r >= 4 for r in total)} | |")
 
 
 def seed_values(rec):
@@ -385,8 +466,8 @@ def lost_gains(loops, sigma, args):
     print("Truly better tries (≥ 0.1σ) arx did not keep, from the journals:")
     print()
     print("| arm | loop | edit | true gain | candidate runs | decided | line's change | "
-          "first run − the best's run at its seed |")
-    print("|---|---:|---|---:|---:|---|---:|---:|")
+          "first run − the best's run at its seed | z at the last look, unpaired |")
+    print("|---|---:|---|---:|---:|---|---:|---:|---:|")
     for loop in loops:
         if loop["arm"] == "naive":
             continue
@@ -410,9 +491,17 @@ def lost_gains(loops, sigma, args):
                     else "–")
             paired = r.get("paired") or {}
             decided = f"paired ({paired['pairs']} pairs)" if paired else "unpaired"
+            # The unpaired look's statistic: the improvement over its
+            # standard error, the run noise over the candidate's runs and
+            # the best's recorded ones (the bounds it met: the screen's
+            # futility at 0 on run 1, 0.5 on runs 2–3, keeps from run 4).
+            z = "–"
+            if not paired and r.get("noise") and r.get("best_runs"):
+                se = r["noise"] * math.sqrt(1 / n_runs + 1 / r["best_runs"])
+                z = f"{r.get('improvement', float('nan')) / se:+.2f}"
             print(f"| {loop['arm']} | {loop['loop']} | {t['edit']} | {t['truth']:.4f} "
                   f"({t['truth'] / sigma:.2f}σ) | {n_runs} | {decided} | "
-                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} |")
+                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} | {z} |")
 
 
 def main():
@@ -425,19 +514,24 @@ def main():
     p.add_argument("--truth-seeds", type=int, default=30)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--edits", type=int, default=len(EDITS))
+    p.add_argument("--arms", default="paired,unpaired",
+                   help="the arx arms to run, comma-separated (the naive loop always runs)")
     p.add_argument("--from-records", action="store_true",
                    help="no new loops: read the arx loops that tried every edit back from WORK")
     args = p.parse_args()
     del EDITS[args.edits:]
+    arms = [a for a in args.arms.split(",") if a]
+    if not arms or any(a not in ("paired", "unpaired") for a in arms):
+        p.error("--arms takes paired and/or unpaired")
     if args.from_records:
-        loops = [l for arm in ("paired", "unpaired") for k in range(args.loops)
+        loops = [l for arm in arms for k in range(args.loops)
                  for l in [loop_from_journal(arm, k, args)] if l is not None]
         loops += [naive_loop(k) for k in range(args.loops)]
         report(loops, truths(loops, args), args)
         return
     os.makedirs(args.work, exist_ok=True)
     # The paired loops, the longest, first.
-    jobs = [(arm, k) for arm in ("paired", "unpaired") for k in range(args.loops)]
+    jobs = [(arm, k) for arm in arms for k in range(args.loops)]
     loops = []
     with ThreadPoolExecutor(args.jobs) as pool:
         for loop in pool.map(lambda j: arx_loop(j[0], j[1], args), jobs):

@@ -57,8 +57,9 @@ pub const MIN_VIEW_DF: f64 = 2.0;
 pub const SETTLED_DF: f64 = 6.0;
 
 /// Degrees of freedom of the segment's differences past which a pairing
-/// that its estimate favours but its bound has not shown is no longer
-/// measured by a try's screen ([`worth_measuring`]).
+/// that its estimate favours but its bound has not shown worth a try's
+/// screen is no longer measured by it ([`worth_measuring`]); one shown
+/// worth the screen's pairs always is.
 pub const PLAUSIBLE_DF: f64 = 30.0;
 
 /// Seeds stay below 2³¹: every framework's seed (a C `int`, numpy's
@@ -382,24 +383,31 @@ pub fn must_measure(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale) -> bool
     }
 }
 
-/// The segment's differences, on fewer than [`PLAUSIBLE_DF`] degrees of
-/// freedom, put the pairing's ρ (its estimate, not yet its bound) above
-/// the break-even of `pairs` pairs, but cannot show it worth one pair: a
-/// try should spend those `pairs` paired runs rather than end unpaired
-/// after one. Ending there adds no difference with a spread, so the
-/// pairing would stay unshown for the rest of the segment and every gain
-/// clear only at the same seed would be lost at the screen. Each such try
-/// measures the pairing on more degrees of freedom until its bound shows
-/// it, or until [`PLAUSIBLE_DF`] of them leave it unshown (then it is not
-/// worth the runs).
+/// Whether a try should spend `pairs` paired runs (the screen) rather
+/// than end unpaired after one, while the segment's differences cannot
+/// show the pairing worth one pair:
+/// - their bound shows it worth `pairs` pairs (ρ above that break-even at
+///   the objective's confidence): always. One run at the best's first
+///   seed, against the best's mean, carries ρ times that run's deviation
+///   from the mean into every try of the segment, while the screen's
+///   pairs are shown to measure a change more closely;
+/// - their estimate (not yet their bound) puts ρ above that break-even,
+///   on fewer than [`PLAUSIBLE_DF`] degrees of freedom: until the bound
+///   shows it, or until [`PLAUSIBLE_DF`] of them leave it unshown (then
+///   it is not worth the runs).
+///
+/// Ending after one run adds no difference with a spread, so the pairing
+/// would stay unshown for the rest of the segment and every gain clear
+/// only at the same seed would be lost at the screen.
 pub fn worth_measuring(seeds: &Seeds<'_>, candidate: &[f64], scale: &Scale, pairs: usize) -> bool {
     if !paired_run(seeds, candidate) {
         return false;
     }
     pooled_with(seeds.history, &[]).is_some_and(|(sd, df)| {
-        df < PLAUSIBLE_DF
-            && established(sd, df, scale, 1).is_none()
-            && rho(sd, scale.sigma).is_some_and(|r| r > break_even(scale, pairs))
+        let plausible =
+            df < PLAUSIBLE_DF && rho(sd, scale.sigma).is_some_and(|r| r > break_even(scale, pairs));
+        established(sd, df, scale, 1).is_none()
+            && (plausible || established(sd, df, scale, pairs).is_some())
     })
 }
 
@@ -627,5 +635,49 @@ mod tests {
         assert_eq!(lean(&bare, &[5.5], -1.0), Some(-0.5));
         assert_eq!(lean(&ev, &[5.5], 1.0), None);
         assert_eq!(lean(&Seeds::NONE, &[5.5], 1.0), None);
+    }
+    #[test]
+    fn a_pairing_shown_worth_the_screen_is_measured_past_the_plausible_df() {
+        // Ten earlier tries of five pairs: 40 degrees of freedom, each
+        // group's differences spread so that one difference's noise is
+        // `sd`.
+        let groups = |sd: f64| -> Vec<Vec<f64>> {
+            let c = sd * (0.4f64).sqrt();
+            (0..10)
+                .map(|_| [-2.0, -1.0, 0.0, 1.0, 2.0].map(|x| x * c).to_vec())
+                .collect()
+        };
+        let s = Scale {
+            sign: -1.0,
+            sigma: 1.0,
+            df: 40.0,
+            best_runs: 5,
+            confidence: 0.95,
+        };
+        let seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
+        let best = [0.0; 5];
+        let measured = |sd: f64| {
+            let g = groups(sd);
+            let history: Vec<&[f64]> = g.iter().map(|d| d.as_slice()).collect();
+            let ev = Seeds {
+                best: &best,
+                best_seeds: &seeds,
+                candidate: &seeds[..1],
+                history: &history,
+            };
+            worth_measuring(&ev, &[0.0], &s, 4)
+        };
+        // ρ 0.5 on 40 df: shown worth four pairs against the best's five
+        // runs, not worth one. Its screen is spent, past 30 df as before.
+        assert!(established(1.0, 40.0, &s, 4).is_some());
+        assert!(established(1.0, 40.0, &s, 1).is_none());
+        assert!(measured(1.0));
+        // ρ 0.3: above the break-even of four pairs (0.1) but not shown
+        // above it: past 30 df the screen is no longer spent on it.
+        let sd = (2.0f64 * 0.7).sqrt();
+        assert!(established(sd, 40.0, &s, 4).is_none());
+        assert!(!measured(sd));
+        // ρ 0.95: shown worth one pair, the screen needs no more.
+        assert!(!measured((2.0f64 * 0.05).sqrt()));
     }
 }

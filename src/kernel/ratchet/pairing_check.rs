@@ -145,3 +145,78 @@ fn a_gain_clear_only_at_the_same_seed_is_kept_in_every_one_of_50_repositories() 
     // 500 null changes at the default confidence 0.95: about 25 keeps.
     assert!(null_keeps <= 45, "{null_keeps} of 500 null changes kept");
 }
+
+#[test]
+fn a_pairing_shown_worth_the_screen_is_measured_past_thirty_degrees_of_freedom() {
+    // A real model's segment under paired seeds (validation MSE of a small
+    // network; the seed picks the split), read from its journal: the
+    // baseline's five runs, then eight tries at its seeds (two of them
+    // no-ops, one that breaks the pairing). Their differences reach 30
+    // degrees of freedom with the pairing's ρ near 0.5: shown worth the
+    // screen's four pairs against the best's five runs, not worth one.
+    // Past 30 degrees of freedom every later try was screened unpaired
+    // on one run at the best's first seed against its mean (0.573, where
+    // its run at that seed is 0.631): a no-op, identical to the best's
+    // run there, read "+0.058 worse" and ended. It spends the screen's
+    // pairs instead, and is then decided at the same seeds.
+    let best = [0.631259, 0.584675, 0.496434, 0.573714, 0.579106];
+    let tries: [&[f64]; 8] = [
+        &[0.593230, 0.523073, 0.547409, 0.564009, 0.567784, 0.615913],
+        &[0.631175, 0.584664, 0.496434, 0.573688, 0.579100],
+        &[
+            0.581600, 0.537212, 0.511184, 0.520740, 0.615673, 0.580340, 0.626236, 0.579248,
+        ],
+        &[0.631259, 0.584675, 0.496434, 0.573714, 0.579106],
+        &[0.601746, 0.524127, 0.548909],
+        &[0.607945, 0.534740, 0.525583, 0.601766, 0.608197],
+        &[0.597496, 0.524392, 0.557896, 0.568233, 0.571558],
+        &[0.645938, 0.662105, 0.652154, 0.664763, 0.743696],
+    ];
+    let diffs: Vec<Vec<f64>> = tries
+        .iter()
+        .map(|t| t.iter().zip(&best).map(|(c, b)| c - b).collect())
+        .collect();
+    let history: Vec<&[f64]> = diffs.iter().map(|d| d.as_slice()).collect();
+    let replicates: Vec<&[f64]> = std::iter::once(&best[..]).chain(tries).collect();
+    let all: Vec<f64> = replicates.iter().flat_map(|g| g.iter().copied()).collect();
+    let seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
+    let settings = Settings {
+        confidence: 0.95,
+        ..Settings::new(Direction::Min)
+    };
+    // The no-op: its runs are the best's at the same seeds.
+    let mut runs = vec![best[0]];
+    let step = loop {
+        let evidence = Evidence {
+            best: &best,
+            candidate: &runs,
+            replicates: &replicates,
+            segment_values: &all,
+            seeds: Seeds {
+                best: &best,
+                best_seeds: &seeds,
+                candidate: &seeds[..runs.len()],
+                history: &history,
+            },
+            instances: None,
+        };
+        match next_step(Rule::default(), &settings, &evidence) {
+            Step::RunAgain if runs.len() < best.len() => runs.push(best[runs.len()]),
+            step => break step,
+        }
+    };
+    let Step::Decide(d) = step else {
+        panic!("the rule ran past the best's seeds")
+    };
+    assert!(
+        runs.len() >= 4,
+        "ended on {} run(s): {}",
+        runs.len(),
+        d.detail
+    );
+    assert!(!d.keep(), "{}", d.detail);
+    let paired = d
+        .paired
+        .unwrap_or_else(|| panic!("decided unpaired: {}", d.detail));
+    assert_eq!(paired.pairs, runs.len(), "{}", d.detail);
+}
