@@ -378,26 +378,37 @@ pub struct Gap {
 }
 
 /// How much worse `c` is than `r`: on the differences at the same seeds
-/// when there are at least two (their own spread), else the means with
-/// the pooled noise. `None` when either has no values.
+/// when there are at least two and the segment shows the pairing worth
+/// it ([`pairing_helps`]), else the means with the pooled noise. `None`
+/// when either has no values.
 pub fn gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule) -> Option<Gap> {
     let sign = match rule.direction {
         Direction::Min => 1.0,
         Direction::Max => -1.0,
     };
+    let unpaired = unpaired_gap(c, r, rule, sign);
     let diffs = super::paired::differences(r.values, r.seeds, c.values, c.seeds);
-    if diffs.len() >= 2 {
-        let n = diffs.len() as f64;
-        let (m, own) = mean_sd(&diffs);
-        let (sd, df) = rule.paired.unwrap_or((own, n - 1.0));
-        return Some(Gap {
-            worse: sign * m,
-            se: sd / n.sqrt(),
-            df,
-            sd: Some(sd),
-            paired: true,
-        });
+    if diffs.len() < 2 {
+        return unpaired;
     }
+    let n = diffs.len() as f64;
+    let (m, own) = mean_sd(&diffs);
+    let (sd, df) = rule.paired.unwrap_or((own, n - 1.0));
+    let paired = Gap {
+        worse: sign * m,
+        se: sd / n.sqrt(),
+        df,
+        sd: Some(sd),
+        paired: true,
+    };
+    match unpaired {
+        Some(u) if !pairing_helps(&paired, &u, rule.confidence) => Some(u),
+        _ => Some(paired),
+    }
+}
+
+/// The comparison of the means, with the segment's pooled noise.
+fn unpaired_gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule, sign: f64) -> Option<Gap> {
     let worse = sign * (mean(c.values)? - mean(r.values)?);
     let (nc, nr) = (c.values.len() as f64, r.values.len() as f64);
     Some(match rule.pooled {
@@ -416,6 +427,30 @@ pub fn gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule) -> Option<Gap> {
             paired: false,
         },
     })
+}
+
+/// Is the comparison at the same seeds (`paired`) worth its pairs against
+/// the comparison of the means (`unpaired`, every run of the reference)?
+/// Pairing removes the seed effect twice over, at the cost of the fresh
+/// noise of both runs of each pair and of the reference's runs beyond the
+/// pairs: with no seed effect (ρ 0) a paired difference spreads as much
+/// as two unpaired runs, and the comparison of the means, which also uses
+/// the reference's other runs, is the sharper. The one whose interval at
+/// `confidence` is the narrower decides: its half-width
+/// t(confidence, df) × se, with each standard error from the segment's
+/// own spread (the fitted paired spread and the pooled run spread, never
+/// the gap itself), so that the choice does not look at which way the
+/// candidate went. The unpaired comparison without a noise estimate
+/// never wins.
+pub fn pairing_helps(paired: &Gap, unpaired: &Gap, confidence: f64) -> bool {
+    let half = |g: &Gap| t_quantile(confidence, g.df) * g.se;
+    if !(unpaired.se > 0.0 && unpaired.df > 0.0) {
+        return true;
+    }
+    if !(paired.se > 0.0 && paired.df > 0.0) {
+        return paired.se == 0.0 && paired.sd.is_some_and(|sd| sd == 0.0);
+    }
+    half(paired) <= half(unpaired)
 }
 
 fn mean_sd(xs: &[f64]) -> (f64, f64) {
@@ -826,6 +861,56 @@ mod tests {
         );
         assert_eq!(harm_bound(None), 0.0);
         assert_eq!(harm_bound(Some((0.5, 3.0))), 0.5 * HARM_BOUND_SD);
+    }
+
+    #[test]
+    fn pairs_that_show_no_seed_effect_are_compared_by_their_means() {
+        // Paired seeds with no seed effect (ρ 0): the segment's fitted
+        // spread of a paired difference is √2 run sds. A candidate as good
+        // as the baseline on 5 runs, the baseline on 16.
+        let s: Vec<Option<u64>> = (1..=16).map(Some).collect();
+        let base = [
+            0.5, -0.5, 1.0, -1.0, 0.0, 1.2, -1.2, 0.3, -0.3, 0.8, -0.8, 0.1, -0.1, 1.5, -1.5, 0.0,
+        ];
+        let cand = [-0.6, 0.9, 0.2, -1.3, 0.8];
+        let pooled = Some((1.0, 30.0));
+        let at = |paired_sd: f64| Rule {
+            paired: Some((paired_sd, 10.0)),
+            bound: Some(harm_bound(pooled)),
+            margin: None,
+            ..rule(pooled, 0.0)
+        };
+        let (c, b) = (runs(&cand, &s[..5]), runs(&base, &s));
+        // The 5 pairs alone (se 0.63 on 10 df) cannot show it within 1σ;
+        // the means, with all 16 of the baseline's runs (se 0.51 on 30
+        // df), can: it passes at the last look, where the pairs failed it.
+        let g = gap(c, b, &at(2f64.sqrt())).unwrap();
+        assert!(!g.paired && g.df == 30.0 && g.worse.abs() < 1e-9, "{g:?}");
+        let j = judge_look(c, None, Some(b), &at(2f64.sqrt()), true).unwrap();
+        assert_eq!((j.verdict, j.worse_than), (HoldoutVerdict::Passed, None));
+        // A seed effect the segment shows (a paired spread of 0.3 run
+        // sds): the pairs decide.
+        let g = gap(c, b, &at(0.3)).unwrap();
+        assert!(g.paired && g.df == 10.0, "{g:?}");
+        // Where the two are alike, the pairing's fewer degrees of freedom
+        // weigh against it.
+        let u = Gap {
+            worse: 0.0,
+            se: 0.5,
+            df: 30.0,
+            sd: Some(1.0),
+            paired: false,
+        };
+        let p = |se, df| Gap {
+            se,
+            df,
+            paired: true,
+            ..u
+        };
+        assert!(pairing_helps(&p(0.49, 30.0), &u, 0.95));
+        assert!(!pairing_helps(&p(0.49, 4.0), &u, 0.95));
+        // No noise known for the means: the pairs decide.
+        assert!(pairing_helps(&p(0.49, 4.0), &Gap { se: 0.0, df: 0.0, ..u }, 0.95));
     }
 
     #[test]
