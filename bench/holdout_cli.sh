@@ -147,7 +147,7 @@ print(f"{100 * p:.1f}% [{100 * max(0, c - h):.1f}–{100 * min(1, c + h):.1f}]")
 PY
 }
 
-echo "held-out check through arx try: $loops loops × $tries tries per setting and scenario, confidence 0.95, defaults (repeat 3, baseline_repeat 5, max_repeat 20)"
+echo "held-out check through arx try: $loops loops × $tries tries per setting and scenario, confidence 0.95, defaults (repeat 3, baseline_repeat 5, max_repeat 25)"
 printf '%-10s | %-26s %8s %8s | %-26s %8s %8s\n' setting "harm: loops ≤ 1 worse" "runs/try" "base" "null: vetoed" "runs/try" "base"
 for setting in $settings; do
   within=0 hruns=0 hbase=0 vetoed=0 nruns=0 nbase=0
