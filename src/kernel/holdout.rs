@@ -18,6 +18,7 @@
 //! `baseline_repeat` runs, and any candidate's `repeat` runs).
 
 use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, FisherSnedecor};
 
 use super::names::str_enum;
 use super::ratchet_noise::{mean, pooled_with, t_quantile};
@@ -381,7 +382,8 @@ pub struct Gap {
 
 /// How much worse `c` is than `r`: on the differences at the same seeds
 /// when there are at least two and the segment shows the pairing worth
-/// it ([`pairing_helps`]), else the means with the pooled noise. `None`
+/// it (a seed effect, [`seed_effect_shown`], and the narrower interval,
+/// [`pairing_helps`]), else the means with the pooled noise. `None`
 /// when either has no values.
 pub fn gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule) -> Option<Gap> {
     let sign = match rule.direction {
@@ -403,10 +405,39 @@ pub fn gap(c: HeldRuns<'_>, r: HeldRuns<'_>, rule: &Rule) -> Option<Gap> {
         sd: Some(sd),
         paired: true,
     };
+    let shown = seed_effect_shown(rule);
     match unpaired {
-        Some(u) if !pairing_helps(&paired, &u, rule.confidence) => Some(u),
+        Some(u) if !shown || !pairing_helps(&paired, &u, rule.confidence) => Some(u),
         _ => Some(paired),
     }
+}
+
+/// Do the segment's held-out runs show a seed effect, at the rule's
+/// confidence? The F test of the seeds in the fit of commit + seed
+/// effects ([`paired_noise`]) against the fit of commits alone (the
+/// pooled spread of runs of the same commit): with no seed effect the
+/// seeds explain no more of the spread than chance. `true` without a
+/// fitted paired spread (nothing to test it with: the comparison's own
+/// pairs decide, by [`pairing_helps`]).
+pub fn seed_effect_shown(rule: &Rule) -> bool {
+    let (Some((pooled, df_commits)), Some((paired, df_fit))) = (rule.pooled, rule.paired) else {
+        return true;
+    };
+    let df_seeds = df_commits - df_fit;
+    if df_seeds < 1.0 || df_fit < 1.0 {
+        return true;
+    }
+    // A paired difference spreads √2 σ_f: the fit's residual sum of
+    // squares is σ_f² × its df.
+    let ss_fit = paired * paired / 2.0 * df_fit;
+    let ss_commits = pooled * pooled * df_commits;
+    if ss_fit <= 0.0 {
+        return ss_commits > 0.0;
+    }
+    let f = (ss_commits - ss_fit).max(0.0) / df_seeds / (ss_fit / df_fit);
+    FisherSnedecor::new(df_seeds, df_fit)
+        .map(|d| f > d.inverse_cdf(rule.confidence))
+        .unwrap_or(true)
 }
 
 /// The comparison of the means, with the segment's pooled noise.
@@ -890,8 +921,14 @@ mod tests {
         assert!(!g.paired && g.df == 30.0 && g.worse.abs() < 1e-9, "{g:?}");
         let j = judge_look(c, None, Some(b), &at(2f64.sqrt()), true).unwrap();
         assert_eq!((j.verdict, j.worse_than), (HoldoutVerdict::Passed, None));
+        // The seeds explain no more of the segment's spread than chance
+        // (F 1.3 on 20 and 10 df): no seed effect shown, the means decide
+        // even where the pairs' interval would be a little narrower.
+        assert!(!seed_effect_shown(&at(1.3)));
+        assert!(!gap(c, runs(&base[..5], &s[..5]), &at(1.3)).unwrap().paired);
         // A seed effect the segment shows (a paired spread of 0.3 run
         // sds): the pairs decide.
+        assert!(seed_effect_shown(&at(0.3)));
         let g = gap(c, b, &at(0.3)).unwrap();
         assert!(g.paired && g.df == 10.0, "{g:?}");
         // Where the two are alike, the pairing's fewer degrees of freedom
