@@ -13,7 +13,9 @@
 //! candidates that change nothing held out.) Under paired seeds the held-out
 //! runs take the same seeds as the runs they are compared with
 //! (`ARX_SEED`, `{seed}`), and a comparison with at least two pairs uses
-//! the paired differences' own spread; otherwise the noise is the pooled
+//! the paired differences' spread when the segment shows a seed effect
+//! that makes the pairs the sharper comparison ([`seed_effect_shown`],
+//! [`pairing_helps`]); otherwise the noise is the pooled
 //! spread of the held-out runs repeated in the segment (the baseline's
 //! `baseline_repeat` runs, and any candidate's `repeat` runs).
 
