@@ -37,7 +37,7 @@ pub const DEFAULT_BASELINE_REPEAT: u32 = 5;
 /// max_repeat`). 25 a side bound the harm without pairing at a null veto
 /// rate within (1 − confidence) + 5 points with room to spare in every
 /// pairing setting (`examples/holdout_sim`: at 20, 8.3% unpaired and
-/// 10.0% paired with no seed effect, the edge of the target).
+/// 9.9% paired with no seed effect, the edge of the target).
 pub const DEFAULT_MAX_REPEAT: u32 = 25;
 /// How many held-out run sds (σ) worse than the baseline a kept commit
 /// may be shown to be at most: the target for the harm a loop's
