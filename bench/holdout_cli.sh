@@ -18,9 +18,16 @@
 #   vetoed? (target: ≤ (1 − confidence) + 5 points = 10%)
 # Reports, per setting and scenario, the share with its Wilson 95%
 # interval and the held-out runs per try (candidates' and the
-# baseline's added runs, from the operator's journal).
+# baseline's added runs, from the operator's journal). A veto is a try
+# the held-out check set aside (status `holdout` in the loop's journal),
+# out of the tries that reached the check; a try the keep rule
+# discarded before it is counted apart ("keep-rule discards"). The null
+# rate is also given with an interval over loops (the tries of a loop
+# share its baseline's held-out runs, so its vetoes come in clusters
+# and the Wilson interval over tries is too narrow).
 #
 # Usage: bench/holdout_cli.sh                (2 settings × 2 scenarios)
+#   (settings: unpaired, or rhoR: paired seeds at a seed correlation R)
 #   BENCH_HOLDOUT_LOOPS=N   loops per setting and scenario (default 25,
 #                           8 tries each: 200 tries)
 #   BENCH_HOLDOUT_TRIES=N   tries per loop (default 8)
@@ -74,8 +81,9 @@ awk -v t="$(cat held.txt)" -v r="$r" -v s="${ARX_SEED:-}" -v rho="$RHO" 'BEGIN {
 SH
 
 # One loop: a repository, its baseline, TRIES candidates each DELTA
-# worse held out than the best. Prints "gap vetoed candidate_runs
-# baseline_runs".
+# worse held out than the best. Prints "gap vetoed checked discarded
+# candidate_runs baseline_runs" (checked: the tries that reached the
+# held-out check; discarded: by the keep rule before it).
 one_loop() {
   local setting=$1 delta=$2 n=$3 repo=$dir/$1-$2-$3 seeds="" rho=0
   case $setting in
@@ -110,27 +118,28 @@ TOML
     export ARX_HOLDOUT_JOURNAL="$repo.held-out.jsonl"
     export GIT_AUTHOR_NAME=b GIT_AUTHOR_EMAIL=b@b GIT_COMMITTER_NAME=b GIT_COMMITTER_EMAIL=b@b
     "$arx" try --quiet > /dev/null 2>&1 || { echo "bench: baseline failed in $repo" >&2; exit 2; }
-    local vetoed=0 k
+    local k
     for ((k = 1; k <= tries; k++)); do
       awk -v v="$(cat value.txt)" 'BEGIN { printf "%.4f\n", v - 0.1 }' > value.txt
       awk -v v="$(cat held.txt)" -v d="$delta" 'BEGIN { printf "%.4f\n", v + d }' > held.txt
       local code=0
       "$arx" try --quiet -m "candidate $k" > /dev/null 2>&1 || code=$?
       case $code in
-        0) ;;
-        1) vetoed=$((vetoed + 1)) ;;
+        0 | 1) ;;
         *) echo "bench: try $k exited $code in $repo" >&2; exit 2 ;;
       esac
     done
     # The kept commit's true held-out value is its held.txt.
     local gap
     gap=$(git show HEAD:held.txt)
-    python3 - "$ARX_HOLDOUT_JOURNAL" "$gap" "$vetoed" << 'PY'
+    python3 - "$ARX_HOLDOUT_JOURNAL" "$gap" .arx/journal.jsonl << 'PY'
 import json, sys
 entries = [json.loads(l) for l in open(sys.argv[1])]
 cand = sum(len(e["values"]) for e in entries if e["kind"] == "candidate")
 base = sum(len(e["values"]) for e in entries if e["kind"] == "baseline")
-print(sys.argv[2], sys.argv[3], cand, base)
+status = [(json.loads(l).get("ratchet") or {}).get("status") for l in open(sys.argv[3])]
+vetoed, kept = status.count("holdout"), status.count("keep")
+print(sys.argv[2], vetoed, vetoed + kept, status.count("discard"), cand, base)
 PY
   )
 }
@@ -147,23 +156,37 @@ print(f"{100 * p:.1f}% [{100 * max(0, c - h):.1f}–{100 * min(1, c + h):.1f}]")
 PY
 }
 
-echo "held-out check through arx try: $loops loops × $tries tries per setting and scenario, confidence 0.95, defaults (repeat 3, baseline_repeat 5, max_repeat 20)"
-printf '%-10s | %-26s %8s %8s | %-26s %8s %8s\n' setting "harm: loops ≤ 1 worse" "runs/try" "base" "null: vetoed" "runs/try" "base"
+# The share of k in n over loops (the loops' counts "k/n ..."): the
+# ratio with a cluster-robust 95% interval.
+clustered() {
+  python3 - "$@" << 'PY'
+import math, sys
+pairs = [tuple(map(int, a.split("/"))) for a in sys.argv[1:]]
+K, N, L = sum(k for k, _ in pairs), sum(n for _, n in pairs), len(pairs)
+p = K / N
+se = math.sqrt(sum((k - p * n) ** 2 for k, n in pairs) / (L * (L - 1))) / (N / L) if L > 1 else 0
+print(f"[{100 * max(0, p - 1.96 * se):.1f}–{100 * min(1, p + 1.96 * se):.1f}] over loops")
+PY
+}
+
+echo "held-out check through arx try: $loops loops × $tries tries per setting and scenario, confidence 0.95, defaults (repeat 3, baseline_repeat 5, max_repeat 25)"
+printf '%-10s | %-26s %8s %8s | %-30s %-22s %8s %8s %9s\n' setting "harm: loops ≤ 1 worse" "runs/try" "base" "null: vetoed of checked" "" "runs/try" "base" "discarded"
 for setting in $settings; do
-  within=0 hruns=0 hbase=0 vetoed=0 nruns=0 nbase=0
+  within=0 hruns=0 hchecked=0 hbase=0 vetoed=0 checked=0 nruns=0 nbase=0 discarded=0 per=()
   for ((l = 1; l <= loops; l++)); do
-    read -r gap _ c b < <(one_loop "$setting" 0.5 "$l")
+    read -r gap _ hc hd c b < <(one_loop "$setting" 0.5 "$l")
     if awk -v g="$gap" 'BEGIN { exit !(g <= 1.0001) }'; then within=$((within + 1)); fi
-    hruns=$((hruns + c)) hbase=$((hbase + b))
-    read -r _ v c b < <(one_loop "$setting" 0 "$l")
-    vetoed=$((vetoed + v)) nruns=$((nruns + c)) nbase=$((nbase + b))
-    echo "bench: $setting loop $l/$loops: harm within $within, null vetoed $vetoed" >&2
+    hruns=$((hruns + c)) hchecked=$((hchecked + hc)) hbase=$((hbase + b)) discarded=$((discarded + hd))
+    read -r _ v nc nd c b < <(one_loop "$setting" 0 "$l")
+    vetoed=$((vetoed + v)) checked=$((checked + nc)) nruns=$((nruns + c)) nbase=$((nbase + b))
+    discarded=$((discarded + nd)) per+=("$v/$nc")
+    echo "bench: $setting loop $l/$loops: harm within $within, null vetoed $vetoed of $checked" >&2
   done
-  n=$((loops * tries))
-  printf '%-10s | %-26s %8.1f %8.1f | %-26s %8.1f %8.1f\n' "$setting" \
-    "$(wilson $within "$loops") of $loops" "$(awk -v a=$hruns -v n=$n 'BEGIN{print a/n}')" \
+  printf '%-10s | %-26s %8.1f %8.1f | %-30s %-22s %8.1f %8.1f %9s\n' "$setting" \
+    "$(wilson $within "$loops") of $loops" "$(awk -v a=$hruns -v n=$hchecked 'BEGIN{print a/n}')" \
     "$(awk -v a=$hbase -v n="$loops" 'BEGIN{print a/n}')" \
-    "$(wilson $vetoed $n) of $n" "$(awk -v a=$nruns -v n=$n 'BEGIN{print a/n}')" \
-    "$(awk -v a=$nbase -v n="$loops" 'BEGIN{print a/n}')"
+    "$(wilson $vetoed $checked) of $checked" "$(clustered "${per[@]}")" \
+    "$(awk -v a=$nruns -v n=$checked 'BEGIN{print a/n}')" \
+    "$(awk -v a=$nbase -v n="$loops" 'BEGIN{print a/n}')" "$discarded"
 done
-echo "targets: harm ≤ 1 (1σ) worse than the baseline in ≥ 95% of loops; null vetoed ≤ 10%; base: the baseline's held-out runs at the loop's end"
+echo "targets: harm ≤ 1 (1σ) worse than the baseline in ≥ 95% of loops; null vetoed ≤ 10%; runs/try: held-out runs per try that reached the check; base: the baseline's held-out runs at the loop's end; discarded: tries the keep rule discarded before the check (harm and null)"

@@ -27,7 +27,7 @@
 //! `one look`, the rule before the sequential check (not worse than the
 //! baseline beyond the noise, on `repeat` runs); the rows `sequential`,
 //! the check now (shown within the harm bound of the baseline) at caps
-//! of 12 to 30.
+//! of 12 to 30 (`defaults`: `max_repeat`'s default).
 //!
 //! Run: `cargo run --example holdout_sim [LOOPS] [ROWS]` (default 2000
 //! loops per row; ROWS: the rows whose name contains it, or `NAME:MAX` one
@@ -35,7 +35,9 @@
 
 use std::collections::HashMap;
 
-use arx::kernel::holdout::{harm_bound, judge_look, next_look, paired_noise, HeldRuns, Rule};
+use arx::kernel::holdout::{
+    harm_bound, judge_look, next_look, paired_noise, HeldRuns, Rule, DEFAULT_MAX_REPEAT,
+};
 use arx::kernel::paired::next_seed;
 use arx::kernel::ratchet::pooled_noise;
 use arx::kernel::stats::Direction;
@@ -245,6 +247,8 @@ fn main() {
         against_baseline: true,
         bounded: true,
     };
+    // The rows marked `defaults` run at `max_repeat`'s default.
+    let cap = DEFAULT_MAX_REPEAT as usize;
     let setups = [
         before(
             "best only, 1 run (first rule)",
@@ -258,16 +262,17 @@ fn main() {
         before("paired ρ 0.5, one look", Some(0.5), 5, 3, None, true),
         before("paired ρ 0.9, one look", Some(0.9), 5, 3, None, true),
         seq("unpaired, sequential", None, 12),
-        seq("unpaired, sequential, defaults", None, 20),
+        seq("unpaired, sequential", None, 20),
+        seq("unpaired, sequential, defaults", None, cap),
         seq("unpaired, sequential", None, 30),
         seq("paired ρ 0.5, sequential", Some(0.5), 12),
-        seq("paired ρ 0.5, seq., defaults", Some(0.5), 20),
-        seq("paired ρ 0.9, seq., defaults", Some(0.9), 20),
-        seq("paired ρ 0.99, seq., defaults", Some(0.99), 20),
-        seq("paired ρ 0, seq., defaults", Some(0.0), 20),
+        seq("paired ρ 0.5, sequential", Some(0.5), 20),
+        seq("paired ρ 0.5, seq., defaults", Some(0.5), cap),
+        seq("paired ρ 0.9, seq., defaults", Some(0.9), cap),
+        seq("paired ρ 0.99, seq., defaults", Some(0.99), cap),
+        seq("paired ρ 0, sequential", Some(0.0), 20),
+        seq("paired ρ 0, seq., defaults", Some(0.0), cap),
         seq("paired ρ 0, sequential", Some(0.0), 30),
-        seq("unpaired, sequential", None, 25),
-        seq("paired ρ 0, sequential", Some(0.0), 25),
     ];
     // A second argument: the rows whose name contains it, at its cap
     // (`unpaired:25`), or all.
