@@ -41,6 +41,39 @@ const POWER_2: f64 = 0.85;
 /// unset, the rule as `arx try` runs it.
 static TUNING: OnceLock<(SeqTuning, u32)> = OnceLock::new();
 
+/// Only these noise conditions (`--calibration-noise`), and the
+/// calibration table alone.
+static CONDITIONS: OnceLock<Vec<Noise>> = OnceLock::new();
+
+/// "Later" decisions after this many null tries of the segment
+/// (`--later-after-nulls`) rather than after a kept gain.
+static AFTER_NULLS: OnceLock<usize> = OnceLock::new();
+
+/// Play only these conditions: `gauss`, `t3`, `wide`, `rhoR` (paired).
+pub fn set_conditions(names: &str) -> Result<(), String> {
+    let only = names
+        .split(',')
+        .map(|n| match n {
+            "gauss" => Ok(Noise::Gauss),
+            "t3" => Ok(Noise::StudentT3),
+            "wide" => Ok(Noise::Wide),
+            _ => n
+                .strip_prefix("rho")
+                .and_then(|r| r.parse().ok())
+                .filter(|r: &f64| (0.0..1.0).contains(r))
+                .map(Noise::Paired)
+                .ok_or_else(|| format!("unknown noise {n:?}")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let _ = CONDITIONS.set(only);
+    Ok(())
+}
+
+/// Later decisions after `n` null tries of the segment.
+pub fn set_after_nulls(n: usize) {
+    let _ = AFTER_NULLS.set(n);
+}
+
 /// Play the `sequential` rule with other constants in this section.
 pub fn set_tuning(tuning: SeqTuning, max_runs: u32) {
     let _ = TUNING.set((tuning, max_runs));
@@ -160,10 +193,16 @@ impl Scenario {
             }
             c.push(x);
             seeds.push(seed);
+            // As `arx try` feeds the rule: the candidate's own runs are a
+            // replicate group too (the very slice it decides on).
+            let mut groups = replicates.clone();
+            if c.len() > 1 {
+                groups.push(&c);
+            }
             let evidence = Evidence {
                 best: &self.best,
                 candidate: &c,
-                replicates: &replicates,
+                replicates: &groups,
                 segment_values: &[],
                 seeds: if paired {
                     Seeds {
@@ -250,6 +289,36 @@ fn after_a_keep(
     None
 }
 
+/// The segment after `n` null tries (`bench/calibration_cli.py`'s
+/// "later"): their runs in the segment's record and their differences in
+/// its pairing history; a keep among them becomes the best, recorded as
+/// arx records it.
+fn after_nulls(
+    rng: &mut ChaCha8Rng,
+    settings: &Settings,
+    noise: Noise,
+    rule: Rule,
+    n: usize,
+) -> Scenario {
+    let mut s = baseline(rng, noise);
+    for _ in 0..n {
+        let wide = noise == Noise::Wide;
+        let (d, runs, seeds, diffs) = s.decide(rng, settings, 0.0, noise, wide, rule);
+        if diffs.len() >= 2 {
+            s.history.push(diffs);
+        }
+        s.groups.push(runs.clone());
+        if d.keep() {
+            let from = d.record_from;
+            let order: Vec<usize> = (from..runs.len()).chain(0..from).collect();
+            s.best = runs[from..].to_vec();
+            s.paired_best = order.iter().map(|&i| runs[i]).collect();
+            s.best_seeds = order.iter().map(|&i| seeds[i]).collect();
+        }
+    }
+    s
+}
+
 /// Wilson's 95% interval of `k` successes in `n`.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     let (k, n) = (k as f64, n as f64);
@@ -299,7 +368,9 @@ fn rate_of(
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ salt.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let (mut kept, mut n, mut runs) = (0u64, 0u64, 0usize);
     while n < trials {
-        let s = if later {
+        let s = if let (true, Some(&nulls)) = (later, AFTER_NULLS.get()) {
+            after_nulls(&mut rng, settings, noise, rule, nulls)
+        } else if later {
             match after_a_keep(&mut rng, settings, noise, rule) {
                 Some(s) => s,
                 None => continue,
@@ -394,21 +465,20 @@ pub fn section(seed: u64, trials: u64) -> bool {
     }
 
     let mut pass = true;
-    let conditions = [
-        Noise::Gauss,
-        Noise::StudentT3,
-        Noise::Wide,
-        Noise::Paired(0.0),
-        Noise::Paired(0.5),
-        Noise::Paired(0.95),
-    ];
-    let conditions = if power_only {
-        &conditions[..0]
-    } else {
-        &conditions[..]
+    let conditions: Vec<Noise> = match CONDITIONS.get() {
+        _ if power_only => Vec::new(),
+        Some(only) => only.clone(),
+        None => vec![
+            Noise::Gauss,
+            Noise::StudentT3,
+            Noise::Wide,
+            Noise::Paired(0.0),
+            Noise::Paired(0.5),
+            Noise::Paired(0.95),
+        ],
     };
     let mut salt = 0u64;
-    for &noise in conditions {
+    for &noise in &conditions {
         for confidence in [0.95, 0.85] {
             for later in [false, true] {
                 salt += 1;
@@ -434,6 +504,9 @@ pub fn section(seed: u64, trials: u64) -> bool {
         }
     }
     println!();
+    if CONDITIONS.get().is_some() {
+        return pass;
+    }
     if !conditions.is_empty() {
         confirm_rows(seed, trials);
     }

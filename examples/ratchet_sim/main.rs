@@ -604,6 +604,10 @@ struct Args {
     /// `--shape F1,F,FIRST,CAP,TOP_UP`: one more `sequential` row (and
     /// the calibration section played with it).
     shape: Option<(Shape, u32, usize)>,
+    /// `--calibration-noise gauss,t3,wide,rho0,rho0.5,rho0.95`.
+    calibration_noise: Option<String>,
+    /// `--later-after-nulls N`.
+    later_after_nulls: Option<usize>,
 }
 
 fn parse_args() -> Args {
@@ -621,6 +625,8 @@ fn parse_args() -> Args {
         calibration_trials: CALIBRATION_TRIALS,
         streams_only: false,
         shape: None,
+        calibration_noise: None,
+        later_after_nulls: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -645,6 +651,10 @@ fn parse_args() -> Args {
             }
             "--streams-only" => a.streams_only = true,
             "--calibration-trials" => a.calibration_trials = value(&mut args).max(2),
+            "--calibration-noise" => {
+                a.calibration_noise = Some(args.next().unwrap_or_else(|| usage(&arg)))
+            }
+            "--later-after-nulls" => a.later_after_nulls = Some(value(&mut args) as usize),
             "--shape" => {
                 let v = args.next().unwrap_or_else(|| usage(&arg));
                 let f: Vec<f64> = v
@@ -670,7 +680,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
     );
     std::process::exit(2)
 }
@@ -691,6 +701,12 @@ fn main() {
     if let Some((shape, max_runs, top_up)) = args.shape {
         let tuning = SeqTuning { shape, top_up };
         calibration::set_tuning(tuning, max_runs);
+    }
+    if let Some(only) = &args.calibration_noise {
+        calibration::set_conditions(only).unwrap_or_else(|e| usage(&e));
+    }
+    if let Some(n) = args.later_after_nulls {
+        calibration::set_after_nulls(n);
     }
     if args.calibration_only {
         let pass = calibration::section(args.seed, args.calibration_trials);

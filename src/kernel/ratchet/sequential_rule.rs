@@ -102,11 +102,21 @@ impl Ctx<'_, '_> {
         }
         // Replay the looks: the first that decides ends the test (the
         // looks before it ran again, or the try would have ended); a keep
-        // then takes its record's runs.
+        // then takes its record's runs. Each look sees the runs it had:
+        // the candidate's own group among the replicates (as `arx try`
+        // passes it) is left out, and the look pools its runs so far.
+        let replicates: Vec<&[f64]> = self
+            .evidence
+            .replicates
+            .iter()
+            .copied()
+            .filter(|g| !std::ptr::eq(*g, self.evidence.candidate))
+            .collect();
         for j in screen..=k.min(cap) {
             let seeds = &self.evidence.seeds.candidate;
             let ev = Evidence {
                 candidate: &self.evidence.candidate[..j],
+                replicates: &replicates,
                 seeds: Seeds {
                     candidate: &seeds[..j.min(seeds.len())],
                     ..self.evidence.seeds
@@ -635,6 +645,81 @@ mod tests {
             next_step(Rule::Sequential, &settings(), &bare),
             Step::Decide(_)
         ));
+    }
+
+    /// Every step of null candidates run until decided, with the
+    /// candidate's runs among the replicate groups as `arx try` passes
+    /// them (`with`) and without (`without`): paired seeds at ρ 0.5
+    /// (`paired`) or none, at confidence 0.95 and 0.85.
+    fn steps_both_ways(paired: bool) -> Vec<(Step, Step)> {
+        let mut rng = ChaCha8Rng::seed_from_u64(0x0063_6c69 + u64::from(paired));
+        let mut normal = move || {
+            let u1: f64 = 1.0 - rng.random::<f64>();
+            let u2: f64 = rng.random::<f64>();
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        };
+        let mut out = Vec::new();
+        for trial in 0..600 {
+            let s = Settings {
+                confidence: if trial % 2 == 0 { 0.95 } else { 0.85 },
+                ..Settings::new(Direction::Max)
+            };
+            let rho: f64 = if paired { 0.5 } else { 0.0 };
+            let shared: Vec<f64> = (0..21).map(|_| normal()).collect();
+            let mut run = |seed: usize| rho.sqrt() * shared[seed] + (1.0 - rho).sqrt() * normal();
+            let best: Vec<f64> = (0..5).map(&mut run).collect();
+            let best_seeds: Vec<Option<u64>> = (0..5).map(Some).collect();
+            let (mut c, mut seeds) = (Vec::new(), Vec::new());
+            loop {
+                c.push(run(c.len()));
+                seeds.push(paired.then_some(seeds.len() as u64));
+                let step = |replicates: &[&[f64]]| {
+                    let ev = Evidence {
+                        best: &best,
+                        candidate: &c,
+                        replicates,
+                        segment_values: &best,
+                        seeds: Seeds {
+                            best: &best,
+                            best_seeds: if paired { &best_seeds } else { &[] },
+                            candidate: &seeds,
+                            history: &[],
+                        },
+                        instances: None,
+                    };
+                    next_step(Rule::Sequential, &s, &ev)
+                };
+                let with = step(&[&best, &c]);
+                let without = step(&[&best]);
+                let done = matches!(with, Step::Decide(_)) || c.len() >= 20;
+                out.push((with, without));
+                if done {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_look_replayed_sees_the_candidates_runs_it_saw_then() {
+        // `arx try` passes the candidate's runs among the replicate
+        // groups too. A look replayed at a later run (to find the one that
+        // kept, and take the record's runs after it) must pool the runs
+        // that look had, not all of them: pooling the later runs (and the
+        // earlier ones twice) judged past looks again on other noise, and
+        // a look that had run again could keep on the replay, a false keep
+        // the simulation, which passed no such group, never saw.
+        for paired in [false, true] {
+            let steps = steps_both_ways(paired);
+            let differ = steps.iter().filter(|(a, b)| a != b).count();
+            assert_eq!(
+                differ,
+                0,
+                "paired {paired}: {differ} of {} steps",
+                steps.len()
+            );
+        }
     }
 
     #[test]
