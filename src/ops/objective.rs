@@ -128,6 +128,18 @@ struct StopFile {
     target: Option<f64>,
 }
 
+/// `[objective.holdout]` read alone, so that its error names its own table
+/// and its own keys (not `[objective]`'s).
+fn holdout_table(h: &Value) -> Result<HoldoutFile> {
+    serde_json::from_value(h.clone()).map_err(|e| {
+        Hinted::error(
+            format!("invalid [objective.holdout]: {e}"),
+            "[objective.holdout] needs command and metric (the held-out metric's name); \
+             direction, repeat, baseline_repeat, max_repeat, margin and protect are optional",
+        )
+    })
+}
+
 /// `[objective.holdout]` as written.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -173,6 +185,9 @@ pub fn resolve(
     flags: &ObjectiveFlags,
     file: Option<&Value>,
 ) -> Result<(Objective, Option<String>)> {
+    if let Some(h) = file.and_then(|v| v.get("holdout")) {
+        holdout_table(h)?;
+    }
     let file: ObjectiveFile = match file {
         None => ObjectiveFile::default(),
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
@@ -461,6 +476,12 @@ mod tests {
         let file = json!({"metric": "m", "direction": "min", "command": "x",
             "holdout": {"command": "y"}});
         let err = resolve(&ObjectiveFlags::default(), Some(&file)).unwrap_err();
-        assert!(err.to_string().contains("metric"), "{err}");
+        // The error names the held-out table, whose `metric` is missing,
+        // not `[objective]`, which has one.
+        assert!(
+            err.to_string().contains("invalid [objective.holdout]")
+                && err.to_string().contains("metric"),
+            "{err}"
+        );
     }
 }
