@@ -204,10 +204,23 @@ impl Ctx<'_, '_> {
             },
             None => tuning.shape,
         };
+        // Paired looks count pairs, and a try has no more pairs than the
+        // best has seeded runs: its design ends there, where the last
+        // look's bounds meet. Solved for looks it cannot reach, a best of
+        // fewer seeds than the first look that may keep (a baseline of
+        // three runs) left a paired try no look that could keep, whatever
+        // its gain, and one of five spent the runs past them for nothing.
+        let (screen_at, cap_at) = match cmp.paired {
+            Some(_) => {
+                let c = paired_cap(&ev.seeds, cap);
+                (screen.min(c), c)
+            }
+            None => (screen, cap),
+        };
         let design =
-            sequential::design_shaped(&shape, screen, cap, cmp.best_runs, 1.0 - confidence);
+            sequential::design_shaped(&shape, screen_at, cap_at, cmp.best_runs, 1.0 - confidence);
         let (keep_t, fut_t) = design.t_bounds(n, cmp.df);
-        let last = k >= cap;
+        let last = k >= cap || n >= cap_at;
         let keep = cmp.z >= keep_t;
         let stop = keep || last || cmp.z < fut_t;
         if !stop {
@@ -390,6 +403,18 @@ impl Comparison {
             _ => base,
         }
     }
+}
+
+/// The most pairs a try can have: the best's runs with a seed (each
+/// pairs once), no more than the rule's cap.
+fn paired_cap(seeds: &Seeds<'_>, cap: usize) -> usize {
+    let seeded = seeds
+        .best_seeds
+        .iter()
+        .take(seeds.best.len())
+        .filter(|s| s.is_some())
+        .count();
+    seeded.clamp(1, cap.max(1))
 }
 
 /// Z of a change over its standard error (±∞ with no error).
@@ -585,6 +610,45 @@ mod tests {
         let d = decided(next_step(Rule::Sequential, &settings(), &ev));
         assert!(!d.keep(), "{}", d.detail);
         assert!(d.detail.contains("over 8 runs"), "{}", d.detail);
+    }
+
+    #[test]
+    fn a_paired_try_against_a_best_of_three_seeds_can_keep() {
+        // A baseline of three runs: a paired try has at most three pairs,
+        // fewer than the first look that may keep. A gain of 100 times
+        // the noise of a difference, at every one of them, is kept at
+        // its third look, the last with a pair, and recorded by the five
+        // runs after it (it ran to the cap and was discarded as
+        // inconclusive).
+        let best = [-1.0, 0.0, 1.0];
+        let best_seeds: Vec<Option<u64>> = (1..=3).map(Some).collect();
+        let seeds: Vec<Option<u64>> = (1..=3).chain(99..105).map(Some).collect();
+        let c = [0.0, 1.01, 1.99, 0.7, 1.2, 0.9, 1.1, 0.8, 1.3];
+        let earlier: [&[f64]; 2] = [&[0.01, -0.01, 0.0], &[-0.01, 0.0, 0.01]];
+        let replicates: [&[f64]; 1] = [&best];
+        let at = |n: usize| {
+            let ev = Evidence {
+                best: &best,
+                candidate: &c[..n],
+                replicates: &replicates,
+                segment_values: &best,
+                seeds: Seeds {
+                    best: &best,
+                    best_seeds: &best_seeds,
+                    candidate: &seeds[..n],
+                    history: &earlier,
+                },
+                instances: None,
+            };
+            next_step(Rule::Sequential, &settings(), &ev)
+        };
+        for n in 1..3 + TOP_UP {
+            assert_eq!(at(n), Step::RunAgain, "{n}");
+        }
+        let d = decided(at(3 + TOP_UP));
+        assert!(d.keep(), "{}", d.detail);
+        assert_eq!(d.record_from, 3, "{}", d.detail);
+        assert_eq!(d.paired.map(|p| p.pairs), Some(3), "{}", d.detail);
     }
 
     #[test]
