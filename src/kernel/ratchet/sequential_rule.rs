@@ -194,33 +194,9 @@ impl Ctx<'_, '_> {
             None => Comparison::unpaired(d, cand, sigma, df, nb, me),
         };
         let n = cmp.looks;
-        // A paired look ends no try on its first pair: one pair's
-        // difference carries the fresh noise of two runs, and a gain clear
-        // only at the same seed was lost on it about once in 4000 tries.
-        let shape = match cmp.paired {
-            Some(_) => Shape {
-                screen_futility: f64::NEG_INFINITY,
-                ..tuning.shape
-            },
-            None => tuning.shape,
-        };
-        // Paired looks count pairs, and a try has no more pairs than the
-        // best has seeded runs: its design ends there, where the last
-        // look's bounds meet. Solved for looks it cannot reach, a best of
-        // fewer seeds than the first look that may keep (a baseline of
-        // three runs) left a paired try no look that could keep, whatever
-        // its gain, and one of five spent the runs past them for nothing.
-        let (screen_at, cap_at) = match cmp.paired {
-            Some(_) => {
-                let c = paired_cap(&ev.seeds, cap);
-                (screen.min(c), c)
-            }
-            None => (screen, cap),
-        };
-        let design =
-            sequential::design_shaped(&shape, screen_at, cap_at, cmp.best_runs, 1.0 - confidence);
+        let design = self.design(&cmp, tuning, screen, cap, confidence);
         let (keep_t, fut_t) = design.t_bounds(n, cmp.df);
-        let last = k >= cap || n >= cap_at;
+        let last = k >= cap || n >= design.cap();
         let keep = cmp.z >= keep_t;
         let stop = keep || last || cmp.z < fut_t;
         if !stop {
@@ -239,6 +215,38 @@ impl Ctx<'_, '_> {
                 confidence,
             },
         )
+    }
+
+    /// The design of a look: the rule's, or, for a paired look, one
+    /// whose first pair ends no try and whose looks end at the most pairs
+    /// the try can have.
+    fn design(
+        &self,
+        cmp: &Comparison,
+        tuning: &SeqTuning,
+        screen: usize,
+        cap: usize,
+        confidence: f64,
+    ) -> sequential::Design {
+        let alpha = 1.0 - confidence;
+        if cmp.paired.is_none() {
+            return sequential::design_shaped(&tuning.shape, screen, cap, cmp.best_runs, alpha);
+        }
+        // A paired look ends no try on its first pair: one pair's
+        // difference carries the fresh noise of two runs, and a gain clear
+        // only at the same seed was lost on it about once in 4000 tries.
+        let shape = Shape {
+            screen_futility: f64::NEG_INFINITY,
+            ..tuning.shape
+        };
+        // Paired looks count pairs, and a try has no more pairs than the
+        // best has seeded runs: its design ends there, where the last
+        // look's bounds meet. Solved for looks it cannot reach, a best of
+        // fewer seeds than the first look that may keep (a baseline of
+        // three runs) left a paired try no look that could keep, whatever
+        // its gain, and one of five spent the runs past them for nothing.
+        let c = paired_cap(&self.evidence.seeds, cap);
+        sequential::design_shaped(&shape, screen.min(c), c, cmp.best_runs, alpha)
     }
 
     /// The decision of a look that stopped, with its words.
