@@ -244,10 +244,8 @@ impl Ctx<'_, '_> {
         // that may keep (a baseline of three runs), a design solved for
         // looks the try cannot reach left it no look that could keep,
         // whatever its gain: its design then ends at the last pair, where
-        // the bounds meet. (A best of five or more keeps the rule's
-        // design: ending it at the fifth pair raised the false keeps of
-        // a first decision at ρ 0 from 5% to 6%, its chance pairings
-        // noisier than their pooled noise says.)
+        // the bounds meet. A best of five or more keeps the rule's
+        // design, whose false-keep rates `examples/ratchet_sim` measures.
         let c = paired_cap(&self.evidence.seeds, cap);
         if c < shape.first_keep.min(cap) {
             return sequential::design_shaped(&shape, screen.min(c), c, cmp.best_runs, alpha);
