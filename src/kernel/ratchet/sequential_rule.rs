@@ -194,20 +194,9 @@ impl Ctx<'_, '_> {
             None => Comparison::unpaired(d, cand, sigma, df, nb, me),
         };
         let n = cmp.looks;
-        // A paired look ends no try on its first pair: one pair's
-        // difference carries the fresh noise of two runs, and a gain clear
-        // only at the same seed was lost on it about once in 4000 tries.
-        let shape = match cmp.paired {
-            Some(_) => Shape {
-                screen_futility: f64::NEG_INFINITY,
-                ..tuning.shape
-            },
-            None => tuning.shape,
-        };
-        let design =
-            sequential::design_shaped(&shape, screen, cap, cmp.best_runs, 1.0 - confidence);
+        let design = self.design(&cmp, tuning, screen, cap, confidence);
         let (keep_t, fut_t) = design.t_bounds(n, cmp.df);
-        let last = k >= cap;
+        let last = k >= cap || n >= design.cap();
         let keep = cmp.z >= keep_t;
         let stop = keep || last || cmp.z < fut_t;
         if !stop {
@@ -226,6 +215,42 @@ impl Ctx<'_, '_> {
                 confidence,
             },
         )
+    }
+
+    /// The design of a look: the rule's, or, for a paired look, one
+    /// whose first pair ends no try and, when the best has too few seeds
+    /// for a look that may keep, whose looks end at its last pair.
+    fn design(
+        &self,
+        cmp: &Comparison,
+        tuning: &SeqTuning,
+        screen: usize,
+        cap: usize,
+        confidence: f64,
+    ) -> sequential::Design {
+        let alpha = 1.0 - confidence;
+        if cmp.paired.is_none() {
+            return sequential::design_shaped(&tuning.shape, screen, cap, cmp.best_runs, alpha);
+        }
+        // A paired look ends no try on its first pair: one pair's
+        // difference carries the fresh noise of two runs, and a gain clear
+        // only at the same seed was lost on it about once in 4000 tries.
+        let shape = Shape {
+            screen_futility: f64::NEG_INFINITY,
+            ..tuning.shape
+        };
+        // Paired looks count pairs, and a try has no more pairs than the
+        // best has seeded runs. When they are fewer than the first look
+        // that may keep (a baseline of three runs), a design solved for
+        // looks the try cannot reach left it no look that could keep,
+        // whatever its gain: its design then ends at the last pair, where
+        // the bounds meet. A best of five or more keeps the rule's
+        // design, whose false-keep rates `examples/ratchet_sim` measures.
+        let c = paired_cap(&self.evidence.seeds, cap);
+        if c < shape.first_keep.min(cap) {
+            return sequential::design_shaped(&shape, screen.min(c), c, cmp.best_runs, alpha);
+        }
+        sequential::design_shaped(&shape, screen, cap, cmp.best_runs, alpha)
     }
 
     /// The decision of a look that stopped, with its words.
@@ -390,6 +415,18 @@ impl Comparison {
             _ => base,
         }
     }
+}
+
+/// The most pairs a try can have: the best's runs with a seed (each
+/// pairs once), no more than the rule's cap.
+fn paired_cap(seeds: &Seeds<'_>, cap: usize) -> usize {
+    let seeded = seeds
+        .best_seeds
+        .iter()
+        .take(seeds.best.len())
+        .filter(|s| s.is_some())
+        .count();
+    seeded.clamp(1, cap.max(1))
 }
 
 /// Z of a change over its standard error (±∞ with no error).
@@ -585,6 +622,45 @@ mod tests {
         let d = decided(next_step(Rule::Sequential, &settings(), &ev));
         assert!(!d.keep(), "{}", d.detail);
         assert!(d.detail.contains("over 8 runs"), "{}", d.detail);
+    }
+
+    #[test]
+    fn a_paired_try_against_a_best_of_three_seeds_can_keep() {
+        // A baseline of three runs: a paired try has at most three pairs,
+        // fewer than the first look that may keep. A gain of 100 times
+        // the noise of a difference, at every one of them, is kept at
+        // its third look, the last with a pair, and recorded by the five
+        // runs after it (it ran to the cap and was discarded as
+        // inconclusive).
+        let best = [-1.0, 0.0, 1.0];
+        let best_seeds: Vec<Option<u64>> = (1..=3).map(Some).collect();
+        let seeds: Vec<Option<u64>> = (1..=3).chain(99..105).map(Some).collect();
+        let c = [0.0, 1.01, 1.99, 0.7, 1.2, 0.9, 1.1, 0.8, 1.3];
+        let earlier: [&[f64]; 2] = [&[0.01, -0.01, 0.0], &[-0.01, 0.0, 0.01]];
+        let replicates: [&[f64]; 1] = [&best];
+        let at = |n: usize| {
+            let ev = Evidence {
+                best: &best,
+                candidate: &c[..n],
+                replicates: &replicates,
+                segment_values: &best,
+                seeds: Seeds {
+                    best: &best,
+                    best_seeds: &best_seeds,
+                    candidate: &seeds[..n],
+                    history: &earlier,
+                },
+                instances: None,
+            };
+            next_step(Rule::Sequential, &settings(), &ev)
+        };
+        for n in 1..3 + TOP_UP {
+            assert_eq!(at(n), Step::RunAgain, "{n}");
+        }
+        let d = decided(at(3 + TOP_UP));
+        assert!(d.keep(), "{}", d.detail);
+        assert_eq!(d.record_from, 3, "{}", d.detail);
+        assert_eq!(d.paired.map(|p| p.pairs), Some(3), "{}", d.detail);
     }
 
     #[test]
