@@ -8,21 +8,18 @@ use std::process::Command as Std;
 
 use serde_json::Value;
 
-use crate::support::{json_lines, stderr, stdout_json, Sandbox};
+use crate::support::{json_lines, stderr, stdout_json, with_barrier, Sandbox};
 
-const SCORE: &str = r#"#!/bin/sh
-# Wait (at most 4 s) until every lane named in $ARX_SYNC_WANT has started
-# its run, so that their tries are decided at the same time.
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-fi
-# Run N (from 0) of a try started with $ARX_GATE says it started, then
-# waits until told to go.
-if [ -n "$ARX_GATE" ]; then
+/// The experiment, behind the barrier (see [`with_barrier`]): every lane
+/// named in `$ARX_SYNC_WANT` starts its run before any decides, so that
+/// their tries are decided at the same time.
+fn score() -> String {
+    with_barrier(GATED)
+}
+
+/// Run N (from 0) of a try started with `$ARX_GATE` says it started, then
+/// waits until told to go; the metric is the sum of `a.txt` … `d.txt`.
+const GATED: &str = r#"if [ -n "$ARX_GATE" ]; then
   n=$(ls "$ARX_GATE" | grep -c '^started')
   : > "$ARX_GATE/started.$n"
   while [ ! -e "$ARX_GATE/go.$n" ]; do sleep 0.02; done
@@ -51,7 +48,7 @@ impl Repo {
         let sb = Sandbox::new();
         let r = Repo { sb };
         std::fs::create_dir(r.root()).unwrap();
-        r.write("score.sh", SCORE);
+        r.write("score.sh", &score());
         r.write("a.txt", "1\n");
         r.write("b.txt", "1\n");
         r.write("c.txt", "1\n");
@@ -100,7 +97,7 @@ impl Repo {
 
     /// `arx --json [PRE...] try -m MESSAGE` started in `dir` and left
     /// running, its experiment held at the barrier in `sync` until `want`
-    /// lanes have started theirs (see `SCORE`).
+    /// lanes have started theirs (see [`score`]).
     fn spawn_try(
         &self,
         dir: &Path,
@@ -645,11 +642,10 @@ fn lanes_on_slots_that_differ_compare_on_their_own_slot() {
     let r = Repo::new();
     r.write(
         "score.sh",
-        &format!(
-            "{}\nb=0; [ \"$SLOT\" = 1 ] && b=5\n\
+        &with_barrier(
+            "b=0; [ \"$SLOT\" = 1 ] && b=5\n\
              n=$(cat .noise 2>/dev/null || echo 0); echo $((n + 1)) > .noise\n\
-             echo \"__RESULT__ {{\\\"m\\\": $(( ($(cat a.txt) + b) * 1000 + n % 3 ))}}\"\n",
-            SCORE.lines().take(10).collect::<Vec<_>>().join("\n")
+             echo \"__RESULT__ {\\\"m\\\": $(( ($(cat a.txt) + b) * 1000 + n % 3 ))}\"\n",
         ),
     );
     r.write(

@@ -10,9 +10,12 @@ use git2::{Repository, RepositoryInitOptions};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 
+#[path = "../common/barrier.rs"]
+mod barrier;
 #[path = "../common/fixture.rs"]
 mod fixture;
 
+pub use barrier::with_barrier;
 pub use fixture::fixture;
 
 /// A temporary working directory for one test.

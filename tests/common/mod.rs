@@ -1,8 +1,9 @@
 //! Helpers shared by more than one test binary.
 //!
 //! The conformance binaries take all of it with `mod common;`. The CLI tests
-//! include only `fixture.rs` (with `#[path]` from `tests/cli/support.rs`), so
-//! every binary uses everything it compiles.
+//! include only `fixture.rs` and `barrier.rs` (with `#[path]` from
+//! `tests/cli/support.rs`), the external tests only `barrier.rs` (from
+//! `tests/external/main.rs`), so every binary uses everything it compiles.
 
 mod fixture;
 

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
+use crate::barrier::with_barrier;
 use crate::needs::{arx, trial};
 
 #[path = "fleet_classes.rs"]
@@ -20,18 +21,40 @@ mod classes;
 mod confirm;
 pub(super) mod wide;
 
-pub(super) const SCORE: &str = r#"#!/bin/sh
-# Wait (at most 4 s) until $ARX_SYNC_WANT machines have started their
-# run, so that their tries are decided at the same time.
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-fi
-echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
+/// The experiment's result: the sum of the numbers in `a.txt` … `d.txt`.
+pub(super) const SUM: &str = r#"echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
 "#;
+
+/// The experiment ([`SUM`]) behind the barrier: held (at most 4 s) until
+/// `$ARX_SYNC_WANT` machines have started their run, so that their tries
+/// are decided at the same time.
+pub(super) fn score() -> String {
+    with_barrier(SUM)
+}
+
+/// The experiment of the class tests, lowered, without its `#!/bin/sh`
+/// line: the number in `v.txt`, plus `slow` (an awk expression) on
+/// machines of the class `slow` (the clone's `git config arx.class`),
+/// plus a noise that cycles with the clone's runs (-1, 1, -0.5, 0.5, 0:
+/// σ ≈ 0.79). `more` names other files read into awk variables, as
+/// (variable, file).
+pub(super) fn class_offset_run(slow: &str, more: &[(&str, &str)]) -> String {
+    let vars: String = more
+        .iter()
+        .map(|(var, file)| format!(" -v {var}=\"$(cat {file})\""))
+        .collect();
+    format!(
+        r#"n=$(cat .noise 2>/dev/null || echo 0)
+echo $((n + 1)) > .noise
+class=$(git config arx.class)
+awk -v v="$(cat v.txt)"{vars} -v n="$n" -v class="$class" 'BEGIN {{
+  split("-1 1 -0.5 0.5 0", noise, " ")
+  off = (class == "slow") ? {slow} : 0
+  printf "__RESULT__ {{\"m\": %.4f}}\n", v + off + noise[(n % 5) + 1]
+}}'
+"#
+    )
+}
 
 pub(super) const CONFIG: &str = r#"[gates]
 execute = false
@@ -319,7 +342,7 @@ impl Fleet {
 
     /// The remote served by `git daemon`, or by `sshd`.
     fn serve(ssh: bool) -> Fleet {
-        Fleet::seeded(ssh, CONFIG, SCORE)
+        Fleet::seeded(ssh, CONFIG, &score())
     }
 
     /// The remote, its first commit holding `config` as `arx.toml` and

@@ -12,9 +12,10 @@ use serde_json::Value;
 
 use super::fleet::wide::{add_lanes, lane};
 use super::fleet::{
-    bump, check_fleet, finish, git, git_daemon, records, spawn_try, status, sync, Fleet, CONFIG,
-    SCORE,
+    bump, check_fleet, finish, git, git_daemon, records, score, spawn_try, status, sync, Fleet,
+    CONFIG, SUM,
 };
+use crate::barrier::with_barrier;
 use crate::needs::{arx, trial};
 
 pub fn trials() -> Vec<Trial> {
@@ -54,74 +55,63 @@ pub fn trials() -> Vec<Trial> {
 
 /// The score of `fleet.rs`, but `a.txt`, `b.txt` and `c.txt` raised all
 /// three undo each other: any two are better, all three much worse.
-const CLASHING: &str = r#"#!/bin/sh
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-fi
-m=$(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))
-if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ]; then
-  m=$((m - 10))
-fi
-echo "__RESULT__ {\"m\": $m}"
-"#;
+fn clashing() -> String {
+    clash_of(&["a", "b", "c"])
+}
 
 /// The score of `fleet.rs`, but all four files raised undo each other:
 /// any three are better, all four much worse.
-const ALL_FOUR_CLASH: &str = r#"#!/bin/sh
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-fi
-m=$(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))
-if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ] && [ "$(cat d.txt)" -gt 1 ]; then
+fn all_four_clash() -> String {
+    clash_of(&["a", "b", "c", "d"])
+}
+
+/// The score of `fleet.rs` behind the barrier, but the files `names`
+/// (`a` for `a.txt`) raised all together take 10 off.
+fn clash_of(names: &[&str]) -> String {
+    with_barrier(&format!(
+        r#"m=$(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))
+if {}; then
   m=$((m - 10))
 fi
-echo "__RESULT__ {\"m\": $m}"
-"#;
+echo "__RESULT__ {{\"m\": $m}}"
+"#,
+        all_raised(names)
+    ))
+}
 
 /// The score of `fleet.rs`, but a run of `a.txt`, `b.txt` and `c.txt`
 /// raised all three (a batch on the first keep) takes 14 s: longer than
 /// a lease of 10 s.
-const SLOW_BATCH: &str = r#"#!/bin/sh
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-fi
-if [ "$(cat a.txt)" -gt 1 ] && [ "$(cat b.txt)" -gt 1 ] && [ "$(cat c.txt)" -gt 1 ]; then
-  sleep 14
-fi
-echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
-"#;
+fn slow_batch() -> String {
+    with_barrier(&format!(
+        "if {}; then\n  sleep 14\nfi\n{SUM}",
+        all_raised(&["a", "b", "c"])
+    ))
+}
+
+/// The shell test that the files `names` (`a` for `a.txt`) are all raised
+/// above 1.
+fn all_raised(names: &[&str]) -> String {
+    let raised: Vec<String> = names
+        .iter()
+        .map(|n| format!("[ \"$(cat {n}.txt)\" -gt 1 ]"))
+        .collect();
+    raised.join(" && ")
+}
 
 /// The score of `fleet.rs`, but lane `l1` decides half a second after
 /// the others.
-const LANE_LATER: &str = r#"#!/bin/sh
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-  if [ "$(basename "$PWD")" = l1 ]; then sleep 0.5; fi
-fi
-echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
-"#;
+fn lane_later() -> String {
+    with_barrier(&format!(
+        r#"if [ -n "$ARX_SYNC" ] && [ "$(basename "$PWD")" = l1 ]; then sleep 0.5; fi
+{SUM}"#
+    ))
+}
 
 /// The score of `fleet.rs`, a run taking `ARX_SLOW` seconds more.
-const SLOW: &str = r#"#!/bin/sh
-sleep "${ARX_SLOW:-0}"
-echo "__RESULT__ {\"m\": $(( $(cat a.txt) + $(cat b.txt) + $(cat c.txt) + $(cat d.txt) ))}"
-"#;
+fn slow() -> String {
+    format!("#!/bin/sh\nsleep \"${{ARX_SLOW:-0}}\"\n{SUM}")
+}
 
 fn batched_config() -> String {
     format!("{CONFIG}batch = 4\n")
@@ -232,7 +222,7 @@ fn batch_commits(f: &Fleet) -> usize {
 }
 
 pub fn land_together() -> Result<(), Failed> {
-    let f = Fleet::seeded(false, &batched_config(), SCORE);
+    let f = Fleet::seeded(false, &batched_config(), &score());
     let dirs = three(&f);
     let before = f.remote_best();
     let done = race(&f, &dirs);
@@ -295,7 +285,7 @@ pub fn land_together() -> Result<(), Failed> {
 }
 
 pub fn failed_batch() -> Result<(), Failed> {
-    let f = Fleet::seeded(false, &batched_config(), CLASHING);
+    let f = Fleet::seeded(false, &batched_config(), &clashing());
     let dirs = three(&f);
     let done = race(&f, &dirs);
     let all: String = done
@@ -327,7 +317,7 @@ pub fn failed_batch() -> Result<(), Failed> {
 }
 
 pub fn killed_in_queue() -> Result<(), Failed> {
-    let f = Fleet::seeded(false, &batched_config(), SLOW);
+    let f = Fleet::seeded(false, &batched_config(), &slow());
     let dirs = three(&f);
     let (a, b) = (&dirs[0], &dirs[1]);
     bump(a, "a.txt", 1);
@@ -408,7 +398,7 @@ fn runs(done: &[(i32, Value, String)]) -> usize {
 }
 
 pub fn halved() -> Result<(), Failed> {
-    let f = Fleet::seeded(false, &batched_config(), ALL_FOUR_CLASH);
+    let f = Fleet::seeded(false, &batched_config(), &all_four_clash());
     let dirs = machines(&f, &["a", "b", "c", "d"]);
     let done = race(&f, &dirs);
     let all: String = done
@@ -442,7 +432,7 @@ pub fn halved() -> Result<(), Failed> {
 
 pub fn long_confirmation() -> Result<(), Failed> {
     let config = format!("{CONFIG}batch = 4\nlease = \"10s\"\n");
-    let f = Fleet::seeded(false, &config, SLOW_BATCH);
+    let f = Fleet::seeded(false, &config, &slow_batch());
     let dirs = three(&f);
     let (done, expiries) = race_at(&f, &dirs, "2030-01-01T00:00:00Z");
     let all: String = done
@@ -474,7 +464,7 @@ pub fn long_confirmation() -> Result<(), Failed> {
 }
 
 pub fn lane_batches() -> Result<(), Failed> {
-    let f = Fleet::seeded(false, &batched_config(), LANE_LATER);
+    let f = Fleet::seeded(false, &batched_config(), &lane_later());
     let dirs = three(&f);
     add_lanes(&dirs[0], &["l1"]);
     let l1 = lane(&dirs[0], "l1");

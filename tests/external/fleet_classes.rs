@@ -12,21 +12,15 @@ use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
 use super::{
-    arx_in, check_fleet, finish, git_daemon, records, spawn_try, status, sync, try_in, Fleet,
+    arx_in, check_fleet, class_offset_run, finish, git_daemon, records, spawn_try, status, sync,
+    try_in, Fleet,
 };
 use crate::needs::trial;
 
 /// The class `slow` adds 2.4 (3σ of the noise) to every run.
-const SCORE: &str = r#"#!/bin/sh
-n=$(cat .noise 2>/dev/null || echo 0)
-echo $((n + 1)) > .noise
-class=$(git config arx.class)
-awk -v v="$(cat v.txt)" -v n="$n" -v class="$class" 'BEGIN {
-  split("-1 1 -0.5 0.5 0", noise, " ")
-  off = (class == "slow") ? 2.4 : 0
-  printf "__RESULT__ {\"m\": %.4f}\n", v + off + noise[(n % 5) + 1]
-}'
-"#;
+fn score() -> String {
+    format!("#!/bin/sh\n{}", class_offset_run("2.4", &[]))
+}
 
 const CONFIG: &str = r#"[gates]
 execute = false
@@ -77,7 +71,7 @@ fn serve(confirm: Option<u32>) -> Fleet {
     Fleet::seeded_with(
         false,
         &[
-            ("score.sh", SCORE),
+            ("score.sh", &score()),
             ("v.txt", "100\n"),
             ("notes.txt", "notes\n"),
             ("arx.toml", config.as_str()),
@@ -232,7 +226,7 @@ fn shorter_remeasure() -> Result<(), Failed> {
 }
 
 /// The metric (lowered): `v.txt` plus `w.txt` and the noise of
-/// [`SCORE`]. A run that finds `hold` in the clone removes it and waits
+/// [`class_offset_run`]. A run that finds `hold` in the clone removes it and waits
 /// (at most 30 s) until `go` is there.
 const HELD_SCORE: &str = r#"#!/bin/sh
 n=$(cat .noise 2>/dev/null || echo 0)

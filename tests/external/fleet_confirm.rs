@@ -10,19 +10,9 @@ use std::path::{Path, PathBuf};
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
-use super::{git, git_daemon, records, status, try_in, Fleet};
+use super::{class_offset_run, git, git_daemon, records, status, try_in, Fleet};
+use crate::barrier::with_barrier;
 use crate::needs::trial;
-
-const SCORE: &str = r#"#!/bin/sh
-n=$(cat .noise 2>/dev/null || echo 0)
-echo $((n + 1)) > .noise
-class=$(git config arx.class)
-awk -v v="$(cat v.txt)" -v b="$(cat bump.txt)" -v n="$n" -v class="$class" 'BEGIN {
-  split("-1 1 -0.5 0.5 0", noise, " ")
-  off = (class == "slow") ? 2.4 + 5 * b : 0
-  printf "__RESULT__ {\"m\": %.4f}\n", v + off + noise[(n % 5) + 1]
-}'
-"#;
 
 const CONFIG: &str = r#"[gates]
 execute = false
@@ -69,18 +59,6 @@ pub fn trials() -> Vec<Trial> {
     ]
 }
 
-/// Held until `$ARX_SYNC_WANT` machines have started a run (at most 4 s),
-/// so that their tries are decided at once.
-const BARRIER: &str = r#"#!/bin/sh
-if [ -n "$ARX_SYNC" ]; then
-  : > "$ARX_SYNC/$(basename "$PWD")"
-  i=0
-  while [ "$(ls "$ARX_SYNC" | wc -l)" -lt "${ARX_SYNC_WANT:-1}" ] && [ $i -lt 200 ]; do
-    sleep 0.02; i=$((i + 1))
-  done
-fi
-"#;
-
 fn serve() -> Fleet {
     serve_n(2)
 }
@@ -89,7 +67,7 @@ fn serve() -> Fleet {
 /// barrier when a test asks.
 fn serve_n(n: u32) -> Fleet {
     let config = CONFIG.replace("confirm_classes = 2", &format!("confirm_classes = {n}"));
-    let score = format!("{BARRIER}{}", SCORE.trim_start_matches("#!/bin/sh\n"));
+    let score = with_barrier(&class_offset_run("2.4 + 5 * b", &[("b", "bump.txt")]));
     Fleet::seeded_with(
         false,
         &[

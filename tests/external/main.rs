@@ -9,6 +9,8 @@
 //!
 //! Add a module with a `trials() -> Vec<Trial>` function and list it below.
 
+#[path = "../common/barrier.rs"]
+mod barrier;
 mod fleet;
 mod fleet_batch;
 mod heldout_user;
