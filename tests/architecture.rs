@@ -938,6 +938,86 @@ fn unplaced_modules_and_the_crate_root_are_reported() {
 }
 
 // ---------------------------------------------------------------------------
+// The fleet's remote is reached through ops
+
+/// The modules that talk to the fleet's git remote.
+const FLEET_DOORS: &[&str] = &["io::fleet", "io::fleet_queue"];
+
+/// Where a command reaches the fleet's remote itself, rather than through a
+/// step of `ops` (`ops::fleet`, `ops::fleet_status`, `ops::ratchet`): an
+/// import of [`FLEET_DOORS`], or a use of a fleet's `door` (`fleet.door.fetch()`).
+/// Each as `file:line: what`.
+fn fleet_doors_in_commands(files: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (rel, text) in files {
+        let Some(module) = module_path(rel) else {
+            continue;
+        };
+        if module[0] != COMMANDS {
+            continue;
+        }
+        for r in references(text, &module) {
+            let target = show(&r.target);
+            if FLEET_DOORS
+                .iter()
+                .any(|d| target == *d || target.starts_with(&format!("{d}::")))
+            {
+                out.push(format!("{rel}:{}: imports {}", r.line, r.written));
+            }
+        }
+        let tokens = tokenize(text);
+        for pair in tokens.windows(2) {
+            if pair[0].tok == Tok::Punct('.') && pair[1].tok == Tok::Ident("door".into()) {
+                out.push(format!("{rel}:{}: uses a fleet's door", pair[1].line));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn commands_reach_the_fleets_remote_only_through_ops() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_sources(&root, &root.join("src"), &mut files);
+    let found = fleet_doors_in_commands(&files);
+    assert!(
+        found.is_empty(),
+        "commands reach the fleet's remote themselves; give ops a step (tests/architecture.rs):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn a_command_using_the_fleets_door_is_caught() {
+    let files: Vec<(String, String)> = [
+        (
+            "src/commands/fleet.rs",
+            "use crate::io::fleet::Door;\n// fleet.door.fetch()\nfn f(fleet: &Fleet) {\n    let s = \"x.door\";\n    fleet\n        .door\n        .fetch();\n}\n",
+        ),
+        (
+            "src/commands/next/ideas.rs",
+            "fn g(fleet: &Fleet) { crate::io::fleet_queue::read(); let door = 1; fleet.fetch(); }\n",
+        ),
+        (
+            "src/ops/fleet_status.rs",
+            "fn h(fleet: &Fleet) { fleet.door.fetch(); crate::io::fleet::lock_sync(); }\n",
+        ),
+    ]
+    .iter()
+    .map(|(p, t)| (p.to_string(), t.to_string()))
+    .collect();
+    assert_eq!(
+        fleet_doors_in_commands(&files),
+        [
+            "src/commands/fleet.rs:1: imports crate::io::fleet::Door",
+            "src/commands/fleet.rs:6: uses a fleet's door",
+            "src/commands/next/ideas.rs:1: imports crate::io::fleet_queue::read",
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------
 // No import cycles inside the kernel
 
 /// The import cycles among the kernel's modules (files), each as

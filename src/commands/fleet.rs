@@ -1,6 +1,6 @@
 //! `arx fleet status|sync`: the machines that share one best through a
-//! git remote (`[fleet]`), and a sync now. The steps are `ops::fleet`; a
-//! keep's push is `arx try`'s.
+//! git remote (`[fleet]`), and a sync now. The steps are `ops::fleet`
+//! (`ops::fleet_status` for the status); a keep's push is `arx try`'s.
 
 use std::io::{self, Write};
 
@@ -10,10 +10,9 @@ use serde::Serialize;
 use super::{short, Ctx, WARN};
 use crate::cli::FleetCommand;
 use crate::error::{Exit, Hinted};
-use crate::kernel::fleet::{Card, Lease};
-use crate::kernel::fleet_classes::{class_bests, ClassBest};
-use crate::kernel::fleet_confirm::Standing;
+use crate::kernel::fleet::Card;
 use crate::ops::fleet::{Fleet, Synced};
+use crate::ops::fleet_status::{self, Status};
 use crate::ops::ratchet::{PendingSynced, Tended};
 use crate::output::{bold, dim, Report};
 
@@ -42,46 +41,6 @@ fn open(ctx: &Ctx) -> Result<Fleet> {
     })
 }
 
-#[derive(Serialize)]
-struct Status {
-    remote: String,
-    branch: String,
-    machine: String,
-    class: String,
-    /// The fleet's best: the remote's branch as last fetched.
-    best: Option<String>,
-    /// Why the remote did not answer (with `--fetch`).
-    unreachable: Option<String>,
-    machines: Vec<Card>,
-    classes: Vec<ClassBest>,
-    /// The ideas claimed, each with its machine and lease.
-    claims: Vec<ClaimRow>,
-    /// With `confirm_classes`: the keeps waiting for other classes, each
-    /// the best of its class, pending.
-    pending: Vec<PendingRow>,
-}
-
-#[derive(Serialize)]
-struct PendingRow {
-    /// The keep's run id.
-    run: String,
-    class: String,
-    /// The best it was kept over.
-    kept: String,
-    /// The classes that found it better so far.
-    classes: Vec<String>,
-    /// How many more classes must.
-    needed: usize,
-}
-
-#[derive(Serialize)]
-struct ClaimRow {
-    #[serde(flatten)]
-    lease: Lease,
-    /// Its lease ran out (`--now`): another machine may take it over.
-    expired: bool,
-}
-
 impl Report for Status {
     fn human(&self, out: &mut dyn Write) -> io::Result<()> {
         let (b, d) = (bold(), dim());
@@ -98,95 +57,82 @@ impl Report for Status {
             writeln!(out, "{d}the remote did not answer: {}{d:#}", shown(why))?;
         }
         for m in &self.machines {
-            let lanes = m.tries.iter().any(|t| t.lane.is_some());
-            let mut what = match &m.trying {
-                _ if lanes => format!("{} tries", m.tries.len()),
-                Some(t) => format!("trying {}", shown(t)),
-                None => "idle".into(),
-            };
-            if let Some(p) = &m.pending {
-                what.push_str(&format!(", keep {} pending", short(p)));
-            }
-            writeln!(
-                out,
-                "  {:<16} {:<28} seen {}  {what}",
-                m.machine,
-                shown(&m.class),
-                if m.seen.is_empty() { "never" } else { &m.seen }
-            )?;
-            for t in m.tries.iter().filter(|_| lanes) {
-                let tree = match &t.lane {
-                    Some(lane) => format!("{}/{}", m.machine, shown(lane)),
-                    None => m.machine.clone(),
-                };
-                writeln!(
-                    out,
-                    "    {tree:<28} trying {} (since {})",
-                    shown(&t.trying),
-                    shown(&t.since)
-                )?;
-            }
+            machine_lines(out, m)?;
         }
-        let fmt = |v: Option<f64>| v.map_or("-".into(), crate::kernel::number::fmt_number);
-        for c in &self.classes {
-            writeln!(
-                out,
-                "  {d}class{d:#} {}: best {} by {} ({}); the fleet's best measured here: {}",
-                shown(&c.class),
-                short(&c.commit),
-                c.machine,
-                fmt(c.value),
-                fmt(c.fleet_best)
-            )?;
-        }
-        for p in &self.pending {
-            writeln!(
-                out,
-                "  {d}pending{d:#} keep of run {} (class {}, over {}): better on {}; waits for {} more class(es)",
-                shown(&p.run),
-                shown(&p.class),
-                short(&p.kept),
-                shown(&p.classes.join(", ")),
-                p.needed
-            )?;
-        }
-        for c in &self.claims {
-            writeln!(
-                out,
-                "  {d}claim{d:#} idea {} by {} until {}{}",
-                shown(&c.lease.idea),
-                shown(&crate::kernel::fleet::holder(&c.lease)),
-                shown(&c.lease.expires),
-                if c.expired { " (expired)" } else { "" }
-            )?;
-        }
-        Ok(())
+        standing_lines(out, self)
     }
 }
 
-/// The keeps waiting for classes, from every machine's records.
-fn pending_rows(
-    chains: &[(Card, Vec<crate::kernel::journal::RunRecord>)],
-    best: Option<&str>,
-    n: u32,
-) -> Vec<PendingRow> {
-    let records = chains.iter().flat_map(|(_, r)| r);
-    crate::kernel::fleet_confirm::waiting(records, best, n)
-        .into_iter()
-        .map(|(p, s)| {
-            let (classes, needed) = match s {
-                Standing::Waiting { classes, needed } => (classes, needed),
-                _ => (Vec::new(), 0),
-            };
-            PendingRow {
-                run: p.commit,
-                class: p.class,
-                kept: p.parent,
-                classes,
-                needed,
-            }
-        })
-        .collect()
+/// A machine's line, then with lanes one line for each lane's try.
+fn machine_lines(out: &mut dyn Write, m: &Card) -> io::Result<()> {
+    let lanes = m.tries.iter().any(|t| t.lane.is_some());
+    let mut what = match &m.trying {
+        _ if lanes => format!("{} tries", m.tries.len()),
+        Some(t) => format!("trying {}", shown(t)),
+        None => "idle".into(),
+    };
+    if let Some(p) = &m.pending {
+        what.push_str(&format!(", keep {} pending", short(p)));
+    }
+    writeln!(
+        out,
+        "  {:<16} {:<28} seen {}  {what}",
+        m.machine,
+        shown(&m.class),
+        if m.seen.is_empty() { "never" } else { &m.seen }
+    )?;
+    for t in m.tries.iter().filter(|_| lanes) {
+        let tree = match &t.lane {
+            Some(lane) => format!("{}/{}", m.machine, shown(lane)),
+            None => m.machine.clone(),
+        };
+        writeln!(
+            out,
+            "    {tree:<28} trying {} (since {})",
+            shown(&t.trying),
+            shown(&t.since)
+        )?;
+    }
+    Ok(())
+}
+
+/// Each class's best, the keeps waiting for classes and the claims.
+fn standing_lines(out: &mut dyn Write, s: &Status) -> io::Result<()> {
+    let d = dim();
+    let fmt = |v: Option<f64>| v.map_or("-".into(), crate::kernel::number::fmt_number);
+    for c in &s.classes {
+        writeln!(
+            out,
+            "  {d}class{d:#} {}: best {} by {} ({}); the fleet's best measured here: {}",
+            shown(&c.class),
+            short(&c.commit),
+            c.machine,
+            fmt(c.value),
+            fmt(c.fleet_best)
+        )?;
+    }
+    for p in &s.pending {
+        writeln!(
+            out,
+            "  {d}pending{d:#} keep of run {} (class {}, over {}): better on {}; waits for {} more class(es)",
+            shown(&p.run),
+            shown(&p.class),
+            short(&p.kept),
+            shown(&p.classes.join(", ")),
+            p.needed
+        )?;
+    }
+    for c in &s.claims {
+        writeln!(
+            out,
+            "  {d}claim{d:#} idea {} by {} until {}{}",
+            shown(&c.lease.idea),
+            shown(&crate::kernel::fleet::holder(&c.lease)),
+            shown(&c.lease.expires),
+            if c.expired { " (expired)" } else { "" }
+        )?;
+    }
+    Ok(())
 }
 
 fn shown(text: &str) -> String {
@@ -194,51 +140,8 @@ fn shown(text: &str) -> String {
 }
 
 fn status(ctx: &Ctx, fleet: &Fleet, fetch: bool) -> Result<Exit> {
-    let unreachable = if fetch {
-        fleet.door.fetch()?.err()
-    } else {
-        None
-    };
-    let chains = fleet.others()?;
-    let mut machines: Vec<Card> = chains.iter().map(|(c, _)| c.clone()).collect();
-    if !machines.iter().any(|m| m.machine == fleet.machine) {
-        machines.push(Card {
-            machine: fleet.machine.clone(),
-            class: fleet.class.clone(),
-            seen: String::new(),
-            trying: None,
-            pending: None,
-            tries: Vec::new(),
-        });
-    }
-    machines.sort_by(|a, b| a.machine.cmp(&b.machine));
-    let best = fleet.best();
-    let classes = class_bests(&chains, best.as_deref());
-    let pending = match fleet.confirm_classes.filter(|n| *n > 1) {
-        Some(n) => pending_rows(&chains, best.as_deref(), n),
-        None => Vec::new(),
-    };
     let now = ctx.now()?;
-    let claims = fleet
-        .leases()?
-        .into_iter()
-        .map(|(_, lease)| ClaimRow {
-            expired: crate::kernel::fleet::expired(&lease, &now),
-            lease,
-        })
-        .collect();
-    ctx.out.emit(&Status {
-        remote: fleet.door.remote.clone(),
-        branch: fleet.door.branch.clone(),
-        machine: fleet.machine.clone(),
-        class: fleet.class.clone(),
-        best,
-        unreachable,
-        machines,
-        classes,
-        claims,
-        pending,
-    })?;
+    ctx.out.emit(&fleet_status::status(fleet, fetch, &now)?)?;
     Ok(Exit::Ok)
 }
 
@@ -310,7 +213,7 @@ fn sync(ctx: &Ctx, fleet: &Fleet) -> Result<Exit> {
         return Err(Hinted::error(
             format!(
                 "the fleet's remote {} did not answer: {why}",
-                fleet.door.remote
+                fleet.remote()
             ),
             "tries go on here meanwhile; arx try syncs again at its start and end, or run arx fleet sync later",
         ));

@@ -8,6 +8,7 @@ pub mod attempts;
 pub mod deadend;
 pub mod finding;
 pub mod fleet;
+pub mod fleet_status;
 pub mod gate;
 pub mod ideas;
 pub mod import;
