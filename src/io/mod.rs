@@ -28,6 +28,7 @@ pub mod ideas;
 pub mod input;
 pub mod live;
 pub mod mapped;
+pub mod marker;
 pub mod platform;
 pub mod process;
 pub mod ratchet;

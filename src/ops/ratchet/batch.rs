@@ -580,27 +580,13 @@ pub(super) fn here(env: &TryEnv<'_, '_>) -> std::path::PathBuf {
 }
 
 fn write_queued(file: &std::path::Path, q: &Queued) -> Result<()> {
-    if let Some(dir) = file.parent() {
-        crate::io::state::ensure_dir(dir)?;
-    }
-    crate::io::atomic::replace(
-        file,
-        &serde_json::to_vec_pretty(q)?,
-        crate::io::atomic::Durability::Synced,
-    )?;
-    Ok(())
+    crate::io::marker::write(file, q)
 }
 
 pub(super) fn read_queued(file: &std::path::Path) -> Result<Option<Queued>> {
-    let Some(text) = crate::io::state::read_text_if_any(file)? else {
-        return Ok(None);
-    };
-    Ok(serde_json::from_str(&text).ok())
+    crate::io::marker::read(file)
 }
 
 fn clear_queued(file: &std::path::Path) -> Result<()> {
-    match std::fs::remove_file(file) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
-        _ => Ok(()),
-    }
+    crate::io::marker::clear(file)
 }

@@ -43,17 +43,11 @@ fn classes(fleet: &Fleet) -> u32 {
 }
 
 fn read_marker(state: &Path) -> Result<Option<Confirming>> {
-    let Some(text) = crate::io::state::read_text_if_any(&state.join(MARKER))? else {
-        return Ok(None);
-    };
-    Ok(serde_json::from_str(&text).ok())
+    crate::io::marker::read(&state.join(MARKER))
 }
 
 fn clear_marker(state: &Path) -> Result<()> {
-    match std::fs::remove_file(state.join(MARKER)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
-        _ => Ok(()),
-    }
+    crate::io::marker::clear(&state.join(MARKER))
 }
 
 /// At a try's start, on the fleet's best: with no work of its own in the
@@ -92,11 +86,7 @@ pub fn take_up_pending(
         run: p.commit.clone(),
         after: records.last().map(|r| r.run_id.clone()),
     };
-    crate::io::atomic::replace(
-        &state.join(MARKER),
-        &serde_json::to_vec(&marker)?,
-        crate::io::atomic::Durability::Synced,
-    )?;
+    crate::io::marker::write(&state.join(MARKER), &marker)?;
     host.say(&format!(
         "measuring the keep of run {} (class {}), pending, on class {}: the fleet's best once {n} classes find it better",
         run_short(&p.commit),

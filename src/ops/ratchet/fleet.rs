@@ -312,28 +312,15 @@ pub fn push_keep(
 
 /// Remember a keep the remote did not take yet.
 pub fn hold(state: &Path, pending: &PendingKeep) -> Result<()> {
-    let text = serde_json::to_vec_pretty(pending)?;
-    crate::io::state::ensure_dir(state)?;
-    crate::io::atomic::replace(
-        &state.join(PENDING_FILE),
-        &text,
-        crate::io::atomic::Durability::Synced,
-    )?;
-    Ok(())
+    crate::io::marker::write(&state.join(PENDING_FILE), pending)
 }
 
 pub(super) fn read_pending(state: &Path) -> Result<Option<PendingKeep>> {
-    let Some(text) = crate::io::state::read_text_if_any(&state.join(PENDING_FILE))? else {
-        return Ok(None);
-    };
-    Ok(serde_json::from_str(&text).ok())
+    crate::io::marker::read(&state.join(PENDING_FILE))
 }
 
 pub(super) fn clear_pending(state: &Path) -> Result<()> {
-    match std::fs::remove_file(state.join(PENDING_FILE)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
-        _ => Ok(()),
-    }
+    crate::io::marker::clear(&state.join(PENDING_FILE))
 }
 
 /// A keep held while the remote did not answer, pushed now. When the
