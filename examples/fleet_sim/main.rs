@@ -26,11 +26,11 @@
 //! comparison across classes through `arx::kernel::slot_offset`, the code
 //! `arx try` runs. See `sim.rs` for each rule. `--keep-runs` plays a design
 //! arx does not have: a replayed candidate keeps its runs, moved by the
-//! difference of the two bests. Each table is followed by where the machine-time of
-//! each arx row went (`sim::Use`: the baseline, re-measuring the best on a
-//! class, candidates discarded and kept, keeps replayed after a lost race,
-//! candidates replayed as the best moved, stale replays, dead machines,
-//! confirmations, idle).
+//! difference of the two bests. Each table is followed by where the
+//! machine-time of each arx row went (`sim::Use`: the baseline,
+//! re-measuring the best on a class, candidates discarded and kept, keeps
+//! replayed after a lost race, candidates replayed as the best moved,
+//! stale replays, dead machines, confirmations, idle).
 //!
 //! Reported: the true improvement of the best at the end (σ), against one
 //! machine at equal wall time and per GPU-hour (machine-time up), keeps
