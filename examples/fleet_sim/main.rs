@@ -6,8 +6,9 @@
 //! cargo run --release --example fleet_sim -- --quick   # a few nights per cell: a check
 //! cargo run --release --example fleet_sim -- --trials 50 --seed 7
 //! cargo run --release --example fleet_sim -- --machines 4   # one size, at 1σ
-//! cargo run --release --example fleet_sim -- --machines 4 --rule sequential
+//! cargo run --release --example fleet_sim -- --machines 4 --rule confirm
 //! cargo run --release --example fleet_sim -- --machines 4 --full-remeasure
+//! cargo run --release --example fleet_sim -- --machines 4 --keep-runs
 //! ```
 //!
 //! Model. A night is [`world::NIGHT`] run-lengths of wall time; every
@@ -20,17 +21,16 @@
 //! run-lengths later (0: at their next run, as lanes on one machine). The
 //! changes are the ratchet simulation's `rich` stream (20% improvements
 //! U(0.5, 3)σ, 10% regressions, 70% null), each touching one of ten files.
-//! Every decision goes through `arx::kernel::ratchet::next_step` (the
-//! default `confirm` rule) and every comparison across classes through
-//! `arx::kernel::slot_offset`, the code `arx try` runs. See `sim.rs` for
-//! each rule.
-//!
-//! Decisions use the `confirm` rule unless `--rule sequential` (arx's
-//! default) is given. Each table is followed by where the machine-time of
-//! each arx row went (`sim::Use`: the baseline, re-measuring the best on a
-//! class, candidates discarded and kept, keeps replayed after a lost race,
-//! candidates replayed as the best moved, stale replays, dead machines,
-//! confirmations, idle).
+//! Every decision goes through `arx::kernel::ratchet::next_step` (arx's
+//! default rule, `sequential`; `--rule confirm` plays the other) and every
+//! comparison across classes through `arx::kernel::slot_offset`, the code
+//! `arx try` runs. See `sim.rs` for each rule. `--keep-runs` plays a design
+//! arx does not have: a replayed candidate keeps its runs, moved by the
+//! difference of the two bests. Each table is followed by where the
+//! machine-time of each arx row went (`sim::Use`: the baseline,
+//! re-measuring the best on a class, candidates discarded and kept, keeps
+//! replayed after a lost race, candidates replayed as the best moved,
+//! stale replays, dead machines, confirmations, idle).
 //!
 //! Reported: the true improvement of the best at the end (σ), against one
 //! machine at equal wall time and per GPU-hour (machine-time up), keeps
@@ -66,7 +66,7 @@ struct Args {
 fn usage(arg: &str) -> ! {
     eprintln!("fleet_sim: bad argument {arg:?}");
     eprintln!(
-        "usage: fleet_sim [--quick] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--queue-confidence X]"
+        "usage: fleet_sim [--quick] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--keep-runs] [--queue-confidence X]"
     );
     std::process::exit(2)
 }
@@ -89,9 +89,10 @@ fn parse_args() -> Args {
             "--trials" => a.trials = Some(value().max(1)),
             "--seed" => a.seed = value(),
             "--full-remeasure" => sim::FULL_REMEASURE.store(true, Ordering::Relaxed),
+            "--keep-runs" => sim::KEEP_RUNS.store(true, Ordering::Relaxed),
             "--rule" => match args.next().as_deref() {
-                Some("sequential") => sim::SEQUENTIAL.store(true, Ordering::Relaxed),
-                Some("confirm") => {}
+                Some("sequential") => {}
+                Some("confirm") => sim::CONFIRM.store(true, Ordering::Relaxed),
                 _ => usage(&arg),
             },
             "--queue-confidence" => {
@@ -407,15 +408,15 @@ fn main() {
     println!(
         "## Fleet simulation ({} mode, the `{}` rule{}, seed {}; nights per cell: 1 machine {}, 4: {}, 16: {}, 100: {})",
         if args.quick { "quick" } else { "full" },
-        if sim::SEQUENTIAL.load(Ordering::Relaxed) {
-            "sequential"
-        } else {
-            "confirm"
-        },
-        if sim::FULL_REMEASURE.load(Ordering::Relaxed) {
-            ", full remeasures"
-        } else {
-            ""
+        sim::ratchet_rule().name(),
+        match (
+            sim::FULL_REMEASURE.load(Ordering::Relaxed),
+            sim::KEEP_RUNS.load(Ordering::Relaxed),
+        ) {
+            (false, false) => "",
+            (true, false) => ", full remeasures",
+            (false, true) => ", replays keep their runs",
+            (true, true) => ", full remeasures, replays keep their runs",
         },
         args.seed,
         trials(&args, 1),

@@ -4,7 +4,7 @@
 //! next change of the stream (a claim is leased: a machine that dies keeps
 //! its change for [`LEASE`] ticks, then the change goes back to the
 //! backlog), builds it on the best it sees, measures it and decides with
-//! `arx::kernel::ratchet::next_step` (the default `confirm` rule) against a
+//! `arx::kernel::ratchet::next_step` (arx's default rule) against a
 //! reference that depends on the rule. What a keep does depends on the rule
 //! too; see [`Rule`].
 
@@ -15,9 +15,24 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 /// whatever the offsets already tell (as arx did before
 /// `slot_offset::remeasure_runs`).
 pub static FULL_REMEASURE: AtomicBool = AtomicBool::new(false);
-/// `--rule sequential`: decide with the `sequential` rule (arx's default)
-/// rather than `confirm`.
-pub static SEQUENTIAL: AtomicBool = AtomicBool::new(false);
+/// `--rule confirm`: decide with the `confirm` rule rather than arx's
+/// default (`sequential`).
+pub static CONFIRM: AtomicBool = AtomicBool::new(false);
+
+/// The rule every decision goes through: arx's default unless `--rule
+/// confirm`.
+pub fn ratchet_rule() -> Ratchet {
+    if CONFIRM.load(Ordering::Relaxed) {
+        Ratchet::Confirm
+    } else {
+        Ratchet::default()
+    }
+}
+/// `--keep-runs`: a design measured here, not built in arx. A candidate
+/// replayed onto a best that did not touch its place keeps its runs, each
+/// moved by the difference of the two bests as they measure on its class,
+/// rather than being measured again from nothing.
+pub static KEEP_RUNS: AtomicBool = AtomicBool::new(false);
 /// `--queue-confidence X`: the queue's confidence, in thousandths
 /// (default [`BATCH_CONFIDENCE`]).
 pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
@@ -217,6 +232,9 @@ struct Machine {
     value: f64,
     samples: Vec<f64>,
     since: usize,
+    /// `--keep-runs`: a replayed candidate's runs, and the best they were
+    /// measured on, held while the new best is measured on its class.
+    carried: Option<(usize, Vec<f64>)>,
 }
 
 /// A keep waiting for the merge queue or the orchestrator: its change, the
@@ -272,6 +290,8 @@ pub struct Sim<'w> {
     batch: Option<Batch>,
     serial: Vec<(usize, usize)>,
     machines: Vec<Machine>,
+    /// `--keep-runs` ([`KEEP_RUNS`]).
+    keep_runs: bool,
     out: Outcome,
 }
 
@@ -304,6 +324,7 @@ impl<'w> Sim<'w> {
                 value: 0.0,
                 samples: Vec::new(),
                 since: 0,
+                carried: None,
             })
             .collect();
         Sim {
@@ -336,6 +357,7 @@ impl<'w> Sim<'w> {
             batch: None,
             serial: Vec::new(),
             machines,
+            keep_runs: KEEP_RUNS.load(Ordering::Relaxed),
             out: Outcome {
                 runs: BASELINE_RUNS as f64,
                 ..Outcome::default()
@@ -501,6 +523,7 @@ impl<'w> Sim<'w> {
         mac.base = base;
         mac.value = value;
         mac.samples.clear();
+        mac.carried = None;
         mac.since = t;
         mac.phase = if need {
             Phase::Remeasure
@@ -512,6 +535,7 @@ impl<'w> Sim<'w> {
     /// A machine that is down: its change waits out the lease, then goes
     /// back to the backlog; a batch it confirmed goes back to the queue.
     fn release(&mut self, m: usize, t: usize) {
+        self.drop_carried(m);
         let n = self.machines[m].samples.len();
         self.spent(Use::Dead, n);
         let mac = &mut self.machines[m];
@@ -531,6 +555,7 @@ impl<'w> Sim<'w> {
     /// Take machine `m` off its candidate at once (its change back to the
     /// front of the backlog).
     fn preempt(&mut self, m: usize, t: usize) {
+        self.drop_carried(m);
         let n = self.machines[m].samples.len();
         self.spent(Use::Dead, n);
         let mac = &mut self.machines[m];
@@ -554,6 +579,7 @@ impl<'w> Sim<'w> {
         if have >= want {
             self.remeasuring.remove(&(base, class));
             self.machines[m].phase = Phase::Candidate;
+            self.restore_carried(m);
             return;
         }
         let x = self.measure(self.commits[base].value, class);
@@ -592,12 +618,7 @@ impl<'w> Sim<'w> {
             seeds: Seeds::NONE,
             instances: None,
         };
-        let rule = if SEQUENTIAL.load(Ordering::Relaxed) {
-            Ratchet::Sequential
-        } else {
-            Ratchet::Confirm
-        };
-        match next_step(rule, settings, &evidence) {
+        match next_step(ratchet_rule(), settings, &evidence) {
             Step::RunAgain => None,
             Step::Decide(d) => Some(Some(d)),
         }
@@ -666,6 +687,9 @@ impl<'w> Sim<'w> {
 
     /// Replay machine `m`'s candidate onto the best, or drop it as stale.
     fn replay(&mut self, m: usize, t: usize, fate: Use) {
+        if self.carry_over(m, t) {
+            return;
+        }
         let mac = &self.machines[m];
         self.out.wasted += mac.samples.len() as f64;
         let (n, stale) = (mac.samples.len(), self.conflicts(mac.base, mac.change));
@@ -678,6 +702,58 @@ impl<'w> Sim<'w> {
         }
         self.out.replays += 1.0;
         self.rebase(m, self.best, t);
+    }
+
+    /// `--keep-runs`: replay machine `m`'s candidate onto the best with its
+    /// runs, each moved by the difference of the two bests on its class
+    /// (once the new best measures there), when the best did not touch its
+    /// place. Returns whether it did.
+    fn carry_over(&mut self, m: usize, t: usize) -> bool {
+        let (base, class, change) = {
+            let mac = &self.machines[m];
+            (mac.base, mac.class, mac.change)
+        };
+        if !self.keep_runs || self.machines[m].samples.is_empty() || self.conflicts(base, change) {
+            return false;
+        }
+        let old = self.adaptive(base, class);
+        if old.0.is_none() || old.1 {
+            return false;
+        }
+        let runs = std::mem::take(&mut self.machines[m].samples);
+        self.out.replays += 1.0;
+        self.rebase(m, self.best, t);
+        self.machines[m].carried = Some((base, runs));
+        if self.machines[m].phase == Phase::Candidate {
+            self.restore_carried(m);
+        }
+        true
+    }
+
+    /// `--keep-runs`: the runs carried over, moved by the difference of the
+    /// two bests on the machine's class, now that the new best measures
+    /// there (thrown away if it still does not).
+    fn restore_carried(&mut self, m: usize) {
+        let Some((from, runs)) = self.machines[m].carried.take() else {
+            return;
+        };
+        let (base, class) = (self.machines[m].base, self.machines[m].class);
+        let (old, new) = (self.adaptive(from, class), self.adaptive(base, class));
+        let (Some(old), Some(new)) = (old.0.filter(|_| !old.1), new.0.filter(|_| !new.1)) else {
+            self.out.wasted += runs.len() as f64;
+            self.spent(Use::Moved, runs.len());
+            return;
+        };
+        let shift = mean(&new) - mean(&old);
+        self.machines[m].samples = runs.iter().map(|x| x + shift).collect();
+    }
+
+    /// A machine that stops: the runs it carried over are thrown away.
+    fn drop_carried(&mut self, m: usize) {
+        if let Some((_, runs)) = self.machines[m].carried.take() {
+            self.out.wasted += runs.len() as f64;
+            self.spent(Use::Dead, runs.len());
+        }
     }
 
     /// `Fleet`: the best moved under a candidate that leans better than its
@@ -1069,9 +1145,47 @@ mod tests {
                 "{rule:?}: {:?}",
                 o.by_use
             );
-            let kept = o.by_use[Use::Kept as usize] + o.by_use[Use::Discarded as usize];
-            assert!(kept > 0.5 * o.gpu, "{rule:?}: {:?}", o.by_use);
+            // Most of the machine-time goes to candidates' runs, whatever
+            // became of them (under the default rule one keep at a time at
+            // 16 machines replays more than it decides).
+            let candidates: f64 = [
+                Use::Kept,
+                Use::Discarded,
+                Use::LostRace,
+                Use::Moved,
+                Use::Stale,
+            ]
+            .iter()
+            .map(|&u| o.by_use[u as usize])
+            .sum();
+            assert!(candidates > 0.5 * o.gpu, "{rule:?}: {:?}", o.by_use);
         }
+    }
+
+    #[test]
+    fn a_replay_that_keeps_its_runs_throws_few_away_and_the_best_stays_linear() {
+        let sc = scenario(4);
+        let w = world(&sc, 9);
+        let plain = night(&w, sc, Rule::Fleet).finish();
+        let mut sim = Sim::new(&w, sc, Rule::Fleet, 11);
+        sim.keep_runs = true;
+        for t in 0..NIGHT {
+            sim.tick(t);
+        }
+        let bests: Vec<usize> = sim.history.iter().map(|&(_, c)| c).collect();
+        for pair in bests.windows(2) {
+            assert_eq!(sim.commits[pair[1]].parent, pair[0]);
+        }
+        let kept = sim.finish();
+        assert!(kept.replays > 0.0 && plain.replays > 0.0);
+        assert!(
+            kept.by_use[Use::Moved as usize] < 0.5 * plain.by_use[Use::Moved as usize],
+            "{:?} vs {:?}",
+            kept.by_use,
+            plain.by_use
+        );
+        let total: f64 = kept.by_use.iter().sum();
+        assert_eq!(total, kept.gpu, "{:?}", kept.by_use);
     }
 
     #[test]
