@@ -26,6 +26,10 @@ use crate::kernel::journal::RunRecord;
 /// it (another process of this machine synced meanwhile).
 const PUBLISH_TRIES: usize = 5;
 
+/// How many times a claim fetches and pushes again when the claim moved
+/// on the remote between its fetch and its push.
+const CLAIM_TRIES: usize = 5;
+
 /// This working tree as a machine of the fleet.
 pub struct Fleet {
     pub door: Door,
@@ -279,6 +283,7 @@ impl Fleet {
             .filter(|(c, _)| c.machine != self.machine)
             .flat_map(|(_, r)| r)
             .collect();
+        let theirs = self.arrived(theirs)?;
         let journal = crate::io::state::journal(&self.state, self.warn);
         let mut new = 0;
         let rewritten = journal.rewrite(|loaded| {
@@ -302,6 +307,25 @@ impl Fleet {
             }
         }
         Ok(new)
+    }
+
+    /// Of other machines' records, those whose keep's commit is here. A
+    /// keep's record and its commit reach the remote in one atomic push,
+    /// but a fetch can read the remote's refs between the two (git moves
+    /// them one after the other): the keep's record comes without the
+    /// best that holds its commit, and a lane would replay onto a commit
+    /// that is not in this repository. Such a record waits for the next
+    /// sync, which brings the best.
+    fn arrived(&self, theirs: Vec<RunRecord>) -> Result<Vec<RunRecord>> {
+        let commits: Vec<String> = theirs.iter().filter_map(rules::keep_commit).collect();
+        let missing: HashSet<String> = self.door.missing(&commits)?.into_iter().collect();
+        if missing.is_empty() {
+            return Ok(theirs);
+        }
+        Ok(theirs
+            .into_iter()
+            .filter(|r| rules::keep_commit(r).is_none_or(|c| !missing.contains(&c)))
+            .collect())
     }
 
     /// The lines of the other machines' backlogs of ideas this one lacks,
@@ -432,64 +456,65 @@ impl Fleet {
         Ok(out)
     }
 
-    /// Claim `idea` for this machine until `now` plus the lease: fetched
-    /// first, then created (expecting no claim), renewed (expecting this
-    /// machine's) or taken over from an expired lease (expecting it), by
-    /// one compare-and-swap push; a push that loses the race reads the
-    /// winner.
+    /// Claim `idea` for this working tree (this machine's lane) until
+    /// `now` plus the lease: fetched first, then created (expecting no
+    /// claim), renewed (expecting this lane's) or taken over from an
+    /// expired lease (expecting it), by one compare-and-swap push. What
+    /// the claim came to is the remote's answer: a push that loses the
+    /// race fetches and decides again (the claim it lost to may be this
+    /// lane's own, when what it had fetched was older), and an idea is
+    /// refused only when the remote holds another's live claim on it.
     pub fn claim(&self, idea: &str, now: &str) -> Result<Claimed> {
-        // One fetch at a time in a machine (its lanes share the fetched
-        // refs).
+        // One claim at a time in a machine.
         let _lock = crate::io::fleet::lock_sync(&self.state)?;
-        if let Err(why) = self.door.fetch()? {
-            return Ok(Claimed::Unreachable(why));
-        }
         let name = rules::claim_name(idea);
-        let held = self
+        let asker = (self.machine.as_str(), self.lane.as_deref());
+        for _ in 0..CLAIM_TRIES {
+            if let Err(why) = self.door.fetch()? {
+                return Ok(Claimed::Unreachable(why));
+            }
+            let held = self.lease_on(idea, &name)?;
+            let expected = match rules::claim_in_lane(held.as_ref().map(|(_, l)| l), asker, now) {
+                Claim::Held { by, until } => return Ok(Claimed::Taken { by, until }),
+                Claim::Create => None,
+                Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
+            };
+            let lease = Lease {
+                idea: idea.to_string(),
+                machine: self.machine.clone(),
+                expires: rules::lease_until(now, self.lease_secs)
+                    .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
+                lane: self.lane.clone(),
+            };
+            let commit = self.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
+            let update = Update {
+                commit: &commit,
+                refname: claim_ref(&name),
+                expected,
+            };
+            match self.door.push(&[update])? {
+                Push::Landed => {
+                    self.door.claimed(&name, Some(&commit))?;
+                    return Ok(Claimed::Held { lease, commit });
+                }
+                Push::Unreachable(why) => return Ok(Claimed::Unreachable(why)),
+                // The claim moved on the remote since the fetch.
+                Push::Lost(_) => continue,
+            }
+        }
+        Ok(Claimed::Taken {
+            by: "another machine (its claim moved on the remote at every try)".into(),
+            until: String::new(),
+        })
+    }
+
+    /// The claim on `idea` (its ref's part `name`) as last fetched: its
+    /// commit and its lease.
+    fn lease_on(&self, idea: &str, name: &str) -> Result<Option<(String, Lease)>> {
+        Ok(self
             .leases()?
             .into_iter()
-            .find(|(_, l)| l.idea == idea || rules::claim_name(&l.idea) == name);
-        let asker = (self.machine.as_str(), self.lane.as_deref());
-        let expected = match rules::claim_in_lane(held.as_ref().map(|(_, l)| l), asker, now) {
-            Claim::Held { by, until } => return Ok(Claimed::Taken { by, until }),
-            Claim::Create => None,
-            Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
-        };
-        let lease = Lease {
-            idea: idea.to_string(),
-            machine: self.machine.clone(),
-            expires: rules::lease_until(now, self.lease_secs)
-                .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-            lane: self.lane.clone(),
-        };
-        let commit = self.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
-        let update = Update {
-            commit: &commit,
-            refname: claim_ref(&name),
-            expected,
-        };
-        match self.door.push(&[update])? {
-            Push::Landed => {
-                self.door.claimed(&name, Some(&commit))?;
-                Ok(Claimed::Held { lease, commit })
-            }
-            Push::Unreachable(why) => Ok(Claimed::Unreachable(why)),
-            Push::Lost(_) => {
-                // Another machine claimed it first: say which.
-                let _ = self.door.fetch()?;
-                let winner = self.leases()?.into_iter().find(|(_, l)| l.idea == idea);
-                Ok(match winner {
-                    Some((_, l)) => Claimed::Taken {
-                        by: rules::holder(&l),
-                        until: l.expires,
-                    },
-                    None => Claimed::Taken {
-                        by: "another machine".into(),
-                        until: String::new(),
-                    },
-                })
-            }
-        }
+            .find(|(_, l)| l.idea == idea || rules::claim_name(&l.idea) == name))
     }
 
     /// Hold this machine's claim on `idea` (its commit `held`): renewed

@@ -18,6 +18,7 @@ use crate::needs::{arx, trial};
 mod classes;
 #[path = "fleet_confirm.rs"]
 mod confirm;
+pub(super) mod lane_race;
 pub(super) mod wide;
 
 pub(super) const SCORE: &str = r#"#!/bin/sh
@@ -96,6 +97,7 @@ pub fn trials() -> Vec<Trial> {
     .into_iter()
     .chain(classes::trials())
     .chain(wide::trials())
+    .chain(lane_race::trials())
     .chain(confirm::trials())
     .collect()
 }
