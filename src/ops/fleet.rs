@@ -310,21 +310,28 @@ impl Fleet {
     }
 
     /// Of other machines' records, those whose keep's commit is here. A
-    /// keep's record and its commit reach the remote in one atomic push,
-    /// but a fetch can read the remote's refs between the two (git moves
-    /// them one after the other): the keep's record comes without the
-    /// best that holds its commit, and a lane would replay onto a commit
-    /// that is not in this repository. Such a record waits for the next
-    /// sync, which brings the best.
+    /// keep that moved the fleet's best reached the remote in one atomic
+    /// push with its record, but a fetch can read the remote's refs
+    /// between the two (git moves them one after the other): the keep's
+    /// record comes without the best that holds its commit, and a lane
+    /// would replay onto a commit that is not in this repository. Such a
+    /// record waits for the next sync, which brings the best. (A keep
+    /// pending for other classes moved no best: its record comes at once.)
     fn arrived(&self, theirs: Vec<RunRecord>) -> Result<Vec<RunRecord>> {
-        let commits: Vec<String> = theirs.iter().filter_map(rules::keep_commit).collect();
+        let landed = |r: &RunRecord| {
+            r.ratchet
+                .as_ref()
+                .filter(|i| !i.fleet_pending)
+                .and_then(|_| rules::keep_commit(r))
+        };
+        let commits: Vec<String> = theirs.iter().filter_map(landed).collect();
         let missing: HashSet<String> = self.door.missing(&commits)?.into_iter().collect();
         if missing.is_empty() {
             return Ok(theirs);
         }
         Ok(theirs
             .into_iter()
-            .filter(|r| rules::keep_commit(r).is_none_or(|c| !missing.contains(&c)))
+            .filter(|r| landed(r).is_none_or(|c| !missing.contains(&c)))
             .collect())
     }
 
