@@ -122,6 +122,7 @@ impl Door {
     /// from the remote is gone here too). `Err` with git's words when the
     /// remote does not answer.
     pub fn fetch(&self) -> Result<std::result::Result<(), String>> {
+        let _refs = self.lock_refs()?;
         let out = self.git(&[
             "fetch",
             "--quiet",
@@ -205,17 +206,63 @@ impl Door {
     /// After a pending keep's ref was pushed (`Some(commit)`) or deleted
     /// on the remote: the fetched ref says what the remote now holds.
     pub fn pending_moved(&self, run: &str, commit: Option<&str>) -> Result<()> {
-        let fetched = format!("{MACHINES}pending/{run}");
+        self.mirror(&pending_ref(run), commit)
+    }
+
+    /// After a push that moved `refname` on the remote to `commit` (`None`:
+    /// deleted it): its fetched copy says what the remote now holds.
+    /// Under the lock of the fetched refs, so that no fetch of another
+    /// working tree (a lane), begun before the push, writes the older
+    /// value over it.
+    pub fn mirror(&self, refname: &str, commit: Option<&str>) -> Result<()> {
+        let Some(fetched) = fetched_name(refname) else {
+            return Ok(());
+        };
+        let _refs = self.lock_refs()?;
+        let repo = self.repo()?;
         match commit {
-            Some(c) => self.set_ref(&fetched, c),
+            Some(c) => {
+                repo.reference(&fetched, git2::Oid::from_str(c)?, true, "arx fleet")
+                    .with_context(|| format!("cannot set {fetched}"))?;
+            }
             None => {
-                if let Ok(mut r) = self.repo()?.find_reference(&fetched) {
+                if let Ok(mut r) = repo.find_reference(&fetched) {
                     r.delete()
                         .with_context(|| format!("cannot delete {fetched}"))?;
                 }
-                Ok(())
             }
         }
+        Ok(())
+    }
+
+    /// Wait for the lock of this repository's fetched refs
+    /// (`arx-fleet.lock` in its git directory, which every working tree
+    /// of it shares): one fetch at a time writes them, and no copy of a
+    /// push's result is written while one does. Two fetches at once
+    /// collide on git's ref locks, and one whose answer is older can
+    /// prune a claim the other just fetched.
+    fn lock_refs(&self) -> Result<std::fs::File> {
+        let path = common_dir(&self.repo()?).join("arx-fleet.lock");
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create(true);
+        let file = super::state::open_no_follow(&mut options, &path)?;
+        file.lock()
+            .with_context(|| format!("cannot lock {}", path.display()))?;
+        Ok(file)
+    }
+
+    /// Which of `commits` this repository lacks.
+    pub fn missing(&self, commits: &[String]) -> Result<Vec<String>> {
+        let repo = self.repo()?;
+        Ok(commits
+            .iter()
+            .filter(|c| {
+                git2::Oid::from_str(c)
+                    .and_then(|id| repo.find_commit(id))
+                    .is_err()
+            })
+            .cloned()
+            .collect())
     }
 
     /// A commit's first parent, when it is here and has one.
@@ -280,18 +327,7 @@ impl Door {
     /// After a claim's push landed (`commit`) or its release (`None`): the
     /// fetched ref says what the remote now holds.
     pub fn claimed(&self, name: &str, commit: Option<&str>) -> Result<()> {
-        let fetched = format!("{CLAIMS}{name}");
-        match commit {
-            Some(c) => self.set_ref(&fetched, c),
-            None => {
-                let repo = self.repo()?;
-                if let Ok(mut r) = repo.find_reference(&fetched) {
-                    r.delete()
-                        .with_context(|| format!("cannot delete {fetched}"))?;
-                }
-                Ok(())
-            }
-        }
+        self.mirror(&claim_ref(name), commit)
     }
 
     /// Delete `refname` on the remote only while it is at `expected`.
@@ -371,14 +407,10 @@ impl Door {
     /// holds.
     pub fn landed(&self, machine: &str, updates: &[Update<'_>]) -> Result<()> {
         for u in updates {
-            let fetched = if u.refname == format!("refs/heads/{}", self.branch) {
-                format!("{HEADS}{}", self.branch)
-            } else if u.refname == chain_ref(machine) {
-                format!("{MACHINES}{machine}/records")
-            } else {
-                continue;
-            };
-            self.set_ref(&fetched, u.commit)?;
+            if u.refname == format!("refs/heads/{}", self.branch) || u.refname == chain_ref(machine)
+            {
+                self.mirror(&u.refname, Some(u.commit))?;
+            }
         }
         Ok(())
     }
@@ -468,6 +500,27 @@ pub fn lock_sync(state: &Path) -> Result<SyncLock> {
     file.lock()
         .with_context(|| format!("cannot lock {}", path.display()))?;
     Ok(SyncLock { _file: file })
+}
+
+/// The git directory every working tree of `repo` shares: a linked
+/// working tree's own git directory names it in its `commondir` file.
+fn common_dir(repo: &git2::Repository) -> PathBuf {
+    let own = repo.path();
+    match std::fs::read_to_string(own.join("commondir")) {
+        Ok(text) => own.join(text.trim()),
+        Err(_) => own.to_path_buf(),
+    }
+}
+
+/// Where a fetch puts the remote's `refname` here: its branches and
+/// everything under `refs/arx/fleet/` (`None`: a ref no fetch copies).
+fn fetched_name(refname: &str) -> Option<String> {
+    if let Some(branch) = refname.strip_prefix("refs/heads/") {
+        return Some(format!("{HEADS}{branch}"));
+    }
+    refname
+        .strip_prefix("refs/arx/fleet/")
+        .map(|rest| format!("{MACHINES}{rest}"))
 }
 
 /// What git's push said: landed, lost (a ref not where it was expected),

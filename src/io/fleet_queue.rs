@@ -77,17 +77,7 @@ pub fn swap(door: &Door, refname: &str, commit: &str, expected: Option<&str>) ->
         }])?
     };
     if pushed == Push::Landed {
-        let fetched = refname.replacen("refs/arx/fleet/", "refs/arx/fleet-remote/m/", 1);
-        let repo = door.repo()?;
-        if commit.is_empty() {
-            if let Ok(mut r) = repo.find_reference(&fetched) {
-                r.delete()
-                    .with_context(|| format!("cannot delete {fetched}"))?;
-            }
-        } else {
-            repo.reference(&fetched, git2::Oid::from_str(commit)?, true, "arx fleet")
-                .with_context(|| format!("cannot set {fetched}"))?;
-        }
+        door.mirror(refname, Some(commit).filter(|c| !c.is_empty()))?;
     }
     Ok(pushed)
 }

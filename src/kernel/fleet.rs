@@ -390,7 +390,9 @@ pub fn merged(records: Vec<RunRecord>) -> Vec<RunRecord> {
     order.out
 }
 
-pub(super) fn keep_commit(r: &RunRecord) -> Option<String> {
+/// The commit a keep's record made the best (`None`: not a keep, or a
+/// keep that changed nothing).
+pub fn keep_commit(r: &RunRecord) -> Option<String> {
     let i = r.ratchet.as_ref()?;
     (i.status == TryStatus::Keep)
         .then(|| i.commit.clone())

@@ -15,12 +15,15 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use crate::error::Hinted;
-use crate::io::fleet::{chain_ref, claim_ref, Door, Push, Update};
+use crate::io::fleet::{chain_ref, Door, Push, Update};
 use crate::io::state::Appended;
 use crate::io::Warn;
-use crate::kernel::fleet::{self as rules, Card, Claim, Lease};
+use crate::kernel::fleet::{self as rules, Card};
 use crate::kernel::idea::IdeaLine;
 use crate::kernel::journal::RunRecord;
+
+mod claims;
+pub use claims::{Claimed, Holding};
 
 /// How many times a sync publishes again when its own chain moved under
 /// it (another process of this machine synced meanwhile).
@@ -279,6 +282,7 @@ impl Fleet {
             .filter(|(c, _)| c.machine != self.machine)
             .flat_map(|(_, r)| r)
             .collect();
+        let theirs = self.arrived(theirs)?;
         let journal = crate::io::state::journal(&self.state, self.warn);
         let mut new = 0;
         let rewritten = journal.rewrite(|loaded| {
@@ -302,6 +306,32 @@ impl Fleet {
             }
         }
         Ok(new)
+    }
+
+    /// Of other machines' records, those whose keep's commit is here. A
+    /// keep that moved the fleet's best reached the remote in one atomic
+    /// push with its record, but a fetch can read the remote's refs
+    /// between the two (git moves them one after the other): the keep's
+    /// record comes without the best that holds its commit, and a lane
+    /// would replay onto a commit that is not in this repository. Such a
+    /// record waits for the next sync, which brings the best. (A keep
+    /// pending for other classes moved no best: its record comes at once.)
+    fn arrived(&self, theirs: Vec<RunRecord>) -> Result<Vec<RunRecord>> {
+        let landed = |r: &RunRecord| {
+            r.ratchet
+                .as_ref()
+                .filter(|i| !i.fleet_pending)
+                .and_then(|_| rules::keep_commit(r))
+        };
+        let commits: Vec<String> = theirs.iter().filter_map(landed).collect();
+        let missing: HashSet<String> = self.door.missing(&commits)?.into_iter().collect();
+        if missing.is_empty() {
+            return Ok(theirs);
+        }
+        Ok(theirs
+            .into_iter()
+            .filter(|r| landed(r).is_none_or(|c| !missing.contains(&c)))
+            .collect())
     }
 
     /// The lines of the other machines' backlogs of ideas this one lacks,
@@ -400,135 +430,7 @@ impl Fleet {
     }
 }
 
-/// What a claim on an idea came to.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Claimed {
-    /// This machine holds it (created, renewed or taken over) at this
-    /// commit of its claim.
-    Held { lease: Lease, commit: String },
-    /// Another machine holds it.
-    Taken { by: String, until: String },
-    /// The remote did not answer: nothing is claimed.
-    Unreachable(String),
-}
-
 impl Fleet {
-    /// Every claim as last fetched: (its commit, its lease), by idea.
-    pub fn leases(&self) -> Result<Vec<(String, Lease)>> {
-        let mut out = Vec::new();
-        for (name, commit) in self.door.claims()? {
-            let lease = self
-                .door
-                .read_lease(&commit)?
-                .and_then(|t| serde_json::from_slice::<Lease>(&t).ok())
-                .unwrap_or(Lease {
-                    idea: name,
-                    machine: String::new(),
-                    expires: String::new(),
-                    lane: None,
-                });
-            out.push((commit, lease));
-        }
-        Ok(out)
-    }
-
-    /// Claim `idea` for this machine until `now` plus the lease: fetched
-    /// first, then created (expecting no claim), renewed (expecting this
-    /// machine's) or taken over from an expired lease (expecting it), by
-    /// one compare-and-swap push; a push that loses the race reads the
-    /// winner.
-    pub fn claim(&self, idea: &str, now: &str) -> Result<Claimed> {
-        // One fetch at a time in a machine (its lanes share the fetched
-        // refs).
-        let _lock = crate::io::fleet::lock_sync(&self.state)?;
-        if let Err(why) = self.door.fetch()? {
-            return Ok(Claimed::Unreachable(why));
-        }
-        let name = rules::claim_name(idea);
-        let held = self
-            .leases()?
-            .into_iter()
-            .find(|(_, l)| l.idea == idea || rules::claim_name(&l.idea) == name);
-        let asker = (self.machine.as_str(), self.lane.as_deref());
-        let expected = match rules::claim_in_lane(held.as_ref().map(|(_, l)| l), asker, now) {
-            Claim::Held { by, until } => return Ok(Claimed::Taken { by, until }),
-            Claim::Create => None,
-            Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
-        };
-        let lease = Lease {
-            idea: idea.to_string(),
-            machine: self.machine.clone(),
-            expires: rules::lease_until(now, self.lease_secs)
-                .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-            lane: self.lane.clone(),
-        };
-        let commit = self.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
-        let update = Update {
-            commit: &commit,
-            refname: claim_ref(&name),
-            expected,
-        };
-        match self.door.push(&[update])? {
-            Push::Landed => {
-                self.door.claimed(&name, Some(&commit))?;
-                Ok(Claimed::Held { lease, commit })
-            }
-            Push::Unreachable(why) => Ok(Claimed::Unreachable(why)),
-            Push::Lost(_) => {
-                // Another machine claimed it first: say which.
-                let _ = self.door.fetch()?;
-                let winner = self.leases()?.into_iter().find(|(_, l)| l.idea == idea);
-                Ok(match winner {
-                    Some((_, l)) => Claimed::Taken {
-                        by: rules::holder(&l),
-                        until: l.expires,
-                    },
-                    None => Claimed::Taken {
-                        by: "another machine".into(),
-                        until: String::new(),
-                    },
-                })
-            }
-        }
-    }
-
-    /// Hold this machine's claim on `idea` (its commit `held`): renewed
-    /// every third of a lease (a try that runs longer than a lease keeps
-    /// its idea), released when the answer is dropped (the idea goes back
-    /// to the backlog, or to the journal when it was tried). Each renewal
-    /// is dated by `clock`: with `--now`, that time plus the time elapsed.
-    pub fn hold(&self, idea: &str, held: String, clock: crate::io::clock::Ticking) -> Holding<'_> {
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
-        let door = self.door.clone();
-        let holder = Holder {
-            machine: self.machine.clone(),
-            lane: self.lane.clone(),
-            idea: idea.to_string(),
-            secs: self.lease_secs,
-        };
-        let every = std::time::Duration::from_secs((holder.secs / 3).max(1));
-        let thread = std::thread::spawn(move || {
-            let mut held = held;
-            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every)
-            {
-                let Ok(now) = clock.now() else {
-                    break;
-                };
-                // Taken over meanwhile, or the remote away: held stays.
-                if let Ok(Some(next)) = renew(&door, &holder, &held, &now) {
-                    held = next;
-                }
-            }
-            held
-        });
-        Holding {
-            fleet: self,
-            idea: idea.to_string(),
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-
     /// Fetch, and merge the other machines' records and ideas in, without
     /// publishing this machine's (for `arx next`, which ranks by them):
     /// `Err` with git's words when the remote does not answer.
@@ -549,65 +451,6 @@ impl Fleet {
         self.door.fetch()
     }
 }
-
-/// Who renews a claim, on what idea, for how long.
-struct Holder {
-    machine: String,
-    lane: Option<String>,
-    idea: String,
-    secs: u64,
-}
-
-/// A claim held: renewed until dropped, then released.
-pub struct Holding<'a> {
-    fleet: &'a Fleet,
-    idea: String,
-    stop: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<String>>,
-}
-
-impl Drop for Holding<'_> {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        let Some(held) = self.thread.take().and_then(|t| t.join().ok()) else {
-            return;
-        };
-        let name = rules::claim_name(&self.idea);
-        let door = &self.fleet.door;
-        match door.delete(&claim_ref(&name), &held) {
-            Ok(Push::Landed) => {
-                let _ = door.claimed(&name, None);
-            }
-            Ok(Push::Lost(_)) => (self.fleet.warn)(&format!(
-                "the fleet's claim on idea {} was taken over by another machine meanwhile",
-                self.idea
-            )),
-            _ => (self.fleet.warn)(&format!(
-                "cannot release the fleet's claim on idea {}: it holds until its lease expires",
-                self.idea
-            )),
-        }
-    }
-}
-
-/// Renew a claim held at commit `held`: its lease pushed again, only over
-/// `held`. The new commit when it landed.
-fn renew(door: &Door, h: &Holder, held: &str, now: &str) -> Result<Option<String>> {
-    let lease = Lease {
-        idea: h.idea.clone(),
-        machine: h.machine.clone(),
-        expires: rules::lease_until(now, h.secs).unwrap_or_default(),
-        lane: h.lane.clone(),
-    };
-    let commit = door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
-    let update = Update {
-        commit: &commit,
-        refname: claim_ref(&rules::claim_name(&h.idea)),
-        expected: Some(held),
-    };
-    Ok((door.push(&[update])? == Push::Landed).then_some(commit))
-}
-
 /// A chain's records file read: its readable lines.
 fn parse_records(bytes: &[u8]) -> Vec<RunRecord> {
     bytes

@@ -19,6 +19,7 @@ use crate::needs::{arx, trial};
 mod classes;
 #[path = "fleet_confirm.rs"]
 mod confirm;
+pub(super) mod lane_race;
 pub(super) mod wide;
 
 /// The experiment's result: the sum of the numbers in `a.txt` … `d.txt`.
@@ -119,6 +120,7 @@ pub fn trials() -> Vec<Trial> {
     .into_iter()
     .chain(classes::trials())
     .chain(wide::trials())
+    .chain(lane_race::trials())
     .chain(confirm::trials())
     .collect()
 }

@@ -367,10 +367,15 @@ fn push_pending(
 /// `refs/arx/discarded/<run>`, the working tree keeps the candidate). With
 /// the remote unreachable, recovery completes it here and it is pending.
 pub fn settle_intent(fleet: &Fleet, repo: &RatchetRepo, state: &Path) -> Result<Vec<String>> {
+    if crate::io::ratchet::read_keep(state)?.is_none() {
+        return Ok(Vec::new());
+    }
+    let _lock = crate::io::ratchet::lock_keep(state)?;
+    // Read again under the lock: what was there may have been another
+    // lane's keep in progress, finished (or rolled back) meanwhile.
     let Some(intent) = crate::io::ratchet::read_keep(state)? else {
         return Ok(Vec::new());
     };
-    let _lock = crate::io::ratchet::lock_keep(state)?;
     let run = super::run_short(&intent.record.run_id).to_string();
     let pending = || {
         hold(
