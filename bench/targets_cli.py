@@ -61,6 +61,7 @@ import json
 import os
 import queue
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -160,11 +161,13 @@ def power_block(arx, cell, tries, out, deadline, log):
 # --- the stream and the guard: repositories of this script -------------
 
 STREAM_PY = r'''import random
+import re
 v = float(open("value.txt").read())
 print('__RESULT__ {"m": %.9f}' % (v + random.gauss(0.0, 1.0)))
 '''
 
 GUARD_PY = r'''import random
+import re
 v = float(open("value.txt").read())
 st = float(open("step.txt").read())
 sigma = float(open("sigma.txt").read())
@@ -314,7 +317,11 @@ def run_job(arx, cell, block, n, outdir, deadline, work):
 
 def rows_of(outdir, cell, ext="jsonl"):
     rows = []
-    for path in sorted(glob.glob(os.path.join(outdir, f"{cell.replace('/', '_')}.*.{ext}"))):
+    name = re.escape(cell.replace("/", "_"))
+    paths = glob.glob(os.path.join(outdir, f"{cell.replace('/', '_')}.*.{ext}"))
+    # holdout@rho0.*.jsonl also matches holdout@rho0.5.0.jsonl: blocks only.
+    for path in sorted(p for p in paths
+                       if re.fullmatch(rf"{name}\.[0-9]+\.{ext}", os.path.basename(p))):
         with open(path) as fh:
             rows += [json.loads(l) if ext == "jsonl" else l.split() for l in fh if l.strip()]
     return rows
