@@ -15,7 +15,9 @@
 # TAUS (default "0 0.05 0.1") and SAMPLING (default "0 1") choose the cells.
 # BENCH_RESULTS=F: append each cell's "tau sampling kept tries runs" to F;
 # FIXED=0: skip the two fixed cases; BENCH_DEADLINE=T: start no try after
-# epoch second T; PYTHON=P: the experiment's interpreter (default python3).
+# epoch second T; PYTHON=P: the experiment's interpreter (default python3);
+# BENCH_SEED=B: try i's world and change are drawn from seed B + i (default
+# 0), so runs side by side must each have their own B.
 set -euo pipefail
 tries="${1:-100}"
 py="${PYTHON:-python3}"
@@ -96,11 +98,12 @@ for sampling in ${SAMPLING:-0 1}; do
       fi
       done_n=$i
       repo "$work/t-$sampling-$tau-$i" exp.py
-      printf 'seed=%s tau=%s sampling=%s\n' "$i" "$tau" "$sampling" > world.txt
+      seed=$((${BENCH_SEED:-0} + i))
+      printf 'seed=%s tau=%s sampling=%s\n' "$seed" "$tau" "$sampling" > world.txt
       printf 'none\n' > change.txt
       git add -A && git commit -qm start
       "$arx" try -q >/dev/null 2>&1 || true
-      printf 'null %s\n' "$i" > change.txt
+      printf 'null %s\n' "$seed" > change.txt
       read -r status n < <(decide "null $i")
       [ "$status" = keep ] && kept=$((kept + 1))
       runs=$((runs + n))

@@ -281,6 +281,8 @@ def holdout_block(arx, cell, loops, out, deadline, log):
 def instances_block(arx, cell, tries, out, deadline, log):
     env = scripts_env(arx, deadline)
     env["BENCH_RESULTS"] = out
+    # Every block its own worlds: try i's world is drawn from seed B + i.
+    env["BENCH_SEED"] = str(random.SystemRandom().randrange(1 << 40))
     if cell == "fixed":
         args = ["0"]
     else:
