@@ -71,6 +71,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ of calibration_cli in bench/
 from calibration_cli import build_arx, git, wilson  # noqa: E402
 
 # cell -> (tries, loops or segments of the cell, weight in the time budget)
