@@ -33,6 +33,13 @@
 #   BENCH_HOLDOUT_TRIES=N   tries per loop (default 8)
 #   BENCH_HOLDOUT_SETTINGS="unpaired rho0.5 rho0.9"  which settings
 #   BENCH_HOLDOUT_KEEP=1    keep the temporary directory
+#   BENCH_HOLDOUT_JSONL=F   append each loop to F as a JSON line
+#                           (setting, scenario harm|null, gap, vetoed,
+#                           checked, discarded, candidate_runs,
+#                           baseline_runs)
+#   BENCH_DEADLINE=T        start no loop after epoch second T
+#   ARX=path/to/arx         the binary (default: a debug build of this tree)
+#   PYTHON=P                the interpreter of the bench's own steps
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -51,8 +58,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-cargo build --quiet --bin arx
-arx=$(realpath target/debug/arx)
+py=${PYTHON:-python3}
+if [[ -n "${ARX:-}" ]]; then
+  arx=$(realpath "$ARX")
+else
+  cargo build --quiet --bin arx
+  arx=$(realpath target/debug/arx)
+fi
 
 # The target: value.txt plus noise of sd 0.001.
 cat > "$dir/score.sh" << 'SH'
@@ -132,7 +144,7 @@ TOML
     # The kept commit's true held-out value is its held.txt.
     local gap
     gap=$(git show HEAD:held.txt)
-    python3 - "$ARX_HOLDOUT_JOURNAL" "$gap" .arx/journal.jsonl << 'PY'
+    "$py" - "$ARX_HOLDOUT_JOURNAL" "$gap" .arx/journal.jsonl << 'PY'
 import json, sys
 entries = [json.loads(l) for l in open(sys.argv[1])]
 cand = sum(len(e["values"]) for e in entries if e["kind"] == "candidate")
@@ -145,7 +157,7 @@ PY
 }
 
 wilson() {
-  python3 - "$1" "$2" << 'PY'
+  "$py" - "$1" "$2" << 'PY'
 import math, sys
 k, n = int(sys.argv[1]), int(sys.argv[2])
 z = 1.96
@@ -159,7 +171,7 @@ PY
 # The share of k in n over loops (the loops' counts "k/n ..."): the
 # ratio with a cluster-robust 95% interval.
 clustered() {
-  python3 - "$@" << 'PY'
+  "$py" - "$@" << 'PY'
 import math, sys
 pairs = [tuple(map(int, a.split("/"))) for a in sys.argv[1:]]
 K, N, L = sum(k for k, _ in pairs), sum(n for _, n in pairs), len(pairs)
@@ -169,24 +181,39 @@ print(f"[{100 * max(0, p - 1.96 * se):.1f}–{100 * min(1, p + 1.96 * se):.1f}] 
 PY
 }
 
+# With BENCH_HOLDOUT_JSONL, one loop as a JSON line there.
+record() { # setting scenario gap vetoed checked discarded candidate_runs baseline_runs
+  [[ -n "${BENCH_HOLDOUT_JSONL:-}" && -n "${8:-}" ]] || return 0
+  printf '{"setting": "%s", "scenario": "%s", "gap": %s, "vetoed": %s, "checked": %s, "discarded": %s, "candidate_runs": %s, "baseline_runs": %s}\n' \
+    "$@" >> "$BENCH_HOLDOUT_JSONL"
+}
+
 echo "held-out check through arx try: $loops loops × $tries tries per setting and scenario, confidence 0.95, defaults (repeat 3, baseline_repeat 5, max_repeat 25)"
 printf '%-10s | %-26s %8s %8s | %-30s %-22s %8s %8s %9s\n' setting "harm: loops ≤ 1 worse" "runs/try" "base" "null: vetoed of checked" "" "runs/try" "base" "discarded"
 for setting in $settings; do
   within=0 hruns=0 hchecked=0 hbase=0 vetoed=0 checked=0 nruns=0 nbase=0 discarded=0 per=()
+  ran=0
   for ((l = 1; l <= loops; l++)); do
-    read -r gap _ hc hd c b < <(one_loop "$setting" 0.5 "$l")
+    if [[ -n "${BENCH_DEADLINE:-}" ]] && (($(date +%s) >= BENCH_DEADLINE)); then
+      break
+    fi
+    ran=$l
+    read -r gap hv hc hd c b < <(one_loop "$setting" 0.5 "$l")
+    record "$setting" harm "$gap" "$hv" "$hc" "$hd" "$c" "$b"
     if awk -v g="$gap" 'BEGIN { exit !(g <= 1.0001) }'; then within=$((within + 1)); fi
     hruns=$((hruns + c)) hchecked=$((hchecked + hc)) hbase=$((hbase + b)) discarded=$((discarded + hd))
-    read -r _ v nc nd c b < <(one_loop "$setting" 0 "$l")
+    read -r ngap v nc nd c b < <(one_loop "$setting" 0 "$l")
+    record "$setting" null "$ngap" "$v" "$nc" "$nd" "$c" "$b"
     vetoed=$((vetoed + v)) checked=$((checked + nc)) nruns=$((nruns + c)) nbase=$((nbase + b))
     discarded=$((discarded + nd)) per+=("$v/$nc")
     echo "bench: $setting loop $l/$loops: harm within $within, null vetoed $vetoed of $checked" >&2
   done
+  ((ran > 0 && checked > 0 && hchecked > 0)) || continue
   printf '%-10s | %-26s %8.1f %8.1f | %-30s %-22s %8.1f %8.1f %9s\n' "$setting" \
-    "$(wilson $within "$loops") of $loops" "$(awk -v a=$hruns -v n=$hchecked 'BEGIN{print a/n}')" \
-    "$(awk -v a=$hbase -v n="$loops" 'BEGIN{print a/n}')" \
+    "$(wilson $within "$ran") of $ran" "$(awk -v a=$hruns -v n=$hchecked 'BEGIN{print a/n}')" \
+    "$(awk -v a=$hbase -v n="$ran" 'BEGIN{print a/n}')" \
     "$(wilson $vetoed $checked) of $checked" "$(clustered "${per[@]}")" \
     "$(awk -v a=$nruns -v n=$checked 'BEGIN{print a/n}')" \
-    "$(awk -v a=$nbase -v n="$loops" 'BEGIN{print a/n}')" "$discarded"
+    "$(awk -v a=$nbase -v n="$ran" 'BEGIN{print a/n}')" "$discarded"
 done
 echo "targets: harm ≤ 1 (1σ) worse than the baseline in ≥ 95% of loops; null vetoed ≤ 10%; runs/try: held-out runs per try that reached the check; base: the baseline's held-out runs at the loop's end; discarded: tries the keep rule discarded before the check (harm and null)"

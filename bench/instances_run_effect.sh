@@ -13,8 +13,14 @@
 # one run) and 3 up / 1 down of 40 (not kept).
 # Usage: bench/instances_run_effect.sh [TRIES] (default 100); ARX=path/to/arx;
 # TAUS (default "0 0.05 0.1") and SAMPLING (default "0 1") choose the cells.
+# BENCH_RESULTS=F: append each cell's "tau sampling kept tries runs" to F;
+# FIXED=0: skip the two fixed cases; BENCH_DEADLINE=T: start no try after
+# epoch second T; PYTHON=P: the experiment's interpreter (default python3);
+# BENCH_SEED=B: try i's world and change are drawn from seed B + i (default
+# 0), so runs side by side must each have their own B.
 set -euo pipefail
 tries="${1:-100}"
+py="${PYTHON:-python3}"
 arx="${ARX:-$(cd "$(dirname "$0")/.." && pwd)/target/debug/arx}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -63,17 +69,17 @@ execute = false
 [objective]
 metric = "acc"
 direction = "max"
-command = "python3 exp.py"
 baseline_repeat = 3
 instances = "per"
 TOML
+  printf 'command = "%s exp.py"\n' "$py" >> arx.toml
   printf '.arx/\n' > .gitignore
 }
 
 decide() { # label; prints "status runs"
   local out
   out="$("$arx" --json try -m "$1" 2>/dev/null || true)"
-  printf '%s' "$out" | python3 -c 'import json,sys
+  printf '%s' "$out" | "$py" -c 'import json,sys
 try:
     r = json.load(sys.stdin)
     print(r["ratchet"]["status"], len(r.get("attempts") or [1]))
@@ -85,20 +91,28 @@ results="$work/results.txt"
 : > "$results"
 for sampling in ${SAMPLING:-0 1}; do
   for tau in ${TAUS:-0 0.05 0.1}; do
-    kept=0 runs=0
+    kept=0 runs=0 done_n=0
     for i in $(seq 1 "$tries"); do
+      if [ -n "${BENCH_DEADLINE:-}" ] && [ "$(date +%s)" -ge "$BENCH_DEADLINE" ]; then
+        break
+      fi
+      done_n=$i
       repo "$work/t-$sampling-$tau-$i" exp.py
-      printf 'seed=%s tau=%s sampling=%s\n' "$i" "$tau" "$sampling" > world.txt
+      seed=$((${BENCH_SEED:-0} + i))
+      printf 'seed=%s tau=%s sampling=%s\n' "$seed" "$tau" "$sampling" > world.txt
       printf 'none\n' > change.txt
       git add -A && git commit -qm start
       "$arx" try -q >/dev/null 2>&1 || true
-      printf 'null %s\n' "$i" > change.txt
+      printf 'null %s\n' "$seed" > change.txt
       read -r status n < <(decide "null $i")
       [ "$status" = keep ] && kept=$((kept + 1))
       runs=$((runs + n))
       cd "$work" && rm -rf "$work/t-$sampling-$tau-$i"
     done
-    printf '%s %s %s %s %s\n' "$tau" "$sampling" "$kept" "$tries" "$runs" >> "$results"
+    [ "$done_n" -gt 0 ] || continue
+    printf '%s %s %s %s %s\n' "$tau" "$sampling" "$kept" "$done_n" "$runs" >> "$results"
+    [ -z "${BENCH_RESULTS:-}" ] ||
+      printf '%s %s %s %s %s\n' "$tau" "$sampling" "$kept" "$done_n" "$runs" >> "$BENCH_RESULTS"
   done
 done
 
@@ -112,10 +126,12 @@ fixed() { # n base up down
   decide "$3 up, $4 down of $1"
   cd "$work"
 }
+[ "${FIXED:-1}" != 0 ] || exit 0
 f1="$(fixed 400 200 20 5)"
 f2="$(fixed 40 20 3 1)"
+[ -z "${BENCH_RESULTS:-}" ] || printf 'fixed 20/5/400 %s\nfixed 3/1/40 %s\n' "$f1" "$f2" >> "$BENCH_RESULTS"
 
-python3 - "$results" "$f1" "$f2" <<'PY'
+"$py" - "$results" "$f1" "$f2" <<'PY'
 import math, sys
 z = 1.959963984540054
 def wilson(k, n):

@@ -19,10 +19,17 @@
 # (drawn afresh for every try: a committed round.txt joins the seed) plus
 # fresh N(0, 1 − R), so runs at one seed correlate by R.
 # ARMS="null gain": the arms to run (default both).
+# GAIN=G: the gain arm's and the later arm's gain in σ (default 1).
+# BENCH_JSONL=F: append each counted try to F as a JSON line ({"arm",
+# "status", "runs"}); BENCH_DEADLINE=T: start no try after epoch second T;
+# PYTHON=P: the interpreter of the experiment (default python3).
 # Usage: bench/sequential_cli.sh [TRIES] (default 300); ARX=path/to/arx.
 set -euo pipefail
 tries="${1:-300}"
 arms="${ARMS:-null gain}"
+gain="${GAIN:-1}"
+done_n=0
+py="${PYTHON:-python3}"
 export BENCH_RHO="${PAIRED_RHO:-0}"
 # A new draw of the seed effects for the next try: round.txt committed.
 next_round() {
@@ -58,9 +65,9 @@ execute = false
 [objective]
 metric = "m"
 direction = "min"
-command = "python3 score.py"
 baseline_repeat = 5
 TOML
+  printf 'command = "%s score.py"\n' "$py" >> arx.toml
   [ -z "${PAIRED_RHO:-}" ] || printf 'seeds = "paired"\n' >> arx.toml
   cat >> arx.toml <<'TOML'
 
@@ -72,8 +79,24 @@ TOML
   "$arx" try -q >/dev/null 2>&1 || true
 }
 
-count() { # status file
-  grep -c "\"status\":\"$1\"" "$2" || true
+# The candidate's runs of a try's JSON; with BENCH_JSONL, the try is
+# appended there under ARM.
+runs_of() { # arm json
+  printf '%s' "$2" | "$py" -c 'import json, os, sys
+arm, path = sys.argv[1], os.environ.get("BENCH_JSONL")
+try:
+    r = json.load(sys.stdin)
+    status, n = (r.get("ratchet") or {}).get("status") or r.get("outcome"), len(r.get("samples") or [1])
+except Exception:
+    status, n = None, 0
+if path:
+    with open(path, "a") as fh:
+        fh.write(json.dumps({"arm": arm, "status": status, "runs": n}) + "\n")
+print(n)' "$1"
+}
+# Past BENCH_DEADLINE: start no more tries.
+late() {
+  [ -n "${BENCH_DEADLINE:-}" ] && [ "$(date +%s)" -ge "$BENCH_DEADLINE" ]
 }
 
 if [ "${LATER:-0}" != only ]; then
@@ -81,44 +104,45 @@ case " $arms " in *" null "*)
 setup null
 kept=0 runs=0
 for i in $(seq 1 "$tries"); do
+  late && break
+  done_n=$i
   next_round "$i"
   printf '%s\n' "$i" > note.txt
   out="$("$arx" --json try --new-segment -m "null $i" 2>/dev/null || true)"
   case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
-  n=$(printf '%s' "$out" | python3 -c 'import json,sys
-try: r=json.load(sys.stdin); print(len(r.get("samples") or [1]))
-except Exception: print(0)')
+  n=$(runs_of null "$out")
   runs=$((runs + n))
 done
-echo "null: kept $kept of $tries tries ($runs runs)"
+echo "null: kept $kept of $done_n tries ($runs runs)"
 ;; esac
 
 case " $arms " in *" gain "*)
 setup gain
 kept=0 runs=0
 for i in $(seq 1 "$tries"); do
+  late && break
+  done_n=$i
   next_round "$i"
   v=$(cat value.txt)
-  python3 -c "print($v - 1.0)" > value.txt
+  "$py" -c "print($v - $gain)" > value.txt
   out="$("$arx" --json try --new-segment -m "gain $i" 2>/dev/null || true)"
   case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
-  n=$(printf '%s' "$out" | python3 -c 'import json,sys
-try: r=json.load(sys.stdin); print(len(r.get("samples") or [1]))
-except Exception: print(0)')
+  n=$(runs_of gain "$out")
   runs=$((runs + n))
 done
-echo "gain 1σ: kept $kept of $tries tries ($runs runs)"
+echo "gain ${gain}σ: kept $kept of $done_n tries ($runs runs)"
 ;; esac
 fi
 
 case "${LATER:-0}" in 1 | only) ;; *) exit 0 ;; esac
 lower() { # by
   v=$(cat value.txt)
-  python3 -c "print($v - $1)" > value.txt
+  "$py" -c "print($v - $1)" > value.txt
 }
 setup later
 kept=0 runs=0 n_tries=0
 for i in $(seq 1 "$tries"); do
+  late && break
   next_round "$i"
   flag=--new-segment
   earlier=no
@@ -129,13 +153,11 @@ for i in $(seq 1 "$tries"); do
     case "$out" in *'"status":"keep"'*) earlier=yes; break ;; esac
   done
   [ "$earlier" = yes ] || continue
-  lower 1.0
+  lower "$gain"
   out="$("$arx" --json try -m "gain $i" 2>/dev/null || true)"
   n_tries=$((n_tries + 1))
   case "$out" in *'"status":"keep"'*) kept=$((kept + 1)) ;; esac
-  n=$(printf '%s' "$out" | python3 -c 'import json,sys
-try: r=json.load(sys.stdin); print(len(r.get("samples") or [1]))
-except Exception: print(0)')
+  n=$(runs_of later "$out")
   runs=$((runs + n))
 done
-echo "gain 1σ later: kept $kept of $n_tries tries ($runs runs)"
+echo "gain ${gain}σ later: kept $kept of $n_tries tries ($runs runs)"
