@@ -1,9 +1,9 @@
 //! The ratchet's estimates from replicate samples: the pooled run-to-run
-//! noise, the kept commit's value with its interval, the MAD and the
-//! Student-t quantile the keep rules test with, and where a decided
-//! change stands against that noise.
+//! noise (robust to a broken commit's runs), the kept commit's value with
+//! its interval, the MAD and the Student-t quantile the keep rules test
+//! with, and where a decided change stands against that noise.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
 
 use super::stats::check_confidence;
 
@@ -12,6 +12,99 @@ use super::stats::check_confidence;
 /// without any.
 pub fn pooled_noise(groups: &[&[f64]]) -> Option<(f64, f64)> {
     pooled_with(groups, &[])
+}
+
+/// The level of the test that leaves a replicate group out of the
+/// segment's pooled noise: its variance is beyond the other groups' by an
+/// F test at this level (one-sided). Strict, so that it removes a broken
+/// or unstable commit's runs, not the upper tail of ordinary noise: under
+/// Gaussian noise about one group in 10,000 is left out and the pooled
+/// variance loses under 0.2%; under Student-t(3) noise, whose variance
+/// rests on rare large runs, 1% of groups and 3–15% of the variance (5 to
+/// 30 groups). A diverged run stands far beyond it (on a real model,
+/// p = 5·10⁻⁶ among the runs and 10⁻⁸ among the paired differences).
+pub const OUTLYING_VARIANCE_LEVEL: f64 = 1e-4;
+
+/// The groups of `groups` the segment's noise is pooled from: all but
+/// those whose variance is beyond the others' ([`OUTLYING_VARIANCE_LEVEL`]),
+/// left out one at a time, the most outlying first, each tested against
+/// the groups still in (a second broken commit is judged once the first
+/// is out; in a short segment two may still hide each other). A
+/// group `protected` says is never left out (the best's runs, which every
+/// unpaired comparison carries), nor tested against a pool without
+/// degrees of freedom or without spread (no ratio to judge).
+///
+/// A change that breaks or destabilises the experiment (a width that
+/// diverges on some seeds) says nothing about the run-to-run noise of the
+/// changes after it, which are each tested at their own variance where
+/// it is larger ([`pooled_with`]'s callers): pooled with the rest, one
+/// such try doubled the noise every later try was judged with.
+pub(super) fn robust_groups<'a>(
+    groups: &[&'a [f64]],
+    protected: impl Fn(&[f64]) -> bool,
+) -> Vec<&'a [f64]> {
+    let stats: Vec<(f64, usize)> = groups.iter().map(|g| sum_of_squares(g)).collect();
+    let mut out = vec![false; groups.len()];
+    loop {
+        let (ss, df) = stats
+            .iter()
+            .zip(&out)
+            .filter(|(_, o)| !**o)
+            .fold((0.0, 0usize), |(s, d), ((gs, gd), _)| (s + gs, d + gd));
+        let worst = (0..groups.len())
+            .filter(|&i| !out[i] && !protected(groups[i]))
+            .filter_map(|i| outlying_p(stats[i], (ss - stats[i].0, df - stats[i].1)).map(|p| (i, p)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match worst {
+            Some((i, p)) if p < OUTLYING_VARIANCE_LEVEL => out[i] = true,
+            _ => break,
+        }
+    }
+    groups
+        .iter()
+        .zip(&out)
+        .filter(|(_, o)| !**o)
+        .map(|(g, _)| *g)
+        .collect()
+}
+
+/// The sum of squares about the mean of one group and its degrees of
+/// freedom (0 for fewer than 2 samples).
+fn sum_of_squares(g: &[f64]) -> (f64, usize) {
+    if g.len() < 2 {
+        return (0.0, 0);
+    }
+    let m = mean(g).expect("non-empty");
+    (g.iter().map(|x| (x - m) * (x - m)).sum(), g.len() - 1)
+}
+
+/// The one-sided p-value of a group's variance `(ss, df)` against the
+/// rest's: `None` when either has no degrees of freedom, the rest has no
+/// spread, or the group's variance is not above it.
+fn outlying_p((ss, df): (f64, usize), (rest_ss, rest_df): (f64, usize)) -> Option<f64> {
+    if df == 0 || rest_df == 0 || rest_ss <= 0.0 {
+        return None;
+    }
+    let f = (ss / df as f64) / (rest_ss / rest_df as f64);
+    if !(f > 1.0) {
+        return None;
+    }
+    let dist = FisherSnedecor::new(df as f64, rest_df as f64).ok()?;
+    Some(dist.sf(f))
+}
+
+/// The segment's pooled noise as the keep rules use it: [`pooled_noise`]
+/// of its [`robust_groups`], the group that ends with the best's recorded
+/// runs `best` (two or more) never left out.
+pub fn segment_noise(groups: &[&[f64]], best: &[f64]) -> Option<(f64, f64)> {
+    let kept = robust_groups(groups, |g| is_best_group(g, best));
+    pooled_noise(&kept)
+}
+
+/// `g` holds the best's recorded runs `best` (two or more) at its end:
+/// the best commit's group (its record is its runs after the screen).
+pub(super) fn is_best_group(g: &[f64], best: &[f64]) -> bool {
+    best.len() >= 2 && g.ends_with(best)
 }
 
 /// [`pooled_noise`] of `groups` and one more group.
@@ -132,4 +225,137 @@ pub(super) fn t_quantile(p: f64, df: f64) -> f64 {
     StudentsT::new(0.0, 1.0, df)
         .map(|t| t.inverse_cdf(p))
         .unwrap_or(f64::NAN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernel::ratchet::{next_step, Evidence, Rule, Seeds, Settings, Step};
+    use crate::kernel::stats::Direction;
+
+    /// A real model's segment (scikit-learn's MLP on the diabetes data,
+    /// `bench/real_model.sh`, paired seeds), up to its try of a hidden
+    /// width of 4, which diverged on one seed (1.53 against 0.40–0.74).
+    /// Each try's runs, in the journal's order.
+    const GROUPS: [&[f64]; 11] = [
+        &[0.7400, 0.5983, 0.6335, 0.5895, 0.4329],
+        &[0.7210, 0.5743, 0.6678, 0.5246, 0.3911, 0.5949, 0.5568, 0.4899],
+        &[0.7398, 0.5982],
+        // Kept (width 64): its record is its runs from the fifth on.
+        &[0.6133, 0.5468, 0.6123, 0.5031, 0.4055, 0.6311, 0.5235, 0.4636, 0.5805],
+        &[0.4055, 0.6311],
+        &[0.4076, 0.6961],
+        &[0.3883, 0.5357, 0.5418, 0.4801, 0.6062],
+        &[0.4107, 0.7449],
+        &[0.6228, 1.0661],
+        &[0.4055, 0.6311],
+        // Width 4.
+        &[0.5523, 1.5345],
+    ];
+
+    /// The same tries' differences from the best at the same seeds.
+    const HISTORY: [&[f64]; 10] = [
+        &[-0.0190, -0.0240, 0.0343, -0.0649, -0.0418],
+        &[-0.0002, -0.0001],
+        &[-0.1267, -0.0515, -0.0212, -0.0864, -0.0274],
+        &[0.0, 0.0],
+        &[0.0021, 0.0650],
+        &[-0.0172, -0.0954, 0.0183, 0.0165, 0.0257],
+        &[0.0052, 0.1137],
+        &[0.2173, 0.4350],
+        &[0.0, 0.0],
+        &[0.1469, 0.9034],
+    ];
+
+    const BEST: [f64; 5] = [0.4055, 0.6311, 0.5235, 0.4636, 0.5805];
+
+    #[test]
+    fn a_diverged_try_is_left_out_of_the_segments_noise() {
+        let (all, df) = pooled_noise(&GROUPS).unwrap();
+        assert!((all - 0.1764).abs() < 5e-4 && df == 30.0, "{all} {df}");
+        let (sd, df) = segment_noise(&GROUPS, &BEST).unwrap();
+        assert!((sd - 0.1248).abs() < 5e-4 && df == 29.0, "{sd} {df}");
+        // Its differences from the best too: 0.134 with them, 0.055
+        // without.
+        let kept = robust_groups(&HISTORY, |_| false);
+        assert_eq!(kept.len(), 9);
+        assert!(!kept.iter().any(|g| g[1] == 0.9034));
+        let (sd, _) = pooled_noise(&kept).unwrap();
+        assert!((sd - 0.0552).abs() < 5e-4, "{sd}");
+        // A learning rate of 0.03 (spread 0.31, about 2.5 times the
+        // others') stays: strict enough for the tail of ordinary noise.
+        assert!(kept.iter().any(|g| g[1] == 0.4350));
+    }
+
+    #[test]
+    fn two_broken_tries_are_both_left_out_and_the_best_never_is() {
+        let quiet: Vec<Vec<f64>> = (0..30)
+            .map(|i| vec![1.0 + 0.01 * f64::from(i % 3), 1.02 - 0.01 * f64::from(i % 2)])
+            .collect();
+        let (a, b): (&[f64], &[f64]) = (&[1.0, 3.0], &[1.0, 3.2]);
+        let mut groups: Vec<&[f64]> = quiet.iter().map(Vec::as_slice).collect();
+        groups.extend([a, b]);
+        let kept = robust_groups(&groups, |_| false);
+        assert_eq!(kept.len(), 30);
+        // Protected (the best's runs): kept, however it spreads.
+        let kept = robust_groups(&groups, |g| std::ptr::eq(g, a));
+        assert_eq!(kept.len(), 31);
+        assert!(kept.iter().any(|g| std::ptr::eq(*g, a)));
+        // Against a pool without spread, nothing is judged.
+        let flat: [&[f64]; 3] = [&[1.0, 1.0], &[2.0, 2.0], &[1.0, 5.0]];
+        assert_eq!(robust_groups(&flat, |_| false).len(), 3);
+    }
+
+    /// The try after the diverged one, a true gain of 0.06 at every seed
+    /// (about one standard deviation of a difference without the diverged
+    /// try, under half of one with it), is kept: judged at the segment's
+    /// pooled noise with the diverged try's runs in it, it ran to its cap
+    /// and was discarded.
+    #[test]
+    fn a_gain_after_a_diverged_try_is_judged_at_the_segments_noise_without_it() {
+        let paired_best: Vec<f64> = BEST
+            .iter()
+            .copied()
+            .chain([0.6133, 0.5468, 0.6123, 0.5031])
+            .collect();
+        let best_seeds: Vec<Option<u64>> = [5, 6, 7, 8, 9, 1, 2, 3, 4].map(Some).to_vec();
+        let jitter = [0.004, -0.006, 0.002, -0.003, 0.005, -0.002, 0.003, -0.004, 0.001];
+        let candidate: Vec<f64> = paired_best
+            .iter()
+            .zip(jitter)
+            .map(|(b, j)| b - 0.06 + j)
+            .chain([0.45, 0.52, 0.48, 0.50, 0.47])
+            .collect();
+        let seeds: Vec<Option<u64>> = best_seeds.iter().copied().chain((10..15).map(Some)).collect();
+        let settings = Settings {
+            confidence: 0.95,
+            ..Settings::new(Direction::Min)
+        };
+        for n in 1..=candidate.len() {
+            let c = &candidate[..n];
+            let mut replicates = GROUPS.to_vec();
+            if n > 1 {
+                replicates.push(c);
+            }
+            let ev = Evidence {
+                best: &BEST,
+                candidate: c,
+                replicates: &replicates,
+                segment_values: &[],
+                seeds: Seeds {
+                    best: &paired_best,
+                    best_seeds: &best_seeds,
+                    candidate: &seeds[..n],
+                    history: &HISTORY,
+                },
+                instances: None,
+            };
+            if let Step::Decide(d) = next_step(Rule::Sequential, &settings, &ev) {
+                assert!(d.keep(), "{}", d.detail);
+                assert!(d.paired.is_some(), "{}", d.detail);
+                return;
+            }
+        }
+        panic!("no decision");
+    }
 }
