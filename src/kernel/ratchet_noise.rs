@@ -53,7 +53,9 @@ pub(super) fn robust_groups<'a>(
             .fold((0.0, 0usize), |(s, d), ((gs, gd), _)| (s + gs, d + gd));
         let worst = (0..groups.len())
             .filter(|&i| !out[i] && !protected(groups[i]))
-            .filter_map(|i| outlying_p(stats[i], (ss - stats[i].0, df - stats[i].1)).map(|p| (i, p)))
+            .filter_map(|i| {
+                outlying_p(stats[i], (ss - stats[i].0, df - stats[i].1)).map(|p| (i, p))
+            })
             .min_by(|a, b| a.1.total_cmp(&b.1));
         match worst {
             Some((i, p)) if p < OUTLYING_VARIANCE_LEVEL => out[i] = true,
@@ -239,10 +241,14 @@ mod tests {
     /// Each try's runs, in the journal's order.
     const GROUPS: [&[f64]; 11] = [
         &[0.7400, 0.5983, 0.6335, 0.5895, 0.4329],
-        &[0.7210, 0.5743, 0.6678, 0.5246, 0.3911, 0.5949, 0.5568, 0.4899],
+        &[
+            0.7210, 0.5743, 0.6678, 0.5246, 0.3911, 0.5949, 0.5568, 0.4899,
+        ],
         &[0.7398, 0.5982],
         // Kept (width 64): its record is its runs from the fifth on.
-        &[0.6133, 0.5468, 0.6123, 0.5031, 0.4055, 0.6311, 0.5235, 0.4636, 0.5805],
+        &[
+            0.6133, 0.5468, 0.6123, 0.5031, 0.4055, 0.6311, 0.5235, 0.4636, 0.5805,
+        ],
         &[0.4055, 0.6311],
         &[0.4076, 0.6961],
         &[0.3883, 0.5357, 0.5418, 0.4801, 0.6062],
@@ -290,7 +296,12 @@ mod tests {
     #[test]
     fn two_broken_tries_are_both_left_out_and_the_best_never_is() {
         let quiet: Vec<Vec<f64>> = (0..30)
-            .map(|i| vec![1.0 + 0.01 * f64::from(i % 3), 1.02 - 0.01 * f64::from(i % 2)])
+            .map(|i| {
+                vec![
+                    1.0 + 0.01 * f64::from(i % 3),
+                    1.02 - 0.01 * f64::from(i % 2),
+                ]
+            })
             .collect();
         let (a, b): (&[f64], &[f64]) = (&[1.0, 3.0], &[1.0, 3.2]);
         let mut groups: Vec<&[f64]> = quiet.iter().map(Vec::as_slice).collect();
@@ -319,14 +330,20 @@ mod tests {
             .chain([0.6133, 0.5468, 0.6123, 0.5031])
             .collect();
         let best_seeds: Vec<Option<u64>> = [5, 6, 7, 8, 9, 1, 2, 3, 4].map(Some).to_vec();
-        let jitter = [0.004, -0.006, 0.002, -0.003, 0.005, -0.002, 0.003, -0.004, 0.001];
+        let jitter = [
+            0.004, -0.006, 0.002, -0.003, 0.005, -0.002, 0.003, -0.004, 0.001,
+        ];
         let candidate: Vec<f64> = paired_best
             .iter()
             .zip(jitter)
             .map(|(b, j)| b - 0.06 + j)
             .chain([0.45, 0.52, 0.48, 0.50, 0.47])
             .collect();
-        let seeds: Vec<Option<u64>> = best_seeds.iter().copied().chain((10..15).map(Some)).collect();
+        let seeds: Vec<Option<u64>> = best_seeds
+            .iter()
+            .copied()
+            .chain((10..15).map(Some))
+            .collect();
         let settings = Settings {
             confidence: 0.95,
             ..Settings::new(Direction::Min)
