@@ -35,16 +35,15 @@ use super::names::str_enum;
 use super::number::fmt_number;
 pub use super::paired::Seeds;
 use super::paired::{self, Paired};
-pub use super::ratchet_noise::{
-    estimate, pooled_noise, segment_noise, standing_of, Standing, OUTLYING_VARIANCE_LEVEL,
-    STANDING_BAND,
-};
-use super::ratchet_noise::{is_best_group, mad_of, mean, pooled_with, robust_groups, t_quantile};
+pub use super::ratchet_noise::segment_noise;
+pub use super::ratchet_noise::{estimate, pooled_noise, standing_of, Standing, STANDING_BAND};
+use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::Direction;
 use super::verdict::Verdict;
 
 pub mod basis;
 mod per_instance;
+mod robust;
 mod words;
 pub use basis::Basis;
 use words::{better, percent, recorded, runs, shown};
@@ -298,81 +297,52 @@ pub fn next_step_tuned(
     tuning: &Tuning,
     evidence: &Evidence<'_>,
 ) -> Step {
-    robust(evidence, |ev| decide(rule, settings, tuning, ev))
-}
-
-/// `f` of `evidence` with the segment's noise robust to a broken
-/// commit's runs: its replicate groups and its paired differences
-/// without those whose variance is far beyond the others'
-/// ([`robust_groups`]; the best's group is never left out). The
-/// candidate's own runs are not tested: every rule adds them itself, and
-/// what is left out must not depend on them (a replayed look sees the
-/// runs it had then).
-pub(super) fn robust<R>(evidence: &Evidence<'_>, f: impl FnOnce(&Evidence<'_>) -> R) -> R {
-    let earlier: Vec<&[f64]> = evidence
-        .replicates
-        .iter()
-        .copied()
-        .filter(|g| !std::ptr::eq(*g, evidence.candidate))
-        .collect();
-    let replicates = robust_groups(&earlier, |g| is_best_group(g, evidence.best));
-    let history = robust_groups(evidence.seeds.history, |_| false);
-    let ev = Evidence {
-        replicates: &replicates,
-        seeds: Seeds {
-            history: &history,
-            ..evidence.seeds
-        },
-        ..*evidence
-    };
-    f(&ev)
-}
-
-fn decide(rule: Rule, settings: &Settings, tuning: &Tuning, evidence: &Evidence<'_>) -> Step {
-    let k = evidence.candidate.len();
-    let repeat = settings.repeat.max(1) as usize;
-    if k < repeat {
-        return Step::RunAgain;
-    }
-    let Some(best_mean) = mean(evidence.best) else {
-        return Step::Decide(Decision {
-            verdict: Verdict::Inconclusive,
-            improvement: f64::NAN,
-            noise: None,
-            blind: true,
-            confirmed: false,
-            record_from: 0,
-            paired: None,
-            per_instance: None,
-            basis: None,
-            detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
-        });
-    };
-    let ctx = Ctx {
-        settings,
-        evidence,
-        sign: match settings.direction {
-            Direction::Max => 1.0,
-            Direction::Min => -1.0,
-        },
-        best_mean,
-        min_effect: settings.min_effect.max(0.0),
-    };
-    match rule {
-        Rule::Strict => ctx.strict(),
-        Rule::Mad => ctx.mad(),
-        Rule::Confirm => {
-            let cap = (settings.max_runs as usize).max(repeat);
-            ctx.confirm(tuning, repeat, cap)
+    robust::robust(evidence, |evidence| {
+        let k = evidence.candidate.len();
+        let repeat = settings.repeat.max(1) as usize;
+        if k < repeat {
+            return Step::RunAgain;
         }
-        Rule::Sequential => {
-            let max_runs = match settings.max_runs {
-                DEFAULT_MAX_RUNS => SEQUENTIAL_MAX_RUNS,
-                n => n,
-            };
-            ctx.sequential(&SeqTuning::DEFAULT, repeat, (max_runs as usize).max(repeat))
+        let Some(best_mean) = mean(evidence.best) else {
+            return Step::Decide(Decision {
+                verdict: Verdict::Inconclusive,
+                improvement: f64::NAN,
+                noise: None,
+                blind: true,
+                confirmed: false,
+                record_from: 0,
+                paired: None,
+                per_instance: None,
+                basis: None,
+                detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
+            });
+        };
+        let ctx = Ctx {
+            settings,
+            evidence,
+            sign: match settings.direction {
+                Direction::Max => 1.0,
+                Direction::Min => -1.0,
+            },
+            best_mean,
+            min_effect: settings.min_effect.max(0.0),
+        };
+        match rule {
+            Rule::Strict => ctx.strict(),
+            Rule::Mad => ctx.mad(),
+            Rule::Confirm => {
+                let cap = (settings.max_runs as usize).max(repeat);
+                ctx.confirm(tuning, repeat, cap)
+            }
+            Rule::Sequential => {
+                let max_runs = match settings.max_runs {
+                    DEFAULT_MAX_RUNS => SEQUENTIAL_MAX_RUNS,
+                    n => n,
+                };
+                ctx.sequential(&SeqTuning::DEFAULT, repeat, (max_runs as usize).max(repeat))
+            }
         }
-    }
+    })
 }
 
 /// What every rule needs, computed once.

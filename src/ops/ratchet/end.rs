@@ -205,8 +205,7 @@ pub(super) fn describe(
     i.per_instance = d.per_instance;
     let samples = &runs.samples;
     let best = at.segment.kept.as_ref().expect("a kept commit");
-    let segment_noise =
-        ratchet::segment_noise(&runs.slots.groups(), &best.samples).map(|(sd, _)| sd);
+    let segment_noise = runs.slots.noise(&best.samples);
     i.slot_best = runs.slots.slot_best(best);
     i.best_runs = Some(runs.slots.reference_runs(best));
     // What every view tells of the try (its line, its finding, the log and
