@@ -35,6 +35,7 @@ use super::names::str_enum;
 use super::number::fmt_number;
 pub use super::paired::Seeds;
 use super::paired::{self, Paired};
+pub use super::ratchet_noise::segment_noise;
 pub use super::ratchet_noise::{estimate, pooled_noise, standing_of, Standing, STANDING_BAND};
 use super::ratchet_noise::{mad_of, mean, pooled_with, t_quantile};
 use super::stats::Direction;
@@ -42,6 +43,7 @@ use super::verdict::Verdict;
 
 pub mod basis;
 mod per_instance;
+mod robust;
 mod words;
 pub use basis::Basis;
 use words::{better, percent, recorded, runs, shown};
@@ -295,50 +297,52 @@ pub fn next_step_tuned(
     tuning: &Tuning,
     evidence: &Evidence<'_>,
 ) -> Step {
-    let k = evidence.candidate.len();
-    let repeat = settings.repeat.max(1) as usize;
-    if k < repeat {
-        return Step::RunAgain;
-    }
-    let Some(best_mean) = mean(evidence.best) else {
-        return Step::Decide(Decision {
-            verdict: Verdict::Inconclusive,
-            improvement: f64::NAN,
-            noise: None,
-            blind: true,
-            confirmed: false,
-            record_from: 0,
-            paired: None,
-            per_instance: None,
-            basis: None,
-            detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
-        });
-    };
-    let ctx = Ctx {
-        settings,
-        evidence,
-        sign: match settings.direction {
-            Direction::Max => 1.0,
-            Direction::Min => -1.0,
-        },
-        best_mean,
-        min_effect: settings.min_effect.max(0.0),
-    };
-    match rule {
-        Rule::Strict => ctx.strict(),
-        Rule::Mad => ctx.mad(),
-        Rule::Confirm => {
-            let cap = (settings.max_runs as usize).max(repeat);
-            ctx.confirm(tuning, repeat, cap)
+    robust::robust(evidence, |evidence| {
+        let k = evidence.candidate.len();
+        let repeat = settings.repeat.max(1) as usize;
+        if k < repeat {
+            return Step::RunAgain;
         }
-        Rule::Sequential => {
-            let max_runs = match settings.max_runs {
-                DEFAULT_MAX_RUNS => SEQUENTIAL_MAX_RUNS,
-                n => n,
-            };
-            ctx.sequential(&SeqTuning::DEFAULT, repeat, (max_runs as usize).max(repeat))
+        let Some(best_mean) = mean(evidence.best) else {
+            return Step::Decide(Decision {
+                verdict: Verdict::Inconclusive,
+                improvement: f64::NAN,
+                noise: None,
+                blind: true,
+                confirmed: false,
+                record_from: 0,
+                paired: None,
+                per_instance: None,
+                basis: None,
+                detail: "discard: the kept commit has no recorded runs to compare with".to_string(),
+            });
+        };
+        let ctx = Ctx {
+            settings,
+            evidence,
+            sign: match settings.direction {
+                Direction::Max => 1.0,
+                Direction::Min => -1.0,
+            },
+            best_mean,
+            min_effect: settings.min_effect.max(0.0),
+        };
+        match rule {
+            Rule::Strict => ctx.strict(),
+            Rule::Mad => ctx.mad(),
+            Rule::Confirm => {
+                let cap = (settings.max_runs as usize).max(repeat);
+                ctx.confirm(tuning, repeat, cap)
+            }
+            Rule::Sequential => {
+                let max_runs = match settings.max_runs {
+                    DEFAULT_MAX_RUNS => SEQUENTIAL_MAX_RUNS,
+                    n => n,
+                };
+                ctx.sequential(&SeqTuning::DEFAULT, repeat, (max_runs as usize).max(repeat))
+            }
         }
-    }
+    })
 }
 
 /// What every rule needs, computed once.

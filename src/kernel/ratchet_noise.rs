@@ -1,9 +1,9 @@
 //! The ratchet's estimates from replicate samples: the pooled run-to-run
-//! noise, the kept commit's value with its interval, the MAD and the
-//! Student-t quantile the keep rules test with, and where a decided
-//! change stands against that noise.
+//! noise (robust to a broken commit's runs), the kept commit's value with
+//! its interval, the MAD and the Student-t quantile the keep rules test
+//! with, and where a decided change stands against that noise.
 
-use statrs::distribution::{ContinuousCDF, StudentsT};
+use statrs::distribution::{ContinuousCDF, FisherSnedecor, StudentsT};
 
 use super::stats::check_confidence;
 
@@ -12,6 +12,101 @@ use super::stats::check_confidence;
 /// without any.
 pub fn pooled_noise(groups: &[&[f64]]) -> Option<(f64, f64)> {
     pooled_with(groups, &[])
+}
+
+/// The level of the test that leaves a replicate group out of the
+/// segment's pooled noise: its variance is beyond the other groups' by an
+/// F test at this level (one-sided). Strict, so that it removes a broken
+/// or unstable commit's runs, not the upper tail of ordinary noise: under
+/// Gaussian noise about one group in 10,000 is left out and the pooled
+/// variance loses under 0.2%; under Student-t(3) noise, whose variance
+/// rests on rare large runs, 1% of groups and 3–15% of the variance (5 to
+/// 30 groups). A diverged run stands far beyond it (on a real model,
+/// p = 5·10⁻⁶ among the runs and 10⁻⁸ among the paired differences).
+pub const OUTLYING_VARIANCE_LEVEL: f64 = 1e-4;
+
+/// The groups of `groups` the segment's noise is pooled from: all but
+/// those whose variance is beyond the others' ([`OUTLYING_VARIANCE_LEVEL`]),
+/// left out one at a time, the most outlying first, each tested against
+/// the groups still in (a second broken commit is judged once the first
+/// is out; in a short segment two may still hide each other). A
+/// group `protected` says is never left out (the best's runs, which every
+/// unpaired comparison carries), nor tested against a pool without
+/// degrees of freedom or without spread (no ratio to judge).
+///
+/// A change that breaks or destabilises the experiment (a width that
+/// diverges on some seeds) says nothing about the run-to-run noise of the
+/// changes after it, which are each tested at their own variance where
+/// it is larger ([`pooled_with`]'s callers): pooled with the rest, one
+/// such try doubled the noise every later try was judged with.
+pub(super) fn robust_groups<'a>(
+    groups: &[&'a [f64]],
+    protected: impl Fn(&[f64]) -> bool,
+) -> Vec<&'a [f64]> {
+    let stats: Vec<(f64, usize)> = groups.iter().map(|g| sum_of_squares(g)).collect();
+    let mut out = vec![false; groups.len()];
+    loop {
+        let (ss, df) = stats
+            .iter()
+            .zip(&out)
+            .filter(|(_, o)| !**o)
+            .fold((0.0, 0usize), |(s, d), ((gs, gd), _)| (s + gs, d + gd));
+        let worst = (0..groups.len())
+            .filter(|&i| !out[i] && !protected(groups[i]))
+            .filter_map(|i| {
+                outlying_p(stats[i], (ss - stats[i].0, df - stats[i].1)).map(|p| (i, p))
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match worst {
+            Some((i, p)) if p < OUTLYING_VARIANCE_LEVEL => out[i] = true,
+            _ => break,
+        }
+    }
+    groups
+        .iter()
+        .zip(&out)
+        .filter(|(_, o)| !**o)
+        .map(|(g, _)| *g)
+        .collect()
+}
+
+/// The sum of squares about the mean of one group and its degrees of
+/// freedom (0 for fewer than 2 samples).
+fn sum_of_squares(g: &[f64]) -> (f64, usize) {
+    if g.len() < 2 {
+        return (0.0, 0);
+    }
+    let m = mean(g).expect("non-empty");
+    (g.iter().map(|x| (x - m) * (x - m)).sum(), g.len() - 1)
+}
+
+/// The one-sided p-value of a group's variance `(ss, df)` against the
+/// rest's: `None` when either has no degrees of freedom, the rest has no
+/// spread, or the group's variance is not above it.
+fn outlying_p((ss, df): (f64, usize), (rest_ss, rest_df): (f64, usize)) -> Option<f64> {
+    if df == 0 || rest_df == 0 || rest_ss <= 0.0 {
+        return None;
+    }
+    let f = (ss / df as f64) / (rest_ss / rest_df as f64);
+    if f.is_nan() || f <= 1.0 {
+        return None;
+    }
+    let dist = FisherSnedecor::new(df as f64, rest_df as f64).ok()?;
+    Some(dist.sf(f))
+}
+
+/// The segment's pooled noise as the keep rules use it: [`pooled_noise`]
+/// of its [`robust_groups`], the group that ends with the best's recorded
+/// runs `best` (two or more) never left out.
+pub fn segment_noise(groups: &[&[f64]], best: &[f64]) -> Option<(f64, f64)> {
+    let kept = robust_groups(groups, |g| is_best_group(g, best));
+    pooled_noise(&kept)
+}
+
+/// `g` holds the best's recorded runs `best` (two or more) at its end:
+/// the best commit's group (its record is its runs after the screen).
+pub(super) fn is_best_group(g: &[f64], best: &[f64]) -> bool {
+    best.len() >= 2 && g.ends_with(best)
 }
 
 /// [`pooled_noise`] of `groups` and one more group.
@@ -132,4 +227,33 @@ pub(super) fn t_quantile(p: f64, df: f64) -> f64 {
     StudentsT::new(0.0, 1.0, df)
         .map(|t| t.inverse_cdf(p))
         .unwrap_or(f64::NAN)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_broken_tries_are_both_left_out_and_the_best_never_is() {
+        let quiet: Vec<Vec<f64>> = (0..30)
+            .map(|i| {
+                vec![
+                    1.0 + 0.01 * f64::from(i % 3),
+                    1.02 - 0.01 * f64::from(i % 2),
+                ]
+            })
+            .collect();
+        let (a, b): (&[f64], &[f64]) = (&[1.0, 3.0], &[1.0, 3.2]);
+        let mut groups: Vec<&[f64]> = quiet.iter().map(Vec::as_slice).collect();
+        groups.extend([a, b]);
+        let kept = robust_groups(&groups, |_| false);
+        assert_eq!(kept.len(), 30);
+        // Protected (the best's runs): kept, however it spreads.
+        let kept = robust_groups(&groups, |g| std::ptr::eq(g, a));
+        assert_eq!(kept.len(), 31);
+        assert!(kept.iter().any(|g| std::ptr::eq(*g, a)));
+        // Against a pool without spread, nothing is judged.
+        let flat: [&[f64]; 3] = [&[1.0, 1.0], &[2.0, 2.0], &[1.0, 5.0]];
+        assert_eq!(robust_groups(&flat, |_| false).len(), 3);
+    }
 }

@@ -7,7 +7,7 @@
 //! measurement in the segment) an offset cannot be told from noise, and
 //! the candidate is compared with the best as recorded.
 
-use crate::kernel::ratchet::pooled_noise;
+use crate::kernel::ratchet::{pooled_noise, segment_noise};
 use crate::kernel::ratchet_record::SlotBest;
 use crate::kernel::segment::{runs_of, Measured, Segment};
 use crate::kernel::slot_offset::{self, CommitRuns, Reference};
@@ -70,6 +70,13 @@ impl<'s> SlotCompare<'s> {
             .chain(&self.extra)
             .map(Vec::as_slice)
             .collect()
+    }
+
+    /// The segment's noise (the sd of one run) as the keep rules pool it
+    /// ([`segment_noise`]): over [`Self::groups`], the best's recorded
+    /// runs `best` never left out.
+    pub fn noise(&self, best: &[f64]) -> Option<f64> {
+        segment_noise(&self.groups(), best).map(|(sd, _)| sd)
     }
 
     fn sd(&self) -> Option<f64> {

@@ -65,10 +65,10 @@ pub fn next_step_sequential(
     if evidence.candidate.len() < repeat {
         return Step::RunAgain;
     }
-    match Ctx::new(settings, evidence) {
+    super::robust::robust(evidence, |evidence| match Ctx::new(settings, evidence) {
         Some(ctx) => ctx.sequential(tuning, repeat, (settings.max_runs as usize).max(repeat)),
         None => next_step(Rule::Sequential, settings, evidence),
-    }
+    })
 }
 
 impl<'s, 'e> Ctx<'s, 'e> {

@@ -204,8 +204,8 @@ pub(super) fn describe(
     i.paired = d.paired;
     i.per_instance = d.per_instance;
     let samples = &runs.samples;
-    let segment_noise = ratchet::pooled_noise(&runs.slots.groups()).map(|(sd, _)| sd);
     let best = at.segment.kept.as_ref().expect("a kept commit");
+    let segment_noise = runs.slots.noise(&best.samples);
     i.slot_best = runs.slots.slot_best(best);
     i.best_runs = Some(runs.slots.reference_runs(best));
     // What every view tells of the try (its line, its finding, the log and

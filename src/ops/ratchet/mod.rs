@@ -32,7 +32,7 @@ use crate::kernel::instances::{InstanceRuns, Scores};
 use crate::kernel::journal::RunRecord;
 use crate::kernel::objective::Objective;
 use crate::kernel::outcome::Judgement;
-use crate::kernel::ratchet::{estimate, pooled_noise, Rule};
+use crate::kernel::ratchet::{estimate, segment_noise, Rule};
 use crate::kernel::ratchet_record::{RatchetInfo, TryStatus};
 use crate::kernel::segment::{Measured, Segment};
 use crate::kernel::stats::summarize;
@@ -113,7 +113,7 @@ pub struct Estimate {
 
 pub fn estimate_of(m: &Measured, seg: &Segment, confidence: f64) -> Option<Estimate> {
     let groups: Vec<&[f64]> = seg.replicates.iter().map(Vec::as_slice).collect();
-    let noise = pooled_noise(&groups);
+    let noise = segment_noise(&groups, &m.samples);
     let (value, interval) = estimate(&m.samples, noise, confidence)?;
     Some(Estimate {
         value,
