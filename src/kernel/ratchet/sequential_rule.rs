@@ -218,8 +218,8 @@ impl Ctx<'_, '_> {
     }
 
     /// The design of a look: the rule's, or, for a paired look, one
-    /// whose first pair ends no try and, when the best has too few seeds
-    /// for a look that may keep, whose looks end at its last pair.
+    /// whose first pair ends no try and whose looks end at the best's
+    /// last seeded run.
     fn design(
         &self,
         cmp: &Comparison,
@@ -240,17 +240,16 @@ impl Ctx<'_, '_> {
             ..tuning.shape
         };
         // Paired looks count pairs, and a try has no more pairs than the
-        // best has seeded runs. When they are fewer than the first look
-        // that may keep (a baseline of three runs), a design solved for
-        // looks the try cannot reach left it no look that could keep,
-        // whatever its gain: its design then ends at the last pair, where
-        // the bounds meet. A best of five or more keeps the rule's
-        // design, whose false-keep rates `examples/ratchet_sim` measures.
+        // best has seeded runs: its design ends at the last pair, where
+        // the bounds meet. Solved for looks it cannot reach, a best of
+        // fewer seeds than the first look that may keep (a baseline of
+        // three runs) left a paired try no look that could keep, whatever
+        // its gain, and against a best of five a try spent runs 6 to 8
+        // adding no pair, its last look's bound solved for pairs it never
+        // had (a null candidate was kept less often than the confidence
+        // says, a gain clear on five pairs was not kept).
         let c = paired_cap(&self.evidence.seeds, cap);
-        if c < shape.first_keep.min(cap) {
-            return sequential::design_shaped(&shape, screen.min(c), c, cmp.best_runs, alpha);
-        }
-        sequential::design_shaped(&shape, screen, cap, cmp.best_runs, alpha)
+        sequential::design_shaped(&shape, screen.min(c), c, cmp.best_runs, alpha)
     }
 
     /// The decision of a look that stopped, with its words.
@@ -661,6 +660,46 @@ mod tests {
         assert!(d.keep(), "{}", d.detail);
         assert_eq!(d.record_from, 3, "{}", d.detail);
         assert_eq!(d.paired.map(|p| p.pairs), Some(3), "{}", d.detail);
+    }
+
+    #[test]
+    fn a_paired_try_against_a_best_of_five_seeds_ends_at_its_fifth_pair() {
+        // The best's five seeded runs are all the pairs a try can have:
+        // a null change, 1 standard error better on five pairs, is
+        // decided there, not run three more times at seeds that pair
+        // with nothing (it was, and judged by a bound solved for eight).
+        let best = [-1.0, -0.5, 0.0, 0.5, 1.0];
+        let best_seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
+        let seeds: Vec<Option<u64>> = (1..=5).chain(99..102).map(Some).collect();
+        let diffs = [0.02, -0.01, 0.015, -0.005, 0.01];
+        let c: Vec<f64> = (0..8)
+            .map(|i| best.get(i).map_or(0.0, |b| b + diffs[i]))
+            .collect();
+        let earlier: [&[f64]; 2] = [&[0.01, -0.01, 0.0], &[-0.01, 0.0, 0.01]];
+        let replicates: [&[f64]; 1] = [&best];
+        let at = |n: usize| {
+            let ev = Evidence {
+                best: &best,
+                candidate: &c[..n],
+                replicates: &replicates,
+                segment_values: &best,
+                seeds: Seeds {
+                    best: &best,
+                    best_seeds: &best_seeds,
+                    candidate: &seeds[..n],
+                    history: &earlier,
+                },
+                instances: None,
+            };
+            next_step(Rule::Sequential, &settings(), &ev)
+        };
+        for n in 1..5 {
+            assert_eq!(at(n), Step::RunAgain, "{n}");
+        }
+        let d = decided(at(5));
+        assert!(!d.keep(), "{}", d.detail);
+        assert_eq!(d.paired.map(|p| p.pairs), Some(5), "{}", d.detail);
+        assert!(d.detail.contains("over 5 runs"), "{}", d.detail);
     }
 
     #[test]
