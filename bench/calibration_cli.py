@@ -238,7 +238,9 @@ def table(path):
     for (cell, decision) in sorted(rows, key=lambda k: (order.get(k[0], 99), k[1])):
         t = rows[(cell, decision)]
         noise, confidence = cell.split("@")
-        alpha = 1 - float(confidence)
+        # Rounded: 1 - 0.95 is 0.05000000000000004 in floating point, and
+        # 10 kept of 400 read 0.49999... x, a FAIL at exactly 0.5 x.
+        alpha = round(1 - float(confidence), 12)
         rate = t["k"] / t["n"]
         lo, hi = wilson(t["k"], t["n"])
         ratio = rate / alpha
