@@ -206,7 +206,7 @@ struct Variant {
     seq: Option<SeqTuning>,
     /// Record a keep by all its runs, their mean corrected for the
     /// design's selection (`sequential::kept`), not by runs after it:
-    /// 1 the conditional estimate, 2 one step of it.
+    /// 1 the conditional estimate, 2 one step of it, 3 halfway between.
     corrected: u8,
 }
 
@@ -440,7 +440,7 @@ fn nonbinding() -> Option<(f64, f64)> {
 /// The `sequential` rule (the `--shape` given, else the default) with a
 /// keep recorded by all its own runs: as measured (chosen on), and with
 /// the design's selection taken out of their mean.
-fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 3] {
+fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 4] {
     let (shape, max_runs) = shape.map_or((SeqTuning::DEFAULT.shape, SEQUENTIAL_MAX_RUNS), |s| {
         (s.0, s.1)
     });
@@ -459,7 +459,10 @@ fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 3] {
     let mut step = fixed.clone();
     step.corrected = 2;
     step.label = format!("{}, mean corrected by one step", raw.label);
-    [raw, fixed, step]
+    let mut mid = fixed.clone();
+    mid.corrected = 3;
+    mid.label = format!("{}, mean corrected halfway between the two", raw.label);
+    [raw, fixed, step, mid]
 }
 
 /// What a corrected record adds to each of a kept candidate's runs (loss
@@ -484,9 +487,12 @@ fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
     }
     let me = v.settings.min_effect.max(0.0);
     let observed = (decision.improvement - me) / sigma;
+    let conditional = || sequential::kept::kept_estimate(&design, observed);
+    let one_step = || sequential::kept::kept_estimate_one_step(&design, observed);
     let estimate = match v.corrected {
-        1 => sequential::kept::kept_estimate(&design, observed),
-        _ => sequential::kept::kept_estimate_one_step(&design, observed),
+        1 => conditional(),
+        2 => one_step(),
+        _ => 0.5 * (conditional() + one_step()),
     };
     let fixed = estimate * sigma + me;
     // Better units to the loss: a smaller improvement is a higher loss.

@@ -170,6 +170,6 @@ mod tests {
         }
         // Never more than the cap under the observed mean.
         let low = kept_estimate(&d, 0.5);
-        assert!(low >= 0.5 - MAX_CORRECTION && low < 0.5);
+        assert!((0.5 - MAX_CORRECTION..0.5).contains(&low));
     }
 }
