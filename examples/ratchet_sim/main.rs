@@ -35,10 +35,10 @@ mod lanes;
 mod paired;
 mod spent;
 
-use arx::kernel::ratchet::sequential::Shape;
+use arx::kernel::ratchet::sequential::{self, Shape};
 use arx::kernel::ratchet::{
-    estimate, next_step, next_step_sequential, next_step_tuned, pooled_noise, Evidence, Rule,
-    Seeds, SeqTuning, Settings, Step, Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS,
+    estimate, next_step, next_step_sequential, next_step_tuned, pooled_noise, Decision, Evidence,
+    Rule, Seeds, SeqTuning, Settings, Step, Tuning, DEFAULT_CONFIDENCE, DEFAULT_MAX_RUNS,
     SEQUENTIAL_MAX_RUNS, SETTLED_DF,
 };
 use arx::kernel::stats::Direction;
@@ -204,6 +204,10 @@ struct Variant {
     record_all: bool,
     /// The `sequential` rule with these constants.
     seq: Option<SeqTuning>,
+    /// Record a keep by all its runs, their mean corrected for the
+    /// design's selection (`sequential::kept`), not by runs after it:
+    /// 1 the conditional estimate, 2 one step of it, 3 halfway between.
+    corrected: u8,
 }
 
 impl Variant {
@@ -218,6 +222,7 @@ impl Variant {
             tuning: None,
             record_all: false,
             seq: None,
+            corrected: 0,
         }
     }
 
@@ -236,6 +241,12 @@ impl Variant {
             tuning.shape.first_keep,
             tuning.top_up,
         );
+        if let Some((first, later)) = tuning.nonbinding {
+            v.label = format!(
+                "{}, non-binding futility {first} / {later}",
+                v.label.trim_end_matches(')')
+            ) + ")";
+        }
         v
     }
 
@@ -385,6 +396,12 @@ fn play(world: &World, v: &Variant) -> Outcome {
         values.extend_from_slice(&samples);
         groups.push(samples);
         if decision.keep() {
+            if v.corrected > 0 {
+                let shift = correction(v, &decision, groups[kept].len() - kept_from);
+                if let Some(last) = groups.last_mut() {
+                    last.iter_mut().for_each(|x| *x += shift);
+                }
+            }
             kept = groups.len() - 1;
             kept_from = if v.record_all {
                 0
@@ -410,6 +427,76 @@ fn play(world: &World, v: &Variant) -> Outcome {
     // The interval is on the loss; the true loss is −kept_value.
     out.covered = f64::from(u8::from(lo <= -kept_value && -kept_value <= hi));
     out
+}
+
+/// `--nonbinding F1,F`: futility bounds of the `--shape` and
+/// `--corrected-record` rows applied without solving the keep bound again.
+static NONBINDING: std::sync::OnceLock<(f64, f64)> = std::sync::OnceLock::new();
+
+fn nonbinding() -> Option<(f64, f64)> {
+    NONBINDING.get().copied()
+}
+
+/// The `sequential` rule (the `--shape` given, else the default) with a
+/// keep recorded by all its own runs: as measured (chosen on), and with
+/// the design's selection taken out of their mean.
+fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 4] {
+    let (shape, max_runs) = shape.map_or((SeqTuning::DEFAULT.shape, SEQUENTIAL_MAX_RUNS), |s| {
+        (s.0, s.1)
+    });
+    let tuning = SeqTuning {
+        shape,
+        top_up: 0,
+        nonbinding: nonbinding(),
+    };
+    let mut raw = Variant::sequential(tuning, 0.95, max_runs);
+    raw.record_all = true;
+    raw.label = format!("{}, every run recorded", raw.label);
+    let mut fixed = Variant::sequential(tuning, 0.95, max_runs);
+    fixed.record_all = true;
+    fixed.corrected = 1;
+    fixed.label = format!("{}, every run recorded, mean corrected", fixed.label);
+    let mut step = fixed.clone();
+    step.corrected = 2;
+    step.label = format!("{}, mean corrected by one step", raw.label);
+    let mut mid = fixed.clone();
+    mid.corrected = 3;
+    mid.label = format!("{}, mean corrected halfway between the two", raw.label);
+    [raw, fixed, step, mid]
+}
+
+/// What a corrected record adds to each of a kept candidate's runs (loss
+/// units): its mean less the change the design's selection leaves
+/// (`sequential::kept::kept_estimate`), σ the decision's noise.
+fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
+    let (Some(t), Some(sigma)) = (v.seq, decision.noise) else {
+        return 0.0;
+    };
+    if sigma <= 0.0 {
+        return 0.0;
+    }
+    let cap = v.settings.max_runs as usize;
+    let mut design =
+        sequential::design_shaped(&t.shape, 1, cap, best_runs, 1.0 - v.settings.confidence);
+    // The looks' futility as played, the non-binding bounds included.
+    if let Some((first, later)) = t.nonbinding {
+        let last = design.bounds.len() - 1;
+        for (i, b) in design.bounds.iter_mut().enumerate().take(last) {
+            b.1 = b.1.max(if i == 0 { first } else { later }).min(b.0);
+        }
+    }
+    let me = v.settings.min_effect.max(0.0);
+    let observed = (decision.improvement - me) / sigma;
+    let conditional = || sequential::kept::kept_estimate(&design, observed);
+    let one_step = || sequential::kept::kept_estimate_one_step(&design, observed);
+    let estimate = match v.corrected {
+        1 => conditional(),
+        2 => one_step(),
+        _ => 0.5 * (conditional() + one_step()),
+    };
+    let fixed = estimate * sigma + me;
+    // Better units to the loss: a smaller improvement is a higher loss.
+    decision.improvement - fixed
 }
 
 /// How often one decision keeps a change of no true effect: five baseline
@@ -608,6 +695,9 @@ struct Args {
     calibration_noise: Option<String>,
     /// `--later-after-nulls N`.
     later_after_nulls: Option<usize>,
+    /// `--corrected-record`: two more `sequential` rows, a keep recorded
+    /// by all its runs, as measured and with the selection taken out.
+    corrected_record: bool,
 }
 
 fn parse_args() -> Args {
@@ -627,6 +717,7 @@ fn parse_args() -> Args {
         shape: None,
         calibration_noise: None,
         later_after_nulls: None,
+        corrected_record: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -650,6 +741,18 @@ fn parse_args() -> Args {
                 calibration::set_power_only();
             }
             "--streams-only" => a.streams_only = true,
+            "--corrected-record" => a.corrected_record = true,
+            "--nonbinding" => {
+                let v = args.next().unwrap_or_else(|| usage(&arg));
+                let f: Vec<f64> = v
+                    .split(',')
+                    .map(|x| x.parse().unwrap_or_else(|_| usage(&arg)))
+                    .collect();
+                if f.len() != 2 {
+                    usage(&arg);
+                }
+                let _ = NONBINDING.set((f[0], f[1]));
+            }
             "--calibration-trials" => a.calibration_trials = value(&mut args).max(2),
             "--calibration-noise" => {
                 a.calibration_noise = Some(args.next().unwrap_or_else(|| usage(&arg)))
@@ -680,7 +783,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP] [--corrected-record] [--nonbinding F1,F]"
     );
     std::process::exit(2)
 }
@@ -699,7 +802,11 @@ fn main() {
         std::process::exit(if pass { 0 } else { 1 });
     }
     if let Some((shape, max_runs, top_up)) = args.shape {
-        let tuning = SeqTuning { shape, top_up };
+        let tuning = SeqTuning {
+            shape,
+            top_up,
+            nonbinding: nonbinding(),
+        };
         calibration::set_tuning(tuning, max_runs);
     }
     if let Some(only) = &args.calibration_noise {
@@ -753,8 +860,15 @@ fn main() {
         confirm_when_filed(),
     ];
     if let Some((shape, max_runs, top_up)) = args.shape {
-        let tuning = SeqTuning { shape, top_up };
+        let tuning = SeqTuning {
+            shape,
+            top_up,
+            nonbinding: nonbinding(),
+        };
         variants.push(Variant::sequential(tuning, 0.95, max_runs));
+    }
+    if args.corrected_record {
+        variants.extend(own_records(args.shape));
     }
     if args.streams_only {
         // The rows the stream target compares, and nothing else.

@@ -40,6 +40,8 @@ use std::sync::{Mutex, OnceLock};
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
+pub mod kept;
+
 /// The fixed shape of the bounds, in units of Z (standard errors of the
 /// change).
 #[derive(Debug, Clone, Copy, PartialEq)]
