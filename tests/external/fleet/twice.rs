@@ -10,7 +10,7 @@ use std::path::Path;
 
 use libtest_mimic::{Failed, Trial};
 
-use super::{backlog, next_in, remote_claims, records, sync, try_in, Fleet};
+use super::{backlog, next_in, records, remote_claims, sync, try_in, Fleet};
 use crate::needs::{arx, trial};
 
 pub fn trials() -> Vec<Trial> {
