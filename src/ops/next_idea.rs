@@ -43,6 +43,13 @@ pub fn rank(state: &Path, lane: Option<&str>, now: &str, warn: Warn) -> Result<R
     Ok(Ranked { fold, source, rows })
 }
 
+/// Whether the journal of the state directory `state` (its fold, from
+/// the cache) holds a try of `idea`.
+pub fn tried(state: &Path, idea: &str, warn: Warn) -> Result<bool> {
+    let (fold, _) = cache::load(state, &state.join(JOURNAL_FILE), state.is_dir(), warn)?;
+    Ok(fold.ideas.contains_key(idea))
+}
+
 /// The ideas in flight: tries running now, and (with `--lane`) the ideas
 /// the other lanes were given and have not tried.
 fn in_flight(state: &Path, fold: &Fold, lane: Option<&str>, now: &str) -> Vec<InFlight> {

@@ -20,6 +20,7 @@ mod classes;
 #[path = "fleet_confirm.rs"]
 mod confirm;
 pub(super) mod lane_race;
+pub(super) mod twice;
 pub(super) mod wide;
 
 /// The experiment's result: the sum of the numbers in `a.txt` … `d.txt`.
@@ -122,6 +123,7 @@ pub fn trials() -> Vec<Trial> {
     .chain(wide::trials())
     .chain(lane_race::trials())
     .chain(confirm::trials())
+    .chain(twice::trials())
     .collect()
 }
 

@@ -170,6 +170,7 @@ fn left_out_words(why: &LeftOut) -> String {
         LeftOut::Claimed { machine, until } => {
             format!("claimed by machine {machine} (its lease holds until {until})")
         }
+        LeftOut::Tried => "tried by another machine of the fleet meanwhile".to_string(),
     }
 }
 
@@ -201,7 +202,7 @@ pub fn run(ctx: &Ctx, args: &NextArgs) -> Result<Exit> {
     let seed = args.seed.unwrap_or_else(|| default_seed(&fold, lane));
     let u: f64 = rand_chacha::ChaCha8Rng::seed_from_u64(seed).random::<f64>();
     let pick = match &fleet {
-        Some(fleet) => claim_one(fleet, &mut ideas, (precision, args, u), &now)?,
+        Some(fleet) => claim_one(fleet, &state, &mut ideas, (precision, args, u), &now)?,
         None => choose(&mut ideas, precision, args.temperature, args.greedy, u)
             .map_err(anyhow::Error::msg)?,
     };
@@ -287,32 +288,31 @@ fn open_fleet(ctx: &Ctx, lane: Option<&str>) -> Result<Option<crate::ops::fleet:
 /// In a fleet, the pick is claimed fleet-wide: ideas other machines hold
 /// are left out, and a pick another machine claimed first (a lost
 /// compare-and-swap) is left out and the next one drawn. With the remote
-/// away the pick stands unclaimed.
+/// away the pick stands unclaimed. A pick another machine tried meanwhile
+/// is released and the next one drawn (see [`tried_meanwhile`]).
 fn claim_one(
     fleet: &crate::ops::fleet::Fleet,
+    state: &std::path::Path,
     ideas: &mut [Row],
     (precision, args, u): (f64, &NextArgs, f64),
     now: &str,
 ) -> Result<Option<usize>> {
     use crate::ops::fleet::Claimed;
     if fleet.fetch()?.is_ok() {
-        for (_, lease) in fleet.leases()? {
-            let theirs = lease.machine != fleet.machine || lease.lane != fleet.lane;
-            let live = theirs && !crate::kernel::fleet::expired(&lease, now);
-            if let Some(row) = ideas.iter_mut().find(|r| r.idea == lease.idea && live) {
-                row.left_out.get_or_insert(LeftOut::Claimed {
-                    machine: crate::kernel::fleet::holder(&lease),
-                    until: lease.expires,
-                });
-            }
-        }
+        leave_out_claimed(fleet, ideas, now)?;
     }
     loop {
         let pick = choose(ideas, precision, args.temperature, args.greedy, u)
             .map_err(anyhow::Error::msg)?;
         let Some(i) = pick else { return Ok(None) };
         match fleet.claim(&ideas[i].idea, now)? {
-            Claimed::Held { .. } => return Ok(Some(i)),
+            Claimed::Held { commit, .. } => {
+                if !tried_meanwhile(fleet, state, &ideas[i].idea, &commit)? {
+                    return Ok(Some(i));
+                }
+                ideas[i].probability = 0.0;
+                ideas[i].left_out = Some(LeftOut::Tried);
+            }
             Claimed::Unreachable(why) => {
                 WARN(&format!(
                     "the fleet's remote did not answer ({why}): idea {} is not claimed",
@@ -326,6 +326,55 @@ fn claim_one(
             }
         }
     }
+}
+
+/// Ideas other machines (or other lanes of this one) hold a live claim
+/// on, as last fetched, left out.
+fn leave_out_claimed(fleet: &crate::ops::fleet::Fleet, ideas: &mut [Row], now: &str) -> Result<()> {
+    for (_, lease) in fleet.leases()? {
+        let theirs = lease.machine != fleet.machine || lease.lane != fleet.lane;
+        let live = theirs && !crate::kernel::fleet::expired(&lease, now);
+        if let Some(row) = ideas.iter_mut().find(|r| r.idea == lease.idea && live) {
+            row.left_out.get_or_insert(LeftOut::Claimed {
+                machine: crate::kernel::fleet::holder(&lease),
+                until: lease.expires,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Whether `idea`, just claimed at commit `held`, was tried by another
+/// machine after this one took the fleet in: the fleet taken in again and
+/// the merged journal asked. When it was, the claim is released.
+///
+/// This closes the window between the first take-in and the claim: a
+/// machine B that claimed the idea, tried it and released its claim in
+/// it pushed its records BEFORE deleting its claim (`arx try` releases
+/// only after its records are pushed). This machine's claim could only
+/// land once B's claim was gone (a create-if-absent push), so B's records
+/// were on the remote before it landed, and this fetch, later still, sees
+/// them. A claim B still holds makes this claim lose instead (`Taken`).
+fn tried_meanwhile(
+    fleet: &crate::ops::fleet::Fleet,
+    state: &std::path::Path,
+    idea: &str,
+    held: &str,
+) -> Result<bool> {
+    if let Err(why) = fleet.take_in()? {
+        WARN(&format!(
+            "the fleet's remote did not answer ({why}): idea {idea} is claimed unchecked"
+        ));
+        return Ok(false);
+    }
+    if !crate::ops::next_idea::tried(state, idea, WARN)? {
+        return Ok(false);
+    }
+    WARN(&format!(
+        "idea {idea} was tried by another machine meanwhile: its claim released, another drawn"
+    ));
+    fleet.release(idea, held);
+    Ok(true)
 }
 
 /// What the scores of `--json --explain` mean, field by field.

@@ -48,6 +48,9 @@ pub enum LeftOut {
     /// Claimed by another machine of the fleet, its lease live until
     /// `until`.
     Claimed { machine: String, until: String },
+    /// Tried by another machine of the fleet between the take-in the
+    /// ranking is from and this machine's claim on it.
+    Tried,
 }
 
 /// One idea's row of the table.

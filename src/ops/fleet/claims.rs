@@ -163,22 +163,28 @@ pub struct Holding<'a> {
 impl Drop for Holding<'_> {
     fn drop(&mut self) {
         drop(self.stop.take());
-        let Some(held) = self.thread.take().and_then(|t| t.join().ok()) else {
-            return;
-        };
-        let name = rules::claim_name(&self.idea);
-        let door = &self.fleet.door;
-        match door.delete(&claim_ref(&name), &held) {
+        if let Some(held) = self.thread.take().and_then(|t| t.join().ok()) {
+            self.fleet.release(&self.idea, &held);
+        }
+    }
+}
+
+impl Fleet {
+    /// Release this machine's claim on `idea`, held at commit `held`: its
+    /// ref deleted on the remote only while it is still at `held` (a claim
+    /// another machine took over meanwhile is left to it). A release that
+    /// does not land is told (the claim then holds until its lease ends).
+    pub fn release(&self, idea: &str, held: &str) {
+        let name = rules::claim_name(idea);
+        match self.door.delete(&claim_ref(&name), held) {
             Ok(Push::Landed) => {
-                let _ = door.claimed(&name, None);
+                let _ = self.door.claimed(&name, None);
             }
-            Ok(Push::Lost(_)) => (self.fleet.warn)(&format!(
-                "the fleet's claim on idea {} was taken over by another machine meanwhile",
-                self.idea
+            Ok(Push::Lost(_)) => (self.warn)(&format!(
+                "the fleet's claim on idea {idea} was taken over by another machine meanwhile"
             )),
-            _ => (self.fleet.warn)(&format!(
-                "cannot release the fleet's claim on idea {}: it holds until its lease expires",
-                self.idea
+            _ => (self.warn)(&format!(
+                "cannot release the fleet's claim on idea {idea}: it holds until its lease expires"
             )),
         }
     }
