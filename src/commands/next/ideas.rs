@@ -386,7 +386,30 @@ pub const JSON_LEGEND: &str = "idea: the pick; ideas: every open idea in the ord
     keep rate (nats); pragmatic: its expected value (keep_rate times the gain, the rest as an \
     error, less its cost); precision: the loop's trust in its own predictions; g: expected free \
     energy, -(1 - precision) * epistemic - pragmatic (lower first); probability: the chance it is picked; imported: tries of imported nights \
-    counted for it; left_out: why it is not proposed (a repeat of a discard, in flight).";
+    counted for it; left_out: why it is not proposed (a repeat of a discard, in flight, claimed by another machine of the fleet, or tried by one meanwhile).";
+
+/// Why every idea of `rows` was left out, counted by reason: discarded at
+/// this parent, tried meanwhile by another machine of the fleet, in flight.
+fn left_words(rows: &[Row]) -> String {
+    reasons_words(rows.iter().map(|r| r.left_out.as_ref()))
+}
+
+/// [`left_words`] over the reasons alone.
+fn reasons_words<'a>(reasons: impl Iterator<Item = Option<&'a LeftOut>>) -> String {
+    let (mut repeats, mut tried, mut flying) = (0, 0, 0);
+    for reason in reasons {
+        match reason {
+            Some(LeftOut::Repeat { .. }) => repeats += 1,
+            Some(LeftOut::Tried) => tried += 1,
+            _ => flying += 1,
+        }
+    }
+    let meanwhile = match tried {
+        0 => String::new(),
+        n => format!("{n} tried meanwhile by another machine, "),
+    };
+    format!("{repeats} already discarded at this parent, {meanwhile}{flying} in flight")
+}
 
 /// Tell why no idea was chosen, with the hint that fits (under `--json`,
 /// in the answer's one line).
@@ -395,13 +418,10 @@ fn nothing_left(ctx: &Ctx, rows: &[Row]) {
         .iter()
         .filter(|r| matches!(r.left_out, Some(LeftOut::Repeat { .. })))
         .count();
-    let flying = rows.len() - repeats;
     if ctx.out.json {
         let line = match rows.is_empty() {
             true => "no open idea in the backlog".to_string(),
-            false => format!(
-                "no open idea left: {repeats} already discarded at this parent, {flying} in flight"
-            ),
+            false => format!("no open idea left: {}", left_words(rows)),
         };
         let next = match repeats {
             0 => "add ideas with `arx idea add STATEMENT`, then `arx next`",
@@ -414,11 +434,7 @@ fn nothing_left(ctx: &Ctx, rows: &[Row]) {
     let _ = if rows.is_empty() {
         writeln!(err, "arx: no open idea in the backlog")
     } else {
-        writeln!(
-            err,
-            "arx: no open idea left: {} already discarded at this parent, {} in flight",
-            repeats, flying
-        )
+        writeln!(err, "arx: no open idea left: {}", left_words(rows))
     };
     let _ = if repeats > 0 {
         writeln!(
@@ -428,4 +444,21 @@ fn nothing_left(ctx: &Ctx, rows: &[Row]) {
     } else {
         writeln!(err, "hint: add ideas with `arx idea add STATEMENT`")
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_idea_tried_meanwhile_is_not_counted_in_flight() {
+        let (tried, flying) = (LeftOut::Tried, LeftOut::InFlight { lane: None });
+        let words = reasons_words([Some(&tried), Some(&flying), Some(&tried)].into_iter());
+        assert_eq!(
+            words,
+            "0 already discarded at this parent, 2 tried meanwhile by another machine, 1 in flight"
+        );
+        let words = reasons_words([Some(&flying)].into_iter());
+        assert_eq!(words, "0 already discarded at this parent, 1 in flight");
+    }
 }
