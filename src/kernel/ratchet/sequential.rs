@@ -354,21 +354,35 @@ fn walk(design: &Design, delta: f64, b: f64) -> Operating {
         if k == cap {
             break;
         }
-        let (m, sd) = (k as f64 * delta, (k as f64).sqrt());
-        let (nx, nw) = grid(lo.max(m - SPAN * sd), hi.min(m + SPAN * sd));
-        let nf: Vec<f64> = nx
-            .iter()
-            .map(|s| {
-                xs.iter()
-                    .zip(&fs)
-                    .zip(&ws)
-                    .map(|((x, f), w)| f * w * pdf(s - x - delta))
-                    .sum()
-            })
-            .collect();
-        (xs, ws, fs) = (nx, nw, nf);
+        (xs, ws, fs) = next_density((&xs, &fs, &ws), (lo, hi), k, delta);
     }
     Operating { keep, runs }
+}
+
+/// The density of the summed runs at look `k + 1`, on its own grid: the
+/// density `fs` (quadrature weights `ws`) over `xs` at look `k`, where
+/// the try went on (between `lo` and `hi`), with one more run of mean
+/// `delta` and variance 1 added. Returns the new points, weights and
+/// density.
+pub(super) fn next_density(
+    (xs, fs, ws): (&[f64], &[f64], &[f64]),
+    (lo, hi): (f64, f64),
+    k: usize,
+    delta: f64,
+) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let (m, sd) = (k as f64 * delta, (k as f64).sqrt());
+    let (nx, nw) = grid(lo.max(m - SPAN * sd), hi.min(m + SPAN * sd));
+    let nf = nx
+        .iter()
+        .map(|s| {
+            xs.iter()
+                .zip(fs)
+                .zip(ws)
+                .map(|((x, f), w)| f * w * pdf(s - x - delta))
+                .sum()
+        })
+        .collect();
+    (nx, nw, nf)
 }
 
 /// Points and Simpson weights over `[lo, hi]` (none when empty).

@@ -8,7 +8,7 @@
 //! moment estimate). Measured in `examples/ratchet_sim` (`--record
 //! corrected`) as a record of a keep from its own runs.
 
-use super::{cdf, grid, info, pdf, Design, SPAN};
+use super::{cdf, grid, info, next_density, pdf, Design, SPAN};
 
 /// The expected mean of the candidate's runs when the design keeps it, at
 /// a true change `delta` beyond `min_effect` (σ of one run), both
@@ -50,19 +50,7 @@ pub fn kept_mean(design: &Design, delta: f64) -> Option<f64> {
             if k == cap {
                 break;
             }
-            let (m, sd) = (k as f64 * delta, (k as f64).sqrt());
-            let (nx, nw) = grid(lo.max(m - SPAN * sd), hi.min(m + SPAN * sd));
-            let nf: Vec<f64> = nx
-                .iter()
-                .map(|s| {
-                    xs.iter()
-                        .zip(&fs)
-                        .zip(&ws)
-                        .map(|((x, f), w)| f * w * pdf(s - x - delta))
-                        .sum()
-                })
-                .collect();
-            (xs, ws, fs) = (nx, nw, nf);
+            (xs, ws, fs) = next_density((&xs, &fs, &ws), (lo, hi), k, delta);
             if fs.is_empty() {
                 break;
             }
