@@ -465,9 +465,11 @@ def lost_gains(loops, sigma, args):
     run there (what a paired screen would have compared)."""
     print("Truly better tries (≥ 0.1σ) arx did not keep, from the journals:")
     print()
-    print("| arm | loop | edit | true gain | candidate runs | decided | line's change | "
-          "first run − the best's run at its seed | z at the last look, unpaired |")
-    print("|---|---:|---|---:|---:|---|---:|---:|---:|")
+    print("| arm | loop | edit | true gain | candidate runs | decided | ended at | line's change | "
+          "first run − the best's run at its seed | z at the last look, unpaired | "
+          "z on its own pairs |")
+    print("|---|---:|---|---:|---:|---|---|---:|---:|---:|---:|")
+    ends = {}
     for loop in loops:
         if loop["arm"] == "naive":
             continue
@@ -499,9 +501,43 @@ def lost_gains(loops, sigma, args):
             if not paired and r.get("noise") and r.get("best_runs"):
                 se = r["noise"] * math.sqrt(1 / n_runs + 1 / r["best_runs"])
                 z = f"{r.get('improvement', float('nan')) / se:+.2f}"
+            # The paired statistic on this try's own pairs (positive =
+            # better; the rule uses the larger of this spread and the
+            # segment's pooled one).
+            diffs = [best[s] - runs[s] for s in runs if s in best]
+            if r.get("direction") == "max":
+                diffs = [-x for x in diffs]
+            zp = "–"
+            if len(diffs) >= 2 and sd(diffs) > 0:
+                zp = f"{mean(diffs) / (sd(diffs) / math.sqrt(len(diffs))):+.2f}"
+            end = stop_of(n_runs, paired, r.get("best_runs") or 0)
+            ends.setdefault((loop["arm"], end), []).append(t["truth"])
             print(f"| {loop['arm']} | {loop['loop']} | {t['edit']} | {t['truth']:.4f} "
-                  f"({t['truth'] / sigma:.2f}σ) | {n_runs} | {decided} | "
-                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} | {z} |")
+                  f"({t['truth'] / sigma:.2f}σ) | {n_runs} | {decided} | {end} | "
+                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} | {z} | {zp} |")
+    print()
+    print("Where those lost gains ended, per arm (tries, and their true gain in σ):")
+    print()
+    print("| arm | ended at | tries | true gain lost (σ) |")
+    print("|---|---|---:|---:|")
+    for (arm, end), gains in sorted(ends.items()):
+        print(f"| {arm} | {end} | {len(gains)} | {sum(gains) / sigma:.2f} |")
+
+
+def stop_of(n_runs, paired, best_runs, cap=8):
+    """Which look of the `sequential` design ended a discarded try: the
+    one-run screen, a futility bound before the last look, or the last
+    look (the cap of 8 runs unpaired; the best's last seeded run paired,
+    where the bounds meet)."""
+    if paired:
+        last = min(best_runs, cap) if best_runs else cap
+        where = "last pair" if paired["pairs"] >= last else "futility"
+        return f"paired, {where} ({paired['pairs']} pairs)"
+    if n_runs <= 1:
+        return "unpaired, screen (run 1)"
+    if n_runs >= cap:
+        return f"unpaired, last look (run {n_runs})"
+    return "unpaired, futility (runs 2–7)"
 
 
 def main():
