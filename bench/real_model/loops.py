@@ -367,6 +367,8 @@ def report(loops, truth, args):
     print()
     lost_gains(loops, sigma, args)
     print()
+    own_pairs(loops, args)
+    print()
     runs_by_edit(loops, sigma)
     with open(os.path.join(args.work, "records.jsonl"), "w") as f:
         for loop in loops:
@@ -522,6 +524,67 @@ def lost_gains(loops, sigma, args):
     print("|---|---|---:|---:|")
     for (arm, end), gains in sorted(ends.items()):
         print(f"| {arm} | {end} | {len(gains)} | {sum(gains) / sigma:.2f} |")
+
+
+def own_pairs(loops, args):
+    """The paired arm's tries decided paired on three pairs or more: the
+    spread of their own differences against the spread pooled over the
+    segment's earlier tries (plainly; the rule leaves out a try beyond
+    the others by an F test at 10⁻⁴, and judges a try at the larger of
+    the two), and how many a one-sided paired t test at 95% on their own
+    differences alone, at their last look, would call better: by the
+    truth of the try and by arx's decision."""
+    from scipy.stats import t as student_t
+
+    rows = {}
+    for loop in loops:
+        if loop["arm"] != "paired":
+            continue
+        path = os.path.join(args.work, f"paired-{loop['loop']}", ".arx", "journal.jsonl")
+        best, history, decided = {}, [], {}
+        for line in open(path):
+            rec = json.loads(line)
+            r = rec.get("ratchet") or {}
+            runs = seed_values(rec)
+            diffs = [best[s] - v for s, v in runs.items() if s in best]
+            if r.get("direction") == "max":
+                diffs = [-x for x in diffs]
+            df = sum(len(h) - 1 for h in history)
+            pooled = (math.sqrt(sum(sum((x - mean(h)) ** 2 for x in h) for h in history) / df)
+                      if df else None)
+            decided[r.get("description")] = (diffs, pooled, r.get("paired"))
+            if len(diffs) >= 2:
+                history.append(diffs)
+            if r.get("status") in ("baseline", "keep"):
+                best = runs
+        for t in loop["tries"]:
+            diffs, pooled, paired = decided.get(t["edit"], ([], None, None))
+            if not paired or len(diffs) < 3 or not pooled:
+                continue
+            own = sd(diffs)
+            t_own = mean(diffs) / (own / math.sqrt(len(diffs))) if own > 0 else (
+                math.inf if mean(diffs) > 0 else -math.inf)
+            passes = t_own >= student_t.ppf(0.95, len(diffs) - 1)
+            row = rows.setdefault(t["class"], dict(tries=0, kept=0, ratios=[], pass_kept=0,
+                                                   pass_discarded=0))
+            row["tries"] += 1
+            row["kept"] += t["status"] == "keep"
+            row["ratios"].append(own / pooled)
+            row["pass_kept" if t["status"] == "keep" else "pass_discarded"] += passes
+    print("Paired tries decided on 3 pairs or more: their own differences' spread against the "
+          "segment's pooled one, and a one-sided paired t test at 95% on their own differences "
+          "alone at the last look:")
+    print()
+    print("| truth of the try | tries | kept by arx | own spread / pooled (median, range) | "
+          "own t test says better: kept / discarded by arx |")
+    print("|---|---:|---:|---:|---:|")
+    for cls in ("better", "null", "worse"):
+        r = rows.get(cls)
+        if not r:
+            continue
+        q = sorted(r["ratios"])
+        print(f"| {cls} | {r['tries']} | {r['kept']} | {q[len(q) // 2]:.2f} ({q[0]:.2f}–{q[-1]:.2f}) | "
+              f"{r['pass_kept']} / {r['pass_discarded']} |")
 
 
 def stop_of(n_runs, paired, best_runs, cap=8):
