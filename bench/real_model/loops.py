@@ -232,7 +232,9 @@ def truths(loops, args):
     cache = {}
     if os.path.exists(args.cache):
         cache = json.load(open(args.cache))
-    keys = {model_key(START)}
+    # Every edit on the start too: the per-edit table and the seed
+    # effects read them.
+    keys = {model_key(START)} | {model_key(applied(START, e)) for e in EDITS}
     for loop in loops:
         for t in loop["tries"]:
             keys.add(model_key(t["best"]))
@@ -364,6 +366,8 @@ def report(loops, truth, args):
             lost = [t for t in ts if t["class"] == "better" and t["status"] != "keep"]
             cells.append(f"{kept}/{len(ts)} / {len(lost)} ({sum(t['truth'] for t in lost):.4f})")
         print(f"| {edit[0]} | {g:+.4f} ({g / sigma:+.2f}σ) | " + " | ".join(cells) + " |")
+    print()
+    seed_effects(truth, sigma)
     print()
     lost_gains(loops, sigma, args)
     print()
@@ -524,6 +528,48 @@ def lost_gains(loops, sigma, args):
     print("|---|---|---:|---:|")
     for (arm, end), gains in sorted(ends.items()):
         print(f"| {arm} | {end} | {len(gains)} | {sum(gains) / sigma:.2f} |")
+
+
+def seed_effects(truth, sigma):
+    """Each edit on the start at the truth's seeds, as paired seeds see
+    it: the correlation of its runs with the start's at the same seed
+    (ρ), the spread of one paired difference, its true gain in units of
+    that spread, and how its differences seed by seed correlate with the
+    other gains' (the median over them). A segment pairs every try with
+    the same few seeds of its best: where gains move together seed by
+    seed, seeds that disfavour one disfavour them all."""
+    base = truth[model_key(START)]
+    diffs = {}
+    for edit in EDITS:
+        key = model_key(applied(START, edit))
+        if key in truth:
+            diffs[edit[0]] = [b - c for b, c in zip(base, truth[key])]
+    gains = [e for e, d in diffs.items() if sd(d) > 0 and mean(d) > 2.05 * sd(d) / math.sqrt(len(d))]
+
+    def corr(a, b):
+        ma, mb = mean(a), mean(b)
+        num = sum((x - ma) * (y - mb) for x, y in zip(a, b))
+        den = math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
+        return num / den if den > 0 else float("nan")
+
+    print("Each edit on the start, seed by seed at the truth's seeds: ρ with the start's run at "
+          "the same seed, the spread of one paired difference, the true gain in units of it, and "
+          "the median correlation of its differences with those of the other truly better edits:")
+    print()
+    print("| edit | true gain (σ) | ρ | spread of a difference (σ) | gain / spread | "
+          "median correlation with the other gains, seed by seed |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for edit in EDITS:
+        d = diffs.get(edit[0])
+        if d is None:
+            continue
+        cand = truth[model_key(applied(START, edit))]
+        spread = sd(d)
+        rho = corr(base, cand) if spread > 0 else 1.0
+        others = sorted(corr(d, diffs[o]) for o in gains if o != edit[0])
+        med = f"{others[len(others) // 2]:.2f}" if others and spread > 0 else "–"
+        ratio = f"{mean(d) / spread:+.2f}" if spread > 0 else "–"
+        print(f"| {edit[0]} | {mean(d) / sigma:+.2f} | {rho:.2f} | {spread / sigma:.2f} | {ratio} | {med} |")
 
 
 def own_pairs(loops, args):
