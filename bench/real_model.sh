@@ -15,8 +15,12 @@
 # PASS/FAIL against the target (arx's true gain per 100 runs at
 # least the naive loop's, and no arx loop ending worse than its start);
 # then the ratio's noise (a bootstrap over loops of each arx arm's gain
-# per 100 runs minus the naive loop's, and each loop's own) and where
-# each arx arm spends its runs, edit by edit.
+# per 100 runs minus the naive loop's, and each loop's own), each edit
+# on the start as paired seeds see it (rho, the spread of a difference,
+# how the gains move together seed by seed), where each lost gain ended
+# (screen, futility, last look; paired or not), each paired try's own
+# spread against the segment's pooled one, and where each arx arm
+# spends its runs, edit by edit.
 #
 # Usage: bench/real_model.sh      (30 minutes with JOBS=5 on 2 busy shared cores)
 #   PYTHON=path          a Python with numpy and scikit-learn; otherwise a
