@@ -101,7 +101,8 @@ GUARD_TRIES = 10
 # The simulation's figure for each cell, and where it comes from:
 # power: `cargo run --example ratchet_sim -- --power-only
 #   --calibration-trials 2000` (rate, runs a try, the SPRT ceiling);
-# stream: `ratchet_sim --streams-only --trials 400`, rich stream;
+# stream: `ratchet_sim --streams-only --trials 400 --segment-tries 20`,
+#   rich stream, in segments of 20 tries as this script plays it;
 # held-out: `cargo run --example holdout_sim` (2,000 loops x 8 tries);
 # guard: `cargo run --example guard_sim -- --loops 2000` at 0.95;
 # instances: `cargo run --example instance_runs_sim -- --nulls-only
@@ -111,7 +112,7 @@ SIMULATION = {
     "power1@later": "46.4%, 6.58 runs (SPRT ceiling 49.9%)",
     "power2@first": "90.5%, 8.79 runs (SPRT ceiling 93.5%)",
     "power2@later": "91.0%, 8.73 runs (SPRT ceiling 93.5%)",
-    "stream": "3.11",
+    "stream": "3.20",
     "holdout@unpaired/harm": "99.0%",
     "holdout@unpaired/null": "7.3%",
     "holdout@rho0/harm": "98.2%",
