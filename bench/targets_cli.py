@@ -112,7 +112,7 @@ SIMULATION = {
     "power1@later": "46.4%, 6.58 runs (SPRT ceiling 49.9%)",
     "power2@first": "90.5%, 8.79 runs (SPRT ceiling 93.5%)",
     "power2@later": "91.0%, 8.73 runs (SPRT ceiling 93.5%)",
-    "stream": "3.20",
+    "stream": "2.99",
     "holdout@unpaired/harm": "99.0%",
     "holdout@unpaired/null": "7.3%",
     "holdout@rho0/harm": "98.2%",
