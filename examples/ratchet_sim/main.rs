@@ -31,6 +31,7 @@ use std::time::Instant;
 
 mod calibration;
 mod instances;
+mod kept;
 mod lanes;
 mod paired;
 mod spent;
@@ -222,7 +223,7 @@ struct Variant {
     /// The `sequential` rule with these constants.
     seq: Option<SeqTuning>,
     /// Record a keep by all its runs, their mean corrected for the
-    /// design's selection (`sequential::kept`), not by runs after it:
+    /// design's selection (`kept.rs`), not by runs after it:
     /// 1 the conditional estimate, 2 one step of it, 3 halfway between.
     corrected: u8,
 }
@@ -506,7 +507,7 @@ fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 4] {
 
 /// What a corrected record adds to each of a kept candidate's runs (loss
 /// units): its mean less the change the design's selection leaves
-/// (`sequential::kept::kept_estimate`), σ the decision's noise.
+/// (`kept::kept_estimate`), σ the decision's noise.
 fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
     let (Some(t), Some(sigma)) = (v.seq, decision.noise) else {
         return 0.0;
@@ -526,8 +527,8 @@ fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
     }
     let me = v.settings.min_effect.max(0.0);
     let observed = (decision.improvement - me) / sigma;
-    let conditional = || sequential::kept::kept_estimate(&design, observed);
-    let one_step = || sequential::kept::kept_estimate_one_step(&design, observed);
+    let conditional = || kept::kept_estimate(&design, observed);
+    let one_step = || kept::kept_estimate_one_step(&design, observed);
     let estimate = match v.corrected {
         1 => conditional(),
         2 => one_step(),

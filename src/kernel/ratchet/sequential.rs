@@ -40,8 +40,6 @@ use std::sync::{Mutex, OnceLock};
 
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
-pub mod kept;
-
 /// The fixed shape of the bounds, in units of Z (standard errors of the
 /// change).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -246,7 +244,8 @@ fn normal() -> &'static Normal {
     N.get_or_init(|| Normal::new(0.0, 1.0).expect("standard normal"))
 }
 
-fn cdf(x: f64) -> f64 {
+/// The standard normal distribution function.
+pub fn cdf(x: f64) -> f64 {
     if x == f64::INFINITY {
         1.0
     } else if x == f64::NEG_INFINITY {
@@ -256,7 +255,8 @@ fn cdf(x: f64) -> f64 {
     }
 }
 
-fn pdf(x: f64) -> f64 {
+/// The standard normal density.
+pub fn pdf(x: f64) -> f64 {
     (-0.5 * x * x).exp() * 0.398_942_280_401_432_7
 }
 
@@ -278,14 +278,14 @@ pub fn z_to_t(z: f64, df: f64) -> f64 {
 
 /// Information of the change after `k` runs against `nb`: 1 / se² in
 /// units of 1 / σ².
-fn info(k: usize, nb: usize) -> f64 {
+pub fn info(k: usize, nb: usize) -> f64 {
     1.0 / (1.0 / k as f64 + 1.0 / nb as f64)
 }
 
 /// Grid step of the walk's density, in σ of one run.
 const STEP: f64 = 0.2;
 /// Standard deviations either side of the walk's mean the grid spans.
-const SPAN: f64 = 8.0;
+pub const SPAN: f64 = 8.0;
 /// Points of the integral over the kept commit's mean (±6.4 sd).
 const BEST_POINTS: usize = 25;
 
@@ -369,7 +369,7 @@ fn walk(design: &Design, delta: f64, b: f64) -> Operating {
 /// the try went on (between `lo` and `hi`), with one more run of mean
 /// `delta` and variance 1 added. Returns the new points, weights and
 /// density.
-pub(super) fn next_density(
+pub fn next_density(
     (xs, fs, ws): (&[f64], &[f64], &[f64]),
     (lo, hi): (f64, f64),
     k: usize,
@@ -391,7 +391,7 @@ pub(super) fn next_density(
 }
 
 /// Points and Simpson weights over `[lo, hi]` (none when empty).
-fn grid(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+pub fn grid(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
     if hi.is_nan() || lo.is_nan() || hi <= lo {
         return (Vec::new(), Vec::new());
     }
