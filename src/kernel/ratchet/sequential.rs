@@ -59,12 +59,12 @@ pub struct Shape {
 /// segment and later, and spends 2.9 runs a try where 80% of the
 /// candidates are null or harmful. The screen ends a candidate whose
 /// first run is under 0.3 standard errors better than the best (at 0 it
-/// spent 3.1 runs a try there; at 0.35, 42% of 1σ gains kept first in a
-/// segment, and at 0.5 41%). No keep before the fourth run: a candidate
-/// whose runs are noisier than the pooled noise shows it on three
-/// degrees of freedom before it can be kept (kept from the second run,
-/// one at 3× the run variance was kept at 1.5 × the rate asked later in
-/// a segment).
+/// spent 3.1 runs a try there; at 0.35 two calibration cells left their
+/// bounds; at 0.5 a 1σ gain later was kept 40.8%). No keep before the
+/// fourth run: a candidate whose runs are noisier than the pooled noise
+/// shows it on three degrees of freedom before it can be kept (kept from
+/// the second run, one at 3× the run variance was kept at 1.5 × the rate
+/// asked later in a segment).
 pub const SHAPE: Shape = Shape {
     screen_futility: 0.3,
     futility: 0.5,
