@@ -31,6 +31,7 @@ use std::time::Instant;
 
 mod calibration;
 mod instances;
+mod kept;
 mod lanes;
 mod paired;
 mod spent;
@@ -154,6 +155,9 @@ struct World {
     baseline: Vec<f64>,
     changes: Vec<Change>,
     noise: Vec<[f64; MAX_DRAWS]>,
+    /// The loop's seed: a new segment's baseline (`--segment-tries`) is
+    /// drawn from it.
+    seed: u64,
 }
 
 fn world(stream: &Stream, seed: u64) -> World {
@@ -188,8 +192,22 @@ fn world(stream: &Stream, seed: u64) -> World {
         baseline,
         changes,
         noise,
+        seed,
     }
 }
+
+/// The noise of the baseline runs of the loop's segment `s` (≥ 1) under
+/// `--segment-tries`: its own draws, apart from every candidate's.
+fn segment_baseline(world: &World, s: usize) -> Vec<f64> {
+    let mut rng =
+        ChaCha8Rng::seed_from_u64(world.seed ^ (s as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+    (0..BASELINE_RUNS).map(|_| normal(&mut rng)).collect()
+}
+
+/// `--segment-tries N`: a new segment every N tries, its baseline
+/// measured again on `BASELINE_RUNS` runs, as `bench/targets_cli.py`
+/// plays its stream through the CLI (`arx try --new-segment`).
+static SEGMENT_TRIES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
 
 /// A rule with its settings, as the loop runs it.
 #[derive(Debug, Clone)]
@@ -205,7 +223,7 @@ struct Variant {
     /// The `sequential` rule with these constants.
     seq: Option<SeqTuning>,
     /// Record a keep by all its runs, their mean corrected for the
-    /// design's selection (`sequential::kept`), not by runs after it:
+    /// design's selection (`kept.rs`), not by runs after it:
     /// 1 the conditional estimate, 2 one step of it, 3 halfway between.
     corrected: u8,
 }
@@ -332,6 +350,8 @@ struct Outcome {
     tried: f64,
     /// Runs spent, the baseline's included.
     runs: f64,
+    /// Runs spent on baselines (the first and those of `--segment-tries`).
+    baseline_runs: f64,
     /// Recorded best minus the final kept commit's true value (σ).
     bias: f64,
     /// Sum over the keeps of (recorded value − true value) when kept.
@@ -363,10 +383,30 @@ fn play(world: &World, v: &Variant) -> Outcome {
     let mut values: Vec<f64> = world.baseline.clone();
     let (mut kept, mut kept_from, mut kept_value) = (0usize, 0usize, 0.0);
     let mut used = BASELINE_RUNS;
-    let mut out = Outcome::default();
+    let mut out = Outcome {
+        baseline_runs: BASELINE_RUNS as f64,
+        ..Outcome::default()
+    };
     'changes: for (i, change) in world.changes.iter().enumerate() {
         if used >= BUDGET {
             break;
+        }
+        if let Some(&n) = SEGMENT_TRIES.get() {
+            if i > 0 && i % n == 0 {
+                // A new segment: the best measured again, the noise
+                // pooled afresh.
+                let baseline: Vec<f64> = segment_baseline(world, i / n)
+                    .iter()
+                    .map(|e| -kept_value + e)
+                    .collect();
+                used += baseline.len();
+                out.baseline_runs += baseline.len() as f64;
+                (groups, values) = (vec![baseline.clone()], baseline);
+                (kept, kept_from) = (0, 0);
+                if used >= BUDGET {
+                    break;
+                }
+            }
         }
         out.tried += 1.0;
         let value = kept_value + change.effect;
@@ -467,7 +507,7 @@ fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 4] {
 
 /// What a corrected record adds to each of a kept candidate's runs (loss
 /// units): its mean less the change the design's selection leaves
-/// (`sequential::kept::kept_estimate`), σ the decision's noise.
+/// (`kept::kept_estimate`), σ the decision's noise.
 fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
     let (Some(t), Some(sigma)) = (v.seq, decision.noise) else {
         return 0.0;
@@ -487,8 +527,8 @@ fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
     }
     let me = v.settings.min_effect.max(0.0);
     let observed = (decision.improvement - me) / sigma;
-    let conditional = || sequential::kept::kept_estimate(&design, observed);
-    let one_step = || sequential::kept::kept_estimate_one_step(&design, observed);
+    let conditional = || kept::kept_estimate(&design, observed);
+    let one_step = || kept::kept_estimate_one_step(&design, observed);
     let estimate = match v.corrected {
         1 => conditional(),
         2 => one_step(),
@@ -539,6 +579,8 @@ struct Summary {
     improvements: f64,
     tried: f64,
     runs: f64,
+    /// Candidate runs per try (a keep's record included, baselines not).
+    runs_per_try: f64,
     bias: (f64, f64),
     keep_bias: f64,
     coverage: f64,
@@ -569,6 +611,8 @@ fn summarize(worlds: &[World], v: &Variant) -> Summary {
         improvements: mean(|o| o.improvements_kept),
         tried: mean(|o| o.tried),
         runs: mean(|o| o.runs),
+        runs_per_try: outs.iter().map(|o| o.runs - o.baseline_runs).sum::<f64>()
+            / outs.iter().map(|o| o.tried).sum::<f64>().max(1.0),
         bias: mean_se(&col(|o| o.bias)),
         keep_bias: outs.iter().map(|o| o.keep_bias_sum).sum::<f64>() / keeps.max(1.0),
         coverage: mean(|o| o.covered),
@@ -758,6 +802,9 @@ fn parse_args() -> Args {
                 a.calibration_noise = Some(args.next().unwrap_or_else(|| usage(&arg)))
             }
             "--later-after-nulls" => a.later_after_nulls = Some(value(&mut args) as usize),
+            "--segment-tries" => {
+                let _ = SEGMENT_TRIES.set(value(&mut args).max(1) as usize);
+            }
             "--shape" => {
                 let v = args.next().unwrap_or_else(|| usage(&arg));
                 let f: Vec<f64> = v
@@ -783,7 +830,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP] [--corrected-record] [--nonbinding F1,F]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP] [--corrected-record] [--nonbinding F1,F] [--segment-tries N]"
     );
     std::process::exit(2)
 }
@@ -905,6 +952,12 @@ fn main() {
         if args.streams_only {
             let spending: Vec<(&str, spent::Spent)> =
                 rows.iter().map(|r| (r.label.as_str(), r.spent)).collect();
+            for r in rows {
+                println!(
+                    "- runs per try (a keep's record included, baselines not): {:.2} {}",
+                    r.runs_per_try, r.label
+                );
+            }
             println!("\nWhere the runs go (means over the loops):\n");
             print!("{}", spent::table(&spending));
             println!();

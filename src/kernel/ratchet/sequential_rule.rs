@@ -487,12 +487,16 @@ mod tests {
             "{}",
             d.detail
         );
+        // So does one better by under 0.3 standard errors (carried to t
+        // on the noise's 4 degrees of freedom).
+        let d = decided(step(&s, &[0.01]));
+        assert!(!d.keep() && d.detail.contains("(needs 0.3211 to go on)"));
         // No keep on one run: a better one runs again.
-        assert_eq!(step(&s, &[0.01]), Step::RunAgain);
+        assert_eq!(step(&s, &[0.5]), Step::RunAgain);
         assert_eq!(step(&s, &[9.0]), Step::RunAgain);
         // Lower is better.
         let down = Settings::new(Direction::Min);
-        assert_eq!(step(&down, &[-0.01]), Step::RunAgain);
+        assert_eq!(step(&down, &[-0.5]), Step::RunAgain);
     }
 
     #[test]

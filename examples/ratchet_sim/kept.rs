@@ -5,10 +5,11 @@
 //! known, so that expectation is computed exactly for a known σ
 //! ([`kept_mean`]), and a kept mean is corrected by solving for the change
 //! whose expected kept mean it is ([`kept_estimate`], the conditional
-//! moment estimate). Measured in `examples/ratchet_sim` (`--record
-//! corrected`) as a record of a keep from its own runs.
+//! moment estimate). Played by `--corrected-record` as a record of a keep
+//! from its own runs; not a rule of arx (see BENCHMARKS.md, "The levers
+//! tried next").
 
-use super::{cdf, grid, info, next_density, pdf, Design, SPAN};
+use arx::kernel::ratchet::sequential::{cdf, grid, info, next_density, pdf, Design, SPAN};
 
 /// The expected mean of the candidate's runs when the design keeps it, at
 /// a true change `delta` beyond `min_effect` (σ of one run), both
@@ -98,8 +99,8 @@ pub fn kept_estimate_one_step(design: &Design, observed: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{design, Design};
     use super::*;
+    use arx::kernel::ratchet::sequential::design;
     use rand::{Rng, SeedableRng};
 
     fn gauss(rng: &mut rand_chacha::ChaCha8Rng) -> f64 {
