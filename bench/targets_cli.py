@@ -104,8 +104,8 @@ GUARD_TRIES = 10
 # stream: `ratchet_sim --streams-only --trials 400`, rich stream;
 # held-out: `cargo run --example holdout_sim` (2,000 loops x 8 tries);
 # guard: `cargo run --example guard_sim -- --loops 2000` at 0.95;
-# instances: `cargo run --example instance_runs_sim -- --nulls-only
-#   --trials 3000 --seed 5`.
+# instances: `cargo run --release --example instance_runs_sim --
+#   --nulls-only --trials 50000 --seed 202`.
 SIMULATION = {
     "power1@first": "44.5%, 6.45 runs (SPRT ceiling 49.9%)",
     "power1@later": "46.4%, 6.58 runs (SPRT ceiling 49.9%)",
@@ -123,12 +123,12 @@ SIMULATION = {
     "guard@0.02": "100.0%, 0.21 keeps a loop",
     "guard@0.05": "99.4%, 0.20 keeps a loop",
     "guardbest@0.05": "99.8%, 0.20 keeps a loop",
-    "instances@0/0": "2.33%",
-    "instances@0.05/0": "4.87%",
-    "instances@0.1/0": "4.97%",
-    "instances@0/1": "4.97%",
-    "instances@0.05/1": "4.87%",
-    "instances@0.1/1": "4.77%",
+    "instances@0/0": "2.58%",
+    "instances@0.05/0": "4.36%",
+    "instances@0.1/0": "4.65%",
+    "instances@0/1": "1.49%",
+    "instances@0.05/1": "4.43%",
+    "instances@0.1/1": "5.01%",
 }
 SPRT_CEILING = {"power1": 0.499, "power2": 0.935}
 
