@@ -97,30 +97,31 @@ def git(repo, *args):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def make_repo(parent, name, noise, confidence):
+def new_repo(parent, name, files):
+    """A git repository PARENT/NAME holding FILES (name -> text), committed."""
     repo = os.path.join(parent, name)
     os.makedirs(repo)
     git(repo, "init", "-q", "-b", "main")
     git(repo, "config", "user.email", "bench@example.com")
     git(repo, "config", "user.name", "bench")
-    for f in ("note.txt", "wide.txt"):
+    for f, text in files.items():
         with open(os.path.join(repo, f), "w") as fh:
-            fh.write("0\n")
-    with open(os.path.join(repo, "score.py"), "w") as fh:
-        fh.write(SCORE_PY)
+            fh.write(text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "start")
+    return repo
+
+
+def make_repo(parent, name, noise, confidence):
     paired = 'seeds = "paired"\n' if noise.startswith("rho") else ""
-    with open(os.path.join(repo, "arx.toml"), "w") as fh:
-        fh.write(
-            "[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\n"
+    toml = ("[gates]\nexecute = false\n\n[objective]\nmetric = \"m\"\n"
             "direction = \"min\"\n"
             f"command = \"{sys.executable} -S score.py\"\n"
             "baseline_repeat = 5\n"
             f"{paired}rule = \"sequential\"\nconfidence = {confidence}\n")
-    with open(os.path.join(repo, ".gitignore"), "w") as fh:
-        fh.write(".arx/\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "start")
-    return repo
+    return new_repo(parent, name, {"note.txt": "0\n", "wide.txt": "0\n",
+                                   "score.py": SCORE_PY, "arx.toml": toml,
+                                   ".gitignore": ".arx/\n"})
 
 
 def try_once(arx, repo, env, label, new_segment, wide):

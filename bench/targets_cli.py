@@ -72,7 +72,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ of calibration_cli in bench/
-from calibration_cli import build_arx, git, wilson  # noqa: E402
+from calibration_cli import build_arx, new_repo, wilson  # noqa: E402
 
 # cell -> (tries, loops or segments of the cell, weight in the time budget)
 DEFAULT_CELLS = {
@@ -105,8 +105,8 @@ GUARD_TRIES = 10
 #   rich stream, in segments of 20 tries as this script plays it;
 # held-out: `cargo run --example holdout_sim` (2,000 loops x 8 tries);
 # guard: `cargo run --example guard_sim -- --loops 2000` at 0.95;
-# instances: `cargo run --example instance_runs_sim -- --nulls-only
-#   --trials 3000 --seed 5`.
+# instances: `cargo run --release --example instance_runs_sim --
+#   --nulls-only --trials 50000 --seed 202`.
 SIMULATION = {
     "power1@first": "43.8%, 6.06 runs (SPRT ceiling 48.0%)",
     "power1@later": "45.7%, 6.24 runs (SPRT ceiling 48.0%)",
@@ -124,12 +124,12 @@ SIMULATION = {
     "guard@0.02": "100.0%, 0.21 keeps a loop",
     "guard@0.05": "99.4%, 0.20 keeps a loop",
     "guardbest@0.05": "99.8%, 0.20 keeps a loop",
-    "instances@0/0": "2.33%",
-    "instances@0.05/0": "4.87%",
-    "instances@0.1/0": "4.97%",
-    "instances@0/1": "4.97%",
-    "instances@0.05/1": "4.87%",
-    "instances@0.1/1": "4.77%",
+    "instances@0/0": "2.58%",
+    "instances@0.05/0": "4.36%",
+    "instances@0.1/0": "4.65%",
+    "instances@0/1": "1.49%",
+    "instances@0.05/1": "4.43%",
+    "instances@0.1/1": "5.01%",
 }
 SPRT_CEILING = {"power1": 0.480, "power2": 0.915}
 
@@ -178,19 +178,9 @@ print('__RESULT__ {"m": %.9f, "step_time_s": %.9f}'
 '''
 
 
-def new_repo(parent, name, files, toml):
-    repo = os.path.join(parent, name)
-    os.makedirs(repo)
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "bench@example.com")
-    git(repo, "config", "user.name", "bench")
-    files = dict(files, **{"arx.toml": toml, ".gitignore": ".arx/\n"})
-    for f, text in files.items():
-        with open(os.path.join(repo, f), "w") as fh:
-            fh.write(text)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "start")
-    return repo
+def arx_repo(parent, name, files, toml):
+    """A repository of this script: FILES, its arx.toml TOML and .gitignore."""
+    return new_repo(parent, name, dict(files, **{"arx.toml": toml, ".gitignore": ".arx/\n"}))
 
 
 def arx_try(arx, repo, label, new_segment=False):
@@ -225,7 +215,7 @@ def toml(metric_lines):
 
 def stream_block(arx, block, segments, out, deadline, work):
     rng = random.Random(f"stream/{block}/{time.time_ns()}")
-    repo = new_repo(work, f"stream-{block}", {"value.txt": "0\n", "score.py": STREAM_PY},
+    repo = arx_repo(work, f"stream-{block}", {"value.txt": "0\n", "score.py": STREAM_PY},
                     toml("baseline_repeat = 5\n"))
     for s in range(segments):
         if deadline and time.time() > deadline:
@@ -255,7 +245,7 @@ def guard_block(arx, cell, block, loops, out, deadline, work):
     for n in range(loops):
         if deadline and time.time() > deadline:
             break
-        repo = new_repo(work, f"{kind}-{sigma}-{block}-{n}",
+        repo = arx_repo(work, f"{kind}-{sigma}-{block}-{n}",
                         {"value.txt": "1\n", "step.txt": "1\n", "sigma.txt": sigma + "\n",
                          "score.py": GUARD_PY}, toml(lines))
         arx_try(arx, repo, "baseline")

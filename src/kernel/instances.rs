@@ -18,7 +18,9 @@
 //! runs ([`over_runs`]): each run's mean over the instances every compared
 //! run scored, a one-sided two-sample Student-t test of the candidate's
 //! runs against the best's (two runs a side at least), whose noise is the
-//! spread of whole runs, the shared effect included — joined to the sign
+//! spread of whole runs, the shared effect included, plus the spread of
+//! the change's effect across instances (which instances it moved is a
+//! sample too) — joined to the sign
 //! test across instances on as many runs a side, so that a change that
 //! wins on these instances only is not kept either.
 //! `examples/instance_runs_sim.rs` measures both against a shared run
@@ -248,14 +250,21 @@ pub struct OverRuns {
     /// The candidate's mean of run means minus the best's, positive =
     /// better (score units).
     pub change: f64,
-    /// Its standard error, from the pooled spread of the runs' means.
+    /// Its standard error: the pooled spread of the runs' means, and the
+    /// spread of the change's effect across instances ([`over_runs`]).
     pub se: f64,
-    /// Degrees of freedom of that spread (runs of both sides − 2).
+    /// Degrees of freedom of that standard error: the runs' (runs of
+    /// both sides − 2).
     pub df: f64,
     /// The best's runs compared.
     pub best_runs: usize,
     /// Instances every compared run scored.
     pub instances: usize,
+    /// The instances' part of `se`: how far the change's effect spreads
+    /// from instance to instance, over the instances' count (0 when the
+    /// runs' own noise accounts for all of that spread).
+    #[serde(default)]
+    pub instances_se: f64,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -469,9 +478,15 @@ pub fn runs_differ(runs: &[&Scores]) -> Option<bool> {
 
 /// The test over runs: every run of each side as one value, its mean of
 /// `sign` × score over the instances every run of both sides scored; the
-/// candidate's mean of those against the best's, with the pooled spread of
-/// the runs' means (a two-sample Student-t on `k + m − 2` df). `None`
-/// without two runs in all, or without an instance every run scored.
+/// candidate's mean of those against the best's. Its standard error has
+/// two parts, as runs and instances are both samples: the pooled spread
+/// of the runs' means (`k + m − 2` df), and the spread of the change
+/// from instance to instance ([`instances_part`]) over the instances'
+/// count. The degrees of freedom stay the runs' (`k + m − 2`), the fewer
+/// of the two parts' (the instances' part has hundreds): Hsu's
+/// conservative choice for a sum of variances, so the test holds its
+/// level whatever the share of each part. `None` without two runs in
+/// all, or without an instance every run scored.
 pub fn over_runs(best: &[&Scores], candidate: &[&Scores], sign: f64) -> Option<OverRuns> {
     let (m, k) = (best.len(), candidate.len());
     if m == 0 || k == 0 || m + k < 3 {
@@ -491,25 +506,83 @@ pub fn over_runs(best: &[&Scores], candidate: &[&Scores], sign: f64) -> Option<O
     if common.is_empty() {
         return None;
     }
-    let means: Vec<f64> = maps
+    let rows: Vec<Vec<f64>> = maps
         .iter()
-        .map(|r| sign * common.iter().map(|n| r[n]).sum::<f64>() / common.len() as f64)
+        .map(|r| common.iter().map(|n| sign * r[n]).collect())
         .collect();
+    let means: Vec<f64> = rows.iter().map(|r| mean(r)).collect();
     let (b, c) = means.split_at(m);
-    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
-    let ss = |xs: &[f64]| {
-        let mu = mean(xs);
-        xs.iter().map(|x| (x - mu) * (x - mu)).sum::<f64>()
-    };
-    let df = (m + k - 2) as f64;
-    let sd = ((ss(b) + ss(c)) / df).sqrt();
+    let df_runs = (m + k - 2) as f64;
+    let runs_var = (ss(b) + ss(c)) / df_runs * (1.0 / k as f64 + 1.0 / m as f64);
+    let (best_rows, cand_rows) = rows.split_at(m);
+    let inst_var = instances_part(best_rows, cand_rows) / common.len() as f64;
+    let var = runs_var + inst_var;
     Some(OverRuns {
         change: mean(c) - mean(b),
-        se: sd * (1.0 / k as f64 + 1.0 / m as f64).sqrt(),
-        df,
+        se: var.sqrt(),
+        df: df_runs,
         best_runs: m,
         instances: common.len(),
+        instances_se: inst_var.sqrt(),
     })
+}
+
+fn mean(xs: &[f64]) -> f64 {
+    xs.iter().sum::<f64>() / xs.len() as f64
+}
+
+/// Sum of squares about the mean.
+fn ss(xs: &[f64]) -> f64 {
+    let mu = mean(xs);
+    xs.iter().map(|x| (x - mu) * (x - mu)).sum()
+}
+
+/// The spread of a change's true effect from instance to instance, σ²_δ,
+/// estimated by moments from two sides' runs × instances (rows of equal
+/// length): the variance of the per-instance differences of the sides'
+/// means, less what the runs' own instance-by-run noise puts in it (the
+/// residual of each side's runs × instances table, after each run's and
+/// each instance's mean, pooled over both sides), at least 0.
+fn instances_part(best: &[Vec<f64>], candidate: &[Vec<f64>]) -> f64 {
+    let n = best[0].len();
+    if n < 2 {
+        return 0.0;
+    }
+    let side_means = |rows: &[Vec<f64>]| -> Vec<f64> {
+        (0..n)
+            .map(|i| rows.iter().map(|r| r[i]).sum::<f64>() / rows.len() as f64)
+            .collect()
+    };
+    let (bi, ci) = (side_means(best), side_means(candidate));
+    let d: Vec<f64> = ci.iter().zip(&bi).map(|(c, b)| c - b).collect();
+    let s2_d = ss(&d) / (n - 1) as f64;
+    // Residual sum of squares of one side's table, and its df.
+    let residual = |rows: &[Vec<f64>], inst: &[f64]| -> (f64, usize) {
+        let grand = mean(inst);
+        let sum = rows
+            .iter()
+            .map(|r| {
+                let rm = mean(r);
+                r.iter()
+                    .zip(inst)
+                    .map(|(y, a)| {
+                        let e = y - rm - a + grand;
+                        e * e
+                    })
+                    .sum::<f64>()
+            })
+            .sum();
+        (sum, (rows.len() - 1) * (n - 1))
+    };
+    let (sb, db) = residual(best, &bi);
+    let (sc, dc) = residual(candidate, &ci);
+    let noise = if db + dc > 0 {
+        (sb + sc) / (db + dc) as f64
+    } else {
+        0.0
+    };
+    let (k, m) = (candidate.len() as f64, best.len() as f64);
+    (s2_d - noise * (1.0 / k + 1.0 / m)).max(0.0)
 }
 
 impl OverRuns {
@@ -741,5 +814,49 @@ mod tests {
         assert!((lower.change + 0.375).abs() < 1e-12);
         // One run in all tells nothing of the runs' spread.
         assert!(over_runs(&br[..1], &cr[..1], 1.0).is_none());
+    }
+
+    fn table(rows: &[&[f64]]) -> Vec<Scores> {
+        rows.iter()
+            .map(|r| {
+                Scores(
+                    r.iter()
+                        .enumerate()
+                        .map(|(i, x)| (format!("q{i}"), *x))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_test_over_runs_counts_how_the_change_spreads_across_instances() {
+        // Runs of each side agree, so their means do not spread at all;
+        // the change is all on one instance of four (d = 0, 1, 0, 0). Its
+        // spread across instances, 0.25, over 4 instances, is the whole
+        // standard error: 0.25 ± 0.25, not a certain 0.25 ± 0.
+        let b = table(&[&[1.0, 0.0, 1.0, 0.0], &[1.0, 0.0, 1.0, 0.0]]);
+        let c = table(&[&[1.0, 1.0, 1.0, 0.0], &[1.0, 1.0, 1.0, 0.0]]);
+        let (br, cr): (Vec<&Scores>, Vec<&Scores>) = (b.iter().collect(), c.iter().collect());
+        let t = over_runs(&br, &cr, 1.0).unwrap();
+        assert!((t.change - 0.25).abs() < 1e-12, "{t:?}");
+        assert!((t.se - 0.25).abs() < 1e-12, "{t:?}");
+        assert!((t.instances_se - 0.25).abs() < 1e-12, "{t:?}");
+        assert_eq!(t.df, 2.0);
+        // t = 1 on 2 df: p = 0.21, far from a keep.
+        assert!((t.p_better() - 0.2113).abs() < 1e-3, "{}", t.p_better());
+    }
+
+    #[test]
+    fn the_runs_own_noise_in_the_instances_spread_is_not_counted_twice() {
+        // d = 0.5, 0.5, −0.5, 0.5 spreads by 0.25; each side's runs ×
+        // instances residual is 1/3 a cell (6 df), and 1/3 · (1/2 + 1/2)
+        // is more than 0.25: run-to-run noise explains the whole spread.
+        let b = table(&[&[1.0, 0.0, 1.0, 0.0], &[0.0, 1.0, 1.0, 0.0]]);
+        let c = table(&[&[1.0, 1.0, 1.0, 0.0], &[1.0, 1.0, 0.0, 1.0]]);
+        let (br, cr): (Vec<&Scores>, Vec<&Scores>) = (b.iter().collect(), c.iter().collect());
+        let t = over_runs(&br, &cr, 1.0).unwrap();
+        assert_eq!(t.instances_se, 0.0, "{t:?}");
+        assert!((t.change - 0.25).abs() < 1e-12, "{t:?}");
     }
 }
