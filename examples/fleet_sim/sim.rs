@@ -33,6 +33,12 @@ pub fn ratchet_rule() -> Ratchet {
 /// moved by the difference of the two bests as they measure on its class,
 /// rather than being measured again from nothing.
 pub static KEEP_RUNS: AtomicBool = AtomicBool::new(false);
+/// `--keep-runs-guarded`: `--keep-runs` only where the shift is covered
+/// by the interval the rule computes: the old best's runs on the class at
+/// least as many as the new best's (then the variance of the moved runs'
+/// mean, σ²/N + (n₀/N)²σ²/r₀ + (n₁/N)²σ²/r₁, is at most the σ²/N + σ²/r₁
+/// the rule assumes), else the runs are thrown away as without it.
+pub static KEEP_RUNS_GUARDED: AtomicBool = AtomicBool::new(false);
 /// `--queue-confidence X`: the queue's confidence, in thousandths
 /// (default [`BATCH_CONFIDENCE`]).
 pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
@@ -744,6 +750,11 @@ impl<'w> Sim<'w> {
             self.spent(Use::Moved, runs.len());
             return;
         };
+        if KEEP_RUNS_GUARDED.load(Ordering::Relaxed) && old.len() < new.len() {
+            self.out.wasted += runs.len() as f64;
+            self.spent(Use::Moved, runs.len());
+            return;
+        }
         let shift = mean(&new) - mean(&old);
         self.machines[m].samples = runs.iter().map(|x| x + shift).collect();
     }
@@ -1066,6 +1077,7 @@ mod tests {
             delay: 0,
             deaths: true,
             interact: 0.2,
+            lanes: false,
         }
     }
 
@@ -1186,6 +1198,26 @@ mod tests {
         );
         let total: f64 = kept.by_use.iter().sum();
         assert_eq!(total, kept.gpu, "{:?}", kept.by_use);
+    }
+
+    #[test]
+    fn lanes_of_one_machine_are_one_class_that_never_remeasures_and_die_together() {
+        let sc = Scenario {
+            lanes: true,
+            class_sd: 0.0,
+            ..scenario(4)
+        };
+        assert_eq!(sc.classes(), 1);
+        // A seed where the machine dies in the night.
+        let w = (0..200)
+            .map(|k| world(&sc, k))
+            .find(|w| !w.down[0].is_empty())
+            .expect("some night the machine dies");
+        assert_eq!(w.bias, vec![0.0]);
+        assert!(w.down.iter().all(|d| *d == w.down[0]));
+        let o = play(&w, sc, Rule::Fleet, 4);
+        assert_eq!(o.remeasure, 0.0);
+        assert!(o.replays > 0.0, "lanes replay as the best moves");
     }
 
     #[test]
