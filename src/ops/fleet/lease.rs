@@ -98,3 +98,93 @@ impl Drop for Renewal {
         self.stop();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+    use std::process::Command;
+
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    const REF: &str = "refs/arx/fleet/claims/idea-1";
+
+    /// A clone whose remote is a bare repository beside it: the holder of
+    /// a 3-second lease on [`REF`] (renewed every second), and the remote.
+    fn holder(dir: &Path) -> (Holder, std::path::PathBuf) {
+        let remote = dir.join("remote.git");
+        let work = dir.join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        git(dir, &["init", "--quiet", "--bare", "remote.git"]);
+        git(&work, &["init", "--quiet", "-b", "main"]);
+        git(
+            &work,
+            &["remote", "add", "origin", remote.to_str().unwrap()],
+        );
+        let door = Door::open(&work, "origin", "main").unwrap();
+        let h = Holder {
+            door,
+            refname: REF.to_string(),
+            machine: "m1".into(),
+            lane: None,
+            idea: "idea-1".into(),
+            secs: 3,
+        };
+        (h, remote)
+    }
+
+    fn push(h: &Holder, commit: &str, expected: Option<&str>) -> Push {
+        let update = Update {
+            commit,
+            refname: REF.to_string(),
+            expected,
+        };
+        h.door.push(&[update]).unwrap()
+    }
+
+    #[test]
+    fn a_lease_is_renewed_until_stopped_and_a_lease_taken_over_is_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let (h, remote) = holder(dir.path());
+        let (lease, first) = h.build("2026-01-01T00:00:00Z").unwrap();
+        assert!(
+            lease.expires.starts_with("2026-01-01T00:00:03"),
+            "{lease:?}"
+        );
+        assert_eq!(push(&h, &first, None), Push::Landed);
+        let clock = Ticking::start(Some("2026-01-01T00:00:01Z")).unwrap();
+        let mut renewal = Renewal::start(h.clone(), first.clone(), clock);
+        std::thread::sleep(std::time::Duration::from_millis(2500));
+        let last = renewal.stop().expect("the renewal ran");
+        assert_ne!(last, first, "not renewed");
+        assert_eq!(git(&remote, &["rev-parse", REF]), last);
+        assert_eq!(renewal.stop(), None, "stopped once");
+
+        // Another machine takes the lease over: renewals no longer land,
+        // and the commit held stays what it was.
+        let (_, other) = Holder {
+            machine: "m2".into(),
+            ..h.clone()
+        }
+        .build("2026-01-01T00:00:10Z")
+        .unwrap();
+        assert_eq!(push(&h, &other, Some(&last)), Push::Landed);
+        let mut renewal = Renewal::start(h, last.clone(), clock);
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        assert_eq!(renewal.stop(), Some(last));
+        assert_eq!(git(&remote, &["rev-parse", REF]), other);
+    }
+}
