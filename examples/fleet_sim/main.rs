@@ -73,7 +73,7 @@ struct Args {
 fn usage(arg: &str) -> ! {
     eprintln!("fleet_sim: bad argument {arg:?}");
     eprintln!(
-        "usage: fleet_sim [--quick] [--no-peers] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--keep-runs] [--keep-runs-guarded] [--queue-confidence X]"
+        "usage: fleet_sim [--quick] [--no-peers] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--keep-runs] [--keep-runs-guarded] [--keep-runs-fresh N] [--queue-confidence X]"
     );
     std::process::exit(2)
 }
@@ -99,6 +99,11 @@ fn parse_args() -> Args {
             "--seed" => a.seed = value(),
             "--full-remeasure" => sim::FULL_REMEASURE.store(true, Ordering::Relaxed),
             "--keep-runs" => sim::KEEP_RUNS.store(true, Ordering::Relaxed),
+            "--keep-runs-fresh" => {
+                let n = value().max(1) as u32;
+                sim::KEEP_RUNS.store(true, Ordering::Relaxed);
+                sim::KEEP_RUNS_FRESH.store(n, Ordering::Relaxed);
+            }
             "--keep-runs-guarded" => {
                 sim::KEEP_RUNS.store(true, Ordering::Relaxed);
                 sim::KEEP_RUNS_GUARDED.store(true, Ordering::Relaxed);
@@ -463,10 +468,15 @@ fn main() {
             (false, true) => ", replays keep their runs",
             (true, true) => ", full remeasures, replays keep their runs",
         },
-        if sim::KEEP_RUNS_GUARDED.load(Ordering::Relaxed) {
-            " (only where the old best has as many runs as the new)"
-        } else {
-            ""
+        match (
+            sim::KEEP_RUNS_GUARDED.load(Ordering::Relaxed),
+            sim::KEEP_RUNS_FRESH.load(Ordering::Relaxed),
+        ) {
+            (true, _) => " (only where the old best has as many runs as the new)".to_string(),
+            (false, n @ 1..) => format!(
+                " (kept only with {n} runs or more on the new best, leaning better too)"
+            ),
+            (false, 0) => String::new(),
         },
         args.seed,
         trials(&args, 1),

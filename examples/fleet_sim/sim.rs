@@ -39,6 +39,11 @@ pub static KEEP_RUNS: AtomicBool = AtomicBool::new(false);
 /// mean, σ²/N + (n₀/N)²σ²/r₀ + (n₁/N)²σ²/r₁, is at most the σ²/N + σ²/r₁
 /// the rule assumes), else the runs are thrown away as without it.
 pub static KEEP_RUNS_GUARDED: AtomicBool = AtomicBool::new(false);
+/// `--keep-runs-fresh N`: `--keep-runs`, and a candidate that carried
+/// runs over is kept only once it has N runs or more measured on the new
+/// best and they lean better than the new best too (else it runs on, up
+/// to the cap). 0: off.
+pub static KEEP_RUNS_FRESH: AtomicU32 = AtomicU32::new(0);
 /// `--queue-confidence X`: the queue's confidence, in thousandths
 /// (default [`BATCH_CONFIDENCE`]).
 pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
@@ -241,6 +246,9 @@ struct Machine {
     /// `--keep-runs`: a replayed candidate's runs, and the best they were
     /// measured on, held while the new best is measured on its class.
     carried: Option<(usize, Vec<f64>)>,
+    /// `--keep-runs-fresh`: where the runs measured on this best start
+    /// (after those carried over).
+    fresh: usize,
 }
 
 /// A keep waiting for the merge queue or the orchestrator: its change, the
@@ -331,6 +339,7 @@ impl<'w> Sim<'w> {
                 samples: Vec::new(),
                 since: 0,
                 carried: None,
+                fresh: 0,
             })
             .collect();
         Sim {
@@ -530,6 +539,7 @@ impl<'w> Sim<'w> {
         mac.value = value;
         mac.samples.clear();
         mac.carried = None;
+        mac.fresh = 0;
         mac.since = t;
         mac.phase = if need {
             Phase::Remeasure
@@ -638,6 +648,17 @@ impl<'w> Sim<'w> {
         let Some(mut decision) = self.decide(&reference, &self.machines[m].samples) else {
             return;
         };
+        let fresh = self.machines[m].fresh;
+        let want = KEEP_RUNS_FRESH.load(Ordering::Relaxed) as usize;
+        let samples = &self.machines[m].samples;
+        if want > 0
+            && fresh > 0
+            && decision.as_ref().is_some_and(Decision::keep)
+            && samples.len() < MAX_DRAWS
+            && (samples.len() - fresh < want || mean(&samples[fresh..]) >= mean(&reference))
+        {
+            return;
+        }
         // `Batched`: a keep that cannot land at once must win at the
         // queue's confidence.
         let queued = self.rule == Rule::Batched
@@ -757,6 +778,7 @@ impl<'w> Sim<'w> {
         }
         let shift = mean(&new) - mean(&old);
         self.machines[m].samples = runs.iter().map(|x| x + shift).collect();
+        self.machines[m].fresh = runs.len();
     }
 
     /// A machine that stops: the runs it carried over are thrown away.
