@@ -9,6 +9,7 @@
 //! cargo run --release --example fleet_sim -- --machines 4 --rule confirm
 //! cargo run --release --example fleet_sim -- --machines 4 --full-remeasure
 //! cargo run --release --example fleet_sim -- --machines 4 --keep-runs
+//! cargo run --release --example fleet_sim -- --machines 4 --no-peers --keep-runs-guarded
 //! ```
 //!
 //! Model. A night is [`world::NIGHT`] run-lengths of wall time; every
@@ -26,7 +27,11 @@
 //! comparison across classes through `arx::kernel::slot_offset`, the code
 //! `arx try` runs. See `sim.rs` for each rule. `--keep-runs` plays a design
 //! arx does not have: a replayed candidate keeps its runs, moved by the
-//! difference of the two bests. Each table is followed by where the
+//! difference of the two bests (`--keep-runs-guarded`: only where the
+//! old best has as many runs on the class as the new). At 4 machines a
+//! row plays 4 lanes of one machine under the same rule (one class, no
+//! offsets, down together): the yardstick the issue's target at 4
+//! machines names. Each table is followed by where the
 //! machine-time of each arx row went (`sim::Use`: the baseline,
 //! re-measuring the best on a class, candidates discarded and kept, keeps
 //! replayed after a lost race, candidates replayed as the best moved,
@@ -61,12 +66,14 @@ struct Args {
     seed: u64,
     /// `--machines N`: only fleets of N machines, at 1σ (a diagnosis).
     only: Option<usize>,
+    /// `--no-peers`: with `--machines 4`, arx's rows only.
+    no_peers: bool,
 }
 
 fn usage(arg: &str) -> ! {
     eprintln!("fleet_sim: bad argument {arg:?}");
     eprintln!(
-        "usage: fleet_sim [--quick] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--keep-runs] [--queue-confidence X]"
+        "usage: fleet_sim [--quick] [--no-peers] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--keep-runs] [--keep-runs-guarded] [--keep-runs-fresh N] [--queue-confidence X]"
     );
     std::process::exit(2)
 }
@@ -77,6 +84,7 @@ fn parse_args() -> Args {
         trials: None,
         seed: SEED,
         only: None,
+        no_peers: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -86,10 +94,20 @@ fn parse_args() -> Args {
         };
         match arg.as_str() {
             "--quick" => a.quick = true,
+            "--no-peers" => a.no_peers = true,
             "--trials" => a.trials = Some(value().max(1)),
             "--seed" => a.seed = value(),
             "--full-remeasure" => sim::FULL_REMEASURE.store(true, Ordering::Relaxed),
             "--keep-runs" => sim::KEEP_RUNS.store(true, Ordering::Relaxed),
+            "--keep-runs-fresh" => {
+                let n = value().max(1) as u32;
+                sim::KEEP_RUNS.store(true, Ordering::Relaxed);
+                sim::KEEP_RUNS_FRESH.store(n, Ordering::Relaxed);
+            }
+            "--keep-runs-guarded" => {
+                sim::KEEP_RUNS.store(true, Ordering::Relaxed);
+                sim::KEEP_RUNS_GUARDED.store(true, Ordering::Relaxed);
+            }
             "--rule" => match args.next().as_deref() {
                 Some("sequential") => {}
                 Some("confirm") => sim::CONFIRM.store(true, Ordering::Relaxed),
@@ -185,14 +203,20 @@ fn per_gpu(o: &Outcome, one: &Outcome) -> f64 {
 const HEADER: &str = "| machines | rule | true improvement (σ) | vs 1 machine | per GPU-hour vs 1 machine | true keeps | false keeps per true keep | improvements lost | replays | stale | runs thrown away | runs re-measuring the best | serial share | batches (failed) | candidates tried |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
 fn row(machines: usize, rule: Rule, o: &Outcome, one: &Outcome) -> String {
+    labelled(machines, rule.label(), o, one)
+}
+
+/// The label of the row of `n` lanes on one machine.
+const LANES: &str = "arx lanes on one machine: one class, no offsets (the issue's yardstick)";
+
+fn labelled(machines: usize, label: &str, o: &Outcome, one: &Outcome) -> String {
     let batches = if o.batches > 0.0 {
         format!("{:.1} ({:.1})", o.batches, o.failed_batches)
     } else {
         String::new()
     };
     format!(
-        "| {machines} | {} | {:.2} | {:.2}x | {:.2} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1}% | {:.1}% | {:.0}% | {batches} | {:.0} |",
-        rule.label(),
+        "| {machines} | {label} | {:.2} | {:.2}x | {:.2} | {:.1} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1}% | {:.1}% | {:.0}% | {batches} | {:.0} |",
         o.gain,
         o.gain / one.gain,
         per_gpu(o, one),
@@ -220,6 +244,7 @@ fn scaling(args: &Args, class_sd: f64, sizes: &[usize]) -> bool {
         delay: 0,
         deaths: true,
         interact: 0.0,
+        lanes: false,
     };
     let one = cell(args, sc(1), Rule::Fleet);
     println!("\n### Class offsets N(0, {class_sd}σ²), machines die, no delay\n");
@@ -230,8 +255,32 @@ fn scaling(args: &Args, class_sd: f64, sizes: &[usize]) -> bool {
     let mut rows = Vec::new();
     for &n in sizes {
         let arx: Vec<Outcome> = ARX.iter().map(|&r| cell(args, sc(n), r)).collect();
-        rows.extend(ARX.iter().zip(&arx).map(|(&r, &o)| (n, r, o)));
-        let peers: Vec<Outcome> = PEERS.iter().map(|&r| cell(args, sc(n), r)).collect();
+        rows.extend(ARX.iter().zip(&arx).map(|(&r, &o)| (n, r.label(), o)));
+        let peers: Vec<Outcome> = if args.no_peers && n == 4 {
+            Vec::new()
+        } else {
+            PEERS.iter().map(|&r| cell(args, sc(n), r)).collect()
+        };
+        // What lanes on one machine reach under the same rule, where the
+        // target at 4 machines is set ("as lanes reach on one machine").
+        let lanes = (n == 4).then(|| {
+            let sc = Scenario {
+                lanes: true,
+                class_sd: 0.0,
+                ..sc(n)
+            };
+            cell(args, sc, Rule::Fleet)
+        });
+        if let Some(l) = &lanes {
+            rows.push((n, LANES, *l));
+            println!("{}", labelled(n, LANES, l, &one));
+            checks.push(format!(
+                "{n} machines against {n} lanes on one machine, one keep at a time: {:.2} of the lanes' true improvement per GPU-hour (lanes {:.2} of 1 machine, the fleet {:.2})",
+                per_gpu(&arx[0], l),
+                per_gpu(l, &one),
+                per_gpu(&arx[0], &one),
+            ));
+        }
         for (r, o) in ARX.iter().zip(&arx).chain(PEERS.iter().zip(&peers)) {
             println!("{}", row(n, *r, o, &one));
         }
@@ -252,7 +301,7 @@ fn scaling(args: &Args, class_sd: f64, sizes: &[usize]) -> bool {
 }
 
 /// Where the machine-time of each arx row went, as shares of it.
-fn uses(one: &Outcome, rows: &[(usize, Rule, Outcome)]) {
+fn uses(one: &Outcome, rows: &[(usize, &str, Outcome)]) {
     println!("\nWhere the machine-time goes (share of the GPU-hours of each row):\n");
     let mut head = String::from("| machines | rule |");
     let mut rule = String::from("|---:|---|");
@@ -261,9 +310,9 @@ fn uses(one: &Outcome, rows: &[(usize, Rule, Outcome)]) {
         rule.push_str("---:|");
     }
     println!("{head}\n{rule}");
-    let all = std::iter::once((1, Rule::Fleet, *one)).chain(rows.iter().copied());
-    for (n, r, o) in all {
-        let mut line = format!("| {n} | {} |", r.label());
+    let all = std::iter::once((1, Rule::Fleet.label(), *one)).chain(rows.iter().copied());
+    for (n, label, o) in all {
+        let mut line = format!("| {n} | {label} |");
         for u in Use::ALL {
             line.push_str(&format!(" {:.1}% |", 100.0 * o.by_use[u as usize] / o.gpu));
         }
@@ -334,6 +383,7 @@ fn stress(args: &Args) {
         delay: 0,
         deaths: true,
         interact: 0.0,
+        lanes: false,
     };
     let one = cell(
         args,
@@ -406,7 +456,7 @@ fn main() {
     let args = parse_args();
     let started = Instant::now();
     println!(
-        "## Fleet simulation ({} mode, the `{}` rule{}, seed {}; nights per cell: 1 machine {}, 4: {}, 16: {}, 100: {})",
+        "## Fleet simulation ({} mode, the `{}` rule{}{}, seed {}; nights per cell: 1 machine {}, 4: {}, 16: {}, 100: {})",
         if args.quick { "quick" } else { "full" },
         sim::ratchet_rule().name(),
         match (
@@ -417,6 +467,16 @@ fn main() {
             (true, false) => ", full remeasures",
             (false, true) => ", replays keep their runs",
             (true, true) => ", full remeasures, replays keep their runs",
+        },
+        match (
+            sim::KEEP_RUNS_GUARDED.load(Ordering::Relaxed),
+            sim::KEEP_RUNS_FRESH.load(Ordering::Relaxed),
+        ) {
+            (true, _) => " (only where the old best has as many runs as the new)".to_string(),
+            (false, n @ 1..) => format!(
+                " (kept only with {n} runs or more on the new best, leaning better too)"
+            ),
+            (false, 0) => String::new(),
         },
         args.seed,
         trials(&args, 1),

@@ -33,6 +33,17 @@ pub fn ratchet_rule() -> Ratchet {
 /// moved by the difference of the two bests as they measure on its class,
 /// rather than being measured again from nothing.
 pub static KEEP_RUNS: AtomicBool = AtomicBool::new(false);
+/// `--keep-runs-guarded`: `--keep-runs` only where the shift is covered
+/// by the interval the rule computes: the old best's runs on the class at
+/// least as many as the new best's (then the variance of the moved runs'
+/// mean, σ²/N + (n₀/N)²σ²/r₀ + (n₁/N)²σ²/r₁, is at most the σ²/N + σ²/r₁
+/// the rule assumes), else the runs are thrown away as without it.
+pub static KEEP_RUNS_GUARDED: AtomicBool = AtomicBool::new(false);
+/// `--keep-runs-fresh N`: `--keep-runs`, and a candidate that carried
+/// runs over is kept only once it has N runs or more measured on the new
+/// best and they lean better than the new best too (else it runs on, up
+/// to the cap). 0: off.
+pub static KEEP_RUNS_FRESH: AtomicU32 = AtomicU32::new(0);
 /// `--queue-confidence X`: the queue's confidence, in thousandths
 /// (default [`BATCH_CONFIDENCE`]).
 pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
@@ -235,6 +246,9 @@ struct Machine {
     /// `--keep-runs`: a replayed candidate's runs, and the best they were
     /// measured on, held while the new best is measured on its class.
     carried: Option<(usize, Vec<f64>)>,
+    /// `--keep-runs-fresh`: where the runs measured on this best start
+    /// (after those carried over).
+    fresh: usize,
 }
 
 /// A keep waiting for the merge queue or the orchestrator: its change, the
@@ -325,6 +339,7 @@ impl<'w> Sim<'w> {
                 samples: Vec::new(),
                 since: 0,
                 carried: None,
+                fresh: 0,
             })
             .collect();
         Sim {
@@ -524,6 +539,7 @@ impl<'w> Sim<'w> {
         mac.value = value;
         mac.samples.clear();
         mac.carried = None;
+        mac.fresh = 0;
         mac.since = t;
         mac.phase = if need {
             Phase::Remeasure
@@ -632,6 +648,17 @@ impl<'w> Sim<'w> {
         let Some(mut decision) = self.decide(&reference, &self.machines[m].samples) else {
             return;
         };
+        let fresh = self.machines[m].fresh;
+        let want = KEEP_RUNS_FRESH.load(Ordering::Relaxed) as usize;
+        let samples = &self.machines[m].samples;
+        if want > 0
+            && fresh > 0
+            && decision.as_ref().is_some_and(Decision::keep)
+            && samples.len() < MAX_DRAWS
+            && (samples.len() - fresh < want || mean(&samples[fresh..]) >= mean(&reference))
+        {
+            return;
+        }
         // `Batched`: a keep that cannot land at once must win at the
         // queue's confidence.
         let queued = self.rule == Rule::Batched
@@ -744,8 +771,14 @@ impl<'w> Sim<'w> {
             self.spent(Use::Moved, runs.len());
             return;
         };
+        if KEEP_RUNS_GUARDED.load(Ordering::Relaxed) && old.len() < new.len() {
+            self.out.wasted += runs.len() as f64;
+            self.spent(Use::Moved, runs.len());
+            return;
+        }
         let shift = mean(&new) - mean(&old);
         self.machines[m].samples = runs.iter().map(|x| x + shift).collect();
+        self.machines[m].fresh = runs.len();
     }
 
     /// A machine that stops: the runs it carried over are thrown away.
@@ -1066,6 +1099,7 @@ mod tests {
             delay: 0,
             deaths: true,
             interact: 0.2,
+            lanes: false,
         }
     }
 
@@ -1186,6 +1220,26 @@ mod tests {
         );
         let total: f64 = kept.by_use.iter().sum();
         assert_eq!(total, kept.gpu, "{:?}", kept.by_use);
+    }
+
+    #[test]
+    fn lanes_of_one_machine_are_one_class_that_never_remeasures_and_die_together() {
+        let sc = Scenario {
+            lanes: true,
+            class_sd: 0.0,
+            ..scenario(4)
+        };
+        assert_eq!(sc.classes(), 1);
+        // A seed where the machine dies in the night.
+        let w = (0..200)
+            .map(|k| world(&sc, k))
+            .find(|w| !w.down[0].is_empty())
+            .expect("some night the machine dies");
+        assert_eq!(w.bias, vec![0.0]);
+        assert!(w.down.iter().all(|d| *d == w.down[0]));
+        let o = play(&w, sc, Rule::Fleet, 4);
+        assert_eq!(o.remeasure, 0.0);
+        assert!(o.replays > 0.0, "lanes replay as the best moves");
     }
 
     #[test]

@@ -52,11 +52,18 @@ pub struct Scenario {
     /// together they are worth less than the sum (the largest effect is
     /// lost), so the batch fails its confirmation.
     pub interact: f64,
+    /// The machines are lanes of one machine: one class (no offsets, no
+    /// best to measure again on another class), down together.
+    pub lanes: bool,
 }
 
 impl Scenario {
     pub fn classes(&self) -> usize {
-        self.machines.clamp(1, CLASSES)
+        if self.lanes {
+            1
+        } else {
+            self.machines.clamp(1, CLASSES)
+        }
     }
 }
 
@@ -108,7 +115,7 @@ pub fn world(sc: &Scenario, seed: u64) -> World {
     let bias = (0..sc.classes())
         .map(|_| sc.class_sd * normal(&mut rng))
         .collect();
-    let down = (0..sc.machines)
+    let down: Vec<Vec<(usize, usize)>> = (0..if sc.lanes { 1 } else { sc.machines })
         .map(|m| {
             let mut spans = Vec::new();
             let mut t = 0;
@@ -124,6 +131,12 @@ pub fn world(sc: &Scenario, seed: u64) -> World {
             spans
         })
         .collect();
+    // Lanes are down when their machine is.
+    let down = if sc.lanes {
+        vec![down[0].clone(); sc.machines]
+    } else {
+        down
+    };
     World {
         changes,
         bias,

@@ -265,11 +265,14 @@ impl Door {
             .collect())
     }
 
-    /// A commit's first parent, when it is here and has one.
-    pub fn parent_of(&self, commit: &str) -> Option<String> {
-        let repo = self.repo().ok()?;
-        let c = repo.find_commit(git2::Oid::from_str(commit).ok()?).ok()?;
-        c.parent_id(0).ok().map(|p| p.to_string())
+    /// A commit's first parent (`None` for a root commit); an error when
+    /// the commit is not in this repository.
+    pub fn parent_of(&self, commit: &str) -> Result<Option<String>> {
+        let repo = self.repo()?;
+        let c = repo
+            .find_commit(git2::Oid::from_str(commit)?)
+            .with_context(|| format!("commit {commit} is not in this repository"))?;
+        Ok(c.parent_id(0).ok().map(|p| p.to_string()))
     }
 
     /// The working tree's files as `commit` has them (files it lacks
@@ -552,4 +555,42 @@ fn last_line(bytes: &[u8]) -> String {
         .unwrap_or("git failed")
         .trim_start_matches("fatal: ")
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {:?}", out);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    #[test]
+    fn a_commits_parent_is_told_and_a_commit_not_here_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        git(root, &["init", "--quiet", "-b", "main"]);
+        git(root, &["commit", "--quiet", "--allow-empty", "-m", "one"]);
+        let first = git(root, &["rev-parse", "HEAD"]);
+        git(root, &["commit", "--quiet", "--allow-empty", "-m", "two"]);
+        let second = git(root, &["rev-parse", "HEAD"]);
+        git(root, &["remote", "add", "origin", "/nowhere"]);
+        let door = Door::open(root, "origin", "main").unwrap();
+        assert_eq!(door.parent_of(&second).unwrap(), Some(first.clone()));
+        assert_eq!(door.parent_of(&first).unwrap(), None);
+        let absent = "0123456789abcdef0123456789abcdef01234567";
+        let err = door.parent_of(absent).unwrap_err().to_string();
+        assert!(err.contains("not in this repository"), "{err}");
+        assert!(door.parent_of("not a commit").is_err());
+    }
 }

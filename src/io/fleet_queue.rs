@@ -120,13 +120,6 @@ fn between(
     Ok(out)
 }
 
-/// The parent of a commit.
-pub fn parent_of(door: &Door, commit: &str) -> Result<Option<String>> {
-    let repo = door.repo()?;
-    let c = repo.find_commit(git2::Oid::from_str(commit)?)?;
-    Ok(c.parent_id(0).ok().map(|p| p.to_string()))
-}
-
 /// Whether `ancestor` is `of` or one of its ancestors.
 pub fn holds(door: &Door, of: &str, ancestor: &str) -> bool {
     let Ok(repo) = door.repo() else {

@@ -23,6 +23,7 @@ use crate::kernel::idea::IdeaLine;
 use crate::kernel::journal::RunRecord;
 
 mod claims;
+pub mod lease;
 pub use claims::{Claimed, Holding};
 
 /// How many times a sync publishes again when its own chain moved under

@@ -5,8 +5,9 @@
 
 use anyhow::Result;
 
+use super::lease::{Holder, Renewal};
 use super::Fleet;
-use crate::io::fleet::{claim_ref, Door, Push, Update};
+use crate::io::fleet::{claim_ref, Push, Update};
 use crate::kernel::fleet::{self as rules, Claim, Lease};
 
 /// How many times a claim fetches and pushes again when the claim moved
@@ -68,14 +69,7 @@ impl Fleet {
                 Claim::Create => None,
                 Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
             };
-            let lease = Lease {
-                idea: idea.to_string(),
-                machine: self.machine.clone(),
-                expires: rules::lease_until(now, self.lease_secs)
-                    .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-                lane: self.lane.clone(),
-            };
-            let commit = self.door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
+            let (lease, commit) = self.lease_holder(claim_ref(&name), idea).build(now)?;
             let update = Update {
                 commit: &commit,
                 refname: claim_ref(&name),
@@ -112,58 +106,38 @@ impl Fleet {
     /// to the backlog, or to the journal when it was tried). Each renewal
     /// is dated by `clock`: with `--now`, that time plus the time elapsed.
     pub fn hold(&self, idea: &str, held: String, clock: crate::io::clock::Ticking) -> Holding<'_> {
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
-        let door = self.door.clone();
-        let holder = Holder {
+        let holder = self.lease_holder(claim_ref(&rules::claim_name(idea)), idea);
+        Holding {
+            fleet: self,
+            idea: idea.to_string(),
+            renewal: Renewal::start(holder, held, clock),
+        }
+    }
+
+    /// This working tree (this machine's lane) holding a lease on ref
+    /// `refname` for `idea` (an idea, or the run that leads the queue).
+    pub fn lease_holder(&self, refname: String, idea: &str) -> Holder {
+        Holder {
+            door: self.door.clone(),
+            refname,
             machine: self.machine.clone(),
             lane: self.lane.clone(),
             idea: idea.to_string(),
             secs: self.lease_secs,
-        };
-        let every = std::time::Duration::from_secs((holder.secs / 3).max(1));
-        let thread = std::thread::spawn(move || {
-            let mut held = held;
-            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(every)
-            {
-                let Ok(now) = clock.now() else {
-                    break;
-                };
-                // Taken over meanwhile, or the remote away: held stays.
-                if let Ok(Some(next)) = renew(&door, &holder, &held, &now) {
-                    held = next;
-                }
-            }
-            held
-        });
-        Holding {
-            fleet: self,
-            idea: idea.to_string(),
-            stop: Some(stop),
-            thread: Some(thread),
         }
     }
-}
-
-/// Who renews a claim, on what idea, for how long.
-struct Holder {
-    machine: String,
-    lane: Option<String>,
-    idea: String,
-    secs: u64,
 }
 
 /// A claim held: renewed until dropped, then released.
 pub struct Holding<'a> {
     fleet: &'a Fleet,
     idea: String,
-    stop: Option<std::sync::mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<String>>,
+    renewal: Renewal,
 }
 
 impl Drop for Holding<'_> {
     fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(held) = self.thread.take().and_then(|t| t.join().ok()) {
+        if let Some(held) = self.renewal.stop() {
             self.fleet.release(&self.idea, &held);
         }
     }
@@ -188,22 +162,4 @@ impl Fleet {
             )),
         }
     }
-}
-
-/// Renew a claim held at commit `held`: its lease pushed again, only over
-/// `held`. The new commit when it landed.
-fn renew(door: &Door, h: &Holder, held: &str, now: &str) -> Result<Option<String>> {
-    let lease = Lease {
-        idea: h.idea.clone(),
-        machine: h.machine.clone(),
-        expires: rules::lease_until(now, h.secs).unwrap_or_default(),
-        lane: h.lane.clone(),
-    };
-    let commit = door.build_lease(&serde_json::to_vec_pretty(&lease)?)?;
-    let update = Update {
-        commit: &commit,
-        refname: claim_ref(&rules::claim_name(&h.idea)),
-        expected: Some(held),
-    };
-    Ok((door.push(&[update])? == Push::Landed).then_some(commit))
 }

@@ -123,7 +123,7 @@ pub(super) fn enqueue(
     }
     // Its commit must be its change alone on the best it was measured
     // against (no commits of the branch's own under it).
-    if queue::parent_of(&f.door, commit)?.as_deref() != Some(kept) {
+    if f.door.parent_of(commit)?.as_deref() != Some(kept) {
         return Ok(());
     }
     if queue::swap(&f.door, &queue::entry_ref(&rec.run_id), commit, None)? == Push::Landed {
@@ -334,7 +334,7 @@ fn gather(
         if e.run == own.run || members.len() + 1 >= most {
             continue;
         }
-        let Some(parent) = queue::parent_of(&f.door, &e.commit)? else {
+        let Some(parent) = f.door.parent_of(&e.commit)? else {
             continue;
         };
         if !queue::holds(&f.door, base, &parent) {
@@ -491,7 +491,7 @@ fn landed(
 /// the commit's parent on the best, the best the batch was confirmed on
 /// (returned too) among the bests it was measured against.
 fn landed_record(f: &Fleet, q: &Queued, commit: &str) -> Result<(RunRecord, Option<String>)> {
-    let parent = queue::parent_of(&f.door, commit)?.unwrap_or_else(|| q.kept.clone());
+    let parent = f.door.parent_of(commit)?.unwrap_or_else(|| q.kept.clone());
     let text = queue::message(&f.door, commit)?;
     let base = text
         .lines()

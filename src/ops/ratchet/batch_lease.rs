@@ -5,16 +5,15 @@
 //! lease is not taken over. Each renewal is dated by the try's clock
 //! (`--now` plus the time elapsed), as a claim's is.
 
-use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Mutex, OnceLock};
-use std::thread::JoinHandle;
 
 use anyhow::Result;
 
 use crate::io::clock::Ticking;
-use crate::io::fleet::{Door, Push, Update};
+use crate::io::fleet::Push;
 use crate::io::fleet_queue as queue;
 use crate::kernel::fleet::{self as rules, Claim, Lease};
+use crate::ops::fleet::lease::Renewal;
 use crate::ops::fleet::Fleet;
 
 /// The lead as this try holds it: renewed until [`LeadLease::settled`]
@@ -29,8 +28,7 @@ struct Renewing {
     /// The run it leads for, and the clock its renewals are dated by.
     run: String,
     clock: Ticking,
-    stop: Mutex<Option<Sender<()>>>,
-    thread: Mutex<Option<JoinHandle<String>>>,
+    renewal: Mutex<Renewal>,
     /// The lease's last commit, once renewing stopped.
     last: OnceLock<String>,
 }
@@ -43,48 +41,18 @@ impl std::fmt::Debug for LeadLease {
     }
 }
 
-/// Who holds the lead, for what run, for how long.
-struct Holder {
-    door: Door,
-    machine: String,
-    lane: Option<String>,
-    run: String,
-    secs: u64,
-}
-
 impl LeadLease {
     /// Hold the lead taken at `commit` for run `run`: renewed from now on.
+    /// A renewal that does not land (taken over meanwhile, or the remote
+    /// away) leaves the lease as it was, and the batch's landing push,
+    /// which expects it, fails.
     pub fn hold(f: &Fleet, run: &str, commit: String, clock: Ticking) -> LeadLease {
-        let holder = Holder {
-            door: f.door.clone(),
-            machine: f.machine.clone(),
-            lane: f.lane.clone(),
-            run: run.to_string(),
-            secs: f.lease_secs,
-        };
-        let taken = commit.clone();
-        let (stop, stopped) = channel::<()>();
-        let every = std::time::Duration::from_secs((holder.secs / 3).max(1));
-        let thread = std::thread::spawn(move || {
-            let mut held = commit;
-            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
-                let Ok(now) = clock.now() else {
-                    break;
-                };
-                // Taken over meanwhile, or the remote away: held stays,
-                // and the batch's landing push, which expects it, fails.
-                if let Ok(Some(next)) = renew(&holder, &held, &now) {
-                    held = next;
-                }
-            }
-            held
-        });
+        let holder = f.lease_holder(queue::LEAD.to_string(), run);
         LeadLease(std::sync::Arc::new(Renewing {
-            taken,
+            taken: commit.clone(),
             run: run.to_string(),
             clock,
-            stop: Mutex::new(Some(stop)),
-            thread: Mutex::new(Some(thread)),
+            renewal: Mutex::new(Renewal::start(holder, commit, clock)),
             last: OnceLock::new(),
         }))
     }
@@ -112,52 +80,9 @@ impl LeadLease {
 
 impl Renewing {
     fn stop(&self) -> String {
-        drop(self.stop.lock().ok().and_then(|mut s| s.take()));
-        let thread = self.thread.lock().ok().and_then(|mut t| t.take());
-        thread.and_then(|t| t.join().ok()).unwrap_or_default()
+        let mut renewal = self.renewal.lock().unwrap_or_else(|e| e.into_inner());
+        renewal.stop().unwrap_or_default()
     }
-}
-
-impl Drop for Renewing {
-    fn drop(&mut self) {
-        if self.last.get().is_none() {
-            self.stop();
-        }
-    }
-}
-
-/// The lead's lease for `run` of a machine's working tree (its lane, if
-/// one) from `now`, built as a commit.
-fn build(
-    door: &Door,
-    (machine, lane, run): (&str, Option<&str>, &str),
-    now: &str,
-    secs: u64,
-) -> Result<String> {
-    let lease = Lease {
-        idea: run.to_string(),
-        machine: machine.to_string(),
-        expires: rules::lease_until(now, secs)
-            .ok_or_else(|| anyhow::anyhow!("cannot read the time {now:?}"))?,
-        lane: lane.map(str::to_string),
-    };
-    door.build_lease(&serde_json::to_vec_pretty(&lease)?)
-}
-
-/// Renew the lead held at `held`: the new commit when it landed.
-fn renew(h: &Holder, held: &str, now: &str) -> Result<Option<String>> {
-    let commit = build(
-        &h.door,
-        (&h.machine, h.lane.as_deref(), &h.run),
-        now,
-        h.secs,
-    )?;
-    let update = Update {
-        commit: &commit,
-        refname: queue::LEAD.to_string(),
-        expected: Some(held),
-    };
-    Ok((h.door.push(&[update])? == Push::Landed).then_some(commit))
 }
 
 /// The queue's lead for this working tree (a machine's, or one of its
@@ -185,12 +110,7 @@ pub fn take(f: &Fleet, run: &str, now: &str) -> Result<Option<String>> {
         Claim::Create => None,
         Claim::Renew | Claim::TakeOver { .. } => held.as_ref().map(|(c, _)| c.as_str()),
     };
-    let commit = build(
-        &f.door,
-        (&f.machine, f.lane.as_deref(), run),
-        now,
-        f.lease_secs,
-    )?;
+    let (_, commit) = f.lease_holder(queue::LEAD.to_string(), run).build(now)?;
     Ok((queue::swap(&f.door, queue::LEAD, &commit, expected)? == Push::Landed).then_some(commit))
 }
 

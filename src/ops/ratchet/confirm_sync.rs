@@ -243,7 +243,8 @@ fn record_here<'a>(
     keeps.sort_by_key(|r| r.run_id != run);
     keeps.into_iter().find_map(|r| {
         let commit = set_aside(fleet, &r.run_id)?;
-        (fleet.door.parent_of(&commit).as_deref() == Some(best)).then_some((r, commit))
+        (fleet.door.parent_of(&commit).ok().flatten().as_deref() == Some(best))
+            .then_some((r, commit))
     })
 }
 
