@@ -148,14 +148,26 @@ fn a_pairing_that_does_not_help_falls_back_to_the_unpaired_rule() {
     let sb = repo(PAIRED);
     assert_eq!(try_(&sb).0, 0);
     // The candidate's jitter runs against the best's at the same seed
-    // (ρ about −1): a clear improvement, decided unpaired.
+    // (ρ about −1): a clear improvement. The segment's first paired try
+    // has only its own pairs to judge the pairing by, the pairs its
+    // paired test would use, so it is tested paired (exact whatever ρ
+    // is), ρ its estimate.
     sb.write("value.txt", "0.5");
     sb.write("sign.txt", "-1");
     let (code, report) = try_(&sb);
     assert_eq!(code, 0, "{report}");
     assert_eq!(report["ratchet"]["status"], "keep");
-    assert_eq!(report["ratchet"]["paired"], Value::Null, "{report}");
+    let rho = report["ratchet"]["paired"]["rho"].as_f64();
+    assert!(rho.is_some_and(|r| r < 0.0), "{report}");
     assert!(record_seeds(&sb.journal()[1]).len() >= 2);
+    // Its differences now show the pairing does not help: the next clear
+    // improvement, again against the best's jitter, is decided unpaired.
+    sb.write("value.txt", "0.0");
+    sb.write("sign.txt", "1");
+    let (code, report) = try_(&sb);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["ratchet"]["status"], "keep");
+    assert_eq!(report["ratchet"]["paired"], Value::Null, "{report}");
 }
 
 #[test]
