@@ -6,7 +6,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use anyhow::Result;
+
 use super::arx_alive;
+use crate::error::Hinted;
 use crate::io::live;
 use crate::io::Warn;
 use crate::kernel::live::{GroupMember, LiveRun};
@@ -29,16 +32,18 @@ const END_WAIT: Duration = Duration::from_secs(5);
 /// proven its own (as [`super::reap`] proves it) is signalled, and waited
 /// for; when arx was killed before it wrote the group down, the processes
 /// that carry the run's marker are. Its live file stays for `arx ps
-/// --reap` to journal. A line for each one ended, and for each one that
-/// could not be.
-pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
+/// --reap` to journal. A line for each one ended; an error (exit 2, before
+/// anything reads the working tree) when one still runs that cannot be
+/// proven the run's, or that did not end once signalled: what it writes
+/// would be taken for the user's work.
+pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Result<Vec<String>> {
     let Ok(runs) = live::list(state, warn) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let (host, boot) = (live::hostname(), live::boot_id());
     let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let dir = canonical(dir);
-    let mut lines = Vec::new();
+    let (mut lines, mut running) = (Vec::new(), Vec::new());
     // Runs whose live file names no group: arx was killed between
     // starting the experiment and writing its group down (or between
     // attempts, when nothing runs).
@@ -55,26 +60,54 @@ pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
         if !live::group_alive(pgid) {
             continue;
         }
-        lines.extend(end_group(&l, pgid));
+        match end_group(&l, pgid) {
+            Ended::Ended(line) => lines.push(line),
+            Ended::Gone => {}
+            Ended::Running(why) => running.push((pgid, why)),
+        }
     }
     lines.extend(end_marked(&unnamed));
-    lines
+    if running.is_empty() {
+        return Ok(lines);
+    }
+    let (groups, why): (Vec<String>, Vec<String>) = running
+        .into_iter()
+        .map(|(pgid, why)| (format!("kill -9 -- -{pgid}"), why))
+        .unzip();
+    Err(Hinted::error(
+        format!(
+            "{}: what it writes would be taken for work in this working tree, so nothing was changed",
+            why.join("; ")
+        ),
+        format!(
+            "end it ({}) or wait for it to end, then run the command again",
+            groups.join("; ")
+        ),
+    ))
+}
+
+/// What became of a dead run's process group.
+enum Ended {
+    /// Ended and waited for: the line to tell.
+    Ended(String),
+    /// Nothing left in it but zombies (whoever adopted them reaps them).
+    Gone,
+    /// Still running, not ended: why.
+    Running(String),
 }
 
 /// End the group `pgid` of the dead run `l` once it is proven the run's,
-/// and wait for it: what to tell (nothing when only zombies were left).
-fn end_group(l: &LiveRun, pgid: i32) -> Option<String> {
+/// and wait for it.
+fn end_group(l: &LiveRun, pgid: i32) -> Ended {
     let run = crate::ops::ratchet::run_short(&l.run_id);
     let (members, proof) = prove_group(l, pgid);
     if members.is_empty() {
-        // Nothing left but zombies (whoever adopted them reaps them).
-        return None;
+        return Ended::Gone;
     }
     if let Err(why) = proof {
-        return Some(format!(
-            "the experiment of run {run}, which a killed try left running, was not ended \
-             (nothing proves process group {pgid} is still its own: {why}): what it still \
-             writes lands in this working tree; end it if it is yours (kill -9 -- -{pgid})"
+        return Ended::Running(format!(
+            "the experiment of run {run}, which a killed try left running, still runs in \
+             process group {pgid} and was not ended, since nothing proves the group its own ({why})"
         ));
     }
     live::kill_group(pgid);
@@ -82,7 +115,7 @@ fn end_group(l: &LiveRun, pgid: i32) -> Option<String> {
     let until = Instant::now() + END_WAIT;
     while !live::group_members(pgid, &l.run_id).is_empty() {
         if Instant::now() >= until {
-            return Some(format!(
+            return Ended::Running(format!(
                 "the experiment of run {run}, which a killed try left running, was sent SIGKILL \
                  but process group {pgid} has not ended after {} s",
                 END_WAIT.as_secs()
@@ -90,7 +123,7 @@ fn end_group(l: &LiveRun, pgid: i32) -> Option<String> {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    Some(format!(
+    Ended::Ended(format!(
         "ended the experiment of run {run} that a killed try left running"
     ))
 }
