@@ -61,9 +61,9 @@ pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Result<Vec<St
             continue;
         }
         match end_group(&l, pgid) {
-            Ended::Ended(line) => lines.push(line),
-            Ended::Gone => {}
-            Ended::Running(why) => running.push((pgid, why)),
+            Leftover::Ended(line) => lines.push(line),
+            Leftover::Gone => {}
+            Leftover::Running(why) => running.push((pgid, why)),
         }
     }
     lines.extend(end_marked(&unnamed));
@@ -87,7 +87,7 @@ pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Result<Vec<St
 }
 
 /// What became of a dead run's process group.
-enum Ended {
+enum Leftover {
     /// Ended and waited for: the line to tell.
     Ended(String),
     /// Nothing left in it but zombies (whoever adopted them reaps them).
@@ -98,14 +98,14 @@ enum Ended {
 
 /// End the group `pgid` of the dead run `l` once it is proven the run's,
 /// and wait for it.
-fn end_group(l: &LiveRun, pgid: i32) -> Ended {
+fn end_group(l: &LiveRun, pgid: i32) -> Leftover {
     let run = crate::ops::ratchet::run_short(&l.run_id);
     let (members, proof) = prove_group(l, pgid);
     if members.is_empty() {
-        return Ended::Gone;
+        return Leftover::Gone;
     }
     if let Err(why) = proof {
-        return Ended::Running(format!(
+        return Leftover::Running(format!(
             "the experiment of run {run}, which a killed try left running, still runs in \
              process group {pgid} and was not ended, since nothing proves the group its own ({why})"
         ));
@@ -115,7 +115,7 @@ fn end_group(l: &LiveRun, pgid: i32) -> Ended {
     let until = Instant::now() + END_WAIT;
     while !live::group_members(pgid, &l.run_id).is_empty() {
         if Instant::now() >= until {
-            return Ended::Running(format!(
+            return Leftover::Running(format!(
                 "the experiment of run {run}, which a killed try left running, was sent SIGKILL \
                  but process group {pgid} has not ended after {} s",
                 END_WAIT.as_secs()
@@ -123,7 +123,7 @@ fn end_group(l: &LiveRun, pgid: i32) -> Ended {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    Ended::Ended(format!(
+    Leftover::Ended(format!(
         "ended the experiment of run {run} that a killed try left running"
     ))
 }
