@@ -19,7 +19,7 @@ use crate::io::Warn;
 pub fn all(repo: &RatchetRepo, state: &Path, warn: Warn) -> Result<Vec<String>> {
     // Nothing a killed try's experiment still writes may land after what
     // follows has read the working tree.
-    let mut ended = crate::ops::reactive::end_killed_runs_in(state, repo.workdir(), warn)?;
+    let mut ended = crate::ops::reactive::end_killed_runs_in(state, repo.workdir(), warn);
     // Then what a killed measurement's runs wrote, seen against the tree
     // before them while the branch is still where they ran (finishing a
     // keep may move it).
