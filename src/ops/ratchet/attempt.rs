@@ -127,18 +127,17 @@ pub fn attempt(req: &TryRequest, host: &dyn Host, warn: Warn) -> Result<Attempte
     };
     let _lock = lock_worktree(req, &loaded.state, repo.workdir(), testing)?;
     drop(claims);
+    // However the try ends, short of a kill, its measurement is over.
+    let _measuring = Measuring(crate::io::ratchet::Markers::of(
+        &loaded.state,
+        repo.workdir(),
+    ));
     let fleet = super::fleet::open(&config, &repo, &loaded.state, warn)?;
     let mut recovered = match &fleet {
         Some(f) => super::fleet::settle_intent(f, &repo, &loaded.state)?,
         None => Vec::new(),
     };
     recovered.extend(recover::all(&repo, &loaded.state, warn)?);
-    // However the try ends, short of a kill, its measurement is over (a
-    // killed try's, which recovery did not get to, stays for the next one).
-    let _measuring = Measuring(crate::io::ratchet::Markers::of(
-        &loaded.state,
-        repo.workdir(),
-    ));
     let queued = super::batch::settle_queued(fleet.as_ref(), (&repo, &loaded.state), warn)?;
     recovered.extend(queued);
     for line in &recovered {
