@@ -214,7 +214,15 @@ lost=0
 while read -r commit; do
   [[ -z "$commit" ]] && continue
   git merge-base --is-ancestor "$commit" main 2> /dev/null || lost=$((lost + 1))
-done < <("$arx" log --format tsv | awk -F'\t' 'NR > 1 && $3 == "keep" { print $1 }')
+done < <(python3 - .arx/journal.jsonl <<'PY'
+# Full ids: a short one can name two objects (a keep and a snapshot).
+import json, sys
+for l in open(sys.argv[1]):
+    rt = json.loads(l).get("ratchet") or {}
+    if rt.get("status") == "keep" and rt.get("commit"):
+        print(rt["commit"])
+PY
+)
 # Every candidate the journal says is stored is under its ref, and every
 # one stored under a run's id is journaled.
 python3 - .arx/journal.jsonl > "$dir/stored" <<'PY'

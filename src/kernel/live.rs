@@ -104,9 +104,13 @@ pub struct GroupMember {
 /// Is the process group `pgid` still the experiment of `live`? Proven only
 /// when the live file records the boot id and the leader's start time,
 /// the machine has not restarted since, the leader (when still there) is
-/// the process that started then, no member is older than the run, and
-/// every member carries the run's marker. `Err` says why not: then nothing
-/// may be signalled.
+/// the process that started then, and either the leader carries the run's
+/// marker (a group's id is the id of the process that made it, so the
+/// group is the one the run's experiment made, and every member is the
+/// run's, whatever its environment holds: a child started with a cleaned
+/// environment, a process caught as it starts or ends), or no member is
+/// older than the run and every member carries the marker. `Err` says why
+/// not: then nothing may be signalled.
 pub fn group_is_run(
     live: &LiveRun,
     pgid: i32,
@@ -135,13 +139,18 @@ pub fn group_is_run(
     if members.is_empty() {
         return Err(format!("no process of group {pgid} can be inspected"));
     }
-    for m in members {
-        if m.pid == pgid && m.start != leader_start {
+    if let Some(leader) = members.iter().find(|m| m.pid == pgid) {
+        if leader.start != leader_start {
             return Err(format!(
                 "process {pgid} started at another time than the run's experiment: \
                  its id was reused"
             ));
         }
+        if leader.marked == Some(true) {
+            return Ok(());
+        }
+    }
+    for m in members {
         if m.start < leader_start {
             return Err(format!(
                 "process {} of group {pgid} is older than the run's experiment",
@@ -404,19 +413,48 @@ mod tests {
         // The leader's id reused by a later process.
         let e = group_is_run(&l, 2, Some("b"), &[member(2, 101, Some(true))]).unwrap_err();
         assert!(e.contains("reused"), "{e}");
-        // A member older than the run, or without the marker, or unreadable.
+        // The leader gone: a member older than the run, or without the
+        // marker, or unreadable.
         assert!(group_is_run(&l, 2, Some("b"), &[member(9, 99, Some(true))]).is_err());
         let e = group_is_run(
             &l,
             2,
             Some("b"),
-            &[ours[0].clone(), member(9, 150, Some(false))],
+            &[ours[1].clone(), member(9, 150, Some(false))],
         )
         .unwrap_err();
         assert!(e.contains(RUN_MARKER_ENV), "{e}");
+        assert!(group_is_run(&l, 2, Some("b"), &[member(7, 140, None)]).is_err());
         assert!(group_is_run(&l, 2, Some("b"), &[member(2, 100, None)]).is_err());
         // Nothing to inspect.
         assert!(group_is_run(&l, 2, Some("b"), &[]).is_err());
+    }
+
+    #[test]
+    fn a_marked_leader_as_it_started_proves_its_group_whatever_the_others_environment() {
+        let mut l = live();
+        l.boot_id = Some("b".into());
+        l.leader_start = Some(100);
+        let member = |pid, start, marked| GroupMember { pid, start, marked };
+        // A child started with a cleaned environment, and one whose
+        // environment could not be read (caught as it started or ended).
+        let members = [
+            member(2, 100, Some(true)),
+            member(7, 140, Some(false)),
+            member(8, 150, None),
+        ];
+        assert_eq!(group_is_run(&l, 2, Some("b"), &members), Ok(()));
+        // Not when the leader's id names a later process, nor after a
+        // restart, nor when the leader itself does not carry the marker
+        // (a live file naming another program's group).
+        let reused = [member(2, 101, Some(true)), member(7, 140, Some(true))];
+        assert!(group_is_run(&l, 2, Some("b"), &reused).is_err());
+        assert!(group_is_run(&l, 2, Some("c"), &members).is_err());
+        let unmarked = [member(2, 100, Some(false)), member(7, 140, Some(true))];
+        let e = group_is_run(&l, 2, Some("b"), &unmarked).unwrap_err();
+        assert!(e.contains(RUN_MARKER_ENV), "{e}");
+        let unread = [member(2, 100, None), member(7, 140, Some(true))];
+        assert!(group_is_run(&l, 2, Some("b"), &unread).is_err());
     }
 
     #[test]

@@ -20,6 +20,9 @@ use crate::kernel::prune::{
 };
 use crate::kernel::stats::Direction;
 
+mod leftover;
+pub use leftover::end_killed_runs_in;
+
 /// `--prune` and `--progress-step`, shared by `arx run` and `arx try`.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct PruneFlags {
@@ -469,93 +472,6 @@ fn arx_alive(l: &LiveRun, boot: Option<&str>) -> bool {
     same_boot && same_process && live::pid_alive(l.pid)
 }
 
-/// End the experiments that killed tries in `dir` (a working tree) left
-/// running: an experiment runs in a process group of its own, so a
-/// `kill -9` of arx leaves it writing into the working tree, where the
-/// next try would take what it writes for the user's work. Only a run
-/// whose arx is gone, which ran in `dir` on this host, and whose group is
-/// proven its own (as [`reap`] proves it) is signalled, and waited for;
-/// when arx was killed before it wrote the group down, the processes that
-/// carry the run's marker are. Its live file stays for `arx ps --reap` to
-/// journal. A line for each one ended.
-pub fn end_killed_runs_in(state: &Path, dir: &Path, warn: Warn) -> Vec<String> {
-    let Ok(runs) = live::list(state, warn) else {
-        return Vec::new();
-    };
-    let (host, boot) = (live::hostname(), live::boot_id());
-    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let dir = canonical(dir);
-    let mut lines = Vec::new();
-    // Runs whose live file names no group: arx was killed between
-    // starting the experiment and writing its group down (or between
-    // attempts, when nothing runs).
-    let mut unnamed = Vec::new();
-    for l in runs {
-        let here = l.host == host && canonical(Path::new(&l.cwd)).starts_with(&dir);
-        if !here || arx_alive(&l, boot.as_deref()) {
-            continue;
-        }
-        let Some(pgid) = l.pgid else {
-            unnamed.push(l.run_id);
-            continue;
-        };
-        if !live::group_alive(pgid) {
-            continue;
-        }
-        let members = live::group_members(pgid, &l.run_id);
-        if crate::kernel::live::group_is_run(&l, pgid, boot.as_deref(), &members).is_err() {
-            continue;
-        }
-        live::kill_group(pgid);
-        // Gone once no member is left but zombies (whoever adopted them
-        // reaps them).
-        let until = Instant::now() + Duration::from_secs(5);
-        while !live::group_members(pgid, &l.run_id).is_empty() && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        lines.push(format!(
-            "ended the experiment of run {} that a killed try left running",
-            crate::ops::ratchet::run_short(&l.run_id)
-        ));
-    }
-    lines.extend(end_marked(&unnamed));
-    lines
-}
-
-/// End every process that carries the marker of one of `run_ids` (runs
-/// whose arx is gone), until none is left (a process forked meanwhile
-/// too), for at most 5 seconds. A line for each run ended.
-fn end_marked(run_ids: &[String]) -> Vec<String> {
-    if run_ids.is_empty() {
-        return Vec::new();
-    }
-    let ids: Vec<&str> = run_ids.iter().map(String::as_str).collect();
-    let mut ended: Vec<String> = Vec::new();
-    let until = Instant::now() + Duration::from_secs(5);
-    loop {
-        let marked = live::processes_marked(&ids);
-        if marked.is_empty() || Instant::now() >= until {
-            break;
-        }
-        for (pid, id) in marked {
-            live::kill_process(pid);
-            if !ended.contains(&id) {
-                ended.push(id);
-            }
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    ended
-        .iter()
-        .map(|id| {
-            format!(
-                "ended the experiment of run {} that a killed try left running",
-                crate::ops::ratchet::run_short(id)
-            )
-        })
-        .collect()
-}
-
 /// What reaping one lost run did.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Reaped {
@@ -592,13 +508,10 @@ pub fn reap(state: &Path, seen: &Seen, warn: Warn) -> Result<Reaped> {
         None => (None, None),
     };
     let (group_killed, not_signalled) = match l.pgid {
-        Some(pgid) if live::group_alive(pgid) => {
-            let members = live::group_members(pgid, &l.run_id);
-            match crate::kernel::live::group_is_run(l, pgid, live::boot_id().as_deref(), &members) {
-                Ok(()) => (live::kill_group(pgid), None),
-                Err(why) => (false, Some(why)),
-            }
-        }
+        Some(pgid) if live::group_alive(pgid) => match leftover::prove_group(l, pgid).1 {
+            Ok(()) => (live::kill_group(pgid), None),
+            Err(why) => (false, Some(why)),
+        },
         _ => (false, None),
     };
     let ended = jiff::Timestamp::from_millisecond(l.last_heartbeat_ms)
