@@ -742,21 +742,10 @@ fn baseline_with_late_writes(late: &str) -> Sandbox {
     sb
 }
 
-/// A try killed while its experiment runs (`kill -9` of arx alone: the
-/// experiment runs in a process group of its own, so it goes on) leaves
-/// that experiment running, and it writes its checkpoint again a moment
-/// later. The next try ends it before it reads the working tree, so no
-/// write of a killed try's run ever lands in a later candidate.
-#[test]
-fn a_killed_tries_experiment_left_running_is_ended_by_the_next_try() {
-    let late = r#"mkdir -p out; echo "$v $n" > out/ckpt.bin
-if [ -f data/kill ]; then
-  rm data/kill
-  kill -9 $(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' .arx/try-*.lock)
-  sleep 4
-  echo "written after its try was killed" > out/ckpt.bin
-fi
-"#;
+/// A try killed (its `data/kill` flag) while the experiment `late` runs
+/// on: the next try ends what it left running before it reads the
+/// working tree, and what the experiment writes afterwards is never kept.
+fn killed_with_its_experiment_left_running(late: &str) {
     let sb = baseline_with_late_writes(late);
     sb.write("value.txt", "0.4");
     sb.write("data/kill", "");
@@ -782,6 +771,24 @@ fi
     assert!(!files.contains("out/ckpt.bin"), "{files}");
 }
 
+/// A try killed while its experiment runs (`kill -9` of arx alone: the
+/// experiment runs in a process group of its own, so it goes on) leaves
+/// that experiment running, and it writes its checkpoint again a moment
+/// later. The next try ends it before it reads the working tree, so no
+/// write of a killed try's run ever lands in a later candidate.
+#[test]
+fn a_killed_tries_experiment_left_running_is_ended_by_the_next_try() {
+    let late = r#"mkdir -p out; echo "$v $n" > out/ckpt.bin
+if [ -f data/kill ]; then
+  rm data/kill
+  kill -9 $(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' .arx/try-*.lock)
+  sleep 4
+  echo "written after its try was killed" > out/ckpt.bin
+fi
+"#;
+    killed_with_its_experiment_left_running(late);
+}
+
 /// A killed try's experiment with a process that does not carry the run's
 /// marker (a child started with a cleaned environment; or, for a moment,
 /// one caught as it starts or ends, which the random-kill soak hit): the
@@ -798,28 +805,7 @@ if [ -f data/kill ]; then
   echo "written after its try was killed" > out/ckpt.bin
 fi
 "#;
-    let sb = baseline_with_late_writes(late);
-    sb.write("value.txt", "0.4");
-    sb.write("data/kill", "");
-    let started = Instant::now();
-    let out = sb.arx().args(["try", "-m", "killed"]).output().unwrap();
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
-    sb.write("value.txt", "0.3");
-    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
-    assert_eq!(code, 0, "{report} {err}");
-    assert!(err.contains("a killed try left running"), "{err}");
-    std::thread::sleep(Duration::from_millis(4500).saturating_sub(started.elapsed()));
-    assert_ne!(
-        sb.read("out/ckpt.bin").trim(),
-        "written after its try was killed"
-    );
-    sb.write("value.txt", "0.2");
-    let (code, report, err) = try_json(&sb, &["-m", "lower still"]);
-    assert_eq!(code, 0, "{report} {err}");
-    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
-    let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
-    assert!(!files.contains("out/ckpt.bin"), "{files}");
+    killed_with_its_experiment_left_running(late);
 }
 
 /// A killed try's experiment that started a process outside its group
@@ -835,28 +821,7 @@ if [ -f data/kill ]; then
   kill -9 $(sed -n 's/.*"pid":\([0-9]*\).*/\1/p' .arx/try-*.lock)
 fi
 "#;
-    let sb = baseline_with_late_writes(late);
-    sb.write("value.txt", "0.4");
-    sb.write("data/kill", "");
-    let started = Instant::now();
-    let out = sb.arx().args(["try", "-m", "killed"]).output().unwrap();
-    use std::os::unix::process::ExitStatusExt;
-    assert_eq!(out.status.signal(), Some(9), "{}", stderr(&out));
-    sb.write("value.txt", "0.3");
-    let (code, report, err) = try_json(&sb, &["-m", "lower"]);
-    assert_eq!(code, 0, "{report} {err}");
-    assert!(err.contains("a killed try left running"), "{err}");
-    std::thread::sleep(Duration::from_millis(4500).saturating_sub(started.elapsed()));
-    assert_ne!(
-        sb.read("out/ckpt.bin").trim(),
-        "written after its try was killed"
-    );
-    sb.write("value.txt", "0.2");
-    let (code, report, err) = try_json(&sb, &["-m", "lower still"]);
-    assert_eq!(code, 0, "{report} {err}");
-    assert_eq!(report["ratchet"]["paths"], serde_json::json!(["value.txt"]));
-    let files = git(&sb, &["ls-tree", "-r", "--name-only", "HEAD"]);
-    assert!(!files.contains("out/ckpt.bin"), "{files}");
+    killed_with_its_experiment_left_running(late);
 }
 
 /// A try killed just after it started its experiment, before its live
