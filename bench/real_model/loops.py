@@ -25,6 +25,8 @@ import random
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from multiprocessing import Pool
 
@@ -132,12 +134,78 @@ def apply_in_tree(repo, edit):
         json.dump(params, f, indent=1)
 
 
+class Trainer:
+    """A `train.py --serve` process: it imports scikit-learn once and
+    trains every run sent to its socket, so a run of the experiment costs
+    its training, not 1-2 s of imports. Ends with this process."""
+
+    def __init__(self, python):
+        self.dir = tempfile.mkdtemp(prefix="arx-rm-")
+        self.socket = os.path.join(self.dir, "trainer.sock")
+        self.proc = subprocess.Popen(
+            [python, os.path.join(HERE, "train.py"), "--serve", self.socket],
+            stdout=subprocess.PIPE, text=True,
+        )
+        if self.proc.stdout.readline().strip() != "ready":
+            raise SystemExit("bench: the trainer did not start")
+
+    def env(self):
+        return dict(os.environ, BENCH_TRAIN_SOCKET=self.socket)
+
+    def close(self):
+        self.proc.terminate()
+        self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def check_trainer(python):
+    """The trainer gives what a run that trains in its own process gives,
+    bit for bit: `python train.py` run both ways at a few settings and
+    seeds, its printed line compared as text."""
+    trainer = Trainer(python)
+    settings = [START, dict(START, width=64), dict(START, activation="tanh", batch_size=32)]
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            for params in settings:
+                with open(os.path.join(d, "params.json"), "w") as f:
+                    json.dump(params, f)
+                for seed in (11, 2_000_003):
+                    env = dict(os.environ, ARX_SEED=str(seed))
+                    env.pop("BENCH_TRAIN_SOCKET", None)
+                    run = [python, os.path.join(HERE, "train.py")]
+                    own = subprocess.run(run, cwd=d, env=env, check=True,
+                                         capture_output=True, text=True).stdout
+                    env["BENCH_TRAIN_SOCKET"] = trainer.socket
+                    served = subprocess.run(run, cwd=d, env=env, check=True,
+                                            capture_output=True, text=True).stdout
+                    if own != served or "__RESULT__" not in own:
+                        raise SystemExit(f"bench: the trainer gives {served!r} where a run of "
+                                         f"its own gives {own!r} ({params}, seed {seed})")
+    finally:
+        trainer.close()
+    print(f"bench: the trainer gives the runs' own results bit for bit "
+          f"({len(settings) * 2} runs both ways)", file=sys.stderr)
+
+
 def arx_loop(arm, k, args):
     repo = os.path.join(args.work, f"{arm}-{k}")
     new_repo(repo, args.arx, args.python, arm == "paired", k)
+    trainer = Trainer(args.python) if args.trainer else None
+    env = trainer.env() if trainer else None
+    started = time.time()
+    try:
+        loop = arx_tries(arm, k, repo, env, args)
+    finally:
+        if trainer:
+            trainer.close()
+    loop["seconds"] = round(time.time() - started, 1)
+    return loop
+
+
+def arx_tries(arm, k, repo, env, args):
     log = open(os.path.join(args.work, f"{arm}-{k}.log"), "w")
     # The baseline: `arx try` on the clean start measures it.
-    subprocess.run([args.arx, "try"], cwd=repo, stdout=log, stderr=log)
+    subprocess.run([args.arx, "try"], cwd=repo, stdout=log, stderr=log, env=env)
     best = dict(START)
     tries = []
     for edit in EDITS:
@@ -145,7 +213,7 @@ def arx_loop(arm, k, args):
         apply_in_tree(repo, edit)
         proc = subprocess.run(
             [args.arx, "--json", "try", "-m", edit[0]],
-            cwd=repo, capture_output=True, text=True,
+            cwd=repo, capture_output=True, text=True, env=env,
         )
         log.write(proc.stderr)
         try:
@@ -661,6 +729,8 @@ def main():
     p.add_argument("--edits", type=int, default=len(EDITS))
     p.add_argument("--arms", default="paired,unpaired",
                    help="the arx arms to run, comma-separated (the naive loop always runs)")
+    p.add_argument("--no-trainer", dest="trainer", action="store_false",
+                   help="every run imports scikit-learn and trains in its own process")
     p.add_argument("--from-records", action="store_true",
                    help="no new loops: read the arx loops that tried every edit back from WORK")
     args = p.parse_args()
@@ -675,12 +745,15 @@ def main():
         report(loops, truths(loops, args), args)
         return
     os.makedirs(args.work, exist_ok=True)
+    if args.trainer:
+        check_trainer(args.python)
     # The paired loops, the longest, first.
     jobs = [(arm, k) for arm in arms for k in range(args.loops)]
     loops = []
     with ThreadPoolExecutor(args.jobs) as pool:
         for loop in pool.map(lambda j: arx_loop(j[0], j[1], args), jobs):
-            print(f"bench: {loop['arm']} loop {loop['loop']}: {loop['runs']} runs, keeps: "
+            print(f"bench: {loop['arm']} loop {loop['loop']}: {loop['runs']} runs in "
+                  f"{loop['seconds']} s, keeps: "
                   + ", ".join(t["edit"] for t in loop["tries"] if t["status"] == "keep"),
                   file=sys.stderr)
             loops.append(loop)
