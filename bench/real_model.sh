@@ -20,9 +20,18 @@
 # how the gains move together seed by seed), where each lost gain ended
 # (screen, futility, last look; paired or not), each paired try's own
 # spread against the segment's pooled one, and where each arx arm
-# spends its runs, edit by edit.
+# spends its runs, edit by edit; and what each lost gain is put down to
+# (a try's own spread far below the pool, worse at the segment's seeds,
+# decided unpaired, or the calibrated bounds).
 #
-# Usage: bench/real_model.sh      (30 minutes with JOBS=5 on 2 busy shared cores)
+# Every run is a real training of the model: arx runs `python train.py`
+# for each run as a user's loop would, and that run sends its settings and
+# seed to a long-lived trainer (`train.py --serve`, one a loop, scikit-
+# learn imported once), which trains and returns the result. The bench
+# first checks that the trainer and a run of its own give the same
+# result bit for bit; TRAINER=0 makes every run train in its own process.
+#
+# Usage: bench/real_model.sh      (12 loops an arm, JOBS=2, release build: 25 minutes on 2 busy shared cores)
 #   PYTHON=path          a Python with numpy and scikit-learn; otherwise a
 #                        venv is made (or reused) in .venv at the repository root
 #   LOOPS=N              loops per arm (default 5)
@@ -37,6 +46,7 @@
 #                        runs of one arm each in two WORK directories,
 #                        their loops moved into one, read back with
 #                        REPORT_ONLY=1 as one run
+#   TRAINER=0            no trainer: every run imports scikit-learn (1-2 s)
 #   REPORT_ONLY=1        run no loop: read back the arx loops in WORK that
 #                        tried every edit, and report them
 # Needs git, python3 (3.9+) and, without PYTHON, network access to PyPI.
@@ -73,5 +83,5 @@ started=$(date +%s)
   --work "$work/loops" --cache "$work/truth.json" \
   --loops "${LOOPS:-5}" --truth-seeds "${TRUTH_SEEDS:-30}" --edits "${EDITS:-14}" --jobs "${JOBS:-2}" \
   --arms "${ARMS:-paired,unpaired}" \
-  ${REPORT_ONLY:+--from-records}
+  ${REPORT_ONLY:+--from-records} $([[ "${TRAINER:-1}" == 0 ]] && echo --no-trainer)
 echo "bench: done in $(($(date +%s) - started)) s; the loops' repositories and records.jsonl are in $work/loops" >&2

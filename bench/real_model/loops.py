@@ -439,6 +439,8 @@ def report(loops, truth, args):
     print()
     lost_gains(loops, sigma, args)
     print()
+    first_seed_signs(loops, args)
+    print()
     own_pairs(loops, args)
     print()
     runs_by_edit(loops, sigma)
@@ -535,60 +537,62 @@ def seed_values(rec):
 def lost_gains(loops, sigma, args):
     """How arx decided each truly better try of at least 0.1σ it did not
     keep, read from the loop's journal: the runs, whether the decision was
-    paired, and, at the candidate's first seed, its run against the best's
-    run there (what a paired screen would have compared)."""
+    paired, at the candidate's first seed its run against the best's run
+    there (what a paired screen compares), its z unpaired, on its own
+    pairs and at the segment's pooled spread of a difference, the
+    positions of its seeds among the best's, and the cause it is put
+    down to (`loss_cause`)."""
+    from scipy.stats import t as student_t
+
     print("Truly better tries (≥ 0.1σ) arx did not keep, from the journals:")
     print()
     print("| arm | loop | edit | true gain | candidate runs | decided | ended at | line's change | "
           "first run − the best's run at its seed | z at the last look, unpaired | "
-          "z on its own pairs |")
-    print("|---|---:|---|---:|---:|---|---|---:|---:|---:|---:|")
-    ends = {}
+          "z on its own pairs | z at the pooled spread | own / pooled spread | "
+          "at the best's seeds | cause |")
+    print("|---|---:|---|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+    ends, causes = {}, {}
     for loop in loops:
         if loop["arm"] == "naive":
             continue
         path = os.path.join(args.work, f"{loop['arm']}-{loop['loop']}", ".arx", "journal.jsonl")
-        best_runs, by_edit = {}, {}
+        trail = paired_trail(path)
+        records = {}
         for line in open(path):
             rec = json.loads(line)
-            r = rec.get("ratchet") or {}
-            by_edit[r.get("description")] = (rec, dict(best_runs))
-            if r.get("status") in ("baseline", "keep"):
-                best_runs = seed_values(rec)
+            records[(rec.get("ratchet") or {}).get("description")] = rec
         for t in loop["tries"]:
             if t["class"] != "better" or t["status"] == "keep" or t["truth"] < 0.1 * sigma:
                 continue
-            rec, best = by_edit[t["edit"]]
+            rec, v = records[t["edit"]], trail[t["edit"]]
             r = rec["ratchet"]
-            runs = seed_values(rec)
             n_runs = len(rec.get("attempts") or []) or 1
-            first = (r.get("seeds") or [None])[0]
-            same = (f"{runs[first] - best[first]:+.4f}" if first in runs and first in best
-                    else "–")
+            diffs, pooled = v["diffs"], v["pooled"]
+            same = f"{-diffs[0]:+.4f}" if diffs else "–"
             paired = r.get("paired") or {}
             decided = f"paired ({paired['pairs']} pairs)" if paired else "unpaired"
             # The unpaired look's statistic: the improvement over its
             # standard error, the run noise over the candidate's runs and
-            # the best's recorded ones (the bounds it met: the screen's
-            # futility at 0 on run 1, 0.5 on runs 2–3, keeps from run 4).
+            # the best's recorded ones.
             z = "–"
             if not paired and r.get("noise") and r.get("best_runs"):
                 se = r["noise"] * math.sqrt(1 / n_runs + 1 / r["best_runs"])
                 z = f"{r.get('improvement', float('nan')) / se:+.2f}"
-            # The paired statistic on this try's own pairs (positive =
-            # better; the rule uses the larger of this spread and the
-            # segment's pooled one).
-            diffs = [best[s] - runs[s] for s in runs if s in best]
-            if r.get("direction") == "max":
-                diffs = [-x for x in diffs]
-            zp = "–"
-            if len(diffs) >= 2 and sd(diffs) > 0:
-                zp = f"{mean(diffs) / (sd(diffs) / math.sqrt(len(diffs))):+.2f}"
+            zp = f"{t_own(diffs):+.2f}" if len(diffs) >= 2 else "–"
+            zpool, ratio = "–", "–"
+            if len(diffs) >= 1 and pooled:
+                zpool = f"{mean(diffs) / (pooled / math.sqrt(len(diffs))):+.2f}"
+            if len(diffs) >= 2 and pooled:
+                ratio = f"{sd(diffs) / pooled:.2f}"
             end = stop_of(n_runs, paired, r.get("best_runs") or 0)
+            cause = loss_cause(loop["arm"], paired, diffs, pooled, end, student_t)
             ends.setdefault((loop["arm"], end), []).append(t["truth"])
+            causes.setdefault((loop["arm"], cause), []).append(t["truth"])
+            at = ",".join(str(a) for a in v["at"][:8]) or "–"
             print(f"| {loop['arm']} | {loop['loop']} | {t['edit']} | {t['truth']:.4f} "
                   f"({t['truth'] / sigma:.2f}σ) | {n_runs} | {decided} | {end} | "
-                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} | {z} | {zp} |")
+                  f"{(r.get('basis') or {}).get('change', float('nan')):+.4f} | {same} | {z} | "
+                  f"{zp} | {zpool} | {ratio} | {at} | {cause} |")
     print()
     print("Where those lost gains ended, per arm (tries, and their true gain in σ):")
     print()
@@ -596,6 +600,59 @@ def lost_gains(loops, sigma, args):
     print("|---|---|---:|---:|")
     for (arm, end), gains in sorted(ends.items()):
         print(f"| {arm} | {end} | {len(gains)} | {sum(gains) / sigma:.2f} |")
+    print()
+    print("What those lost gains are put down to, per arm (tries, and their true gain in σ):")
+    print()
+    print("| arm | cause | tries | true gain lost (σ) |")
+    print("|---|---|---:|---:|")
+    for (arm, cause), gains in sorted(causes.items()):
+        print(f"| {arm} | {cause} | {len(gains)} | {sum(gains) / sigma:.2f} |")
+
+
+def loss_cause(arm, paired, diffs, pooled, end, student_t):
+    """What a lost true gain is put down to:
+    - `own spread far below the pool`: decided paired on 3 pairs or more,
+      its own differences spread under half the pooled spread, and a
+      one-sided paired t test at 95% on them alone calls it better;
+    - `worse at the segment's seeds`: decided paired before its last
+      pair, not better on the mean of its pairs, which sit at the best's
+      first seeds, as every try's of the segment do;
+    - `decided unpaired`: under paired seeds, its pairing not shown;
+    - `calibration`: anything else (the bounds of a rule calibrated at
+      its confidence, on a gain this small)."""
+    if arm == "paired" and not paired:
+        return "decided unpaired"
+    if arm == "paired":
+        if (len(diffs) >= 3 and pooled and sd(diffs) < 0.5 * pooled
+                and t_own(diffs) >= student_t.ppf(0.95, len(diffs) - 1)):
+            return "own spread far below the pool"
+        if "futility" in end and diffs and mean(diffs) <= 0:
+            return "worse at the segment's seeds"
+    return "calibration"
+
+
+def first_seed_signs(loops, args):
+    """Per paired loop: its truly better tries, how many were worse than
+    the best at the best's first seed (where every try of a segment
+    starts), and how many were lost. Seeds that disfavour one gain
+    disfavour the others where the gains move together seed by seed."""
+    print("Paired loops: truly better tries, those worse than the best at its first seed, "
+          "and those lost:")
+    print()
+    print("| loop | truly better tries | worse at the best's first seed | lost | "
+          "lost and worse there |")
+    print("|---:|---:|---:|---:|---:|")
+    for loop in loops:
+        if loop["arm"] != "paired":
+            continue
+        trail = paired_trail(os.path.join(args.work, f"paired-{loop['loop']}", ".arx",
+                                          "journal.jsonl"))
+        better = [t for t in loop["tries"] if t["class"] == "better"]
+        worse = [t for t in better if trail[t["edit"]]["diffs"][:1] and
+                 trail[t["edit"]]["diffs"][0] <= 0 and trail[t["edit"]]["at"][:1] == [1]]
+        lost = [t for t in better if t["status"] != "keep"]
+        both = [t for t in worse if t["status"] != "keep"]
+        print(f"| {loop['loop']} | {len(better)} | {len(worse)} | {len(lost)} | {len(both)} |")
 
 
 def seed_effects(truth, sigma):
@@ -640,50 +697,70 @@ def seed_effects(truth, sigma):
         print(f"| {edit[0]} | {mean(d) / sigma:+.2f} | {rho:.2f} | {spread / sigma:.2f} | {ratio} | {med} |")
 
 
+def paired_trail(path):
+    """Each try of a loop's journal as the paired rule saw it, by its
+    description: its differences at the best's seeds (positive =
+    better), the positions of its seeds among the best's (1 = the best's
+    first seed), and the spread of one difference pooled over the
+    segment's earlier tries and its own pairs, plainly (the rule also
+    leaves out a try beyond the others by an F test at 10⁻⁴)."""
+    best, best_seeds, history, out = {}, [], [], {}
+    for line in open(path):
+        rec = json.loads(line)
+        r = rec.get("ratchet") or {}
+        runs = seed_values(rec)
+        seeds = [s for s in r.get("seeds") or [] if s in runs]
+        diffs = [best[s] - runs[s] for s in seeds if s in best]
+        if r.get("direction") == "max":
+            diffs = [-x for x in diffs]
+        with_own = history + ([diffs] if len(diffs) >= 2 else [])
+        df = sum(len(h) - 1 for h in with_own)
+        pooled = (math.sqrt(sum(sum((x - mean(h)) ** 2 for x in h) for h in with_own) / df)
+                  if df else None)
+        out[r.get("description")] = dict(
+            diffs=diffs, pooled=pooled, paired=r.get("paired"),
+            at=[best_seeds.index(s) + 1 if s in best_seeds else 0 for s in seeds])
+        if len(diffs) >= 2:
+            history.append(diffs)
+        if r.get("status") in ("baseline", "keep"):
+            best, best_seeds = runs, seeds
+    return out
+
+
+def t_own(diffs):
+    """A paired t statistic on a try's own differences alone."""
+    own = sd(diffs)
+    if own > 0:
+        return mean(diffs) / (own / math.sqrt(len(diffs)))
+    return math.inf if mean(diffs) > 0 else -math.inf
+
+
 def own_pairs(loops, args):
     """The paired arm's tries decided paired on three pairs or more: the
     spread of their own differences against the spread pooled over the
-    segment's earlier tries (plainly; the rule leaves out a try beyond
-    the others by an F test at 10⁻⁴, and judges a try at the larger of
-    the two), and how many a one-sided paired t test at 95% on their own
-    differences alone, at their last look, would call better: by the
-    truth of the try and by arx's decision."""
+    segment (the rule judges a try at the pooled spread unless an F test
+    at 0.4 shows its own larger), and how many a one-sided paired t test
+    at 95% on their own differences alone, at their last look, would call
+    better: by the truth of the try and by arx's decision."""
     from scipy.stats import t as student_t
 
     rows = {}
     for loop in loops:
         if loop["arm"] != "paired":
             continue
-        path = os.path.join(args.work, f"paired-{loop['loop']}", ".arx", "journal.jsonl")
-        best, history, decided = {}, [], {}
-        for line in open(path):
-            rec = json.loads(line)
-            r = rec.get("ratchet") or {}
-            runs = seed_values(rec)
-            diffs = [best[s] - v for s, v in runs.items() if s in best]
-            if r.get("direction") == "max":
-                diffs = [-x for x in diffs]
-            df = sum(len(h) - 1 for h in history)
-            pooled = (math.sqrt(sum(sum((x - mean(h)) ** 2 for x in h) for h in history) / df)
-                      if df else None)
-            decided[r.get("description")] = (diffs, pooled, r.get("paired"))
-            if len(diffs) >= 2:
-                history.append(diffs)
-            if r.get("status") in ("baseline", "keep"):
-                best = runs
+        trail = paired_trail(os.path.join(args.work, f"paired-{loop['loop']}", ".arx",
+                                          "journal.jsonl"))
         for t in loop["tries"]:
-            diffs, pooled, paired = decided.get(t["edit"], ([], None, None))
-            if not paired or len(diffs) < 3 or not pooled:
+            v = trail.get(t["edit"])
+            if not v or not v["paired"] or len(v["diffs"]) < 3 or not v["pooled"]:
                 continue
-            own = sd(diffs)
-            t_own = mean(diffs) / (own / math.sqrt(len(diffs))) if own > 0 else (
-                math.inf if mean(diffs) > 0 else -math.inf)
-            passes = t_own >= student_t.ppf(0.95, len(diffs) - 1)
+            diffs = v["diffs"]
+            passes = t_own(diffs) >= student_t.ppf(0.95, len(diffs) - 1)
             row = rows.setdefault(t["class"], dict(tries=0, kept=0, ratios=[], pass_kept=0,
                                                    pass_discarded=0))
             row["tries"] += 1
             row["kept"] += t["status"] == "keep"
-            row["ratios"].append(own / pooled)
+            row["ratios"].append(sd(diffs) / v["pooled"])
             row["pass_kept" if t["status"] == "keep" else "pass_discarded"] += passes
     print("Paired tries decided on 3 pairs or more: their own differences' spread against the "
           "segment's pooled one, and a one-sided paired t test at 95% on their own differences "
