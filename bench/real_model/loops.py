@@ -824,8 +824,9 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     if args.trainer:
         check_trainer(args.python)
-    # The paired loops, the longest, first.
-    jobs = [(arm, k) for arm in arms for k in range(args.loops)]
+    # The arms' loops in turn (loop 0 of each arm, then loop 1, ...), so
+    # that a run stopped early has as many loops of each arm.
+    jobs = [(arm, k) for k in range(args.loops) for arm in arms]
     loops = []
     with ThreadPoolExecutor(args.jobs) as pool:
         for loop in pool.map(lambda j: arx_loop(j[0], j[1], args), jobs):
