@@ -585,7 +585,7 @@ def lost_gains(loops, sigma, args):
             if len(diffs) >= 2 and pooled:
                 ratio = f"{sd(diffs) / pooled:.2f}"
             end = stop_of(n_runs, paired, r.get("best_runs") or 0)
-            cause = loss_cause(loop["arm"], paired, diffs, pooled, end, student_t)
+            cause = loss_cause(loop["arm"], paired, v, end, student_t)
             ends.setdefault((loop["arm"], end), []).append(t["truth"])
             causes.setdefault((loop["arm"], cause), []).append(t["truth"])
             at = ",".join(str(a) for a in v["at"][:8]) or "–"
@@ -609,26 +609,37 @@ def lost_gains(loops, sigma, args):
         print(f"| {arm} | {cause} | {len(gains)} | {sum(gains) / sigma:.2f} |")
 
 
-def loss_cause(arm, paired, diffs, pooled, end, student_t):
-    """What a lost true gain is put down to:
+def loss_cause(arm, paired, v, end, student_t):
+    """What a lost true gain is put down to, the first that fits:
+    - `decided unpaired`: under paired seeds, its pairing not shown;
+    - `the segment's first paired try`: no earlier differences, so
+      tested on its own pairs alone (4 degrees of freedom on 5 pairs);
     - `own spread far below the pool`: decided paired on 3 pairs or more,
       its own differences spread under half the pooled spread, and a
       one-sided paired t test at 95% on them alone calls it better;
-    - `worse at the segment's seeds`: decided paired before its last
-      pair, not better on the mean of its pairs, which sit at the best's
-      first seeds, as every try's of the segment do;
-    - `decided unpaired`: under paired seeds, its pairing not shown;
-    - `calibration`: anything else (the bounds of a rule calibrated at
-      its confidence, on a gain this small)."""
-    if arm == "paired" and not paired:
+    - `worse at the segment's seeds`: ended at a futility bound, not
+      better on the mean of its pairs, which sit at the same seeds of
+      the best as every try's against that best;
+    - `last pair`: ended at the last of the best's seeded runs;
+    - `futility, better at its pairs`: ended at a futility bound, better
+      on the mean of its pairs but not by enough;
+    - `calibration`: an unpaired try (the screen, futility and last-look
+      bounds of a rule calibrated at its confidence, on a gain this
+      small; `ended at` says which)."""
+    diffs, pooled = v["diffs"], v["pooled"]
+    if arm != "paired":
+        return "calibration"
+    if not paired:
         return "decided unpaired"
-    if arm == "paired":
-        if (len(diffs) >= 3 and pooled and sd(diffs) < 0.5 * pooled
-                and t_own(diffs) >= student_t.ppf(0.95, len(diffs) - 1)):
-            return "own spread far below the pool"
-        if "futility" in end and diffs and mean(diffs) <= 0:
-            return "worse at the segment's seeds"
-    return "calibration"
+    if v["first"]:
+        return "the segment's first paired try"
+    if (len(diffs) >= 3 and pooled and sd(diffs) < 0.5 * pooled
+            and t_own(diffs) >= student_t.ppf(0.95, len(diffs) - 1)):
+        return "own spread far below the pool"
+    if "futility" in end:
+        return ("worse at the segment's seeds" if diffs and mean(diffs) <= 0
+                else "futility, better at its pairs")
+    return "last pair"
 
 
 def first_seed_signs(loops, args):
@@ -703,7 +714,8 @@ def paired_trail(path):
     better), the positions of its seeds among the best's (1 = the best's
     first seed), and the spread of one difference pooled over the
     segment's earlier tries and its own pairs, plainly (the rule also
-    leaves out a try beyond the others by an F test at 10⁻⁴)."""
+    leaves out a try beyond the others by an F test at 10⁻⁴), and whether
+    it is the segment's first try with pairs (no earlier differences)."""
     best, best_seeds, history, out = {}, [], [], {}
     for line in open(path):
         rec = json.loads(line)
@@ -718,7 +730,7 @@ def paired_trail(path):
         pooled = (math.sqrt(sum(sum((x - mean(h)) ** 2 for x in h) for h in with_own) / df)
                   if df else None)
         out[r.get("description")] = dict(
-            diffs=diffs, pooled=pooled, paired=r.get("paired"),
+            diffs=diffs, pooled=pooled, paired=r.get("paired"), first=not history,
             at=[best_seeds.index(s) + 1 if s in best_seeds else 0 for s in seeds])
         if len(diffs) >= 2:
             history.append(diffs)
