@@ -31,7 +31,7 @@
 # first checks that the trainer and a run of its own give the same
 # result bit for bit; TRAINER=0 makes every run train in its own process.
 #
-# Usage: bench/real_model.sh      (12 loops an arm, JOBS=2, release build: 25 minutes on 2 busy shared cores)
+# Usage: bench/real_model.sh      (LOOPS=20 JOBS=3, a release arx: 10 minutes on 2 busy shared cores)
 #   PYTHON=path          a Python with numpy and scikit-learn; otherwise a
 #                        venv is made (or reused) in .venv at the repository root
 #   LOOPS=N              loops per arm (default 5)
