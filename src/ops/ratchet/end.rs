@@ -200,7 +200,10 @@ pub(super) fn describe(
     i.noise = d.noise;
     i.blind = d.blind;
     i.confirmed = d.confirmed;
-    i.record_from = d.record_from;
+    // A replayed try's record is its own runs on this best: the carried
+    // ones the decision weighed first are told apart.
+    i.record_from = d.record_from.saturating_sub(runs.carried.len());
+    i.carried = super::replay::carried_record(&t.carried, runs, at);
     i.paired = d.paired;
     i.per_instance = d.per_instance;
     let samples = &runs.samples;
@@ -323,8 +326,14 @@ pub(super) fn discarded(
     } else {
         "discard"
     };
+    // Kept on all its runs, but its own on the new best do not beat it.
+    let short_of = if crate::kernel::ratchet::replayed::fell_short(d) {
+        format!("; {}", d.detail.trim_start_matches("discard: "))
+    } else {
+        String::new()
+    };
     let line = format!(
-        "{word}: {} \u{2192} set aside, {} restored",
+        "{word}: {}{short_of} \u{2192} set aside, {} restored",
         change.line,
         short(&at.kept)
     );
@@ -432,9 +441,10 @@ pub(super) fn keep(
     let measured = t.measured.clone();
     let measured = measured.as_ref();
     let queued = rec.clone();
-    let (commit, rec, notes) = match super::keep(env, at, &message, (held, measured), rec)? {
+    let (commit, rec, mut notes) = match super::keep(env, at, &message, (held, measured), rec)? {
         Keep::Moved { best, commit } => {
             super::batch::enqueue(env, at, (commit, &runs), &queued)?;
+            t.carried.extend(runs.carry(env, at));
             drop(runs);
             return Ok(t.moved(kept, best));
         }
@@ -460,6 +470,7 @@ pub(super) fn keep(
         json!({"status": "keep", "commit": commit}),
     );
     finding(env.runner, env.state, &rec);
+    notes.extend(super::replay::carried_note(&rec, runs.samples.len()));
     let unconfirmed = if d.confirmed { "" } else { " (unconfirmed)" };
     Ok(Tried::Done(Box::new(Done {
         exit: Exit::Ok,
