@@ -29,7 +29,7 @@ pub fn ratchet_rule() -> Ratchet {
     }
 }
 /// Replays keep their runs, as `arx try` does under the `sequential`
-/// rule (`arx::kernel::ratchet::replayed`; not under `--rule confirm`,
+/// rule (`arx::kernel::ratchet_replayed`; not under `--rule confirm`,
 /// where arx measures a replayed candidate again from nothing, nor with
 /// `--replay-from-scratch`, arx before it carried runs): a candidate
 /// replayed onto a best that did not touch its place keeps its runs, each
@@ -53,8 +53,8 @@ pub static KEEP_RUNS_FRESH: AtomicU32 = AtomicU32::new(FRESH_RUNS as u32);
 pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
 
 use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule as Ratchet, Seeds, Settings};
-use arx::kernel::ratchet::replayed::{FRESH_RUNS, RUNS_CAP};
 use arx::kernel::ratchet::{Decision, Step};
+use arx::kernel::ratchet_replayed::{FRESH_RUNS, RUNS_CAP};
 use arx::kernel::slot_offset::{self, CommitRuns};
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};

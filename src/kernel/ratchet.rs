@@ -47,7 +47,6 @@ mod robust;
 mod words;
 pub use basis::Basis;
 use words::{better, percent, recorded, runs, shown};
-pub mod replayed;
 pub mod sequential;
 mod sequential_rule;
 pub use sequential_rule::{next_step_sequential, SeqTuning, SEQUENTIAL_MAX_RUNS, TOP_UP};

@@ -140,7 +140,7 @@ pub struct RatchetInfo {
     /// carried into the decision on `kept` (its `samples` are its own runs
     /// on `kept`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub carried: Option<super::ratchet::replayed::Carried>,
+    pub carried: Option<super::ratchet_replayed::Carried>,
     /// With slots: the best as it measures on the slot of the candidate's
     /// runs, which the decision compared with instead of `best`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -227,6 +227,19 @@ impl Try {
         Tried::Moved { carry, best }
     }
 
+    /// [`Try::moved`] once `runs` against `at`'s best stopped: they are
+    /// carried on (when the try carries its runs, `replay::carries`).
+    pub(super) fn moved_with(
+        mut self,
+        runs: Runs<'_>,
+        env: &TryEnv<'_, '_>,
+        at: &Against,
+        best: String,
+    ) -> Tried {
+        self.carried.extend(runs.carry(env, at));
+        self.moved(&at.kept, best)
+    }
+
     /// The try's record as it stands, with `status`; with its runs'
     /// samples and progress when it was measured.
     pub(super) fn record(

@@ -200,10 +200,7 @@ pub(super) fn describe(
     i.noise = d.noise;
     i.blind = d.blind;
     i.confirmed = d.confirmed;
-    // A replayed try's record is its own runs on this best: the carried
-    // ones the decision weighed first are told apart.
-    i.record_from = d.record_from.saturating_sub(runs.carried.len());
-    i.carried = super::replay::carried_record(&t.carried, runs, at);
+    super::replay::told_apart(i, &t.carried, (runs, at, d));
     i.paired = d.paired;
     i.per_instance = d.per_instance;
     let samples = &runs.samples;
@@ -234,7 +231,7 @@ pub(super) fn describe(
             format!("; recorded as {} ({} runs)", num(e.value, dp), e.n)
         });
     Change {
-        line,
+        line: line + &super::replay::short_of(d),
         recorded: recorded.unwrap_or_default(),
         value: effect.map_or(f64::NAN, |e| e.weighed),
         against: effect.and_then(|e| e.against),
@@ -326,14 +323,8 @@ pub(super) fn discarded(
     } else {
         "discard"
     };
-    // Kept on all its runs, but its own on the new best do not beat it.
-    let short_of = if crate::kernel::ratchet::replayed::fell_short(d) {
-        format!("; {}", d.detail.trim_start_matches("discard: "))
-    } else {
-        String::new()
-    };
     let line = format!(
-        "{word}: {}{short_of} \u{2192} set aside, {} restored",
+        "{word}: {} \u{2192} set aside, {} restored",
         change.line,
         short(&at.kept)
     );
@@ -428,7 +419,6 @@ pub(super) fn keep(
 ) -> Result<Tried> {
     let message = commit_message(env, &t, d, change);
     let held = t.held.take();
-    let kept = &at.kept;
     // The record goes with the keep, which journals it once its commit is
     // on the best's branch.
     let mut rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
@@ -444,9 +434,7 @@ pub(super) fn keep(
     let (commit, rec, mut notes) = match super::keep(env, at, &message, (held, measured), rec)? {
         Keep::Moved { best, commit } => {
             super::batch::enqueue(env, at, (commit, &runs), &queued)?;
-            t.carried.extend(runs.carry(env, at));
-            drop(runs);
-            return Ok(t.moved(kept, best));
+            return Ok(t.moved_with(runs, env, at, best));
         }
         Keep::Kept {
             commit,

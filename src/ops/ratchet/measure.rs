@@ -14,7 +14,8 @@ use crate::io::events::Events;
 use crate::kernel::instances::{self, InstanceEvidence, Scores};
 use crate::kernel::paired::{self, Seeds};
 use crate::kernel::prune::Progress;
-use crate::kernel::ratchet::{self, replayed, Decision, Evidence, Settings, Step};
+use crate::kernel::ratchet::{self, Decision, Evidence, Settings, Step};
+use crate::kernel::ratchet_replayed as replayed;
 use crate::ops::reactive::Reactive;
 use crate::ops::slot_compare::SlotCompare;
 
@@ -32,7 +33,7 @@ pub(super) struct Runs<'s> {
     pub slots: SlotCompare<'s>,
     /// The runs carried from earlier bests (a replayed try): each one's
     /// difference from the best it was measured on, weighed before
-    /// `samples` (see `kernel::ratchet::replayed`).
+    /// `samples` (see `kernel::ratchet_replayed`).
     pub carried: Vec<f64>,
     /// `None`: the runs stopped (a crash, a Ctrl-C, pruned).
     pub decision: Option<Decision>,
@@ -80,6 +81,19 @@ impl Runs<'_> {
             return Vec::new();
         }
         replayed::moved(&self.carried, reference)
+    }
+
+    /// What the rule weighs against `reference`: a replayed try's carried
+    /// runs first, then `fresh` (its own runs on this best, as compared),
+    /// with their seeds; and how many were carried.
+    fn weighed(&self, reference: &[f64], fresh: &[f64]) -> (Vec<f64>, Vec<Option<u64>>, usize) {
+        let mut values = self.carried_on(reference);
+        let carried = values.len();
+        values.extend(fresh);
+        let seeds = std::iter::repeat_n(None, carried)
+            .chain(self.seeds.iter().copied())
+            .collect();
+        (values, seeds, carried)
     }
 
     /// A Ctrl-C stopped a run of the candidate or of the best.
@@ -258,13 +272,7 @@ fn next_step_at(
     };
     let best = at.segment.kept.as_ref().expect("a kept commit");
     let (reference, fresh) = runs.slots.compare(best, &runs.samples);
-    // A replayed try's carried runs first, then its own on this best.
-    let mut candidate_values = runs.carried_on(&reference);
-    let carried = candidate_values.len();
-    candidate_values.extend(&fresh);
-    let seeds: Vec<Option<u64>> = std::iter::repeat_n(None, carried)
-        .chain(runs.seeds.iter().copied())
-        .collect();
+    let (candidate_values, seeds, carried) = runs.weighed(&reference, &fresh);
     // The candidate's own runs are a replicate group too (the very slice
     // the decision is given, so that it counts once).
     let mut replicates = runs.slots.groups();

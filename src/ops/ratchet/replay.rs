@@ -5,12 +5,15 @@
 
 use anyhow::Result;
 
+use super::candidate::Against;
 use super::candidate::TryEnv;
 use super::end::{discard, Done};
+use super::measure::Runs;
 use super::{info, record, short, subject};
 use crate::error::Exit;
 use crate::io::git::ratchet::Replay;
-use crate::kernel::ratchet::replayed::Carried;
+use crate::kernel::ratchet::Decision;
+use crate::kernel::ratchet_replayed::{self as replayed, Carried};
 use crate::kernel::segment::{Segment, TryStatus};
 use crate::ops::lanes::LaneCtx;
 
@@ -65,7 +68,7 @@ impl Carry {
 /// Whether a replayed try carries its runs onto the new best (the
 /// `sequential` rule, arx's default, without paired seeds or per-instance
 /// scores, which pair runs with the best they ran against): decided on
-/// them and on [`FRESH_RUNS`](crate::kernel::ratchet::replayed::FRESH_RUNS)
+/// them and on [`FRESH_RUNS`](crate::kernel::ratchet_replayed::FRESH_RUNS)
 /// runs of its own on the new best that beat it. Otherwise it is measured
 /// there again from nothing.
 pub(super) fn carries(env: &TryEnv<'_, '_>) -> bool {
@@ -75,24 +78,35 @@ pub(super) fn carries(env: &TryEnv<'_, '_>) -> bool {
         && objective.instances.is_none()
 }
 
-/// What a replayed try's record tells of the runs it carried: the best
-/// each was measured on and its value as weighed against `at`'s best
-/// (`None` when it carried none).
-pub(super) fn carried_record(
+/// A decided try's record of the runs it carried (`d` decided on them
+/// and on `runs` against `at`'s best): its record is its own runs on this
+/// best (`record_from` counted in them), the carried ones told apart —
+/// the best each was measured on, and its value as weighed here.
+pub(super) fn told_apart(
+    i: &mut crate::kernel::ratchet_record::RatchetInfo,
     carried: &[(String, f64)],
-    runs: &super::measure::Runs<'_>,
-    at: &super::candidate::Against,
-) -> Option<Carried> {
+    (runs, at, d): (&Runs<'_>, &Against, &Decision),
+) {
+    i.record_from = d.record_from.saturating_sub(runs.carried.len());
     if carried.is_empty() || runs.carried.is_empty() {
-        return None;
+        return;
     }
     let best = at.segment.kept.as_ref().expect("a kept commit");
     let (reference, _) = runs.slots.compare(best, &runs.samples);
-    Some(Carried {
+    i.carried = Some(Carried {
         on: carried.iter().map(|(b, _)| b.clone()).collect(),
         values: runs.carried_on(&reference),
-        fresh_runs: crate::kernel::ratchet::replayed::FRESH_RUNS,
-    })
+        fresh_runs: replayed::FRESH_RUNS,
+    });
+}
+
+/// What a discard's line adds when the rule kept the candidate on all its
+/// runs but its own on the new best do not beat it.
+pub(super) fn short_of(d: &Decision) -> String {
+    if !replayed::fell_short(d) {
+        return String::new();
+    }
+    format!("; {}", d.detail.trim_start_matches("discard: "))
 }
 
 /// What a keep replayed with its runs says: the runs it carried, and its

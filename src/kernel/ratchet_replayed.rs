@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{leans_better, Decision, Step};
+use super::ratchet::{leans_better, Decision, Step};
 use crate::kernel::ratchet_noise::mean;
 use crate::kernel::stats::Direction;
 use crate::kernel::verdict::Verdict;
