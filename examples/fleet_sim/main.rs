@@ -8,7 +8,7 @@
 //! cargo run --release --example fleet_sim -- --machines 4   # one size, at 1σ
 //! cargo run --release --example fleet_sim -- --machines 4 --rule confirm
 //! cargo run --release --example fleet_sim -- --machines 4 --full-remeasure
-//! cargo run --release --example fleet_sim -- --machines 4 --keep-runs
+//! cargo run --release --example fleet_sim -- --machines 4 --replay-from-scratch
 //! cargo run --release --example fleet_sim -- --machines 4 --no-peers --keep-runs-guarded
 //! ```
 //!
@@ -25,10 +25,13 @@
 //! Every decision goes through `arx::kernel::ratchet::next_step` (arx's
 //! default rule, `sequential`; `--rule confirm` plays the other) and every
 //! comparison across classes through `arx::kernel::slot_offset`, the code
-//! `arx try` runs. See `sim.rs` for each rule. `--keep-runs` plays a design
-//! arx does not have: a replayed candidate keeps its runs, moved by the
-//! difference of the two bests (`--keep-runs-guarded`: only where the
-//! old best has as many runs on the class as the new). At 4 machines a
+//! `arx try` runs. See `sim.rs` for each rule. A replayed candidate keeps
+//! its runs, moved by the difference of the two bests, and is kept only
+//! with 3 runs of its own on the new best that beat it, as `arx try` does
+//! under `sequential` (`--replay-from-scratch`: measured again from
+//! nothing, as arx did before; `--keep-runs`: no runs of its own needed;
+//! `--keep-runs-fresh N`: N of them; `--keep-runs-guarded`: runs kept
+//! only where the old best has as many runs on the class as the new). At 4 machines a
 //! row plays 4 lanes of one machine under the same rule (one class, no
 //! offsets, down together): the yardstick the issue's target at 4
 //! machines names. Each table is followed by where the
@@ -73,7 +76,7 @@ struct Args {
 fn usage(arg: &str) -> ! {
     eprintln!("fleet_sim: bad argument {arg:?}");
     eprintln!(
-        "usage: fleet_sim [--quick] [--no-peers] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--keep-runs] [--keep-runs-guarded] [--keep-runs-fresh N] [--queue-confidence X]"
+        "usage: fleet_sim [--quick] [--no-peers] [--trials N] [--seed N] [--machines N] [--rule confirm|sequential] [--full-remeasure] [--replay-from-scratch] [--keep-runs] [--keep-runs-guarded] [--keep-runs-fresh N] [--queue-confidence X]"
     );
     std::process::exit(2)
 }
@@ -98,12 +101,16 @@ fn parse_args() -> Args {
             "--trials" => a.trials = Some(value().max(1)),
             "--seed" => a.seed = value(),
             "--full-remeasure" => sim::FULL_REMEASURE.store(true, Ordering::Relaxed),
-            "--keep-runs" => sim::KEEP_RUNS.store(true, Ordering::Relaxed),
+            "--keep-runs" => {
+                sim::KEEP_RUNS.store(true, Ordering::Relaxed);
+                sim::KEEP_RUNS_FRESH.store(0, Ordering::Relaxed);
+            }
             "--keep-runs-fresh" => {
                 let n = value().max(1) as u32;
                 sim::KEEP_RUNS.store(true, Ordering::Relaxed);
                 sim::KEEP_RUNS_FRESH.store(n, Ordering::Relaxed);
             }
+            "--replay-from-scratch" => sim::KEEP_RUNS.store(false, Ordering::Relaxed),
             "--keep-runs-guarded" => {
                 sim::KEEP_RUNS.store(true, Ordering::Relaxed);
                 sim::KEEP_RUNS_GUARDED.store(true, Ordering::Relaxed);
@@ -461,10 +468,10 @@ fn main() {
         sim::ratchet_rule().name(),
         match (
             sim::FULL_REMEASURE.load(Ordering::Relaxed),
-            sim::KEEP_RUNS.load(Ordering::Relaxed),
+            sim::KEEP_RUNS.load(Ordering::Relaxed) && !sim::CONFIRM.load(Ordering::Relaxed),
         ) {
-            (false, false) => "",
-            (true, false) => ", full remeasures",
+            (false, false) => ", replays measured from scratch",
+            (true, false) => ", full remeasures, replays measured from scratch",
             (false, true) => ", replays keep their runs",
             (true, true) => ", full remeasures, replays keep their runs",
         },

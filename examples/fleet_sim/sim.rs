@@ -28,28 +28,33 @@ pub fn ratchet_rule() -> Ratchet {
         Ratchet::default()
     }
 }
-/// `--keep-runs`: a design measured here, not built in arx. A candidate
+/// Replays keep their runs, as `arx try` does under the `sequential`
+/// rule (`arx::kernel::ratchet_replayed`; not under `--rule confirm`,
+/// where arx measures a replayed candidate again from nothing, nor with
+/// `--replay-from-scratch`, arx before it carried runs): a candidate
 /// replayed onto a best that did not touch its place keeps its runs, each
 /// moved by the difference of the two bests as they measure on its class,
 /// rather than being measured again from nothing.
-pub static KEEP_RUNS: AtomicBool = AtomicBool::new(false);
-/// `--keep-runs-guarded`: `--keep-runs` only where the shift is covered
+pub static KEEP_RUNS: AtomicBool = AtomicBool::new(true);
+/// `--keep-runs-guarded`: keeping runs only where the shift is covered
 /// by the interval the rule computes: the old best's runs on the class at
 /// least as many as the new best's (then the variance of the moved runs'
 /// mean, σ²/N + (n₀/N)²σ²/r₀ + (n₁/N)²σ²/r₁, is at most the σ²/N + σ²/r₁
 /// the rule assumes), else the runs are thrown away as without it.
 pub static KEEP_RUNS_GUARDED: AtomicBool = AtomicBool::new(false);
-/// `--keep-runs-fresh N`: `--keep-runs`, and a candidate that carried
-/// runs over is kept only once it has N runs or more measured on the new
-/// best and they lean better than the new best too (else it runs on, up
-/// to the cap). 0: off.
-pub static KEEP_RUNS_FRESH: AtomicU32 = AtomicU32::new(0);
+/// A candidate that carried runs over is kept only once it has this many
+/// runs or more measured on the new best and they lean better than the
+/// new best too (else it runs on, up to the cap): arx's
+/// `replayed::FRESH_RUNS`; `--keep-runs-fresh N` plays another number,
+/// `--keep-runs` none (0).
+pub static KEEP_RUNS_FRESH: AtomicU32 = AtomicU32::new(FRESH_RUNS as u32);
 /// `--queue-confidence X`: the queue's confidence, in thousandths
 /// (default [`BATCH_CONFIDENCE`]).
 pub static QUEUE_PERMILLE: AtomicU32 = AtomicU32::new(0);
 
 use arx::kernel::ratchet::{next_step, pooled_noise, Evidence, Rule as Ratchet, Seeds, Settings};
 use arx::kernel::ratchet::{Decision, Step};
+use arx::kernel::ratchet_replayed::{FRESH_RUNS, RUNS_CAP};
 use arx::kernel::slot_offset::{self, CommitRuns};
 use arx::kernel::stats::Direction;
 use rand::{Rng, SeedableRng};
@@ -65,8 +70,10 @@ pub const LEASE: usize = 2;
 /// Replicate groups (of two runs or more) the noise is pooled from: the
 /// most recent ones, for speed (the estimate is settled long before).
 const WINDOW: usize = 64;
-/// Runs of one candidate at most, whatever the rule asks.
-const MAX_DRAWS: usize = 16;
+/// Runs of one candidate at most, whatever the rule asks: arx's cap of a
+/// replayed candidate's runs, carried and fresh (a candidate that was not
+/// replayed is capped by the rule itself, long before).
+const MAX_DRAWS: usize = RUNS_CAP;
 /// `Batched`: the confidence a keep must reach to wait in the queue (the
 /// default rule's is `DEFAULT_CONFIDENCE`), since it is not measured again
 /// on its own. A candidate kept at the default confidence that cannot land
@@ -372,7 +379,7 @@ impl<'w> Sim<'w> {
             batch: None,
             serial: Vec::new(),
             machines,
-            keep_runs: KEEP_RUNS.load(Ordering::Relaxed),
+            keep_runs: KEEP_RUNS.load(Ordering::Relaxed) && !CONFIRM.load(Ordering::Relaxed),
             out: Outcome {
                 runs: BASELINE_RUNS as f64,
                 ..Outcome::default()
@@ -812,7 +819,9 @@ impl<'w> Sim<'w> {
         }
         let mac = &self.machines[m];
         let (change, base, since) = (mac.change, mac.base, mac.since);
-        let record = mac.samples[from..].to_vec();
+        // Its record: its runs on the best it landed on (as arx records
+        // a replayed keep), not those it carried over.
+        let record = mac.samples[from.max(mac.fresh)..].to_vec();
         let (value, class) = (mac.value, mac.class);
         match self.rule {
             Rule::Fleet if base == self.best => {
@@ -1200,7 +1209,12 @@ mod tests {
     fn a_replay_that_keeps_its_runs_throws_few_away_and_the_best_stays_linear() {
         let sc = scenario(4);
         let w = world(&sc, 9);
-        let plain = night(&w, sc, Rule::Fleet).finish();
+        let mut plain = Sim::new(&w, sc, Rule::Fleet, 11);
+        plain.keep_runs = false;
+        for t in 0..NIGHT {
+            plain.tick(t);
+        }
+        let plain = plain.finish();
         let mut sim = Sim::new(&w, sc, Rule::Fleet, 11);
         sim.keep_runs = true;
         for t in 0..NIGHT {
@@ -1242,15 +1256,25 @@ mod tests {
         assert!(o.replays > 0.0, "lanes replay as the best moves");
     }
 
+    /// At 16 machines one keep at a time, its replays measured again from
+    /// nothing, stops scaling: batching the keeps, or replays that carry
+    /// their runs (arx's), each get far more.
     #[test]
-    fn batching_beats_one_keep_at_a_time_at_sixteen_machines() {
+    fn batching_or_carried_runs_beat_replays_from_nothing_at_sixteen_machines() {
         let sc = scenario(16);
-        let (mut fleet, mut batched) = (0.0, 0.0);
+        let (mut scratch, mut carried, mut batched) = (0.0, 0.0, 0.0);
         for k in 0..3 {
             let w = world(&sc, 20 + k);
-            fleet += play(&w, sc, Rule::Fleet, k).gain;
+            let mut sim = Sim::new(&w, sc, Rule::Fleet, k);
+            sim.keep_runs = false;
+            for t in 0..NIGHT {
+                sim.tick(t);
+            }
+            scratch += sim.finish().gain;
+            carried += play(&w, sc, Rule::Fleet, k).gain;
             batched += play(&w, sc, Rule::Batched, k).gain;
         }
-        assert!(batched > 1.3 * fleet, "{batched} vs {fleet}");
+        assert!(batched > 1.3 * scratch, "{batched} vs {scratch}");
+        assert!(carried > 1.3 * scratch, "{carried} vs {scratch}");
     }
 }

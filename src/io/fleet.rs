@@ -560,20 +560,7 @@ fn last_line(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn git(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {:?}", out);
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
+    use crate::io::git::testing::git;
 
     #[test]
     fn a_commits_parent_is_told_and_a_commit_not_here_is_an_error() {

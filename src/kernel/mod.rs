@@ -38,6 +38,7 @@ pub mod prune;
 pub mod ratchet;
 mod ratchet_noise;
 pub mod ratchet_record;
+pub mod ratchet_replayed;
 pub mod record;
 pub mod report;
 pub mod round;

@@ -136,6 +136,11 @@ pub struct RatchetInfo {
     /// new best and measured again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub replayed_from: Vec<String>,
+    /// Replayed with its runs: the runs measured on the earlier bests,
+    /// carried into the decision on `kept` (its `samples` are its own runs
+    /// on `kept`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carried: Option<super::ratchet_replayed::Carried>,
     /// With slots: the best as it measures on the slot of the candidate's
     /// runs, which the decision compared with instead of `best`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -241,6 +246,7 @@ impl RatchetInfo {
             lane: None,
             class: None,
             replayed_from: Vec::new(),
+            carried: None,
             slot_best: None,
             best_runs: None,
             guard: None,

@@ -30,6 +30,7 @@ mod journal;
 mod journal_import;
 mod knowhow;
 mod lanes;
+mod lanes_fresh;
 mod log;
 mod man;
 #[cfg(feature = "mcp")]

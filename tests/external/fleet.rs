@@ -19,6 +19,7 @@ use crate::needs::{arx, trial};
 mod classes;
 #[path = "fleet_confirm.rs"]
 mod confirm;
+pub(super) mod fresh;
 pub(super) mod lane_race;
 pub(super) mod twice;
 pub(super) mod wide;
@@ -124,6 +125,7 @@ pub fn trials() -> Vec<Trial> {
     .chain(lane_race::trials())
     .chain(confirm::trials())
     .chain(twice::trials())
+    .chain(fresh::trials())
     .collect()
 }
 

@@ -272,15 +272,53 @@ fn three_classes_at_once() -> (Fleet, PathBuf, PathBuf, String, String) {
     let before = f.remote_best();
     let barrier = f.tmp.path().join("barrier");
     std::fs::create_dir_all(&barrier).unwrap();
+    // At once whatever the load: each machine's pushes of its records wait
+    // for the other's of the same rank, so neither's verdict reaches the
+    // remote before the other has decided. (The experiment's barrier only
+    // lines up their first runs: under load their runs drift apart, one
+    // machine's verdict landed first, the other took it in between two
+    // runs and, the third class, moved the best itself.)
+    let hook = f.tmp.path().join("served/remote.git/hooks/pre-receive");
+    let marks = f.tmp.path().join("pushes");
+    std::fs::create_dir_all(&marks).unwrap();
+    std::fs::write(&hook, lockstep(&marks)).unwrap();
+    std::fs::set_permissions(&hook, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let ts = super::spawn_try(&slow, "confirm on slow", &barrier, 2);
     let tb = super::spawn_try(&big, "confirm on big", &barrier, 2);
-    for (code, r, err) in [super::finish(ts), super::finish(tb)] {
+    let done = [super::finish(ts), super::finish(tb)];
+    std::fs::remove_file(&hook).unwrap();
+    for (code, r, err) in done {
         assert_eq!((code, status(&r)), (0, "keep".into()), "{r}\n{err}");
         assert_eq!(r["ratchet"]["confirms"], run.as_str(), "{r}");
         assert_eq!(r["ratchet"]["fleet_pending"], true, "{r}");
     }
     assert_eq!(f.remote_best(), before, "a try moved the best");
     (f, fast, slow, run, before)
+}
+
+/// The remote's `pre-receive` hook that pushes machines `slow` and `big`
+/// in lockstep: a push of one's records, its k-th, waits (2 min at most)
+/// until the other's k-th push has come too.
+fn lockstep(marks: &Path) -> String {
+    format!(
+        r#"#!/bin/sh
+while read old new ref; do
+  case "$ref" in
+    refs/arx/fleet/slow/records) me=slow; other=big ;;
+    refs/arx/fleet/big/records) me=big; other=slow ;;
+    *) continue ;;
+  esac
+  k=$(ls '{marks}' | grep -c "^$me\.")
+  : > '{marks}'/$me.$k
+  i=0
+  while [ ! -e '{marks}'/$other.$k ] && [ $i -lt 1200 ]; do
+    sleep 0.1; i=$((i + 1))
+  done
+done
+exit 0
+"#,
+        marks = marks.display()
+    )
 }
 
 /// The run's record on `dir`: (its commit, marked pending).

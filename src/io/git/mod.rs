@@ -17,6 +17,8 @@ mod history;
 mod inputs;
 pub mod lane;
 pub mod ratchet;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use base::diff_text;
 pub use history::GitRound;

@@ -101,24 +101,10 @@ impl Drop for Renewal {
 
 #[cfg(test)]
 mod tests {
+    use crate::io::git::testing::git;
     use std::path::Path;
-    use std::process::Command;
 
     use super::*;
-
-    fn git(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@example.com")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@example.com")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-        String::from_utf8_lossy(&out.stdout).trim().to_string()
-    }
 
     const REF: &str = "refs/arx/fleet/claims/idea-1";
 

@@ -72,6 +72,9 @@ pub(super) struct Try {
     pub outcomes: Vec<RunOutcome>,
     /// How many of `outcomes` were measured against an earlier best.
     pub first: usize,
+    /// Those runs carried as evidence (see `replay::carries`): the best
+    /// each was measured on and its difference from it.
+    pub carried: Vec<(String, f64)>,
     pub held: Option<KeepLock>,
     pub info: RatchetInfo,
     /// The snapshot of the working tree the candidate is measured as
@@ -180,6 +183,7 @@ impl Try {
                 wall: std::time::Instant::now(),
                 outcomes: Vec::new(),
                 replayed_from: Vec::new(),
+                carried: Vec::new(),
                 held: None,
             },
         };
@@ -202,6 +206,7 @@ impl Try {
             wall: c.wall,
             first: c.outcomes.len(),
             outcomes: c.outcomes,
+            carried: c.carried,
             held: c.held,
             info: i,
             measured: None,
@@ -216,10 +221,23 @@ impl Try {
             self.start,
             self.wall,
             self.outcomes,
-            self.info.replayed_from,
+            (self.info.replayed_from, self.carried),
             kept,
         );
         Tried::Moved { carry, best }
+    }
+
+    /// [`Try::moved`] once `runs` against `at`'s best stopped: they are
+    /// carried on (when the try carries its runs, `replay::carries`).
+    pub(super) fn moved_with(
+        mut self,
+        runs: Runs<'_>,
+        env: &TryEnv<'_, '_>,
+        at: &Against,
+        best: String,
+    ) -> Tried {
+        self.carried.extend(runs.carry(env, at));
+        self.moved(&at.kept, best)
     }
 
     /// The try's record as it stands, with `status`; with its runs'

@@ -200,7 +200,7 @@ pub(super) fn describe(
     i.noise = d.noise;
     i.blind = d.blind;
     i.confirmed = d.confirmed;
-    i.record_from = d.record_from;
+    super::replay::told_apart(i, &t.carried, (runs, at, d));
     i.paired = d.paired;
     i.per_instance = d.per_instance;
     let samples = &runs.samples;
@@ -231,7 +231,7 @@ pub(super) fn describe(
             format!("; recorded as {} ({} runs)", num(e.value, dp), e.n)
         });
     Change {
-        line,
+        line: line + &super::replay::short_of(d),
         recorded: recorded.unwrap_or_default(),
         value: effect.map_or(f64::NAN, |e| e.weighed),
         against: effect.and_then(|e| e.against),
@@ -419,7 +419,6 @@ pub(super) fn keep(
 ) -> Result<Tried> {
     let message = commit_message(env, &t, d, change);
     let held = t.held.take();
-    let kept = &at.kept;
     // The record goes with the keep, which journals it once its commit is
     // on the best's branch.
     let mut rec = t.record(env.runner, TryStatus::Keep, Some(&runs))?;
@@ -432,11 +431,10 @@ pub(super) fn keep(
     let measured = t.measured.clone();
     let measured = measured.as_ref();
     let queued = rec.clone();
-    let (commit, rec, notes) = match super::keep(env, at, &message, (held, measured), rec)? {
+    let (commit, rec, mut notes) = match super::keep(env, at, &message, (held, measured), rec)? {
         Keep::Moved { best, commit } => {
             super::batch::enqueue(env, at, (commit, &runs), &queued)?;
-            drop(runs);
-            return Ok(t.moved(kept, best));
+            return Ok(t.moved_with(runs, env, at, best));
         }
         Keep::Kept {
             commit,
@@ -460,6 +458,7 @@ pub(super) fn keep(
         json!({"status": "keep", "commit": commit}),
     );
     finding(env.runner, env.state, &rec);
+    notes.extend(super::replay::carried_note(&rec, runs.samples.len()));
     let unconfirmed = if d.confirmed { "" } else { " (unconfirmed)" };
     Ok(Tried::Done(Box::new(Done {
         exit: Exit::Ok,

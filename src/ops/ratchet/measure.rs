@@ -15,6 +15,7 @@ use crate::kernel::instances::{self, InstanceEvidence, Scores};
 use crate::kernel::paired::{self, Seeds};
 use crate::kernel::prune::Progress;
 use crate::kernel::ratchet::{self, Decision, Evidence, Settings, Step};
+use crate::kernel::ratchet_replayed as replayed;
 use crate::ops::reactive::Reactive;
 use crate::ops::slot_compare::SlotCompare;
 
@@ -30,6 +31,10 @@ pub(super) struct Runs<'s> {
     pub instances: Vec<Option<Scores>>,
     /// The comparison with the best on the candidate's slot.
     pub slots: SlotCompare<'s>,
+    /// The runs carried from earlier bests (a replayed try): each one's
+    /// difference from the best it was measured on, weighed before
+    /// `samples` (see `kernel::ratchet_replayed`).
+    pub carried: Vec<f64>,
     /// `None`: the runs stopped (a crash, a Ctrl-C, pruned).
     pub decision: Option<Decision>,
     /// From the try's start to the end of its runs.
@@ -54,6 +59,43 @@ pub(super) enum Measuring<'s> {
 }
 
 impl Runs<'_> {
+    /// This measurement's runs as they are carried to a newer best (when
+    /// the try carries its runs, `replay::carries`): the best they were
+    /// measured on, and each one's difference from it as compared.
+    pub fn carry(&self, env: &TryEnv<'_, '_>, at: &Against) -> Vec<(String, f64)> {
+        if !super::replay::carries(env) {
+            return Vec::new();
+        }
+        let best = at.segment.kept.as_ref().expect("a kept commit");
+        let (reference, values) = self.slots.compare(best, &self.samples);
+        replayed::effects(&values, &reference)
+            .into_iter()
+            .map(|e| (at.kept.clone(), e))
+            .collect()
+    }
+
+    /// The carried runs as the decision weighs them on the best it is
+    /// decided against (`reference`): none when it has no runs.
+    pub fn carried_on(&self, reference: &[f64]) -> Vec<f64> {
+        if reference.is_empty() {
+            return Vec::new();
+        }
+        replayed::moved(&self.carried, reference)
+    }
+
+    /// What the rule weighs against `reference`: a replayed try's carried
+    /// runs first, then `fresh` (its own runs on this best, as compared),
+    /// with their seeds; and how many were carried.
+    fn weighed(&self, reference: &[f64], fresh: &[f64]) -> (Vec<f64>, Vec<Option<u64>>, usize) {
+        let mut values = self.carried_on(reference);
+        let carried = values.len();
+        values.extend(fresh);
+        let seeds = std::iter::repeat_n(None, carried)
+            .chain(self.seeds.iter().copied())
+            .collect();
+        (values, seeds, carried)
+    }
+
     /// A Ctrl-C stopped a run of the candidate or of the best.
     pub fn interrupted(&self, t: &Try) -> bool {
         t.outcomes.iter().any(|o| o.interrupted)
@@ -83,6 +125,7 @@ pub(super) fn measure<'s>(
         seeds: Vec::new(),
         instances: Vec::new(),
         slots: SlotCompare::new(slot_count, runner.class.is_some(), &at.segment),
+        carried: t.carried.iter().map(|(_, e)| *e).collect(),
         decision: None,
         elapsed: Duration::ZERO,
         progress: None,
@@ -97,6 +140,7 @@ pub(super) fn measure<'s>(
             (Step::RunAgain, leads) => {
                 if let Some(best) = best_moved(env, at, t, leads)? {
                     let n = runs.samples.len();
+                    t.carried.extend(runs.carry(env, at));
                     drop(runs);
                     runner.host.say(&format!(
                         "the candidate leads after {n} run{} and the best moved: no decision against {}",
@@ -227,7 +271,8 @@ fn next_step_at(
         max_runs: objective.repeat.max(ratchet::DEFAULT_MAX_RUNS),
     };
     let best = at.segment.kept.as_ref().expect("a kept commit");
-    let (reference, candidate_values) = runs.slots.compare(best, &runs.samples);
+    let (reference, fresh) = runs.slots.compare(best, &runs.samples);
+    let (candidate_values, seeds, carried) = runs.weighed(&reference, &fresh);
     // The candidate's own runs are a replicate group too (the very slice
     // the decision is given, so that it counts once).
     let mut replicates = runs.slots.groups();
@@ -262,7 +307,7 @@ fn next_step_at(
         seeds: Seeds {
             best: &paired_best,
             best_seeds: &best_seeds,
-            candidate: &runs.seeds,
+            candidate: &seeds,
             history: &history,
         },
         instances: candidate_scores
@@ -275,6 +320,13 @@ fn next_step_at(
             }),
     };
     let step = ratchet::next_step(env.rule, &settings, &evidence);
+    let fresh = replayed::Fresh {
+        carried,
+        fresh: &fresh,
+        reference: &reference,
+        direction: settings.direction,
+    };
+    let step = replayed::fresh_step(step, &fresh);
     let leads = matches!(step, Step::RunAgain)
         && ratchet::leans_better(&candidate_values, &reference, settings.direction);
     (step, leads)

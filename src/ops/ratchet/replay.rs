@@ -5,11 +5,15 @@
 
 use anyhow::Result;
 
+use super::candidate::Against;
 use super::candidate::TryEnv;
 use super::end::{discard, Done};
+use super::measure::Runs;
 use super::{info, record, short, subject};
 use crate::error::Exit;
 use crate::io::git::ratchet::Replay;
+use crate::kernel::ratchet::Decision;
+use crate::kernel::ratchet_replayed::{self as replayed, Carried};
 use crate::kernel::segment::{Segment, TryStatus};
 use crate::ops::lanes::LaneCtx;
 
@@ -29,6 +33,9 @@ pub struct Carry {
     pub wall: std::time::Instant,
     pub outcomes: Vec<crate::io::process::RunOutcome>,
     pub replayed_from: Vec<String>,
+    /// Its runs carried to the next best (see [`carries`]): each the best
+    /// it was measured on and its difference from that best.
+    pub carried: Vec<(String, f64)>,
     /// The keep lock, held through the measurement (the try's loop takes
     /// it for a candidate replayed twice).
     pub held: Option<crate::io::ratchet::KeepLock>,
@@ -42,7 +49,7 @@ impl Carry {
         start: jiff::Timestamp,
         wall: std::time::Instant,
         outcomes: Vec<crate::io::process::RunOutcome>,
-        mut replayed_from: Vec<String>,
+        (mut replayed_from, carried): (Vec<String>, Vec<(String, f64)>),
         kept: &str,
     ) -> Carry {
         replayed_from.push(kept.to_string());
@@ -52,9 +59,71 @@ impl Carry {
             wall,
             outcomes,
             replayed_from,
+            carried,
             held: None,
         }
     }
+}
+
+/// Whether a replayed try carries its runs onto the new best (the
+/// `sequential` rule, arx's default, without paired seeds or per-instance
+/// scores, which pair runs with the best they ran against): decided on
+/// them and on [`FRESH_RUNS`](crate::kernel::ratchet_replayed::FRESH_RUNS)
+/// runs of its own on the new best that beat it. Otherwise it is measured
+/// there again from nothing.
+pub(super) fn carries(env: &TryEnv<'_, '_>) -> bool {
+    let objective = env.runner.objective;
+    env.rule == crate::kernel::ratchet::Rule::Sequential
+        && !objective.paired_seeds
+        && objective.instances.is_none()
+}
+
+/// A decided try's record of the runs it carried (`d` decided on them
+/// and on `runs` against `at`'s best): its record is its own runs on this
+/// best (`record_from` counted in them), the carried ones told apart —
+/// the best each was measured on, and its value as weighed here.
+pub(super) fn told_apart(
+    i: &mut crate::kernel::ratchet_record::RatchetInfo,
+    carried: &[(String, f64)],
+    (runs, at, d): (&Runs<'_>, &Against, &Decision),
+) {
+    i.record_from = d.record_from.saturating_sub(runs.carried.len());
+    if carried.is_empty() || runs.carried.is_empty() {
+        return;
+    }
+    let best = at.segment.kept.as_ref().expect("a kept commit");
+    let (reference, _) = runs.slots.compare(best, &runs.samples);
+    i.carried = Some(Carried {
+        on: carried.iter().map(|(b, _)| b.clone()).collect(),
+        values: runs.carried_on(&reference),
+        fresh_runs: replayed::FRESH_RUNS,
+    });
+}
+
+/// What a discard's line adds when the rule kept the candidate on all its
+/// runs but its own on the new best do not beat it.
+pub(super) fn short_of(d: &Decision) -> String {
+    if !replayed::fell_short(d) {
+        return String::new();
+    }
+    format!("; {}", d.detail.trim_start_matches("discard: "))
+}
+
+/// What a keep replayed with its runs says: the runs it carried, and its
+/// `fresh` runs on the best it landed on, which beat it.
+pub(super) fn carried_note(
+    rec: &crate::kernel::journal::RunRecord,
+    fresh: usize,
+) -> Option<String> {
+    let c = rec.ratchet.as_ref()?.carried.as_ref()?;
+    let mut from: Vec<&str> = c.on.iter().map(|b| short(b)).collect();
+    from.dedup();
+    Some(format!(
+        "replayed with its runs: {} carried from {} (moved by the difference of the two bests), \
+         and its {fresh} runs on the new best beat it",
+        c.on.len(),
+        from.join(", ")
+    ))
 }
 
 /// A candidate that won against a best that another lane replaced, and
