@@ -23,7 +23,13 @@
 //! to 95%). Beside it, the sign test on one run a side as arx decided
 //! before (the instances taken as independent).
 //!
-//! Usage: `cargo run --example instance_runs_sim -- [--trials N] [--seed S] [--nulls-only]`
+//! Usage: `cargo run --example instance_runs_sim -- [--trials N] [--seed S] [--nulls-only]
+//! [--cell TAU/S] [--parts] [--noisier X]`. `--cell 0.1/1` plays that cell alone (τ, and
+//! 1 with sampling noise or 0 without); `--parts` adds a column: the null
+//! changes the t test over the runs' means would keep alone (without the
+//! instances' part of its standard error, and without the sign test);
+//! `--noisier X` gives the candidate's runs a shared effect X × τ (a null
+//! change that makes whole runs vary more: its mean is still the best's).
 
 use arx::kernel::instances::{judge, runs_differ, InstanceEvidence, Scores};
 use arx::kernel::ratchet::{next_step, Evidence, Rule, Settings, Step};
@@ -34,6 +40,23 @@ use rand_chacha::ChaCha8Rng;
 const N: usize = 400;
 const BASELINE_RUNS: usize = 3;
 const TAUS: [f64; 3] = [0.0, 0.05, 0.1];
+
+const USAGE: &str =
+    "usage: instance_runs_sim [--trials N] [--seed S] [--nulls-only] [--cell TAU/S] [--parts] [--noisier X]";
+
+/// `TAU/S`: a shared run effect and 1 (sampling noise) or 0.
+fn parse_cell(text: &str) -> Option<(f64, bool)> {
+    let (tau, s) = text.split_once('/')?;
+    let tau: f64 = tau
+        .parse()
+        .ok()
+        .filter(|t: &f64| t.is_finite() && *t >= 0.0)?;
+    match s {
+        "0" => Some((tau, false)),
+        "1" => Some((tau, true)),
+        _ => None,
+    }
+}
 
 fn normal(rng: &mut ChaCha8Rng) -> f64 {
     let u1: f64 = 1.0 - rng.random::<f64>();
@@ -62,6 +85,8 @@ struct World {
     u: Vec<f64>,
     change: Vec<f64>,
     tau: f64,
+    /// The candidate's run effect is `noisier` × τ (1: the best's).
+    noisier: f64,
     sampling: bool,
     names: Vec<String>,
 }
@@ -103,6 +128,7 @@ impl World {
             u,
             change: moved,
             tau,
+            noisier: 1.0,
             sampling,
             names: (0..N).map(|i| format!("q{i}")).collect(),
         }
@@ -110,7 +136,7 @@ impl World {
 
     /// One run: its pass rate and scores.
     fn run(&self, rng: &mut ChaCha8Rng, candidate: bool) -> (f64, Scores) {
-        let t = self.tau * normal(rng);
+        let t = self.tau * if candidate { self.noisier } else { 1.0 } * normal(rng);
         let scores: Vec<(String, f64)> = (0..N)
             .map(|i| {
                 let q = self.p[i] + if candidate { self.change[i] } else { 0.0 };
@@ -133,6 +159,21 @@ struct Tally {
     keeps: f64,
     runs: f64,
     sign_keeps: f64,
+    /// Keeps of the t test over the runs' means alone (its standard error
+    /// without the instances' part, no sign test): `--parts`.
+    t_alone: f64,
+}
+
+/// The one-sided p of the test over runs without the instances' part.
+fn p_runs_alone(t: &arx::kernel::instances::OverRuns) -> f64 {
+    use statrs::distribution::{ContinuousCDF, StudentsT};
+    let runs_se = (t.se * t.se - t.instances_se * t.instances_se)
+        .max(0.0)
+        .sqrt();
+    if runs_se <= 0.0 {
+        return if t.change > 0.0 { 0.0 } else { 1.0 };
+    }
+    StudentsT::new(0.0, 1.0, t.df).map_or(1.0, |d| 1.0 - d.cdf(t.change / runs_se))
 }
 
 fn one_try(w: &World, rng: &mut ChaCha8Rng, t: &mut Tally) {
@@ -160,6 +201,8 @@ fn one_try(w: &World, rng: &mut ChaCha8Rng, t: &mut Tally) {
             ..Evidence::default()
         };
         if let Step::Decide(d) = next_step(Rule::Confirm, &settings, &evidence) {
+            let over = d.per_instance.and_then(|p| p.over_runs);
+            t.t_alone += f64::from(u8::from(over.is_some_and(|o| p_runs_alone(&o) <= 0.05)));
             break d.keep();
         }
     };
@@ -176,20 +219,30 @@ fn main() {
     let mut trials = 2000_u64;
     let mut seed = 37_u64;
     let mut nulls_only = false;
+    let mut parts = false;
+    let mut noisier = 1.0_f64;
+    let mut only: Option<(f64, bool)> = None;
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
-        if args[i] == "--nulls-only" {
-            nulls_only = true;
+        if args[i] == "--nulls-only" || args[i] == "--parts" {
+            nulls_only |= args[i] == "--nulls-only";
+            parts |= args[i] == "--parts";
             i += 1;
             continue;
         }
-        let value = args.get(i + 1).and_then(|v| v.parse().ok());
-        match (args[i].as_str(), value) {
-            ("--trials", Some(v)) => trials = v,
-            ("--seed", Some(v)) => seed = v,
+        let value: Option<u64> = args.get(i + 1).and_then(|v| v.parse().ok());
+        let real: Option<f64> = args.get(i + 1).and_then(|v| v.parse().ok());
+        let cell = args.get(i + 1).and_then(|v| parse_cell(v));
+        match (args[i].as_str(), value, cell) {
+            ("--trials", Some(v), _) => trials = v,
+            ("--seed", Some(v), _) => seed = v,
+            ("--cell", _, Some(c)) => only = Some(c),
+            ("--noisier", _, _) if real.is_some_and(|v| v.is_finite() && v >= 0.0) => {
+                noisier = real.unwrap_or(1.0);
+            }
             _ => {
-                eprintln!("usage: instance_runs_sim [--trials N] [--seed S] [--nulls-only]");
+                eprintln!("{USAGE}");
                 std::process::exit(2);
             }
         }
@@ -204,7 +257,13 @@ fn main() {
     );
     println!(
         "| change | τ | sampling noise | kept (arx) | 95% interval | runs per try | \
-         kept by the sign test on one run a side (before) |\n|---|---:|---|---:|---|---:|---:|"
+         kept by the sign test on one run a side (before) |{}\n|---|---:|---|---:|---|---:|---:|{}",
+        if parts {
+            " kept by the t test over runs alone | 95% interval |"
+        } else {
+            ""
+        },
+        if parts { "---:|---|" } else { "" },
     );
     let (mut pass, mut shown) = (true, true);
     let changes = if nulls_only {
@@ -214,7 +273,10 @@ fn main() {
     };
     for change in changes {
         for sampling in [false, true] {
-            for tau in TAUS {
+            if only.is_some_and(|(_, s)| s != sampling) {
+                continue;
+            }
+            for tau in only.map_or(TAUS.to_vec(), |(t, _)| vec![t]) {
                 let mut rng = ChaCha8Rng::seed_from_u64(
                     seed ^ (tau * 1000.0) as u64
                         ^ (u64::from(sampling) << 20)
@@ -225,7 +287,8 @@ fn main() {
                 );
                 let mut t = Tally::default();
                 for _ in 0..trials {
-                    let w = World::new(&mut rng, tau, sampling, change);
+                    let mut w = World::new(&mut rng, tau, sampling, change);
+                    w.noisier = noisier;
                     one_try(&w, &mut rng, &mut t);
                 }
                 let (lo, hi) = wilson(t.keeps, t.tries);
@@ -233,8 +296,19 @@ fn main() {
                     Change::Null => "null".to_string(),
                     Change::Gain(n) => format!("+{:.2} pass rate", n as f64 * 0.1 / N as f64),
                 };
+                let alone = if parts {
+                    let (a, b) = wilson(t.t_alone, t.tries);
+                    format!(
+                        " {:.2}% | {:.2}–{:.2}% |",
+                        100.0 * t.t_alone / t.tries,
+                        100.0 * a,
+                        100.0 * b
+                    )
+                } else {
+                    String::new()
+                };
                 println!(
-                    "| {label} | {tau} | {} | {:.2}% | {:.2}–{:.2}% | {:.2} | {:.1}% |",
+                    "| {label} | {tau} | {} | {:.2}% | {:.2}–{:.2}% | {:.2} | {:.1}% |{alone}",
                     if sampling { "yes" } else { "no" },
                     100.0 * t.keeps / t.tries,
                     100.0 * lo,
