@@ -108,11 +108,11 @@ GUARD_TRIES = 10
 # instances: `cargo run --release --example instance_runs_sim --
 #   --nulls-only --trials 50000 --seed 202`.
 SIMULATION = {
-    "power1@first": "43.8%, 6.06 runs (SPRT ceiling 48.0%)",
-    "power1@later": "45.7%, 6.24 runs (SPRT ceiling 48.0%)",
-    "power2@first": "88.5%, 8.53 runs (SPRT ceiling 91.5%)",
-    "power2@later": "90.0%, 8.50 runs (SPRT ceiling 91.5%)",
-    "stream": "2.99",
+    "power1@first": "42.8%, 5.62 runs (SPRT ceiling 48.0%)",
+    "power1@later": "42.5%, 5.49 runs (SPRT ceiling 48.0%)",
+    "power2@first": "87.8%, 8.33 runs (SPRT ceiling 91.5%)",
+    "power2@later": "87.6%, 8.35 runs (SPRT ceiling 91.5%)",
+    "stream": "2.78",
     "holdout@unpaired/harm": "99.0%",
     "holdout@unpaired/null": "7.3%",
     "holdout@rho0/harm": "98.2%",

@@ -23,7 +23,7 @@ use arx::kernel::stats::Direction;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use super::normal;
+use super::{nonbinding, normal};
 
 const BASELINE_RUNS: usize = 5;
 /// The most runs a candidate is given here (above the rule's cap).
@@ -39,7 +39,7 @@ const POWER_2: f64 = 0.85;
 
 /// Other constants for the `sequential` rule (`--shape`) and their cap;
 /// unset, the rule as `arx try` runs it.
-static TUNING: OnceLock<(SeqTuning, u32)> = OnceLock::new();
+static TUNING: OnceLock<(SeqTuning, u32, Option<nonbinding::Bounds>)> = OnceLock::new();
 
 /// Only these noise conditions (`--calibration-noise`), and the
 /// calibration table alone.
@@ -75,8 +75,9 @@ pub fn set_after_nulls(n: usize) {
 }
 
 /// Play the `sequential` rule with other constants in this section.
-pub fn set_tuning(tuning: SeqTuning, max_runs: u32) {
-    let _ = TUNING.set((tuning, max_runs));
+/// (and a non-binding futility on top, `--nonbinding`).
+pub fn set_tuning(tuning: SeqTuning, max_runs: u32, bounds: Option<nonbinding::Bounds>) {
+    let _ = TUNING.set((tuning, max_runs, bounds));
 }
 
 /// Only the power rows (`--power-only`): the calibration cells skipped.
@@ -90,12 +91,15 @@ pub fn set_power_only() {
 /// One look of `rule`: `next_step`, or the `--shape` constants.
 fn step(rule: Rule, settings: &Settings, evidence: &Evidence<'_>) -> Step {
     match (rule, TUNING.get()) {
-        (Rule::Sequential, Some((tuning, max_runs))) => {
+        (Rule::Sequential, Some((tuning, max_runs, bounds))) => {
             let settings = Settings {
                 max_runs: *max_runs,
                 ..*settings
             };
-            next_step_sequential(&settings, tuning, evidence)
+            match bounds {
+                Some(b) => nonbinding::step(&settings, tuning, *b, evidence),
+                None => next_step_sequential(&settings, tuning, evidence),
+            }
         }
         _ => next_step(rule, settings, evidence),
     }

@@ -33,6 +33,7 @@ mod calibration;
 mod instances;
 mod kept;
 mod lanes;
+mod nonbinding;
 mod paired;
 mod spent;
 
@@ -222,6 +223,8 @@ struct Variant {
     record_all: bool,
     /// The `sequential` rule with these constants.
     seq: Option<SeqTuning>,
+    /// A non-binding futility on top of it (`nonbinding.rs`).
+    nonbinding: Option<nonbinding::Bounds>,
     /// Record a keep by all its runs, their mean corrected for the
     /// design's selection (`kept.rs`), not by runs after it:
     /// 1 the conditional estimate, 2 one step of it, 3 halfway between.
@@ -240,6 +243,7 @@ impl Variant {
             tuning: None,
             record_all: false,
             seq: None,
+            nonbinding: None,
             corrected: 0,
         }
     }
@@ -252,20 +256,31 @@ impl Variant {
         v.settings.max_runs = max_runs;
         v.seq = Some(tuning);
         v.label = format!(
-            "`sequential` at {confidence} (screen {}, futility {}, keeps from run {}, {max_runs} runs, \
+            "`sequential` at {confidence} (screen {}, futility {}{}, keeps from run {}, {max_runs} runs, \
              record of {} runs)",
             tuning.shape.screen_futility,
             tuning.shape.futility,
+            if tuning.shape.futility_effect > 0.0 {
+                format!(" or a gain under {}σ", tuning.shape.futility_effect)
+            } else {
+                String::new()
+            },
             tuning.shape.first_keep,
             tuning.top_up,
         );
-        if let Some((first, later)) = tuning.nonbinding {
-            v.label = format!(
+        v
+    }
+
+    /// With a non-binding futility (`--nonbinding`) on top, if given.
+    fn with_nonbinding(mut self, bounds: Option<nonbinding::Bounds>) -> Variant {
+        if let Some((first, later)) = bounds {
+            self.label = format!(
                 "{}, non-binding futility {first} / {later}",
-                v.label.trim_end_matches(')')
+                self.label.trim_end_matches(')')
             ) + ")";
         }
-        v
+        self.nonbinding = bounds;
+        self
     }
 
     /// `confirm` with other constants.
@@ -284,7 +299,10 @@ impl Variant {
 
     fn decide(&self, evidence: &Evidence<'_>) -> Step {
         if let Some(t) = &self.seq {
-            return next_step_sequential(&self.settings, t, evidence);
+            return match self.nonbinding {
+                Some(bounds) => nonbinding::step(&self.settings, t, bounds, evidence),
+                None => next_step_sequential(&self.settings, t, evidence),
+            };
         }
         match &self.tuning {
             None => next_step(self.rule, &self.settings, evidence),
@@ -473,7 +491,7 @@ fn play(world: &World, v: &Variant) -> Outcome {
 /// `--corrected-record` rows applied without solving the keep bound again.
 static NONBINDING: std::sync::OnceLock<(f64, f64)> = std::sync::OnceLock::new();
 
-fn nonbinding() -> Option<(f64, f64)> {
+fn nonbinding_bounds() -> Option<(f64, f64)> {
     NONBINDING.get().copied()
 }
 
@@ -484,15 +502,12 @@ fn own_records(shape: Option<(Shape, u32, usize)>) -> [Variant; 4] {
     let (shape, max_runs) = shape.map_or((SeqTuning::DEFAULT.shape, SEQUENTIAL_MAX_RUNS), |s| {
         (s.0, s.1)
     });
-    let tuning = SeqTuning {
-        shape,
-        top_up: 0,
-        nonbinding: nonbinding(),
-    };
-    let mut raw = Variant::sequential(tuning, 0.95, max_runs);
+    let tuning = SeqTuning { shape, top_up: 0 };
+    let mut raw = Variant::sequential(tuning, 0.95, max_runs).with_nonbinding(nonbinding_bounds());
     raw.record_all = true;
     raw.label = format!("{}, every run recorded", raw.label);
-    let mut fixed = Variant::sequential(tuning, 0.95, max_runs);
+    let mut fixed =
+        Variant::sequential(tuning, 0.95, max_runs).with_nonbinding(nonbinding_bounds());
     fixed.record_all = true;
     fixed.corrected = 1;
     fixed.label = format!("{}, every run recorded, mean corrected", fixed.label);
@@ -519,7 +534,7 @@ fn correction(v: &Variant, decision: &Decision, best_runs: usize) -> f64 {
     let mut design =
         sequential::design_shaped(&t.shape, 1, cap, best_runs, 1.0 - v.settings.confidence);
     // The looks' futility as played, the non-binding bounds included.
-    if let Some((first, later)) = t.nonbinding {
+    if let Some((first, later)) = v.nonbinding {
         let last = design.bounds.len() - 1;
         for (i, b) in design.bounds.iter_mut().enumerate().take(last) {
             b.1 = b.1.max(if i == 0 { first } else { later }).min(b.0);
@@ -732,8 +747,9 @@ struct Args {
     calibration_trials: u64,
     /// Only the streams' tables (`--streams-only`).
     streams_only: bool,
-    /// `--shape F1,F,FIRST,CAP,TOP_UP`: one more `sequential` row (and
-    /// the calibration section played with it).
+    /// `--shape F1,F,FIRST,CAP,TOP_UP[,THETA]`: one more `sequential` row
+    /// (and the calibration section played with it); THETA the later
+    /// looks' futility on the scale of the change (`Shape::futility_effect`).
     shape: Option<(Shape, u32, usize)>,
     /// `--calibration-noise gauss,t3,wide,rho0,rho0.5,rho0.95`.
     calibration_noise: Option<String>,
@@ -811,12 +827,13 @@ fn parse_args() -> Args {
                     .split(',')
                     .map(|x| x.parse().unwrap_or_else(|_| usage(&arg)))
                     .collect();
-                if f.len() != 5 {
+                if f.len() != 5 && f.len() != 6 {
                     usage(&arg);
                 }
                 let shape = Shape {
                     screen_futility: f[0],
                     futility: f[1],
+                    futility_effect: f.get(5).copied().unwrap_or(0.0),
                     first_keep: f[2] as usize,
                 };
                 a.shape = Some((shape, f[3] as u32, f[4] as usize));
@@ -830,7 +847,7 @@ fn parse_args() -> Args {
 fn usage(arg: &str) -> ! {
     eprintln!(
         "ratchet_sim: bad argument {arg:?}\n\
-         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP] [--corrected-record] [--nonbinding F1,F] [--segment-tries N]"
+         usage: ratchet_sim [--trials N] [--seed S] [--frontier] [--frontier-trials N] [--lane-trials N] [--instance-trials N] [--lanes-only] [--instances-only] [--paired-only] [--calibration-only] [--power-only] [--calibration-trials N] [--calibration-noise gauss,t3,wide,rhoR] [--later-after-nulls N] [--streams-only] [--shape F1,F,FIRST,CAP,TOP_UP[,THETA]] [--corrected-record] [--nonbinding F1,F] [--segment-tries N]"
     );
     std::process::exit(2)
 }
@@ -849,12 +866,8 @@ fn main() {
         std::process::exit(if pass { 0 } else { 1 });
     }
     if let Some((shape, max_runs, top_up)) = args.shape {
-        let tuning = SeqTuning {
-            shape,
-            top_up,
-            nonbinding: nonbinding(),
-        };
-        calibration::set_tuning(tuning, max_runs);
+        let tuning = SeqTuning { shape, top_up };
+        calibration::set_tuning(tuning, max_runs, nonbinding_bounds());
     }
     if let Some(only) = &args.calibration_noise {
         calibration::set_conditions(only).unwrap_or_else(|e| usage(&e));
@@ -907,12 +920,9 @@ fn main() {
         confirm_when_filed(),
     ];
     if let Some((shape, max_runs, top_up)) = args.shape {
-        let tuning = SeqTuning {
-            shape,
-            top_up,
-            nonbinding: nonbinding(),
-        };
-        variants.push(Variant::sequential(tuning, 0.95, max_runs));
+        let tuning = SeqTuning { shape, top_up };
+        variants
+            .push(Variant::sequential(tuning, 0.95, max_runs).with_nonbinding(nonbinding_bounds()));
     }
     if args.corrected_record {
         variants.extend(own_records(args.shape));
