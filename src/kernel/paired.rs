@@ -1,8 +1,8 @@
 //! Paired seeds (`[objective] seeds = "paired"`): every run of a try is
-//! handed a seed, a candidate's k-th run the seed of the best's k-th run
-//! (its recorded runs first, then the screening run its record leaves
-//! out), so that the two share data order and initialisation (common
-//! random numbers). Their difference then carries less noise than either
+//! handed a seed, a candidate's runs the seeds of the best's runs (its
+//! recorded runs first, in an order of the try's own, [`try_order`], then
+//! the screening run its record leaves out), so that the two share data
+//! order and initialisation (common random numbers). Their difference then carries less noise than either
 //! value, by a factor the data tells: with the run noise σ² and the
 //! variance s² of the differences at the same seed, the pairing's
 //! correlation is ρ = 1 − s² / 2σ².
@@ -113,9 +113,10 @@ pub fn sequence(segment: &str, k: usize) -> u64 {
 }
 
 /// The seed of the next run of a try: the seed of the best's run of the
-/// same rank (`best`, the seeds of the best's runs in the order
-/// [`Seeds::best`] has them; `used`, this try's runs so far); beyond the best's runs, the first seed of the
-/// segment's sequence this try has not used yet. A baseline passes no
+/// same rank (`best`, the seeds of the best's runs in the order the try
+/// takes them, [`try_order`]; `used`, this try's runs so far); beyond the
+/// best's runs, the first seed of the segment's sequence this try has not
+/// used yet. A baseline passes no
 /// `best`: it runs the sequence itself.
 pub fn next_seed(segment: &str, best: &[Option<u64>], used: &[u64]) -> u64 {
     if let Some(Some(s)) = best.get(used.len()) {
@@ -131,8 +132,9 @@ pub fn next_seed(segment: &str, best: &[Option<u64>], used: &[u64]) -> u64 {
 
 /// The order in which a try takes the best's seeds (`best`, as
 /// [`Seeds::best`] has them): the seeds of its `recorded` runs shuffled
-/// by a permutation drawn from the try's id (`key`), then the rest (the
-/// runs its record leaves out) as they were.
+/// by a permutation drawn from the try's key (`key`: `arx try` gives the
+/// segment, the best's commit and the tries before it in the segment),
+/// then the rest (the runs its record leaves out) as they were.
 ///
 /// Every try of a segment pairs with the same few runs of the best. Were
 /// each handed them in the same order, a try's first looks would always
@@ -145,9 +147,10 @@ pub fn next_seed(segment: &str, best: &[Option<u64>], used: &[u64]) -> u64 {
 /// seeds, and their luck is spread over the segment's tries rather than
 /// shared by all. The pairing stays whole (each candidate run pairs with
 /// the best's run at the same seed) and costs no run; new seeds would
-/// cost a run of the best for each. The order depends on the id alone,
-/// never on a run's value, so it cannot bias a decision, and a try
-/// resumed under its id keeps it.
+/// cost a run of the best for each. The order depends on the key alone,
+/// never on a run's value, so it cannot bias a decision, and the same
+/// journal gives the same order (lanes trying at once at the same place
+/// share one).
 pub fn try_order(best: &[Option<u64>], recorded: usize, key: &str) -> Vec<Option<u64>> {
     let mut out = best.to_vec();
     let n = recorded.min(out.len());

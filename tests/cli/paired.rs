@@ -130,8 +130,8 @@ fn the_tries_against_one_best_take_its_seeds_in_orders_of_their_own() {
     // looks always saw the same seeds: seeds that made one change look
     // bad made every change of the segment look bad there. Eight tries of
     // a change worse at every seed, each ending after its first runs:
-    // their first seeds are the best's, and not all the same one (by
-    // chance, one time in 5⁷).
+    // their seeds are the best's, and they do not all begin at the same
+    // one (each try's order is drawn from its place in the segment).
     let sb = repo(CONFIRM_PAIRED);
     assert_eq!(try_(&sb).0, 0);
     let baseline = seeds_since(&sb, 0);
