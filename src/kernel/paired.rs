@@ -472,7 +472,7 @@ fn noisier(own: (f64, f64), earlier: (f64, f64)) -> bool {
 /// differences have fewer degrees of freedom) that test read 3.4%; at
 /// 0.7, 4.5%, and 4.7% at ρ 0, where the estimate is noise about 0 (4.8%
 /// for a change that keeps less of a 0.95 pairing).
-pub const SHARED_RHO_LEVEL: f64 = 0.7;
+pub const SHARED_RHO_LEVEL: f64 = 0.5;
 
 /// The covariance of the candidate's mean and the best's, as a share of
 /// σ_c σ_b, when their runs share seeds: each of the `m` candidate runs
