@@ -463,15 +463,18 @@ fn noisier(own: (f64, f64), earlier: (f64, f64)) -> bool {
 
 /// The quantile of F at which a look judged unpaired under paired seeds
 /// reads ρ from the segment's earlier differences ([`shared`]):
-/// ρ = 1 − r̂ / F. A look judged unpaired took the candidate's runs and
-/// the best's as independent, though the runs at the same seed share
-/// that seed's effect: its standard error overstated the noise of the
-/// change, and a null second try at ρ 0.5 was kept 0.47 × the rate asked
-/// through the CLI (0.53 × in the simulation, 3.0% at 0.95 in the
-/// kernel's test). At F's median (ρ about its estimate, shrunk as the
-/// differences have fewer degrees of freedom) that test read 3.4%; at
-/// 0.7, 4.5%, and 4.7% at ρ 0, where the estimate is noise about 0 (4.8%
-/// for a change that keeps less of a 0.95 pairing).
+/// ρ = 1 − r̂ / F, at F's median about the estimate, shrunk as the
+/// differences have fewer degrees of freedom. A look judged unpaired took
+/// the candidate's runs and the best's as independent, though the runs
+/// at the same seed share that seed's effect: its standard error
+/// overstated the noise of the change, and a null second try at ρ 0.5
+/// was kept 0.47 × the rate asked through the CLI (0.53 × in the
+/// simulation). Counted at the median, the simulation reads 0.74 × there
+/// and every calibration cell stays within its bounds. At 0.7 (ρ read
+/// above its estimate) it read 0.92 ×, but a try after a kept gain at
+/// ρ 0 was kept 1.27 × the rate asked: the kept try's differences, which
+/// were chosen for being clear, spread less than a difference does, and
+/// their ρ reads high. Measured with `examples/ratchet_sim`.
 pub const SHARED_RHO_LEVEL: f64 = 0.5;
 
 /// The covariance of the candidate's mean and the best's, as a share of
@@ -716,8 +719,8 @@ mod tests {
             shared(&seeds, &vec![0.0; candidate.len()], &scale)
         };
         // Two runs at the best's recorded seeds, one at a new seed: m 2
-        // of k 3 against n_b 5, ρ estimated 0.47, read at F's 0.7
-        // quantile on (19, 12) df.
+        // of k 3 against n_b 5, ρ estimated 0.47, read at F's median on
+        // (19, 12) df.
         let c = [Some(3), Some(1), Some(40)];
         let share = at(&c, &history);
         let f = FisherSnedecor::new(19.0, 12.0)
@@ -725,7 +728,7 @@ mod tests {
             .inverse_cdf(SHARED_RHO_LEVEL);
         let expected = 1.0 - (20.0 / 19.0 / 2.0) / f;
         let rho = share * 15.0 / 2.0;
-        assert!((rho - expected).abs() < 1e-9 && rho > 0.5, "ρ {rho}");
+        assert!((rho - expected).abs() < 1e-9 && rho > 0.4, "ρ {rho}");
         // The screened run (seed 5) is not among the best's recorded runs.
         assert_eq!(at(&[Some(5)], &history), 0.0);
         // No earlier differences, or no seeds: nothing counted.
