@@ -195,7 +195,15 @@ fn run_once(env: &TryEnv<'_, '_>, at: &Against, t: &mut Try, runs: &mut Runs<'_>
             .iter()
             .filter_map(|o| o.seed)
             .collect();
-        let best = at.segment.kept.as_ref().map(|k| k.pair_seeds());
+        // The best's seeds in this try's own order (its recorded runs'
+        // shuffled by the try's place in the segment), so tries do not all
+        // see the same seeds first; the same journal gives the same order.
+        let key = format!("{}/{}/{}", at.segment.id, at.kept, at.segment.tries);
+        let best = at
+            .segment
+            .kept
+            .as_ref()
+            .map(|k| paired::try_order(&k.pair_seeds(), k.samples.len(), &key));
         paired::next_seed(&at.segment.id, best.as_deref().unwrap_or_default(), &used)
     });
     let o = env
