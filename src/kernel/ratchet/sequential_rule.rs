@@ -241,15 +241,21 @@ impl Ctx<'_, '_> {
             // run is screened at no more than 0 (at the shape's 0.3, a
             // null second try at ρ 0.5 was kept 2.3% of the time at 0.95,
             // under half the rate asked).
-            let shape = if pairs_possible(&self.evidence.seeds) {
-                Shape {
+            // Its design ends at the best's last seeded run, as a paired
+            // try's does: a later look may pair it, and runs past the
+            // best's seeds pair with nothing (at the rule's cap of 8, a
+            // try against a best of five seeded runs ran three runs more
+            // and could then be decided paired on its five pairs). Its
+            // bounds are solved for that cap, so the rate asked holds.
+            if pairs_possible(&self.evidence.seeds) {
+                let shape = Shape {
                     screen_futility: tuning.shape.screen_futility.min(0.0),
                     ..tuning.shape
-                }
-            } else {
-                tuning.shape
-            };
-            return sequential::design_shaped(&shape, screen, cap, cmp.best_runs, alpha);
+                };
+                let c = paired_cap(&self.evidence.seeds, cap);
+                return sequential::design_shaped(&shape, screen, c, cmp.best_runs, alpha);
+            }
+            return sequential::design_shaped(&tuning.shape, screen, cap, cmp.best_runs, alpha);
         }
         // A paired look ends no try on its first pair: one pair's
         // difference carries the fresh noise of two runs, and a gain clear
@@ -451,14 +457,14 @@ impl Comparison {
     }
 }
 
-/// The most pairs a try can have: the best's runs with a seed (each
-/// pairs once), no more than the rule's cap.
 /// Whether the candidate's runs can pair with the best's: both carry
 /// seeds.
 fn pairs_possible(seeds: &Seeds<'_>) -> bool {
     seeds.candidate.iter().any(Option::is_some) && seeds.best_seeds.iter().any(Option::is_some)
 }
 
+/// The most pairs a try can have: the best's runs with a seed (each
+/// pairs once), no more than the rule's cap.
 fn paired_cap(seeds: &Seeds<'_>, cap: usize) -> usize {
     let seeded = seeds
         .best_seeds
@@ -691,12 +697,12 @@ mod tests {
     }
 
     #[test]
-    fn a_try_keeps_the_design_it_was_screened_by_past_the_best_seeds() {
-        // Screened on four pairs (the pairing not established), then run
-        // past the best's five seeds: its sixth look is still the
-        // four-run screen's design (2.2 standard errors on 9 df to keep),
-        // not the one-run screen's (2.1), so 2.16 does not keep there and
-        // the try ends at its eighth run.
+    fn a_try_screened_on_four_pairs_ends_at_the_bests_last_seed() {
+        // Screened on four pairs (the pairing not established), judged
+        // unpaired: its design, the four-run screen's, ends at the best's
+        // fifth and last seeded run, where 1.96 standard errors do not
+        // keep (2.02 on 8 df). It ran on to its eighth run, at seeds that
+        // pair with nothing, before.
         let best = [-1.0, -1.0, 0.0, 1.0, 1.0];
         let best_seeds: Vec<Option<u64>> = (1..=5).map(Some).collect();
         let seeds: Vec<Option<u64>> = (1..=5).chain(99..102).map(Some).collect();
@@ -720,7 +726,65 @@ mod tests {
         };
         let d = decided(next_step(Rule::Sequential, &settings(), &ev));
         assert!(!d.keep(), "{}", d.detail);
-        assert!(d.detail.contains("over 8 runs"), "{}", d.detail);
+        assert!(d.detail.contains("over 5 runs"), "{}", d.detail);
+        assert!(d.detail.contains("(needs 2.024 to keep)"), "{}", d.detail);
+        assert!(d.paired.is_none(), "{}", d.detail);
+    }
+
+    #[test]
+    fn a_try_judged_unpaired_under_paired_seeds_ends_by_the_bests_last_seed() {
+        // Under paired seeds, against a best of five seeded runs, an
+        // earlier try showing no pairing: a try judged unpaired kept the
+        // rule's cap of eight, so runs 6 to 8 went to seeds that pair with
+        // nothing (and a try could then be decided paired on its five
+        // pairs). Its design now ends at the best's last seeded run.
+        let mut rng = ChaCha8Rng::seed_from_u64(0x0070_6361);
+        let mut normal = move || {
+            let u1: f64 = 1.0 - rng.random::<f64>();
+            let u2: f64 = rng.random::<f64>();
+            (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        };
+        let s = settings();
+        let (mut unpaired, mut past) = (0, 0);
+        for trial in 0..600 {
+            let gain = [0.0, 0.5, 1.0][trial % 3];
+            let shared: Vec<f64> = (0..40).map(|_| normal()).collect();
+            let mut run = |seed: usize| 0.5f64.sqrt() * (shared[seed] + normal());
+            let best: Vec<f64> = (0..5).map(&mut run).collect();
+            let best_seeds: Vec<Option<u64>> = (0..5).map(Some).collect();
+            let earlier: Vec<f64> = (0..5).map(|i| run(i) - best[i]).collect();
+            let history: [&[f64]; 1] = [&earlier];
+            let (mut c, mut seeds) = (Vec::new(), Vec::new());
+            let d = loop {
+                let k = c.len();
+                c.push(gain + run(if k < 5 { k } else { 10 + k }));
+                seeds.push(Some(if k < 5 { k as u64 } else { 10 + k as u64 }));
+                let replicates: [&[f64]; 1] = [&best];
+                let ev = Evidence {
+                    best: &best,
+                    candidate: &c,
+                    replicates: &replicates,
+                    segment_values: &best,
+                    seeds: Seeds {
+                        best: &best,
+                        best_seeds: &best_seeds,
+                        candidate: &seeds,
+                        history: &history,
+                    },
+                    instances: None,
+                };
+                match next_step(Rule::Sequential, &s, &ev) {
+                    Step::Decide(d) => break d,
+                    Step::RunAgain => assert!(c.len() < 20, "the rule ran past its cap"),
+                }
+            };
+            // A keep takes its record's runs after the look that kept.
+            let decided_at = if d.keep() { d.record_from } else { c.len() };
+            past += usize::from(decided_at > 5);
+            unpaired += usize::from(d.paired.is_none());
+        }
+        assert!(unpaired > 100, "{unpaired} tries decided unpaired");
+        assert_eq!(past, 0, "tries asked for a sixth run or more");
     }
 
     /// One step of a paired try: the candidate's runs `c` at `seeds`
