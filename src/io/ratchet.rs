@@ -436,7 +436,13 @@ fn wait_lock(state: &Path, name: &str) -> Result<KeepLock> {
     Ok(KeepLock { _file: file })
 }
 
-/// Take the try lock of `worktree` for `holder`, at once: `Ok(Err(..))`
+/// How long a try waits for a lock whose holder has ended to be let go,
+/// and how often it looks.
+const LOCK_RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(3);
+const LOCK_RELEASE_STEP: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Take the try lock of `worktree` for `holder`, at once (or after a
+/// moment, when the holder it names has ended): `Ok(Err(..))`
 /// with the holder (when it could be read) if another try has it.
 pub fn lock_try(
     state: &Path,
@@ -448,14 +454,27 @@ pub fn lock_try(
     let mut options = std::fs::OpenOptions::new();
     options.read(true).write(true).create(true);
     let mut file = super::state::open_no_follow(&mut options, &path)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let text = std::fs::read(&path).unwrap_or_default();
-            return Ok(Err(serde_json::from_slice(&text).ok()));
-        }
-        Err(std::fs::TryLockError::Error(e)) => {
-            return Err(e).with_context(|| format!("cannot lock {}", path.display()))
+    let mut waited = std::time::Duration::ZERO;
+    loop {
+        match file.try_lock() {
+            Ok(()) => break,
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let text = std::fs::read(&path).unwrap_or_default();
+                let other: Option<TryHolder> = serde_json::from_slice(&text).ok();
+                // A holder that has ended while the lock is still held: a
+                // killed try's child caught between fork and exec, which
+                // holds the try's files until it execs or dies. The lock
+                // is being let go; wait for it a moment.
+                let ending = other.as_ref().is_some_and(|h| !h.alive());
+                if !ending || waited >= LOCK_RELEASE_WAIT {
+                    return Ok(Err(other));
+                }
+                std::thread::sleep(LOCK_RELEASE_STEP);
+                waited += LOCK_RELEASE_STEP;
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock {}", path.display()))
+            }
         }
     }
     let text = serde_json::to_vec(holder)?;
@@ -464,4 +483,72 @@ pub fn lock_try(
         .and_then(|()| file.write_all(&text))
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(Ok(TryLock { _file: file }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    fn holder_file(state: &Path, worktree: &Path, pid: u32) -> std::fs::File {
+        let path = try_lock_path(state, worktree);
+        let holder = TryHolder {
+            pid,
+            started_at: "2026-11-30T00:00:00Z".into(),
+            description: Some("a 11".into()),
+            pid_start: None,
+            idea: None,
+            lane: None,
+        };
+        std::fs::write(&path, serde_json::to_vec(&holder).unwrap()).unwrap();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&path)
+            .unwrap();
+        file.lock().unwrap();
+        file
+    }
+
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn a_lock_still_held_after_its_try_ended_is_waited_for_not_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (state, tree) = (dir.path().join("state"), dir.path().to_path_buf());
+        std::fs::create_dir_all(&state).unwrap();
+        // The lock is held (as by a killed try's child not yet exec'd)
+        // while the holder it names is gone; it is let go 300 ms later.
+        let held = holder_file(&state, &tree, dead_pid());
+        let release = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            drop(held);
+        });
+        let ours = TryHolder::ours("2026-11-30T00:00:01Z".into(), None);
+        let got = lock_try(&state, &tree, &ours).unwrap();
+        release.join().unwrap();
+        assert!(got.is_ok(), "refused: {:?}", got.err());
+        let text = std::fs::read(try_lock_path(&state, &tree)).unwrap();
+        let now: TryHolder = serde_json::from_slice(&text).unwrap();
+        assert_eq!(now.pid, std::process::id());
+    }
+
+    #[test]
+    fn a_lock_held_by_a_running_try_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let (state, tree) = (dir.path().join("state"), dir.path().to_path_buf());
+        std::fs::create_dir_all(&state).unwrap();
+        let _held = holder_file(&state, &tree, std::process::id());
+        let ours = TryHolder::ours("2026-11-30T00:00:01Z".into(), None);
+        let t0 = Instant::now();
+        let got = lock_try(&state, &tree, &ours).unwrap();
+        assert!(t0.elapsed() < Duration::from_secs(1), "{:?}", t0.elapsed());
+        let other = got.expect_err("a running holder keeps its lock");
+        assert_eq!(other.map(|h| h.pid), Some(std::process::id()));
+    }
 }
